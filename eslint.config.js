@@ -24,29 +24,76 @@ export default tseslint.config(
   // Web: imports flow packages -> lib/components -> features -> app; no feature imports another (docs/style.md §10).
   {
     files: ['apps/web/src/features/*/*.{ts,tsx}'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [{ regex: '^\\.\\./(?!\\.\\.)', message: 'A feature must not import another feature; move shared code to components/ or lib/.' }, { regex: '^\\.\\./\\.\\./app/', message: 'Features must not import the app shell.' }] }] },
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { regex: '^\\.\\./(?!\\.\\.)', message: 'A feature must not import another feature; move shared code to components/ or lib/.' },
+            { regex: '^\\.\\./\\.\\./app/', message: 'Features must not import the app shell.' },
+          ],
+        },
+      ],
+    },
   },
   {
     files: ['apps/web/src/features/*/*/*.{ts,tsx}'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [{ regex: '^\\.\\./\\.\\./(?!\\.\\.)', message: 'A feature must not import another feature; move shared code to components/ or lib/.' }, { regex: '^\\.\\./\\.\\./\\.\\./app/', message: 'Features must not import the app shell.' }] }] },
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { regex: '^\\.\\./\\.\\./(?!\\.\\.)', message: 'A feature must not import another feature; move shared code to components/ or lib/.' },
+            { regex: '^\\.\\./\\.\\./\\.\\./app/', message: 'Features must not import the app shell.' },
+          ],
+        },
+      ],
+    },
   },
   // app/, lib/ and components/ load with the sign-in page (budget: apps/web/e2e/bundle-size.spec.ts): a value
   // imported from the api-contract barrel pulls every domain's schemas and the HoS engine into it. Type imports are free.
   {
-    files: ['apps/web/src/app/**/*.{ts,tsx}', 'apps/web/src/lib/**/*.{ts,tsx}', 'apps/web/src/components/**/*.{ts,tsx}', 'apps/web/src/features/auth/**/*.{ts,tsx}', 'apps/web/src/main.tsx'],
+    files: [
+      'apps/web/src/app/**/*.{ts,tsx}',
+      'apps/web/src/lib/**/*.{ts,tsx}',
+      'apps/web/src/components/**/*.{ts,tsx}',
+      'apps/web/src/features/auth/**/*.{ts,tsx}',
+      'apps/web/src/main.tsx',
+    ],
     ignores: ['**/*.test.{ts,tsx}'],
     rules: {
-      '@typescript-eslint/no-restricted-imports': ['error', { paths: [{ name: '@fleet/api-contract', allowTypeImports: true, message: "Import values from the contract's own file (e.g. '@fleet/api-contract/permissions'): the barrel puts every schema into the first load." }] }],
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: '@fleet/api-contract',
+              allowTypeImports: true,
+              message: "Import values from the contract's own file (e.g. '@fleet/api-contract/permissions'): the barrel puts every schema into the first load.",
+            },
+          ],
+        },
+      ],
     },
   },
   {
     files: ['apps/web/src/lib/**/*.{ts,tsx}', 'apps/web/src/components/**/*.{ts,tsx}'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [{ regex: '(^|/)(features|app)/', message: 'lib/ and components/ are shared: they must not import features or the app shell.' }] }] },
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ regex: '(^|/)(features|app)/', message: 'lib/ and components/ are shared: they must not import features or the app shell.' }] },
+      ],
+    },
   },
   {
     // SQL lives in *.repository.ts (decision 0255): a service that follows the rule builds no
     // statement. Services are added here as their SQL moves out.
     files: ['apps/api/src/modules/ifta/ifta-report.service.ts'],
-    rules: { 'no-restricted-imports': ['error', { paths: [{ name: 'drizzle-orm', message: 'SQL lives in *.repository.ts (decision 0255): move the statement into the module’s repository.' }] }] },
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { paths: [{ name: 'drizzle-orm', message: 'SQL lives in *.repository.ts (decision 0255): move the statement into the module’s repository.' }] },
+      ],
+    },
   },
 );

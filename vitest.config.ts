@@ -13,7 +13,16 @@ export default defineConfig({
       { test: { name: 'geo', root: 'packages/geo', include: ['src/**/*.test.ts'], maxWorkers: 2, testTimeout: 30_000 } },
       { test: { name: 'dispatch', root: 'packages/dispatch', include: ['src/**/*.test.ts'], maxWorkers: 2, testTimeout: 30_000, sequence: { groupOrder: 2 } } },
       { test: { name: 'eld', root: 'packages/eld', include: ['src/**/*.test.ts'], maxWorkers: 2, testTimeout: 30_000 } },
-      { test: { name: 'hos', root: 'packages/hos', include: ['src/**/*.test.ts', 'test/**/*.test.ts'], maxWorkers: 2, testTimeout: 30_000, sequence: { groupOrder: 2 } } },
+      {
+        test: {
+          name: 'hos',
+          root: 'packages/hos',
+          include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+          maxWorkers: 2,
+          testTimeout: 30_000,
+          sequence: { groupOrder: 2 },
+        },
+      },
       { test: { name: 'scripts', root: 'scripts', include: ['*.test.mjs'], maxWorkers: 2 } },
       'apps/api/vitest.config.ts',
       'apps/web/vitest.config.ts',

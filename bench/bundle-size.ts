@@ -16,7 +16,11 @@ if (!fs.existsSync(path.join(dist, 'index.html'))) {
   process.exit(1);
 }
 
-const server = await startBenchServer({ entry: benchEntry('source'), env: { DEMO: '0', SIMULATOR: '0', LOG_LEVEL: 'warn', DATABASE_URL: '', WEB_DIST: dist }, readyTimeoutMs: 180_000 });
+const server = await startBenchServer({
+  entry: benchEntry('source'),
+  env: { DEMO: '0', SIMULATOR: '0', LOG_LEVEL: 'warn', DATABASE_URL: '', WEB_DIST: dist },
+  readyTimeoutMs: 180_000,
+});
 
 interface Loaded {
   url: string;
@@ -28,7 +32,15 @@ interface Loaded {
 async function measure(pagePath: string): Promise<Loaded[]> {
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
   try {
     const page = await browser.newPage();
@@ -60,9 +72,12 @@ try {
   const kb = (n: number) => (n / 1024).toFixed(1);
   const total = scripts.reduce((s, l) => s + l.encoded, 0);
   console.log('Login page (/), scripts as transferred:');
-  for (const s of scripts.sort((a, b) => b.encoded - a.encoded)) console.log(`  ${kb(s.encoded).padStart(7)} KB  ${s.encoding.padEnd(8)} ${new URL(s.url).pathname}`);
+  for (const s of scripts.sort((a, b) => b.encoded - a.encoded))
+    console.log(`  ${kb(s.encoded).padStart(7)} KB  ${s.encoding.padEnd(8)} ${new URL(s.url).pathname}`);
   console.log(`JavaScript transferred: ${kb(total)} KB in ${scripts.length} files (budget ${BUDGET_KB} KB)`);
-  console.log(`CSS transferred: ${kb(css.reduce((s, l) => s + l.encoded, 0))} KB; everything: ${kb(loaded.reduce((s, l) => s + l.encoded, 0))} KB in ${loaded.length} responses`);
+  console.log(
+    `CSS transferred: ${kb(css.reduce((s, l) => s + l.encoded, 0))} KB; everything: ${kb(loaded.reduce((s, l) => s + l.encoded, 0))} KB in ${loaded.length} responses`,
+  );
   const heavy = scripts.filter((s) => /maplibre|recharts|charts|MapView/i.test(s.url));
   if (heavy.length) console.log(`Map or chart code on the login page: ${heavy.map((h) => h.url).join(', ')}`);
   process.exitCode = total / 1024 <= BUDGET_KB && heavy.length === 0 ? 0 : 1;

@@ -101,7 +101,8 @@ const record = (start: number, good: boolean, error?: string) => {
     failed++;
     firstError ??= error ?? 'failed';
   }
-  if ((job.mode === 'osmand' && job.timeline) || job.mode === 'sql') timeline.push([Math.round(start - started), Math.round((end - start) * 10) / 10, good ? 1 : 0]);
+  if ((job.mode === 'osmand' && job.timeline) || job.mode === 'sql')
+    timeline.push([Math.round(start - started), Math.round((end - start) * 10) / 10, good ? 1 : 0]);
 };
 
 async function osmand(j: OsmandJob): Promise<void> {

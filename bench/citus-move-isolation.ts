@@ -19,7 +19,10 @@ if (!a) throw new Error('no organization in this database');
 let b: { id: string } | undefined;
 for (let i = 0; i < 50 && !b; i++) {
   const [r] = await q<{ id: string }>(`select gen_random_uuid() as id`);
-  const [s] = await q<{ d: boolean }>(`select get_shard_id_for_distribution_column('assets', $1::uuid) <> get_shard_id_for_distribution_column('assets', $2::uuid) as d`, [r!.id, a.id]);
+  const [s] = await q<{ d: boolean }>(
+    `select get_shard_id_for_distribution_column('assets', $1::uuid) <> get_shard_id_for_distribution_column('assets', $2::uuid) as d`,
+    [r!.id, a.id],
+  );
   if (s!.d) b = r;
 }
 if (!b) throw new Error('no second shard');
@@ -72,7 +75,11 @@ let moving = true;
 const sample = (async () => {
   while (moving) {
     for (const [i, c] of samplers.entries()) {
-      const rows = (await c.query<{ locktype: string; mode: string; objid: number; objsubid: number; classid: number; query: string }>(`select l.locktype, l.mode, l.objid, l.objsubid, l.classid, a.query from pg_locks l join pg_stat_activity a on a.pid = l.pid where not l.granted`)).rows;
+      const rows = (
+        await c.query<{ locktype: string; mode: string; objid: number; objsubid: number; classid: number; query: string }>(
+          `select l.locktype, l.mode, l.objid, l.objsubid, l.classid, a.query from pg_locks l join pg_stat_activity a on a.pid = l.pid where not l.granted`,
+        )
+      ).rows;
       for (const r of rows) {
         const k = `${nodes[i]!} ${r.locktype} ${r.mode} ${r.classid}/${r.objid}/${r.objsubid} :: ${String(r.query).replace(/\s+/g, ' ').slice(0, 90)}`;
         seen.set(k, (seen.get(k) ?? 0) + 1);

@@ -45,7 +45,9 @@ export async function moveUnderIngest(o: MoveOptions): Promise<string[]> {
   ];
   try {
     const moved = o.orgs[0]!;
-    const shard = Number((await c.query<{ s: string }>('select get_shard_id_for_distribution_column($1::regclass, $2::uuid) as s', ['assets', moved.id])).rows[0]!.s);
+    const shard = Number(
+      (await c.query<{ s: string }>('select get_shard_id_for_distribution_column($1::regclass, $2::uuid) as s', ['assets', moved.id])).rows[0]!.s,
+    );
     const placement = async () => Number((await c.query<{ p: number }>('select nodeport as p from citus_shards where shardid = $1', [shard])).rows[0]!.p);
     const group = (
       await c.query<{ n: number; bytes: string }>(
@@ -56,9 +58,18 @@ export async function moveUnderIngest(o: MoveOptions): Promise<string[]> {
       )
     ).rows[0]!;
     const sharing: number[] = [];
-    for (const x of o.orgs) if (Number((await c.query<{ s: string }>('select get_shard_id_for_distribution_column($1::regclass, $2::uuid) as s', ['assets', x.id])).rows[0]!.s) === shard) sharing.push(x.index);
-    const workers = (await c.query<{ p: number }>(`select nodeport as p from pg_dist_node where groupid <> 0 and noderole = 'primary' order by nodeport`)).rows.map((r) => r.p);
-    const walLevels = await Promise.all(o.nodes.slice(1).map(async (n) => (await n.client.query<{ w: string }>(`select current_setting('wal_level') as w`)).rows[0]!.w));
+    for (const x of o.orgs)
+      if (
+        Number((await c.query<{ s: string }>('select get_shard_id_for_distribution_column($1::regclass, $2::uuid) as s', ['assets', x.id])).rows[0]!.s) ===
+        shard
+      )
+        sharing.push(x.index);
+    const workers = (
+      await c.query<{ p: number }>(`select nodeport as p from pg_dist_node where groupid <> 0 and noderole = 'primary' order by nodeport`)
+    ).rows.map((r) => r.p);
+    const walLevels = await Promise.all(
+      o.nodes.slice(1).map(async (n) => (await n.client.query<{ w: string }>(`select current_setting('wal_level') as w`)).rows[0]!.w),
+    );
     const logical = walLevels.every((w) => w === 'logical');
     const home = await placement();
     const other = workers.find((p) => p !== home)!;
@@ -69,7 +80,16 @@ export async function moveUnderIngest(o: MoveOptions): Promise<string[]> {
     const others = o.orgs.filter((x) => !sharing.includes(x.index));
     const job = (orgs: typeof o.orgs) =>
       o.writer === 'api'
-        ? runLoad({ mode: 'osmand', seconds: SECONDS, ports: o.osmandPorts, connections: 4, devices: orgs.flatMap((x) => x.devices), t0: o.t0, timeline: true, pauseMs: 10 })
+        ? runLoad({
+            mode: 'osmand',
+            seconds: SECONDS,
+            ports: o.osmandPorts,
+            connections: 4,
+            devices: orgs.flatMap((x) => x.devices),
+            t0: o.t0,
+            timeline: true,
+            pauseMs: 10,
+          })
         : runLoad({ mode: 'sql', seconds: SECONDS, url: o.coordinatorUrl, connections: 4, devices: orgs.flatMap((x) => x.rows), t0: o.t0, pauseMs: 10 });
     const movedDevices = o.orgs.filter((x) => sharing.includes(x.index)).flatMap((x) => x.devices);
     const loads = Promise.all([job(o.orgs.filter((x) => sharing.includes(x.index))), others.length ? job(others) : Promise.resolve(null)]);
@@ -78,7 +98,10 @@ export async function moveUnderIngest(o: MoveOptions): Promise<string[]> {
       const start = Date.now();
       let error: string | null = null;
       try {
-        await c.query(`select citus_move_shard_placement($1::bigint, '127.0.0.1', $2::int, '127.0.0.1', $3::int, shard_transfer_mode => $4::citus.shard_transfer_mode)`, [shard, from, to, mode]);
+        await c.query(
+          `select citus_move_shard_placement($1::bigint, '127.0.0.1', $2::int, '127.0.0.1', $3::int, shard_transfer_mode => $4::citus.shard_transfer_mode)`,
+          [shard, from, to, mode],
+        );
       } catch (err) {
         error = err instanceof Error ? err.message : String(err);
       }
@@ -91,13 +114,14 @@ export async function moveUnderIngest(o: MoveOptions): Promise<string[]> {
     // worker: every database with the citus extension holds one (its maintenance daemon) out of
     // max_worker_processes, so a node with many databases has none left and the move waits for ever.
     const slots = await Promise.all(
-      o.nodes.slice(1).map(async (n) =>
-        (
-          await n.client.query<{ max: number; used: number }>(
-            `select current_setting('max_worker_processes')::int as max,
+      o.nodes.slice(1).map(
+        async (n) =>
+          (
+            await n.client.query<{ max: number; used: number }>(
+              `select current_setting('max_worker_processes')::int as max,
                (select count(*)::int from pg_stat_activity where backend_type like 'Citus Maintenance Daemon%' or backend_type like 'logical replication%' or backend_type like 'parallel worker%') as used`,
-          )
-        ).rows[0]!,
+            )
+          ).rows[0]!,
       ),
     );
     lines.push(`Background workers in use / max_worker_processes on the workers: ${slots.map((x) => `${x.used} / ${x.max}`).join(', ')}.`);
@@ -123,7 +147,9 @@ export async function moveUnderIngest(o: MoveOptions): Promise<string[]> {
       let left = -1;
       while (left !== 0 && Date.now() - start < 30_000) {
         if (left > 0) await new Promise((r) => setTimeout(r, 250));
-        await c.query('call citus_cleanup_orphaned_resources()').catch((err: unknown) => o.log(`cleanup of the orphaned placements failed: ${err instanceof Error ? err.message : String(err)}`));
+        await c
+          .query('call citus_cleanup_orphaned_resources()')
+          .catch((err: unknown) => o.log(`cleanup of the orphaned placements failed: ${err instanceof Error ? err.message : String(err)}`));
         left = (await c.query<{ n: number }>('select count(*)::int as n from pg_dist_cleanup')).rows[0]!.n;
       }
       o.log(`orphaned placements cleaned up in ${((Date.now() - start) / 1000).toFixed(1)} s${left ? ` (${left} left)` : ''}`);
@@ -134,7 +160,10 @@ export async function moveUnderIngest(o: MoveOptions): Promise<string[]> {
     await new Promise((r) => setTimeout(r, 2000));
     const stored = new Map(
       (
-        await c.query<{ org: string; n: number }>(`select organization_id::text as org, count(*)::int as n from positions where protocol = 'osmand' and fix_time >= to_timestamp($1) group by 1`, [o.t0])
+        await c.query<{ org: string; n: number }>(
+          `select organization_id::text as org, count(*)::int as n from positions where protocol = 'osmand' and fix_time >= to_timestamp($1) group by 1`,
+          [o.t0],
+        )
       ).rows.map((r) => [r.org, r.n]),
     );
     const finalPort = await placement();
@@ -142,7 +171,9 @@ export async function moveUnderIngest(o: MoveOptions): Promise<string[]> {
     lines.push('', '| move | mode | took s | error |', '|---|---|---|---|');
     for (const m of moves) lines.push(`| :${m.from} → :${m.to} | ${m.mode} | ${((m.end - m.start) / 1000).toFixed(1)} | ${m.error ?? ''} |`);
     lines.push(`The shard ended on :${finalPort}.`, '');
-    lines.push('| devices | requests | acknowledged | stored | lost | failed | p50 ms | p99 ms | longest request ms | longest stretch without a success | during each move: failed / worst request ms / longest stretch without a success |');
+    lines.push(
+      '| devices | requests | acknowledged | stored | lost | failed | p50 ms | p99 ms | longest request ms | longest stretch without a success | during each move: failed / worst request ms / longest stretch without a success |',
+    );
     lines.push('|---|---|---|---|---|---|---|---|---|---|---|');
     const row = (name: string, r: LoadResult, orgs: typeof o.orgs) => {
       const acked = orgs.reduce((s, x) => s + (r.acknowledgedBy[`c3-${x.index}`] ?? 0), 0);
@@ -158,7 +189,11 @@ export async function moveUnderIngest(o: MoveOptions): Promise<string[]> {
       );
       if (r.firstError) lines.push(`|  first error: ${r.firstError.replace(/\|/g, '/').slice(0, 300)} |`);
     };
-    row(`moved organization's ${movedDevices.length}`, mine, o.orgs.filter((x) => sharing.includes(x.index)));
+    row(
+      `moved organization's ${movedDevices.length}`,
+      mine,
+      o.orgs.filter((x) => sharing.includes(x.index)),
+    );
     if (rest) row(`other organizations' ${others.reduce((s, x) => s + x.devices.length, 0)}`, rest, others);
     lines.push(
       `Times "from" count from the start of the ingest; the moves started at ${moves.map((m) => `${((m.start - mine.startedAt) / 1000).toFixed(1)}-${((m.end - mine.startedAt) / 1000).toFixed(1)} s`).join(' and ')}.`,

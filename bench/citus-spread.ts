@@ -6,7 +6,9 @@
 import type pg from 'pg';
 
 export async function spreadOrganizations(c: pg.Client, orgIds: string[], log: (line: string) => void): Promise<string> {
-  const workers = (await c.query<{ port: number }>(`select nodeport as port from pg_dist_node where groupid <> 0 and noderole = 'primary' and isactive order by nodeport`)).rows.map((r) => r.port);
+  const workers = (
+    await c.query<{ port: number }>(`select nodeport as port from pg_dist_node where groupid <> 0 and noderole = 'primary' and isactive order by nodeport`)
+  ).rows.map((r) => r.port);
   const groups = new Map<string, { shard: string; port: number; orgs: number }>();
   for (const id of orgIds) {
     const { rows } = await c.query<{ shard: string; port: number }>(
@@ -27,7 +29,11 @@ export async function spreadOrganizations(c: pg.Client, orgIds: string[], log: (
     const least = Math.min(...load.values());
     const to = load.get(g.port) === least ? g.port : workers.find((w) => load.get(w) === least)!;
     if (to !== g.port) {
-      await c.query(`select citus_move_shard_placement($1::bigint, '127.0.0.1', $2::int, '127.0.0.1', $3::int, shard_transfer_mode => 'block_writes')`, [g.shard, g.port, to]);
+      await c.query(`select citus_move_shard_placement($1::bigint, '127.0.0.1', $2::int, '127.0.0.1', $3::int, shard_transfer_mode => 'block_writes')`, [
+        g.shard,
+        g.port,
+        to,
+      ]);
       moves++;
       g.port = to;
     }

@@ -50,9 +50,23 @@ const onShards = GROUP_COMMIT_TEXTS.statement
 let t = Date.now() - 20 * 86_400_000 + Math.floor(Math.random() * 86_400_000);
 const rows = (): PositionRow[] =>
   Array.from({ length: rowsPer }, () => ({
-    organizationId: pair.o, gatewayId: pair.g, assetId: pair.a, driverId: null, fixTime: new Date((t += 1000)),
-    latitude: 41.5, longitude: -90.5, speed: 50, course: 90, altitude: null, accuracy: null, odometer: null, odometerSource: null, engineHours: null, ignition: true,
-    protocol: 'batch', attributes: {},
+    organizationId: pair.o,
+    gatewayId: pair.g,
+    assetId: pair.a,
+    driverId: null,
+    fixTime: new Date((t += 1000)),
+    latitude: 41.5,
+    longitude: -90.5,
+    speed: 50,
+    course: 90,
+    altitude: null,
+    accuracy: null,
+    odometer: null,
+    odometerSource: null,
+    engineHours: null,
+    ignition: true,
+    protocol: 'batch',
+    attributes: {},
   }));
 const kinds: Array<[string, (values: unknown[]) => Promise<unknown>]> = [
   ['the write function, called on the worker', (values) => worker.query({ name: 'call', text: GROUP_COMMIT_TEXTS.citusCall, values })],

@@ -27,7 +27,10 @@ await admin.connect();
 /** Every node's postmaster (coordinator first). */
 const nodes = [
   { name: 'coordinator', port: Number(new URL(url).port) },
-  ...(await admin.query<{ nodeport: number }>('select nodeport from pg_dist_node where groupid <> 0 order by nodeport')).rows.map((r, i) => ({ name: `worker ${i + 1}`, port: r.nodeport })),
+  ...(await admin.query<{ nodeport: number }>('select nodeport from pg_dist_node where groupid <> 0 order by nodeport')).rows.map((r, i) => ({
+    name: `worker ${i + 1}`,
+    port: r.nodeport,
+  })),
 ];
 const postmasters = await Promise.all(
   nodes.map(async (n) => {
@@ -82,9 +85,23 @@ for (const c of [`alter database ${pg.escapeIdentifier(db)} set citus.enable_sta
 let t0 = Date.now() - 30 * 86_400_000 + Math.floor(Math.random() * 86_400_000);
 function rows(): PositionRow[] {
   return Array.from({ length: rowsPer }, () => ({
-    organizationId: pair.o, gatewayId: pair.g, assetId: pair.a, driverId: null, fixTime: new Date((t0 += 1000)),
-    latitude: 41.5, longitude: -90.5, speed: 50, course: 90, altitude: null, accuracy: null, odometer: null, odometerSource: null, engineHours: null, ignition: true,
-    protocol: 'batch', attributes: {},
+    organizationId: pair.o,
+    gatewayId: pair.g,
+    assetId: pair.a,
+    driverId: null,
+    fixTime: new Date((t0 += 1000)),
+    latitude: 41.5,
+    longitude: -90.5,
+    speed: 50,
+    course: 90,
+    altitude: null,
+    accuracy: null,
+    odometer: null,
+    odometerSource: null,
+    engineHours: null,
+    ignition: true,
+    protocol: 'batch',
+    attributes: {},
   }));
 }
 
@@ -113,12 +130,16 @@ for (let done = 0; done < commits; done += BLOCK) {
   }
 }
 c.release();
-console.log(`\n### Group commit on Citus, ${rowsPer} position${rowsPer > 1 ? 's' : ''} a commit (${commits} commits of each, blocks of ${BLOCK} interleaved; load ${(await import('node:os')).loadavg()[0]!.toFixed(1)})\n`);
+console.log(
+  `\n### Group commit on Citus, ${rowsPer} position${rowsPer > 1 ? 's' : ''} a commit (${commits} commits of each, blocks of ${BLOCK} interleaved; load ${(await import('node:os')).loadavg()[0]!.toFixed(1)})\n`,
+);
 console.log('| commit | commits | wall ms a commit | nodes CPU ms a commit | nodes CPU µs a position | multi-shard executions |');
 console.log('|---|---|---|---|---|---|');
 kinds.forEach((k, i) => {
   const t = totals[i]!;
-  console.log(`| ${k.name} | ${t.n} | ${(t.wallMs / t.n).toFixed(2)} | ${((t.cpuS * 1000) / t.n).toFixed(2)} | ${((t.cpuS * 1e6) / t.n / rowsPer).toFixed(0)} | ${t.multi} |`);
+  console.log(
+    `| ${k.name} | ${t.n} | ${(t.wallMs / t.n).toFixed(2)} | ${((t.cpuS * 1000) / t.n).toFixed(2)} | ${((t.cpuS * 1e6) / t.n / rowsPer).toFixed(0)} | ${t.multi} |`,
+  );
 });
 await pool.end();
 await admin.end();

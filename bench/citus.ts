@@ -87,7 +87,11 @@ const WORKER_CPU = Number(process.env.BENCH_WORKER_CPU ?? 0);
 const citusUrl = process.env.CITUS_URL;
 const entry = benchEntry('source');
 const SYSTEM: Actor = { userId: null, email: 'system', role: 'SYSTEM', ip: null };
-const load = () => os.loadavg().map((l) => l.toFixed(2)).join(' ');
+const load = () =>
+  os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
 const started = Date.now();
 const log = (m: string) => console.log(`[${((Date.now() - started) / 1000).toFixed(0).padStart(4)} s, load ${load()}] ${m}`);
 
@@ -137,7 +141,11 @@ interface Snapshot {
 async function snapshot(nodes: DbNode[]): Promise<Snapshot> {
   const own = new Map<string, Map<number, number>>();
   const pids = await Promise.all(
-    nodes.map(async (n) => (await n.client.query<{ pid: number }>('select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()')).rows.map((r) => r.pid)),
+    nodes.map(async (n) =>
+      (await n.client.query<{ pid: number }>('select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()')).rows.map(
+        (r) => r.pid,
+      ),
+    ),
   );
   const stats = allStats();
   nodes.forEach((n, i) => own.set(n.name, new Map(pids[i]!.map((p) => [p, stats.get(p)?.own ?? 0]))));
@@ -165,7 +173,8 @@ function spent(a: Snapshot, b: Snapshot, apis: ServerProcess[], nodes: DbNode[])
 
 // ---- the databases -----------------------------------------------------------------------------
 
-const asPostgres = (cmd: string, args: string[]) => (process.getuid?.() === 0 ? ['runuser', ['-u', 'postgres', '--', cmd, ...args]] : [cmd, args]) as [string, string[]];
+const asPostgres = (cmd: string, args: string[]) =>
+  (process.getuid?.() === 0 ? ['runuser', ['-u', 'postgres', '--', cmd, ...args]] : [cmd, args]) as [string, string[]];
 function run(cmd: string, args: string[], env?: Record<string, string>): string {
   const r = spawnSync(cmd, args, { cwd: root, encoding: 'utf8', env: { ...process.env, ...env } });
   if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')}: exit ${r.status}\n${r.stdout}\n${r.stderr}`);
@@ -226,7 +235,7 @@ async function plainPostgres(): Promise<Target> {
   if (process.getuid?.() === 0) run('chown', ['postgres', dir]);
   const port = await freePort();
   run(...asPostgres(path.join(PG_BIN, 'initdb'), ['-D', `${dir}/data`, '-U', 'postgres', '-A', 'trust', '--no-sync', '-E', 'UTF8']));
-  const opts = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c shared_buffers=128MB -c max_connections=300${process.env.BENCH_PG_OPTS ? ` ${process.env.BENCH_PG_OPTS}` : ""}`;
+  const opts = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c shared_buffers=128MB -c max_connections=300${process.env.BENCH_PG_OPTS ? ` ${process.env.BENCH_PG_OPTS}` : ''}`;
   run(...asPostgres(path.join(PG_BIN, 'pg_ctl'), ['-D', `${dir}/data`, '-l', `${dir}/server.log`, '-w', '-o', opts, 'start']));
   await withClient(urlOf(port, 'postgres'), (c) => c.query('create database c3_bench'));
   const node = await connectNode('postgres', port, 'c3_bench');
@@ -248,8 +257,14 @@ async function plainPostgres(): Promise<Target> {
 async function citusDatabase(coordinator: string): Promise<Target> {
   const t = performance.now();
   const coordPort = Number(new URL(coordinator).port);
-  const workers = await withClient(coordinator, async (c) =>
-    (await c.query<{ host: string; port: number }>(`select nodename as host, nodeport as port from pg_dist_node where groupid <> 0 and noderole = 'primary' and isactive order by nodeport`)).rows,
+  const workers = await withClient(
+    coordinator,
+    async (c) =>
+      (
+        await c.query<{ host: string; port: number }>(
+          `select nodename as host, nodeport as port from pg_dist_node where groupid <> 0 and noderole = 'primary' and isactive order by nodeport`,
+        )
+      ).rows,
   );
   const db = `c3_bench_${process.pid}`;
   const url = urlOf(coordPort, db);
@@ -269,9 +284,15 @@ async function citusDatabase(coordinator: string): Promise<Target> {
   // statements (Citus's default is 1: a request beside another opens and closes its own).
   const cached = process.env.BENCH_CACHED_CONNS;
   if (cached) await withClient(url, (c) => c.query(`alter database ${db} set citus.max_cached_conns_per_worker = ${Number(cached)}`));
-  const nodes = [await connectNode('coordinator', coordPort, db), ...(await Promise.all(workers.map((w, i) => connectNode(`worker ${i + 1} (:${w.port})`, w.port, db))))];
+  const nodes = [
+    await connectNode('coordinator', coordPort, db),
+    ...(await Promise.all(workers.map((w, i) => connectNode(`worker ${i + 1} (:${w.port})`, w.port, db)))),
+  ];
   // What the API's connections get: the cluster's own setting unless BENCH_CACHED_CONNS set one.
-  const conns = await withClient(url, async (c) => (await c.query<{ n: string }>(`select current_setting('citus.max_cached_conns_per_worker') as n`)).rows[0]!.n);
+  const conns = await withClient(
+    url,
+    async (c) => (await c.query<{ n: string }>(`select current_setting('citus.max_cached_conns_per_worker') as n`)).rows[0]!.n,
+  );
   return {
     label: `Citus 13.2 (coordinator + ${workers.length} workers, citus.max_cached_conns_per_worker = ${conns}${cached ? ' (BENCH_CACHED_CONNS)' : ''})`,
     url,
@@ -313,7 +334,11 @@ async function seedFleet(url: string): Promise<{ orgs: Org[]; seconds: number }>
     for (let k = 0; k < ORGS; k++) {
       const email = `admin${k}@c3bench.test`;
       const created = await db.transaction((tx) =>
-        createOrganizationWithAdmin(tx, { name: `Bench carrier ${k}`, timeZone: 'America/Chicago', admin: { email, firstName: 'Bench', lastName: `Admin ${k}`, passwordHash } }, SYSTEM),
+        createOrganizationWithAdmin(
+          tx,
+          { name: `Bench carrier ${k}`, timeZone: 'America/Chicago', admin: { email, firstName: 'Bench', lastName: `Admin ${k}`, passwordHash } },
+          SYSTEM,
+        ),
       );
       const orgId = created.org.id;
       // Vehicles 0..V-1 report over OsmAnd (device c3-<k>-<i>); vehicle V owns the batch device.
@@ -328,11 +353,20 @@ async function seedFleet(url: string): Promise<{ orgs: Org[]; seconds: number }>
       }));
       const json = JSON.stringify(rows);
       const x = sql`json_to_recordset(${json}::json) as x(asset uuid, driver uuid, gateway uuid, unit text, uid text, hash text)`;
-      await db.execute(sql`insert into drivers (id, organization_id, first_name, last_name) select x.driver, ${orgId}::uuid, 'Dana', 'Driver ' || x.unit from ${x}`);
-      await db.execute(sql`insert into assets (id, organization_id, type, unit_number, fuel_type, ifta_qualified, current_driver_id) select x.asset, ${orgId}::uuid, 'VEHICLE', x.unit, 'DIESEL', true, x.driver from ${x}`);
-      await db.execute(sql`insert into gateways (id, organization_id, unique_id, name, asset_id, ingest_token_hash) select x.gateway, ${orgId}::uuid, x.uid, 'Device ' || x.uid, x.asset, x.hash from ${x}`);
+      await db.execute(
+        sql`insert into drivers (id, organization_id, first_name, last_name) select x.driver, ${orgId}::uuid, 'Dana', 'Driver ' || x.unit from ${x}`,
+      );
+      await db.execute(
+        sql`insert into assets (id, organization_id, type, unit_number, fuel_type, ifta_qualified, current_driver_id) select x.asset, ${orgId}::uuid, 'VEHICLE', x.unit, 'DIESEL', true, x.driver from ${x}`,
+      );
+      await db.execute(
+        sql`insert into gateways (id, organization_id, unique_id, name, asset_id, ingest_token_hash) select x.gateway, ${orgId}::uuid, x.uid, 'Device ' || x.uid, x.asset, x.hash from ${x}`,
+      );
       // The device-id directory ingest looks devices up in, as the gateway service writes it.
-      await putDeviceIds(db, rows.map((r) => ({ id: r.gateway, organizationId: orgId, uniqueId: r.uid, ingestTokenHash: r.hash })));
+      await putDeviceIds(
+        db,
+        rows.map((r) => ({ id: r.gateway, organizationId: orgId, uniqueId: r.uid, ingestTokenHash: r.hash })),
+      );
       const h = rows[1]!;
       await insertHistoryDay(db, orgId, { gatewayId: h.gateway, assetId: h.asset, driverId: h.driver });
       await seedHosFleet(db, orgId, HOS_DRIVERS, endMs, []);
@@ -403,7 +437,10 @@ function warnings(apis: ServerProcess[], from: number[]): string[] {
         const j = JSON.parse(line) as { level?: number; msg?: string; err?: { message?: string; cause?: { message?: string } } };
         if ((j.level ?? 0) < 40) continue;
         // The refused query's text starts the error's message ("Failed query: …"); Citus's reason is its cause.
-        const query = (j.err?.message ?? '').replace(/^Failed query: /, '').replace(/\s+/g, ' ').slice(0, 160);
+        const query = (j.err?.message ?? '')
+          .replace(/^Failed query: /, '')
+          .replace(/\s+/g, ' ')
+          .slice(0, 160);
         const key = `${j.msg ?? ''}: ${j.err?.cause?.message ?? ''} [${query}]`;
         seen.set(key, (seen.get(key) ?? 0) + 1);
       } catch {
@@ -445,7 +482,14 @@ async function measure(target: Target): Promise<Side> {
   // BENCH_WORKER_CPU=<cores> caps each worker, as if each were a machine of that size.
   const caps: CpuCap[] = [];
   if (target.workers) {
-    if (process.env.BENCH_SPREAD === '1') target.notes.push(`Organizations per worker (BENCH_SPREAD): ${await spreadOrganizations(target.nodes[0]!.client, fleet.orgs.map((o) => o.id), log)}.`);
+    if (process.env.BENCH_SPREAD === '1')
+      target.notes.push(
+        `Organizations per worker (BENCH_SPREAD): ${await spreadOrganizations(
+          target.nodes[0]!.client,
+          fleet.orgs.map((o) => o.id),
+          log,
+        )}.`,
+      );
     if (WORKER_CPU > 0) {
       for (const [i, n] of target.nodes.slice(1).entries()) caps.push(capProcessTree(`fleet-bench-${process.pid}-w${i + 1}`, n.postmaster, WORKER_CPU));
       target.notes.push(`Each worker capped at ${WORKER_CPU} of a core (BENCH_WORKER_CPU: a cgroup's CFS quota over ${caps.length} workers).`);
@@ -483,10 +527,19 @@ async function measure(target: Target): Promise<Side> {
     // counted fixes were its first at the other instance: a directory look-up and every follower's
     // first read of the vehicle, work a device costs an instance once, not once a fix (decision 0214).
     const t0 = Math.floor(Date.now() / 1000) - 86_400;
-    for (const [ago, turn] of [[120, 0], [60, 1]] as const) {
+    for (const [ago, turn] of [
+      [120, 0],
+      [60, 1],
+    ] as const) {
       for (let i = 0; i < devices.length; i += 50) {
         await Promise.all(
-          devices.slice(i, i + 50).map((d, k) => fetch(`http://127.0.0.1:${osmandPorts[STICKY ? (i + k) % 2 : (k + turn) % 2]}/?id=${d}&timestamp=${t0 - ago}&lat=35&lon=-97&speed=30&ignition=true`).then((r) => r.arrayBuffer())),
+          devices
+            .slice(i, i + 50)
+            .map((d, k) =>
+              fetch(
+                `http://127.0.0.1:${osmandPorts[STICKY ? (i + k) % 2 : (k + turn) % 2]}/?id=${d}&timestamp=${t0 - ago}&lat=35&lon=-97&speed=30&ignition=true`,
+              ).then((r) => r.arrayBuffer()),
+            ),
         );
       }
     }
@@ -541,7 +594,13 @@ async function measure(target: Target): Promise<Side> {
       const b = settled.end;
       const storedO = await count(`select count(*) as n from positions where protocol = 'osmand' and fix_time >= to_timestamp($1)`, [t0]);
       await statementsTop(nodes, 'OsmAnd singles', storedO);
-      side.ingest.push({ test: `OsmAnd GET, 1 position a request, ${CONNECTIONS} connections over both instances, ${devices.length} devices${STICKY ? ', each to one instance' : ''}`, r: o, stored: storedO, cpu: spent(a, b, apis, nodes), loadAvg: load() });
+      side.ingest.push({
+        test: `OsmAnd GET, 1 position a request, ${CONNECTIONS} connections over both instances, ${devices.length} devices${STICKY ? ', each to one instance' : ''}`,
+        r: o,
+        stored: storedO,
+        cpu: spent(a, b, apis, nodes),
+        loadAvg: load(),
+      });
     }
 
     // Ingest: the same single positions at a rate both databases keep up with. At full speed the
@@ -558,7 +617,13 @@ async function measure(target: Target): Promise<Side> {
       const b = settled.end;
       const stored = await count(`select count(*) as n from positions where protocol = 'osmand' and fix_time >= to_timestamp($1)`, [tp]);
       await statementsTop(nodes, `OsmAnd singles at ${PACED_RATE} a second`, stored);
-      side.ingest.push({ test: `OsmAnd GET at ${PACED_RATE} requests a second (the same on both), ${CONNECTIONS} connections over both instances, ${devices.length} devices${STICKY ? ', each to one instance' : ''}`, r: o, stored, cpu: spent(a, b, apis, nodes), loadAvg: load() });
+      side.ingest.push({
+        test: `OsmAnd GET at ${PACED_RATE} requests a second (the same on both), ${CONNECTIONS} connections over both instances, ${devices.length} devices${STICKY ? ', each to one instance' : ''}`,
+        r: o,
+        stored,
+        cpu: spent(a, b, apis, nodes),
+        loadAvg: load(),
+      });
     }
 
     // Ingest: JSON batches, one client per organization.
@@ -566,12 +631,24 @@ async function measure(target: Target): Promise<Side> {
       log('JSON batches');
       const batchBase = Date.now() - 7 * 86_400_000;
       const a = await snapshot(nodes);
-      const bt = await runLoad({ mode: 'batch', seconds, size: 1000, baseMs: batchBase, clients: fleet.orgs.map((x) => ({ port: apis[x.index % 2]!.port, token: x.batchToken })) });
+      const bt = await runLoad({
+        mode: 'batch',
+        seconds,
+        size: 1000,
+        baseMs: batchBase,
+        clients: fleet.orgs.map((x) => ({ port: apis[x.index % 2]!.port, token: x.batchToken })),
+      });
       const settled = await settle();
       log(`JSON batches: the work behind them settled after ${settled.seconds.toFixed(1)} s`);
       const b = settled.end;
       const storedB = await count(`select count(*) as n from positions where protocol = 'batch' and fix_time >= $1`, [new Date(batchBase)]);
-      side.ingest.push({ test: `JSON batch, 1,000 positions a request, ${fleet.orgs.length} clients (one per organization)`, r: bt, stored: storedB, cpu: spent(a, b, apis, nodes), loadAvg: load() });
+      side.ingest.push({
+        test: `JSON batch, 1,000 positions a request, ${fleet.orgs.length} clients (one per organization)`,
+        r: bt,
+        stored: storedB,
+        cpu: spent(a, b, apis, nodes),
+        loadAvg: load(),
+      });
     }
 
     // Reads, each spread over the organizations and both instances.
@@ -580,13 +657,28 @@ async function measure(target: Target): Promise<Side> {
     const reads: Array<{ read: string; paths: (o: Org) => string[] }> = [
       { read: 'live map (every vehicle of the organization)', paths: () => [`/assets/live`] },
       { read: 'history day (86,400 fixes at 1 Hz, zoom 10)', paths: (x) => [`/history-routes/assets/${x.historyAsset}?from=${day}&to=${dayEnd}&zoom=10`] },
-      { read: 'registry list (vehicles, page of 15, 4 pages and a search)', paths: (x) => [0, 3, 7, 12].map((p) => `/assets?type=VEHICLE&sort=unitNumber,asc&size=15&page=${p}`).concat(`/assets?type=VEHICLE&search=c3-${x.index}-01&sort=unitNumber,asc&size=15`) },
-      { read: `HoS availability (size 100, ${HOS_DRIVERS + VEHICLES + 1} drivers, by name and by drive time)`, paths: () => ['/availability?size=100&page=0', '/availability?size=100&page=1&sort=availableDriveMs,asc'] },
+      {
+        read: 'registry list (vehicles, page of 15, 4 pages and a search)',
+        paths: (x) =>
+          [0, 3, 7, 12]
+            .map((p) => `/assets?type=VEHICLE&sort=unitNumber,asc&size=15&page=${p}`)
+            .concat(`/assets?type=VEHICLE&search=c3-${x.index}-01&sort=unitNumber,asc&size=15`),
+      },
+      {
+        read: `HoS availability (size 100, ${HOS_DRIVERS + VEHICLES + 1} drivers, by name and by drive time)`,
+        paths: () => ['/availability?size=100&page=0', '/availability?size=100&page=1&sort=availableDriveMs,asc'],
+      },
       { read: `IFTA quarter (2026Q2, ${IFTA_VEHICLES} vehicles)`, paths: () => ['/ifta/report?quarter=2026Q2&fuelType=DIESEL'] },
     ];
     for (const rd of tests.has('reads') ? reads : []) {
       log(rd.read);
-      const requests = fleet.orgs.flatMap((x) => rd.paths(x).flatMap((p, j) => [0, 1].map((k) => ({ port: apis[(x.index + j + k) % 2]!.port, path: `/api/v1/organizations/${x.id}${p}`, auth: tokens.get(x.id)! }))));
+      const requests = fleet.orgs.flatMap((x) =>
+        rd
+          .paths(x)
+          .flatMap((p, j) =>
+            [0, 1].map((k) => ({ port: apis[(x.index + j + k) % 2]!.port, path: `/api/v1/organizations/${x.id}${p}`, auth: tokens.get(x.id)! })),
+          ),
+      );
       await runLoad({ mode: 'get', seconds: 1, connections: 4, requests });
       const a = await snapshot(nodes);
       const r = await runLoad({ mode: 'get', seconds: readSeconds, connections: 4, requests });
@@ -610,7 +702,12 @@ async function measure(target: Target): Promise<Side> {
     return side;
   } catch (err) {
     await new Promise((r) => setTimeout(r, 500));
-    console.error(`API warnings and errors so far:\n  ${warnings(apis, apis.map(() => 0)).join('\n  ')}`);
+    console.error(
+      `API warnings and errors so far:\n  ${warnings(
+        apis,
+        apis.map(() => 0),
+      ).join('\n  ')}`,
+    );
     throw err;
   } finally {
     for (const x of apis) await x.stop();
@@ -627,10 +724,16 @@ function cpuCells(c: CpuSpent): string {
 function report(sides: Side[]): void {
   console.log(`\n## Results (${new Date().toISOString()}, ${os.cpus().length} cores, load average at the end ${load()})`);
   for (const s of sides) {
-    console.log(`\n### ${s.target.label}: database ${s.target.setupS.toFixed(1)} s, seed ${s.seedS.toFixed(1)} s, two API instances ready in ${s.apiStartS.toFixed(1)} s`);
+    console.log(
+      `\n### ${s.target.label}: database ${s.target.setupS.toFixed(1)} s, seed ${s.seedS.toFixed(1)} s, two API instances ready in ${s.apiStartS.toFixed(1)} s`,
+    );
     console.log(`nodes: ${s.target.nodes.map((n) => `${n.name} (postmaster ${n.postmaster})`).join(', ')}`);
     for (const n of s.target.notes) console.log(n);
-    console.log('\n| ingest | positions/s | p50 ms | p99 ms | max ms | acknowledged | stored | failed | load gen CPU s | API 1 + API 2 CPU s | node CPU s: ' + s.target.nodes.map((n) => n.name).join(' / ') + ' | µs CPU a position (APIs + nodes) | load avg |');
+    console.log(
+      '\n| ingest | positions/s | p50 ms | p99 ms | max ms | acknowledged | stored | failed | load gen CPU s | API 1 + API 2 CPU s | node CPU s: ' +
+        s.target.nodes.map((n) => n.name).join(' / ') +
+        ' | µs CPU a position (APIs + nodes) | load avg |',
+    );
     console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|');
     for (const x of s.ingest) {
       const api = x.cpu.apis.reduce((p, c) => p + c, 0);
@@ -641,13 +744,19 @@ function report(sides: Side[]): void {
       );
       if (x.r.firstError) console.log(`|  first error: ${x.r.firstError.replace(/\|/g, '/').slice(0, 300)} |`);
     }
-    console.log('\n| read | requests/s | p50 ms | p99 ms | max ms | errors | load gen CPU s | API 1 + API 2 CPU s | node CPU s: ' + s.target.nodes.map((n) => n.name).join(' / ') + ' | ms CPU a request (APIs + nodes) |');
+    console.log(
+      '\n| read | requests/s | p50 ms | p99 ms | max ms | errors | load gen CPU s | API 1 + API 2 CPU s | node CPU s: ' +
+        s.target.nodes.map((n) => n.name).join(' / ') +
+        ' | ms CPU a request (APIs + nodes) |',
+    );
     console.log('|---|---|---|---|---|---|---|---|---|---|');
     for (const x of s.reads) {
       const api = x.cpu.apis.reduce((p, c) => p + c, 0);
       const node = x.cpu.nodes.reduce((p, c) => p + c.all, 0);
       const n = Math.max(1, x.r.ok);
-      console.log(`| ${x.read} | ${(x.r.ok / x.r.s).toFixed(1)} | ${x.r.p50} | ${x.r.p99} | ${x.r.max} | ${x.r.failed} | ${f1(x.r.cpuS)} | ${cpuCells(x.cpu)} | ${((api * 1e3) / n).toFixed(2)} + ${((node * 1e3) / n).toFixed(2)} |`);
+      console.log(
+        `| ${x.read} | ${(x.r.ok / x.r.s).toFixed(1)} | ${x.r.p50} | ${x.r.p99} | ${x.r.max} | ${x.r.failed} | ${f1(x.r.cpuS)} | ${cpuCells(x.cpu)} | ${((api * 1e3) / n).toFixed(2)} + ${((node * 1e3) / n).toFixed(2)} |`,
+      );
       if (x.r.firstError && x.r.failed) console.log(`|  first error: ${x.r.firstError.replace(/\|/g, '/').slice(0, 400)} |`);
     }
     if (s.signInError) console.log(`\nSign-in FAILED on this database (reads ran with tokens signed from the database's JWT secret): ${s.signInError}`);

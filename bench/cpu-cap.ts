@@ -31,7 +31,8 @@ function childrenOf(pid: number): number[] {
 }
 
 function cgroupRoot(): { root: string; v2: boolean } {
-  if (fs.existsSync('/sys/fs/cgroup/cpu/cpu.cfs_quota_us') || fs.existsSync('/sys/fs/cgroup/cpu/cgroup.procs')) return { root: '/sys/fs/cgroup/cpu', v2: false };
+  if (fs.existsSync('/sys/fs/cgroup/cpu/cpu.cfs_quota_us') || fs.existsSync('/sys/fs/cgroup/cpu/cgroup.procs'))
+    return { root: '/sys/fs/cgroup/cpu', v2: false };
   const controllers = '/sys/fs/cgroup/cgroup.controllers';
   if (fs.existsSync(controllers) && fs.readFileSync(controllers, 'utf8').split(/\s+/).includes('cpu')) return { root: '/sys/fs/cgroup', v2: true };
   throw new Error('no cgroup cpu controller at /sys/fs/cgroup (cgroup v1 cpu or v2 with cpu)');

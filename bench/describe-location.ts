@@ -48,7 +48,9 @@ const afterLoad = memory();
 console.log(`places: ${places.length}`);
 console.log(`import (module source through tsx, not what the compiled API pays): ${importMs.toFixed(1)} ms`);
 console.log(`parse on first use: ${parseMs.toFixed(1)} ms, build grid index: ${indexMs.toFixed(1)} ms`);
-console.log(`memory: module ${mb(afterImport.heap - before.heap)} heap; parsed places and index ${mb(afterLoad.heap - afterImport.heap)} heap + ${mb(afterLoad.external - afterImport.external)} typed arrays${gc ? '' : ' (run with --expose-gc for steady figures)'}`);
+console.log(
+  `memory: module ${mb(afterImport.heap - before.heap)} heap; parsed places and index ${mb(afterLoad.heap - afterImport.heap)} heap + ${mb(afterLoad.external - afterImport.external)} typed arrays${gc ? '' : ' (run with --expose-gc for steady figures)'}`,
+);
 
 const rnd = prng(92);
 const box = { lat: new Float64Array(lookups), lon: new Float64Array(lookups) };
@@ -68,10 +70,15 @@ function rate(label: string, n: number, run: (i: number) => unknown): void {
   for (let i = 0; i < n; i++) if (run(i)) answered++;
   const ms = performance.now() - start;
   if (answered !== n) throw new Error(`${label}: ${n - answered} points without an answer`);
-  console.log(`${label}: ${Math.round((n / ms) * 1000).toLocaleString('en-US')} lookups/s, ${((ms * 1000) / n).toFixed(2)} µs each (${n.toLocaleString('en-US')} points)`);
+  console.log(
+    `${label}: ${Math.round((n / ms) * 1000).toLocaleString('en-US')} lookups/s, ${((ms * 1000) / n).toFixed(2)} µs each (${n.toLocaleString('en-US')} points)`,
+  );
 }
 
-for (const [name, pts] of [['near places', near], ['US/Canada box', box]] as const) {
+for (const [name, pts] of [
+  ['near places', near],
+  ['US/Canada box', box],
+] as const) {
   rate(`${name}: PlaceIndex.nearest`, lookups, (i) => index.nearest(pts.lat[i]!, pts.lon[i]!));
   rate(`${name}: describeLocation`, lookups, (i) => describeLocation(pts.lat[i]!, pts.lon[i]!));
   rate(`${name}: describeLocation reduced`, lookups, (i) => describeLocation(pts.lat[i]!, pts.lon[i]!, { reduced: true }));

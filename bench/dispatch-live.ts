@@ -74,7 +74,16 @@ for (let i = 0; i < LOADS; i += 200) {
   const chunk = trips.slice(i, i + 200);
   const rows = await app.db
     .insert(loads)
-    .values(chunk.map((t, j) => ({ organizationId: orgId, number: `L-${10_000 + i + j}`, customer: 'Bench Foods', status: 'EN_ROUTE' as const, driverId: t.v.driverId, assetId: t.v.assetId })))
+    .values(
+      chunk.map((t, j) => ({
+        organizationId: orgId,
+        number: `L-${10_000 + i + j}`,
+        customer: 'Bench Foods',
+        status: 'EN_ROUTE' as const,
+        driverId: t.v.driverId,
+        assetId: t.v.assetId,
+      })),
+    )
     .returning({ id: loads.id });
   await app.db.insert(loadStops).values(
     chunk.flatMap((t, j) => {
@@ -82,8 +91,26 @@ for (let i = 0; i < LOADS; i += 200) {
       const b = t.road.line[t.road.line.length - 1]!;
       const common = { organizationId: orgId, loadId: rows[j]!.id, serviceMinutes: 60 };
       return [
-        { ...common, seq: 0, kind: 'PICKUP' as const, latitude: a.lat, longitude: a.lon, windowStart: new Date(now0 - 4 * HOUR), windowEnd: new Date(now0 - 2 * HOUR), arrivedAt: new Date(now0 - 4 * HOUR), departedAt: new Date(now0 - 3 * HOUR) },
-        { ...common, seq: 1, kind: 'DELIVERY' as const, latitude: b.lat, longitude: b.lon, windowStart: new Date(now0 + 10 * HOUR), windowEnd: new Date(now0 + 20 * HOUR) },
+        {
+          ...common,
+          seq: 0,
+          kind: 'PICKUP' as const,
+          latitude: a.lat,
+          longitude: a.lon,
+          windowStart: new Date(now0 - 4 * HOUR),
+          windowEnd: new Date(now0 - 2 * HOUR),
+          arrivedAt: new Date(now0 - 4 * HOUR),
+          departedAt: new Date(now0 - 3 * HOUR),
+        },
+        {
+          ...common,
+          seq: 1,
+          kind: 'DELIVERY' as const,
+          latitude: b.lat,
+          longitude: b.lon,
+          windowStart: new Date(now0 + 10 * HOUR),
+          windowEnd: new Date(now0 + 20 * HOUR),
+        },
       ];
     }),
   );
@@ -97,7 +124,16 @@ if (NEXT_EVERY > 0) {
     const chunk = chosen.slice(k, k + 200);
     const rows = await app.db
       .insert(loads)
-      .values(chunk.map(({ t, i }) => ({ organizationId: orgId, number: `L-${20_000 + i}`, customer: 'Bench Foods', status: 'ASSIGNED' as const, driverId: t.v.driverId, assetId: t.v.assetId })))
+      .values(
+        chunk.map(({ t, i }) => ({
+          organizationId: orgId,
+          number: `L-${20_000 + i}`,
+          customer: 'Bench Foods',
+          status: 'ASSIGNED' as const,
+          driverId: t.v.driverId,
+          assetId: t.v.assetId,
+        })),
+      )
       .returning({ id: loads.id });
     await app.db.insert(loadStops).values(
       chunk.flatMap(({ t, i }, j) => {
@@ -105,8 +141,24 @@ if (NEXT_EVERY > 0) {
         const b = CITIES[(i + 3) % CITIES.length]!;
         const common = { organizationId: orgId, loadId: rows[j]!.id, serviceMinutes: 60 };
         return [
-          { ...common, seq: 0, kind: 'PICKUP' as const, latitude: a.lat, longitude: a.lon, windowStart: new Date(now0 + 11 * HOUR), windowEnd: new Date(now0 + 30 * HOUR) },
-          { ...common, seq: 1, kind: 'DELIVERY' as const, latitude: b.lat, longitude: b.lon, windowStart: new Date(now0 + 30 * HOUR), windowEnd: new Date(now0 + 48 * HOUR) },
+          {
+            ...common,
+            seq: 0,
+            kind: 'PICKUP' as const,
+            latitude: a.lat,
+            longitude: a.lon,
+            windowStart: new Date(now0 + 11 * HOUR),
+            windowEnd: new Date(now0 + 30 * HOUR),
+          },
+          {
+            ...common,
+            seq: 1,
+            kind: 'DELIVERY' as const,
+            latitude: b.lat,
+            longitude: b.lon,
+            windowStart: new Date(now0 + 30 * HOUR),
+            windowEnd: new Date(now0 + 48 * HOUR),
+          },
         ];
       }),
     );
@@ -194,7 +246,10 @@ if (seconds > 0) {
     const at = Date.now();
     for (const t of batch) t.along = Math.min(t.road.metres, t.along + SPEED_MPS * EVERY_S);
     const rows = batch.map((t) => rowOf(t, at));
-    live.enqueue(rows, rows.map(() => true));
+    live.enqueue(
+      rows,
+      rows.map(() => true),
+    );
     sent += rows.length;
     await sleep(Math.max(0, (s + 1) * 1000 - (performance.now() - t0)));
   }
@@ -203,27 +258,68 @@ if (seconds > 0) {
   const cpu = (ownCpuSeconds() - cpu0) / wallS;
   const plans = live.stats.plans - stats0.plans;
   const planMs = live.stats.planMs - stats0.planMs;
-  console.log(`${sent} positions of ${LOADS} running loads in ${wallS.toFixed(0)} s (one per vehicle per ${EVERY_S} s): ${plans} plans in ${live.stats.rounds - stats0.rounds} rounds, ${live.stats.routed - stats0.routed} legs routed again`);
+  console.log(
+    `${sent} positions of ${LOADS} running loads in ${wallS.toFixed(0)} s (one per vehicle per ${EVERY_S} s): ${plans} plans in ${live.stats.rounds - stats0.rounds} rounds, ${live.stats.routed - stats0.routed} legs routed again`,
+  );
   console.log(`  planner: ${(planMs / Math.max(1, plans)).toFixed(2)} ms a plan`);
-  console.log(`  CPU: ${(cpu * 100).toFixed(1)} % of one core while following, ${(idleCpu * 100).toFixed(1)} % idle: the live ETAs cost ${((cpu - idleCpu) * 100).toFixed(1)} % of one core`);
-  const [check] = rowsOf<{ n: number }>(await database.db.execute(sql`select count(*)::int as n from loads where organization_id = ${orgId} and eta_updated_at > ${new Date(Date.now() - (seconds + 5) * 1000).toISOString()}::timestamptz`));
+  console.log(
+    `  CPU: ${(cpu * 100).toFixed(1)} % of one core while following, ${(idleCpu * 100).toFixed(1)} % idle: the live ETAs cost ${((cpu - idleCpu) * 100).toFixed(1)} % of one core`,
+  );
+  const [check] = rowsOf<{ n: number }>(
+    await database.db.execute(
+      sql`select count(*)::int as n from loads where organization_id = ${orgId} and eta_updated_at > ${new Date(Date.now() - (seconds + 5) * 1000).toISOString()}::timestamptz`,
+    ),
+  );
   console.log(`  loads whose ETAs were written during the run: ${check!.n}`);
 }
 
 // 2. Candidates for a load among every active driver (the 1,000 above with their positions, and the
 //    demo's), through HTTP: the logs, options and positions read in bulk, the best 25 routed exactly.
-const { accessToken } = (await app.inject({ method: 'POST', url: '/api/v1/auth/authenticate', payload: { email: 'admin@demofreight.test', password: 'DemoAdmin#2026' } })).json() as { accessToken: string };
+const { accessToken } = (
+  await app.inject({ method: 'POST', url: '/api/v1/auth/authenticate', payload: { email: 'admin@demofreight.test', password: 'DemoAdmin#2026' } })
+).json() as { accessToken: string };
 const [open] = await app.db.insert(loads).values({ organizationId: orgId, number: 'L-99999', customer: 'Bench Foods' }).returning({ id: loads.id });
 await app.db.insert(loadStops).values([
-  { organizationId: orgId, loadId: open!.id, seq: 0, kind: 'PICKUP', latitude: CITIES[0]!.lat, longitude: CITIES[0]!.lon, windowStart: new Date(now0 + 12 * HOUR), windowEnd: new Date(now0 + 16 * HOUR), serviceMinutes: 60 },
-  { organizationId: orgId, loadId: open!.id, seq: 1, kind: 'PICKUP', latitude: CITIES[5]!.lat, longitude: CITIES[5]!.lon, windowStart: new Date(now0 + 16 * HOUR), windowEnd: new Date(now0 + 24 * HOUR), serviceMinutes: 60 },
-  { organizationId: orgId, loadId: open!.id, seq: 2, kind: 'DELIVERY', latitude: CITIES[2]!.lat, longitude: CITIES[2]!.lon, windowStart: new Date(now0 + 30 * HOUR), windowEnd: new Date(now0 + 40 * HOUR), serviceMinutes: 60 },
+  {
+    organizationId: orgId,
+    loadId: open!.id,
+    seq: 0,
+    kind: 'PICKUP',
+    latitude: CITIES[0]!.lat,
+    longitude: CITIES[0]!.lon,
+    windowStart: new Date(now0 + 12 * HOUR),
+    windowEnd: new Date(now0 + 16 * HOUR),
+    serviceMinutes: 60,
+  },
+  {
+    organizationId: orgId,
+    loadId: open!.id,
+    seq: 1,
+    kind: 'PICKUP',
+    latitude: CITIES[5]!.lat,
+    longitude: CITIES[5]!.lon,
+    windowStart: new Date(now0 + 16 * HOUR),
+    windowEnd: new Date(now0 + 24 * HOUR),
+    serviceMinutes: 60,
+  },
+  {
+    organizationId: orgId,
+    loadId: open!.id,
+    seq: 2,
+    kind: 'DELIVERY',
+    latitude: CITIES[2]!.lat,
+    longitude: CITIES[2]!.lon,
+    windowStart: new Date(now0 + 30 * HOUR),
+    windowEnd: new Date(now0 + 40 * HOUR),
+    serviceMinutes: 60,
+  },
 ]);
 /** The inspector's CPU profiler on this process (its main thread: the API; not the database thread). */
 async function startProfile(): Promise<{ stop(file: string): Promise<void> }> {
   const session = new inspector.Session();
   session.connect();
-  const post = (method: string, params?: object) => new Promise<unknown>((resolve, reject) => session.post(method, params, (err, res) => (err ? reject(err) : resolve(res))));
+  const post = (method: string, params?: object) =>
+    new Promise<unknown>((resolve, reject) => session.post(method, params, (err, res) => (err ? reject(err) : resolve(res))));
   await post('Profiler.enable');
   await post('Profiler.setSamplingInterval', { interval: 200 });
   await post('Profiler.start');
@@ -248,7 +344,11 @@ async function candidates(): Promise<{ total: number; busy: number; wall: number
     const profiling = i === 0 && process.env.BENCH_CPU_PROFILE ? await startProfile() : null;
     const c0 = ownCpuSeconds();
     const started = performance.now();
-    const res = await app.inject({ method: 'GET', url: `/api/v1/organizations/${orgId}/loads/${open!.id}/candidates?size=15`, headers: { authorization: `Bearer ${accessToken}` } });
+    const res = await app.inject({
+      method: 'GET',
+      url: `/api/v1/organizations/${orgId}/loads/${open!.id}/candidates?size=15`,
+      headers: { authorization: `Bearer ${accessToken}` },
+    });
     wall.push(performance.now() - started);
     cpu.push((ownCpuSeconds() - c0) * 1000);
     if (profiling) await profiling.stop(path.join(process.env.BENCH_CPU_PROFILE!, `candidates-first-${Date.now()}.cpuprofile`));
@@ -267,13 +367,22 @@ const line = (what: string, r: Awaited<ReturnType<typeof candidates>>) => {
     `Candidates among ${r.total} active drivers (3 stops), ${what}: first ${r.wall[0]!.toFixed(0)} ms (CPU ${r.cpu[0]!.toFixed(0)} ms), then median ${med.toFixed(0)} ms (CPU ${cpuWarm[Math.floor(cpuWarm.length / 2)]!.toFixed(0)} ms), worst ${warm[warm.length - 1]!.toFixed(0)} ms; ${r.busy} of the first 15 planned after their loads; ${med < 1000 ? 'PASS' : 'MISS'} (< 1 s)`,
   );
 };
-console.log(`node ${process.version}, load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')} on ${os.cpus().length} cores`);
+console.log(
+  `node ${process.version}, load average ${os
+    .loadavg()
+    .map((x) => x.toFixed(1))
+    .join(' ')} on ${os.cpus().length} cores`,
+);
 const cpuAll0 = ownCpuSeconds();
 line('their current and assigned loads taken into account', await candidates());
 // The same drivers free: the cost of planning their loads first.
-await database.db.execute(sql`update loads set status = 'DELIVERED' where organization_id = ${orgId} and status in ('ASSIGNED', 'EN_ROUTE', 'AT_STOP') and id <> ${open!.id}`);
+await database.db.execute(
+  sql`update loads set status = 'DELIVERED' where organization_id = ${orgId} and status in ('ASSIGNED', 'EN_ROUTE', 'AT_STOP') and id <> ${open!.id}`,
+);
 line('every load delivered (the drivers free)', await candidates());
-console.log(`  process CPU over the candidates requests: ${(ownCpuSeconds() - cpuAll0).toFixed(1)} s (one process: the API, its database and this script's requests)`);
+console.log(
+  `  process CPU over the candidates requests: ${(ownCpuSeconds() - cpuAll0).toFixed(1)} s (one process: the API, its database and this script's requests)`,
+);
 await app.close();
 await database.close();
 fs.rmSync(dataDir, { recursive: true, force: true });

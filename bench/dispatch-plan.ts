@@ -90,7 +90,12 @@ async function time(fn: () => unknown, rounds: number): Promise<{ cpu: number; w
 const mark = (ok: boolean): string => (ok ? 'PASS' : 'MISS');
 const fmt = (t: { cpu: number; wall: number }) => `${t.cpu.toFixed(2).padStart(8)} ms CPU ${t.wall.toFixed(2).padStart(8)} ms wall`;
 
-console.log(`node ${process.version}, load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')} on ${os.cpus().length} cores`);
+console.log(
+  `node ${process.version}, load average ${os
+    .loadavg()
+    .map((x) => x.toFixed(1))
+    .join(' ')} on ${os.cpus().length} cores`,
+);
 
 // The load: picked up in Charlotte, delivered in Dallas, Phoenix and Los Angeles.
 const ORIGIN: LatLon = { lat: 35.6, lon: -80.5 }; // the driver, north-east of Charlotte
@@ -112,7 +117,9 @@ const stops: PlanStop[] = POINTS.map((_, i) => {
   booked += legs[i]!.seconds * 1000 * 2 + H;
   return { stopId: `s${i}`, kind: i === 0 ? 'PICKUP' : 'DELIVERY', windowStart: booked - 6 * H, windowEnd: booked + 6 * H, serviceMinutes: 60 };
 });
-console.log(`\nload: ${miles.toFixed(0)} road miles, ${hours.toFixed(1)} h of driving, ${stops.length} stops (built-in router: ${routeCold.wall.toFixed(0)} ms cold, ${routeWarm.wall.toFixed(3)} ms cached)`);
+console.log(
+  `\nload: ${miles.toFixed(0)} road miles, ${hours.toFixed(1)} h of driving, ${stops.length} stops (built-in router: ${routeCold.wall.toFixed(0)} ms cold, ${routeWarm.wall.toFixed(3)} ms cached)`,
+);
 
 const driver: PlanDriver = { driverId: 'd1', periods: driverLog(1), options };
 const input = { now: NOW, origin: ORIGIN, drivers: [driver], stops, legs, timeZone: 'America/Chicago' };
@@ -136,7 +143,9 @@ const candidates: CandidateDriver[] = Array.from({ length: drivers }, (_, i) => 
   drivers: [{ driverId: `c${i}`, periods: driverLog(1000 + i), options }],
 }));
 const load = { stops, firstStop: POINTS[0]!, loadLegs: legs.slice(1) };
-console.log(`\ncandidates among ${drivers} drivers (8-day logs, ${(candidates.reduce((a, c) => a + c.drivers[0]!.periods.length, 0) / drivers).toFixed(0)} periods each)`);
+console.log(
+  `\ncandidates among ${drivers} drivers (8-day logs, ${(candidates.reduce((a, c) => a + c.drivers[0]!.periods.length, 0) / drivers).toFixed(0)} periods each)`,
+);
 rankCandidates(NOW, load, candidates.slice(0, 50));
 const pure = await time(() => rankCandidates(NOW, load, candidates), 5);
 console.log(`  rankCandidates, straight-line deadheads         ${fmt(pure)}   ${mark(pure.wall < 1000)} target < 1 s`);
@@ -144,7 +153,16 @@ console.log(`  rankCandidates, straight-line deadheads         ${fmt(pure)}   ${
 // window from 4 h on), planned from where and when it ends with the clocks it leaves them.
 const busyCandidates: CandidateDriver[] = candidates.map((c, i) => {
   const at = { lat: Math.min(48, Math.max(26, c.origin.lat + (rnd() - 0.5) * 8)), lon: c.origin.lon + (rnd() - 0.5) * 10 };
-  return { ...c, busy: [{ loadId: `L-${2000 + i}`, drivers: c.drivers, stops: [{ stopId: `b${i}`, kind: 'DELIVERY', windowStart: NOW + 4 * H, windowEnd: NOW + 40 * H, serviceMinutes: 60, ...at }] }] };
+  return {
+    ...c,
+    busy: [
+      {
+        loadId: `L-${2000 + i}`,
+        drivers: c.drivers,
+        stops: [{ stopId: `b${i}`, kind: 'DELIVERY', windowStart: NOW + 4 * H, windowEnd: NOW + 40 * H, serviceMinutes: 60, ...at }],
+      },
+    ],
+  };
 });
 rankCandidates(NOW, load, busyCandidates.slice(0, 50));
 const busyPure = await time(() => rankCandidates(NOW, load, busyCandidates), 5);
@@ -162,6 +180,10 @@ console.log(`  every deadhead routed exactly, cold cache       ${fmt(all)}   (wh
 const first = rankCandidates(NOW, load, candidates.slice(0, 100));
 const estimated = new Map(first.map((r) => [r.driverId, r.deadheadMetres]));
 const errs = candidates.slice(0, 100).map((c) => shared.leg(c.origin, load.firstStop).metres / estimated.get(c.driverId)!);
-console.log(`  routed / estimated deadhead (100 drivers): median ${median(errs).toFixed(2)}, min ${Math.min(...errs).toFixed(2)}, max ${Math.max(...errs).toFixed(2)}`);
+console.log(
+  `  routed / estimated deadhead (100 drivers): median ${median(errs).toFixed(2)}, min ${Math.min(...errs).toFixed(2)}, max ${Math.max(...errs).toFixed(2)}`,
+);
 const top = rankCandidates(NOW, load, candidates);
-console.log(`  feasible: ${top.filter((r) => r.feasible).length} of ${drivers}; first: ${top[0]!.driverId} ${(top[0]!.deadheadMetres / MILE).toFixed(0)} mi deadhead; a reason: ${top.find((r) => r.reason)?.reason}`);
+console.log(
+  `  feasible: ${top.filter((r) => r.feasible).length} of ${drivers}; first: ${top[0]!.driverId} ${(top[0]!.deadheadMetres / MILE).toFixed(0)} mi deadhead; a reason: ${top.find((r) => r.reason)?.reason}`,
+);

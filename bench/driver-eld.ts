@@ -67,7 +67,8 @@ const kind = databaseUrl ? 'PostgreSQL' : 'PGlite (embedded)';
 const database = await openDatabase(databaseUrl ? { databaseUrl, dataDir, poolSize: 2 } : { dataDir });
 await seed(database.db, { ...testConfig({ dataDir, logLevel: 'silent' }), demo: true }, () => undefined);
 if (FLEET > 0) {
-  const [org] = (await database.db.execute("select id from organizations where name = 'Demo Freight'" as never) as unknown as { rows: Array<{ id: string }> }).rows;
+  const [org] = ((await database.db.execute("select id from organizations where name = 'Demo Freight'" as never)) as unknown as { rows: Array<{ id: string }> })
+    .rows;
   await seedHosFleet(database.db, org!.id, FLEET, Math.floor(Date.now() / 60_000) * 60_000, []);
 }
 await database.close();
@@ -88,7 +89,11 @@ const api = await startBenchServer({
 
 try {
   const signIn = async (email: string, password: string) => {
-    const res = await fetch(`${api.url}/api/v1/auth/authenticate`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password }) });
+    const res = await fetch(`${api.url}/api/v1/auth/authenticate`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email, password }),
+    });
     if (!res.ok) throw new Error(`sign-in ${email}: ${res.status} ${await res.text()}`);
     return (await res.json()) as { accessToken: string; user: { id: string; driverId: string | null; organization: { id: string } } };
   };
@@ -102,7 +107,16 @@ try {
   // 8 days of records for the demo driver (a working day of ~10 events, a 10-hour rest), imported
   // through the API so they are exactly what the endpoints store; the last period ends now.
   const now = Math.floor(Date.now() / 60_000) * 60_000;
-  const day: Array<[string, number]> = [['ON', 0.5], ['D', 4], ['OFF', 0.5], ['D', 3.5], ['ON', 0.5], ['D', 2.5], ['ON', 0.5], ['SB', 12]];
+  const day: Array<[string, number]> = [
+    ['ON', 0.5],
+    ['D', 4],
+    ['OFF', 0.5],
+    ['D', 3.5],
+    ['ON', 0.5],
+    ['D', 2.5],
+    ['ON', 0.5],
+    ['SB', 12],
+  ];
   const periods: Array<{ status: string; start: string; end: string }> = [];
   let t = now - 8 * 24 * H;
   while (t < now - 24 * H) {
@@ -112,11 +126,23 @@ try {
     }
   }
   periods.push({ status: 'OFF', start: new Date(t).toISOString(), end: new Date(now - 60_000).toISOString() });
-  const imported = await fetch(`${orgPath}/drivers/${driverId}/hos_log/import`, { method: 'POST', headers: auth(adminSession.accessToken), body: JSON.stringify({ source: 'driver bench', periods }) });
+  const imported = await fetch(`${orgPath}/drivers/${driverId}/hos_log/import`, {
+    method: 'POST',
+    headers: auth(adminSession.accessToken),
+    body: JSON.stringify({ source: 'driver bench', periods }),
+  });
   if (!imported.ok) throw new Error(`import: ${imported.status} ${await imported.text()}`);
-  const status0 = (await (await fetch(`${orgPath}/users/${driver.user.id}/hos_log/driver-status`, { headers: auth(driver.accessToken) })).json()) as { today: { id: string }; driver: { lastName: string } };
+  const status0 = (await (await fetch(`${orgPath}/users/${driver.user.id}/hos_log/driver-status`, { headers: auth(driver.accessToken) })).json()) as {
+    today: { id: string };
+    driver: { lastName: string };
+  };
 
-  console.log(`${kind}, ${entry} server, node ${process.version}, ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, load ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+  console.log(
+    `${kind}, ${entry} server, node ${process.version}, ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, load ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}`,
+  );
   console.log(`driver with ${periods.length} imported periods over 8 days${FLEET ? `, ${FLEET} more drivers with 14 days each` : ''}`);
 
   // 1. Status change -> the office's availability.
@@ -136,7 +162,11 @@ try {
   for (let i = 0; i < changes; i++) {
     const want = statuses[i % statuses.length]!;
     const started = performance.now();
-    const res = await fetch(`${orgPath}/users/${driver.user.id}/hos_log/${status0.today.id}/hos_event`, { method: 'POST', headers: auth(driver.accessToken), body: JSON.stringify({ status: want, annotation: `Bench change ${i}` }) });
+    const res = await fetch(`${orgPath}/users/${driver.user.id}/hos_log/${status0.today.id}/hos_event`, {
+      method: 'POST',
+      headers: auth(driver.accessToken),
+      body: JSON.stringify({ status: want, annotation: `Bench change ${i}` }),
+    });
     if (res.status !== 201) throw new Error(`status change: ${res.status} ${await res.text()}`);
     await res.arrayBuffer();
     posts.push(performance.now() - started);
@@ -145,7 +175,9 @@ try {
     pushes.push(performance.now() - started);
     for (let ask = 0; ; ask++) {
       if (ask === 1) missed++;
-      const a = (await (await fetch(availabilityUrl, { headers: auth(office.accessToken) })).json()) as { content: Array<{ driver: { id: string }; status: string | null }> };
+      const a = (await (await fetch(availabilityUrl, { headers: auth(office.accessToken) })).json()) as {
+        content: Array<{ driver: { id: string }; status: string | null }>;
+      };
       if (a.content.find((r) => r.driver.id === driverId)?.status === want) break;
       if (performance.now() - started > 10_000) throw new Error('the change did not reach availability within 10 s');
     }
@@ -175,7 +207,9 @@ try {
   }
   const parsed = parseEldFile(text);
   const file = stats(times.slice(1));
-  console.log(`ELD output file: ${parsed.events.length} events, ${parsed.certifications.length} certifications, ${parsed.loginLogouts.length} logins, ${text.split('\r\n').length - 1} lines, ${size} bytes`);
+  console.log(
+    `ELD output file: ${parsed.events.length} events, ${parsed.certifications.length} certifications, ${parsed.loginLogouts.length} logins, ${text.split('\r\n').length - 1} lines, ${size} bytes`,
+  );
   console.log(`ELD output file, first request ${times[0]!.toFixed(1)} ms; then ${file.text}  target < 100 ms: ${verdict(file.p95 < 100)}`);
 } finally {
   await api.stop();

@@ -34,7 +34,11 @@ function processes(): Map<number, { ppid: number; cpu: number; cmd: string }> {
     try {
       const stat = fs.readFileSync(`/proc/${p}/stat`, 'utf8');
       const f = stat.slice(stat.lastIndexOf(') ') + 2).split(' ');
-      out.set(Number(p), { ppid: Number(f[1]), cpu: (Number(f[11]) + Number(f[12])) / 100, cmd: fs.readFileSync(`/proc/${p}/cmdline`, 'utf8').replace(/\0/g, ' ') });
+      out.set(Number(p), {
+        ppid: Number(f[1]),
+        cpu: (Number(f[11]) + Number(f[12])) / 100,
+        cmd: fs.readFileSync(`/proc/${p}/cmdline`, 'utf8').replace(/\0/g, ' '),
+      });
     } catch {
       // gone between the listing and the read
     }
@@ -87,7 +91,13 @@ const walk = (s: PwSuite, file: string) => {
       for (const r of t.results) {
         const a = at(Date.parse(r.startTime));
         const b = at(Date.parse(r.startTime) + r.duration);
-        rows.push({ file: spec.file ?? file, title: spec.title, wall: r.duration / 1000, chromium: chromium(b) - chromium(a), server: (b['e2e server'] ?? 0) - (a['e2e server'] ?? 0) });
+        rows.push({
+          file: spec.file ?? file,
+          title: spec.title,
+          wall: r.duration / 1000,
+          chromium: chromium(b) - chromium(a),
+          server: (b['e2e server'] ?? 0) - (a['e2e server'] ?? 0),
+        });
       }
   for (const c of s.suites ?? []) walk(c, c.file ?? file);
 };
@@ -103,7 +113,9 @@ for (const r of rows) {
   bySpec.set(r.file, { n: s.n + 1, wall: s.wall + r.wall, chromium: s.chromium + r.chromium, server: s.server + r.server });
 }
 console.log('\n### Per spec, costliest first\n\n| spec | tests | wall s | Chromium CPU-s | e2e server CPU-s |\n|---|---|---|---|---|');
-for (const [f, s] of [...bySpec].sort((a, b) => b[1].chromium - a[1].chromium)) console.log(`| ${f} | ${s.n} | ${s.wall.toFixed(0)} | ${s.chromium.toFixed(1)} | ${s.server.toFixed(1)} |`);
+for (const [f, s] of [...bySpec].sort((a, b) => b[1].chromium - a[1].chromium))
+  console.log(`| ${f} | ${s.n} | ${s.wall.toFixed(0)} | ${s.chromium.toFixed(1)} | ${s.server.toFixed(1)} |`);
 console.log('\n### The ten costliest tests\n\n| test | wall s | Chromium CPU-s |\n|---|---|---|');
-for (const r of rows.sort((a, b) => b.chromium - a.chromium).slice(0, 10)) console.log(`| ${r.file} > ${r.title.slice(0, 80)} | ${r.wall.toFixed(0)} | ${r.chromium.toFixed(1)} |`);
+for (const r of rows.sort((a, b) => b.chromium - a.chromium).slice(0, 10))
+  console.log(`| ${r.file} > ${r.title.slice(0, 80)} | ${r.wall.toFixed(0)} | ${r.chromium.toFixed(1)} |`);
 process.exit(code);

@@ -27,8 +27,12 @@ const now = Math.floor(Date.now() / 1000) * 1000;
 const nowIso = new Date(now).toISOString();
 
 const t0 = performance.now();
-await db.execute(sql`insert into assets (organization_id, type, unit_number) select ${orgId}, 'VEHICLE', 'DIAG-B' || i from generate_series(0, ${VEHICLES - 1}) i`);
-await db.execute(sql`insert into gateways (organization_id, unique_id, name, asset_id) select ${orgId}, 'diag-bench-' || unit_number, unit_number, id from assets where unit_number like 'DIAG-B%'`);
+await db.execute(
+  sql`insert into assets (organization_id, type, unit_number) select ${orgId}, 'VEHICLE', 'DIAG-B' || i from generate_series(0, ${VEHICLES - 1}) i`,
+);
+await db.execute(
+  sql`insert into gateways (organization_id, unique_id, name, asset_id) select ${orgId}, 'diag-bench-' || unit_number, unit_number, id from assets where unit_number like 'DIAG-B%'`,
+);
 // One fix a second for 36 hours: moving east at ~100 km/h, the engine's odometer and hours, accuracy 5 m;
 // a 20-minute silence every 6 hours and a stretch without engine data a day.
 await db.execute(sql`insert into positions (organization_id, gateway_id, asset_id, fix_time, server_time, latitude, longitude, speed, accuracy, ignition, odometer, odometer_source, engine_hours, protocol)
@@ -44,7 +48,9 @@ await db.execute(sql`insert into hos_events (organization_id, driver_id, vehicle
   from assets a, generate_series(0, 1) k where a.unit_number like 'DIAG-B%'`);
 await db.execute(sql`analyze`);
 const { n } = await one<{ n: number }>(sql`select count(*)::int as n from positions where organization_id = ${orgId}`);
-console.log(`\nELD diagnostics benchmark on ${kind}: ${VEHICLES} vehicles at 1 Hz, ${n.toLocaleString('en-US')} fixes (written in ${((performance.now() - t0) / 1000).toFixed(1)} s)`);
+console.log(
+  `\nELD diagnostics benchmark on ${kind}: ${VEHICLES} vehicles at 1 Hz, ${n.toLocaleString('en-US')} fixes (written in ${((performance.now() - t0) / 1000).toFixed(1)} s)`,
+);
 
 const meter = await pgCpuMeter(scratch?.url);
 const gc = (globalThis as { gc?: () => void }).gc;

@@ -24,7 +24,12 @@ function time<T>(fn: () => T): [T, number] {
 
 const model = driverWeek({ days });
 const records =
-  model.events.length + model.certifications.length + model.malfunctions.length + model.loginLogouts.length + model.enginePower.length + model.unidentifiedEvents.length;
+  model.events.length +
+  model.certifications.length +
+  model.malfunctions.length +
+  model.loginLogouts.length +
+  model.enginePower.length +
+  model.unidentifiedEvents.length;
 
 const [first, firstWriteMs] = time(() => writeEldFile(model));
 const [, firstParseMs] = time(() => parseEldFile(first.text));
@@ -39,7 +44,12 @@ for (let i = 0; i < runs; i++) {
   parses.push(p);
 }
 
-console.log(`node ${process.version}, ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, load ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+console.log(
+  `node ${process.version}, ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, load ${os
+    .loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ')}`,
+);
 console.log(`file: ${days} days, ${records} records (${model.events.length} in the event list), ${lines} lines, ${first.text.length} bytes, ${first.fileName}`);
 console.log(`first call: write ${firstWriteMs.toFixed(2)} ms, parse ${firstParseMs.toFixed(2)} ms`);
 console.log(`write (${runs} runs): ${stats(writes)}`);

@@ -18,7 +18,12 @@ import { freePort, serveCommand } from '../apps/api/src/test/server-process.ts';
 import { cpuSeconds, rssMb } from './process-meter.ts';
 
 const { values } = parseArgs({
-  options: { parallel: { type: 'boolean', default: false }, runs: { type: 'string', default: '1' }, idle: { type: 'string', default: '60' }, main: { type: 'string', default: process.env.BENCH_MAIN ?? 'apps/api/dist/main.js' } },
+  options: {
+    parallel: { type: 'boolean', default: false },
+    runs: { type: 'string', default: '1' },
+    idle: { type: 'string', default: '60' },
+    main: { type: 'string', default: process.env.BENCH_MAIN ?? 'apps/api/dist/main.js' },
+  },
 });
 const runs = Number(values.runs);
 const idleSeconds = Number(values.idle);
@@ -32,7 +37,11 @@ const ADMIN = { email: 'admin@demofreight.test', password: 'DemoAdmin#2026' };
 const REQUEST_TIMEOUT_MS = 30_000;
 const GIVE_UP_MS = Number(process.env.BENCH_GIVE_UP_MS ?? 300_000);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const load = () => os.loadavg().map((l) => l.toFixed(2)).join(' ');
+const load = () =>
+  os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
 
 interface Sample {
   kind: string;
@@ -89,7 +98,10 @@ function largestMappings(pid: number, top = 15): string {
     maps.push({ head: `${perms} ${name || '[anon]'} (${range})`, size: kb('Size'), rss: kb('Rss') });
   }
   maps.sort((a, b) => b.rss - a.rss);
-  return maps.slice(0, top).map((m) => `${(m.rss / 1024).toFixed(1).padStart(6)} MB of ${(m.size / 1024).toFixed(1).padStart(8)} MB  ${m.head}`).join('\n');
+  return maps
+    .slice(0, top)
+    .map((m) => `${(m.rss / 1024).toFixed(1).padStart(6)} MB of ${(m.size / 1024).toFixed(1).padStart(8)} MB  ${m.head}`)
+    .join('\n');
 }
 
 async function once(): Promise<Run> {
@@ -168,7 +180,13 @@ async function once(): Promise<Run> {
     if (!token) {
       if (signingIn || !listenMs) return;
       signingIn = true;
-      void timed('sign-in', `${url}/api/v1/auth/authenticate`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(ADMIN) }, t0, samples)
+      void timed(
+        'sign-in',
+        `${url}/api/v1/auth/authenticate`,
+        { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(ADMIN) },
+        t0,
+        samples,
+      )
         .then((r) => {
           if (r?.status !== 200) return;
           const body = r.json() as { accessToken: string; user: { organization: { id: string } | null } };
@@ -180,24 +198,28 @@ async function once(): Promise<Run> {
     }
     dashboardBusy = true;
     lastDashboardAt = Date.now();
-    void timed('dashboard', `${url}/api/v1/organizations/${orgId}/dashboard/charts?days=7`, { headers: { authorization: `Bearer ${token}` } }, t0, samples).finally(() => (dashboardBusy = false)).then((r) => {
-      if (r && r.status !== 200) lastDashboard = `${r.status} ${r.text().slice(0, 300)}`;
-      if (r?.status !== 200 || !readyMs || dashboardMs) return;
-      const d = r.json() as { charts: { distancePerDay: Array<{ distanceM: number }>; hoursPerDay: Array<{ D: number }> } };
-      const distance = d.charts.distancePerDay.reduce((n, x) => n + x.distanceM, 0);
-      const driving = d.charts.hoursPerDay.reduce((n, x) => n + x.D, 0);
-      lastDashboard = `200, distance ${distance} m, driving ${driving} h`;
-      if (distance > 0 && driving > 0) {
-        dashboardMs = Date.now() - t0;
-        cpuToDashboard = cpuSeconds(child.pid!);
-      }
-    });
+    void timed('dashboard', `${url}/api/v1/organizations/${orgId}/dashboard/charts?days=7`, { headers: { authorization: `Bearer ${token}` } }, t0, samples)
+      .finally(() => (dashboardBusy = false))
+      .then((r) => {
+        if (r && r.status !== 200) lastDashboard = `${r.status} ${r.text().slice(0, 300)}`;
+        if (r?.status !== 200 || !readyMs || dashboardMs) return;
+        const d = r.json() as { charts: { distancePerDay: Array<{ distanceM: number }>; hoursPerDay: Array<{ D: number }> } };
+        const distance = d.charts.distancePerDay.reduce((n, x) => n + x.distanceM, 0);
+        const driving = d.charts.hoursPerDay.reduce((n, x) => n + x.D, 0);
+        lastDashboard = `200, distance ${distance} m, driving ${driving} h`;
+        if (distance > 0 && driving > 0) {
+          dashboardMs = Date.now() - t0;
+          cpuToDashboard = cpuSeconds(child.pid!);
+        }
+      });
   });
   while (!(readyMs && dashboardMs) && !exited && Date.now() - t0 < GIVE_UP_MS) await sleep(100);
   if (!readyMs || !dashboardMs) {
     timers.forEach(clearInterval);
     child.kill('SIGKILL');
-    throw new Error(`no usable dashboard within ${GIVE_UP_MS / 1000} s${exited ? ' (the server exited)' : ''} (ready at ${readyMs}, last dashboard ${lastDashboard}):\n${out.join('').slice(-3000)}`);
+    throw new Error(
+      `no usable dashboard within ${GIVE_UP_MS / 1000} s${exited ? ' (the server exited)' : ''} (ready at ${readyMs}, last dashboard ${lastDashboard}):\n${out.join('').slice(-3000)}`,
+    );
   }
   // Idle: only the liveness probe, to see a stall if one comes.
   timers.splice(1).forEach(clearInterval);
@@ -207,7 +229,9 @@ async function once(): Promise<Run> {
   if (process.env.BENCH_SMAPS) console.error(largestMappings(child.pid!));
   const cpuToIdle = cpuSeconds(child.pid!);
   const loadAtIdle = load();
-  const auth = (await (await fetch(`${url}/api/v1/auth/authenticate`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(SUPER) })).json()) as { accessToken: string };
+  const auth = (await (
+    await fetch(`${url}/api/v1/auth/authenticate`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(SUPER) })
+  ).json()) as { accessToken: string };
   const r = (await (await fetch(`${url}/api/v1/admin/diagnostics/memory`, { headers: { authorization: `Bearer ${auth.accessToken}` } })).json()) as {
     heapUsedMb: number;
     heapTotalMb: number;
@@ -218,7 +242,8 @@ async function once(): Promise<Run> {
   const parts = r.regions
     ? `heap ${r.heapUsedMb}/${r.heapTotalMb}, database ${r.regions.databaseMb ?? '–'}, node binary ${r.regions.nodeBinaryMb}, ${r.databaseThreadHeap ? `worker heap ${r.databaseThreadHeap.usedMb}/${r.databaseThreadHeap.totalMb}, ` : ''}other anonymous ${(r.regions.anonymousMb - r.heapTotalMb - (r.databaseThreadHeap?.totalMb ?? 0)).toFixed(1)}, files ${r.regions.filesMb}`
     : `heap ${r.heapUsedMb}/${r.heapTotalMb}`;
-  if (process.env.BENCH_SMAPS && r.databaseContexts) console.error(`database memory contexts (MB): ${r.databaseContexts.map((c) => `${c.name} ${c.mb}`).join(', ')}`);
+  if (process.env.BENCH_SMAPS && r.databaseContexts)
+    console.error(`database memory contexts (MB): ${r.databaseContexts.map((c) => `${c.name} ${c.mb}`).join(', ')}`);
   child.kill('SIGTERM');
   await new Promise((res) => (exited ? res(null) : child.once('exit', res)));
   fs.rmSync(dataDir, { recursive: true, force: true });
@@ -244,7 +269,9 @@ const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 const w = (x: Sample | null) => (x ? `${x.ms} ms (${x.kind} at ${s(x.sentAt)}${x.status ? '' : ', timed out'})` : '–');
 const rows: Run[] = [];
 console.log(`${main}, ${os.cpus().length} cores; load average (1, 5, 15 min) at the start: ${load()}`);
-console.log('| run | listen | ready | usable dashboard | worst latency before ready | worst after ready | CPU to ready / dashboard / idle end | load at ready | load at idle end | idle RSS | idle split (MB) |');
+console.log(
+  '| run | listen | ready | usable dashboard | worst latency before ready | worst after ready | CPU to ready / dashboard / idle end | load at ready | load at idle end | idle RSS | idle split (MB) |',
+);
 console.log('|---|---|---|---|---|---|---|---|---|---|---|');
 // --parallel starts the runs together: their RSS is still each start's own, their times are not.
 const parallel = values.parallel ? await Promise.all(Array.from({ length: runs }, () => once())) : null;
@@ -258,5 +285,7 @@ for (let i = 1; i <= runs; i++) {
 }
 if (runs > 1) {
   const max = (f: (r: Run) => number) => Math.max(...rows.map(f));
-  console.log(`\nmax over ${runs}: ready ${s(max((r) => r.readyMs))}, usable dashboard ${s(max((r) => r.dashboardMs))}, worst latency ${max((r) => Math.max(r.worstBeforeReady?.ms ?? 0, r.worstAfterReady?.ms ?? 0))} ms, idle RSS ${max((r) => r.idleRss).toFixed(0)} MB`);
+  console.log(
+    `\nmax over ${runs}: ready ${s(max((r) => r.readyMs))}, usable dashboard ${s(max((r) => r.dashboardMs))}, worst latency ${max((r) => Math.max(r.worstBeforeReady?.ms ?? 0, r.worstAfterReady?.ms ?? 0))} ms, idle RSS ${max((r) => r.idleRss).toFixed(0)} MB`,
+  );
 }

@@ -142,7 +142,12 @@ console.log(`wall: median ${median(times).toFixed(0)} ms, worst ${times[times.le
 console.log(
   `CPU per request: API process ${median(cpus).toFixed(0)} ms median${database.kind === 'pglite' ? ' (includes the embedded database)' : `, PostgreSQL backends ${(serverMs / requests).toFixed(0)} ms mean`}`,
 );
-console.log(`load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+console.log(
+  `load average ${os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')}`,
+);
 console.log(`${median(times) < 300 ? 'PASS' : 'MISS'} History of a 1 Hz day (86,400 fixes): median ${median(times).toFixed(0)} ms (target < 300 ms)`);
 
 await app.close();

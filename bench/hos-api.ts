@@ -85,15 +85,24 @@ await seed(database.db, { ...testConfig({ dataDir, logLevel: 'silent' }), demo: 
 const [org] = rowsOf<{ id: string }>(await database.db.execute(sql`select id from organizations where name = 'Demo Freight'`));
 const orgId = org!.id;
 const fleet = await seedHosFleet(database.db, orgId, DRIVERS, endMs, sample);
-const logIds = rowsOf<{ id: string }>(await database.db.execute(sql`select id from hos_logs where organization_id = ${orgId}::uuid order by md5(id::text) limit 2000`)).map((r) => r.id);
+const logIds = rowsOf<{ id: string }>(
+  await database.db.execute(sql`select id from hos_logs where organization_id = ${orgId}::uuid order by md5(id::text) limit 2000`),
+).map((r) => r.id);
 // The log days of the drivers the sample copies, to compare with the copies' imported days.
 const originalLogs = new Map(
   rowsOf<{ id: string; driver_id: string; log_date: string }>(
-    await database.db.execute(sql`select id, driver_id, log_date::text from hos_logs where driver_id in (${sql.join(fleet.copies.map((c) => sql`${c.of}::uuid`), sql`, `)})`),
+    await database.db.execute(
+      sql`select id, driver_id, log_date::text from hos_logs where driver_id in (${sql.join(
+        fleet.copies.map((c) => sql`${c.of}::uuid`),
+        sql`, `,
+      )})`,
+    ),
   ).map((r) => [`${r.driver_id}|${r.log_date}`, r.id]),
 );
 const sizes = rowsOf<{ active: number; events: number }>(
-  await database.db.execute(sql`select (select count(*)::int from drivers where organization_id = ${orgId}::uuid and status = 'ACTIVE') as active, (select count(*)::int from hos_events where organization_id = ${orgId}::uuid) as events`),
+  await database.db.execute(
+    sql`select (select count(*)::int from drivers where organization_id = ${orgId}::uuid and status = 'ACTIVE') as active, (select count(*)::int from hos_events where organization_id = ${orgId}::uuid) as events`,
+  ),
 )[0]!;
 await database.close();
 const seedS = (performance.now() - seedStarted) / 1000;
@@ -137,12 +146,20 @@ try {
   const strip = (v: Violation) => ({ ...v, driver: null, logId: null });
   for (const c of fleet.copies) {
     const periods = benchPeriods(c.index, endMs).map((p) => ({ status: p.status, start: p.start, end: p.end, ...(p.special ? { special: p.special } : {}) }));
-    const res = await fetch(`${api.url}${base}/drivers/${c.id}/hos_log/import`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ source: 'hos bench', periods }) });
+    const res = await fetch(`${api.url}${base}/drivers/${c.id}/hos_log/import`, {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ source: 'hos bench', periods }),
+    });
     const imported = (await res.json()) as { events: number; logs: Array<{ id: string; date: string }> };
     if (res.status !== 201) throw new Error(`import: ${res.status} ${JSON.stringify(imported)}`);
     const range = `from=${new Date(endMs - BENCH_DAYS * DAY).toISOString()}&to=${new Date(endMs).toISOString()}&size=500`;
-    const [a, b] = await Promise.all([get<{ content: Violation[] }>(`${base}/violations?driverId=${c.of}&${range}`), get<{ content: Violation[] }>(`${base}/violations?driverId=${c.id}&${range}`)]);
-    if (!isDeepStrictEqual(a.content.map(strip), b.content.map(strip))) throw new Error(`driver ${c.index}: violations of the imported copy differ from the bulk-written driver`);
+    const [a, b] = await Promise.all([
+      get<{ content: Violation[] }>(`${base}/violations?driverId=${c.of}&${range}`),
+      get<{ content: Violation[] }>(`${base}/violations?driverId=${c.id}&${range}`),
+    ]);
+    if (!isDeepStrictEqual(a.content.map(strip), b.content.map(strip)))
+      throw new Error(`driver ${c.index}: violations of the imported copy differ from the bulk-written driver`);
     // Past days (today's last period runs until the request's own "now").
     let days = 0;
     for (const l of imported.logs.slice(0, -1)) {
@@ -167,21 +184,38 @@ try {
     {
       name: 'availability?size=100 (pages, by name and by drive time left)',
       target: 150,
-      paths: pages(sizes.active, 100).flatMap((k) => [`${base}/availability?size=100&page=${k}`, `${base}/availability?size=100&page=${k}&sort=availableDriveMs,asc`]),
+      paths: pages(sizes.active, 100).flatMap((k) => [
+        `${base}/availability?size=100&page=${k}`,
+        `${base}/availability?size=100&page=${k}&sort=availableDriveMs,asc`,
+      ]),
     },
-    { name: 'violations?from=7 days ago&to=now&size=100 (pages)', target: 200, paths: pages(violationsTotal, 100).map((k) => `${base}/violations?from=${weekAgo}&to=${nowIso}&size=100&page=${k}`) },
+    {
+      name: 'violations?from=7 days ago&to=now&size=100 (pages)',
+      target: 200,
+      paths: pages(violationsTotal, 100).map((k) => `${base}/violations?from=${weekAgo}&to=${nowIso}&size=100&page=${k}`),
+    },
     // No range: the 7 days up to the moment of each request, so no answer can be kept between requests.
-    { name: 'violations?size=100 (pages of the 7 days to each request\'s now)', target: 200, paths: pages(violationsTotal, 100).map((k) => `${base}/violations?size=100&page=${k}`) },
+    {
+      name: "violations?size=100 (pages of the 7 days to each request's now)",
+      target: 200,
+      paths: pages(violationsTotal, 100).map((k) => `${base}/violations?size=100&page=${k}`),
+    },
     { name: 'hos_log/{id} (2,000 random driver days)', target: 30, paths: logIds.map((id) => `${base}/hos_log/${id}`) },
-    { name: 'hos_log?date=…&size=50 (14 days, first 4 pages)', target: null, paths: dates.flatMap((d) => [0, 1, 2, 3].map((k) => `${base}/hos_log?date=${d}&size=50&page=${k}`)) },
+    {
+      name: 'hos_log?date=…&size=50 (14 days, first 4 pages)',
+      target: null,
+      paths: dates.flatMap((d) => [0, 1, 2, 3].map((k) => `${base}/hos_log?date=${d}&size=50&page=${k}`)),
+    },
   ];
   const only = process.env.BENCH_SCENARIOS?.split(',').filter(Boolean);
   const chosen = only ? scenarios.filter((s) => only.some((o) => s.name.startsWith(o))) : scenarios;
   const pgMeter = await pgCpuMeter(databaseUrl);
-  const results: Array<(typeof scenarios)[number] & { alone: number[]; r: autocannon.Result | null; apiMs: number; mainMs: number; pgMs: number; loadMs: number }> = [];
+  const results: Array<
+    (typeof scenarios)[number] & { alone: number[]; r: autocannon.Result | null; apiMs: number; mainMs: number; pgMs: number; loadMs: number }
+  > = [];
   // The server finishes what it has queued (PGlite answers one query at a time) before the next figure.
   const drain = async () => {
-    for (let calm = 0; calm < 2; ) {
+    for (let calm = 0; calm < 2;) {
       const t = performance.now();
       await fetch(`${api.url}/readyz`);
       calm = performance.now() - t < 50 ? calm + 1 : 0;
@@ -204,7 +238,14 @@ try {
     }
     let i = 0;
     const run = (duration: number) =>
-      autocannon({ url: api.url, connections, duration, timeout: 30, headers: auth, requests: [{ method: 'GET', setupRequest: (req) => ({ ...req, path: s.paths[i++ % s.paths.length] as string }) }] });
+      autocannon({
+        url: api.url,
+        connections,
+        duration,
+        timeout: 30,
+        headers: auth,
+        requests: [{ method: 'GET', setupRequest: (req) => ({ ...req, path: s.paths[i++ % s.paths.length] as string }) }],
+      });
     await run(2); // warm-up: the JIT settles, pooled connections prepare their statements
     await drain();
     await pgMeter?.lap();
@@ -215,20 +256,38 @@ try {
     const n = Math.max(1, r.requests.total);
     const self = process.cpuUsage(self0);
     const pgS = pgMeter ? await pgMeter.lap() : Number.NaN;
-    results.push({ ...s, alone, r, apiMs: ((cpu() - cpu0) * 1000) / n, mainMs: ((threadCpuSeconds(api.pid).main - main0) * 1000) / n, pgMs: (pgS * 1000) / n, loadMs: (self.user + self.system) / 1000 / n });
+    results.push({
+      ...s,
+      alone,
+      r,
+      apiMs: ((cpu() - cpu0) * 1000) / n,
+      mainMs: ((threadCpuSeconds(api.pid).main - main0) * 1000) / n,
+      pgMs: (pgS * 1000) / n,
+      loadMs: (self.user + self.system) / 1000 / n,
+    });
   }
   await pgMeter?.close();
 
-  console.log(`\n${kind}: ${sizes.active.toLocaleString('en-US')} active drivers (${DRIVERS.toLocaleString('en-US')} with ${BENCH_DAYS} days of records, the demo's 25 without), ${sizes.events.toLocaleString('en-US')} events, ${fleet.logDays.toLocaleString('en-US')} log days; written in ${seedS.toFixed(1)} s`);
+  console.log(
+    `\n${kind}: ${sizes.active.toLocaleString('en-US')} active drivers (${DRIVERS.toLocaleString('en-US')} with ${BENCH_DAYS} days of records, the demo's 25 without), ${sizes.events.toLocaleString('en-US')} events, ${fleet.logDays.toLocaleString('en-US')} log days; written in ${seedS.toFixed(1)} s`,
+  );
   console.log(`import endpoint sample: ${same.join('; ')}`);
-  console.log(`${violationsTotal} violations in the last 7 days; ${seconds} s per scenario after 2 s of warm-up, ${connections} connections, autocannon, server ${entry}`);
-  console.log(`CPU ms per request: API process (PGlite runs inside it${databaseUrl ? '' : process.env.PGLITE_THREAD === 'main' ? ", on the API's thread" : ', in its worker thread'}) and its main thread, PostgreSQL backends of this database, autocannon`);
-  console.log(`| request | alone ms (3 in a row) | req/s | p50 ms | p99 ms | max ms | errors | API CPU | of which main thread | PostgreSQL CPU | autocannon CPU | target |\n|---|---|---|---|---|---|---|---|---|---|---|---|`);
+  console.log(
+    `${violationsTotal} violations in the last 7 days; ${seconds} s per scenario after 2 s of warm-up, ${connections} connections, autocannon, server ${entry}`,
+  );
+  console.log(
+    `CPU ms per request: API process (PGlite runs inside it${databaseUrl ? '' : process.env.PGLITE_THREAD === 'main' ? ", on the API's thread" : ', in its worker thread'}) and its main thread, PostgreSQL backends of this database, autocannon`,
+  );
+  console.log(
+    `| request | alone ms (3 in a row) | req/s | p50 ms | p99 ms | max ms | errors | API CPU | of which main thread | PostgreSQL CPU | autocannon CPU | target |\n|---|---|---|---|---|---|---|---|---|---|---|---|`,
+  );
   const f = (v: number, d = 1) => (Number.isNaN(v) ? 'n/a' : v.toFixed(d));
   for (const x of results) {
     const alone = x.alone.map((ms) => ms.toFixed(0)).join(', ');
     if (!x.r) {
-      console.log(`| ${x.name} | ${alone} | not loaded: over 2 s alone |  |  |  |  |  |  |  |  |  | ${x.target === null ? 'report' : `p99 < ${x.target} ms MISS`} |`);
+      console.log(
+        `| ${x.name} | ${alone} | not loaded: over 2 s alone |  |  |  |  |  |  |  |  |  | ${x.target === null ? 'report' : `p99 < ${x.target} ms MISS`} |`,
+      );
       continue;
     }
     const errors = x.r.non2xx + x.r.errors + x.r.timeouts;
@@ -237,7 +296,12 @@ try {
       `| ${x.name} | ${alone} | ${x.r.requests.average.toFixed(1)} | ${x.r.latency.p50} | ${x.r.latency.p99} | ${x.r.latency.max} | ${errors} | ${f(x.apiMs)} | ${f(x.mainMs)} | ${f(x.pgMs)} | ${f(x.loadMs, 2)} | ${ok} |`,
     );
   }
-  console.log(`load average at the end: ${os.loadavg().map((l) => l.toFixed(1)).join(' ')} (${os.cpus().length} cores)`);
+  console.log(
+    `load average at the end: ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')} (${os.cpus().length} cores)`,
+  );
 } finally {
   await api.stop();
   fs.rmSync(dataDir, { recursive: true, force: true });

@@ -29,8 +29,70 @@ export function prng(seed: number): () => number {
   };
 }
 
-const FIRST = ['James', 'Maria', 'Robert', 'Linda', 'Michael', 'Ana', 'David', 'Susan', 'Carlos', 'Karen', 'Daniel', 'Nancy', 'Jose', 'Lisa', 'Kevin', 'Sandra', 'Brian', 'Emily', 'Luis', 'Donna'];
-const LAST = ['Smith', 'Johnson', 'Garcia', 'Miller', 'Davis', 'Rodriguez', 'Martinez', 'Hernandez', 'Lopez', 'Wilson', 'Anderson', 'Thomas', 'Taylor', 'Moore', 'Jackson', 'Martin', 'Lee', 'Perez', 'Thompson', 'White', 'Harris', 'Clark', 'Lewis', 'Young', 'Walker', 'Hall', 'Allen', 'King', 'Wright', 'Scott', 'Green', 'Baker', 'Adams', 'Nelson', 'Hill', 'Campbell', 'Mitchell', 'Roberts', 'Carter', 'Phillips'];
+const FIRST = [
+  'James',
+  'Maria',
+  'Robert',
+  'Linda',
+  'Michael',
+  'Ana',
+  'David',
+  'Susan',
+  'Carlos',
+  'Karen',
+  'Daniel',
+  'Nancy',
+  'Jose',
+  'Lisa',
+  'Kevin',
+  'Sandra',
+  'Brian',
+  'Emily',
+  'Luis',
+  'Donna',
+];
+const LAST = [
+  'Smith',
+  'Johnson',
+  'Garcia',
+  'Miller',
+  'Davis',
+  'Rodriguez',
+  'Martinez',
+  'Hernandez',
+  'Lopez',
+  'Wilson',
+  'Anderson',
+  'Thomas',
+  'Taylor',
+  'Moore',
+  'Jackson',
+  'Martin',
+  'Lee',
+  'Perez',
+  'Thompson',
+  'White',
+  'Harris',
+  'Clark',
+  'Lewis',
+  'Young',
+  'Walker',
+  'Hall',
+  'Allen',
+  'King',
+  'Wright',
+  'Scott',
+  'Green',
+  'Baker',
+  'Adams',
+  'Nelson',
+  'Hill',
+  'Campbell',
+  'Mitchell',
+  'Roberts',
+  'Carter',
+  'Phillips',
+];
 const ZONES = ['America/Chicago', 'America/New_York', 'America/Denver', 'America/Los_Angeles'];
 
 export interface BenchDriver {
@@ -69,7 +131,8 @@ export function benchPeriods(seed: number, endMs: number, days = BENCH_DAYS): Du
     if (t >= endMs) return;
     const end = Math.min(endMs, t + Math.max(15 * MIN, Math.round(hours * H)));
     const last = out[out.length - 1];
-    if (last && last.status === status && last.special === special) last.end = new Date(end).toISOString(); // one status, one event
+    if (last && last.status === status && last.special === special)
+      last.end = new Date(end).toISOString(); // one status, one event
     else out.push({ status, start: new Date(t).toISOString(), end: new Date(end).toISOString(), ...(special ? { special } : {}) });
     t = end;
   };
@@ -186,7 +249,15 @@ export interface SeededFleet {
 export async function seedHosFleet(db: Db, orgId: string, count: number, endMs: number, copyOf: number[]): Promise<SeededFleet> {
   const rows = Array.from({ length: count + copyOf.length }, (_, i) => {
     const d = benchDriver(i < count ? i : copyOf[i - count]!);
-    return { first_name: d.firstName, last_name: i < count ? d.lastName : `${d.lastName}-import`, home_time_zone: d.homeTimeZone, ruleset: d.ruleset, short_haul_150: d.shortHaul150, status: i < count ? 'ACTIVE' : 'INACTIVE', n: i };
+    return {
+      first_name: d.firstName,
+      last_name: i < count ? d.lastName : `${d.lastName}-import`,
+      home_time_zone: d.homeTimeZone,
+      ruleset: d.ruleset,
+      short_haul_150: d.shortHaul150,
+      status: i < count ? 'ACTIVE' : 'INACTIVE',
+      n: i,
+    };
   });
   const ids: string[] = new Array<string>(rows.length);
   for (let i = 0; i < rows.length; i += 1000) {
@@ -226,7 +297,8 @@ export async function seedHosFleet(db: Db, orgId: string, count: number, endMs: 
     const today = logDateOf(endMs, d.homeTimeZone, '00:00');
     const drove = new Set(ev.filter((e) => e.event_type === 1 && e.event_code === 3).map((e) => e.log_date));
     const rnd = prng(i * 13 + 1);
-    for (let day = ev[0]!.log_date; day <= today; day = nextDate(day)) logs.push({ driver_id: driverIds[i]!, log_date: day, certified: day < today && rnd() < 0.9, bol: drove.has(day) ? `BOL-${i}-${day}` : null });
+    for (let day = ev[0]!.log_date; day <= today; day = nextDate(day))
+      logs.push({ driver_id: driverIds[i]!, log_date: day, certified: day < today && rnd() < 0.9, bol: drove.has(day) ? `BOL-${i}-${day}` : null });
   }
   await flush();
   await insertJson(

@@ -106,11 +106,18 @@ const both = (l: DutyPeriod[]) => {
   clocksAt(l, l[l.length - 1]!.end, options);
 };
 
-console.log(`node ${process.version}, ${drivers} drivers, load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')} on ${os.cpus().length} cores`);
+console.log(
+  `node ${process.version}, ${drivers} drivers, load average ${os
+    .loadavg()
+    .map((x) => x.toFixed(1))
+    .join(' ')} on ${os.cpus().length} cores`,
+);
 
 // Reference for reading the figures on a shared machine: the cost of one Date.parse right now.
 {
-  const texts = asJson([driverLog(7, 30)]).flat().map((p) => p.start);
+  const texts = asJson([driverLog(7, 30)])
+    .flat()
+    .map((p) => p.start);
   let z = 0;
   for (let r = 0; r < 3; r++) for (const t of texts) z += Date.parse(t);
   const c0 = process.cpuUsage();
@@ -135,7 +142,9 @@ const tBoth = time(sample, both);
 console.log(`  auditLog            ${fmt(tAudit)}   (cold: a different log than the call before)`);
 console.log(`  clocksAt            ${fmt(tClocks)}   (cold)`);
 console.log(`  auditLog + clocksAt ${fmt(tBoth)}   ${mark(tBoth.cpu < 50)} target < 50 µs CPU (clocksAt reuses the log auditLog read, decision 0015)`);
-console.log(`  sum of the cold calls ${(tAudit.cpu + tClocks.cpu).toFixed(1).padStart(5)} µs CPU   ${mark(tAudit.cpu + tClocks.cpu < 50)} same target, as if both calls had to read the log`);
+console.log(
+  `  sum of the cold calls ${(tAudit.cpu + tClocks.cpu).toFixed(1).padStart(5)} µs CPU   ${mark(tAudit.cpu + tClocks.cpu < 50)} same target, as if both calls had to read the log`,
+);
 
 // 2. The fleet: every driver audited and clocked once.
 const fleet = asJson(Array.from({ length: drivers }, (_, i) => driverLog(10_000 + i, 8)));
@@ -145,8 +154,12 @@ const fleetCpuS = (f.cpu * drivers) / 1e6;
 const fleetWallS = (f.wall * drivers) / 1e6;
 console.log(`\nfleet: ${drivers} drivers x 8 days = ${fleetPeriods} periods, auditLog + clocksAt for every driver (median of 3)`);
 const fleet10k = (fleetCpuS * 10_000) / drivers;
-console.log(`  ${fleetCpuS.toFixed(3)} s CPU, ${fleetWallS.toFixed(3)} s wall   ${mark(fleet10k < 0.5)} target < 0.5 s CPU on one core for 10,000 drivers${drivers === 10_000 ? '' : ` (${fleet10k.toFixed(3)} s scaled to 10,000)`}`);
-console.log(`  throughput: ${Math.round(fleetPeriods / fleetCpuS).toLocaleString('en-US')} periods/s of CPU, ${Math.round(fleetPeriods / fleetWallS).toLocaleString('en-US')} periods/s wall`);
+console.log(
+  `  ${fleetCpuS.toFixed(3)} s CPU, ${fleetWallS.toFixed(3)} s wall   ${mark(fleet10k < 0.5)} target < 0.5 s CPU on one core for 10,000 drivers${drivers === 10_000 ? '' : ` (${fleet10k.toFixed(3)} s scaled to 10,000)`}`,
+);
+console.log(
+  `  throughput: ${Math.round(fleetPeriods / fleetCpuS).toLocaleString('en-US')} periods/s of CPU, ${Math.round(fleetPeriods / fleetWallS).toLocaleString('en-US')} periods/s wall`,
+);
 
 // 3. Growth with history length.
 console.log('\nhistory length (auditLog + clocksAt)');
@@ -158,7 +171,9 @@ for (const days of [1, 8, 30, 180]) {
   const p = logs.reduce((s, l) => s + l.length, 0) / logs.length;
   const t = time(logs, both);
   perPeriod[days] = (t.cpu * 1000) / p;
-  console.log(`  ${String(days).padStart(4)}  ${p.toFixed(0).padStart(7)}  ${t.cpu.toFixed(1).padStart(12)}  ${((t.cpu * 1000) / p).toFixed(0).padStart(13)}  ${t.wall.toFixed(1).padStart(12)}`);
+  console.log(
+    `  ${String(days).padStart(4)}  ${p.toFixed(0).padStart(7)}  ${t.cpu.toFixed(1).padStart(12)}  ${((t.cpu * 1000) / p).toFixed(0).padStart(13)}  ${t.wall.toFixed(1).padStart(12)}`,
+  );
 }
 const growth = perPeriod[180]! / perPeriod[8]!;
 console.log(`  cost per period at 180 days / at 8 days = ${growth.toFixed(2)}   ${mark(growth < 1.5)} linear (target: flat cost per period, < 1.5x)`);

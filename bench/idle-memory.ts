@@ -33,7 +33,11 @@ const SUPER = { email: 'bench-super@fleet.test', password: 'Bench-Super#2026' };
 // A first start seeds the demo fleet: minutes alone, over 10 on a 2-core machine at a load of 25.
 const GIVE_UP_MS = Number(process.env.BENCH_GIVE_UP_MS ?? 2_400_000);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const load = () => os.loadavg().map((l) => l.toFixed(2)).join(' ');
+const load = () =>
+  os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
 
 /** `pid` and every process below it (a server that forks a helper counts it too). */
 function processTree(pid: number): number[] {
@@ -80,7 +84,11 @@ const env = {
   SUPERADMIN_PASSWORD: SUPER.password,
 };
 const extra = Object.entries(process.env).filter(([k]) => /^(MALLOC_|GLIBC_TUNABLES|NODE_OPTIONS)/.test(k) && !(k in command.env));
-console.log(`${main}, ${os.cpus().length} cores, serve: ${Object.entries(command.env).map(([k, v]) => `${k}=${v}`).join(' ')} node ${command.args.slice(0, -1).join(' ')}${extra.length ? `; also ${extra.map(([k, v]) => `${k}=${v}`).join(' ')}` : ''}`);
+console.log(
+  `${main}, ${os.cpus().length} cores, serve: ${Object.entries(command.env)
+    .map(([k, v]) => `${k}=${v}`)
+    .join(' ')} node ${command.args.slice(0, -1).join(' ')}${extra.length ? `; also ${extra.map(([k, v]) => `${k}=${v}`).join(' ')}` : ''}`,
+);
 console.log(`load average (1, 5, 15 min) at the start: ${load()}`);
 
 const t0 = Date.now();
@@ -97,7 +105,10 @@ let readyMs = 0;
 let peakBeforeReady = 0;
 while (!exited && Date.now() - t0 < GIVE_UP_MS) {
   peakBeforeReady = Math.max(peakBeforeReady, treeRss(pid));
-  const ok = await fetch(`${url}/readyz`, { signal: AbortSignal.timeout(10_000) }).then((r) => r.status === 200, () => false);
+  const ok = await fetch(`${url}/readyz`, { signal: AbortSignal.timeout(10_000) }).then(
+    (r) => r.status === 200,
+    () => false,
+  );
   if (ok) {
     readyMs = Date.now() - t0;
     break;
@@ -114,7 +125,9 @@ const loadAtReady = load();
 
 /** The server's own account of its memory at the end (GET /admin/diagnostics/memory), as bench/first-start.ts prints it. */
 async function memorySplit(): Promise<string> {
-  const auth = (await (await fetch(`${url}/api/v1/auth/authenticate`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(SUPER) })).json()) as { accessToken: string };
+  const auth = (await (
+    await fetch(`${url}/api/v1/auth/authenticate`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(SUPER) })
+  ).json()) as { accessToken: string };
   const r = (await (await fetch(`${url}/api/v1/admin/diagnostics/memory`, { headers: { authorization: `Bearer ${auth.accessToken}` } })).json()) as {
     heapUsedMb: number;
     heapTotalMb: number;
@@ -133,14 +146,20 @@ const samples: Array<{ s: number; rss: number; healthMs: number }> = [];
 const end = t0 + readyMs + minutes * 60_000;
 while (Date.now() < end && !exited) {
   const sentAt = Date.now();
-  await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(30_000) }).then((r) => r.text(), () => '');
+  await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(30_000) }).then(
+    (r) => r.text(),
+    () => '',
+  );
   samples.push({ s: (Date.now() - t0 - readyMs) / 1000, rss: treeRss(pid), healthMs: Date.now() - sentAt });
   await sleep(Math.max(0, everyMs - (Date.now() - sentAt)));
 }
 const cpuAtEnd = treeCpu(pid);
 const loadAtEnd = load();
 const split = await memorySplit().catch((err: Error) => `(split not read: ${err.message})`);
-const trimLine = out.join('').split('\n').find((l) => l.includes('start-up garbage collected'));
+const trimLine = out
+  .join('')
+  .split('\n')
+  .find((l) => l.includes('start-up garbage collected'));
 // pino's line carries its time: when the start-up collection ran, counted from ready.
 const trimAt = (Number(/"time":(\d+)/.exec(trimLine ?? '')?.[1] ?? NaN) - t0 - readyMs) / 1000;
 child.kill('SIGTERM');
@@ -148,7 +167,9 @@ await new Promise((res) => (exited ? res(null) : child.once('exit', res)));
 fs.rmSync(dataDir, { recursive: true, force: true });
 
 const mb = (x: number) => `${x.toFixed(0)} MB`;
-console.log(`ready after ${(readyMs / 1000).toFixed(1)} s, CPU to ready ${cpuToReady.toFixed(1)} s, load at ready ${loadAtReady}, highest RSS before ready ${mb(peakBeforeReady)}`);
+console.log(
+  `ready after ${(readyMs / 1000).toFixed(1)} s, CPU to ready ${cpuToReady.toFixed(1)} s, load at ready ${loadAtReady}, highest RSS before ready ${mb(peakBeforeReady)}`,
+);
 if (trimLine) console.log(`server, ${trimAt.toFixed(0)} s after ready: ${/start-up garbage collected[^"]*/.exec(trimLine)?.[0] ?? trimLine}`);
 console.log('\n| after ready | RSS | /healthz |');
 console.log('|---|---|---|');
@@ -163,7 +184,11 @@ const atMinute = (m: number) => settled.find((x) => x.s >= m * 60)?.rss ?? NaN;
 const highest = Math.max(...settled.map((x) => x.rss));
 const lowest = Math.min(...settled.map((x) => x.rss));
 const last = settled.at(-1)?.rss ?? NaN;
-console.log(`\nRSS at ready ${mb(samples[0]?.rss ?? NaN)}; from 1 min after ready to ${minutes} min: highest ${mb(highest)}, lowest ${mb(lowest)}; at 1, 2 and ${minutes} min ${mb(atMinute(1))}, ${mb(atMinute(2))}, ${mb(last)} (drift from 2 min to the end ${(last - atMinute(2)).toFixed(1)} MB)`);
-console.log(`CPU: ${cpuToReady.toFixed(1)} s to ready, ${(cpuAtEnd - cpuToReady).toFixed(1)} s over ${minutes} idle minutes (${(((cpuAtEnd - cpuToReady) / (minutes * 60)) * 100).toFixed(1)} % of a core); slowest /healthz ${Math.max(...samples.map((x) => x.healthMs))} ms; load at the end ${loadAtEnd}`);
+console.log(
+  `\nRSS at ready ${mb(samples[0]?.rss ?? NaN)}; from 1 min after ready to ${minutes} min: highest ${mb(highest)}, lowest ${mb(lowest)}; at 1, 2 and ${minutes} min ${mb(atMinute(1))}, ${mb(atMinute(2))}, ${mb(last)} (drift from 2 min to the end ${(last - atMinute(2)).toFixed(1)} MB)`,
+);
+console.log(
+  `CPU: ${cpuToReady.toFixed(1)} s to ready, ${(cpuAtEnd - cpuToReady).toFixed(1)} s over ${minutes} idle minutes (${(((cpuAtEnd - cpuToReady) / (minutes * 60)) * 100).toFixed(1)} % of a core); slowest /healthz ${Math.max(...samples.map((x) => x.healthMs))} ms; load at the end ${loadAtEnd}`,
+);
 console.log(`split at the end (MB): ${split}`);
 console.log(`target (under 256 MB from 1 min after ready): ${highest < 256 ? 'met' : 'missed'}`);

@@ -33,7 +33,9 @@ const t0 = performance.now();
 await db.execute(sql`insert into assets (organization_id, type, unit_number, fuel_type, ifta_qualified)
   select ${orgId}, 'VEHICLE', 'IFTA-B' || i, 'DIESEL', true from generate_series(0, ${VEHICLES - 1}) i`);
 const { id: groupId } = await one<{ id: string }>(sql`insert into groups (organization_id, name) values (${orgId}, 'IFTA bench half') returning id`);
-await db.execute(sql`insert into group_assets (group_id, organization_id, asset_id) select ${groupId}, ${orgId}, id from assets where unit_number like 'IFTA-B%' and (substring(unit_number from 7)::int) % 2 = 0`);
+await db.execute(
+  sql`insert into group_assets (group_id, organization_id, asset_id) select ${groupId}, ${orgId}, id from assets where unit_number like 'IFTA-B%' and (substring(unit_number from 7)::int) % 2 = 0`,
+);
 // A quarter of days: 3 of 12 states a vehicle, 150-450 km a day; some interpolated, a little unknown.
 const states = `{IL,IN,OH,PA,NY,TX,OK,KS,MO,IA,NE,WY}`;
 await db.execute(sql`with v as (select id, row_number() over (order by unit_number) as n from assets where unit_number like 'IFTA-B%')
@@ -59,8 +61,12 @@ await db.execute(sql`with v as (select id, row_number() over (order by unit_numb
          'B-' || v.n || '-' || p, true, case when (v.n + p) % 97 = 0 then 'FAR' else 'OK' end
   from v, generate_series(0, 12) p`);
 await db.execute(sql`analyze`);
-const counts = await one<{ d: number; vd: number; p: number }>(sql`select (select count(*)::int from ifta_distance_days) as d, (select count(*)::int from ifta_vehicle_days) as vd, (select count(*)::int from ifta_fuel_purchases) as p`);
-console.log(`\nIFTA report benchmark on ${kind}: ${VEHICLES} vehicles, ${counts.d} distance-day rows, ${counts.vd} vehicle-days, ${counts.p} purchases (written in ${((performance.now() - t0) / 1000).toFixed(1)} s)`);
+const counts = await one<{ d: number; vd: number; p: number }>(
+  sql`select (select count(*)::int from ifta_distance_days) as d, (select count(*)::int from ifta_vehicle_days) as vd, (select count(*)::int from ifta_fuel_purchases) as p`,
+);
+console.log(
+  `\nIFTA report benchmark on ${kind}: ${VEHICLES} vehicles, ${counts.d} distance-day rows, ${counts.vd} vehicle-days, ${counts.p} purchases (written in ${((performance.now() - t0) / 1000).toFixed(1)} s)`,
+);
 
 const login = await app.inject({ method: 'POST', url: '/api/v1/auth/authenticate', payload: { email: 'admin@demofreight.test', password: 'DemoAdmin#2026' } });
 const headers = { authorization: `Bearer ${login.json().accessToken as string}` };
@@ -89,12 +95,23 @@ async function measure(label: string, url: string, target: number | null): Promi
 
 const results = [
   await measure(`Quarter report, ${VEHICLES} vehicles`, `/api/v1/organizations/${orgId}/ifta/report?quarter=2026Q2&fuelType=DIESEL`, 300),
-  await measure(`Quarter report, a group of ${Math.ceil(VEHICLES / 2)}`, `/api/v1/organizations/${orgId}/ifta/report?quarter=2026Q2&fuelType=DIESEL&groupId=${groupId}`, 300),
+  await measure(
+    `Quarter report, a group of ${Math.ceil(VEHICLES / 2)}`,
+    `/api/v1/organizations/${orgId}/ifta/report?quarter=2026Q2&fuelType=DIESEL&groupId=${groupId}`,
+    300,
+  ),
   await measure('Distance records, a page of 100 vehicle-days', `/api/v1/organizations/${orgId}/ifta/distance-records?quarter=2026Q2&size=100`, null),
 ];
 const r = (await app.inject({ method: 'GET', url: `/api/v1/organizations/${orgId}/ifta/report?quarter=2026Q2&fuelType=DIESEL`, headers })).json();
-console.log(`The return: ${r.rows.length} jurisdictions, ${r.totals.totalMiles.toLocaleString('en-US')} mi, ${r.totals.totalGallons.toLocaleString('en-US')} gal, MPG ${r.totals.mpg}, ${r.vehicles.length} vehicles, ${r.flags.length} flags`);
-console.log(`\nOn ${kind}, load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')} at the end:`);
+console.log(
+  `The return: ${r.rows.length} jurisdictions, ${r.totals.totalMiles.toLocaleString('en-US')} mi, ${r.totals.totalGallons.toLocaleString('en-US')} gal, MPG ${r.totals.mpg}, ${r.vehicles.length} vehicles, ${r.flags.length} flags`,
+);
+console.log(
+  `\nOn ${kind}, load average ${os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')} at the end:`,
+);
 for (const line of results) console.log(line);
 await app.close();
 await database.close();

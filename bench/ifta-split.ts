@@ -57,7 +57,10 @@ for (let i = 0; i < 200_000; i++) {
   const [x1, y1, x2, y2] = edges[Math.floor(random() * edges.length)]!;
   nearBorder.push((y1 + y2) / 2 + (random() - 0.5) * 0.04, (x1 + x2) / 2 + (random() - 0.5) * 0.04);
 }
-for (const [name, pts] of [['anywhere in the US box', anywhere], ['within 0.02° of a border or coast', nearBorder]] as const) {
+for (const [name, pts] of [
+  ['anywhere in the US box', anywhere],
+  ['within 0.02° of a border or coast', nearBorder],
+] as const) {
   let sink = 0;
   const ms = time(5, () => {
     for (let i = 0; i < pts.length; i += 2) sink += index.locate(pts[i]!, pts[i + 1]!);
@@ -93,12 +96,20 @@ for (let s = 0; s < 86_400; s++) {
     day.push({ time: start + s * 1000, lat: a.lat + (b.lat - a.lat) * f, lon: a.lon + (b.lon - a.lon) * f, speedKmh: kmh, odometerM: Math.round(odo) });
   } else {
     const last = day[day.length - 1]!;
-    day.push({ time: start + s * 1000, lat: last.lat + (random() - 0.5) * 4e-5, lon: last.lon + (random() - 0.5) * 4e-5, speedKmh: 0, odometerM: last.odometerM });
+    day.push({
+      time: start + s * 1000,
+      lat: last.lat + (random() - 0.5) * 4e-5,
+      lon: last.lon + (random() - 0.5) * 4e-5,
+      speedKmh: 0,
+      odometerM: last.odometerM,
+    });
   }
 }
 const result = splitByJurisdiction(day);
 const states = Object.entries(result.byJurisdiction).map(([code, r]) => `${code} ${(r.metres / 1609.344).toFixed(1)} mi`);
-console.log(`day: ${day.length} fixes, ${(result.totalMetres / 1609.344).toFixed(0)} mi, ${result.crossings.length} crossings (${states.join(', ')}), ${result.flagged.length} flagged`);
+console.log(
+  `day: ${day.length} fixes, ${(result.totalMetres / 1609.344).toFixed(0)} mi, ${result.crossings.length} crossings (${states.join(', ')}), ${result.flagged.length} flagged`,
+);
 const dayMs = time(9, () => splitByJurisdiction(day));
 console.log(`splitByJurisdiction, 1 Hz day: ${dayMs.toFixed(1)} ms (${((dayMs * 1000) / day.length).toFixed(3)} µs a fix)`);
 const gpsOnly = day.map(({ odometerM: _, ...f }) => f);

@@ -32,7 +32,10 @@ const login = await app.inject({ method: 'POST', url: '/api/v1/auth/authenticate
 const session = login.json<{ accessToken: string; user: { organization: { id: string } } }>();
 const headers = { authorization: `Bearer ${session.accessToken}` };
 const org = `/api/v1/organizations/${session.user.organization.id}`;
-for (const [kind, csv] of [['vehicles', vehiclesCsv], ['drivers', driversCsv]] as const) {
+for (const [kind, csv] of [
+  ['vehicles', vehiclesCsv],
+  ['drivers', driversCsv],
+] as const) {
   for (let from = 0; from < perList; from += 5000) {
     const res = await app.inject({ method: 'POST', url: `${org}/imports/${kind}`, headers, payload: { csv: csv(from, Math.min(5000, perList - from)) } });
     if (res.statusCode !== 200) throw new Error(`${kind} import: ${res.statusCode} ${res.body}`);
@@ -42,13 +45,20 @@ const page = (path: string) => app.inject({ method: 'GET', url: `${org}${path}`,
 await page('/groups?size=15'); // warm: the request path's code is loaded before the baseline
 const before = heapMb();
 const heldBefore = listIndexOf(app.db)?.held.rows ?? 0;
-for (const path of ['/assets?type=VEHICLE&search=kenworth&sort=unitNumber,asc&size=15', '/assets?type=VEHICLE&sort=year,desc&size=15', '/drivers?search=garcia&size=15', '/drivers?sort=lastName,asc&size=15']) {
+for (const path of [
+  '/assets?type=VEHICLE&search=kenworth&sort=unitNumber,asc&size=15',
+  '/assets?type=VEHICLE&sort=year,desc&size=15',
+  '/drivers?search=garcia&size=15',
+  '/drivers?sort=lastName,asc&size=15',
+]) {
   const res = await page(path);
   if (res.statusCode !== 200) throw new Error(`${path}: ${res.statusCode}`);
 }
 const after = heapMb();
 const rows = (listIndexOf(app.db)?.held.rows ?? 0) - heldBefore;
 console.log(`database: ${database.kind}; ${rows.toLocaleString('en-US')} rows indexed (vehicles and drivers, two sorts each)`);
-console.log(`heap ${before.toFixed(1)} → ${after.toFixed(1)} MB: ${(((after - before) * 1048576) / rows).toFixed(0)} bytes per row, ${(((after - before) * 1e5) / rows).toFixed(1)} MB per 100,000 rows`);
+console.log(
+  `heap ${before.toFixed(1)} → ${after.toFixed(1)} MB: ${(((after - before) * 1048576) / rows).toFixed(0)} bytes per row, ${(((after - before) * 1e5) / rows).toFixed(1)} MB per 100,000 rows`,
+);
 await app.close();
 await database.close();

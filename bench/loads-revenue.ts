@@ -32,7 +32,9 @@ const { id: orgId } = await one<{ id: string }>(sql`select id from organizations
 const t0 = performance.now();
 // Four weeks back from the start of this hour: load k of truck n picks up at start + k * 33 h.
 const start = new Date(Math.floor(Date.now() / 3_600_000) * 3_600_000 - 28 * 86_400_000).toISOString();
-await db.execute(sql`insert into assets (organization_id, type, unit_number) select ${orgId}, 'VEHICLE', 'REV-B' || i from generate_series(0, ${TRUCKS - 1}) i`);
+await db.execute(
+  sql`insert into assets (organization_id, type, unit_number) select ${orgId}, 'VEHICLE', 'REV-B' || i from generate_series(0, ${TRUCKS - 1}) i`,
+);
 await db.execute(sql`insert into gateways (organization_id, unique_id, name, asset_id)
   select ${orgId}, 'rev-bench-' || a.unit_number, 'Bench ' || a.unit_number, a.id from assets a where a.unit_number like 'REV-B%'`);
 await db.execute(sql`with t as (select id, row_number() over (order by unit_number) as n from assets where unit_number like 'REV-B%')
@@ -52,7 +54,9 @@ await db.execute(sql`insert into positions (organization_id, gateway_id, asset_i
   where l.number like 'RB-%'`);
 await db.execute(sql`analyze`);
 const counts = await one<{ l: number; p: number }>(sql`select (select count(*)::int from loads) as l, (select count(*)::int from positions) as p`);
-console.log(`\nRevenue benchmark on ${kind}: ${TRUCKS} trucks, ${counts.l} loads, ${counts.p} positions (written in ${((performance.now() - t0) / 1000).toFixed(1)} s)`);
+console.log(
+  `\nRevenue benchmark on ${kind}: ${TRUCKS} trucks, ${counts.l} loads, ${counts.p} positions (written in ${((performance.now() - t0) / 1000).toFixed(1)} s)`,
+);
 
 const login = await app.inject({ method: 'POST', url: '/api/v1/auth/authenticate', payload: { email: 'admin@demofreight.test', password: 'DemoAdmin#2026' } });
 const headers = { authorization: `Bearer ${login.json().accessToken as string}` };
@@ -87,8 +91,15 @@ const results = [
   await measure('CSV export by customer', `${base}/export?format=csv&${range}&groupBy=customer&period=week`, null),
 ];
 const r = (await app.inject({ method: 'GET', url: `${base}?${range}&groupBy=truck&period=week`, headers })).json();
-console.log(`The report: ${r.totals.loads} loads, revenue ${r.totals.revenue.toLocaleString('en-US')} ${r.currency}, loaded ${Math.round(r.totals.loadedKm).toLocaleString('en-US')} km, deadhead ${Math.round(r.totals.deadheadKm).toLocaleString('en-US')} km, ${r.rows.length} trucks, ${r.series.length} weeks`);
-console.log(`\nOn ${kind}, load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')} at the end:`);
+console.log(
+  `The report: ${r.totals.loads} loads, revenue ${r.totals.revenue.toLocaleString('en-US')} ${r.currency}, loaded ${Math.round(r.totals.loadedKm).toLocaleString('en-US')} km, deadhead ${Math.round(r.totals.deadheadKm).toLocaleString('en-US')} km, ${r.rows.length} trucks, ${r.series.length} weeks`,
+);
+console.log(
+  `\nOn ${kind}, load average ${os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')} at the end:`,
+);
 for (const line of results) console.log(line);
 await app.close();
 await database.close();

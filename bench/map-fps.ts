@@ -116,7 +116,15 @@ async function benchFleet(): Promise<BenchVehicle[]> {
       .returning({ id: assets.id });
     const gs = await db
       .insert(gateways)
-      .values(todo.map((i, k) => ({ organizationId: orgId, uniqueId: `fps-${pad(i)}`, name: `Bench device ${pad(i)}`, assetId: as[k]!.id, ingestTokenHash: hashIngestToken(tokenOf(i)) })))
+      .values(
+        todo.map((i, k) => ({
+          organizationId: orgId,
+          uniqueId: `fps-${pad(i)}`,
+          name: `Bench device ${pad(i)}`,
+          assetId: as[k]!.id,
+          ingestTokenHash: hashIngestToken(tokenOf(i)),
+        })),
+      )
       .returning();
     // The device-id directory, as the device service writes it (migration 0036): ingest reads it.
     await putDeviceIds(db, gs);
@@ -130,7 +138,9 @@ async function benchFleet(): Promise<BenchVehicle[]> {
 const t0 = performance.now();
 const fleet = await benchFleet();
 // Only the bench fleet on the map: the 25 demo trucks have no positions in this database.
-console.log(`\nLive map frame-rate benchmark on ${kind}: ${N} vehicles, ${FEED} feed, ${SECONDS} s measured (fleet ready in ${((performance.now() - t0) / 1000).toFixed(1)} s)`);
+console.log(
+  `\nLive map frame-rate benchmark on ${kind}: ${N} vehicles, ${FEED} feed, ${SECONDS} s measured (fleet ready in ${((performance.now() - t0) / 1000).toFixed(1)} s)`,
+);
 
 // Where vehicle i is at second s: spread over the lower 48, driving 100 km/h on its own heading,
 // turning slowly, so every fix differs from the last.
@@ -256,7 +266,17 @@ const browser = await chromium.launch({
   // A hang-up from the terminal that started the bench must not close the browser mid-measurement.
   handleSIGHUP: false,
   executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  args: ['--no-sandbox', '--disable-gpu', '--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  args: [
+    '--no-sandbox',
+    '--disable-gpu',
+    '--use-angle=swiftshader',
+    '--enable-unsafe-swiftshader',
+    '--disable-quic',
+    '--no-first-run',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+  ],
 });
 const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
 page.on('crash', () => console.error('the page crashed (out of memory?)'));
@@ -338,7 +358,15 @@ function chromiumCpu(): Record<string, number> {
   return out;
 }
 
-interface TraceEvent { ph: string; name: string; pid: number; tid: number; ts: number; dur?: number; args?: { name?: string } }
+interface TraceEvent {
+  ph: string;
+  name: string;
+  pid: number;
+  tid: number;
+  ts: number;
+  dur?: number;
+  args?: { name?: string };
+}
 /**
  * Traces Chromium for `secs` seconds (categories devtools.timeline, its disabled-by-default
  * detail and gpu) and sums each event's self time (its duration minus its children's) per thread,
@@ -442,12 +470,20 @@ await page.waitForTimeout(Number(args.warmup) * 1000);
 
 const cdp = await page.context().newCDPSession(page);
 await cdp.send('Performance.enable');
-const metrics = async () => Object.fromEntries(((await cdp.send('Performance.getMetrics')) as { metrics: { name: string; value: number }[] }).metrics.map((m) => [m.name, m.value]));
+const metrics = async () =>
+  Object.fromEntries(((await cdp.send('Performance.getMetrics')) as { metrics: { name: string; value: number }[] }).metrics.map((m) => [m.name, m.value]));
 const before = await metrics();
 const sseNow = async () => (await page.evaluate('({ ...window.__sse })')) as { events: number; vehicles: number };
 const sseBefore = await sseNow();
-interface MapStats { renders: number; renderMs: number[]; reclusters: number; reclusterMs: number[]; tiles: number }
-const mapNow = async () => (await page.evaluate('({ ...window.__map, renderMs: [...window.__map.renderMs], reclusterMs: [...window.__map.reclusterMs] })')) as MapStats;
+interface MapStats {
+  renders: number;
+  renderMs: number[];
+  reclusters: number;
+  reclusterMs: number[];
+  tiles: number;
+}
+const mapNow = async () =>
+  (await page.evaluate('({ ...window.__map, renderMs: [...window.__map.renderMs], reclusterMs: [...window.__map.reclusterMs] })')) as MapStats;
 const mapBefore = await mapNow();
 const cpuBefore = process.cpuUsage();
 const chromeBefore = chromiumCpu();
@@ -526,25 +562,37 @@ const seconds = (frames[frames.length - 1]! - first) / 1000;
 const busy = (m: string) => (((after[m] ?? 0) - (before[m] ?? 0)) / seconds) * 100;
 const delivered = sseAfter.vehicles - sseBefore.vehicles;
 
-console.log(`Chromium WebGL renderer: ${renderer}; viewport 1440x900; map loaded in ${loadedIn.toFixed(1)} s; ${args.pan ? 'map dragged in circles during the measurement' : 'map view still (redraws on data changes)'}`);
+console.log(
+  `Chromium WebGL renderer: ${renderer}; viewport 1440x900; map loaded in ${loadedIn.toFixed(1)} s; ${args.pan ? 'map dragged in circles during the measurement' : 'map view still (redraws on data changes)'}`,
+);
 if (FEED === 'http' && feederReport) {
   const r = JSON.parse(feederReport) as { ok: number; failed: number; seconds: number; lateSeconds: number };
-  console.log(`http feed: ${r.ok} positions acknowledged in ${r.seconds.toFixed(0)} s = ${(r.ok / r.seconds).toFixed(0)}/s (target ${N}/s), ${r.failed} failed, ${r.lateSeconds} seconds started late`);
+  console.log(
+    `http feed: ${r.ok} positions acknowledged in ${r.seconds.toFixed(0)} s = ${(r.ok / r.seconds).toFixed(0)}/s (target ${N}/s), ${r.failed} failed, ${r.lateSeconds} seconds started late`,
+  );
 } else if (FEED === 'none') {
   console.log('no feed: the page at rest');
 } else if (FEED === 'stream') {
   console.log(`stream feed: ${fedDuring} vehicle updates published through the LiveHub during the measurement (${(fedDuring / seconds).toFixed(0)}/s)`);
 } else {
-  console.log(`ingest feed: ${fedDuring} positions handed to ingest during the measurement (${(fedDuring / seconds).toFixed(0)}/s; ${skipped - skippedBefore} seconds skipped because the previous second was still being written)`);
+  console.log(
+    `ingest feed: ${fedDuring} positions handed to ingest during the measurement (${(fedDuring / seconds).toFixed(0)}/s; ${skipped - skippedBefore} seconds skipped because the previous second was still being written)`,
+  );
 }
-console.log(`stream to the page: ${sseAfter.events - sseBefore.events} SSE events carrying ${delivered} vehicle updates (${(delivered / seconds).toFixed(0)}/s)`);
-console.log(`page main thread busy ${busy('TaskDuration').toFixed(0)} % (script ${busy('ScriptDuration').toFixed(0)} %, layout ${busy('LayoutDuration').toFixed(0)} %, style ${busy('RecalcStyleDuration').toFixed(0)} %); API process CPU ${(((cpu.user + cpu.system) / 1e6 / seconds) * 100).toFixed(0)} % of a core`);
+console.log(
+  `stream to the page: ${sseAfter.events - sseBefore.events} SSE events carrying ${delivered} vehicle updates (${(delivered / seconds).toFixed(0)}/s)`,
+);
+console.log(
+  `page main thread busy ${busy('TaskDuration').toFixed(0)} % (script ${busy('ScriptDuration').toFixed(0)} %, layout ${busy('LayoutDuration').toFixed(0)} %, style ${busy('RecalcStyleDuration').toFixed(0)} %); API process CPU ${(((cpu.user + cpu.system) / 1e6 / seconds) * 100).toFixed(0)} % of a core`,
+);
 const chrome = Object.keys(chromeAfter)
   .map((k) => [k, (chromeAfter[k]! - (chromeBefore[k] ?? 0)) / seconds] as const)
   .filter(([, v]) => v > 0.005)
   .sort((a, b) => b[1] - a[1]);
 const chromeTotal = chrome.reduce((a, [, v]) => a + v, 0);
-console.log(`Chromium CPU: ${chromeTotal.toFixed(2)} core-seconds per second (${chrome.map(([k, v]) => `${k} ${v.toFixed(2)}`).join(', ')}); load average ${os.loadavg()[0]!.toFixed(1)} on ${os.cpus().length} cores`);
+console.log(
+  `Chromium CPU: ${chromeTotal.toFixed(2)} core-seconds per second (${chrome.map(([k, v]) => `${k} ${v.toFixed(2)}`).join(', ')}); load average ${os.loadavg()[0]!.toFixed(1)} on ${os.cpus().length} cores`,
+);
 const renders = mapAfter.renders - mapBefore.renders;
 const renderMs = mapAfter.renderMs.slice(mapBefore.renderMs.length).sort((a, b) => a - b);
 const reclusters = mapAfter.reclusters - mapBefore.reclusters;
@@ -568,11 +616,14 @@ const verdict = (ok: boolean) => (FEED === 'stream' ? (ok ? 'PASS' : 'MISS') : `
 console.log(`| median fps (1-s windows) | ${median} | >= ${TARGET_FPS} | ${verdict(median >= TARGET_FPS)} |`);
 console.log(`| 5th-percentile fps (1-s windows) | ${p5} | >= ${TARGET_FPS} | ${verdict(p5 >= TARGET_FPS)} |`);
 console.log(`| long frames (> 50 ms) | ${long.length} (worst ${worst.toFixed(0)} ms) | | |`);
-console.log(`| vehicle updates reaching the page | ${(delivered / seconds).toFixed(0)}/s | ${FEED === 'none' ? 0 : N}/s | ${FEED === 'none' ? '' : delivered / seconds >= N * 0.9 ? 'PASS' : 'MISS'} |`);
+console.log(
+  `| vehicle updates reaching the page | ${(delivered / seconds).toFixed(0)}/s | ${FEED === 'none' ? 0 : N}/s | ${FEED === 'none' ? '' : delivered / seconds >= N * 0.9 ? 'PASS' : 'MISS'} |`,
+);
 console.log(`\nfps per window: ${windows.join(' ')}`);
 // BENCH_DEBUG=1: the page's console and the last 80 map events (renders, vehicle updates, tiles).
 if (process.env.BENCH_DEBUG) console.log((await page.evaluate('window.__map.log.slice(-80).join("\\n")')) as string);
-if (traceSummary.length) console.log(`\nChromium trace, ${traceSeconds} s after the measurement (self time in ms per second, top events per thread):\n${traceSummary.join('\n')}`);
+if (traceSummary.length)
+  console.log(`\nChromium trace, ${traceSeconds} s after the measurement (self time in ms per second, top events per thread):\n${traceSummary.join('\n')}`);
 
 if (feedTimer) clearInterval(feedTimer);
 // Assigned inside startHttpFeed, which TypeScript's narrowing does not see.

@@ -17,14 +17,19 @@ const kind = database.kind;
 
 const orgIds: string[] = [];
 for (let i = 0; i < orgCount; i++) {
-  const [o] = await db.insert(organizations).values({ name: `Bench ${Date.now()} ${i}` }).returning({ id: organizations.id });
+  const [o] = await db
+    .insert(organizations)
+    .values({ name: `Bench ${Date.now()} ${i}` })
+    .returning({ id: organizations.id });
   if (!o) throw new Error('insert failed');
   orgIds.push(o.id);
   await db.insert(retentionPolicies).values({ organizationId: o.id, kind: 'POSITIONS', retentionDays: 60 });
 }
 
 await db.execute(sql`drop table if exists bench_positions`);
-await db.execute(sql`create table bench_positions (id bigserial primary key, organization_id uuid not null, fix_time timestamptz not null, lat double precision, lon double precision)`);
+await db.execute(
+  sql`create table bench_positions (id bigserial primary key, organization_id uuid not null, fix_time timestamptz not null, lat double precision, lon double precision)`,
+);
 await db.execute(sql`create index on bench_positions (organization_id, fix_time)`);
 let t0 = performance.now();
 for (const id of orgIds) {
@@ -67,7 +72,9 @@ const lists = [
 
 console.log(`database: ${kind}`);
 console.log(`seeded ${orgCount} x ${perOrg} positions in ${(seedMs / 1000).toFixed(1)} s`);
-console.log(`purge: removed ${removed} rows in ${(purgeMs / 1000).toFixed(2)} s = ${Math.round(removed / (purgeMs / 1000))} rows/s (batches of 5000, one transaction each)`);
+console.log(
+  `purge: removed ${removed} rows in ${(purgeMs / 1000).toFixed(2)} s = ${Math.round(removed / (purgeMs / 1000))} rows/s (batches of 5000, one transaction each)`,
+);
 for (const l of lists) console.log(`${l.label}: p50 ${l.p50.toFixed(1)} ms, max ${l.max.toFixed(1)} ms`);
 
 await db.execute(sql`drop table bench_positions`);

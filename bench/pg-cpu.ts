@@ -27,7 +27,9 @@ export async function pgCpuMeter(databaseUrl: string | undefined): Promise<PgCpu
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   const pids = async () =>
-    (await client.query<{ pid: number }>(`select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()`)).rows.map((r) => r.pid);
+    (await client.query<{ pid: number }>(`select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()`)).rows.map(
+      (r) => r.pid,
+    );
   let last = new Map<number, number>();
   for (const pid of await pids()) last.set(pid, ticks(pid));
   return {

@@ -88,8 +88,12 @@ const nearOnly = (() => {
   return { cpuUs: (used.user + used.system) / n, hits };
 })();
 
-console.log(`places: ${count} (${places.filter((p) => p.geometry.type === 'Polygon').length} polygons), index built in ${buildMs.toFixed(1)} ms; node ${process.version}`);
-console.log(`index:  ${indexed.us.toFixed(2)} µs per position wall, ${indexed.cpuUs.toFixed(2)} µs CPU (this process), ${checks.toLocaleString('en-US')} checks, ${indexed.hits} inside`);
+console.log(
+  `places: ${count} (${places.filter((p) => p.geometry.type === 'Polygon').length} polygons), index built in ${buildMs.toFixed(1)} ms; node ${process.version}`,
+);
+console.log(
+  `index:  ${indexed.us.toFixed(2)} µs per position wall, ${indexed.cpuUs.toFixed(2)} µs CPU (this process), ${checks.toLocaleString('en-US')} checks, ${indexed.hits} inside`,
+);
 console.log(`        near places only: ${nearOnly.cpuUs.toFixed(2)} µs CPU per position`);
 console.log(`linear: ${linear.us.toFixed(1)} µs per position (reference scan of every place)`);
 console.log(`target: < 20 µs per position: ${indexed.cpuUs < 20 ? 'PASS' : 'MISS'}`);

@@ -88,7 +88,9 @@ try {
     say(`${devicesN} soak devices sending every 10 s in the background; waiting 60 s for them to settle`);
     await sleep(60_000);
   }
-  say(`server pid ${server.pid} (${entry}, ${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'}, demo ${values.demo ? 'on' : 'off'}, ${devicesN} devices in the background)`);
+  say(
+    `server pid ${server.pid} (${entry}, ${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'}, demo ${values.demo ? 'on' : 'off'}, ${devicesN} devices in the background)`,
+  );
 
   type Report = Parameters<typeof memoryPartsOf>[0] & { heapSpaces: Array<{ space: string; usedMb: number }> };
   /** One burst of the kinds `only` picks: samples from `beforeMs` before it to `seconds` after; its figures. */
@@ -99,7 +101,12 @@ try {
       while (Date.now() < t0 + seconds * 1000) {
         const next = Date.now() + sampleMs;
         const report = await api.tryGet<Report>('/admin/diagnostics/memory');
-        samples.push({ atMs: Date.now() - t0, rss: rssMb(server.pid), parts: report && memoryPartsOf(report), oldMb: report?.heapSpaces.find((h) => h.space === 'old_space')?.usedMb ?? null });
+        samples.push({
+          atMs: Date.now() - t0,
+          rss: rssMb(server.pid),
+          parts: report && memoryPartsOf(report),
+          oldMb: report?.heapSpaces.find((h) => h.space === 'old_space')?.usedMb ?? null,
+        });
         await sleep(Math.max(0, next - Date.now()));
       }
     })();
@@ -122,11 +129,22 @@ try {
     const cpuAll = cpuSeconds(server.pid) - cpuBefore;
 
     say(`\n## ${label}`);
-    for (const r of results) say(`  ${r.kind} ×${count}: ${Object.entries(r.answers).map(([a, n]) => `${a} ×${n}`).join(', ')} (${poisonVerdict(r).words})`);
-    say(`  all answered ${(answeredMs / 1000).toFixed(1)} s after the burst; server CPU ${cpuBurst.toFixed(1)} s until then, ${cpuAll.toFixed(1)} s over the ${seconds} s`);
+    for (const r of results)
+      say(
+        `  ${r.kind} ×${count}: ${Object.entries(r.answers)
+          .map(([a, n]) => `${a} ×${n}`)
+          .join(', ')} (${poisonVerdict(r).words})`,
+      );
+    say(
+      `  all answered ${(answeredMs / 1000).toFixed(1)} s after the burst; server CPU ${cpuBurst.toFixed(1)} s until then, ${cpuAll.toFixed(1)} s over the ${seconds} s`,
+    );
     if (values['trace-gc']) {
       // The major collections of the main thread's heap from 10 s before the burst (a Mark-Compact line: size before -> after, MB).
-      const lines = server.output().slice(Math.max(0, outputAt - 20_000)).split('\n').filter((l) => l.includes('Mark-Compact'));
+      const lines = server
+        .output()
+        .slice(Math.max(0, outputAt - 20_000))
+        .split('\n')
+        .filter((l) => l.includes('Mark-Compact'));
       say(lines.map((l) => `  ${l.replace(/^\[\d+:0x[0-9a-f]+\]\s+/, '').slice(0, 150)}`).join('\n'));
     }
     if (table) {
@@ -136,7 +154,9 @@ try {
         // Every sample for the first 20 s after the burst, one a second before, then one every 5 s.
         if ((s.atMs < 0 && s.atMs - lastPrinted < 1000) || (s.atMs > 20_000 && s.atMs - lastPrinted < 5000)) continue;
         lastPrinted = s.atMs;
-        say(`| ${(s.atMs / 1000).toFixed(1)} | ${s.parts?.heapUsedMb.toFixed(0) ?? '?'} | ${s.oldMb?.toFixed(0) ?? '?'} | ${s.parts?.heapTotalMb.toFixed(0) ?? '?'} | ${s.parts?.externalMb.toFixed(0) ?? '?'} | ${s.rss.toFixed(0)} |`);
+        say(
+          `| ${(s.atMs / 1000).toFixed(1)} | ${s.parts?.heapUsedMb.toFixed(0) ?? '?'} | ${s.oldMb?.toFixed(0) ?? '?'} | ${s.parts?.heapTotalMb.toFixed(0) ?? '?'} | ${s.parts?.externalMb.toFixed(0) ?? '?'} | ${s.rss.toFixed(0)} |`,
+        );
       }
     }
     const before = samples.filter((s) => s.atMs < 0);
@@ -145,7 +165,8 @@ try {
     const heapBefore = median(before.flatMap((s) => (s.parts ? [s.parts.heapUsedMb] : [])));
     const oldBefore = median(before.flatMap((s) => (s.oldMb === null ? [] : [s.oldMb])));
     const rssBefore = median(before.map((s) => s.rss));
-    const peak = (f: (s: (typeof samples)[number]) => number | null) => after.reduce((m, s) => ((f(s) ?? 0) > m.v ? { v: f(s)!, at: s.atMs } : m), { v: 0, at: 0 });
+    const peak = (f: (s: (typeof samples)[number]) => number | null) =>
+      after.reduce((m, s) => ((f(s) ?? 0) > m.v ? { v: f(s)!, at: s.atMs } : m), { v: 0, at: 0 });
     const peakHeap = peak((s) => s.parts?.heapUsedMb ?? null);
     const peakOld = peak((s) => s.oldMb);
     const peakRss = peak((s) => s.rss);

@@ -21,14 +21,21 @@ const app = await buildApp({ config, database });
 await seed(database.db, { ...config, demo: true }, () => undefined);
 await app.ready();
 try {
-  const login = await app.inject({ method: 'POST', url: '/api/v1/auth/authenticate', payload: { email: 'admin@demofreight.test', password: 'DemoAdmin#2026' } });
+  const login = await app.inject({
+    method: 'POST',
+    url: '/api/v1/auth/authenticate',
+    payload: { email: 'admin@demofreight.test', password: 'DemoAdmin#2026' },
+  });
   const session = login.json() as { accessToken: string; user: { organization: { id: string } } };
   const headers = { authorization: `Bearer ${session.accessToken}` };
   const prefix = `/api/v1/organizations/${session.user.organization.id}`;
 
   const existing = (await app.inject({ method: 'GET', url: `${prefix}/drivers?size=1`, headers })).json() as { totalElements: number };
   if (existing.totalElements < 10_000) {
-    for (const [kind, make] of [['vehicles', vehiclesCsv], ['drivers', driversCsv]] as const) {
+    for (const [kind, make] of [
+      ['vehicles', vehiclesCsv],
+      ['drivers', driversCsv],
+    ] as const) {
       for (const from of [0, 5000]) {
         const payload = { csv: make(from, 5000) };
         const cpu0 = process.cpuUsage();
@@ -58,10 +65,17 @@ try {
     const wall = (performance.now() - t0) / perScenario;
     const cpu = process.cpuUsage(cpu0);
     const pgMs = pgMeter ? `, ${(((await pgMeter.lap()) * 1000) / perScenario).toFixed(3)} ms PostgreSQL CPU/request` : '';
-    console.log(`${name}: ${((cpu.user + cpu.system) / 1000 / perScenario).toFixed(3)} ms API CPU/request (user ${(cpu.user / 1000 / perScenario).toFixed(3)}, system ${(cpu.system / 1000 / perScenario).toFixed(3)})${pgMs}, ${wall.toFixed(2)} ms wall/request (sequential)`);
+    console.log(
+      `${name}: ${((cpu.user + cpu.system) / 1000 / perScenario).toFixed(3)} ms API CPU/request (user ${(cpu.user / 1000 / perScenario).toFixed(3)}, system ${(cpu.system / 1000 / perScenario).toFixed(3)})${pgMs}, ${wall.toFixed(2)} ms wall/request (sequential)`,
+    );
   }
   await pgMeter?.close();
-  console.log(`load average: ${os.loadavg().map((l) => l.toFixed(1)).join(' ')} (2 cores, shared)`);
+  console.log(
+    `load average: ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')} (2 cores, shared)`,
+  );
 } finally {
   await app.close();
   await database.close();

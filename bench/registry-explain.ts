@@ -38,15 +38,38 @@ const show = async (group: string, label: string, q: ReturnType<typeof sql>, val
   (totals[group] ??= []).push(perRun);
   const res = await client.query(`explain (analyze, summary) ${r.sql}`, params);
   const lines = res.rows.map((x) => x['QUERY PLAN'] as string);
-  const times = lines.filter((l) => /Planning Time|Execution Time/.test(l)).map((l) => l.replace(' Time', '')).join(', ');
-  const scans = lines.filter((l) => /Scan on (assets|drivers)|Scan using \w+ on (assets|drivers)|Sort Method/.test(l)).map((l) => l.trim().replace(/\s*\(cost=.*$/, '').slice(0, 70)).join(' ; ');
+  const times = lines
+    .filter((l) => /Planning Time|Execution Time/.test(l))
+    .map((l) => l.replace(' Time', ''))
+    .join(', ');
+  const scans = lines
+    .filter((l) => /Scan on (assets|drivers)|Scan using \w+ on (assets|drivers)|Sort Method/.test(l))
+    .map((l) =>
+      l
+        .trim()
+        .replace(/\s*\(cost=.*$/, '')
+        .slice(0, 70),
+    )
+    .join(' ; ');
   console.log(`${label.padEnd(26)} ${perRun.toFixed(2).padStart(6)} ms CPU/exec | ${times} | ${scans}`);
 };
 const assetUnit = [sql`lower(${assets.unitNumber}) asc nulls last`, asc(assets.id)];
 const assetYear = [sql`${desc(assets.year)} nulls last`, asc(assets.id)];
 for (const s of ['b0042', 'b1234', 'kenworth', 'volvo', '00777', 'p0049', 'vnl', 'b099']) {
-  await show('vehicles searched', `asset ${s} unit`, assetPage({ type: 'VEHICLE', search: 'x' }, assetUnit), { org, type: 'VEHICLE', search: `%${s}%`, limit: 15, offset: 0 });
-  await show('vehicles searched', `asset ${s} year p1`, assetPage({ type: 'VEHICLE', search: 'x' }, assetYear), { org, type: 'VEHICLE', search: `%${s}%`, limit: 15, offset: 15 });
+  await show('vehicles searched', `asset ${s} unit`, assetPage({ type: 'VEHICLE', search: 'x' }, assetUnit), {
+    org,
+    type: 'VEHICLE',
+    search: `%${s}%`,
+    limit: 15,
+    offset: 0,
+  });
+  await show('vehicles searched', `asset ${s} year p1`, assetPage({ type: 'VEHICLE', search: 'x' }, assetYear), {
+    org,
+    type: 'VEHICLE',
+    search: `%${s}%`,
+    limit: 15,
+    offset: 15,
+  });
 }
 await show('vehicles page 40', 'asset page 40', assetPage({ type: 'VEHICLE' }, assetUnit), { org, type: 'VEHICLE', limit: 15, offset: 600 });
 const driverLast = [sql`lower(${drivers.lastName}) asc nulls last`, sql`lower(${drivers.firstName})`, asc(drivers.id)];
@@ -55,10 +78,15 @@ for (const s of ['garcia', 'maria', 'd0000123', 'emp77', 'lopez', 'wei', 'bench.
   await show('drivers searched', `driver ${s} last`, driverPage({ search: 'x' }, driverLast), { org, search: `%${s}%`, limit: 15, offset: 0 });
   await show('drivers searched', `driver ${s} expiry`, driverPage({ search: 'x' }, driverExpiry), { org, search: `%${s}%`, limit: 15, offset: 0 });
 }
-const assetIds = (await client.query(`select id from assets where organization_id = $1 and type = 'VEHICLE' order by id limit 15`, [org])).rows.map((r) => r.id);
+const assetIds = (await client.query(`select id from assets where organization_id = $1 and type = 'VEHICLE' order by id limit 15`, [org])).rows.map(
+  (r) => r.id,
+);
 const driverIds = (await client.query(`select id from drivers where organization_id = $1 order by id limit 15`, [org])).rows.map((r) => r.id);
 await show('rows of a page (named)', 'asset rows of 15 ids', assetRows(), { ids: `{${assetIds.join(',')}}`, org }, true);
 await show('rows of a page (named)', 'driver rows of 15 ids', driverRows(), { ids: `{${driverIds.join(',')}}`, org }, true);
-console.log(`\nPostgreSQL CPU per execution, mean over the scenario's paths (as bench/registry-list.ts mixes them), and the worst path; a list request runs its ids statement and, unless the page is empty, the rows statement:`);
-for (const [group, v] of Object.entries(totals)) console.log(`  ${group}: mean ${(v.reduce((a, b) => a + b, 0) / v.length).toFixed(2)} ms, worst ${Math.max(...v).toFixed(2)} ms`);
+console.log(
+  `\nPostgreSQL CPU per execution, mean over the scenario's paths (as bench/registry-list.ts mixes them), and the worst path; a list request runs its ids statement and, unless the page is empty, the rows statement:`,
+);
+for (const [group, v] of Object.entries(totals))
+  console.log(`  ${group}: mean ${(v.reduce((a, b) => a + b, 0) / v.length).toFixed(2)} ms, worst ${Math.max(...v).toFixed(2)} ms`);
 await client.end();

@@ -44,12 +44,19 @@ try {
   const org = `${origin}/api/v1/organizations/${session.user.organization.id}`;
 
   const imports: Array<{ kind: string; ms: number; cpuS: number; imported: number }> = [];
-  for (const [kind, make] of [['vehicles', vehiclesCsv], ['drivers', driversCsv]] as const) {
+  for (const [kind, make] of [
+    ['vehicles', vehiclesCsv],
+    ['drivers', driversCsv],
+  ] as const) {
     for (const from of [0, 5000]) {
       const csv = make(from, 5000);
       const cpu0 = cpu();
       const started = performance.now();
-      const res = await fetch(`${org}/imports/${kind}`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ csv }) });
+      const res = await fetch(`${org}/imports/${kind}`, {
+        method: 'POST',
+        headers: { ...auth, 'content-type': 'application/json' },
+        body: JSON.stringify({ csv }),
+      });
       const ms = performance.now() - started;
       const body = (await res.json()) as { imported?: number; message?: string };
       if (!res.ok) throw new Error(`${kind} import failed: ${res.status} ${body.message}`);
@@ -73,7 +80,13 @@ try {
     }
     let i = 0;
     const run = (duration: number) =>
-      autocannon({ url: origin, connections, duration, headers: auth, requests: [{ method: 'GET', setupRequest: (req) => ({ ...req, path: paths[i++ % paths.length] as string }) }] });
+      autocannon({
+        url: origin,
+        connections,
+        duration,
+        headers: auth,
+        requests: [{ method: 'GET', setupRequest: (req) => ({ ...req, path: paths[i++ % paths.length] as string }) }],
+      });
     await run(2); // warm-up: every pooled connection prepares its statements, the JIT settles
     await pgMeter?.lap();
     const cpuBefore = cpu();
@@ -98,8 +111,26 @@ try {
   const vehicle = ((await page.json()) as { content: Array<Record<string, unknown>> }).content[0];
   if (!vehicle) throw new Error('no vehicle B00042');
   for (let k = 0; k < 5; k++) {
-    const body = { type: 'VEHICLE', unitNumber: vehicle.unitNumber, vin: vehicle.vin, make: vehicle.make, model: vehicle.model, year: vehicle.year, plate: vehicle.plate, plateState: vehicle.plateState, fuelType: vehicle.fuelType, iftaQualified: vehicle.iftaQualified, odometerKm: vehicle.odometerKm, status: 'ACTIVE', notes: `edit ${k}` };
-    const put = await fetch(`${org}/assets/${vehicle.id}`, { method: 'PUT', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const body = {
+      type: 'VEHICLE',
+      unitNumber: vehicle.unitNumber,
+      vin: vehicle.vin,
+      make: vehicle.make,
+      model: vehicle.model,
+      year: vehicle.year,
+      plate: vehicle.plate,
+      plateState: vehicle.plateState,
+      fuelType: vehicle.fuelType,
+      iftaQualified: vehicle.iftaQualified,
+      odometerKm: vehicle.odometerKm,
+      status: 'ACTIVE',
+      notes: `edit ${k}`,
+    };
+    const put = await fetch(`${org}/assets/${vehicle.id}`, {
+      method: 'PUT',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
     if (!put.ok) throw new Error(`edit failed: ${put.status} ${await put.text()}`);
     const started = performance.now();
     const res = await fetch(`${org}/assets?type=VEHICLE&search=kenworth&sort=unitNumber,asc&size=15`, { headers: auth });
@@ -111,8 +142,12 @@ try {
   console.log(`| CSV import, 5,000 rows, one transaction | seconds | API CPU s | target < ${IMPORT_TARGET_S} s |\n|---|---|---|---|`);
   for (const i of imports) console.log(`| ${i.kind} | ${(i.ms / 1000).toFixed(2)} | ${i.cpuS.toFixed(2)} | ${verdict(i.ms < IMPORT_TARGET_S * 1000)} |`);
   console.log(`\n${seconds} s per scenario, ${connections} connections, load generator ${loadgen}`);
-  console.log(`CPU ms per request: API process, PostgreSQL backends of this database (n/a on PGlite: inside the API), load generator; their sum over ${os.cpus().length} cores bounds req/s`);
-  console.log(`| scenario | req/s | p50 ms | p99 ms | non-2xx | API CPU | PostgreSQL CPU | ${loadgen} CPU | sum | p99 < ${P99_TARGET_MS} ms |\n|---|---|---|---|---|---|---|---|---|---|`);
+  console.log(
+    `CPU ms per request: API process, PostgreSQL backends of this database (n/a on PGlite: inside the API), load generator; their sum over ${os.cpus().length} cores bounds req/s`,
+  );
+  console.log(
+    `| scenario | req/s | p50 ms | p99 ms | non-2xx | API CPU | PostgreSQL CPU | ${loadgen} CPU | sum | p99 < ${P99_TARGET_MS} ms |\n|---|---|---|---|---|---|---|---|---|---|`,
+  );
   for (const { name, r, cpuMs, pgMs, loadMs } of results) {
     const sum = cpuMs + (Number.isNaN(pgMs) ? 0 : pgMs) + loadMs;
     console.log(
@@ -120,7 +155,12 @@ try {
     );
   }
   console.log(`\nfirst vehicle page after an edit (the list read into memory again): ${afterEdit.map((ms) => ms.toFixed(0)).join(', ')} ms`);
-  console.log(`load average at the end: ${os.loadavg().map((l) => l.toFixed(1)).join(' ')} (${os.cpus().length} cores)`);
+  console.log(
+    `load average at the end: ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')} (${os.cpus().length} cores)`,
+  );
 } finally {
   await api.stop();
   fs.rmSync(api.dataDir, { recursive: true, force: true });

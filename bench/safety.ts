@@ -20,7 +20,15 @@ import { testConfig } from '../apps/api/src/config.ts';
 import { openDatabase } from '../apps/api/src/db/client.ts';
 import { rowsOf } from '../apps/api/src/db/sql/rows.ts';
 import { refreshTripDailyTotals } from '../apps/api/src/db/sql/trip-daily-totals.ts';
-import { blankSafetyTrack, draftKey, openDrafts, stepSafety, type EventDraft, type MachineContext, type SafetyTrack } from '../apps/api/src/modules/safety/safety-machine.ts';
+import {
+  blankSafetyTrack,
+  draftKey,
+  openDrafts,
+  stepSafety,
+  type EventDraft,
+  type MachineContext,
+  type SafetyTrack,
+} from '../apps/api/src/modules/safety/safety-machine.ts';
 import { upsertEvents } from '../apps/api/src/modules/safety/safety.repository.ts';
 import { signalsOf } from '../apps/api/src/modules/safety/signals.ts';
 import { seed } from '../apps/api/src/seed/seed.ts';
@@ -57,7 +65,9 @@ const firstUs = ((performance.now() - t0) * 1000) / (pts.length / 2);
 t0 = performance.now();
 for (let i = 0; i < pts.length; i += 2) if (limits.at(pts[i]!, pts[i + 1]!, true)) found++;
 const warmUs = ((performance.now() - t0) * 1000) / (pts.length / 2);
-console.log(`speed-limit lookup: indexes built once in ${buildMs.toFixed(0)} ms; ${pts.length / 2} fixes along the bundled highways, first pass ${firstUs.toFixed(2)} µs a fix, again ${warmUs.toFixed(2)} µs (target 5 µs); ${((found / pts.length) * 100).toFixed(0)} % with a limit`);
+console.log(
+  `speed-limit lookup: indexes built once in ${buildMs.toFixed(0)} ms; ${pts.length / 2} fixes along the bundled highways, first pass ${firstUs.toFixed(2)} µs a fix, again ${warmUs.toFixed(2)} µs (target 5 µs); ${((found / pts.length) * 100).toFixed(0)} % with a limit`,
+);
 
 // 2. The follower's in-memory path: 1,000 vehicles at 1 Hz driving along the bundled highways at
 // their speed, some over the limit, a few braking hard. A first 120 s warms the JIT up (reported as
@@ -121,7 +131,17 @@ function pass(from: number, keep: boolean): number {
     for (let s = from; s < from + SECONDS; s++) {
       const sig = signalsOf(attrs[s % attrs.length]!, false);
       const i = v * SECONDS + s - from;
-      const fix = { t: base + s * 1000, lat: lats[i]!, lon: lons[i]!, speed: speedOf(v, s, from), ignition: true, driverId: null, signals: sig.signals, idling: sig.idling, fuelUsedL: sig.fuelUsedL };
+      const fix = {
+        t: base + s * 1000,
+        lat: lats[i]!,
+        lon: lons[i]!,
+        speed: speedOf(v, s, from),
+        ignition: true,
+        driverId: null,
+        signals: sig.signals,
+        idling: sig.idling,
+        fuelUsedL: sig.fuelUsedL,
+      };
       for (const d of stepSafety(tracks[v]!, fix, ctx)) latest.set(draftKey(d), d);
       if (keep) fixes++;
     }
@@ -176,7 +196,9 @@ try {
   );
 
   // 3. Scores: 1,000 drivers, 4 weeks of trips (2 a day) and events (about 15 each).
-  await db.execute(sql`insert into drivers (organization_id, first_name, last_name) select ${orgId}, 'Bench', 'Driver ' || g from generate_series(1, ${DRIVERS}) g`);
+  await db.execute(
+    sql`insert into drivers (organization_id, first_name, last_name) select ${orgId}, 'Bench', 'Driver ' || g from generate_series(1, ${DRIVERS}) g`,
+  );
   const drivers = rowsOf<{ id: string }>(await db.execute(sql`select id from drivers where organization_id = ${orgId} and first_name = 'Bench'`));
   const [asset] = rowsOf<{ id: string }>(await db.execute(sql`select id from assets where organization_id = ${orgId} and type = 'VEHICLE' limit 1`));
   const to = Date.now();
@@ -192,7 +214,11 @@ try {
       ${new Date(from).toISOString()}::timestamptz + (g * interval '43 hours'), ${new Date(from).toISOString()}::timestamptz + (g * interval '43 hours') + interval '90 seconds', 41, -87,
       case when g % 5 = 2 then 'MODERATE' end, case when g % 5 = 2 then '{"LIGHT": 30, "MODERATE": 60}'::jsonb end
     from drivers d cross join generate_series(0, 14) g where d.organization_id = ${orgId} and d.first_name = 'Bench'`);
-  const login = await app.inject({ method: 'POST', url: '/api/v1/auth/authenticate', payload: { email: config.demoAdmin.email, password: config.demoAdmin.password } });
+  const login = await app.inject({
+    method: 'POST',
+    url: '/api/v1/auth/authenticate',
+    payload: { email: config.demoAdmin.email, password: config.demoAdmin.password },
+  });
   const headers = { authorization: `Bearer ${login.json().accessToken}` };
   const url = `/api/v1/organizations/${orgId}/safety/scores?groupBy=driver&from=${new Date(from).toISOString()}&to=${new Date(to).toISOString()}`;
   const times: number[] = [];
@@ -202,10 +228,15 @@ try {
     const res = await app.inject({ method: 'GET', url, headers });
     times.push(performance.now() - t);
     if (res.statusCode !== 200) throw new Error(`scores: ${res.statusCode} ${res.body}`);
-    if (i === 0) console.log(`scores: ${res.json().rows.length} rows, fleet score ${res.json().fleet.score}, ${drivers.length} bench drivers, ${drivers.length * 56} trips, ${drivers.length * 15} events`);
+    if (i === 0)
+      console.log(
+        `scores: ${res.json().rows.length} rows, fleet score ${res.json().fleet.score}, ${drivers.length} bench drivers, ${drivers.length * 56} trips, ${drivers.length * 15} events`,
+      );
   }
   times.sort((x, y) => x - y);
-  console.log(`scores for ${DRIVERS} drivers over 4 weeks (through the API): median ${times[3]!.toFixed(0)} ms, best ${times[0]!.toFixed(0)} ms, worst ${times[6]!.toFixed(0)} ms (target 500 ms); CPU of this process ${((cpu() - s0) / 7).toFixed(0)} ms a request`);
+  console.log(
+    `scores for ${DRIVERS} drivers over 4 weeks (through the API): median ${times[3]!.toFixed(0)} ms, best ${times[0]!.toFixed(0)} ms, worst ${times[6]!.toFixed(0)} ms (target 500 ms); CPU of this process ${((cpu() - s0) / 7).toFixed(0)} ms a request`,
+  );
 } finally {
   await app.close();
   fs.rmSync(dataDir, { recursive: true, force: true });

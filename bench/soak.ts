@@ -37,7 +37,9 @@ const kind = opts.serverUrl ? 'PostgreSQL' : 'PGlite';
 const windowMs = opts.minutes * 60_000;
 const t0 = Date.now();
 const since = () => `${((Date.now() - t0) / 1000).toFixed(0)} s`;
-say(`Soak${opts.ci ? ' (CI flavour)' : ''}: ${opts.devices} devices × one fix every ${opts.intervalS} s for ${opts.minutes} minutes on ${kind}, ${opts.demo ? 'beside the demo fleet' : 'no demo fleet'}, with faults; ${os.cpus().length} cores, load average ${os.loadavg()[0]!.toFixed(1)}`);
+say(
+  `Soak${opts.ci ? ' (CI flavour)' : ''}: ${opts.devices} devices × one fix every ${opts.intervalS} s for ${opts.minutes} minutes on ${kind}, ${opts.demo ? 'beside the demo fleet' : 'no demo fleet'}, with faults; ${os.cpus().length} cores, load average ${os.loadavg()[0]!.toFixed(1)}`,
+);
 
 if (opts.dist) say(`soaking the build in ${opts.dist}`);
 else ensureApiBuilt(opts.build, say);
@@ -49,7 +51,14 @@ fs.mkdirSync(dataDir);
 const database = opts.serverUrl ? await createDatabase(opts.serverUrl, `fleet_soak_${process.pid}`) : null;
 const server = new SoakServer({ dataDir, databaseUrl: database?.url, demo: opts.demo, faultInjection: true, dist: build.dir });
 // The clean replay's server is set up while this one seeds (bench/soak/replay.ts).
-const replayReady = CleanReplay.prepare({ scratchDir: scratch, serverUrl: opts.serverUrl, devices: opts.devices, runMs: windowMs, intervalMs: opts.intervalS * 1000, dist: build.dir }).then(
+const replayReady = CleanReplay.prepare({
+  scratchDir: scratch,
+  serverUrl: opts.serverUrl,
+  devices: opts.devices,
+  runMs: windowMs,
+  intervalMs: opts.intervalS * 1000,
+  dist: build.dir,
+}).then(
   (r) => ({ replay: r, error: null }),
   (err: unknown) => ({ replay: null, error: err instanceof Error ? (err.stack ?? err.message) : String(err) }),
 );
@@ -58,7 +67,8 @@ const meter = new Meter(server, () => windowStart, database?.url);
 
 // A crash is a finding: printed, counted as a MISS, and the server restarted as a supervisor would.
 server.supervise = true;
-server.onCrash = (life) => say(`${clock(Date.now() - (windowStart || Date.now()))}  SERVER CRASHED: life ${life.life} ${life.ending}; restarting it on the same data and ports`);
+server.onCrash = (life) =>
+  say(`${clock(Date.now() - (windowStart || Date.now()))}  SERVER CRASHED: life ${life.life} ${life.ending}; restarting it on the same data and ports`);
 
 try {
   await server.start();
@@ -72,17 +82,23 @@ try {
   const other = await setUpOtherOrg(api);
   const byProtocol = new Map<string, number>();
   for (const d of fleet.devices) byProtocol.set(d.protocol, (byProtocol.get(d.protocol) ?? 0) + 1);
-  say(`${since()}: "${SOAK_ORG}" set up: ${fleet.devices.length} vehicles and devices (${[...byProtocol].map(([p, c]) => `${p} ${c}`).join(', ')}), ${fleet.drivers} drivers, ${fleet.places} places; "${OTHER_ORG}" with 3 devices`);
+  say(
+    `${since()}: "${SOAK_ORG}" set up: ${fleet.devices.length} vehicles and devices (${[...byProtocol].map(([p, c]) => `${p} ${c}`).join(', ')}), ${fleet.drivers} drivers, ${fleet.places} places; "${OTHER_ORG}" with 3 devices`,
+  );
   // Its pairings and driver assignments must start before the first fix it will be fed, as the soak's do.
   const prepared = await replayReady;
-  say(`${since()}: ${prepared.replay ? 'the clean replay\'s server is set up the same way, idle until the end' : 'the clean replay could not be set up (see the report)'}`);
+  say(
+    `${since()}: ${prepared.replay ? "the clean replay's server is set up the same way, idle until the end" : 'the clean replay could not be set up (see the report)'}`,
+  );
 
   // 2. Traffic, with the faults on their schedule.
   const ledger = new Ledger(path.join(scratch, 'acknowledged.csv'));
   windowStart = Math.ceil((Date.now() + 2000) / 1000) * 1000;
   const window: Window = { start: windowStart, end: windowStart + windowMs, intervalMs: opts.intervalS * 1000 };
   const devices = fleet.devices.map((spec) => new SimDevice(spec, linkFor(spec, server.target, fleet.ingestToken), ledger, window));
-  const unwatch = server.watchReadiness((life, status, reason) => say(`${clock(Date.now() - windowStart)}  life ${life.life} /readyz ${status || 'no answer'}${status === 200 ? '' : `: ${reason}`}`));
+  const unwatch = server.watchReadiness((life, status, reason) =>
+    say(`${clock(Date.now() - windowStart)}  life ${life.life} /readyz ${status || 'no answer'}${status === 200 ? '' : `: ${reason}`}`),
+  );
   const stop = new AbortController();
   // Every device waits on it between sends.
   setMaxListeners(devices.length + 10, stop.signal);
@@ -103,7 +119,9 @@ try {
   const faults: FaultRecord[] = [];
   for (const f of faultSchedule(database ? 'postgres' : 'pglite')) {
     await sleep(Math.max(0, windowStart + f.at * windowMs - Date.now()));
-    faults.push(await runFault(f, { server, api, devices, other, meter, databaseUrl: database?.url, poisonCount: opts.poisonCount, trafficStart: windowStart }, say));
+    faults.push(
+      await runFault(f, { server, api, devices, other, meter, databaseUrl: database?.url, poisonCount: opts.poisonCount, trafficStart: windowStart }, say),
+    );
   }
   await sleep(Math.max(0, window.end - Date.now()));
   say(`${clock(Date.now() - windowStart)}  window over: devices send what they still hold (up to ${opts.drainMs / 1000} s)`);
@@ -114,7 +132,9 @@ try {
   const neverAcknowledged = devices.reduce((a, d) => a + d.holding, 0);
   for (const d of devices) d.link.close();
   await ledger.close();
-  say(`${clock(Date.now() - windowStart)}  ${drained ? 'every device sent what it held' : `drain over: ${neverAcknowledged} fixes never acknowledged`}; stopping the server (SIGTERM)`);
+  say(
+    `${clock(Date.now() - windowStart)}  ${drained ? 'every device sent what it held' : `drain over: ${neverAcknowledged} fixes never acknowledged`}; stopping the server (SIGTERM)`,
+  );
 
   // 3. The graceful stop, then the stored positions and derived facts.
   await Promise.all(faults.map((f) => f.done));
@@ -182,7 +202,9 @@ try {
   );
   const pass = checks.every((c) => c.ok);
   const keep = opts.keep || !pass;
-  say(`\n${pass ? 'PASS' : 'MISS'}: ${checks.filter((c) => !c.ok).length} of ${checks.length} checks missed; ${keep ? `server logs, databases and acknowledged fixes kept in ${scratch} (${logs.map((l) => path.basename(l)).join(', ')})` : 'scratch directory removed'}`);
+  say(
+    `\n${pass ? 'PASS' : 'MISS'}: ${checks.filter((c) => !c.ok).length} of ${checks.length} checks missed; ${keep ? `server logs, databases and acknowledged fixes kept in ${scratch} (${logs.map((l) => path.basename(l)).join(', ')})` : 'scratch directory removed'}`,
+  );
   await prepared.replay?.discard(scratch, opts.keep);
   if (!keep) fs.rmSync(scratch, { recursive: true, force: true });
   if (database && !opts.keep) await database.drop();

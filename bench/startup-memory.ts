@@ -30,16 +30,31 @@ async function waitForOutput(s: ServerProcess, text: string, timeoutMs: number):
 }
 
 async function breakdown(s: ServerProcess): Promise<Record<string, unknown>> {
-  const auth = await fetch(`${s.url}/api/v1/auth/authenticate`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(SUPER) });
+  const auth = await fetch(`${s.url}/api/v1/auth/authenticate`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(SUPER),
+  });
   const { accessToken } = (await auth.json()) as { accessToken: string };
-  return (await (await fetch(`${s.url}/api/v1/admin/diagnostics/memory`, { headers: { authorization: `Bearer ${accessToken}` } })).json()) as Record<string, unknown>;
+  return (await (await fetch(`${s.url}/api/v1/admin/diagnostics/memory`, { headers: { authorization: `Bearer ${accessToken}` } })).json()) as Record<
+    string,
+    unknown
+  >;
 }
 
 async function measure(entry: 'compiled' | 'source', dataDir: string | undefined, firstStart: boolean) {
   const t0 = Date.now();
   const s = await startServer({
     entry,
-    env: { DEMO: '1', SIMULATOR: '1', LOG_LEVEL: 'warn', SUPERADMIN_EMAIL: SUPER.email, SUPERADMIN_PASSWORD: SUPER.password, ...(dataDir ? { DATA_DIR: dataDir } : {}), DATABASE_URL: process.env.DATABASE_URL ?? '' },
+    env: {
+      DEMO: '1',
+      SIMULATOR: '1',
+      LOG_LEVEL: 'warn',
+      SUPERADMIN_EMAIL: SUPER.email,
+      SUPERADMIN_PASSWORD: SUPER.password,
+      ...(dataDir ? { DATA_DIR: dataDir } : {}),
+      DATABASE_URL: process.env.DATABASE_URL ?? '',
+    },
     readyTimeoutMs: 300_000,
   });
   const readyMs = Date.now() - t0;
@@ -58,8 +73,15 @@ const rows: string[] = [];
 for (const entry of entries) {
   const first = await measure(entry, undefined, true);
   const warm = await measure(entry, first.s.dataDir, false);
-  for (const [label, m] of [['first start (new data directory, backfill)', first], ['second start (same directory)', warm]] as const) {
-    const r = m.report as { heapUsedMb: number; heapTotalMb: number; regions: { nodeBinaryMb: number; databaseMb: number | null; anonymousMb: number; filesMb: number } | null };
+  for (const [label, m] of [
+    ['first start (new data directory, backfill)', first],
+    ['second start (same directory)', warm],
+  ] as const) {
+    const r = m.report as {
+      heapUsedMb: number;
+      heapTotalMb: number;
+      regions: { nodeBinaryMb: number; databaseMb: number | null; anonymousMb: number; filesMb: number } | null;
+    };
     const parts = r.regions
       ? `heap ${r.heapUsedMb}/${r.heapTotalMb}, database ${r.regions.databaseMb ?? '–'}, node binary ${r.regions.nodeBinaryMb}, other anonymous ${(r.regions.anonymousMb - r.heapTotalMb).toFixed(1)}, files ${r.regions.filesMb}`
       : `heap ${r.heapUsedMb}/${r.heapTotalMb}`;
@@ -70,5 +92,7 @@ for (const entry of entries) {
   fs.rmSync(first.s.dataDir, { recursive: true, force: true });
 }
 console.log(`\nDatabase: ${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'}; idle ${idleSeconds} s with the demo trucks posting every 10 s`);
-console.log('| entry | start | to /readyz | backfill after ready | RSS at ready | idle RSS | idle split (MB) | idle CPU of one core |\n|---|---|---|---|---|---|---|---|');
+console.log(
+  '| entry | start | to /readyz | backfill after ready | RSS at ready | idle RSS | idle split (MB) | idle CPU of one core |\n|---|---|---|---|---|---|---|---|',
+);
 for (const r of rows) console.log(r);

@@ -63,7 +63,8 @@ const orgId = org!.id;
 const existing = await count(`select count(*)::int as n from gateways where unique_id like 'bench-%'`);
 const vehicles: TestVehicle[] = [];
 if (existing < DEVICES + 1) {
-  for (let i = 0; i <= DEVICES; i++) vehicles.push(await createTestVehicle(app.db, orgId, { uniqueId: `bench-${String(i).padStart(4, '0')}`, unitNumber: `B${i}` }));
+  for (let i = 0; i <= DEVICES; i++)
+    vehicles.push(await createTestVehicle(app.db, orgId, { uniqueId: `bench-${String(i).padStart(4, '0')}`, unitNumber: `B${i}` }));
 }
 // Places where the devices drive (35-35.1 °N, 97-97.1 °W): circles of 100-400 m and squares of
 // 200-600 m, half each, spread over 34.95-35.15 °N, 97.15-96.95 °W; their visits are real work.
@@ -73,13 +74,36 @@ if (benchPlaces > 0) {
     const lat = 34.95 + ((i * 7919) % 1000) / 5000;
     const lon = -97.15 + ((i * 104_729) % 1000) / 5000;
     const size = 100 + ((i * 31) % 300);
-    if (i % 2 === 0) return { name: `Bench circle ${i}`, geometry: { type: 'Point', coordinates: [lon, lat] }, radius: size, box: [lon - size / 91_000, lat - size / 111_000, lon + size / 91_000, lat + size / 111_000] };
+    if (i % 2 === 0)
+      return {
+        name: `Bench circle ${i}`,
+        geometry: { type: 'Point', coordinates: [lon, lat] },
+        radius: size,
+        box: [lon - size / 91_000, lat - size / 111_000, lon + size / 91_000, lat + size / 111_000],
+      };
     const h = size / 111_000;
-    return { name: `Bench square ${i}`, geometry: { type: 'Polygon', coordinates: [[[lon - h, lat - h], [lon + h, lat - h], [lon + h, lat + h], [lon - h, lat + h], [lon - h, lat - h]]] }, radius: null, box: [lon - h, lat - h, lon + h, lat + h] };
+    return {
+      name: `Bench square ${i}`,
+      geometry: {
+        type: 'Polygon',
+        coordinates: [
+          [
+            [lon - h, lat - h],
+            [lon + h, lat - h],
+            [lon + h, lat + h],
+            [lon - h, lat + h],
+            [lon - h, lat - h],
+          ],
+        ],
+      },
+      radius: null,
+      box: [lon - h, lat - h, lon + h, lat + h],
+    };
   });
   // BENCH_PLACE_DWELL=s sets both dwells (0: every crossing is a visit, the writes' worst case; default 120 s and 60 s).
   const dwell = process.env.BENCH_PLACE_DWELL === undefined ? null : Number(process.env.BENCH_PLACE_DWELL);
-  await database.db.execute(sql`insert into places (organization_id, name, category, geometry, radius_m, min_lon, min_lat, max_lon, max_lat, arrival_dwell_s, departure_dwell_s)
+  await database.db
+    .execute(sql`insert into places (organization_id, name, category, geometry, radius_m, min_lon, min_lat, max_lon, max_lat, arrival_dwell_s, departure_dwell_s)
     select ${orgId}::uuid, x.name, 'CUSTOMER', x.geometry, x.radius, (x.box->>0)::float8, (x.box->>1)::float8, (x.box->>2)::float8, (x.box->>3)::float8,
       coalesce(${dwell}::int, 120), coalesce(${dwell}::int, 60)
     from json_to_recordset(${JSON.stringify(rows)}::json) as x(name text, geometry jsonb, radius float8, box jsonb)`);
@@ -113,7 +137,10 @@ const t0 = Math.floor(Date.now() / 1000) - 86_400;
 for (let i = 0; i < DEVICES; i += 100) {
   await Promise.all(
     Array.from({ length: 100 }, (_, k) =>
-      fetch(`http://127.0.0.1:${OSMAND_PORT}/?id=bench-${String(i + k).padStart(4, '0')}` + (cold ? `&timestamp=${t0 - 3600}&lat=35&lon=-97` : `&timestamp=${t0 - 60}&lat=35&lon=-97&speed=30&ignition=true`)).then((r) => r.arrayBuffer()),
+      fetch(
+        `http://127.0.0.1:${OSMAND_PORT}/?id=bench-${String(i + k).padStart(4, '0')}` +
+          (cold ? `&timestamp=${t0 - 3600}&lat=35&lon=-97` : `&timestamp=${t0 - 60}&lat=35&lon=-97&speed=30&ignition=true`),
+      ).then((r) => r.arrayBuffer()),
     ),
   );
 }
@@ -183,7 +210,14 @@ async function endCycle(start: CycleStart, positions: number): Promise<ApartCycl
   const iftaUs = cpuSince(c);
   const iftaPg = await postgresCpuSince(pgMid);
   await settleOthers();
-  return { positions, ingestUs, ingestPgUs: ingestPg?.own ?? 0, iftaUs, iftaPgUs: iftaPg?.own ?? 0, enqueueUs: (app.iftaMiles.stats.enqueueMs - start.enqueueMs) * 1000 };
+  return {
+    positions,
+    ingestUs,
+    ingestPgUs: ingestPg?.own ?? 0,
+    iftaUs,
+    iftaPgUs: iftaPg?.own ?? 0,
+    enqueueUs: (app.iftaMiles.stats.enqueueMs - start.enqueueMs) * 1000,
+  };
 }
 /** The apart cycles' lines: per cycle and in all, IFTA's CPU against the ingest's without it. */
 function apartLines(name: string, list: readonly ApartCycle[]): string[] {
@@ -205,7 +239,10 @@ function apartLines(name: string, list: readonly ApartCycle[]): string[] {
       (pg ? ` (API ${per(sum.ingestUs - sum.enqueueUs, sum.positions)} + PostgreSQL ${per(sum.ingestPgUs, sum.positions)})` : '') +
       `, ${short} ${per(ifta(sum), sum.positions)} µs/position (rounds ${per(sum.iftaUs, sum.positions)}${pg ? ` + PostgreSQL ${per(sum.iftaPgUs, sum.positions)}` : ''} + hand-over ${per(sum.enqueueUs, sum.positions)})` +
       ` = ${pct(share(sum))} of ingest (target <= 10 %); API alone ${pct((sum.iftaUs + sum.enqueueUs) / Math.max(1, sum.ingestUs - sum.enqueueUs))}; cycles: median ${pct(shares[Math.floor(shares.length / 2)]!)}, range ${pct(shares[0]!)}-${pct(shares[shares.length - 1]!)}`,
-    ...list.map((c, i) => `     cycle ${i + 1}: ${c.positions} positions, ingest ${per(ingest(c), c.positions)} µs/pos, ${short} ${per(ifta(c), c.positions)} µs/pos (${pct(share(c))})`),
+    ...list.map(
+      (c, i) =>
+        `     cycle ${i + 1}: ${c.positions} positions, ingest ${per(ingest(c), c.positions)} µs/pos, ${short} ${per(ifta(c), c.positions)} µs/pos (${pct(share(c))})`,
+    ),
   ];
 }
 /**
@@ -280,7 +317,9 @@ function postgresCpu(): Map<number, number> {
 async function postgresCpuSince(before: Map<number, number>): Promise<{ own: number; all: number } | null> {
   if (database.kind === 'pglite') return null;
   const after = postgresCpu();
-  const mine = new Set(rowsOf<{ pid: number }>(await database.db.execute(sql`select pid from pg_stat_activity where datname = current_database()`)).map((r) => Number(r.pid)));
+  const mine = new Set(
+    rowsOf<{ pid: number }>(await database.db.execute(sql`select pid from pg_stat_activity where datname = current_database()`)).map((r) => Number(r.pid)),
+  );
   let own = 0;
   let all = 0;
   for (const [pid, t] of after) {
@@ -294,10 +333,12 @@ async function postgresCpuSince(before: Map<number, number>): Promise<{ own: num
 function cpuLine(n: number, api: number, loadGen: number, pgCpu: { own: number; all: number } | null): string {
   const per = (us: number) => (us / Math.max(1, n)).toFixed(1);
   const total = api + loadGen + (pgCpu?.own ?? 0);
-  return `CPU per position: API ${per(api)} µs${database.kind === 'pglite' ? ' (database included)' : ''}, load generator ${per(loadGen)} µs` +
+  return (
+    `CPU per position: API ${per(api)} µs${database.kind === 'pglite' ? ' (database included)' : ''}, load generator ${per(loadGen)} µs` +
     (pgCpu ? `, PostgreSQL backends ${per(pgCpu.own)} µs (all postgres processes ${per(pgCpu.all)} µs)` : '') +
     `; sum ${per(total)} µs = at most ${((os.cpus().length * 1e6) / Math.max(1e-9, total / Math.max(1, n))).toFixed(0)} positions/s on ${os.cpus().length} cores` +
-    `; the API's one thread alone: at most ${((1e6 * Math.max(1, n)) / Math.max(1, api)).toFixed(0)}/s`;
+    `; the API's one thread alone: at most ${((1e6 * Math.max(1, n)) / Math.max(1, api)).toFixed(0)}/s`
+  );
 }
 const verdict = (ok: boolean) => (ok ? 'PASS' : 'MISS');
 const results: string[] = [];
@@ -375,9 +416,16 @@ const osmandLoad = (secs: number, n0: number) =>
   console.log(JSON.stringify({ sent: n - ${n0}, ok, non2xx, errors, timeouts: 0, s: (Date.now() - t) / 1000, p50: pct(0.5), p99: pct(0.99), cpu: c.user + c.system }));
 `;
 type LoadOut = { sent: number; ok: number; non2xx: number; errors: number; timeouts: number; s: number; p50: number; p99: number; cpu: number };
-const osmandRun = await inCycles<LoadOut>((secs, before) => osmandLoad(secs, total(before, ['sent']).sent), (r) => r.ok);
+const osmandRun = await inCycles<LoadOut>(
+  (secs, before) => osmandLoad(secs, total(before, ['sent']).sent),
+  (r) => r.ok,
+);
 // Several cycles: the worst cycle's percentiles.
-const o = { ...total(osmandRun.runs, ['ok', 'non2xx', 'errors', 'timeouts', 's', 'cpu']), p50: Math.max(...osmandRun.runs.map((r) => r.p50)), p99: Math.max(...osmandRun.runs.map((r) => r.p99)) };
+const o = {
+  ...total(osmandRun.runs, ['ok', 'non2xx', 'errors', 'timeouts', 's', 'cpu']),
+  p50: Math.max(...osmandRun.runs.map((r) => r.p50)),
+  p99: Math.max(...osmandRun.runs.map((r) => r.p99)),
+};
 const osmandCpu = cpuSince(cpu0);
 const osmandPg = await postgresCpuSince(pg0);
 const osmandGroups = app.ingest.committer.transactions - tx0;
@@ -388,9 +436,13 @@ const osmandRate = o.ok / o.s;
 // Every acknowledged fix must be stored: stored may exceed acknowledged only by requests answered
 // after the load generator stopped counting.
 const osmandLossless = storedOsmand >= o.ok;
-results.push(`${verdict(osmandRate >= 5000 && osmandLossless)} OsmAnd single positions: ${osmandRate.toFixed(0)}/s (target >= 5,000/s), ${(osmandCpu / Math.max(1, storedOsmand)).toFixed(0)} µs API CPU per position, ${osmandLossless ? 'every acknowledged position stored' : `${o.ok - storedOsmand} ACKNOWLEDGED POSITIONS MISSING`}, ${(storedOsmand / Math.max(1, osmandGroups)).toFixed(1)} positions per group commit, p99 ${o.p99} ms`);
+results.push(
+  `${verdict(osmandRate >= 5000 && osmandLossless)} OsmAnd single positions: ${osmandRate.toFixed(0)}/s (target >= 5,000/s), ${(osmandCpu / Math.max(1, storedOsmand)).toFixed(0)} µs API CPU per position, ${osmandLossless ? 'every acknowledged position stored' : `${o.ok - storedOsmand} ACKNOWLEDGED POSITIONS MISSING`}, ${(storedOsmand / Math.max(1, osmandGroups)).toFixed(1)} positions per group commit, p99 ${o.p99} ms`,
+);
 console.log('\n| test | positions/s | p50 ms | p99 ms | acknowledged | stored | non-2xx / errors |\n|---|---|---|---|---|---|---|');
-console.log(`| OsmAnd GET, 1 position per request, 50 connections | ${osmandRate.toFixed(0)} | ${o.p50} | ${o.p99} | ${o.ok} | ${storedOsmand} | ${o.non2xx} / ${o.errors + o.timeouts} |`);
+console.log(
+  `| OsmAnd GET, 1 position per request, 50 connections | ${osmandRate.toFixed(0)} | ${o.p50} | ${o.p99} | ${o.ok} | ${storedOsmand} | ${o.non2xx} / ${o.errors + o.timeouts} |`,
+);
 results.push(`     OsmAnd ${cpuLine(storedOsmand, osmandCpu, o.cpu, osmandPg)}`);
 results.push(...apartLines('OsmAnd single positions', osmandRun.apart));
 
@@ -421,14 +473,19 @@ if (token) {
     console.log(JSON.stringify({ seq, accepted, requests, failed, s: (Date.now() - t) / 1000, cpu: c.user + c.system }));
   `;
   type BatchOut = { seq: number; accepted: number; requests: number; failed: number; s: number; cpu: number };
-  const batch = await inCycles<BatchOut>((secs, before) => batchLoad(secs, before.at(-1)?.seq ?? 0), (r) => r.accepted);
+  const batch = await inCycles<BatchOut>(
+    (secs, before) => batchLoad(secs, before.at(-1)?.seq ?? 0),
+    (r) => r.accepted,
+  );
   const b = total(batch.runs, ['accepted', 'requests', 'failed', 's', 'cpu']);
   const batchCpu = cpuSince(cpu0);
   const batchPg = await postgresCpuSince(pg0);
   await profileStop('batch');
   const storedBatch = await count(`select count(*)::int as n from positions where protocol = 'batch'`);
   const batchRate = b.accepted / b.s;
-  results.push(`${verdict(batchRate >= 20_000 && storedBatch >= b.accepted && b.failed === 0)} JSON batch: ${batchRate.toFixed(0)} positions/s (target >= 20,000/s), ${(batchCpu / Math.max(1, storedBatch)).toFixed(1)} µs API CPU per position, ${storedBatch >= b.accepted ? 'every accepted position stored' : 'ACCEPTED POSITIONS MISSING'}`);
+  results.push(
+    `${verdict(batchRate >= 20_000 && storedBatch >= b.accepted && b.failed === 0)} JSON batch: ${batchRate.toFixed(0)} positions/s (target >= 20,000/s), ${(batchCpu / Math.max(1, storedBatch)).toFixed(1)} µs API CPU per position, ${storedBatch >= b.accepted ? 'every accepted position stored' : 'ACCEPTED POSITIONS MISSING'}`,
+  );
   console.log(`| JSON batch, 1,000 positions per request, 8 clients | ${(b.accepted / b.s).toFixed(0)} | | | ${b.accepted} | ${storedBatch} | ${b.failed} |`);
   results.push(`     Batch ${cpuLine(storedBatch, batchCpu, b.cpu, batchPg)}`);
   results.push(...apartLines('JSON batch', batch.apart));
@@ -440,7 +497,11 @@ if (v) {
   const day = HISTORY_DAY;
   await insertHistoryDay(database.db, orgId, v);
   await database.db.execute(sql`analyze positions`);
-  const login = await app.inject({ method: 'POST', url: '/api/v1/auth/authenticate', payload: { email: 'admin@demofreight.test', password: 'DemoAdmin#2026' } });
+  const login = await app.inject({
+    method: 'POST',
+    url: '/api/v1/auth/authenticate',
+    payload: { email: 'admin@demofreight.test', password: 'DemoAdmin#2026' },
+  });
   const bearer = `Bearer ${login.json().accessToken as string}`;
   const url = `/api/v1/organizations/${orgId}/history-routes/assets/${v.assetId}?from=${new Date(day).toISOString()}&to=${new Date(day + 86_400_000).toISOString()}&zoom=10`;
   const times: number[] = [];
@@ -461,15 +522,28 @@ if (v) {
   times.sort((a, b) => a - b);
   cpus.sort((a, b) => a - b);
   // The client's fetch and JSON parse share this process, so the CPU figure slightly overstates the server's.
-  results.push(`${verdict(times[5]! < 300)} History of a 1 Hz day (86,400 fixes): median ${times[5]!.toFixed(0)} ms (target < 300 ms), median ${cpus[5]!.toFixed(0)} ms CPU per request (API + database${database.kind === 'pglite' ? ', in this process' : ' client side only'})`);
-  console.log(`\nHistory route, one vehicle, 86,400 fixes (1 Hz day) over HTTP: median ${times[5]!.toFixed(0)} ms, worst ${times[times.length - 1]!.toFixed(0)} ms of 10 (after one warm-up);` +
-    ` answer: ${body!.summary.positions} fixes in, ${body!.track.length} track points out, ${body!.stops.length} stops`);
+  results.push(
+    `${verdict(times[5]! < 300)} History of a 1 Hz day (86,400 fixes): median ${times[5]!.toFixed(0)} ms (target < 300 ms), median ${cpus[5]!.toFixed(0)} ms CPU per request (API + database${database.kind === 'pglite' ? ', in this process' : ' client side only'})`,
+  );
+  console.log(
+    `\nHistory route, one vehicle, 86,400 fixes (1 Hz day) over HTTP: median ${times[5]!.toFixed(0)} ms, worst ${times[times.length - 1]!.toFixed(0)} ms of 10 (after one warm-up);` +
+      ` answer: ${body!.summary.positions} fixes in, ${body!.track.length} track points out, ${body!.stops.length} stops`,
+  );
 }
 
-console.log(`\nBehind ingest: automatic duty status ${config.hosAutoDuty ? `on (${JSON.stringify(app.autoDuty.stats)})` : 'off'}, IFTA miles ${config.iftaMiles ? `on (${app.iftaMiles.stats.rounds} rounds, ${app.iftaMiles.stats.fixes} fixes, ${app.iftaMiles.stats.lateFixes} late, ${app.iftaMiles.stats.recomputedDays} days recomputed)` : 'off'}, place visits with ${benchPlaces} places ${JSON.stringify(app.placeVisits.stats)}`);
-console.log(`\nOn ${kind}, load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')} at the end:`);
+console.log(
+  `\nBehind ingest: automatic duty status ${config.hosAutoDuty ? `on (${JSON.stringify(app.autoDuty.stats)})` : 'off'}, IFTA miles ${config.iftaMiles ? `on (${app.iftaMiles.stats.rounds} rounds, ${app.iftaMiles.stats.fixes} fixes, ${app.iftaMiles.stats.lateFixes} late, ${app.iftaMiles.stats.recomputedDays} days recomputed)` : 'off'}, place visits with ${benchPlaces} places ${JSON.stringify(app.placeVisits.stats)}`,
+);
+console.log(
+  `\nOn ${kind}, load average ${os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')} at the end:`,
+);
 for (const r of results) console.log(r);
-console.log(`notification facts by kind: ${JSON.stringify(rowsOf(await database.db.execute(sql`select kind, count(*)::int as n, min(fact_key) as example from notification_facts group by kind`)))}`);
+console.log(
+  `notification facts by kind: ${JSON.stringify(rowsOf(await database.db.execute(sql`select kind, count(*)::int as n, min(fact_key) as example from notification_facts group by kind`)))}`,
+);
 console.log(`behind ingest: fleet watch ${JSON.stringify(app.fleetWatch.stats)}, daily statistics ${JSON.stringify(app.fleetStats.stats)}`);
 
 await osmand.close();

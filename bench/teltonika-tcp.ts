@@ -130,7 +130,17 @@ class Wire {
 
 async function loadMain(args: LoadArgs): Promise<void> {
   const say = (o: object) => process.stdout.write(`${JSON.stringify(o)}\n`);
-  const result: LoadResult = { acked: new Array<number>(args.connections).fill(0), ackedInWindow: 0, windowMs: 0, packets: 0, latenciesMs: [], handshakeMs: 0, refusedHandshakes: 0, wrongAcks: 0, closedEarly: 0 };
+  const result: LoadResult = {
+    acked: new Array<number>(args.connections).fill(0),
+    ackedInWindow: 0,
+    windowMs: 0,
+    packets: 0,
+    latenciesMs: [],
+    handshakeMs: 0,
+    refusedHandshakes: 0,
+    wrongAcks: 0,
+    closedEarly: 0,
+  };
   const t0 = performance.now();
   const wires = await Promise.all(
     Array.from({ length: args.connections }, async (_, i) => {
@@ -210,9 +220,15 @@ const entry = benchEntry('source');
 const root = path.resolve(import.meta.dirname, '..');
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fleet-bench-teltonika-'));
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const load = () => os.loadavg().map((l) => l.toFixed(1)).join(' ');
+const load = () =>
+  os
+    .loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ');
 
-console.log(`\nTeltonika TCP benchmark: ${process.env.BENCH_PG ? 'PostgreSQL' : 'PGlite'}, ${CONNECTIONS} connections, ${seconds} s sustained, kill -9 after ${KILL_SECONDS / 2} s of a ${KILL_SECONDS} s run; ${os.cpus().length} cores shared with the load generator; load average ${load()}`);
+console.log(
+  `\nTeltonika TCP benchmark: ${process.env.BENCH_PG ? 'PostgreSQL' : 'PGlite'}, ${CONNECTIONS} connections, ${seconds} s sustained, kill -9 after ${KILL_SECONDS / 2} s of a ${KILL_SECONDS} s run; ${os.cpus().length} cores shared with the load generator; load average ${load()}`,
+);
 
 // PostgreSQL: a new database on BENCH_PG's server, dropped at the end.
 const pgServer = process.env.BENCH_PG;
@@ -276,7 +292,10 @@ const pgCpuNow = () => sum(pgPids.map(cpuSeconds));
 /** Runs the load generator; `during(ms since start)` is called once it starts sending. */
 function runLoad(args: LoadArgs, during?: () => Promise<void>): Promise<RunOutcome> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'bench/teltonika-tcp.ts'), '--load', JSON.stringify(args)], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'bench/teltonika-tcp.ts'), '--load', JSON.stringify(args)], {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     let apiAt = 0;
     let loadAt = 0;
     let apiCpu = 0;
@@ -375,7 +394,9 @@ const check = async (acked: number[], base: number) => {
 const okW = await check(warm.result.acked, baseW);
 const okA = await check(a.result.acked, baseA);
 const okB = await check(b.result.acked, baseB);
-const [{ total }] = rowsOf<{ total: number }>(await database.db.execute(`select count(*)::int as total from positions where protocol = 'teltonika'` as never)) as [{ total: number }];
+const [{ total }] = rowsOf<{ total: number }>(
+  await database.db.execute(`select count(*)::int as total from positions where protocol = 'teltonika'` as never),
+) as [{ total: number }];
 await database.close();
 const lost = okW.missing + okA.missing + okB.missing;
 console.log(

@@ -32,7 +32,8 @@ import { WebhookSender } from '../apps/api/src/modules/webhooks/webhook-sender.t
 import { threadCpuSeconds } from './process-meter.ts';
 import { pgCpuMeter } from './pg-cpu.ts';
 
-const SERVER = process.argv[2] && !process.argv[2].startsWith('--') ? process.argv[2] : (process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:54329/postgres');
+const SERVER =
+  process.argv[2] && !process.argv[2].startsWith('--') ? process.argv[2] : (process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:54329/postgres');
 const SUBS = Number(process.env.SUBS ?? 100);
 const RATE = Number(process.env.RATE ?? 1000);
 const SECONDS = Number(process.env.SECONDS ?? 60);
@@ -76,7 +77,12 @@ async function produce(db: Database['db'], orgId: string, total: number, t0: num
     const due = t0 + seq * gap;
     if (due > Date.now()) await new Promise((r) => setTimeout(r, due - Date.now()));
     await db.transaction(async (tx) => {
-      await emitWebhookEvent(tx, { orgId, type: 'load.status_changed', at: new Date(), data: { id: String(seq), number: `L-${seq}`, status: 'EN_ROUTE', previousStatus: 'ASSIGNED', changedAt: new Date().toISOString(), note: null } });
+      await emitWebhookEvent(tx, {
+        orgId,
+        type: 'load.status_changed',
+        at: new Date(),
+        data: { id: String(seq), number: `L-${seq}`, status: 'EN_ROUTE', previousStatus: 'ASSIGNED', changedAt: new Date().toISOString(), note: null },
+      });
     });
     committedAt.set(seq, Date.now());
   }
@@ -150,12 +156,32 @@ async function main(): Promise<void> {
   } else {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-hooks-'));
   }
-  console.log(`database: ${onServer ? `PostgreSQL server (${SERVER.replace(/\/\/[^@]*@/, '//')})` : 'embedded PGlite (no PostgreSQL server answered)'}; load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+  console.log(
+    `database: ${onServer ? `PostgreSQL server (${SERVER.replace(/\/\/[^@]*@/, '//')})` : 'embedded PGlite (no PostgreSQL server answered)'}; load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}`,
+  );
   const database: Database = await openDatabase({ databaseUrl: url, dataDir, poolSize: 10 });
   const db = database.db;
   const rx = await startReceivers();
   const senderFor = (scale: number) => {
-    const sender = new WebhookSender(db, { allowHttp: true, allowPrivate: true, sender: true, timeoutMs: 10_000, retryScale: scale, pollMs: 1000, idlePollMs: 30_000, concurrency: 200, maxPerOrg: 50 }, (err, what) => console.error(what, err), async () => {});
+    const sender = new WebhookSender(
+      db,
+      {
+        allowHttp: true,
+        allowPrivate: true,
+        sender: true,
+        timeoutMs: 10_000,
+        retryScale: scale,
+        pollMs: 1000,
+        idlePollMs: 30_000,
+        concurrency: 200,
+        maxPerOrg: 50,
+      },
+      (err, what) => console.error(what, err),
+      async () => {},
+    );
     return sender;
   };
   // As in the app: woken by the commits' notification on the notification hub's channel.
@@ -169,7 +195,14 @@ async function main(): Promise<void> {
 
     // ------------------------------------------------------------ phase 1: fan-out
     await registerWebhookOrganization(db, orgId);
-    await db.insert(webhookSubscriptions).values(Array.from({ length: SUBS }, (_, i) => ({ organizationId: orgId, url: `${rx.url}/s${i}`, events: ['load.status_changed'], secret: `whsec_${Buffer.alloc(32, i + 1).toString('base64')}` })));
+    await db.insert(webhookSubscriptions).values(
+      Array.from({ length: SUBS }, (_, i) => ({
+        organizationId: orgId,
+        url: `${rx.url}/s${i}`,
+        events: ['load.status_changed'],
+        secret: `whsec_${Buffer.alloc(32, i + 1).toString('base64')}`,
+      })),
+    );
     current = senderFor(1);
     current.start();
     const meter = await pgCpuMeter(url);
@@ -182,13 +215,17 @@ async function main(): Promise<void> {
     if (onServer) {
       // On a server the events are committed by a child process (its own connections), so this
       // process's main thread is the sender alone (with the notification listener that wakes it).
-      const child = fork(new URL(import.meta.url).pathname, ['--producer'], { execArgv: ['--import', 'tsx'], env: { ...process.env, P_URL: url!, P_ORG: orgId, P_TOTAL: String(total), P_T0: String(t0) } });
+      const child = fork(new URL(import.meta.url).pathname, ['--producer'], {
+        execArgv: ['--import', 'tsx'],
+        env: { ...process.env, P_URL: url!, P_ORG: orgId, P_TOTAL: String(total), P_T0: String(t0) },
+      });
       const done = await new Promise<{ file: string; cpu: number }>((resolve) => child.on('message', (m) => resolve(m as { file: string; cpu: number })));
       for (const [seq, at] of JSON.parse(fs.readFileSync(done.file, 'utf8')) as Array<[number, number]>) committedAt.set(seq, at);
       producerCpu = done.cpu;
     } else await produce(db, orgId, total, t0, committedAt);
     const produced = Date.now();
-    while ((await rx.ask<{ distinct: number }>('count')).distinct < total * SUBS && Date.now() - produced < 120_000) await new Promise((r) => setTimeout(r, 250));
+    while ((await rx.ask<{ distinct: number }>('count')).distinct < total * SUBS && Date.now() - produced < 120_000)
+      await new Promise((r) => setTimeout(r, 250));
     const wall = (Date.now() - t0) / 1000;
     const cpu1 = threadCpuSeconds(process.pid);
     const us1 = mainUserSys();
@@ -203,17 +240,30 @@ async function main(): Promise<void> {
     const lags = [...firsts.values()].sort((a, b) => a - b);
     const mainCpu = cpu1.main - cpu0.main;
     const dbCpu = onServer ? pgCpu : cpu1.others - cpu0.others;
-    console.log(`fan-out: ${SUBS} subscriptions × ${RATE} events/min for ${SECONDS} s = ${total} events, ${total * SUBS} deliveries expected, ${firsts.size} received (${got.length} requests) in ${wall.toFixed(1)} s`);
+    console.log(
+      `fan-out: ${SUBS} subscriptions × ${RATE} events/min for ${SECONDS} s = ${total} events, ${total * SUBS} deliveries expected, ${firsts.size} received (${got.length} requests) in ${wall.toFixed(1)} s`,
+    );
     console.log(`  commit → first attempt: p50 ${pct(lags, 50)} ms, p99 ${pct(lags, 99)} ms, max ${lags.at(-1)} ms  (target p99 < 2,000 ms)`);
-    console.log(`  sender (main thread${producerCpu === null ? ', with the producer' : ''}) CPU ${mainCpu.toFixed(1)} s over ${wall.toFixed(1)} s = ${((100 * mainCpu) / wall).toFixed(1)} % of a core (target ≤ 10 %; user ${(us1.user - us0.user).toFixed(1)} s, kernel ${(us1.sys - us0.sys).toFixed(1)} s); database ${onServer ? 'server backends' : 'thread and others'} ${dbCpu.toFixed(1)} s = ${((100 * dbCpu) / wall).toFixed(1)} %`);
-    console.log(`  per delivery: sender ${((1e6 * mainCpu) / Math.max(1, firsts.size)).toFixed(0)} µs, database ${((1e6 * dbCpu) / Math.max(1, firsts.size)).toFixed(0)} µs${producerCpu === null ? '' : `; the producer's process ${producerCpu.toFixed(1)} s CPU`}`);
+    console.log(
+      `  sender (main thread${producerCpu === null ? ', with the producer' : ''}) CPU ${mainCpu.toFixed(1)} s over ${wall.toFixed(1)} s = ${((100 * mainCpu) / wall).toFixed(1)} % of a core (target ≤ 10 %; user ${(us1.user - us0.user).toFixed(1)} s, kernel ${(us1.sys - us0.sys).toFixed(1)} s); database ${onServer ? 'server backends' : 'thread and others'} ${dbCpu.toFixed(1)} s = ${((100 * dbCpu) / wall).toFixed(1)} %`,
+    );
+    console.log(
+      `  per delivery: sender ${((1e6 * mainCpu) / Math.max(1, firsts.size)).toFixed(0)} µs, database ${((1e6 * dbCpu) / Math.max(1, firsts.size)).toFixed(0)} µs${producerCpu === null ? '' : `; the producer's process ${producerCpu.toFixed(1)} s CPU`}`,
+    );
     await meter?.close();
     await db.execute(sql`delete from webhook_subscriptions`);
 
     // ------------------------------------------------------------ phase 2: a receiver down for "an hour"
     await rx.ask('count');
     rx.child.send('down');
-    await db.insert(webhookSubscriptions).values(Array.from({ length: OUTAGE_SUBS }, (_, i) => ({ organizationId: orgId, url: `${rx.url}/o${i}`, events: ['load.status_changed'], secret: `whsec_${Buffer.alloc(32, i + 7).toString('base64')}` })));
+    await db.insert(webhookSubscriptions).values(
+      Array.from({ length: OUTAGE_SUBS }, (_, i) => ({
+        organizationId: orgId,
+        url: `${rx.url}/o${i}`,
+        events: ['load.status_changed'],
+        secret: `whsec_${Buffer.alloc(32, i + 7).toString('base64')}`,
+      })),
+    );
     current = senderFor(OUTAGE_SCALE);
     current.start();
     const hourMs = 3_600_000 * OUTAGE_SCALE;
@@ -223,7 +273,12 @@ async function main(): Promise<void> {
     // A steady trickle (4 events a second) during the outage and for 2 s after it.
     while (Date.now() - s0 < hourMs + 2000) {
       await db.transaction(async (tx) => {
-        await emitWebhookEvent(tx, { orgId, type: 'load.status_changed', at: new Date(), data: { id: String(seq2), number: `O-${seq2}`, status: 'AT_STOP', previousStatus: 'EN_ROUTE', changedAt: new Date().toISOString(), note: null } });
+        await emitWebhookEvent(tx, {
+          orgId,
+          type: 'load.status_changed',
+          at: new Date(),
+          data: { id: String(seq2), number: `O-${seq2}`, status: 'AT_STOP', previousStatus: 'EN_ROUTE', changedAt: new Date().toISOString(), note: null },
+        });
       });
       seq2++;
       if (Date.now() - s0 >= hourMs && !back) {
@@ -246,7 +301,9 @@ async function main(): Promise<void> {
       if (firstSeen.some((x, k) => k > 0 && x < firstSeen[k - 1]!)) inOrder = false;
     }
     const last = Math.max(...out.map((g) => g.at));
-    console.log(`  after its return: ${distinct} of ${need} deliveries (${seq2} events × ${OUTAGE_SUBS} subscriptions), every subscription in order: ${inOrder ? 'yes' : 'NO'}, the last ${((last - back) / 1000).toFixed(1)} s after the return (${((last - back) / 1000 / OUTAGE_SCALE / 60).toFixed(0)} min on the real clock)`);
+    console.log(
+      `  after its return: ${distinct} of ${need} deliveries (${seq2} events × ${OUTAGE_SUBS} subscriptions), every subscription in order: ${inOrder ? 'yes' : 'NO'}, the last ${((last - back) / 1000).toFixed(1)} s after the return (${((last - back) / 1000 / OUTAGE_SCALE / 60).toFixed(0)} min on the real clock)`,
+    );
   } finally {
     rx.child.send('exit');
     await listener.stop();

@@ -51,7 +51,13 @@ export function wrk(origin: string, paths: string[], headers: Record<string, str
   try {
     fs.writeFileSync(path.join(dir, 'paths.txt'), `${paths.join('\n')}\n`);
     fs.writeFileSync(path.join(dir, 'paths.lua'), LUA);
-    const env = { ...process.env, WRK_PATHS: path.join(dir, 'paths.txt'), WRK_HEADERS: Object.entries(headers).map(([k, v]) => `${k}: ${v}`).join('\n') };
+    const env = {
+      ...process.env,
+      WRK_PATHS: path.join(dir, 'paths.txt'),
+      WRK_HEADERS: Object.entries(headers)
+        .map(([k, v]) => `${k}: ${v}`)
+        .join('\n'),
+    };
     const cpu0 = childCpu();
     const run = spawnSync(WRK, ['-t1', `-c${connections}`, `-d${seconds}s`, '--latency', '-s', path.join(dir, 'paths.lua'), origin], { env, encoding: 'utf8' });
     const cpuS = childCpu() - cpu0;

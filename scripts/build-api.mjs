@@ -21,8 +21,22 @@ fs.rmSync(out, { recursive: true, force: true });
  * packages that read files beside their own module (PGlite's WebAssembly, pdfkit's fonts, the Swagger
  * UI's assets), packages imported on first use only, and optional peers that are not installed.
  */
-const EXTERNAL = new Set(['@electric-sql/pglite', '@node-rs/argon2', 'koffi', 'pdfkit', 'nodemailer', 'node-forge', 'fast-xml-parser', '@fastify/swagger-ui', 'pg-native']);
-const packageOf = (spec) => spec.split('/').slice(0, spec.startsWith('@') ? 2 : 1).join('/');
+const EXTERNAL = new Set([
+  '@electric-sql/pglite',
+  '@node-rs/argon2',
+  'koffi',
+  'pdfkit',
+  'nodemailer',
+  'node-forge',
+  'fast-xml-parser',
+  '@fastify/swagger-ui',
+  'pg-native',
+]);
+const packageOf = (spec) =>
+  spec
+    .split('/')
+    .slice(0, spec.startsWith('@') ? 2 : 1)
+    .join('/');
 const externalPackages = {
   name: 'external-packages',
   setup(b) {
@@ -60,7 +74,10 @@ const result = await build({
 for (const name of ['main.js', 'pglite-worker.js']) {
   const file = path.join(out, name);
   const code = fs.readFileSync(file, 'utf8');
-  fs.writeFileSync(file, code.replace(/[\u0100-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`));
+  fs.writeFileSync(
+    file,
+    code.replace(/[\u0100-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`),
+  );
 }
 
 fs.cpSync(path.join(api, 'src/db/migrations'), path.join(out, 'migrations'), { recursive: true });

@@ -32,9 +32,57 @@ const DEFAULT_COAST_TOLERANCE_M = 200;
 
 /** 50 states and DC (the Census file also has PR and the island areas, which IFTA does not need). */
 const US = new Set([
-  'AL', 'AK', 'AZ', 'AR', 'CA', 'CO', 'CT', 'DE', 'DC', 'FL', 'GA', 'HI', 'ID', 'IL', 'IN', 'IA', 'KS', 'KY', 'LA', 'ME',
-  'MD', 'MA', 'MI', 'MN', 'MS', 'MO', 'MT', 'NE', 'NV', 'NH', 'NJ', 'NM', 'NY', 'NC', 'ND', 'OH', 'OK', 'OR', 'PA', 'RI',
-  'SC', 'SD', 'TN', 'TX', 'UT', 'VT', 'VA', 'WA', 'WV', 'WI', 'WY',
+  'AL',
+  'AK',
+  'AZ',
+  'AR',
+  'CA',
+  'CO',
+  'CT',
+  'DE',
+  'DC',
+  'FL',
+  'GA',
+  'HI',
+  'ID',
+  'IL',
+  'IN',
+  'IA',
+  'KS',
+  'KY',
+  'LA',
+  'ME',
+  'MD',
+  'MA',
+  'MI',
+  'MN',
+  'MS',
+  'MO',
+  'MT',
+  'NE',
+  'NV',
+  'NH',
+  'NJ',
+  'NM',
+  'NY',
+  'NC',
+  'ND',
+  'OH',
+  'OK',
+  'OR',
+  'PA',
+  'RI',
+  'SC',
+  'SD',
+  'TN',
+  'TX',
+  'UT',
+  'VT',
+  'VA',
+  'WA',
+  'WV',
+  'WI',
+  'WY',
 ]);
 
 const [zipPath, tol, coastTol] = process.argv.slice(2);
@@ -113,4 +161,6 @@ writeFileSync(
     `export const BOUNDARIES_SOURCE = ${JSON.stringify(source)};\n` +
     `// The TopoJSON itself is boundaries.topojson beside this file, read when the index is first built.\n`,
 );
-console.log(`${features.length} jurisdictions, ${topo.arcs.length} arcs, ${before} -> ${after} vertices at ${toleranceM} m / ${coastToleranceM} m, ${(json.length / 1024).toFixed(0)} kB -> ${OUT}`);
+console.log(
+  `${features.length} jurisdictions, ${topo.arcs.length} arcs, ${before} -> ${after} vertices at ${toleranceM} m / ${coastToleranceM} m, ${(json.length / 1024).toFixed(0)} kB -> ${OUT}`,
+);

@@ -155,7 +155,10 @@ const connected = pieces.filter((_, i) => root(ends[i][0]) === main);
 // Keep the roads the demo network drives: the shortest way between every pair of linked cities
 // (apps/api/src/seed/simulator/network.ts). The whole network is 830 kB; its demo corridors a fifth.
 const { CITIES, ROADS } = await import('../apps/api/src/seed/simulator/network.ts');
-const used = corridors(connected, ROADS.map(([a, b]) => [CITIES[a], CITIES[b]]));
+const used = corridors(
+  connected,
+  ROADS.map(([a, b]) => [CITIES[a], CITIES[b]]),
+);
 const kept = connected.filter((_, i) => used.has(i));
 
 const simplified = kept.map((p) => simplifyPath(p, toleranceM));
@@ -184,7 +187,9 @@ writeFileSync(
     `export const HIGHWAYS_SOURCE = ${JSON.stringify(sourceText)};\n` +
     `export const HIGHWAYS_DATA = '${text}';\n`,
 );
-console.log(`${lines.length} lines -> ${pieces.length} pieces, ${connected.length} connected, ${kept.length} on the demo corridors (${joined} loose ends joined to a road), ${before} -> ${after} vertices at ${toleranceM} m, ${(text.length / 1024).toFixed(0)} kB -> ${OUT}`);
+console.log(
+  `${lines.length} lines -> ${pieces.length} pieces, ${connected.length} connected, ${kept.length} on the demo corridors (${joined} loose ends joined to a road), ${before} -> ${after} vertices at ${toleranceM} m, ${(text.length / 1024).toFixed(0)} kB -> ${OUT}`,
+);
 
 /** Indexes of the pieces on the shortest paths (Dijkstra by length) between the given point pairs. */
 function corridors(all, pairs) {
@@ -261,6 +266,6 @@ function project(p, a, b) {
   const dx = (b[0] - a[0]) * k;
   const dy = b[1] - a[1];
   const len2 = dx * dx + dy * dy;
-  const t = len2 ? Math.max(0, Math.min(1, (((p[0] - a[0]) * k) * dx + (p[1] - a[1]) * dy) / len2)) : 0;
+  const t = len2 ? Math.max(0, Math.min(1, ((p[0] - a[0]) * k * dx + (p[1] - a[1]) * dy) / len2)) : 0;
   return { t, point: t === 0 ? a : t === 1 ? b : [a[0] + t * (b[0] - a[0]), a[1] + t * (b[1] - a[1])] };
 }

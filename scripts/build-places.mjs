@@ -22,13 +22,72 @@ const OUT = join(dirname(fileURLToPath(import.meta.url)), '../packages/geo/src/p
 
 /** GeoNames admin1 codes of Canada -> postal abbreviations (US admin1 codes already are). */
 const CA_PROVINCES = {
-  '01': 'AB', '02': 'BC', '03': 'MB', '04': 'NB', '05': 'NL', '07': 'NS', '08': 'ON', '09': 'PE',
-  '10': 'QC', '11': 'SK', '12': 'YT', '13': 'NT', '14': 'NU',
+  '01': 'AB',
+  '02': 'BC',
+  '03': 'MB',
+  '04': 'NB',
+  '05': 'NL',
+  '07': 'NS',
+  '08': 'ON',
+  '09': 'PE',
+  10: 'QC',
+  11: 'SK',
+  12: 'YT',
+  13: 'NT',
+  14: 'NU',
 };
 const US_STATES = new Set([
-  'AL', 'AK', 'AZ', 'AR', 'CA', 'CO', 'CT', 'DE', 'DC', 'FL', 'GA', 'HI', 'ID', 'IL', 'IN', 'IA', 'KS', 'KY', 'LA', 'ME',
-  'MD', 'MA', 'MI', 'MN', 'MS', 'MO', 'MT', 'NE', 'NV', 'NH', 'NJ', 'NM', 'NY', 'NC', 'ND', 'OH', 'OK', 'OR', 'PA', 'RI',
-  'SC', 'SD', 'TN', 'TX', 'UT', 'VT', 'VA', 'WA', 'WV', 'WI', 'WY',
+  'AL',
+  'AK',
+  'AZ',
+  'AR',
+  'CA',
+  'CO',
+  'CT',
+  'DE',
+  'DC',
+  'FL',
+  'GA',
+  'HI',
+  'ID',
+  'IL',
+  'IN',
+  'IA',
+  'KS',
+  'KY',
+  'LA',
+  'ME',
+  'MD',
+  'MA',
+  'MI',
+  'MN',
+  'MS',
+  'MO',
+  'MT',
+  'NE',
+  'NV',
+  'NH',
+  'NJ',
+  'NM',
+  'NY',
+  'NC',
+  'ND',
+  'OH',
+  'OK',
+  'OR',
+  'PA',
+  'RI',
+  'SC',
+  'SD',
+  'TN',
+  'TX',
+  'UT',
+  'VT',
+  'VA',
+  'WA',
+  'WV',
+  'WI',
+  'WY',
 ]);
 /** Sections of a place (city neighbourhoods), historical, abandoned, destroyed: not "a city, town or village". */
 const SKIPPED_FEATURES = new Set(['PPLX', 'PPLH', 'PPLQ', 'PPLW', 'PPLCH']);
@@ -40,7 +99,12 @@ const SKIPPED_FEATURES = new Set(['PPLX', 'PPLH', 'PPLQ', 'PPLW', 'PPLCH']);
 function cleanName(raw) {
   if (/\(historical\)/i.test(raw)) return null;
   if (raw === 'Washington, D.C.') return 'Washington';
-  const name = latin1(raw).replace(/[\t\n|]/g, ' ').replace(/\s*\([^)]*\)/g, '').replace(/^City of /, '').replace(/\s+/g, ' ').trim();
+  const name = latin1(raw)
+    .replace(/[\t\n|]/g, ' ')
+    .replace(/\s*\([^)]*\)/g, '')
+    .replace(/^City of /, '')
+    .replace(/\s+/g, ' ')
+    .trim();
   return name || null;
 }
 
@@ -129,7 +193,9 @@ try {
 rows.sort((a, b) => b.population - a.population || a.lat - b.lat || a.lon - b.lon);
 const kept = [];
 for (const r of rows) {
-  const twin = kept.find((k) => k.name === r.name && k.code === r.code && Math.hypot(k.lat - r.lat, (k.lon - r.lon) * Math.cos((r.lat * Math.PI) / 180)) < 0.045);
+  const twin = kept.find(
+    (k) => k.name === r.name && k.code === r.code && Math.hypot(k.lat - r.lat, (k.lon - r.lon) * Math.cos((r.lat * Math.PI) / 180)) < 0.045,
+  );
   if (!twin) kept.push(r);
 }
 rows.length = 0;
@@ -151,4 +217,8 @@ if (/[\u0100-\uffff]/.test(lines.join(''))) throw new Error('a place name is not
 writeFileSync(OUT, text);
 const counts = rows.reduce((m, r) => ((m[r.code] = (m[r.code] ?? 0) + 1), m), {});
 console.log(`${rows.length} places -> ${OUT} (${(Buffer.byteLength(text) / 1024).toFixed(0)} kB)`);
-console.log(Object.entries(counts).map(([k, v]) => `${k} ${v}`).join(', '));
+console.log(
+  Object.entries(counts)
+    .map(([k, v]) => `${k} ${v}`)
+    .join(', '),
+);

@@ -49,7 +49,13 @@ const CLASSES = {
     'Alberta: Provincial highway',
     'rural numbered road',
   ],
-  HIGHWAY_URBAN: ['urban US interstate highway', 'urban motorway', 'urban expressway without traffic lights', 'urban expressway', 'Alberta: Urban provincial highway'],
+  HIGHWAY_URBAN: [
+    'urban US interstate highway',
+    'urban motorway',
+    'urban expressway without traffic lights',
+    'urban expressway',
+    'Alberta: Urban provincial highway',
+  ],
   ROAD_RURAL: ['rural', null],
   ROAD_URBAN: ['urban', 'Alberta: Urban road'],
 };

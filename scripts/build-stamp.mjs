@@ -14,8 +14,32 @@ const SKIP_FILES = /\.test\.tsx?$/;
 
 /** What each build is made from, relative to the repository's root (folders are read whole). */
 export const TARGETS = {
-  web: { out: 'apps/web/dist', inputs: ['apps/web', 'packages', 'package.json', 'package-lock.json', 'tsconfig.base.json', 'scripts/precompress.mjs', 'scripts/build.mjs', 'scripts/build-stamp.mjs'] },
-  api: { out: 'apps/api/dist', inputs: ['apps/api', 'packages', 'package.json', 'package-lock.json', 'tsconfig.base.json', 'scripts/build-api.mjs', 'scripts/build.mjs', 'scripts/build-stamp.mjs'] },
+  web: {
+    out: 'apps/web/dist',
+    inputs: [
+      'apps/web',
+      'packages',
+      'package.json',
+      'package-lock.json',
+      'tsconfig.base.json',
+      'scripts/precompress.mjs',
+      'scripts/build.mjs',
+      'scripts/build-stamp.mjs',
+    ],
+  },
+  api: {
+    out: 'apps/api/dist',
+    inputs: [
+      'apps/api',
+      'packages',
+      'package.json',
+      'package-lock.json',
+      'tsconfig.base.json',
+      'scripts/build-api.mjs',
+      'scripts/build.mjs',
+      'scripts/build-stamp.mjs',
+    ],
+  },
 };
 
 function listFiles(root, rel, out) {

@@ -111,7 +111,9 @@ export async function ensureCitusDatabase(url: string, env: NodeJS.ProcessEnv, l
   }
 
   await withClient(url, async (c) => {
-    const nodes = (await c.query<{ host: string; port: number; group: number }>('select nodename as host, nodeport as port, groupid as group from pg_dist_node')).rows;
+    const nodes = (
+      await c.query<{ host: string; port: number; group: number }>('select nodename as host, nodeport as port, groupid as group from pg_dist_node')
+    ).rows;
     if (!nodes.some((n) => n.group === 0)) {
       await c.query('select citus_set_coordinator_host($1, $2)', [coordinator.host, coordinator.port]);
       log(`coordinator host set to ${coordinator.host}:${coordinator.port}`);

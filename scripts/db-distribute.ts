@@ -115,7 +115,9 @@ try {
       execute format('update %I set %I = null where organization_id = $1 and %I = $2', tg_argv[0], tg_argv[1], tg_argv[1]) using old.organization_id, old.id;
       return old;
     end $fn$`);
-  for (const fk of await q<{ tbl: string; name: string; def: string; ref: string }>('select tbl, name, def, ref from fleet_pending_foreign_keys order by name')) {
+  for (const fk of await q<{ tbl: string; name: string; def: string; ref: string }>(
+    'select tbl, name, def, ref from fleet_pending_foreign_keys order by name',
+  )) {
     if (!tenant.includes(fk.ref)) {
       console.log(`db:distribute: dropped ${fk.tbl}.${fk.name} (refers to the coordinator's ${fk.ref})`);
     } else {
@@ -148,7 +150,7 @@ try {
   // The group commit's write function, distributed by organization beside its tables: a call is
   // run whole on the organization's worker (decision 0203). Made again on every run (a new body).
   for (const statement of citusFunctionStatements(COLOCATION_ANCHOR)) await client.query(statement);
-  console.log('db:distribute: functions distributed (the group commit\'s write)');
+  console.log("db:distribute: functions distributed (the group commit's write)");
   const summary = await q<{ k: string; n: number }>(`select citus_table_type as k, count(*)::int as n from citus_tables group by 1 order by 1`);
   console.log(`db:distribute: done in ${Date.now() - started} ms: ${summary.map((s) => `${s.n} ${s.k}`).join(', ')}`);
 } finally {

@@ -51,7 +51,9 @@ function anchorsOf(file: string): Set<string> {
 
 /** The markdown links of a file, outside code blocks and spans. */
 function linksOf(file: string): string[] {
-  const text = read(file).replace(/```[\s\S]*?```/g, '').replace(/`[^`\n]*`/g, '');
+  const text = read(file)
+    .replace(/```[\s\S]*?```/g, '')
+    .replace(/`[^`\n]*`/g, '');
   return [...text.matchAll(/\]\(([^)\s]+)(?:\s+"[^"]*")?\)/g)].map((m) => m[1] ?? '');
 }
 

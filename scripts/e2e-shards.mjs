@@ -40,11 +40,16 @@ function refresh(reportFile) {
   const report = JSON.parse(fs.readFileSync(reportFile, 'utf8'));
   const ms = {};
   const walk = (suite, file) => {
-    for (const spec of suite.specs ?? []) for (const t of spec.tests ?? []) for (const r of t.results ?? []) ms[spec.file ?? file] = (ms[spec.file ?? file] ?? 0) + r.duration;
+    for (const spec of suite.specs ?? [])
+      for (const t of spec.tests ?? []) for (const r of t.results ?? []) ms[spec.file ?? file] = (ms[spec.file ?? file] ?? 0) + r.duration;
     for (const child of suite.suites ?? []) walk(child, suite.file ?? file);
   };
   for (const suite of report.suites ?? []) walk(suite, suite.file);
-  const out = Object.fromEntries(Object.entries(ms).sort(([a], [b]) => a.localeCompare(b)).map(([f, v]) => [path.basename(f), Math.round(v / 1000)]));
+  const out = Object.fromEntries(
+    Object.entries(ms)
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([f, v]) => [path.basename(f), Math.round(v / 1000)]),
+  );
   fs.writeFileSync(timingsFile, `${JSON.stringify(out, null, 2)}\n`);
   console.log(`${timingsFile}: ${Object.keys(out).length} files`);
 }

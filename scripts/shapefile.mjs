@@ -38,7 +38,9 @@ export function readShapefile(path) {
 }
 
 function listFiles(dir) {
-  return readdirSync(dir, { recursive: true }).map((f) => join(dir, String(f))).filter((f) => statSync(f).isFile());
+  return readdirSync(dir, { recursive: true })
+    .map((f) => join(dir, String(f)))
+    .filter((f) => statSync(f).isFile());
 }
 
 function readGeometries(buf) {

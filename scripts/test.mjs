@@ -121,7 +121,9 @@ function databaseTestFiles() {
  * every other database file runs on the server only (decision 0192).
  */
 function embeddedTestFiles() {
-  return databaseTestFiles().filter((f) => f.startsWith('apps/api/src/modules/positions/') || /pglite|embedded/i.test(fs.readFileSync(path.join(root, f), 'utf8')));
+  return databaseTestFiles().filter(
+    (f) => f.startsWith('apps/api/src/modules/positions/') || /pglite|embedded/i.test(fs.readFileSync(path.join(root, f), 'utf8')),
+  );
 }
 
 /**
@@ -134,7 +136,10 @@ function why(message) {
     .replace(/\u001b\[[0-9;]*m/g, '')
     // Vitest's timeout error carries the stack of an error it made beforehand, named this.
     .replace('Error: STACK_TRACE_ERROR', 'Error: timed out (the test or hook ran past its timeout)')
-    .split('\n').map((l) => l.trim()).filter(Boolean).slice(0, 4);
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean)
+    .slice(0, 4);
   return lines.length ? `\n${lines.map((l) => `      ${l.slice(0, 240)}`).join('\n')}` : '';
 }
 
@@ -144,9 +149,16 @@ function countVitest(file) {
   passed += r.numPassedTests;
   failed += r.numFailedTests;
   for (const f of r.testResults ?? []) {
-    const names = (f.assertionResults ?? []).filter((t) => t.status === 'failed').map((t) => `${path.relative(root, f.name)} > ${t.fullName ?? t.title}${why(t.failureMessages?.[0])}`);
+    const names = (f.assertionResults ?? [])
+      .filter((t) => t.status === 'failed')
+      .map((t) => `${path.relative(root, f.name)} > ${t.fullName ?? t.title}${why(t.failureMessages?.[0])}`);
     // A file that failed outside its tests (a hook, an import) counts no failed test: named with its message.
-    if (!names.length && f.status === 'failed') names.push(`${path.relative(root, f.name)} (the file: ${String(f.message ?? '').split('\n')[0].slice(0, 200)})`);
+    if (!names.length && f.status === 'failed')
+      names.push(
+        `${path.relative(root, f.name)} (the file: ${String(f.message ?? '')
+          .split('\n')[0]
+          .slice(0, 200)})`,
+      );
     failedNames.push(...names);
   }
 }
@@ -163,8 +175,7 @@ function countPlaywright(file) {
           const error = t.results?.at(-1)?.error;
           const at = error?.location ? ` (line ${error.location.line})` : '';
           failedNames.push(`${spec.file ?? file} > ${spec.title}${at}${why(error?.message)}`);
-        }
-        else if (t.status === 'flaky') flakyNames.push(`${spec.file ?? file} > ${spec.title}`);
+        } else if (t.status === 'flaky') flakyNames.push(`${spec.file ?? file} > ${spec.title}`);
       }
     }
     for (const child of suite.suites ?? []) walk(child, suite.file ?? file);
@@ -191,7 +202,10 @@ function chromiumPath() {
 // Debian's Chromium (its headless shell) for the browser tests: installed here when running as root, else explained.
 if (!skipE2e && !chromiumPath()) {
   if (process.getuid?.() === 0) {
-    await run('install chromium', 'bash', ['-c', 'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium-headless-shell fonts-liberation >/dev/null']);
+    await run('install chromium', 'bash', [
+      '-c',
+      'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium-headless-shell fonts-liberation >/dev/null',
+    ]);
   }
   if (!chromiumPath()) {
     console.error('Chromium is missing. Install it with: sudo apt-get install -y chromium-headless-shell fonts-liberation');
@@ -203,6 +217,8 @@ if (!skipE2e && !chromiumPath()) {
 const checks = [
   ['lint', bin('eslint'), ['.', '--max-warnings=0']],
   ['import rules (dependency-cruiser)', 'npm', ['run', '--silent', 'deps']],
+  // The formatter's shape (.prettierrc.json; `npm run format` writes it).
+  ['format (prettier --check)', bin('prettier'), ['--check', '.', '--log-level', 'warn']],
 ];
 // The Node side (API, benches, packages) is one program (tsconfig.node.json): as a project each,
 // every file the API imports from a package was checked again with each package, and the API again
@@ -219,15 +235,22 @@ checks.push(['typecheck apps/web', bin('tsc'), ['-p', 'apps/web', '--noEmit']]);
 function e2eClock() {
   const forced = process.env.E2E_FAKETIME;
   if (forced === 'off') return null;
-  const [h, m] = new Intl.DateTimeFormat('en-GB', { timeZone: 'America/Chicago', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(new Date()).split(':').map(Number);
+  const [h, m] = new Intl.DateTimeFormat('en-GB', { timeZone: 'America/Chicago', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' })
+    .format(new Date())
+    .split(':')
+    .map(Number);
   const minutes = h * 60 + m;
   const offset = forced ?? (minutes >= 23 * 60 + 40 || minutes < 80 ? '-100m' : null);
   if (!offset) return null;
   if (spawnSync('faketime', ['-f', '+0', 'true']).status !== 0) {
-    console.warn(`\n=== browser tests: Chicago's local time is ${h}:${String(m).padStart(2, '0')}, near the demo's midnight, and faketime is missing (apt-get install faketime): tests that read "today" may fail`);
+    console.warn(
+      `\n=== browser tests: Chicago's local time is ${h}:${String(m).padStart(2, '0')}, near the demo's midnight, and faketime is missing (apt-get install faketime): tests that read "today" may fail`,
+    );
     return null;
   }
-  console.log(`\n=== browser tests: Chicago's local time is ${h}:${String(m).padStart(2, '0')}; they run on a clock ${offset} (faketime) so the demo's day does not turn under them`);
+  console.log(
+    `\n=== browser tests: Chicago's local time is ${h}:${String(m).padStart(2, '0')}; they run on a clock ${offset} (faketime) so the demo's day does not turn under them`,
+  );
   return offset;
 }
 
@@ -252,9 +275,21 @@ if (!skipE2e && fs.existsSync(path.join(root, 'apps/web/playwright.config.ts')))
         e2eJsons.push(json);
         // Shard 1 keeps the config's ports (8181-8184, devices on 5099); each next one 10 higher.
         const port = 8181 + 10 * k;
-        const playwright = [bin('playwright'), 'test', '-c', 'apps/web/playwright.config.ts', '--reporter=line,json', '--output', path.join(tmp, `e2e-results-${k + 1}`), ...(shards.length > 1 ? shard.filters : [])];
+        const playwright = [
+          bin('playwright'),
+          'test',
+          '-c',
+          'apps/web/playwright.config.ts',
+          '--reporter=line,json',
+          '--output',
+          path.join(tmp, `e2e-results-${k + 1}`),
+          ...(shards.length > 1 ? shard.filters : []),
+        ];
         const [cmd, ...args] = shift ? ['faketime', '-f', shift, ...playwright] : playwright;
-        const label = shards.length > 1 ? `browser tests ${k + 1} of ${shards.length} (Playwright + Debian Chromium, ${shard.filters.length} files)` : 'browser tests (Playwright + Debian Chromium)';
+        const label =
+          shards.length > 1
+            ? `browser tests ${k + 1} of ${shards.length} (Playwright + Debian Chromium, ${shard.filters.length} files)`
+            : 'browser tests (Playwright + Debian Chromium)';
         return runInBackground(label, cmd, args, {
           PLAYWRIGHT_JSON_OUTPUT_NAME: json,
           CHROMIUM_PATH: chromiumPath(),
@@ -277,7 +312,13 @@ if (!skipE2e && fs.existsSync(path.join(root, 'apps/web/playwright.config.ts')))
 let soak = Promise.resolve(true);
 const soakLog = path.join(tmp, 'soak.log');
 if (process.env.SKIP_SOAK !== '1') {
-  soak = runInBackground('soak with faults (npm run soak -- --ci)', 'node', ['--import', 'tsx', 'bench/soak.ts', '--ci'], { DATABASE_URL: '' }, { logFile: soakLog });
+  soak = runInBackground(
+    'soak with faults (npm run soak -- --ci)',
+    'node',
+    ['--import', 'tsx', 'bench/soak.ts', '--ci'],
+    { DATABASE_URL: '' },
+    { logFile: soakLog },
+  );
 }
 
 const niced = spawnSync('nice', ['-n', '10', 'true']).status === 0;
@@ -290,7 +331,12 @@ const vitest = (args) => (niced ? ['nice', ['-n', '10', bin('vitest'), ...args]]
 const restartFile = 'apps/api/src/restart.test.ts';
 const restartJson = path.join(tmp, 'vitest-restart.json');
 const restarts = fs.existsSync(path.join(root, restartFile))
-  ? runInBackground('restarts on the demo data (PGlite)', ...vitest(['run', '--project', 'api', '--reporter=default', '--reporter=json', `--outputFile=${restartJson}`, restartFile]), { TEST_DATABASE_URL: '', TEST_SERVER_ENTRY: built ? 'compiled' : '' }, { yielding: true })
+  ? runInBackground(
+      'restarts on the demo data (PGlite)',
+      ...vitest(['run', '--project', 'api', '--reporter=default', '--reporter=json', `--outputFile=${restartJson}`, restartFile]),
+      { TEST_DATABASE_URL: '', TEST_SERVER_ENTRY: built ? 'compiled' : '' },
+      { yielding: true },
+    )
   : Promise.resolve(true);
 
 await runPairs(checks);
@@ -322,7 +368,6 @@ function yieldCpu(child) {
   child.once('close', () => process.off('exit', end));
 }
 
-
 const unitJson = path.join(tmp, 'vitest.json');
 const serverEntry = { TEST_SERVER_ENTRY: built ? 'compiled' : '' };
 // With a PostgreSQL server, the database files that are not about the embedded database run on the
@@ -331,8 +376,15 @@ const serverEntry = { TEST_SERVER_ENTRY: built ? 'compiled' : '' };
 const embedded = new Set(embeddedTestFiles());
 const serverOnly = process.env.TEST_DATABASE_URL ? databaseTestFiles().filter((f) => !embedded.has(f)) : [];
 const excludes = [...serverOnly, restartFile].flatMap((f) => ['--exclude', path.relative('apps/api', f)]);
-const pgliteLabel = serverOnly.length ? `unit and API tests (embedded PGlite; ${serverOnly.length} database files on the server only)` : 'unit and API tests (embedded PGlite)';
-await run(pgliteLabel, ...vitest(['run', '--reporter=default', '--reporter=json', `--outputFile=${unitJson}`, ...excludes]), { TEST_DATABASE_URL: '', ...serverEntry }, { yielding: true });
+const pgliteLabel = serverOnly.length
+  ? `unit and API tests (embedded PGlite; ${serverOnly.length} database files on the server only)`
+  : 'unit and API tests (embedded PGlite)';
+await run(
+  pgliteLabel,
+  ...vitest(['run', '--reporter=default', '--reporter=json', `--outputFile=${unitJson}`, ...excludes]),
+  { TEST_DATABASE_URL: '', ...serverEntry },
+  { yielding: true },
+);
 countVitest(unitJson);
 
 // After the PGlite pass, not beside it: beside it (and the browser tests, and the PostgreSQL
@@ -342,7 +394,12 @@ countVitest(unitJson);
 // alone on the machine it takes 145 s on one, 149 s on two (the server's side bounds it).
 const pgJson = path.join(tmp, 'vitest-pg.json');
 if (process.env.TEST_DATABASE_URL) {
-  await run('API tests (PostgreSQL server)', ...vitest(['run', '--project', 'api', '--maxWorkers=1', '--reporter=default', '--reporter=json', `--outputFile=${pgJson}`, ...databaseTestFiles()]), serverEntry, { yielding: true });
+  await run(
+    'API tests (PostgreSQL server)',
+    ...vitest(['run', '--project', 'api', '--maxWorkers=1', '--reporter=default', '--reporter=json', `--outputFile=${pgJson}`, ...databaseTestFiles()]),
+    serverEntry,
+    { yielding: true },
+  );
   countVitest(pgJson);
 }
 
@@ -354,8 +411,10 @@ await soak;
 countSoak(soakLog);
 
 fs.rmSync(tmp, { recursive: true, force: true });
-console.log(`\nSteps (wall s, CPU-s of their processes):\n${stepTimes.map((t) => `  ${t.label}: ${t.wall.toFixed(0)} s, ${t.cpu === null ? '?' : t.cpu.toFixed(0)} CPU-s`).join('\n')}`);
-console.log(`  all: ${(process.uptime()).toFixed(0)} s`);
+console.log(
+  `\nSteps (wall s, CPU-s of their processes):\n${stepTimes.map((t) => `  ${t.label}: ${t.wall.toFixed(0)} s, ${t.cpu === null ? '?' : t.cpu.toFixed(0)} CPU-s`).join('\n')}`,
+);
+console.log(`  all: ${process.uptime().toFixed(0)} s`);
 // Named last, so the tail of a CI log says which tests failed (and which passed only on a retry).
 if (flakyNames.length) console.log(`\nPassed on a retry:\n${flakyNames.map((n) => `  ${n}`).join('\n')}`);
 if (failedNames.length) console.log(`\nFailed tests:\n${failedNames.map((n) => `  ${n}`).join('\n')}`);

@@ -20,7 +20,11 @@ export class ApiClient {
   constructor(readonly baseUrl: string) {}
 
   private async signIn(): Promise<string> {
-    const res = await fetch(`${this.baseUrl}/api/v1/auth/authenticate`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(SUPER_ADMIN) });
+    const res = await fetch(`${this.baseUrl}/api/v1/auth/authenticate`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(SUPER_ADMIN),
+    });
     if (res.status !== 200) throw new ApiError(res.status, `sign-in as ${SUPER_ADMIN.email}: ${res.status} ${await res.text()}`);
     this.token = ((await res.json()) as { accessToken: string }).accessToken;
     return this.token;

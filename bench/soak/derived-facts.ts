@@ -20,7 +20,9 @@ const num = (v: unknown, digits: number): string => (v === null || v === undefin
 type Row = Record<string, unknown>;
 
 async function lines(db: Db, query: ReturnType<typeof sql>, line: (r: Row) => string): Promise<string[]> {
-  return rowsOf<Row>(await db.execute(query)).map(line).sort();
+  return rowsOf<Row>(await db.execute(query))
+    .map(line)
+    .sort();
 }
 
 /** Everything derived for `orgId`'s vehicles. */
@@ -30,7 +32,16 @@ export async function readDerivedFacts(db: Db, orgId: string): Promise<DerivedFa
     sql`select a.unit_number as unit, d.last_name as driver, e.event_type, e.event_code, e.record_status, e.event_time, e.latitude, e.longitude, e.location_description
       from hos_events e left join assets a on a.id = e.vehicle_id left join drivers d on d.id = e.driver_id
       where e.organization_id = ${orgId} and e.record_origin = 1 and e.event_type in (1, 2, 6)`,
-    (r) => [r.unit, r.driver ?? 'unidentified', `type ${String(r.event_type)} code ${String(r.event_code)} status ${String(r.record_status)}`, iso(r.event_time), num(r.latitude, 4), num(r.longitude, 4), r.location_description ?? '-'].join('  '),
+    (r) =>
+      [
+        r.unit,
+        r.driver ?? 'unidentified',
+        `type ${String(r.event_type)} code ${String(r.event_code)} status ${String(r.record_status)}`,
+        iso(r.event_time),
+        num(r.latitude, 4),
+        num(r.longitude, 4),
+        r.location_description ?? '-',
+      ].join('  '),
   );
   const visits = await lines(
     db,
@@ -45,14 +56,25 @@ export async function readDerivedFacts(db: Db, orgId: string): Promise<DerivedFa
       from trips t left join assets a on a.id = t.asset_id left join drivers d on d.id = t.driver_id
       left join places sp on sp.id = t.start_place_id left join places ep on ep.id = t.end_place_id
       where t.organization_id = ${orgId}`,
-    (r) => [r.unit, r.driver ?? '-', iso(r.started_at), iso(r.ended_at), `${num(r.distance_m, 0)} m`, `max ${num(r.max_speed_kmh, 1)} km/h`, r.start_place ?? '-', r.end_place ?? '-'].join('  '),
+    (r) =>
+      [
+        r.unit,
+        r.driver ?? '-',
+        iso(r.started_at),
+        iso(r.ended_at),
+        `${num(r.distance_m, 0)} m`,
+        `max ${num(r.max_speed_kmh, 1)} km/h`,
+        r.start_place ?? '-',
+        r.end_place ?? '-',
+      ].join('  '),
   );
   const stops = await lines(
     db,
     sql`select a.unit_number as unit, d.last_name as driver, s.started_at, s.ended_at, s.idle_s, s.engine_on, p.name as place
       from vehicle_stops s left join assets a on a.id = s.asset_id left join drivers d on d.id = s.driver_id left join places p on p.id = s.place_id
       where s.organization_id = ${orgId}`,
-    (r) => [r.unit, r.driver ?? '-', iso(r.started_at), iso(r.ended_at), `idle ${String(r.idle_s)} s`, `engine ${String(r.engine_on)}`, r.place ?? '-'].join('  '),
+    (r) =>
+      [r.unit, r.driver ?? '-', iso(r.started_at), iso(r.ended_at), `idle ${String(r.idle_s)} s`, `engine ${String(r.engine_on)}`, r.place ?? '-'].join('  '),
   );
   const crossings = await lines(
     db,
@@ -61,7 +83,9 @@ export async function readDerivedFacts(db: Db, orgId: string): Promise<DerivedFa
   );
   const iftaMetres = new Map<string, number>();
   for (const r of rowsOf<Row>(
-    await db.execute(sql`select a.unit_number as unit, i.day::text as day, i.jurisdiction, i.metres from ifta_distance_days i left join assets a on a.id = i.vehicle_id where i.organization_id = ${orgId}`),
+    await db.execute(
+      sql`select a.unit_number as unit, i.day::text as day, i.jurisdiction, i.metres from ifta_distance_days i left join assets a on a.id = i.vehicle_id where i.organization_id = ${orgId}`,
+    ),
   )) {
     iftaMetres.set([r.unit, r.day, r.jurisdiction].join('  '), Number(r.metres));
   }
@@ -109,7 +133,14 @@ export function compareFacts(soak: DerivedFacts, replay: DerivedFacts): FactDiff
   const out: FactDifference[] = [];
   for (const kind of Object.keys(soak.lines) as Array<keyof DerivedFacts['lines']>) {
     const { onlyA, onlyB } = diffLines(soak.lines[kind], replay.lines[kind]);
-    out.push({ kind: KIND_NAMES[kind], soak: soak.lines[kind].length, replay: replay.lines[kind].length, onlySoak: onlyA, onlyReplay: onlyB, differing: onlyA.length + onlyB.length });
+    out.push({
+      kind: KIND_NAMES[kind],
+      soak: soak.lines[kind].length,
+      replay: replay.lines[kind].length,
+      onlySoak: onlyA,
+      onlyReplay: onlyB,
+      differing: onlyA.length + onlyB.length,
+    });
   }
   const onlySoak: string[] = [];
   const onlyReplay: string[] = [];
@@ -119,6 +150,13 @@ export function compareFacts(soak: DerivedFacts, replay: DerivedFacts): FactDiff
     else if (Math.abs(r - m) > IFTA_TOLERANCE_M) onlySoak.push(`${k}  ${m.toFixed(1)} m (replay ${r.toFixed(1)} m)`);
   }
   for (const [k, r] of replay.iftaMetres) if (!soak.iftaMetres.has(k)) onlyReplay.push(`${k}  ${r.toFixed(1)} m`);
-  out.push({ kind: 'IFTA miles (metres per vehicle, day, jurisdiction)', soak: soak.iftaMetres.size, replay: replay.iftaMetres.size, onlySoak, onlyReplay, differing: onlySoak.length + onlyReplay.length });
+  out.push({
+    kind: 'IFTA miles (metres per vehicle, day, jurisdiction)',
+    soak: soak.iftaMetres.size,
+    replay: replay.iftaMetres.size,
+    onlySoak,
+    onlyReplay,
+    differing: onlySoak.length + onlyReplay.length,
+  });
   return out;
 }

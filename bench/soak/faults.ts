@@ -86,7 +86,10 @@ async function strike(name: FaultName, ctx: FaultContext): Promise<Outcome> {
     }
     case 'poison':
       // In the background: while ingest is jammed their answers take minutes, and the schedule goes on.
-      return { note: `poisoned fixes sent from "${OTHER_ORG}", ${ctx.poisonCount} of each kind`, background: sendPoison(ctx.server.target, ctx.other, ctx.poisonCount) };
+      return {
+        note: `poisoned fixes sent from "${OTHER_ORG}", ${ctx.poisonCount} of each kind`,
+        background: sendPoison(ctx.server.target, ctx.other, ctx.poisonCount),
+      };
     case 'terminate-connections': {
       const c = new pg.Client({ connectionString: ctx.databaseUrl });
       await c.connect();

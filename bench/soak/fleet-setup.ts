@@ -77,12 +77,20 @@ export async function setUpSoakFleet(api: ApiClient, opts: { devices: number; ru
   const orgId = await createOrganization(api, SOAK_ORG, 'soak-admin@soak.test');
   const indexes = Array.from({ length: n }, (_, i) => i);
   // Vehicles and drivers by CSV import: one request each, as a carrier moving from another system would.
-  const vehiclesCsv = ['Unit number,VIN,Make,Model,Year', ...indexes.map((i) => `${unitOf(i)},${withVinCheckDigit(`1FUJGLDR0LL${String(i).padStart(6, '0')}`)},Freightliner,Cascadia,2022`)].join('\n');
+  const vehiclesCsv = [
+    'Unit number,VIN,Make,Model,Year',
+    ...indexes.map((i) => `${unitOf(i)},${withVinCheckDigit(`1FUJGLDR0LL${String(i).padStart(6, '0')}`)},Freightliner,Cascadia,2022`),
+  ].join('\n');
   await api.call('POST', `/organizations/${orgId}/imports/vehicles`, vehiclesCsv, { csv: true });
   const withDriver = indexes.filter(hasDriver);
-  const driversCsv = ['First name,Last name,Licence number,Licence state', ...withDriver.map((i) => `${driverName(i).firstName},${driverName(i).lastName},SOAK${String(i).padStart(6, '0')},TX`)].join('\n');
+  const driversCsv = [
+    'First name,Last name,Licence number,Licence state',
+    ...withDriver.map((i) => `${driverName(i).firstName},${driverName(i).lastName},SOAK${String(i).padStart(6, '0')},TX`),
+  ].join('\n');
   if (withDriver.length) await api.call('POST', `/organizations/${orgId}/imports/drivers`, driversCsv, { csv: true });
-  const vehicleIds = new Map((await allPages<{ id: string; unitNumber: string }>(api, `/organizations/${orgId}/assets?type=VEHICLE`)).map((a) => [a.unitNumber, a.id]));
+  const vehicleIds = new Map(
+    (await allPages<{ id: string; unitNumber: string }>(api, `/organizations/${orgId}/assets?type=VEHICLE`)).map((a) => [a.unitNumber, a.id]),
+  );
   const driverIds = new Map((await allPages<{ id: string; lastName: string }>(api, `/organizations/${orgId}/drivers`)).map((d) => [d.lastName, d.id]));
 
   const devices = await inPool(indexes, SETUP_CONCURRENCY, async (i): Promise<DeviceSpec> => {
@@ -118,7 +126,11 @@ export async function setUpOtherOrg(api: ApiClient): Promise<OtherOrg> {
   const tokens: Record<string, string> = {};
   for (const [k, uniqueId] of Object.entries(ids)) {
     const unit = `P-${k}`;
-    const vehicle = await api.call<{ id: string }>('POST', `/organizations/${orgId}/assets`, { type: 'VEHICLE', unitNumber: unit, vin: withVinCheckDigit(`1FUJGLDR0LLP0000${k.length}`) });
+    const vehicle = await api.call<{ id: string }>('POST', `/organizations/${orgId}/assets`, {
+      type: 'VEHICLE',
+      unitNumber: unit,
+      vin: withVinCheckDigit(`1FUJGLDR0LLP0000${k.length}`),
+    });
     tokens[k] = (await deviceOnVehicle(api, orgId, uniqueId, vehicle.id)).token;
   }
   const { token: ingestToken } = await api.call<{ token: string }>('POST', `/organizations/${orgId}/ingest-token`);

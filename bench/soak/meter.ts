@@ -25,7 +25,12 @@ export interface MemoryParts {
 }
 
 /** Reads the memory parts from a memory report as the diagnostics endpoint answers it. */
-export function memoryPartsOf(report: { heapUsedMb: number; heapTotalMb: number; externalMb: number; regions: { databaseMb: number | null; anonymousMb: number } | null }): MemoryParts {
+export function memoryPartsOf(report: {
+  heapUsedMb: number;
+  heapTotalMb: number;
+  externalMb: number;
+  regions: { databaseMb: number | null; anonymousMb: number } | null;
+}): MemoryParts {
   return {
     heapUsedMb: report.heapUsedMb,
     heapTotalMb: report.heapTotalMb,
@@ -99,7 +104,9 @@ export class Meter {
         await c.connect();
         this.pgClient = c;
       }
-      const { rows } = await this.pgClient.query<{ pid: number }>('select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()');
+      const { rows } = await this.pgClient.query<{ pid: number }>(
+        'select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()',
+      );
       for (const { pid } of rows) {
         const s = cpuSeconds(pid);
         // 0: not a process of this machine (a remote server) or gone; keep the last reading.
@@ -127,7 +134,11 @@ export class Meter {
  * minute 5 against the sample at minute 5 (issue 43's target: under 10 %). Null when the life did not
  * run 5 minutes past minute 5 of the traffic.
  */
-export function rssGrowth(samples: readonly RssSample[], life: number, fromMs = 5 * 60_000): { atStartMb: number; maxMb: number; medianMb: number; percent: number; minutes: number } | null {
+export function rssGrowth(
+  samples: readonly RssSample[],
+  life: number,
+  fromMs = 5 * 60_000,
+): { atStartMb: number; maxMb: number; medianMb: number; percent: number; minutes: number } | null {
   const own = samples.filter((s) => s.life === life && s.atMs >= fromMs);
   if (own.length < 2) return null;
   const first = own[0]!;
@@ -135,5 +146,11 @@ export function rssGrowth(samples: readonly RssSample[], life: number, fromMs = 
   if (last.atMs - first.atMs < 5 * 60_000) return null;
   const maxMb = Math.max(...own.map((s) => s.rssMb));
   const sorted = own.map((s) => s.rssMb).sort((a, b) => a - b);
-  return { atStartMb: first.rssMb, maxMb, medianMb: sorted[Math.floor(sorted.length / 2)]!, percent: ((maxMb - first.rssMb) / first.rssMb) * 100, minutes: (last.atMs - first.atMs) / 60_000 };
+  return {
+    atStartMb: first.rssMb,
+    maxMb,
+    medianMb: sorted[Math.floor(sorted.length / 2)]!,
+    percent: ((maxMb - first.rssMb) / first.rssMb) * 100,
+    minutes: (last.atMs - first.atMs) / 60_000,
+  };
 }

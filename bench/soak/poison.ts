@@ -37,7 +37,8 @@ function kinds(target: Target, other: OtherOrg): Kind[] {
     init: {},
     fixTime,
   });
-  const osmandAt = (fixTime: number, extra: Record<string, string> = {}) => osmand({ timestamp: String(Math.floor(fixTime / 1000)), speed: '20', ...extra }, Math.floor(fixTime / 1000) * 1000);
+  const osmandAt = (fixTime: number, extra: Record<string, string> = {}) =>
+    osmand({ timestamp: String(Math.floor(fixTime / 1000)), speed: '20', ...extra }, Math.floor(fixTime / 1000) * 1000);
   /** A batch of one position whose attributes are `attributesJson` (JSON text). */
   const batch = (attributesJson: string, fixTime: number): Request => ({
     url: `${target.apiUrl}/api/v1/ingest/positions`,
@@ -60,7 +61,11 @@ function kinds(target: Target, other: OtherOrg): Kind[] {
       // OsmAndProtocolDecoderTest's request (2013-08-22), as Traccar's tests send it.
       kind: '2013 timestamp, Traccar decoder test (OsmAnd)',
       protocol: 'osmand',
-      request: (i) => osmand({ timestamp: String(1_377_177_267 + i), lat: '60.0', lon: '30.0', speed: '0.0', bearing: '0.0', altitude: '0', accuracy: '0.0', batt: '100.0' }, (1_377_177_267 + i) * 1000),
+      request: (i) =>
+        osmand(
+          { timestamp: String(1_377_177_267 + i), lat: '60.0', lon: '30.0', speed: '0.0', bearing: '0.0', altitude: '0', accuracy: '0.0', batt: '100.0' },
+          (1_377_177_267 + i) * 1000,
+        ),
     },
     {
       kind: '2013 fixTime (Traccar forwarding)',
@@ -73,7 +78,21 @@ function kinds(target: Target, other: OtherOrg): Kind[] {
           init: {
             method: 'POST',
             headers: { 'content-type': 'application/json', authorization: other.ingestToken },
-            body: JSON.stringify({ position: { protocol: 'gps103', deviceTime: at, fixTime: at, valid: true, latitude: 60, longitude: 30, altitude: 0, speed: 0, course: 0, attributes: {} }, device: { uniqueId: other.traccarId } }),
+            body: JSON.stringify({
+              position: {
+                protocol: 'gps103',
+                deviceTime: at,
+                fixTime: at,
+                valid: true,
+                latitude: 60,
+                longitude: 30,
+                altitude: 0,
+                speed: 0,
+                course: 0,
+                attributes: {},
+              },
+              device: { uniqueId: other.traccarId },
+            }),
           },
           fixTime,
         };
@@ -96,7 +115,8 @@ async function sendOnce(r: Request): Promise<string> {
 }
 
 /** The kinds' names, in the order sendPoison sends them. */
-export const poisonKinds = (): string[] => kinds({ apiUrl: '', osmandPort: 0, teltonikaPort: 0 }, { orgId: '', ingestToken: '', osmandId: '', batchToken: '', traccarId: '' }).map((k) => k.kind);
+export const poisonKinds = (): string[] =>
+  kinds({ apiUrl: '', osmandPort: 0, teltonikaPort: 0 }, { orgId: '', ingestToken: '', osmandId: '', batchToken: '', traccarId: '' }).map((k) => k.kind);
 
 /**
  * Sends every kind `count` times, all at once (a burst); each send is resent twice unless answered

@@ -48,7 +48,14 @@ export class CleanReplay {
    * Starts the replay's server (on a new data directory under `scratchDir`, or a new database of
    * `serverUrl`) and sets the soak organization up on it.
    */
-  static async prepare(input: { scratchDir: string; serverUrl?: string; devices: number; runMs: number; intervalMs: number; dist?: string }): Promise<CleanReplay> {
+  static async prepare(input: {
+    scratchDir: string;
+    serverUrl?: string;
+    devices: number;
+    runMs: number;
+    intervalMs: number;
+    dist?: string;
+  }): Promise<CleanReplay> {
     const dataDir = path.join(input.scratchDir, 'replay');
     fs.mkdirSync(dataDir, { recursive: true });
     const database = input.serverUrl ? await createDatabase(input.serverUrl, `fleet_soak_replay_${process.pid}`) : null;

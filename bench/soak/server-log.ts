@@ -71,7 +71,8 @@ function classify(line: string): { text: string; level: 'error' | 'warn' } | nul
   }
   // Plain lines: the database layer's console.error, stack traces' first lines, Node's warnings.
   if (/^\s+at /.test(line)) return null;
-  if (/^database:|error|exception|fatal|ECONN|failed/i.test(trimmed) && !trimmed.startsWith('Fleetline is running')) return { text: normalizeLogText(trimmed), level: 'error' };
+  if (/^database:|error|exception|fatal|ECONN|failed/i.test(trimmed) && !trimmed.startsWith('Fleetline is running'))
+    return { text: normalizeLogText(trimmed), level: 'error' };
   return null;
 }
 

@@ -26,7 +26,10 @@ function newestSource(dir: string): number {
  */
 export function ensureApiBuilt(build: boolean, say: (line: string) => void): void {
   const builtAt = fs.existsSync(dist) ? fs.statSync(dist).mtimeMs : 0;
-  const packages = fs.readdirSync(path.join(root, 'packages')).map((p) => path.join(root, 'packages', p, 'src')).filter((d) => fs.existsSync(d));
+  const packages = fs
+    .readdirSync(path.join(root, 'packages'))
+    .map((p) => path.join(root, 'packages', p, 'src'))
+    .filter((d) => fs.existsSync(d));
   const sourcesAt = Math.max(...[path.join(root, 'apps/api/src'), ...packages].map(newestSource));
   if (builtAt >= sourcesAt) return;
   if (!build) {

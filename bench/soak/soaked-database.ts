@@ -7,7 +7,9 @@ import { rowsOf } from '../../apps/api/src/db/sql/rows.ts';
 
 /** Opens the database a stopped server used (it must be stopped: PGlite is one process's). */
 export function openStopped(where: { dataDir: string; databaseUrl?: string }): Promise<Database> {
-  return where.databaseUrl ? openDatabase({ databaseUrl: where.databaseUrl, dataDir: where.dataDir, poolSize: 2 }) : openDatabase({ dataDir: where.dataDir, pgliteThread: 'main' });
+  return where.databaseUrl
+    ? openDatabase({ databaseUrl: where.databaseUrl, dataDir: where.dataDir, poolSize: 2 })
+    : openDatabase({ dataDir: where.dataDir, pgliteThread: 'main' });
 }
 
 const ms = (v: unknown) => new Date(v as string).getTime();
@@ -23,7 +25,9 @@ export async function storedPositions(db: Db, orgId: string): Promise<Array<{ un
 /** (device, fix time) pairs stored more than once, in the whole table (its key forbids it; counted all the same), and the extra rows. */
 export async function storedTwice(db: Db): Promise<{ pairs: number; extraRows: number }> {
   const [r] = rowsOf<{ pairs: number; extra: number }>(
-    await db.execute(sql`select count(*)::int as pairs, coalesce(sum(n - 1), 0)::int as extra from (select count(*) as n from positions group by gateway_id, fix_time having count(*) > 1) x`),
+    await db.execute(
+      sql`select count(*)::int as pairs, coalesce(sum(n - 1), 0)::int as extra from (select count(*) as n from positions group by gateway_id, fix_time having count(*) > 1) x`,
+    ),
   );
   return { pairs: Number(r?.pairs ?? 0), extraRows: Number(r?.extra ?? 0) };
 }

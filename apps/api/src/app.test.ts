@@ -65,7 +65,11 @@ describe('HTTP behaviour', () => {
   });
 
   it('keeps CORS closed unless CORS_ORIGIN is set', async () => {
-    const res = await t.app.inject({ method: 'OPTIONS', url: '/api/v1/auth/authenticate', headers: { origin: 'https://evil.test', 'access-control-request-method': 'POST' } });
+    const res = await t.app.inject({
+      method: 'OPTIONS',
+      url: '/api/v1/auth/authenticate',
+      headers: { origin: 'https://evil.test', 'access-control-request-method': 'POST' },
+    });
     expect(res.headers['access-control-allow-origin']).toBeUndefined();
   });
 

@@ -80,7 +80,13 @@ export async function buildApp({ config, database, mailer }: BuildOptions): Prom
 
   const db =
     database ??
-    (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.databasePoolSize ?? undefined, sharedBuffers: config.pgliteSharedBuffers, pgliteThread: config.pgliteThread }));
+    (await openDatabase({
+      databaseUrl: config.databaseUrl,
+      dataDir: config.dataDir,
+      poolSize: config.databasePoolSize ?? undefined,
+      sharedBuffers: config.pgliteSharedBuffers,
+      pgliteThread: config.pgliteThread,
+    }));
   const ownsDatabase = !database;
   app.decorate('config', config);
   app.decorate('draining', false);
@@ -94,8 +100,15 @@ export async function buildApp({ config, database, mailer }: BuildOptions): Prom
   // Image links are signed with a key derived from the same secret, so every instance accepts them (decision 0175).
   setImageLinkSecret(jwtSecret);
   // The ELD output file's authentication value is signed with a key of its own, derived from the secret.
-  app.decorate('eld', { registrationId: config.eldRegistrationId, identifier: config.eldIdentifier, authKey: createHmac('sha256', jwtSecret).update('eld-output-file').digest() });
-  app.decorate('mailer', mailer ?? createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, outboxDir: path.join(config.dataDir, 'outbox'), log: app.log }));
+  app.decorate('eld', {
+    registrationId: config.eldRegistrationId,
+    identifier: config.eldIdentifier,
+    authKey: createHmac('sha256', jwtSecret).update('eld-output-file').digest(),
+  });
+  app.decorate(
+    'mailer',
+    mailer ?? createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, outboxDir: path.join(config.dataDir, 'outbox'), log: app.log }),
+  );
   app.decorate('eldTransfer', eldTransferDeps(config, app.eld, app.mailer));
   const authCache = new AuthCache(config.authCacheUsers);
   eventsCacheOfDb(db.db, config.hosEventCacheEvents);

@@ -41,7 +41,10 @@ const envSchema = z.object({
   HOS_EVENT_CACHE_EVENTS: z.coerce.number().int().min(0).default(600_000),
   // Where the embedded database runs: its own worker thread (default) or the API's thread (decision 0170).
   PGLITE_THREAD: z.enum(['worker', 'main']).default('worker'),
-  PGLITE_SHARED_BUFFERS: z.string().regex(/^\d+(kB|MB|GB)$/, 'must be a size such as 8MB').default(PGLITE_SHARED_BUFFERS),
+  PGLITE_SHARED_BUFFERS: z
+    .string()
+    .regex(/^\d+(kB|MB|GB)$/, 'must be a size such as 8MB')
+    .default(PGLITE_SHARED_BUFFERS),
   JWT_SECRET: z.string().min(32, 'JWT_SECRET must be at least 32 characters').optional(),
   PUBLIC_URL: z.string().url().optional(),
   CORS_ORIGIN: z.string().optional(),
@@ -57,8 +60,14 @@ const envSchema = z.object({
   DEMO_DISPATCHER_PASSWORD: z.string().min(8).default('Dispatch#2026'),
   DEMO_DRIVER_EMAIL: z.email().default('driver@demofreight.test'),
   DEMO_DRIVER_PASSWORD: z.string().min(8).default('Driver#2026'),
-  ELD_REGISTRATION_ID: z.string().regex(/^[A-Z0-9]{4}$/, 'must be 4 characters A-Z or 0-9 (the FMCSA ELD registration id)').default('FLT0'),
-  ELD_IDENTIFIER: z.string().regex(/^[A-Z0-9]{6}$/, 'must be 6 characters A-Z or 0-9 (the ELD identifier)').default('FLTLN1'),
+  ELD_REGISTRATION_ID: z
+    .string()
+    .regex(/^[A-Z0-9]{4}$/, 'must be 4 characters A-Z or 0-9 (the FMCSA ELD registration id)')
+    .default('FLT0'),
+  ELD_IDENTIFIER: z
+    .string()
+    .regex(/^[A-Z0-9]{6}$/, 'must be 6 characters A-Z or 0-9 (the ELD identifier)')
+    .default('FLTLN1'),
   // FMCSA data transfer (49 CFR 395 Appendix A 4.10.1, decision 0185): the web service and the e-mail path.
   ELD_TRANSFER_URL: z.url({ protocol: /^https$/, error: 'must be the https URL of the ELD web service' }).default(ELD_TRANSFER_DEFAULT_URL),
   ELD_CLIENT_CERT: z.string().optional(),
@@ -270,7 +279,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     pgliteThread: e.PGLITE_THREAD,
     jwtSecret: e.JWT_SECRET,
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, ''),
-    corsOrigin: e.CORS_ORIGIN ? e.CORS_ORIGIN.split(',').map((s) => s.trim()).filter(Boolean) : undefined,
+    corsOrigin: e.CORS_ORIGIN
+      ? e.CORS_ORIGIN.split(',')
+          .map((s) => s.trim())
+          .filter(Boolean)
+      : undefined,
     smtpUrl: e.SMTP_URL || undefined,
     mailFrom: e.MAIL_FROM,
     routingUrl: e.ROUTING_URL || undefined,
@@ -293,7 +306,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       fmcsaEmail: e.ELD_FMCSA_EMAIL,
       from: e.ELD_TRANSFER_FROM || e.MAIL_FROM,
     },
-    simulator: e.SIMULATOR ?? (e.DEMO ?? !production),
+    simulator: e.SIMULATOR ?? e.DEMO ?? !production,
     osmandPort: e.OSMAND_PORT,
     teltonikaPort: e.TELTONIKA_PORT,
     mapStyleUrl: e.MAP_STYLE_URL || DEFAULT_MAP_STYLE_URL,

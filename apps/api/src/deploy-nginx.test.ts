@@ -25,17 +25,30 @@ let https: string;
 let http: string;
 let osmand: string;
 
-describe.skipIf(!serverUrl || !nginx)('the guide\'s nginx configuration (PostgreSQL pass, where nginx is installed)', () => {
+describe.skipIf(!serverUrl || !nginx)("the guide's nginx configuration (PostgreSQL pass, where nginx is installed)", () => {
   beforeAll(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fleet-nginx-'));
     fs.mkdirSync(path.join(dir, 'logs'));
-    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', `${dir}/key.pem`, '-out', `${dir}/cert.pem`, '-days', '1', '-subj', '/CN=fleet.example.com'], { stdio: 'ignore' });
+    execFileSync(
+      'openssl',
+      ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', `${dir}/key.pem`, '-out', `${dir}/cert.pem`, '-days', '1', '-subj', '/CN=fleet.example.com'],
+      { stdio: 'ignore' },
+    );
     const scratch = await serverDatabase();
     drop = scratch.drop;
-    const env = { DATABASE_URL: scratch.url, DEMO: '1', SIMULATOR: '0', TRUST_PROXY: '1', NODE_ENV: 'production', JWT_SECRET: 'a-test-secret-of-at-least-32-characters!', PUBLIC_URL: 'https://fleet.example.com' };
+    const env = {
+      DATABASE_URL: scratch.url,
+      DEMO: '1',
+      SIMULATOR: '0',
+      TRUST_PROXY: '1',
+      NODE_ENV: 'production',
+      JWT_SECRET: 'a-test-secret-of-at-least-32-characters!',
+      PUBLIC_URL: 'https://fleet.example.com',
+    };
     [one, two] = await Promise.all([startServer({ env }), startServer({ env })]);
     const [p80, p443, p5055] = [await freePort(), await freePort(), await freePort()];
-    const conf = /```nginx\n([\s\S]*?)```/.exec(fs.readFileSync(guide, 'utf8'))![1]!
+    const conf = /```nginx\n([\s\S]*?)```/
+      .exec(fs.readFileSync(guide, 'utf8'))![1]!
       .replaceAll('10.0.0.11:8080', `127.0.0.1:${one.port}`)
       .replaceAll('10.0.0.12:8080', `127.0.0.1:${two.port}`)
       .replaceAll('10.0.0.11:5055', `127.0.0.1:${one.osmandPort}`)
@@ -53,7 +66,16 @@ describe.skipIf(!serverUrl || !nginx)('the guide\'s nginx configuration (Postgre
     [https, http, osmand] = [`https://127.0.0.1:${p443}`, `http://127.0.0.1:${p80}`, `http://127.0.0.1:${p5055}`];
     // The test's certificate is self-signed.
     process.env.NODE_TLS_REJECT_UNAUTHORIZED = '0';
-    for (let i = 0; i < 50 && !(await fetch(`${https}/readyz`).then((r) => r.ok, () => false)); i++) await new Promise((r) => setTimeout(r, 100));
+    for (
+      let i = 0;
+      i < 50 &&
+      !(await fetch(`${https}/readyz`).then(
+        (r) => r.ok,
+        () => false,
+      ));
+      i++
+    )
+      await new Promise((r) => setTimeout(r, 100));
   });
 
   afterAll(async () => {
@@ -93,7 +115,8 @@ describe.skipIf(!serverUrl || !nginx)('the guide\'s nginx configuration (Postgre
     // ports); an odd number, so that a round robin would send each phone to both in turn.
     const phones = [11, 12, 13, 14, 15, 17, 18, 19, 20, 21, 23].map((n) => `demo-truck-${n}`);
     for (let k = 0; k < 4; k++)
-      for (const id of phones) expect((await fetch(`${https}/api/v1/ingest/osmand?id=${id}&lat=40.${k}&lon=-94.5&timestamp=${Math.floor(sentAt / 1000) + 10 + k}`)).status).toBe(200);
+      for (const id of phones)
+        expect((await fetch(`${https}/api/v1/ingest/osmand?id=${id}&lat=40.${k}&lon=-94.5&timestamp=${Math.floor(sentAt / 1000) + 10 + k}`)).status).toBe(200);
     const osmandLines = () =>
       fs
         .readFileSync(`${dir}/logs/fleetline.access.log`, 'utf8')
@@ -116,7 +139,13 @@ describe.skipIf(!serverUrl || !nginx)('the guide\'s nginx configuration (Postgre
     const statuses: number[] = [];
     let stop = false;
     const load = (async () => {
-      while (!stop) statuses.push(await fetch(url, { headers: { authorization: `Bearer ${admin.accessToken}` } }).then(async (r) => (await r.arrayBuffer(), r.status), () => 0));
+      while (!stop)
+        statuses.push(
+          await fetch(url, { headers: { authorization: `Bearer ${admin.accessToken}` } }).then(
+            async (r) => (await r.arrayBuffer(), r.status),
+            () => 0,
+          ),
+        );
     })();
     // Requests are flowing before the stop, and go on through the other instance after it.
     await vi.waitFor(() => expect(statuses.length).toBeGreaterThan(5), { timeout: 10_000 });

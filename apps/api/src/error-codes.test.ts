@@ -32,7 +32,11 @@ describe('error codes', () => {
       [{ method: 'GET', url: '/api/v1/images/%ED%A0%80' }, 400, 'validation.malformed_url'],
       [{ method: 'POST', url: '/api/v1/auth/authenticate', headers: json, payload: '{"email":' }, 400, 'validation.malformed_body'],
       [{ method: 'POST', url: '/api/v1/auth/authenticate', headers: { 'content-type': 'text/xml' }, payload: '<a/>' }, 415, 'common.unsupported_media_type'],
-      [{ method: 'POST', url: '/api/v1/auth/authenticate', headers: json, payload: JSON.stringify({ email: 'a@b.test', password: 'x'.repeat(2_000_000) }) }, 413, 'common.payload_too_large'],
+      [
+        { method: 'POST', url: '/api/v1/auth/authenticate', headers: json, payload: JSON.stringify({ email: 'a@b.test', password: 'x'.repeat(2_000_000) }) },
+        413,
+        'common.payload_too_large',
+      ],
       [{ method: 'POST', url: '/api/v1/auth/authenticate', payload: { email: 'not an address' } }, 400, 'validation.invalid_body'],
       [{ method: 'GET', url: `/api/v1/organizations/${orgId}/drivers?page=-1`, headers: admin }, 400, 'validation.invalid_query'],
       [{ method: 'GET', url: `/api/v1/organizations/${orgId}/drivers/not-an-id`, headers: admin }, 400, 'validation.invalid_params'],

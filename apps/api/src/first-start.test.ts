@@ -52,7 +52,10 @@ describe.skipIf(onServer())('first start with demo data (PGlite pass)', () => {
         await new Promise((r) => setTimeout(r, 10));
       }
     })();
-    server = await startServer({ env: { PORT: String(port), DEMO: '1', SIMULATOR: '0', SUPERADMIN_EMAIL: SUPER.email, SUPERADMIN_PASSWORD: SUPER.password }, readyTimeoutMs: 400_000 });
+    server = await startServer({
+      env: { PORT: String(port), DEMO: '1', SIMULATOR: '0', SUPERADMIN_EMAIL: SUPER.email, SUPERADMIN_PASSWORD: SUPER.password },
+      readyTimeoutMs: 400_000,
+    });
     await poll.then(() => (polling = false));
 
     const readyz = answers.filter((a) => a.path === '/readyz');
@@ -72,7 +75,11 @@ describe.skipIf(onServer())('first start with demo data (PGlite pass)', () => {
     expect(signIn!.sentAt).toBeLessThan(lastSeeding.sentAt);
     // Then ready, with the demo data there.
     expect(readyz[firstReady]!.body.status).toBe('ready');
-    const admin = await fetch(`${url}/api/v1/auth/authenticate`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(DEMO.admin) });
+    const admin = await fetch(`${url}/api/v1/auth/authenticate`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(DEMO.admin),
+    });
     expect(admin.status).toBe(200);
   }, 480_000);
 });

@@ -2,11 +2,31 @@ import type { AddressInfo } from 'node:net';
 import { sql } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { refusedFixPageSchema, TOKEN_PERMISSIONS, uploadedImageSchema, webhookCreatedSchema, webhookDeliverySchema, webhookListSchema, type ApiTokenCreated, type StreamRevoked } from '@fleet/api-contract';
+import {
+  refusedFixPageSchema,
+  TOKEN_PERMISSIONS,
+  uploadedImageSchema,
+  webhookCreatedSchema,
+  webhookDeliverySchema,
+  webhookListSchema,
+  type ApiTokenCreated,
+  type StreamRevoked,
+} from '@fleet/api-contract';
 import { rowsOf } from './db/sql/rows.ts';
 import { TOKENS_REFUSED } from './modules/api-tokens/index.ts';
 import { createApiToken } from './test/api-tokens.ts';
-import { bearer, createTestApp, DEMO, eventually, expectErrorBody, expectFieldErrors, login, readOutbox, registerOrganization, type TestContext } from './test/helpers.ts';
+import {
+  bearer,
+  createTestApp,
+  DEMO,
+  eventually,
+  expectErrorBody,
+  expectFieldErrors,
+  login,
+  readOutbox,
+  registerOrganization,
+  type TestContext,
+} from './test/helpers.ts';
 import { uploadImage } from './test/images.ts';
 import { driverBody, vehicleBody } from './test/registry.ts';
 import { openLiveStream, stateOf, type LiveStream } from './test/sse-client.ts';
@@ -30,7 +50,17 @@ import { answeringReceiver, percentile, silentReceiver, type AnsweringReceiver, 
 // attempts all refused, with nothing changed. Production's webhook sender settings (10 s timeout,
 // 100 slots, the real retry schedule, 50 subscriptions per organization).
 
-const WEBHOOKS = { allowHttp: true, allowPrivate: true, sender: true, timeoutMs: 10_000, retryScale: 1, pollMs: 1000, idlePollMs: 30_000, concurrency: 100, maxPerOrg: 50 };
+const WEBHOOKS = {
+  allowHttp: true,
+  allowPrivate: true,
+  sender: true,
+  timeoutMs: 10_000,
+  retryScale: 1,
+  pollMs: 1000,
+  idlePollMs: 30_000,
+  concurrency: 100,
+  maxPerOrg: 50,
+};
 /**
  * Subscriptions the hostile tenant asks for: past its allowance of 50, and past the sender's 100 slots,
  * which it would fill alone without the allowance and the fair shares (decision 0230).
@@ -86,8 +116,14 @@ const api = (path: string) => `/api/v1${path}`;
 const inOrg = (orgId: string, path = '') => api(`/organizations/${orgId}${path}`);
 const osmand = (query: string) => t.app.inject({ method: 'GET', url: api(`/ingest/osmand?${query}`) });
 const batch = (device: TestVehicle, body: string | object) =>
-  t.app.inject({ method: 'POST', url: api('/ingest/positions'), headers: { authorization: `Bearer ${device.token}`, 'content-type': 'application/json' }, payload: body });
-const osmandJson = (body: string) => t.app.inject({ method: 'POST', url: api('/ingest/osmand'), headers: { 'content-type': 'application/json' }, payload: body });
+  t.app.inject({
+    method: 'POST',
+    url: api('/ingest/positions'),
+    headers: { authorization: `Bearer ${device.token}`, 'content-type': 'application/json' },
+    payload: body,
+  });
+const osmandJson = (body: string) =>
+  t.app.inject({ method: 'POST', url: api('/ingest/osmand'), headers: { 'content-type': 'application/json' }, payload: body });
 const iso = (ms: number) => new Date(ms).toISOString();
 const seconds = (ms: number) => Math.floor(ms / 1000);
 const YEAR = 365.25 * 86_400_000;
@@ -142,7 +178,11 @@ function poisonedFixes(device: TestVehicle): Array<{ what: string; send: () => P
     { what: 'OsmAnd, NaN latitude', send: () => osmand(`id=${id}&timestamp=${seconds(now)}&lat=NaN&lon=30`), status: 200 },
     { what: 'OsmAnd, huge coordinates', send: () => osmand(`id=${id}&timestamp=${seconds(now)}&lat=1e308&lon=-1e308`), status: 200 },
     { what: 'OsmAnd, infinite latitude', send: () => osmand(`id=${id}&timestamp=${seconds(now)}&lat=1e999&lon=30`), status: 200 },
-    { what: 'OsmAnd JSON, year 0000', send: () => osmandJson(`{"device_id":"${id}","location":{"timestamp":"0000-01-01T00:00:00Z","coords":{"latitude":60,"longitude":30}}}`), status: 200 },
+    {
+      what: 'OsmAnd JSON, year 0000',
+      send: () => osmandJson(`{"device_id":"${id}","location":{"timestamp":"0000-01-01T00:00:00Z","coords":{"latitude":60,"longitude":30}}}`),
+      status: 200,
+    },
     { what: 'OsmAnd JSON, infinite latitude', send: () => osmandJson(coords('1e999')), status: 400 },
     { what: 'OsmAnd JSON, cut short', send: () => osmandJson(`{"device_id":"${id}","location":{"timestamp":`), status: 400 },
     {
@@ -171,7 +211,13 @@ function demoRefusedFixes(device: TestVehicle): Array<{ send: () => Promise<Ligh
     { send: () => osmand(`id=${id}&timestamp=${seconds(now - 60_000)}&lat=95&lon=-90.5`), reasons: ['coordinates'] },
     { send: () => osmand(`id=${id}&timestamp=yesterday&lat=41.5&lon=-90.5`), reasons: ['badTime'] },
     {
-      send: () => batch(device, { positions: [{ fixTime: iso(now + 2 * 3600_000), latitude: 41.5, longitude: -90.5 }, { fixTime: iso(now - 60_000), latitude: 41.5, longitude: -190 }] }),
+      send: () =>
+        batch(device, {
+          positions: [
+            { fixTime: iso(now + 2 * 3600_000), latitude: 41.5, longitude: -90.5 },
+            { fixTime: iso(now - 60_000), latitude: 41.5, longitude: -190 },
+          ],
+        }),
       reasons: ['inFuture', 'coordinates'],
     },
   ];
@@ -179,10 +225,15 @@ function demoRefusedFixes(device: TestVehicle): Array<{ send: () => Promise<Ligh
 
 /** One hostile round: a load firing its 50 silent subscriptions (every third round), poisoned fixes, a token made and revoked. */
 async function hostileRound(i: number): Promise<void> {
-  if (i % 3 === 0) expectAnswer('hostile load', await t.app.inject({ method: 'POST', url: inOrg(hostile.orgId, '/loads'), headers: hostile.h, payload: loadBody() }), 201);
+  if (i % 3 === 0)
+    expectAnswer('hostile load', await t.app.inject({ method: 'POST', url: inOrg(hostile.orgId, '/loads'), headers: hostile.h, payload: loadBody() }), 201);
   for (const p of poisonedFixes(hostile.devices[i % hostile.devices.length]!)) expectAnswer(p.what, await p.send(), p.status);
   const token = await createApiToken(t.app, hostile.orgId, hostile.admin, ['ASSET_LIST']);
-  expectAnswer('hostile token revoked', await t.app.inject({ method: 'DELETE', url: inOrg(hostile.orgId, `/api-tokens/${token.id}`), headers: hostile.admin }), 204);
+  expectAnswer(
+    'hostile token revoked',
+    await t.app.inject({ method: 'DELETE', url: inOrg(hostile.orgId, `/api-tokens/${token.id}`), headers: hostile.admin }),
+    204,
+  );
 }
 
 /** The demo truck reports a position (its latitude rising a little each time); the stream must carry it within 5 s. */
@@ -191,7 +242,10 @@ async function demoFix(i: number): Promise<void> {
   const res = await osmand(`id=${demo.truck.uniqueId}&timestamp=${encodeURIComponent(iso(Date.now()))}&lat=${latitude}&lon=-90.5&speed=50`);
   const answered = Date.now();
   expectAnswer(`demo fix ${i}`, res, 200);
-  const seen = await demo.stream.next((e) => e.event === 'positions' && e.data.vehicles.some((v) => v.assetId === demo.truck.assetId && v.latitude >= latitude - 1e-9), 5000);
+  const seen = await demo.stream.next(
+    (e) => e.event === 'positions' && e.data.vehicles.some((v) => v.assetId === demo.truck.assetId && v.latitude >= latitude - 1e-9),
+    5000,
+  );
   fixLags.push(seen.at - answered);
 }
 
@@ -206,14 +260,33 @@ beforeAll(async () => {
   // webhook and opens the live map stream; a truck of its reports positions.
   const demoAdmin = await login(t.app, DEMO.admin);
   const demoOrg = demoAdmin.user.organization!.id;
-  const demoToken = await createApiToken(t.app, demoOrg, bearer(demoAdmin.accessToken), ['ASSET_LIST', 'DRIVER_LIST', 'GAT_READ', 'LOAD_LIST', 'WEBHOOK_MANAGE'], 'Demo TMS');
-  const sub = await t.app.inject({ method: 'POST', url: inOrg(demoOrg, '/webhooks'), headers: bearer(demoToken.token), payload: { url: answering.url, events: ['load.status_changed'] } });
+  const demoToken = await createApiToken(
+    t.app,
+    demoOrg,
+    bearer(demoAdmin.accessToken),
+    ['ASSET_LIST', 'DRIVER_LIST', 'GAT_READ', 'LOAD_LIST', 'WEBHOOK_MANAGE'],
+    'Demo TMS',
+  );
+  const sub = await t.app.inject({
+    method: 'POST',
+    url: inOrg(demoOrg, '/webhooks'),
+    headers: bearer(demoToken.token),
+    payload: { url: answering.url, events: ['load.status_changed'] },
+  });
   expect(sub.statusCode, sub.body).toBe(201);
   const truck = await createTestVehicle(t.app.db, demoOrg, { uniqueId: `demo-truck-${Date.now()}`, unitNumber: 'D-66' });
   const stream = await openLiveStream(`${baseUrl}${inOrg(demoOrg, '/assets/stream')}`, demoToken.token);
   expect(stream.status).toBe(200);
   await stream.next((e) => e.event === 'snapshot');
-  demo = { orgId: demoOrg, admin: bearer(demoAdmin.accessToken), token: demoToken, h: bearer(demoToken.token), truck, webhookId: webhookCreatedSchema.parse(sub.json()).id, stream };
+  demo = {
+    orgId: demoOrg,
+    admin: bearer(demoAdmin.accessToken),
+    token: demoToken,
+    h: bearer(demoToken.token),
+    truck,
+    webhookId: webhookCreatedSchema.parse(sub.json()).id,
+    stream,
+  };
   driving = repeat('demo truck', demoFix, DEMO_FIX_GAP_MS);
 
   // The hostile organization: a token of every code a token may carry, two devices, and as many
@@ -221,17 +294,38 @@ beforeAll(async () => {
   const owner = await registerOrganization(t.app, 'Hostile Haulage');
   const hostileOrg = owner.user.organization!.id;
   const hostileToken = await createApiToken(t.app, hostileOrg, bearer(owner.accessToken), TOKEN_PERMISSIONS, 'Everything');
-  const devices = [await createTestVehicle(t.app.db, hostileOrg, { uniqueId: `hostile-a-${Date.now()}` }), await createTestVehicle(t.app.db, hostileOrg, { uniqueId: `hostile-b-${Date.now()}` })];
+  const devices = [
+    await createTestVehicle(t.app.db, hostileOrg, { uniqueId: `hostile-a-${Date.now()}` }),
+    await createTestVehicle(t.app.db, hostileOrg, { uniqueId: `hostile-b-${Date.now()}` }),
+  ];
   const webhookCreates: LightMyRequestResponse[] = [];
   for (let i = 0; i < HOSTILE_WEBHOOK_TRIES; i++) {
     webhookCreates.push(
-      await t.app.inject({ method: 'POST', url: inOrg(hostileOrg, '/webhooks'), headers: bearer(hostileToken.token), payload: { url: `${silent.url}/${i}`, events: ['load.status_changed'], description: `silent ${i}` } }),
+      await t.app.inject({
+        method: 'POST',
+        url: inOrg(hostileOrg, '/webhooks'),
+        headers: bearer(hostileToken.token),
+        payload: { url: `${silent.url}/${i}`, events: ['load.status_changed'], description: `silent ${i}` },
+      }),
     );
   }
-  hostile = { orgId: hostileOrg, ownerId: owner.user.id, ownerEmail: owner.user.email, ownerPassword: owner.password, admin: bearer(owner.accessToken), h: bearer(hostileToken.token), devices, webhookCreates };
+  hostile = {
+    orgId: hostileOrg,
+    ownerId: owner.user.id,
+    ownerEmail: owner.user.email,
+    ownerPassword: owner.password,
+    admin: bearer(owner.accessToken),
+    h: bearer(hostileToken.token),
+    devices,
+    webhookCreates,
+  };
   // Its first load: a delivery to each subscription, each held by the receiver for the whole timeout.
   expect((await t.app.inject({ method: 'POST', url: inOrg(hostileOrg, '/loads'), headers: hostile.h, payload: loadBody() })).statusCode).toBe(201);
-  await eventually(async () => silent.held(), (n) => n >= 40, 10_000);
+  await eventually(
+    async () => silent.held(),
+    (n) => n >= 40,
+    10_000,
+  );
   noise = repeat('hostile', hostileRound, HOSTILE_ROUND_GAP_MS);
 }, 180_000);
 
@@ -259,7 +353,11 @@ describe('a hostile tenant beside the demo organization (issue 66)', () => {
     }
     const arrived = () => [...sentAt.keys()].filter((id) => answering.arrived.has(id)).length;
     // Waits for the last, at most 25 s: what has not arrived by then counts as late as that (at least).
-    await eventually(async () => arrived(), (n) => n === DEMO_EVENTS, 25_000);
+    await eventually(
+      async () => arrived(),
+      (n) => n === DEMO_EVENTS,
+      25_000,
+    );
     const now = performance.now();
     const lags = [...sentAt].map(([id, at]) => (answering.arrived.get(id) ?? now) - at).sort((x, y) => x - y);
     const p99 = percentile(lags, 99);
@@ -276,7 +374,8 @@ describe('a hostile tenant beside the demo organization (issue 66)', () => {
     const statuses = hostile.webhookCreates.map((r) => r.statusCode);
     expect(statuses.slice(0, 50)).toEqual(Array(50).fill(201));
     expect(statuses.slice(50)).toEqual(Array(HOSTILE_WEBHOOK_TRIES - 50).fill(400));
-    for (const r of hostile.webhookCreates.slice(50)) expect(expectErrorBody(r.json(), 400).message).toContain('already has 50 webhook subscriptions, the most allowed');
+    for (const r of hostile.webhookCreates.slice(50))
+      expect(expectErrorBody(r.json(), 400).message).toContain('already has 50 webhook subscriptions, the most allowed');
     const list = webhookListSchema.parse((await t.app.inject({ method: 'GET', url: inOrg(hostile.orgId, '/webhooks'), headers: hostile.h })).json());
     expect([list.content.length, list.limit]).toEqual([50, 50]);
   });
@@ -291,7 +390,11 @@ describe('a hostile tenant beside the demo organization (issue 66)', () => {
       // The creator takeover: a new e-mail on the creator's profile, then the public password reset.
       { method: 'PUT', url: own(`/users/${hostile.ownerId}`), payload: profile },
       { method: 'PUT', url: own(`/users/${hostile.ownerId}`), payload: { ...profile, currentPassword: hostile.ownerPassword } },
-      { method: 'PUT', url: own(`/users/${hostile.ownerId}/changePassword`), payload: { currentPassword: hostile.ownerPassword, newPassword: 'Intruder#2026x' } },
+      {
+        method: 'PUT',
+        url: own(`/users/${hostile.ownerId}/changePassword`),
+        payload: { currentPassword: hostile.ownerPassword, newPassword: 'Intruder#2026x' },
+      },
       { method: 'POST', url: own('/users'), payload: { email: evil, firstName: 'Evil', lastName: 'Twin' } },
       // A ticket stands for a person's session; the inbox is a person's.
       { method: 'POST', url: own('/assets/stream/ticket') },
@@ -320,12 +423,12 @@ describe('a hostile tenant beside the demo organization (issue 66)', () => {
     expect((await t.app.inject({ method: 'GET', url: inOrg(demo.orgId, '/assets'), headers: demo.h })).statusCode).toBe(200);
   });
 
-  it("a hostile token reads and writes nothing of the demo organization: 404 by its paths and by its ids; nothing changes", async () => {
+  it('a hostile token reads and writes nothing of the demo organization: 404 by its paths and by its ids; nothing changes', async () => {
     // Seeded records, not the truck reporting in the background (its device's last-seen time moves).
     const seeded = async (path: string) =>
-      ((await t.app.inject({ method: 'GET', url: inOrg(demo.orgId, `${path}?size=20`), headers: demo.admin })).json().content as Array<Record<string, string>>).find(
-        (x) => ![demo.truck.assetId, demo.truck.gatewayId, demo.truck.driverId].includes(x.id!),
-      )!;
+      (
+        (await t.app.inject({ method: 'GET', url: inOrg(demo.orgId, `${path}?size=20`), headers: demo.admin })).json().content as Array<Record<string, string>>
+      ).find((x) => ![demo.truck.assetId, demo.truck.gatewayId, demo.truck.driverId].includes(x.id!))!;
     const asset = await seeded('/assets');
     const gateway = await seeded('/gateways');
     const driver = await seeded('/drivers');
@@ -380,7 +483,7 @@ describe('a hostile tenant beside the demo organization (issue 66)', () => {
     expect(await rows()).toBe(before);
   });
 
-  it('a hostile token attaches no image that is not its own and reads none of the demo organization\'s', async () => {
+  it("a hostile token attaches no image that is not its own and reads none of the demo organization's", async () => {
     const demoPhoto = await uploadImage(t.app, demo.orgId, demo.admin, '/dvirs/images');
     expect(demoPhoto.statusCode, demoPhoto.body).toBe(201);
     const demoImage = uploadedImageSchema.parse(demoPhoto.json());
@@ -388,7 +491,14 @@ describe('a hostile tenant beside the demo organization (issue 66)', () => {
     const ownerPhoto = await uploadImage(t.app, hostile.orgId, hostile.admin, '/dvirs/images');
     expect(ownerPhoto.statusCode, ownerPhoto.body).toBe(201);
     const ownerImage = uploadedImageSchema.parse(ownerPhoto.json());
-    const images = async () => JSON.stringify(rowsOf(await t.database.db.execute(sql`select id, organization_id, uploaded_by, owner_type, owner_id from images where id in (${demoImage.id}, ${ownerImage.id}) order by id`)));
+    const images = async () =>
+      JSON.stringify(
+        rowsOf(
+          await t.database.db.execute(
+            sql`select id, organization_id, uploaded_by, owner_type, owner_id from images where id in (${demoImage.id}, ${ownerImage.id}) order by id`,
+          ),
+        ),
+      );
     const before = await images();
 
     const load = await t.app.inject({ method: 'POST', url: inOrg(hostile.orgId, '/loads'), headers: hostile.h, payload: loadBody() });
@@ -414,7 +524,9 @@ describe('a hostile tenant beside the demo organization (issue 66)', () => {
   });
 
   it("the demo organization's refused fixes, sent in the same second as poisoned ones, are all recorded and listed", async () => {
-    const devices = await Promise.all([1, 2, 3].map((n) => createTestVehicle(t.app.db, demo.orgId, { uniqueId: `demo-clock-${Date.now()}-${n}`, driver: false })));
+    const devices = await Promise.all(
+      [1, 2, 3].map((n) => createTestVehicle(t.app.db, demo.orgId, { uniqueId: `demo-clock-${Date.now()}-${n}`, driver: false })),
+    );
     const expected = new Map(devices.map((d) => [d.gatewayId, {} as Record<string, number>]));
     const demoSends = devices.flatMap((d) =>
       demoRefusedFixes(d).map((f) => {
@@ -433,7 +545,8 @@ describe('a hostile tenant beside the demo organization (issue 66)', () => {
       expect(res.statusCode, res.body).toBe(200);
       return refusedFixPageSchema.parse(res.json()).content;
     };
-    const byReason = (rows: Awaited<ReturnType<typeof listed>>) => rows.reduce<Record<string, number>>((acc, r) => ({ ...acc, [r.reason]: (acc[r.reason] ?? 0) + r.count }), {});
+    const byReason = (rows: Awaited<ReturnType<typeof listed>>) =>
+      rows.reduce<Record<string, number>>((acc, r) => ({ ...acc, [r.reason]: (acc[r.reason] ?? 0) + r.count }), {});
     // Every one of them, through the demo organization's token, once the log has written them (it flushes every second).
     await vi.waitFor(
       async () => {
@@ -463,9 +576,23 @@ describe('a hostile tenant beside the demo organization (issue 66)', () => {
     const revoked = await theirs.next((e) => e.event === 'revoked', 10_000);
     expect((revoked.data as unknown as StreamRevoked).reason).toBe('token');
     // A role of its own changed: every cached token context of every organization is dropped, every stream checked.
-    const role = await t.app.inject({ method: 'POST', url: inOrg(hostile.orgId, '/roles'), headers: hostile.admin, payload: { name: `Churn ${Date.now()}`, permissions: ['ASSET_LIST'] } });
+    const role = await t.app.inject({
+      method: 'POST',
+      url: inOrg(hostile.orgId, '/roles'),
+      headers: hostile.admin,
+      payload: { name: `Churn ${Date.now()}`, permissions: ['ASSET_LIST'] },
+    });
     expect(role.statusCode, role.body).toBe(201);
-    expect((await t.app.inject({ method: 'PUT', url: inOrg(hostile.orgId, `/roles/${role.json().id}`), headers: hostile.admin, payload: { name: `Churned ${Date.now()}`, permissions: ['LOAD_LIST'] } })).statusCode).toBe(200);
+    expect(
+      (
+        await t.app.inject({
+          method: 'PUT',
+          url: inOrg(hostile.orgId, `/roles/${role.json().id}`),
+          headers: hostile.admin,
+          payload: { name: `Churned ${Date.now()}`, permissions: ['LOAD_LIST'] },
+        })
+      ).statusCode,
+    ).toBe(200);
 
     await noise.stop();
     await driving.stop();

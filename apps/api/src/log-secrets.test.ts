@@ -110,7 +110,11 @@ async function exercise(s: ServerProcess, superAdmin: { email: string; password:
 
   // A device: its batch token, then positions over the batch endpoint and the OsmAnd port and path.
   const uniqueId = fresh('dev');
-  const device = await call<{ ingestToken: string }>('POST', `/api/v1/organizations/${orgId}/gateways`, { token: again.accessToken, body: { uniqueId, name: 'Log test device' }, expect: 201 });
+  const device = await call<{ ingestToken: string }>('POST', `/api/v1/organizations/${orgId}/gateways`, {
+    token: again.accessToken,
+    body: { uniqueId, name: 'Log test device' },
+    expect: 201,
+  });
   secrets.deviceToken = device.ingestToken;
   secrets.deviceUniqueId = uniqueId;
   const now = Date.now();
@@ -145,7 +149,9 @@ function requestLines(output: string): Line[] {
 
 async function stopAfterStreamLine(s: ServerProcess, streamPath: string): Promise<string> {
   // The stream's line is written when it closes, just after the client went away.
-  await vi.waitFor(() => expect(requestLines(s.output()).some((l) => l.url?.startsWith(`${streamPath}?ticket=`))).toBe(true), { timeout: 5000, interval: 50 }).catch(() => undefined);
+  await vi
+    .waitFor(() => expect(requestLines(s.output()).some((l) => l.url?.startsWith(`${streamPath}?ticket=`))).toBe(true), { timeout: 5000, interval: 50 })
+    .catch(() => undefined);
   const end = await s.stop('SIGTERM');
   expect(end.code).toBe(0);
   return s.output();
@@ -162,30 +168,34 @@ const runs = process.env.LOG_TEST_MODES === 'all' ? modes : modes.filter((m) => 
 
 // The Citus pass adds nothing here (the server runs on its embedded database): both modes are covered.
 describe.skipIf(onCitus())('the server log', () => {
-  it.each(runs)('holds no token, ticket, password, reset link or device credential, and one line per API request ($name)', async ({ env }) => {
-    const superAdmin = { email: 'root@logtest.test', password: fresh('Super#1a') };
-    server = await startServer({ env: { ...env, LOG_LEVEL: 'info', SUPERADMIN_EMAIL: superAdmin.email, SUPERADMIN_PASSWORD: superAdmin.password } });
-    const { secrets, requests, streamPath } = await exercise(server, superAdmin);
-    if (env.JWT_SECRET) secrets.jwtSecret = env.JWT_SECRET;
-    const output = await stopAfterStreamLine(server, streamPath);
+  it.each(runs)(
+    'holds no token, ticket, password, reset link or device credential, and one line per API request ($name)',
+    async ({ env }) => {
+      const superAdmin = { email: 'root@logtest.test', password: fresh('Super#1a') };
+      server = await startServer({ env: { ...env, LOG_LEVEL: 'info', SUPERADMIN_EMAIL: superAdmin.email, SUPERADMIN_PASSWORD: superAdmin.password } });
+      const { secrets, requests, streamPath } = await exercise(server, superAdmin);
+      if (env.JWT_SECRET) secrets.jwtSecret = env.JWT_SECRET;
+      const output = await stopAfterStreamLine(server, streamPath);
 
-    const leaked = Object.entries(secrets).filter(([, value]) => output.includes(value));
-    expect(leaked.map(([name]) => name)).toEqual([]);
-    // The secrets were real values of some length, not empty strings that match anything.
-    for (const value of Object.values(secrets)) expect(value.length).toBeGreaterThanOrEqual(12);
+      const leaked = Object.entries(secrets).filter(([, value]) => output.includes(value));
+      expect(leaked.map(([name]) => name)).toEqual([]);
+      // The secrets were real values of some length, not empty strings that match anything.
+      for (const value of Object.values(secrets)) expect(value.length).toBeGreaterThanOrEqual(12);
 
-    const lines = requestLines(output);
-    // Exactly one info line per API request, in order, with its status; ingest and probes not at info.
-    expect(lines.every((l) => l.level === 30 && typeof l.reqId === 'string' && typeof l.responseTime === 'number')).toBe(true);
-    const seen = lines.map((l) => `${l.method} ${l.url!.split('?')[0]} ${l.statusCode}`);
-    const made = requests.map((r) => `${r.method} ${r.path.split('?')[0]!.replace(/create-new-password\/.*/, 'create-new-password/[redacted]')} ${r.status}`);
-    expect(seen.sort()).toEqual(made.sort());
-    expect(seen).toContain('POST /api/v1/auth/authenticate 200');
-    expect(lines.some((l) => l.url?.startsWith('/api/v1/ingest') || l.url?.startsWith('/readyz'))).toBe(false);
-    // Credential-bearing query parameters are shown redacted, so a support reader knows they were there.
-    expect(lines.find((l) => l.url?.startsWith(`${streamPath}?`) && l.statusCode === 200)?.url).toBe(`${streamPath}?ticket=[redacted]`);
-    expect(lines.find((l) => l.url?.startsWith(`${streamPath}?`) && l.statusCode === 401)?.url).toBe(`${streamPath}?access_token=[redacted]`);
-    // The outbox e-mail is logged by recipient and file, not by its text.
-    expect(output).toContain('e-mail written to the outbox');
-  }, 240_000);
+      const lines = requestLines(output);
+      // Exactly one info line per API request, in order, with its status; ingest and probes not at info.
+      expect(lines.every((l) => l.level === 30 && typeof l.reqId === 'string' && typeof l.responseTime === 'number')).toBe(true);
+      const seen = lines.map((l) => `${l.method} ${l.url!.split('?')[0]} ${l.statusCode}`);
+      const made = requests.map((r) => `${r.method} ${r.path.split('?')[0]!.replace(/create-new-password\/.*/, 'create-new-password/[redacted]')} ${r.status}`);
+      expect(seen.sort()).toEqual(made.sort());
+      expect(seen).toContain('POST /api/v1/auth/authenticate 200');
+      expect(lines.some((l) => l.url?.startsWith('/api/v1/ingest') || l.url?.startsWith('/readyz'))).toBe(false);
+      // Credential-bearing query parameters are shown redacted, so a support reader knows they were there.
+      expect(lines.find((l) => l.url?.startsWith(`${streamPath}?`) && l.statusCode === 200)?.url).toBe(`${streamPath}?ticket=[redacted]`);
+      expect(lines.find((l) => l.url?.startsWith(`${streamPath}?`) && l.statusCode === 401)?.url).toBe(`${streamPath}?access_token=[redacted]`);
+      // The outbox e-mail is logged by recipient and file, not by its text.
+      expect(output).toContain('e-mail written to the outbox');
+    },
+    240_000,
+  );
 });

@@ -108,7 +108,9 @@ async function main(): Promise<void> {
     await teltonika.listen({ port: config.teltonikaPort, host: config.host });
     console.log(`Teltonika devices (codec 8, 8 Extended) on TCP port ${config.teltonikaPort}`);
   }
-  console.log(`Fleetline is running on ${config.publicUrl} (database: ${app.database.kind}${app.database.kind === 'pglite' ? `, ${config.dataDir}` : ''})${app.startup.active ? '; seeding the demo data, ready when /readyz says so' : ''}`);
+  console.log(
+    `Fleetline is running on ${config.publicUrl} (database: ${app.database.kind}${app.database.kind === 'pglite' ? `, ${config.dataDir}` : ''})${app.startup.active ? '; seeding the demo data, ready when /readyz says so' : ''}`,
+  );
   // What start-up does in the background; once it is all done its garbage is collected.
   const startup: Array<Promise<unknown>> = [];
   if (config.demo) {

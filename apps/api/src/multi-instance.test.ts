@@ -112,7 +112,7 @@ describe.skipIf(!serverUrl)('two API instances on one PostgreSQL (PostgreSQL pas
     expect(event.at - sentAt).toBeLessThan(1000);
   });
 
-  it('shows a vehicle edited through instance 1 in instance 2\'s list page and search on the next request', async () => {
+  it("shows a vehicle edited through instance 1 in instance 2's list page and search on the next request", async () => {
     const admin = await signIn(one, DEMO.admin);
     const orgId = admin.user.organization!.id;
     const page = `/organizations/${orgId}/assets?type=VEHICLE&page=0&size=15&sort=unitNumber,asc`;
@@ -159,12 +159,14 @@ describe.skipIf(!serverUrl)('two API instances on one PostgreSQL (PostgreSQL pas
     expect(refused.json).toMatchObject({ status: 401 });
   });
 
-  it('ends the live map and notifications streams on instance 2 within a second of their user\'s deactivation through instance 1', async () => {
+  it("ends the live map and notifications streams on instance 2 within a second of their user's deactivation through instance 1", async () => {
     const admin = await signIn(one, DEMO.admin);
     const orgId = admin.user.organization!.id;
     const email = `watcher${Date.now()}@demofreight.test`;
     const password = 'Watcher#2026';
-    const [role] = await rows<{ id: string }>(sql`insert into roles (organization_id, name, permissions) values (${orgId}, ${`Watcher ${Date.now()}`}, '{ASSET_LIST}') returning id`);
+    const [role] = await rows<{ id: string }>(
+      sql`insert into roles (organization_id, name, permissions) values (${orgId}, ${`Watcher ${Date.now()}`}, '{ASSET_LIST}') returning id`,
+    );
     const [user] = await rows<{ id: string }>(
       sql`insert into users (organization_id, role, role_id, email, username, password_hash) values (${orgId}, 'USER', ${role!.id}, ${email}, ${email}, ${await hashPassword(password)}) returning id`,
     );
@@ -251,7 +253,11 @@ describe.skipIf(!serverUrl)('two API instances on one PostgreSQL (PostgreSQL pas
     const again = await openLiveStream(`${one.url}/api/v1/organizations/${orgId}/assets/stream`, admin.accessToken);
     const snapshot = await again.next((e) => e.event === 'snapshot');
     again.close();
-    const lastAcked = run.acked.filter((a) => a.uniqueId === 'demo-truck-11').map((a) => a.fixTime).sort().at(-1)!;
+    const lastAcked = run.acked
+      .filter((a) => a.uniqueId === 'demo-truck-11')
+      .map((a) => a.fixTime)
+      .sort()
+      .at(-1)!;
     const truck = snapshot.data.vehicles.find((v) => v.unitNumber === '111');
     expect(Date.parse(truck!.fixTime)).toBeGreaterThanOrEqual(Date.parse(lastAcked));
   });

@@ -3,8 +3,24 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DVIR_ITEMS, isErrorCode, type SignInResponse } from '@fleet/api-contract';
 import { bearer, createTestApp, DEMO, login, type TestContext } from './test/helpers.ts';
 import {
-  bodyText, chosen, deref, dotted, fieldsOf, getAt, overlay, poisonsFor, project, sample, sameValue, setAt, textPoisons,
-  type Doc, type Field, type Operation, type Poison, type SampleContext,
+  bodyText,
+  chosen,
+  deref,
+  dotted,
+  fieldsOf,
+  getAt,
+  overlay,
+  poisonsFor,
+  project,
+  sample,
+  sameValue,
+  setAt,
+  textPoisons,
+  type Doc,
+  type Field,
+  type Operation,
+  type Poison,
+  type SampleContext,
 } from './test/openapi-fuzz.ts';
 
 // Issue 43: every body field, query and path parameter of the API document, sent with another type,
@@ -62,7 +78,8 @@ const json = (res: LightMyRequestResponse): unknown => {
     return undefined;
   }
 };
-const technical = (res: LightMyRequestResponse) => String((json(res) as { technicalMessage?: unknown } | undefined)?.technicalMessage ?? res.body.slice(0, 200));
+const technical = (res: LightMyRequestResponse) =>
+  String((json(res) as { technicalMessage?: unknown } | undefined)?.technicalMessage ?? res.body.slice(0, 200));
 
 // ---------------------------------------------------------------- the organization's own ids
 
@@ -87,7 +104,8 @@ const ids = new Map<string, string[]>();
 
 function itemsOf(body: unknown): Array<Record<string, unknown>> {
   const list = Array.isArray(body) ? body : (body as { content?: unknown } | undefined)?.content;
-  const hasId = (i: unknown): i is Record<string, unknown> => typeof i === 'object' && i !== null && ['string', 'number'].includes(typeof (i as { id?: unknown }).id);
+  const hasId = (i: unknown): i is Record<string, unknown> =>
+    typeof i === 'object' && i !== null && ['string', 'number'].includes(typeof (i as { id?: unknown }).id);
   return Array.isArray(list) ? list.filter(hasId) : [];
 }
 
@@ -96,7 +114,12 @@ async function loadIds(): Promise<void> {
     const url = list.startsWith('/') ? list : `/api/v1/organizations/${orgId}/${list}`;
     const res = await send(list.startsWith('/') ? superAdmin.accessToken : admin.accessToken, 'GET', `${url}${url.includes('?') ? '&' : '?'}size=5`);
     // The admin's own user is left out: an update of it could sign the test out.
-    ids.set(stem, itemsOf(json(res)).map((i) => String(i.id)).filter((id) => id !== admin.user.id));
+    ids.set(
+      stem,
+      itemsOf(json(res))
+        .map((i) => String(i.id))
+        .filter((id) => id !== admin.user.id),
+    );
   }
 }
 
@@ -179,22 +202,43 @@ const HINTS: Record<string, (n: number) => unknown> = {
   [`POST ${ORG}/maintenance-schedules`]: () => ({ groupId: null }),
   [`PUT ${ORG}/maintenance-schedules/{scheduleId}`]: () => ({ groupId: null }),
   [`POST ${ORG}/places/import`]: (n) => ({ content: `name,latitude,longitude,radiusMeters\nYard ${n},32.78,-96.8,150\n` }),
-  [`POST ${ORG}/loads`]: () => ({ customerPlaceId: null, stops: [{ kind: 'PICKUP', placeId: null, windowStart: iso(24), windowEnd: iso(26) }, { kind: 'DELIVERY', placeId: null, latitude: 30.27, longitude: -97.74, windowStart: iso(30), windowEnd: iso(32) }] }),
-  [`PUT ${ORG}/loads/{loadId}`]: () => ({ customerPlaceId: null, stops: [{ kind: 'PICKUP', placeId: null, windowStart: iso(24), windowEnd: iso(26) }, { kind: 'DELIVERY', placeId: null, latitude: 30.27, longitude: -97.74, windowStart: iso(30), windowEnd: iso(32) }] }),
+  [`POST ${ORG}/loads`]: () => ({
+    customerPlaceId: null,
+    stops: [
+      { kind: 'PICKUP', placeId: null, windowStart: iso(24), windowEnd: iso(26) },
+      { kind: 'DELIVERY', placeId: null, latitude: 30.27, longitude: -97.74, windowStart: iso(30), windowEnd: iso(32) },
+    ],
+  }),
+  [`PUT ${ORG}/loads/{loadId}`]: () => ({
+    customerPlaceId: null,
+    stops: [
+      { kind: 'PICKUP', placeId: null, windowStart: iso(24), windowEnd: iso(26) },
+      { kind: 'DELIVERY', placeId: null, latitude: 30.27, longitude: -97.74, windowStart: iso(30), windowEnd: iso(32) },
+    ],
+  }),
   [`POST ${ORG}/loads/import`]: (n) => ({
     content: `reference,customer,kind,latitude,longitude,windowStart,windowEnd\nR${n},Acme,PICKUP,32.78,-96.8,${iso(24)},${iso(26)}\nR${n},Acme,DELIVERY,30.27,-97.74,${iso(30)},${iso(32)}\n`,
   }),
 };
 /** An inspection report's items, every one passed: the standard ones and the organization's own. */
 async function allItemsPassed() {
-  const own = json(await send(admin.accessToken, 'GET', `/api/v1/organizations/${orgId}/maintenance/inspection-items`)) as { items?: Array<{ name: string }> } | undefined;
+  const own = json(await send(admin.accessToken, 'GET', `/api/v1/organizations/${orgId}/maintenance/inspection-items`)) as
+    { items?: Array<{ name: string }> } | undefined;
   return [...DVIR_ITEMS.map((i) => i.code), ...(own?.items ?? []).map((i) => i.name)].map((item) => ({ item, ok: true, note: null }));
 }
 const fuelCsv = (n: number) => ({
   csv: `Date,Unit,State,Gallons,Receipt,Price,Total\n${new Date().toISOString().slice(0, 10)},101,TX,50.5,R${n},3.999,201.95\n`,
   preset: 'CUSTOM',
   dateFormat: 'YMD',
-  mapping: { date: 'Date', unitNumber: 'Unit', jurisdiction: 'State', gallons: 'Gallons', receiptNumber: 'Receipt', pricePerUnit: 'Price', totalAmount: 'Total' },
+  mapping: {
+    date: 'Date',
+    unitNumber: 'Unit',
+    jurisdiction: 'State',
+    gallons: 'Gallons',
+    receiptNumber: 'Receipt',
+    pricePerUnit: 'Price',
+    totalAmount: 'Total',
+  },
 });
 
 // ---------------------------------------------------------------- one operation
@@ -214,12 +258,16 @@ const ok = (status: number) => status >= 200 && status < 300;
 
 async function fuzzOperation(method: string, path: string, op: Operation, found: Found): Promise<void> {
   const params = op.parameters ?? [];
-  const requiredQuery = Object.fromEntries(params.filter((p) => p.in === 'query' && p.required).map((p) => [p.name, String(sample(doc, p.schema, p.name, context))]));
+  const requiredQuery = Object.fromEntries(
+    params.filter((p) => p.in === 'query' && p.required).map((p) => [p.name, String(sample(doc, p.schema, p.name, context))]),
+  );
   const schema = jsonBodySchema(op);
   const where = `${method.toUpperCase()} ${path}`;
   const hint = HINTS[where];
   const withQuery = (u: string, query: Record<string, string>) => {
-    const qs = Object.entries(query).map(([k, v]) => `${encodeURIComponent(k)}=${v.startsWith('%') ? v : encodeURIComponent(v)}`).join('&');
+    const qs = Object.entries(query)
+      .map(([k, v]) => `${encodeURIComponent(k)}=${v.startsWith('%') ? v : encodeURIComponent(v)}`)
+      .join('&');
     return qs ? `${u}?${qs}` : u;
   };
   // An action without a body (deactivate, accept, delete) is only sent with poisoned parameters:
@@ -260,7 +308,13 @@ async function fuzzOperation(method: string, path: string, op: Operation, found:
     if (process.env.FUZZ_TRACE && !ok(baseRes.statusCode)) console.info(`not 2xx: ${baseRes.statusCode} ${where}: ${technical(baseRes).slice(0, 300)}`);
   }
 
-  const check = async (res: LightMyRequestResponse, label: string, poison: Poison, named: string, readBack?: (res: LightMyRequestResponse) => Promise<unknown>) => {
+  const check = async (
+    res: LightMyRequestResponse,
+    label: string,
+    poison: Poison,
+    named: string,
+    readBack?: (res: LightMyRequestResponse) => Promise<unknown>,
+  ) => {
     found.requests++;
     const at = `${where} ${label} = ${poison.name}`;
     if (res.statusCode >= 500) return found.failures.push(`${at}: ${res.statusCode} ${technical(res)}`);
@@ -343,7 +397,9 @@ describe('every request of the API document, poisoned field by field', () => {
         await fuzzOperation(method, path, op, found);
       }
     }
-    console.info(`openapi fuzz: ${operations} operations, ${found.requests} requests, ${found.covered} valid-ish requests answered 2xx, ${found.compared} accepted values read back, ${Date.now() - started} ms`);
+    console.info(
+      `openapi fuzz: ${operations} operations, ${found.requests} requests, ${found.covered} valid-ish requests answered 2xx, ${found.compared} accepted values read back, ${Date.now() - started} ms`,
+    );
     console.info(`openapi fuzz: error codes answered: ${[...codesSeen].sort().join(', ')}`);
     expect(found.failures).toEqual([]);
     expect(uncoded).toEqual([]);

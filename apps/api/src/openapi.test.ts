@@ -9,7 +9,11 @@ import { emptySchemaFindings, findingLine, requestBodyFields } from './test/open
  * the test fails once these findings are gone, so the list cannot go stale.
  */
 /** Bodies documented for integrators but read by their handler, not by zod: their fields need no labels. */
-const READ_BY_THEIR_HANDLER = ['POST /api/v1/ingest/osmand', 'POST /api/v1/organizations/{orgId}/image', 'POST /api/v1/organizations/{orgId}/users/{userId}/image'];
+const READ_BY_THEIR_HANDLER = [
+  'POST /api/v1/ingest/osmand',
+  'POST /api/v1/organizations/{orgId}/image',
+  'POST /api/v1/organizations/{orgId}/users/{userId}/image',
+];
 
 let t: TestContext;
 let doc: Parameters<typeof emptySchemaFindings>[0];
@@ -30,8 +34,11 @@ describe('the API document', () => {
   });
 
   it("shows the batch ingest's position fields and documents non-JSON answers by content type", () => {
-    const batch = (doc.paths['/api/v1/ingest/positions']?.post as { requestBody: { content: Record<string, { schema: { properties: Record<string, { items: { properties: object; required: string[] } }> } }> } })
-      .requestBody.content['application/json']!.schema.properties.positions!.items;
+    const batch = (
+      doc.paths['/api/v1/ingest/positions']?.post as {
+        requestBody: { content: Record<string, { schema: { properties: Record<string, { items: { properties: object; required: string[] } }> } }> };
+      }
+    ).requestBody.content['application/json']!.schema.properties.positions!.items;
     expect(Object.keys(batch.properties)).toEqual(expect.arrayContaining(['fixTime', 'latitude', 'longitude', 'speed', 'course', 'ignition', 'attributes']));
     expect(batch.required).toEqual(['fixTime', 'latitude', 'longitude']);
     const responses = (path: string) => (doc.paths[path]?.get as { responses: Record<string, { content?: Record<string, unknown> }> }).responses;
@@ -51,13 +58,28 @@ describe('the API document', () => {
 
 describe('the document walker', () => {
   const op = (schema: object, extra: object = {}) => ({
-    paths: { '/x/{id}': { post: { requestBody: { content: { 'application/json': { schema } } }, responses: { 200: { content: { 'application/json': { schema: { type: 'string' } } } } }, ...extra } } },
+    paths: {
+      '/x/{id}': {
+        post: {
+          requestBody: { content: { 'application/json': { schema } } },
+          responses: { 200: { content: { 'application/json': { schema: { type: 'string' } } } } },
+          ...extra,
+        },
+      },
+    },
     components: { schemas: { Loose: { type: 'object', additionalProperties: {} }, Tight: { type: 'object', properties: { a: { type: 'string' } } } } },
   });
   const lines = (d: object) => emptySchemaFindings(d as never).map(findingLine);
 
   it('names the method, path and JSON pointer of each empty schema, bare object and untyped array', () => {
-    expect(lines(op({ type: 'object', properties: { a: {}, b: { type: 'array', items: {} }, c: { type: 'object' }, d: { type: 'object', additionalProperties: { type: 'number' } } } }))).toEqual([
+    expect(
+      lines(
+        op({
+          type: 'object',
+          properties: { a: {}, b: { type: 'array', items: {} }, c: { type: 'object' }, d: { type: 'object', additionalProperties: { type: 'number' } } },
+        }),
+      ),
+    ).toEqual([
       'POST /x/{id} /paths/~1x~1{id}/post/requestBody/content/application~1json/schema/properties/a: empty schema',
       'POST /x/{id} /paths/~1x~1{id}/post/requestBody/content/application~1json/schema/properties/b: array whose items are empty',
       'POST /x/{id} /paths/~1x~1{id}/post/requestBody/content/application~1json/schema/properties/b/items: empty schema',
@@ -68,7 +90,10 @@ describe('the document walker', () => {
   it('follows $refs into components, parameters and responses, and reports a missing success answer', () => {
     const d = op(
       { type: 'array', items: { $ref: '#/components/schemas/Loose' } },
-      { parameters: [{ name: 'id', in: 'path', schema: { nullable: true } }], responses: { 400: { content: { 'application/json': { schema: { $ref: '#/components/schemas/Gone' } } } } } },
+      {
+        parameters: [{ name: 'id', in: 'path', schema: { nullable: true } }],
+        responses: { 400: { content: { 'application/json': { schema: { $ref: '#/components/schemas/Gone' } } } } },
+      },
     );
     expect(lines(d)).toEqual([
       'POST /x/{id} /paths/~1x~1{id}/post/parameters/0/schema: empty schema',

@@ -17,7 +17,7 @@ import { createTestVehicle, type TestVehicle } from './test/vehicles.ts';
 // held those positions back until the edit committed; NO KEY UPDATE does not. A server database or
 // Citus only: PGlite is one session, and the second transaction would wait for the first forever.
 
-describe.skipIf(!process.env.TEST_DATABASE_URL && !process.env.TEST_CITUS_URL)('the registry\'s edit locks and ingest (a server database or Citus)', () => {
+describe.skipIf(!process.env.TEST_DATABASE_URL && !process.env.TEST_CITUS_URL)("the registry's edit locks and ingest (a server database or Citus)", () => {
   let t: TestContext;
   let orgId: string;
 
@@ -35,14 +35,23 @@ describe.skipIf(!process.env.TEST_DATABASE_URL && !process.env.TEST_CITUS_URL)('
       await t.app.db.transaction(async (tx) => {
         // The group commit's key checks on the organization, vehicle, device and driver: under FOR UPDATE they waited.
         await tx.execute(sql`set local lock_timeout = '2s'`);
-        await tx
-          .insert(latestPositions)
-          .values({ assetId: van.assetId, organizationId: orgId, gatewayId: van.gatewayId, driverId: van.driverId, fixTime: new Date(), serverTime: new Date(), latitude: 41.6, longitude: -90.6 });
+        await tx.insert(latestPositions).values({
+          assetId: van.assetId,
+          organizationId: orgId,
+          gatewayId: van.gatewayId,
+          driverId: van.driverId,
+          fixTime: new Date(),
+          serverTime: new Date(),
+          latitude: 41.6,
+          longitude: -90.6,
+        });
       });
     } finally {
       await release();
     }
-    expect(await t.app.db.select({ at: latestPositions.latitude }).from(latestPositions).where(eq(latestPositions.assetId, van.assetId))).toEqual([{ at: 41.6 }]);
+    expect(await t.app.db.select({ at: latestPositions.latitude }).from(latestPositions).where(eq(latestPositions.assetId, van.assetId))).toEqual([
+      { at: 41.6 },
+    ]);
   }
 
   it('stores a position while the office edits its vehicle, device and driver', async () => {

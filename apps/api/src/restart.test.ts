@@ -14,10 +14,37 @@ import { freePort, signIn, startServer, type ServerProcess } from './test/server
 
 /** The tables of recorded and derived facts compared across restarts. */
 const TABLES = [
-  'loads', 'load_stops', 'load_status_events', 'place_visits', 'trips', 'vehicle_stops', 'hos_events', 'hos_logs', 'safety_events', 'safety_daily_totals',
-  'vehicle_daily_stats', 'ifta_vehicle_days', 'ifta_vehicle_months', 'ifta_distance_days', 'ifta_distance_months', 'ifta_crossings', 'ifta_fuel_purchases',
-  'ifta_filings', 'ifta_flagged_segments', 'dvirs', 'vehicle_defects', 'work_orders', 'maintenance_schedules', 'engine_faults', 'messages', 'places',
-  'terminals', 'users', 'drivers', 'assets', 'notifications',
+  'loads',
+  'load_stops',
+  'load_status_events',
+  'place_visits',
+  'trips',
+  'vehicle_stops',
+  'hos_events',
+  'hos_logs',
+  'safety_events',
+  'safety_daily_totals',
+  'vehicle_daily_stats',
+  'ifta_vehicle_days',
+  'ifta_vehicle_months',
+  'ifta_distance_days',
+  'ifta_distance_months',
+  'ifta_crossings',
+  'ifta_fuel_purchases',
+  'ifta_filings',
+  'ifta_flagged_segments',
+  'dvirs',
+  'vehicle_defects',
+  'work_orders',
+  'maintenance_schedules',
+  'engine_faults',
+  'messages',
+  'places',
+  'terminals',
+  'users',
+  'drivers',
+  'assets',
+  'notifications',
 ] as const;
 
 const DAY = 86_400_000;
@@ -44,7 +71,11 @@ function goesOn(since: number): (table: string, b: Record<string, unknown>, a: R
         return b.ended_at === null && only(b, a, ['ended_at', 'idle_s', 'engine_on']);
       case 'load_stops':
         // A stop not yet left may be reached or left (live), never moved once recorded.
-        return b.departed_at === null && (b.arrived_at === null || b.arrived_at === a.arrived_at) && only(b, a, ['arrived_at', 'departed_at', 'arrival_source', 'departure_source', 'place_visit_id', 'updated_at', 'eta', 'eta_at']);
+        return (
+          b.departed_at === null &&
+          (b.arrived_at === null || b.arrived_at === a.arrived_at) &&
+          only(b, a, ['arrived_at', 'departed_at', 'arrival_source', 'departure_source', 'place_visit_id', 'updated_at', 'eta', 'eta_at'])
+        );
       case 'loads':
         return b.status !== 'DELIVERED' && only(b, a, ['status', 'delivered_at', 'updated_at', 'at_risk', 'risk_reason', 'eta_updated_at']);
       case 'assets':
@@ -72,7 +103,9 @@ async function loadsOf(server: ServerProcess): Promise<Load[]> {
   const orgId = session.user.organization!.id;
   const out: Load[] = [];
   for (let page = 0; ; page++) {
-    const res = await fetch(`${server.url}/api/v1/organizations/${orgId}/loads?size=500&page=${page}&sort=number,asc`, { headers: { authorization: `Bearer ${session.accessToken}` } });
+    const res = await fetch(`${server.url}/api/v1/organizations/${orgId}/loads?size=500&page=${page}&sort=number,asc`, {
+      headers: { authorization: `Bearer ${session.accessToken}` },
+    });
     expect(res.status).toBe(200);
     const body = (await res.json()) as { content: Load[]; totalPages: number };
     out.push(...body.content);
@@ -99,7 +132,9 @@ function expectLoadsKept(before: readonly Load[], after: readonly Load[]): void 
     const a = recorded(after[i]!);
     const r = recorded(b);
     // A running load's next stop may be reached meanwhile: only what was recorded is compared.
-    const stops = r.stops.map((s, k) => (s.arrived === null ? { ...a.stops[k]!, arrived: null, departed: null } : s.departed === null ? { ...a.stops[k]!, departed: null } : a.stops[k]));
+    const stops = r.stops.map((s, k) =>
+      s.arrived === null ? { ...a.stops[k]!, arrived: null, departed: null } : s.departed === null ? { ...a.stops[k]!, departed: null } : a.stops[k],
+    );
     expect({ ...a, delivered: r.delivered === null ? null : a.delivered, stops }).toEqual(r);
   }
 }

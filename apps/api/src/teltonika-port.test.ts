@@ -61,7 +61,21 @@ describe.skipIf(onServer())('the Teltonika port of a server process (PGlite pass
     const fixTime = Date.now() - 60_000;
     socket.write(
       encodeAvlPacket(0x8e, [
-        { timestamp: fixTime, priority: 0, longitude: -94.58, latitude: 39.1, altitude: 270, angle: 0, satellites: 9, speed: 0, eventIoId: 0, io: new Map([[239, 1], [87, 5_000_000]]) },
+        {
+          timestamp: fixTime,
+          priority: 0,
+          longitude: -94.58,
+          latitude: 39.1,
+          altitude: 270,
+          angle: 0,
+          satellites: 9,
+          speed: 0,
+          eventIoId: 0,
+          io: new Map([
+            [239, 1],
+            [87, 5_000_000],
+          ]),
+        },
       ]),
     );
     expect((await bytes(5)).subarray(1, 5).readUInt32BE(0)).toBe(1);
@@ -72,7 +86,9 @@ describe.skipIf(onServer())('the Teltonika port of a server process (PGlite pass
     const database = await openDatabase({ dataDir });
     try {
       const rows = rowsOf<{ odometer: number; odometer_source: string; ignition: boolean; protocol: string }>(
-        await database.db.execute(`select p.odometer, p.odometer_source, p.ignition, p.protocol from positions p join gateways g on g.organization_id = p.organization_id and g.id = p.gateway_id where g.unique_id = '${IMEI}'` as never),
+        await database.db.execute(
+          `select p.odometer, p.odometer_source, p.ignition, p.protocol from positions p join gateways g on g.organization_id = p.organization_id and g.id = p.gateway_id where g.unique_id = '${IMEI}'` as never,
+        ),
       );
       expect(rows).toEqual([{ odometer: 5_000_000, odometer_source: 'ECM', ignition: true, protocol: 'teltonika' }]);
     } finally {

@@ -63,13 +63,20 @@ async function routeIds(request: APIRequestContext) {
   const res = await request.post('/api/v1/auth/authenticate', { data: ACCOUNTS.admin });
   const { accessToken, user } = (await res.json()) as { accessToken: string; user: { organization: { id: string } } };
   const get = async (path: string) =>
-    ((await (await request.get(`/api/v1/organizations/${user.organization.id}${path}`, { headers: { authorization: `Bearer ${accessToken}` } })).json()) as { content: { id: string }[] }).content[0]!.id;
+    (
+      (await (await request.get(`/api/v1/organizations/${user.organization.id}${path}`, { headers: { authorization: `Bearer ${accessToken}` } })).json()) as {
+        content: { id: string }[];
+      }
+    ).content[0]!.id;
   // The browser tests' server has no demo places (no simulator): one is drawn through the API so a place's page is checked.
   const headers = { authorization: `Bearer ${accessToken}` };
   const places = `/api/v1/organizations/${user.organization.id}/places`;
   let place = ((await (await request.get(`${places}?size=1`, { headers })).json()) as { content?: { id: string }[] }).content?.[0]?.id;
   if (!place) {
-    const made = await request.post(places, { headers, data: { name: 'Accessibility Dock', category: 'CUSTOMER', geometry: { type: 'Point', coordinates: [-87.65, 41.85] }, radiusMeters: 200 } });
+    const made = await request.post(places, {
+      headers,
+      data: { name: 'Accessibility Dock', category: 'CUSTOMER', geometry: { type: 'Point', coordinates: [-87.65, 41.85] }, radiusMeters: 200 },
+    });
     place = made.ok() ? ((await made.json()) as { id: string }).id : undefined;
   }
   // Nor demo loads (issue 33): one is made, so a load's page and its form are checked.
@@ -77,8 +84,22 @@ async function routeIds(request: APIRequestContext) {
   let load = ((await (await request.get(`${loads}?size=1`, { headers })).json()) as { content?: { id: string }[] }).content?.[0]?.id;
   if (!load) {
     const day = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
-    const stop = (kind: string, latitude: number, longitude: number, from: string, to: string) => ({ kind, latitude, longitude, windowStart: `${day}T${from}:00Z`, windowEnd: `${day}T${to}:00Z`, serviceMinutes: 60 });
-    const made = await request.post(loads, { headers, data: { customer: 'Accessibility Foods', stops: [stop('PICKUP', 41.85, -87.65, '14:00', '16:00'), stop('DELIVERY', 39.77, -86.16, '22:00', '23:59')], rate: { lineHaul: 800 } } });
+    const stop = (kind: string, latitude: number, longitude: number, from: string, to: string) => ({
+      kind,
+      latitude,
+      longitude,
+      windowStart: `${day}T${from}:00Z`,
+      windowEnd: `${day}T${to}:00Z`,
+      serviceMinutes: 60,
+    });
+    const made = await request.post(loads, {
+      headers,
+      data: {
+        customer: 'Accessibility Foods',
+        stops: [stop('PICKUP', 41.85, -87.65, '14:00', '16:00'), stop('DELIVERY', 39.77, -86.16, '22:00', '23:59')],
+        rate: { lineHaul: 800 },
+      },
+    });
     load = made.ok() ? ((await made.json()) as { id: string }).id : undefined;
   }
   return { device: await get('/gateways?size=1'), group: await get('/groups?size=1'), place: place ?? '', load: load ?? '' };

@@ -23,7 +23,10 @@ async function member(request: APIRequestContext, permissions: string[], lastNam
   const role = await request.post(`/api/v1/organizations/${orgId}/roles`, { headers, data: { name: `Role ${label}`, permissions } });
   expect(role.status(), await role.text()).toBe(201);
   const email = `${label}@member.test`;
-  const invited = await request.post(`/api/v1/organizations/${orgId}/users`, { headers, data: { email, firstName: 'Sam', lastName, roleId: (await role.json()).id } });
+  const invited = await request.post(`/api/v1/organizations/${orgId}/users`, {
+    headers,
+    data: { email, firstName: 'Sam', lastName, roleId: (await role.json()).id },
+  });
   expect(invited.status(), await invited.text()).toBe(201);
   const link = (await readOutbox(email)).text.match(/create-new-password\/([A-Za-z0-9_-]+)/)![1];
   expect((await request.post('/api/v1/auth/create-new-password', { data: { token: link, password: PASSWORD } })).status()).toBe(204);
@@ -100,7 +103,10 @@ test('the API token list shows the permissions a token lost when its creator was
   const s = (await session.json()) as { accessToken: string; user: { organization: { id: string } } };
   const orgId = s.user.organization.id;
   const name = `Demoted ${Date.now().toString(36)}`;
-  const made = await request.post(`/api/v1/organizations/${orgId}/api-tokens`, { headers: { authorization: `Bearer ${s.accessToken}` }, data: { name, permissions: ['LOAD_LIST', 'ASSET_LIST'] } });
+  const made = await request.post(`/api/v1/organizations/${orgId}/api-tokens`, {
+    headers: { authorization: `Bearer ${s.accessToken}` },
+    data: { name, permissions: ['LOAD_LIST', 'ASSET_LIST'] },
+  });
   expect(made.status(), await made.text()).toBe(201);
   const { token: adminToken } = await adminSession(request);
   const narrowed = await request.put(`/api/v1/organizations/${orgId}/roles/${m.roleId}`, {

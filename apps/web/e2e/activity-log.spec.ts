@@ -79,7 +79,10 @@ test('a driver assigned in a vehicle reads as a sentence whose record link opens
   await expect(async () => {
     if ((await driverPicker.inputValue()) === `Luis ${last}`) return;
     if ((await driverPicker.getAttribute('aria-expanded')) !== 'true') await driverPicker.click();
-    await page.getByRole('option', { name: new RegExp(last) }).first().click({ timeout: 2_000 });
+    await page
+      .getByRole('option', { name: new RegExp(last) })
+      .first()
+      .click({ timeout: 2_000 });
     await expect(driverPicker).toHaveValue(`Luis ${last}`, { timeout: 2_000 });
   }).toPass({ timeout: 20_000 });
   await assign.click();

@@ -45,7 +45,10 @@ async function scriptsOf(page: Page, path: string, ready: () => Promise<void>): 
 function report(name: string, scripts: Script[]): number {
   const total = scripts.reduce((s, x) => s + x.bytes, 0);
   // The largest files, for whoever has to find what grew.
-  const lines = scripts.sort((a, b) => b.bytes - a.bytes).slice(0, 15).map((s) => `${(s.bytes / KB).toFixed(1).padStart(7)} KB  ${s.path}`);
+  const lines = scripts
+    .sort((a, b) => b.bytes - a.bytes)
+    .slice(0, 15)
+    .map((s) => `${(s.bytes / KB).toFixed(1).padStart(7)} KB  ${s.path}`);
   console.log(`${name}: ${(total / KB).toFixed(1)} KB gzip in ${scripts.length} scripts; the largest:\n${lines.join('\n')}`);
   return total;
 }

@@ -20,8 +20,24 @@ async function apiLoad(request: APIRequestContext, office: Awaited<ReturnType<ty
     data: {
       customer: `E2E Customer ${stamp()}`,
       stops: [
-        { kind: 'PICKUP', latitude: 41.85, longitude: -87.65, address: '1200 W 35th St, Chicago, IL 60609', windowStart: `${day}T08:00:00-06:00`, windowEnd: `${day}T10:00:00-06:00`, serviceMinutes: 60 },
-        { kind: 'DELIVERY', latitude: 39.77, longitude: -86.16, address: '500 S Meridian St, Indianapolis, IN 46225', windowStart: `${day}T16:00:00-05:00`, windowEnd: `${day}T20:00:00-05:00`, serviceMinutes: 45 },
+        {
+          kind: 'PICKUP',
+          latitude: 41.85,
+          longitude: -87.65,
+          address: '1200 W 35th St, Chicago, IL 60609',
+          windowStart: `${day}T08:00:00-06:00`,
+          windowEnd: `${day}T10:00:00-06:00`,
+          serviceMinutes: 60,
+        },
+        {
+          kind: 'DELIVERY',
+          latitude: 39.77,
+          longitude: -86.16,
+          address: '500 S Meridian St, Indianapolis, IN 46225',
+          windowStart: `${day}T16:00:00-05:00`,
+          windowEnd: `${day}T20:00:00-05:00`,
+          serviceMinutes: 45,
+        },
       ],
       rate: { lineHaul: 1234.56, fuelSurcharge: 100, accessorials: [] },
       ...over,
@@ -48,17 +64,32 @@ test('a dispatcher creates a load, sees its plan and candidates, assigns a drive
   // The appointment is typed on the user's wall clock, its zone named in the label.
   await stops.nth(0).getByLabel('Latitude').fill('41.85');
   await stops.nth(0).getByLabel('Longitude').fill('-87.65');
-  await stops.nth(0).getByLabel(/Appointment from \(C[SD]T\)/).fill(`${day}T08:00`);
-  await stops.nth(0).getByLabel(/Appointment until/).fill(`${day}T10:00`);
+  await stops
+    .nth(0)
+    .getByLabel(/Appointment from \(C[SD]T\)/)
+    .fill(`${day}T08:00`);
+  await stops
+    .nth(0)
+    .getByLabel(/Appointment until/)
+    .fill(`${day}T10:00`);
   await stops.nth(1).getByLabel('Latitude').fill('39.77');
   await stops.nth(1).getByLabel('Longitude').fill('-86.16');
-  await stops.nth(1).getByLabel(/Appointment from/).fill(`${day}T17:00`);
+  await stops
+    .nth(1)
+    .getByLabel(/Appointment from/)
+    .fill(`${day}T17:00`);
   // An appointment that ends before it starts is refused on its field.
-  await stops.nth(1).getByLabel(/Appointment until/).fill(`${day}T16:00`);
+  await stops
+    .nth(1)
+    .getByLabel(/Appointment until/)
+    .fill(`${day}T16:00`);
   await form.getByLabel('Line haul').fill('1850');
   await form.getByRole('button', { name: 'Save load' }).click();
   await expect(stops.nth(1).getByText('The appointment must end at or after it starts')).toBeVisible();
-  await stops.nth(1).getByLabel(/Appointment until/).fill(`${day}T21:00`);
+  await stops
+    .nth(1)
+    .getByLabel(/Appointment until/)
+    .fill(`${day}T21:00`);
   await form.getByRole('button', { name: 'Save load' }).click();
 
   // The load's page: planned, the candidates ranked, the best one's plan as a timeline.
@@ -73,7 +104,13 @@ test('a dispatcher creates a load, sees its plan and candidates, assigns a drive
   const firstExcluded = flags.indexOf('false');
   if (firstExcluded >= 0) {
     expect(flags.slice(firstExcluded)).not.toContain('true');
-    await expect(candidates.nth(firstExcluded).locator('p, div').filter({ hasText: /\w{6,}/ }).last()).toBeVisible();
+    await expect(
+      candidates
+        .nth(firstExcluded)
+        .locator('p, div')
+        .filter({ hasText: /\w{6,}/ })
+        .last(),
+    ).toBeVisible();
   }
   const timeline = page.getByTestId('plan-timeline');
   await expect(timeline.or(page.getByText('No driver to plan for yet'))).toBeVisible();
@@ -110,7 +147,10 @@ test('a dispatcher creates a load, sees its plan and candidates, assigns a drive
   await expect(page.getByTestId('load-card').filter({ hasText: customer })).toContainText(name);
 });
 
-test('a driver on another load: the list says when and where they are free, assigning them asks first, the map follows the roads', async ({ page, request }) => {
+test('a driver on another load: the list says when and where they are free, assigning them asks first, the map follows the roads', async ({
+  page,
+  request,
+}) => {
   const office = await officeApi(request);
   const account = await office.driverAccount();
   const name = `${account.driver.firstName} ${account.driver.lastName}`;
@@ -120,8 +160,24 @@ test('a driver on another load: the list says when and where they are free, assi
   const day = chicagoDay(1);
   const next = await apiLoad(request, office, {
     stops: [
-      { kind: 'PICKUP', latitude: 39.77, longitude: -86.16, address: '500 S Meridian St, Indianapolis, IN 46225', windowStart: `${day}T10:00:00-05:00`, windowEnd: `${day}T23:00:00-05:00`, serviceMinutes: 60 },
-      { kind: 'DELIVERY', latitude: 38.25, longitude: -85.76, address: '600 W Main St, Louisville, KY 40202', windowStart: `${day}T12:00:00-05:00`, windowEnd: `${chicagoDay(3)}T20:00:00-05:00`, serviceMinutes: 45 },
+      {
+        kind: 'PICKUP',
+        latitude: 39.77,
+        longitude: -86.16,
+        address: '500 S Meridian St, Indianapolis, IN 46225',
+        windowStart: `${day}T10:00:00-05:00`,
+        windowEnd: `${day}T23:00:00-05:00`,
+        serviceMinutes: 60,
+      },
+      {
+        kind: 'DELIVERY',
+        latitude: 38.25,
+        longitude: -85.76,
+        address: '600 W Main St, Louisville, KY 40202',
+        windowStart: `${day}T12:00:00-05:00`,
+        windowEnd: `${chicagoDay(3)}T20:00:00-05:00`,
+        serviceMinutes: 45,
+      },
     ],
   });
 
@@ -131,7 +187,9 @@ test('a driver on another load: the list says when and where they are free, assi
   const row = page.getByTestId('candidate').filter({ hasText: name });
   await expect(row).toHaveCount(1);
   // "After L-…, free in Indianapolis, IN at Nov 28, 3:45 PM CST": the user's zone, abbreviated.
-  await expect(row.getByTestId('candidate-after')).toHaveText(new RegExp(`^After ${busy.number}, free in Indianapolis, IN at (\\w{3} \\d{1,2}, )?\\d{1,2}:\\d{2} [AP]M C[SD]T$`));
+  await expect(row.getByTestId('candidate-after')).toHaveText(
+    new RegExp(`^After ${busy.number}, free in Indianapolis, IN at (\\w{3} \\d{1,2}, )?\\d{1,2}:\\d{2} [AP]M C[SD]T$`),
+  );
   await expect(row).toContainText('Deadhead 0 mi');
   // Its link to the running load reads at 4.5:1 or better, in light and in dark (it was 1.17:1 in dark).
   for (const scheme of ['light', 'dark'] as const) {
@@ -151,7 +209,9 @@ test('a driver on another load: the list says when and where they are free, assi
   const show = row.getByRole('button', { name: `Show plan for ${name}` });
   if (await show.isVisible()) await show.click();
   await expect(page.getByRole('heading', { name: `Plan for ${name}` })).toBeVisible();
-  await expect(page.getByTestId('plan-after')).toContainText(new RegExp(`After ${busy.number}: ${name} is free in Indianapolis, IN at .* C[SD]T, with .* to drive\\.`));
+  await expect(page.getByTestId('plan-after')).toContainText(
+    new RegExp(`After ${busy.number}: ${name} is free in Indianapolis, IN at .* C[SD]T, with .* to drive\\.`),
+  );
   // The map draws the roads the plan follows, not the straight line between the two stops.
   const map = page.getByTestId('load-map');
   await expect(map).toHaveAttribute('data-route', 'roads');
@@ -175,7 +235,10 @@ test('a driver on another load: the list says when and where they are free, assi
   await page.goto(`/dispatch/loads/${third.id}/edit`);
   const form = page.getByRole('form', { name: 'Load form' });
   await form.getByRole('combobox', { name: 'Driver', exact: true }).fill(account.driver.lastName);
-  await page.getByRole('option', { name: new RegExp(account.driver.lastName) }).first().click();
+  await page
+    .getByRole('option', { name: new RegExp(account.driver.lastName) })
+    .first()
+    .click();
   await form.getByRole('button', { name: /^Save/ }).click();
   const ask = page.getByRole('dialog', { name: 'Save with this assignment anyway?' });
   await expect(ask).toContainText(`${name} is assigned to load ${busy.number} until`);
@@ -225,7 +288,10 @@ test('a driver marks a stop arrived on /driver', async ({ page, request }) => {
   await expect(card.getByRole('button', { name: 'Departed stop 1' })).toBeVisible();
   await expect(card.getByRole('button', { name: /Photograph BOL/ })).toBeVisible();
   // The office sees the driver's arrival.
-  const after = (await (await request.get(`${office.org}/loads/${load.id}`, { headers: office.headers })).json()) as { status: string; stops: Array<{ arrivedAt: string | null; arrivalSource: string | null }> };
+  const after = (await (await request.get(`${office.org}/loads/${load.id}`, { headers: office.headers })).json()) as {
+    status: string;
+    stops: Array<{ arrivedAt: string | null; arrivalSource: string | null }>;
+  };
   expect(after.status).toBe('AT_STOP');
   expect(after.stops[0]).toMatchObject({ arrivalSource: 'DRIVER' });
 });

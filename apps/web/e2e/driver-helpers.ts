@@ -38,7 +38,18 @@ export async function officeApi(request: APIRequestContext) {
       const driver = await ok<DriverAccount['driver']>(
         await request.post(`${org}/drivers`, {
           headers,
-          data: { firstName: 'Dana', lastName: `Rivera${id.slice(-4)}`, email, invite: true, licenseNumber: `E2E${id.toUpperCase()}`, licenseState: 'IL', homeTimeZone: 'America/Chicago', personalConveyanceAllowed: true, yardMovesAllowed: true, ...over },
+          data: {
+            firstName: 'Dana',
+            lastName: `Rivera${id.slice(-4)}`,
+            email,
+            invite: true,
+            licenseNumber: `E2E${id.toUpperCase()}`,
+            licenseState: 'IL',
+            homeTimeZone: 'America/Chicago',
+            personalConveyanceAllowed: true,
+            yardMovesAllowed: true,
+            ...over,
+          },
         }),
         201,
       );
@@ -48,27 +59,46 @@ export async function officeApi(request: APIRequestContext) {
       return { email, password: DRIVER_PASSWORD, driver };
     },
     async importPeriods(driverId: string, periods: Array<{ status: string; start: string; end: string }>) {
-      return ok<{ logs: Array<{ id: string; date: string }> }>(await request.post(`${org}/drivers/${driverId}/hos_log/import`, { headers, data: { source: 'E2E', periods } }), 201);
+      return ok<{ logs: Array<{ id: string; date: string }> }>(
+        await request.post(`${org}/drivers/${driverId}/hos_log/import`, { headers, data: { source: 'E2E', periods } }),
+        201,
+      );
     },
     async logDay(logId: string) {
-      return ok<{ id: string; events: Array<{ id: string; status: string | null; at: string; eventType: number }> }>(await request.get(`${org}/hos_log/${logId}`, { headers }));
+      return ok<{ id: string; events: Array<{ id: string; status: string | null; at: string; eventType: number }> }>(
+        await request.get(`${org}/hos_log/${logId}`, { headers }),
+      );
     },
     async proposeEdit(driverId: string, logId: string, eventId: string, body: { status: string; at: string; annotation: string }) {
       return ok<{ id: string }>(await request.put(`${org}/drivers/${driverId}/hos_log/${logId}/hos_event/${eventId}`, { headers, data: body }));
     },
     async proposals(driverId: string) {
-      return (await ok<{ content: Array<{ id: string; state: string; annotation: string }> }>(await request.get(`${org}/drivers/${driverId}/hos_log/proposals`, { headers }))).content;
+      return (
+        await ok<{ content: Array<{ id: string; state: string; annotation: string }> }>(
+          await request.get(`${org}/drivers/${driverId}/hos_log/proposals`, { headers }),
+        )
+      ).content;
     },
     async vehicle(): Promise<{ id: string; unitNumber: string }> {
       const n = String(100000 + Math.floor(Math.random() * 899999));
       const vin = withVinCheckDigit(`4V4NC9EH0PA${n}`);
-      return ok<{ id: string; unitNumber: string }>(await request.post(`${org}/assets`, { headers, data: { type: 'VEHICLE', unitNumber: `E${unique().slice(-6)}`, vin, make: 'Volvo', model: 'VNL', year: 2023, fuelType: 'DIESEL' } }), 201);
+      return ok<{ id: string; unitNumber: string }>(
+        await request.post(`${org}/assets`, {
+          headers,
+          data: { type: 'VEHICLE', unitNumber: `E${unique().slice(-6)}`, vin, make: 'Volvo', model: 'VNL', year: 2023, fuelType: 'DIESEL' },
+        }),
+        201,
+      );
     },
     async assign(vehicleId: string, driverId: string) {
       await ok<unknown>(await request.put(`${org}/assets/${vehicleId}/driver/${driverId}`, { headers }));
     },
     async unidentified(vehicleId: string) {
-      return (await ok<{ content: Array<{ id: string; state: string; end: string | null }> }>(await request.get(`${org}/hos_log/unidentified?assetId=${vehicleId}`, { headers }))).content;
+      return (
+        await ok<{ content: Array<{ id: string; state: string; end: string | null }> }>(
+          await request.get(`${org}/hos_log/unidentified?assetId=${vehicleId}`, { headers }),
+        )
+      ).content;
     },
     /**
      * Drives a truck with nobody assigned, as its tracker reports it over OsmAnd: 4 minutes at 90 km/h
@@ -86,22 +116,29 @@ export async function officeApi(request: APIRequestContext) {
       for (let s = 0; s <= 240; s += 20) fixes.push([start + s * 1000, 90]);
       for (let s = 260; s <= 580; s += 40) fixes.push([start + s * 1000, 0]);
       for (const [t, kmh] of fixes) {
-        const r = await request.get(`/api/v1/ingest/osmand?id=${uniqueId}&timestamp=${Math.floor(t / 1000)}&lat=41.6&lon=${lon.toFixed(5)}&speed=${(kmh / 1.852).toFixed(2)}`);
+        const r = await request.get(
+          `/api/v1/ingest/osmand?id=${uniqueId}&timestamp=${Math.floor(t / 1000)}&lat=41.6&lon=${lon.toFixed(5)}&speed=${(kmh / 1.852).toFixed(2)}`,
+        );
         expect(r.status()).toBe(200);
-        lon += kmh / 3600 * 20 / 83;
+        lon += ((kmh / 3600) * 20) / 83;
       }
       await expect.poll(async () => (await this.unidentified(vehicleId)).filter((s) => s.end !== null).length, { timeout: 20_000 }).toBeGreaterThan(0);
     },
     /** The driver's records of today through the office's log day. */
     async today(driverId: string) {
-      return ok<{ events: Array<{ recordOrigin: string; status: string | null; recordStatus: string }> }>(await request.get(`${org}/drivers/${driverId}/hos_log/current-day`, { headers }));
+      return ok<{ events: Array<{ recordOrigin: string; status: string | null; recordStatus: string }> }>(
+        await request.get(`${org}/drivers/${driverId}/hos_log/current-day`, { headers }),
+      );
     },
   };
 }
 
 /** Waits until `spanMs` from now stays within one day of Chicago (the demo organization's zone), so records made meanwhile share a log day. */
 export async function clearOfMidnight(spanMs: number): Promise<void> {
-  const [h, m, s] = new Intl.DateTimeFormat('en-GB', { timeZone: 'America/Chicago', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' }).format(new Date()).split(':').map(Number);
+  const [h, m, s] = new Intl.DateTimeFormat('en-GB', { timeZone: 'America/Chicago', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' })
+    .format(new Date())
+    .split(':')
+    .map(Number);
   const toMidnight = (24 * 3600 - (h! * 3600 + m! * 60 + s!)) * 1000;
   if (toMidnight < spanMs) await new Promise((r) => setTimeout(r, toMidnight + 2_000));
 }

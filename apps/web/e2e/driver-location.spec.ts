@@ -12,7 +12,13 @@ for (const scheme of ['light', 'dark'] as const) {
     test(`a status change without a position asks for a typed location, and records it (${scheme})`, async ({ page, request }) => {
       const api = await officeApi(request);
       const me = await api.driverAccount();
-      const { logs } = await api.importPeriods(me.driver.id, periodsUntil(Date.now() - 60_000, [['OFF', 10], ['ON', 1]]));
+      const { logs } = await api.importPeriods(
+        me.driver.id,
+        periodsUntil(Date.now() - 60_000, [
+          ['OFF', 10],
+          ['ON', 1],
+        ]),
+      );
       // The phone answers as when its owner refuses to share the position.
       await page.addInitScript(() => {
         navigator.geolocation.getCurrentPosition = (_found, failed) =>
@@ -43,8 +49,12 @@ for (const scheme of ['light', 'dark'] as const) {
       await dialog.getByRole('button', { name: 'Confirm' }).click();
       await expect(dialog).toBeHidden();
       await expect(status).toHaveText('Off duty');
-      const day = (await api.logDay(logs.at(-1)!.id)) as unknown as { events: Array<{ status: string | null; latitude: number | null; locationDescription: string | null; recordOrigin: string }> };
-      expect(day.events.filter((e) => e.recordOrigin === 'DRIVER' && e.status !== null).map((e) => [e.status, e.latitude, e.locationDescription])).toEqual([['OFF', null, 'Pilot truck stop, Joliet IL']]);
+      const day = (await api.logDay(logs.at(-1)!.id)) as unknown as {
+        events: Array<{ status: string | null; latitude: number | null; locationDescription: string | null; recordOrigin: string }>;
+      };
+      expect(day.events.filter((e) => e.recordOrigin === 'DRIVER' && e.status !== null).map((e) => [e.status, e.latitude, e.locationDescription])).toEqual([
+        ['OFF', null, 'Pilot truck stop, Joliet IL'],
+      ]);
     });
   });
 }
@@ -56,10 +66,19 @@ test.describe('a team driver', () => {
     const api = await officeApi(request);
     const me = await api.driverAccount();
     const partner = await api.driverAccount();
-    const { logs } = await api.importPeriods(me.driver.id, periodsUntil(Date.now() - 60_000, [['OFF', 2], ['SB', 8]]));
+    const { logs } = await api.importPeriods(
+      me.driver.id,
+      periodsUntil(Date.now() - 60_000, [
+        ['OFF', 2],
+        ['SB', 8],
+      ]),
+    );
     const today = logs.at(-1)!;
     // Today's log names the co-driver: the two drive as a team.
-    const header = await request.put(`${api.org}/drivers/${me.driver.id}/hos_log/${today.id}`, { headers: api.headers, data: { shippingDocuments: [], trailerIds: [], coDriverId: partner.driver.id } });
+    const header = await request.put(`${api.org}/drivers/${me.driver.id}/hos_log/${today.id}`, {
+      headers: api.headers,
+      data: { shippingDocuments: [], trailerIds: [], coDriverId: partner.driver.id },
+    });
     expect(header.status(), await header.text()).toBe(200);
     await driverLogin(page, me);
     const status = page.getByTestId('current-status');
@@ -71,9 +90,14 @@ test.describe('a team driver', () => {
     await expect(dialog).toBeHidden();
     await expect(status).toHaveText('Passenger seat');
     await expect(status).toHaveAttribute('data-status', 'OFF');
-    const day = (await api.logDay(today.id)) as unknown as { events: Array<{ status: string | null; special: string | null; latitude: number | null; recordOrigin: string }> };
+    const day = (await api.logDay(today.id)) as unknown as {
+      events: Array<{ status: string | null; special: string | null; latitude: number | null; recordOrigin: string }>;
+    };
     const mine = day.events.filter((e) => e.recordOrigin === 'DRIVER' && (e.status !== null || e.special !== null));
-    expect(mine.map((e) => [e.status, e.special])).toEqual([['OFF', null], [null, 'PASSENGER']]);
+    expect(mine.map((e) => [e.status, e.special])).toEqual([
+      ['OFF', null],
+      [null, 'PASSENGER'],
+    ]);
     expect(mine[0]!.latitude).toBeCloseTo(41.8781, 3);
   });
 });

@@ -8,7 +8,13 @@ import { ADMIN, login } from './registry-helpers.ts';
 // office's edit proposals, unidentified driving, the roadside inspection view and the ELD file.
 
 // The phone gives its position to a status change (without one the driver types a location: driver-location.spec.ts).
-test.use({ viewport: { width: 375, height: 812 }, hasTouch: true, isMobile: true, geolocation: { latitude: 41.8781, longitude: -87.6298 }, permissions: ['geolocation'] });
+test.use({
+  viewport: { width: 375, height: 812 },
+  hasTouch: true,
+  isMobile: true,
+  geolocation: { latitude: 41.8781, longitude: -87.6298 },
+  permissions: ['geolocation'],
+});
 
 const HOUR = 3_600_000;
 
@@ -16,7 +22,13 @@ test('a driver signs in on a phone, changes status with a note, sees the clocks 
   const api = await officeApi(request);
   const me = await api.driverAccount({ yardMovesAllowed: false });
   // On duty for the last 2 hours (a pre-trip and loading), so the window has begun.
-  await api.importPeriods(me.driver.id, periodsUntil(Date.now() - 60_000, [['OFF', 10], ['ON', 2]]));
+  await api.importPeriods(
+    me.driver.id,
+    periodsUntil(Date.now() - 60_000, [
+      ['OFF', 10],
+      ['ON', 2],
+    ]),
+  );
   await page.clock.install();
   await driverLogin(page, me);
 
@@ -75,7 +87,13 @@ test('a driver signs in on a phone, changes status with a note, sees the clocks 
 test('a driver’s status change reaches the office’s availability screen within a second, without a reload', async ({ page, browser, request }) => {
   const api = await officeApi(request);
   const me = await api.driverAccount();
-  await api.importPeriods(me.driver.id, periodsUntil(Date.now() - 60_000, [['OFF', 10], ['ON', 1]]));
+  await api.importPeriods(
+    me.driver.id,
+    periodsUntil(Date.now() - 60_000, [
+      ['OFF', 10],
+      ['ON', 1],
+    ]),
+  );
   // The office, on a desktop in another browser, watches the driver's row.
   const office = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   const desk = await office.newPage();
@@ -105,20 +123,35 @@ test('a driver certifies a past day with the statement, and accepts one office e
   const api = await officeApi(request);
   const me = await api.driverAccount();
   const dayStart = Date.now() - 2 * 24 * HOUR;
-  const { logs } = await api.importPeriods(me.driver.id, periodsUntil(dayStart + 12 * HOUR, [['OFF', 6], ['ON', 1], ['D', 4], ['OFF', 1]]));
+  const { logs } = await api.importPeriods(
+    me.driver.id,
+    periodsUntil(dayStart + 12 * HOUR, [
+      ['OFF', 6],
+      ['ON', 1],
+      ['D', 4],
+      ['OFF', 1],
+    ]),
+  );
   const days = await Promise.all(logs.map((l) => api.logDay(l.id)));
   const day = days.find((d) => d.events.some((e) => e.status === 'ON'))!;
   const off = day.events.filter((e) => e.status === 'OFF').at(-1)!;
   const on = day.events.find((e) => e.status === 'ON')!;
   await api.proposeEdit(me.driver.id, day.id, off.id, { status: 'ON', at: off.at, annotation: 'Unloading, not off duty' });
-  await api.proposeEdit(me.driver.id, day.id, on.id, { status: 'ON', at: new Date(Date.parse(on.at) - 30 * 60_000).toISOString(), annotation: 'Pre-trip began earlier' });
+  await api.proposeEdit(me.driver.id, day.id, on.id, {
+    status: 'ON',
+    at: new Date(Date.parse(on.at) - 30 * 60_000).toISOString(),
+    annotation: 'Pre-trip began earlier',
+  });
 
   await driverLogin(page, me);
   await page.getByRole('tab', { name: /Certify/ }).click();
   const waiting = page.getByTestId('uncertified-day');
   const count = await waiting.count();
   expect(count).toBeGreaterThan(0);
-  await waiting.first().getByRole('button', { name: /^Certify / }).click();
+  await waiting
+    .first()
+    .getByRole('button', { name: /^Certify / })
+    .click();
   const dialog = page.getByRole('dialog', { name: /^Certify / });
   await expect(dialog.getByTestId('certification-statement')).toHaveText(
     'I hereby certify that my data entries and my record of duty status for this 24-hour period are true and correct.',
@@ -267,7 +300,15 @@ test.describe('accessibility', () => {
   test('the driver screens and the inspection view are axe-clean in the dark theme on a phone', async ({ page, request }) => {
     const api = await officeApi(request);
     const me = await api.driverAccount();
-    await api.importPeriods(me.driver.id, periodsUntil(Date.now() - 60_000, [['OFF', 10], ['ON', 1], ['D', 3], ['ON', 1]]));
+    await api.importPeriods(
+      me.driver.id,
+      periodsUntil(Date.now() - 60_000, [
+        ['OFF', 10],
+        ['ON', 1],
+        ['D', 3],
+        ['ON', 1],
+      ]),
+    );
     await driverLogin(page, me);
     await expect(page.getByRole('img', { name: /Record of duty status/ })).toBeVisible();
     expect(await seriousA11yViolations(page)).toEqual([]);

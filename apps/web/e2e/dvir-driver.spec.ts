@@ -7,7 +7,13 @@ import { seriousA11yViolations } from './helpers.ts';
 // a drawn signature, read-only once signed, recorded as On duty on the driver's word; the warning for
 // an open safety defect; the review of a repair certification; the roadside view's reports.
 
-test.use({ viewport: { width: 375, height: 812 }, hasTouch: true, isMobile: true, geolocation: { latitude: 41.8781, longitude: -87.6298 }, permissions: ['geolocation'] });
+test.use({
+  viewport: { width: 375, height: 812 },
+  hasTouch: true,
+  isMobile: true,
+  geolocation: { latitude: 41.8781, longitude: -87.6298 },
+  permissions: ['geolocation'],
+});
 
 // A 1x1 PNG: the photo of a defect.
 const PNG = Buffer.concat([
@@ -32,7 +38,9 @@ async function asDriver(request: APIRequestContext, a: DriverAccount, org: strin
   const headers = { authorization: `Bearer ${((await res.json()) as { accessToken: string }).accessToken}` };
   return {
     async report(assetId: string, defect: { item: string; note: string; safety: boolean }) {
-      const items = DVIR_ITEMS.map((i) => (i.code === defect.item ? { item: i.code, ok: false, note: defect.note, safety: defect.safety } : { item: i.code, ok: true }));
+      const items = DVIR_ITEMS.map((i) =>
+        i.code === defect.item ? { item: i.code, ok: false, note: defect.note, safety: defect.safety } : { item: i.code, ok: true },
+      );
       const r = await request.post(`${org}/dvirs`, { headers, data: { assetId, kind: 'POST_TRIP', items, signature: { name: 'Earlier Driver' } } });
       expect(r.status(), await r.text()).toBe(201);
       return (await r.json()) as { id: string; defects: Array<{ id: string }> };
@@ -84,7 +92,15 @@ test('a driver records a post-trip with a photographed defect and a drawn signat
   // The server's 400 names a field: shown under it.
   await page.route('**/dvirs', (route) =>
     route.request().method() === 'POST'
-      ? route.fulfill({ status: 400, json: { message: 'Odometer must be 0 or more', technicalMessage: 'odometer: Odometer must be 0 or more', status: 400, timestamp: new Date().toISOString() } })
+      ? route.fulfill({
+          status: 400,
+          json: {
+            message: 'Odometer must be 0 or more',
+            technicalMessage: 'odometer: Odometer must be 0 or more',
+            status: 400,
+            timestamp: new Date().toISOString(),
+          },
+        })
       : route.fallback(),
   );
   await form.getByRole('button', { name: 'Sign report' }).click();
@@ -143,7 +159,9 @@ test('an open safety defect warns the driver; once its repair is certified the d
   expect(paired.ok(), await paired.text()).toBe(true);
   const start = Date.now() + 2_000;
   for (let s = 0; s <= 40; s += 20) {
-    const r = await request.get(`/api/v1/ingest/osmand?id=${uniqueId}&timestamp=${Math.floor((start + s * 1000) / 1000)}&lat=41.6&lon=${(-88 + s * 0.006).toFixed(5)}&speed=${(90 / 1.852).toFixed(2)}`);
+    const r = await request.get(
+      `/api/v1/ingest/osmand?id=${uniqueId}&timestamp=${Math.floor((start + s * 1000) / 1000)}&lat=41.6&lon=${(-88 + s * 0.006).toFixed(5)}&speed=${(90 / 1.852).toFixed(2)}`,
+    );
     expect(r.status()).toBe(200);
   }
   await page.reload();
@@ -153,7 +171,10 @@ test('an open safety defect warns the driver; once its repair is certified the d
   await expect(warning).toBeHidden();
 
   // The mechanic certifies the repair (the office's screen is another spec's).
-  const cert = await request.put(`${api.org}/defects/${dvir.defects[0]!.id}`, { headers: api.headers, data: { status: 'REPAIRED', certification: 'Replaced the air line', signature: { name: 'Sam Mechanic' } } });
+  const cert = await request.put(`${api.org}/defects/${dvir.defects[0]!.id}`, {
+    headers: api.headers,
+    data: { status: 'REPAIRED', certification: 'Replaced the air line', signature: { name: 'Sam Mechanic' } },
+  });
   expect(cert.status(), await cert.text()).toBe(200);
   await page.reload();
   await expect(card.getByTestId('unsafe-alert')).toHaveCount(0);
@@ -173,10 +194,20 @@ test.describe('accessibility', () => {
   // axe is injected as a script tag, which the app's CSP would block.
   test.use({ bypassCSP: true, colorScheme: 'dark' });
 
-  test('the review prompt, the inspection form, the signed report and the roadside reports are axe-clean in the dark theme on a phone', async ({ page, request }) => {
+  test('the review prompt, the inspection form, the signed report and the roadside reports are axe-clean in the dark theme on a phone', async ({
+    page,
+    request,
+  }) => {
     const { api, me, truck } = await driverWithTruck(request);
     const dvir = await (await asDriver(request, me, api.org)).report(truck.id, { item: 'TIRES', note: 'Cut in the sidewall', safety: true });
-    expect((await request.put(`${api.org}/defects/${dvir.defects[0]!.id}`, { headers: api.headers, data: { status: 'REPAIRED', certification: 'Replaced the tire', signature: { name: 'Sam Mechanic' } } })).status()).toBe(200);
+    expect(
+      (
+        await request.put(`${api.org}/defects/${dvir.defects[0]!.id}`, {
+          headers: api.headers,
+          data: { status: 'REPAIRED', certification: 'Replaced the tire', signature: { name: 'Sam Mechanic' } },
+        })
+      ).status(),
+    ).toBe(200);
     await driverLogin(page, me);
     const card = page.getByTestId('inspection-card');
     await expect(card.getByTestId('review-prompt')).toBeVisible();
@@ -191,7 +222,10 @@ test.describe('accessibility', () => {
     // Nothing wider than the phone.
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
 
-    await page.getByTestId('dvir-form').locator('label', { hasText: /^Type$/ }).click();
+    await page
+      .getByTestId('dvir-form')
+      .locator('label', { hasText: /^Type$/ })
+      .click();
     await page.getByRole('button', { name: 'Sign report' }).click();
     await expect(page.getByTestId('signed-report')).toBeVisible();
     await expect(page.getByTestId('signed-report').getByTestId('signature-typed')).toHaveText(`${me.driver.firstName} ${me.driver.lastName}`);

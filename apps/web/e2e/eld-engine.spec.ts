@@ -48,14 +48,19 @@ test("the office's log day and the driver's screen list the engine's power-up an
     [80, false, 160_983_000, 4321.52],
   ];
   for (const [s, ignition, odometer, hours] of fixes) {
-    const r = await request.get(`/api/v1/ingest/osmand?id=${uniqueId}&timestamp=${Math.floor((start + s * 1000) / 1000)}&lat=41.6&lon=-88.1&speed=0&ignition=${ignition}&vehicleOdometer=${odometer}&engineHours=${hours}`);
+    const r = await request.get(
+      `/api/v1/ingest/osmand?id=${uniqueId}&timestamp=${Math.floor((start + s * 1000) / 1000)}&lat=41.6&lon=-88.1&speed=0&ignition=${ignition}&vehicleOdometer=${odometer}&engineHours=${hours}`,
+    );
     expect(r.status()).toBe(200);
   }
   let logId = '';
   await expect
     .poll(
       async () => {
-        const day = (await (await request.get(`${api.org}/drivers/${driver.id}/hos_log/current-day`, { headers: api.headers })).json()) as { id: string; events: Array<{ eventType: number }> };
+        const day = (await (await request.get(`${api.org}/drivers/${driver.id}/hos_log/current-day`, { headers: api.headers })).json()) as {
+          id: string;
+          events: Array<{ eventType: number }>;
+        };
         logId = day.id;
         return day.events.filter((e) => e.eventType === 6).length;
       },

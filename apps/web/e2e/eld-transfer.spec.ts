@@ -38,7 +38,15 @@ test.describe('from the cab at 375 px', () => {
   test('a driver sends the 8 days by web service and by e-mail; both outcomes are shown and listed', async ({ page, request }) => {
     const office = await officeApi(request);
     const account = await office.driverAccount();
-    await office.importPeriods(account.driver.id, periodsUntil(Date.now() - 60_000, [['OFF', 10], ['ON', 1], ['D', 3], ['OFF', 1]]));
+    await office.importPeriods(
+      account.driver.id,
+      periodsUntil(Date.now() - 60_000, [
+        ['OFF', 10],
+        ['ON', 1],
+        ['D', 3],
+        ['OFF', 1],
+      ]),
+    );
     await driverLogin(page, account);
     await page.goto('/driver/inspection');
     await page.getByLabel('Output file comment').fill('OFFICER 7Q2X');
@@ -84,7 +92,14 @@ test('the office sends a driver’s records from the log page; the account page 
   test.setTimeout(180_000);
   const office = await officeApi(request);
   const account = await office.driverAccount();
-  const { logs } = await office.importPeriods(account.driver.id, periodsUntil(Date.now() - 60_000, [['OFF', 10], ['ON', 1], ['D', 2]]));
+  const { logs } = await office.importPeriods(
+    account.driver.id,
+    periodsUntil(Date.now() - 60_000, [
+      ['OFF', 10],
+      ['ON', 1],
+      ['D', 2],
+    ]),
+  );
   await signIn(page, 'admin');
   await page.goto(`/hos/logs/${logs.at(-1)!.id}`);
   await expect(page.getByRole('heading', { name: 'Graph grid' })).toBeVisible();

@@ -27,7 +27,21 @@ async function faultyTruck(request: APIRequestContext) {
     const at = new Date(Date.now() - secondsAgo * 1000).toISOString();
     const res = await request.post('/api/v1/ingest/traccar', {
       headers: { authorization: token },
-      data: { position: { protocol: 'teltonika', fixTime: at, valid: true, latitude: 41.8781, longitude: -87.6298, altitude: 180, speed: 0, course: 90, accuracy: 0, attributes }, device: { id: 9, name: 'FMC', uniqueId, status: 'online' } },
+      data: {
+        position: {
+          protocol: 'teltonika',
+          fixTime: at,
+          valid: true,
+          latitude: 41.8781,
+          longitude: -87.6298,
+          altitude: 180,
+          speed: 0,
+          course: 90,
+          accuracy: 0,
+          attributes,
+        },
+        device: { id: 9, name: 'FMC', uniqueId, status: 'online' },
+      },
     });
     expect(res.status(), await res.text()).toBe(200);
   };
@@ -45,7 +59,14 @@ test('the vehicle page lists active and cleared engine faults, and a fault becom
   await forward(-2, { ignition: true, dtcs: 'P0301 SPN 110 FMI 16' });
   await forward(-4, { ignition: true, dtcs: 'SPN 110 FMI 16' });
   await expect
-    .poll(async () => ((await (await request.get(`${office.org}/assets/${vehicle.id}/engine-faults?status=CLEARED`, { headers: office.headers })).json()) as { totalElements: number }).totalElements)
+    .poll(
+      async () =>
+        (
+          (await (await request.get(`${office.org}/assets/${vehicle.id}/engine-faults?status=CLEARED`, { headers: office.headers })).json()) as {
+            totalElements: number;
+          }
+        ).totalElements,
+    )
     .toBe(1);
 
   // The dark theme needs the organization's flag (as a11y.spec.ts sets it) for the dark look below.
@@ -71,7 +92,9 @@ test('the vehicle page lists active and cleared engine faults, and a fault becom
   await expect(hot.getByRole('link', { name: 'Defect opened' })).toBeVisible();
   await expect(hot.getByRole('button', { name: 'Create defect' })).toHaveCount(0);
   await expect(detail.getByText('Engine fault SPN 110 FMI 16')).toBeVisible();
-  const defects = (await (await request.get(`${office.org}/defects?assetId=${vehicle.id}`, { headers: office.headers })).json()) as { content: Array<{ label: string; dvirId: string | null }> };
+  const defects = (await (await request.get(`${office.org}/defects?assetId=${vehicle.id}`, { headers: office.headers })).json()) as {
+    content: Array<{ label: string; dvirId: string | null }>;
+  };
   expect(defects.content).toEqual([expect.objectContaining({ label: 'Engine fault SPN 110 FMI 16', dvirId: null })]);
 
   // The cleared one, with when it cleared.
@@ -104,7 +127,13 @@ test('a vehicle without faults says so, and a failed load says so with a retry',
   await login(page, ADMIN);
   let fail = true;
   await page.route(`**/assets/${vehicle.id}/engine-faults?**`, (route) =>
-    fail ? route.fulfill({ status: 500, contentType: 'application/json', body: JSON.stringify({ message: 'Something went wrong', technicalMessage: 'test', status: 500, timestamp: new Date().toISOString() }) }) : route.fallback(),
+    fail
+      ? route.fulfill({
+          status: 500,
+          contentType: 'application/json',
+          body: JSON.stringify({ message: 'Something went wrong', technicalMessage: 'test', status: 500, timestamp: new Date().toISOString() }),
+        })
+      : route.fallback(),
   );
   await page.goto(`${ORG}/vehicles?open=${vehicle.id}`);
   const section = page.getByRole('dialog', { name: `Vehicle ${vehicle.unitNumber}` }).getByTestId('engine-faults');
@@ -136,7 +165,11 @@ test('grounding codes are set beside the inspection items, and a code that is no
   await form.getByRole('button', { name: 'Save codes' }).click();
   await expect(page.getByText('Grounding codes saved')).toBeVisible();
   await expect(form.getByText('SPN 100 FMI 1')).toBeVisible();
-  if (SHOTS) await page.locator('form[aria-label="Grounding codes form"]').locator('xpath=..').screenshot({ path: `${SHOTS}/grounding-codes.png` });
+  if (SHOTS)
+    await page
+      .locator('form[aria-label="Grounding codes form"]')
+      .locator('xpath=..')
+      .screenshot({ path: `${SHOTS}/grounding-codes.png` });
   await page.reload();
   await expect(page.getByRole('form', { name: 'Grounding codes form' }).getByText(code)).toBeVisible();
 });

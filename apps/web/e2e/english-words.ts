@@ -18,8 +18,10 @@ const wordsOf = (text: string): string[] => [...text.replace(/\{\{\w+\}\}/g, ' '
 /** Month and weekday names, long and short, as Intl writes them in a locale. */
 function calendarWords(locale: string): string[] {
   const out: string[] = [];
-  for (const month of ['long', 'short'] as const) for (let m = 0; m < 12; m++) out.push(new Intl.DateTimeFormat(locale, { month, timeZone: 'UTC' }).format(new Date(Date.UTC(2026, m, 15))));
-  for (const weekday of ['long', 'short'] as const) for (let d = 0; d < 7; d++) out.push(new Intl.DateTimeFormat(locale, { weekday, timeZone: 'UTC' }).format(new Date(Date.UTC(2026, 0, 4 + d))));
+  for (const month of ['long', 'short'] as const)
+    for (let m = 0; m < 12; m++) out.push(new Intl.DateTimeFormat(locale, { month, timeZone: 'UTC' }).format(new Date(Date.UTC(2026, m, 15))));
+  for (const weekday of ['long', 'short'] as const)
+    for (let d = 0; d < 7; d++) out.push(new Intl.DateTimeFormat(locale, { weekday, timeZone: 'UTC' }).format(new Date(Date.UTC(2026, 0, 4 + d))));
   return out.flatMap(wordsOf);
 }
 
@@ -27,7 +29,27 @@ const lower = (ws: Iterable<string>) => new Set([...ws].map((w) => w.toLowerCase
 const ENGLISH = lower([...strings(en as unknown as Tree).flatMap(wordsOf), ...calendarWords('en-US'), 'AM', 'PM']);
 
 /** Proper names, units and the ELD's codes: the same in every language. */
-const ALLOWED = lower(['Fleetline', 'FMCSA', 'USDOT', 'DOT', 'ELD', 'CFR', 'IFTA', 'PNG', 'JPEG', 'GIF', 'WebP', 'mi', 'km', 'ft', 'rpm', 'mph', 'min', 'America', 'Chicago']);
+const ALLOWED = lower([
+  'Fleetline',
+  'FMCSA',
+  'USDOT',
+  'DOT',
+  'ELD',
+  'CFR',
+  'IFTA',
+  'PNG',
+  'JPEG',
+  'GIF',
+  'WebP',
+  'mi',
+  'km',
+  'ft',
+  'rpm',
+  'mph',
+  'min',
+  'America',
+  'Chicago',
+]);
 /** The graph grid's duty-status codes (Appendix A), upper case only: "on" in a sentence is English. */
 const CODES = new Set(['OFF']);
 
@@ -43,7 +65,8 @@ const FIXED = [/\b\d+(?:[.,]\d+)? ?mi [NSEW]{1,3} of /g];
 export function englishWords(text: string, lng: 'es' | 'fr', data: readonly string[] = []): string[] {
   let rest = FIXED.reduce((t, re) => t.replace(re, ' '), text);
   // Case aside: a badge shows its words in capitals.
-  for (const d of [...data].filter(Boolean).sort((a, b) => b.length - a.length)) rest = rest.replace(new RegExp(d.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'gi'), ' ');
+  for (const d of [...data].filter(Boolean).sort((a, b) => b.length - a.length))
+    rest = rest.replace(new RegExp(d.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'gi'), ' ');
   const found = new Set<string>();
   for (const w of wordsOf(rest)) {
     const l = w.toLowerCase();

@@ -34,7 +34,16 @@ test("a vehicle's page shows the odometer its engine reports, not the one entere
   const n = String(100000 + Math.floor(Math.random() * 899999));
   const made = await request.post(`${office.org}/assets`, {
     headers: office.headers,
-    data: { type: 'VEHICLE', unitNumber: `O${n}`, vin: withVinCheckDigit(`4V4NC9EH0PA${n}`), make: 'Volvo', model: 'VNL', year: 2023, fuelType: 'DIESEL', odometerKm: 697_130.8 },
+    data: {
+      type: 'VEHICLE',
+      unitNumber: `O${n}`,
+      vin: withVinCheckDigit(`4V4NC9EH0PA${n}`),
+      make: 'Volvo',
+      model: 'VNL',
+      year: 2023,
+      fuelType: 'DIESEL',
+      odometerKm: 697_130.8,
+    },
   });
   expect(made.status(), await made.text()).toBe(201);
   const vehicle = (await made.json()) as { id: string };
@@ -42,9 +51,20 @@ test("a vehicle's page shows the odometer its engine reports, not the one entere
   const gw = await request.post(`${office.org}/gateways`, { headers: office.headers, data: { uniqueId, name: `Tracker ${uniqueId}` } });
   expect(gw.status()).toBe(201);
   const { id } = (await gw.json()) as { id: string };
-  const paired = await request.post(`${office.org}/gateways/${id}/pair/${vehicle.id}`, { headers: office.headers, data: { from: new Date(Date.now() - 10 * 60_000).toISOString() } });
+  const paired = await request.post(`${office.org}/gateways/${id}/pair/${vehicle.id}`, {
+    headers: office.headers,
+    data: { from: new Date(Date.now() - 10 * 60_000).toISOString() },
+  });
   expect(paired.status(), await paired.text()).toBe(200);
-  const q = new URLSearchParams({ id: uniqueId, timestamp: String(Math.floor(Date.now() / 1000) - 30), lat: '41.6', lon: '-88.1', speed: '0', ignition: 'true', vehicleOdometer: String(Math.round(716_398.7 * MILE_M)) });
+  const q = new URLSearchParams({
+    id: uniqueId,
+    timestamp: String(Math.floor(Date.now() / 1000) - 30),
+    lat: '41.6',
+    lon: '-88.1',
+    speed: '0',
+    ignition: 'true',
+    vehicleOdometer: String(Math.round(716_398.7 * MILE_M)),
+  });
   expect((await request.get(`/api/v1/ingest/osmand?${q.toString()}`)).status()).toBe(200);
 
   await signIn(page, 'admin');
@@ -70,12 +90,16 @@ test.describe('at the roadside, 375 px', () => {
     await driverLogin(page, account);
     // This server is set up (the stand-in); the API's answers to a driver on one that is not (the
     // API tests hold them) are played here.
-    const driverWords = 'Sending to FMCSA is not set up for your carrier yet. Show the officer your logs on this screen or the downloaded ELD file, and tell your office.';
+    const driverWords =
+      'Sending to FMCSA is not set up for your carrier yet. Show the officer your logs on this screen or the downloaded ELD file, and tell your office.';
     await page.route('**/hos_log/eld-transfer-status', (route) =>
       route.fulfill({ json: { test: true, webService: { ready: false, missing: [] }, email: { ready: false, missing: [] }, lastCheck: null } }),
     );
     await page.route('**/hos_log/eld-transfer', (route) =>
-      route.fulfill({ status: 409, json: { message: driverWords, technicalMessage: 'eld-transfer: NOT_SET_UP', status: 409, timestamp: new Date().toISOString() } }),
+      route.fulfill({
+        status: 409,
+        json: { message: driverWords, technicalMessage: 'eld-transfer: NOT_SET_UP', status: 409, timestamp: new Date().toISOString() },
+      }),
     );
     await page.goto('/driver/inspection');
     await page.getByLabel('Output file comment').fill('OFFICER 66');
@@ -100,7 +124,13 @@ test.describe('at the roadside, 375 px', () => {
 test('Send to FMCSA on a log page needs HOS_EDIT: the dispatcher reads the log without it', async ({ page, request }) => {
   const office = await officeApi(request);
   const account = await office.driverAccount();
-  const { logs } = await office.importPeriods(account.driver.id, periodsUntil(Date.now() - 60_000, [['OFF', 10], ['ON', 1]]));
+  const { logs } = await office.importPeriods(
+    account.driver.id,
+    periodsUntil(Date.now() - 60_000, [
+      ['OFF', 10],
+      ['ON', 1],
+    ]),
+  );
   await signIn(page, 'dispatcher');
   await page.goto(`/hos/logs/${logs.at(-1)!.id}`);
   await expect(page.getByRole('button', { name: 'Download ELD file' })).toBeVisible();

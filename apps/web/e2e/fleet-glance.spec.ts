@@ -23,13 +23,26 @@ async function adminApi(request: APIRequestContext) {
   return { headers, org, get };
 }
 
-type Asset = { id: string; unitNumber: string; vin: string | null; currentDriver: { id: string; firstName: string; lastName: string } | null; device: { uniqueId: string } | null };
+type Asset = {
+  id: string;
+  unitNumber: string;
+  vin: string | null;
+  currentDriver: { id: string; firstName: string; lastName: string } | null;
+  device: { uniqueId: string } | null;
+};
 
 /** OsmAnd fixes of a demo truck, one a minute ending now, at `kmh` (the protocol's speed is knots). */
 async function drive(request: APIRequestContext, deviceId: string, minutes: number, kmh: number, endMs = Date.now()) {
   for (let i = 0; i <= minutes; i++) {
     const t = endMs - (minutes - i) * 60_000;
-    const q = new URLSearchParams({ id: deviceId, lat: '39.5', lon: String(-98 + i * 0.02), timestamp: String(Math.floor(t / 1000)), speed: String(kmh / 1.852), ignition: 'true' });
+    const q = new URLSearchParams({
+      id: deviceId,
+      lat: '39.5',
+      lon: String(-98 + i * 0.02),
+      timestamp: String(Math.floor(t / 1000)),
+      speed: String(kmh / 1.852),
+      ignition: 'true',
+    });
     const r = await request.post(`/api/v1/ingest/osmand?${q}`);
     expect(r.status(), await r.text()).toBe(200);
   }
@@ -48,7 +61,14 @@ test('a violation produced by a simulated drive rings the bell within 5 seconds,
   // 10 h 57 min of driving already today, on duty since 11 minutes ago: 3 minutes of driving left.
   const imp = await request.post(`${a.org}/drivers/${driver.id}/hos_log/import`, {
     headers: a.headers,
-    data: { source: 'E2E', periods: periodsUntil(Date.now() - 11 * 60_000, [['ON', 1], ['D', 10.95], ['ON', 1]]) },
+    data: {
+      source: 'E2E',
+      periods: periodsUntil(Date.now() - 11 * 60_000, [
+        ['ON', 1],
+        ['D', 10.95],
+        ['ON', 1],
+      ]),
+    },
   });
   expect(imp.status(), await imp.text()).toBe(201);
 

@@ -21,7 +21,10 @@ async function openVehicle(page: Page, unit: string) {
   return page.getByRole('dialog', { name: `Vehicle ${unit}` });
 }
 
-test('an office user imports a vehicle\'s GPS history: the preview names each bad row, the import stores the rest, history marks them', async ({ page, request }) => {
+test("an office user imports a vehicle's GPS history: the preview names each bad row, the import stores the rest, history marks them", async ({
+  page,
+  request,
+}) => {
   const office = await officeApi(request);
   const vehicle = await office.vehicle();
   await login(page, ADMIN);
@@ -40,7 +43,9 @@ test('an office user imports a vehicle\'s GPS history: the preview names each ba
 
   const from = new Date(Date.now() - 8 * 86_400_000).toISOString();
   const to = new Date(Date.now() - 6 * 86_400_000).toISOString();
-  const route = await request.get(`${office.org}/history-routes/assets/${vehicle.id}?from=${encodeURIComponent(from)}&to=${encodeURIComponent(to)}`, { headers: office.headers });
+  const route = await request.get(`${office.org}/history-routes/assets/${vehicle.id}?from=${encodeURIComponent(from)}&to=${encodeURIComponent(to)}`, {
+    headers: office.headers,
+  });
   expect((await route.json()).imported.positions).toBe(11);
 });
 
@@ -50,13 +55,18 @@ test('pairing a device opens a dialog with an optional "Positions from"; a paire
   const office = await officeApi(request);
   const vehicle = await office.vehicle();
   const uniqueId = `e2e-pair-${uniq()}`;
-  const gw = (await (await request.post(`${office.org}/gateways`, { headers: office.headers, data: { uniqueId, name: `Tracker ${uniqueId}` } })).json()) as { id: string };
+  const gw = (await (await request.post(`${office.org}/gateways`, { headers: office.headers, data: { uniqueId, name: `Tracker ${uniqueId}` } })).json()) as {
+    id: string;
+  };
   await signIn(page, ADMIN);
   await page.goto(`${ORG}/devices/${gw.id}`);
   const picker = page.getByRole('textbox', { name: 'Pair with vehicle' }).or(page.getByLabel('Pair with vehicle')).first();
   await picker.click();
   await picker.fill(vehicle.unitNumber);
-  await page.getByRole('option', { name: new RegExp(vehicle.unitNumber) }).first().click();
+  await page
+    .getByRole('option', { name: new RegExp(vehicle.unitNumber) })
+    .first()
+    .click();
   await page.getByRole('button', { name: 'Pair', exact: true }).click();
   const dialog = page.getByRole('dialog', { name: 'Pair device' });
   await expect(dialog.getByText(`Tracker ${uniqueId} will report for ${vehicle.unitNumber}.`)).toBeVisible();
@@ -86,7 +96,10 @@ test('pairing a device opens a dialog with an optional "Positions from"; a paire
       await page.screenshot({ path: `${dir}/pair-dialog-${width}-${scheme}.png` });
       await page.keyboard.press('Escape');
       await page.goto(`${ORG}/vehicles?open=${vehicle.id}`);
-      await page.getByRole('dialog', { name: `Vehicle ${vehicle.unitNumber}` }).getByRole('button', { name: 'Import GPS history' }).click();
+      await page
+        .getByRole('dialog', { name: `Vehicle ${vehicle.unitNumber}` })
+        .getByRole('button', { name: 'Import GPS history' })
+        .click();
       const drawer = page.getByRole('dialog', { name: `Import GPS history of ${vehicle.unitNumber}` });
       await drawer.locator('input[type="file"]').setInputFiles({ name: 'old-eld.csv', mimeType: 'text/csv', buffer: Buffer.from(historyCsv()) });
       await expect(drawer.getByText(/with errors/)).toBeVisible();

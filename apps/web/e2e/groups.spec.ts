@@ -18,7 +18,10 @@ test('groups: create, add a driver and a vehicle, remove, rename and delete', as
   // The closing form drawer and the searched list re-render under the pointer: retry the click
   // until the group opens, rather than racing the transition.
   await expect(async () => {
-    await page.getByRole('row', { name: new RegExp(name) }).getByText(name).click();
+    await page
+      .getByRole('row', { name: new RegExp(name) })
+      .getByText(name)
+      .click();
     await expect(page).toHaveURL(/\/members$/, { timeout: 2_000 });
   }).toPass({ timeout: 30_000 });
 

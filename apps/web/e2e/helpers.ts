@@ -42,7 +42,8 @@ export async function signIn(page: Page, who: keyof typeof ACCOUNTS | Account): 
 }
 
 /** Where signing in lands: super administrators on the organizations list, everyone else on the dashboard. */
-const landingOf = (who: keyof typeof ACCOUNTS | Account) => ((typeof who === 'string' ? ACCOUNTS[who] : who).email === ACCOUNTS.superAdmin.email ? '/administration/organizations' : '/dashboard');
+const landingOf = (who: keyof typeof ACCOUNTS | Account) =>
+  (typeof who === 'string' ? ACCOUNTS[who] : who).email === ACCOUNTS.superAdmin.email ? '/administration/organizations' : '/dashboard';
 
 /** Signs in (signIn) and opens the landing page. */
 export async function login(page: Page, who: keyof typeof ACCOUNTS | Account, landing = landingOf(who)) {
@@ -95,10 +96,13 @@ interface AxeViolation {
  */
 export async function seriousA11yViolations(page: Page, rules?: readonly string[]): Promise<AxeViolation[]> {
   if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ path: axePath });
-  const result = await page.evaluate(async (only) => {
-    const axe = (window as unknown as { axe: { run: (ctx: Document, opts: object) => Promise<{ violations: AxeViolation[] }> } }).axe;
-    return axe.run(document, { resultTypes: ['violations'], ...(only ? { runOnly: { type: 'rule', values: only } } : {}) });
-  }, rules ? [...rules] : null);
+  const result = await page.evaluate(
+    async (only) => {
+      const axe = (window as unknown as { axe: { run: (ctx: Document, opts: object) => Promise<{ violations: AxeViolation[] }> } }).axe;
+      return axe.run(document, { resultTypes: ['violations'], ...(only ? { runOnly: { type: 'rule', values: only } } : {}) });
+    },
+    rules ? [...rules] : null,
+  );
   return result.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => ({ ...v, nodes: v.nodes.slice(0, 5).map((n) => ({ target: n.target, failureSummary: n.failureSummary })) }));
@@ -173,7 +177,10 @@ export const screenText = (page: Page): Promise<string> =>
 /** Waits until the screen has its data: its heading shown, no loader or skeleton left, and its words still. */
 export async function screenSettled(page: Page): Promise<void> {
   await expect(page.getByRole('main').getByRole('heading').first()).toBeVisible();
-  await page.waitForFunction(() => !document.querySelector('.mantine-Loader-root, .mantine-Skeleton-root[data-visible], [aria-busy="true"]'), null, { polling: 100, timeout: 15_000 });
+  await page.waitForFunction(() => !document.querySelector('.mantine-Loader-root, .mantine-Skeleton-root[data-visible], [aria-busy="true"]'), null, {
+    polling: 100,
+    timeout: 15_000,
+  });
   await wordsStill(page);
 }
 
@@ -183,13 +190,21 @@ export async function screenSettled(page: Page): Promise<void> {
  */
 export async function wordsStill(page: Page): Promise<void> {
   let before = '';
-  await expect.poll(async () => {
-    const now = await screenText(page);
-    const same = now === before;
-    before = now;
-    // A lazy screen still loading leaves the main region empty for a moment, or the previous screen
-    // in place while the global loading bar (aria-busy) shows: on a loaded machine its text held
-    // still for 300 ms and was read as the next screen's.
-    return same && (await page.evaluate(() => !!document.querySelector('main h1, main h2') && !document.querySelector('.mantine-Loader-root, [aria-busy="true"]')));
-  }, { intervals: [300], timeout: 10_000 }).toBe(true);
+  await expect
+    .poll(
+      async () => {
+        const now = await screenText(page);
+        const same = now === before;
+        before = now;
+        // A lazy screen still loading leaves the main region empty for a moment, or the previous screen
+        // in place while the global loading bar (aria-busy) shows: on a loaded machine its text held
+        // still for 300 ms and was read as the next screen's.
+        return (
+          same &&
+          (await page.evaluate(() => !!document.querySelector('main h1, main h2') && !document.querySelector('.mantine-Loader-root, [aria-busy="true"]')))
+        );
+      },
+      { intervals: [300], timeout: 10_000 },
+    )
+    .toBe(true);
 }

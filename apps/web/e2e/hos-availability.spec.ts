@@ -15,11 +15,33 @@ test('availability shows each driver’s clocks as coloured bars with the time l
   // Each driver is driving now (the last imported status goes on), after a full day off.
   const now = Math.floor(Date.now() / 60_000) * 60_000;
   const green = await api.driver('Gina', `${stamp}Alpha`);
-  await api.importPeriods(green.id, periodsUntil(now, [['OFF', 24], ['D', 1]]));
+  await api.importPeriods(
+    green.id,
+    periodsUntil(now, [
+      ['OFF', 24],
+      ['D', 1],
+    ]),
+  );
   const red = await api.driver('Rita', `${stamp}Bravo`);
-  await api.importPeriods(red.id, periodsUntil(now, [['OFF', 24], ['D', 5], ['OFF', 1], ['D', 5 + 40 / 60]]));
+  await api.importPeriods(
+    red.id,
+    periodsUntil(now, [
+      ['OFF', 24],
+      ['D', 5],
+      ['OFF', 1],
+      ['D', 5 + 40 / 60],
+    ]),
+  );
   const amber = await api.driver('Amos', `${stamp}Charlie`);
-  await api.importPeriods(amber.id, periodsUntil(now, [['OFF', 24], ['D', 5], ['OFF', 1], ['D', 4.5]]));
+  await api.importPeriods(
+    amber.id,
+    periodsUntil(now, [
+      ['OFF', 24],
+      ['D', 5],
+      ['OFF', 1],
+      ['D', 4.5],
+    ]),
+  );
 
   // The page's clock is Playwright's, so the countdown can be moved on without waiting.
   await page.clock.install({ time: new Date() });
@@ -89,7 +111,17 @@ test('on a 375 px phone in the dark theme both HoS screens show cards that pass 
   const d = await api.driver('Milo', `${stamp}Phone`);
   const now = Math.floor(Date.now() / 60_000) * 60_000;
   // Driving now with 20 min left, and a 1-hour breach of the 11-hour limit two days ago.
-  await api.importPeriods(d.id, periodsUntil(now, [['ON', 1], ['D', 12], ['OFF', 24], ['D', 5], ['OFF', 1], ['D', 5 + 40 / 60]]));
+  await api.importPeriods(
+    d.id,
+    periodsUntil(now, [
+      ['ON', 1],
+      ['D', 12],
+      ['OFF', 24],
+      ['D', 5],
+      ['OFF', 1],
+      ['D', 5 + 40 / 60],
+    ]),
+  );
   await page.setViewportSize({ width: 375, height: 800 });
   await login(page, ADMIN);
   const scheme = () => page.evaluate(() => document.documentElement.getAttribute('data-mantine-color-scheme'));
@@ -97,7 +129,10 @@ test('on a 375 px phone in the dark theme both HoS screens show cards that pass 
   await expect.poll(scheme).toBe('dark');
 
   await page.goto(`/hos/availability?search=${stamp}`);
-  const card = page.getByRole('list', { name: 'Driver availability' }).getByRole('listitem').filter({ hasText: `${stamp}Phone` });
+  const card = page
+    .getByRole('list', { name: 'Driver availability' })
+    .getByRole('listitem')
+    .filter({ hasText: `${stamp}Phone` });
   await expect(card).toBeVisible();
   await expect(clock(card, 'Drive')).toHaveAttribute('data-level', 'critical');
   await expect(card.getByRole('progressbar', { name: /^Cycle: / })).toBeVisible();

@@ -33,7 +33,13 @@ export async function hosApi(request: APIRequestContext) {
     driver: async (firstName: string, lastName: string): Promise<{ id: string; firstName: string; lastName: string }> => {
       const r = await request.post(`${org}/drivers`, {
         headers,
-        data: { firstName, lastName, licenseNumber: `E2E${Date.now().toString(36).toUpperCase()}${Math.floor(Math.random() * 1e4)}`, licenseState: 'IL', homeTimeZone: 'America/Chicago' },
+        data: {
+          firstName,
+          lastName,
+          licenseNumber: `E2E${Date.now().toString(36).toUpperCase()}${Math.floor(Math.random() * 1e4)}`,
+          licenseState: 'IL',
+          homeTimeZone: 'America/Chicago',
+        },
       });
       expect(r.status(), await r.text()).toBe(201);
       return r.json();

@@ -39,9 +39,21 @@ async function driverWithLogs(request: APIRequestContext): Promise<Setup> {
     source: 'Playwright ELD',
     periods: periods(
       '2026-10-12T00:00',
-      ['OFF', 6], ['ON', 1], ['D', 5], ['OFF', 0.5], ['D', 4], ['ON', 1], ['OFF', 6.5],
+      ['OFF', 6],
+      ['ON', 1],
+      ['D', 5],
+      ['OFF', 0.5],
+      ['D', 4],
+      ['ON', 1],
+      ['OFF', 6.5],
       // 13 October: 12 hours of driving, the 12th over the 11-hour limit (18:30-19:30).
-      ['OFF', 6], ['ON', 1], ['D', 8], ['OFF', 0.5], ['D', 4], ['ON', 0.5], ['OFF', 4],
+      ['OFF', 6],
+      ['ON', 1],
+      ['D', 8],
+      ['OFF', 0.5],
+      ['D', 4],
+      ['ON', 0.5],
+      ['OFF', 4],
     ),
   };
   const imported = await request.post(`${org}/drivers/${driver.id}/hos_log/import`, { headers, data: body });
@@ -101,7 +113,10 @@ test('the log list shows a driver day with hours and badges, and the log day rea
 
   // The grid's totals add up to the day.
   const grid = page.getByRole('img', { name: /Record of duty status, 2026-10-13/ });
-  await expect(grid).toHaveAttribute('aria-label', 'Record of duty status, 2026-10-13: Off duty 10:30, Sleeper berth 0:00, Driving 12:00, On duty 1:30, total 24:00. 1 violation.');
+  await expect(grid).toHaveAttribute(
+    'aria-label',
+    'Record of duty status, 2026-10-13: Off duty 10:30, Sleeper berth 0:00, Driving 12:00, On duty 1:30, total 24:00. 1 violation.',
+  );
   await expect(grid.locator('text').filter({ hasText: /^24:00$/ })).toHaveCount(1);
 
   // The violation, and the events with their origin and annotation.
@@ -117,7 +132,10 @@ test('the log list shows a driver day with hours and badges, and the log day rea
   await page.getByRole('link', { name: 'Previous day' }).click();
   await expect(page).toHaveURL(`/hos/logs/${oct12.id}`);
   await expect(page.getByRole('heading', { name: /Monday, October 12, 2026/ })).toBeVisible();
-  await expect(page.getByRole('img', { name: /Record of duty status, 2026-10-12/ })).toHaveAttribute('aria-label', /Driving 9:00, On duty 2:00, total 24:00\.$/);
+  await expect(page.getByRole('img', { name: /Record of duty status, 2026-10-12/ })).toHaveAttribute(
+    'aria-label',
+    /Driving 9:00, On duty 2:00, total 24:00\.$/,
+  );
   await page.getByRole('link', { name: 'Next day' }).click();
   await expect(page).toHaveURL(`/hos/logs/${oct13.id}`);
 
@@ -127,7 +145,10 @@ test('the log list shows a driver day with hours and badges, and the log day rea
   await expect(events.locator('tr[data-highlight]')).toContainText('3:30:00 PM');
 });
 
-test('an office edit is proposed to the driver and shown waiting beside the original, the server names a bad field, and a day prints on one Letter page', async ({ page, request }) => {
+test('an office edit is proposed to the driver and shown waiting beside the original, the server names a bad field, and a day prints on one Letter page', async ({
+  page,
+  request,
+}) => {
   const { logs } = await driverWithLogs(request);
   const oct13 = logs.find((l) => l.date === '2026-10-13')!;
   await signIn(page, 'admin');
@@ -166,7 +187,10 @@ test('an office edit is proposed to the driver and shown waiting beside the orig
   const rows = events.locator('tbody tr');
   const at = (await rows.evaluateAll((r) => r.map((x) => x.getAttribute('data-proposal')))).indexOf('pending');
   expect(await rows.nth(at - 1).textContent()).toContain('On duty');
-  await expect(page.getByRole('img', { name: /Record of duty status/ })).toHaveAttribute('aria-label', /Off duty 10:30, Sleeper berth 0:00, Driving 12:00, On duty 1:30, total 24:00/);
+  await expect(page.getByRole('img', { name: /Record of duty status/ })).toHaveAttribute(
+    'aria-label',
+    /Off duty 10:30, Sleeper berth 0:00, Driving 12:00, On duty 1:30, total 24:00/,
+  );
 
   // Print: no app shell, no buttons, one Letter page.
   await page.emulateMedia({ media: 'print' });
@@ -185,7 +209,13 @@ test('an office edit that changes only the status keeps the time to the second, 
   const org = `/api/v1/organizations/${user.organization.id}`;
   const created = await request.post(`${org}/drivers`, {
     headers,
-    data: { firstName: 'Omar', lastName: `Seconds${Date.now().toString(36)}`, licenseNumber: `S${Date.now().toString(36).toUpperCase()}`, licenseState: 'TX', homeTimeZone: 'America/Chicago' },
+    data: {
+      firstName: 'Omar',
+      lastName: `Seconds${Date.now().toString(36)}`,
+      licenseNumber: `S${Date.now().toString(36).toUpperCase()}`,
+      licenseState: 'TX',
+      homeTimeZone: 'America/Chicago',
+    },
   });
   expect(created.status(), await created.text()).toBe(201);
   const driver = (await created.json()) as { id: string };

@@ -15,17 +15,43 @@ test('violations list the imported drivers in rule words, filter, open the log d
   const start = Math.floor((Date.now() - 3 * 24 * HOUR) / HOUR) * HOUR;
   // 12 h of driving without a break: over the 11-hour limit by 1 h, the 30-minute break missed for 4 h.
   const long = await api.driver('Otto', `Longhaul${stamp}`);
-  await api.importPeriods(long.id, periodsFrom(start, [['ON', 1], ['D', 12], ['OFF', 20]]));
+  await api.importPeriods(
+    long.id,
+    periodsFrom(start, [
+      ['ON', 1],
+      ['D', 12],
+      ['OFF', 20],
+    ]),
+  );
   // Driving 16 h after coming on duty, with a break: only the 14-hour window, for 2 h.
   const late = await api.driver('Wanda', `Window${stamp}`);
-  await api.importPeriods(late.id, periodsFrom(start, [['ON', 5], ['D', 5], ['OFF', 1], ['D', 5], ['OFF', 20]]));
+  await api.importPeriods(
+    late.id,
+    periodsFrom(start, [
+      ['ON', 5],
+      ['D', 5],
+      ['OFF', 1],
+      ['D', 5],
+      ['OFF', 20],
+    ]),
+  );
 
   await signIn(page, ADMIN);
   await page.goto('/hos/violations');
   await expect(page.getByRole('heading', { name: 'HoS Violations' })).toBeVisible();
   const table = page.getByRole('table', { name: 'Violations' });
-  await expect(table.getByRole('row').filter({ hasText: `Otto Longhaul${stamp}` }).filter({ hasText: '11-hour driving limit' })).toHaveCount(1);
-  await expect(table.getByRole('row').filter({ hasText: `Wanda Window${stamp}` }).filter({ hasText: '14-hour window' })).toHaveCount(1);
+  await expect(
+    table
+      .getByRole('row')
+      .filter({ hasText: `Otto Longhaul${stamp}` })
+      .filter({ hasText: '11-hour driving limit' }),
+  ).toHaveCount(1);
+  await expect(
+    table
+      .getByRole('row')
+      .filter({ hasText: `Wanda Window${stamp}` })
+      .filter({ hasText: '14-hour window' }),
+  ).toHaveCount(1);
 
   expect(await seriousA11yViolations(page)).toEqual([]);
 
@@ -62,7 +88,11 @@ test('violations list the imported drivers in rule words, filter, open the log d
   await page.getByRole('button', { name: 'Export CSV' }).click();
   const file = await download;
   expect(file.suggestedFilename()).toMatch(/^violations-\d{4}-\d{2}-\d{2}-to-\d{4}-\d{2}-\d{2}\.csv$/);
-  const lines = fs.readFileSync((await file.path())!, 'utf8').replace(/^\uFEFF/, '').trim().split(/\r\n/);
+  const lines = fs
+    .readFileSync((await file.path())!, 'utf8')
+    .replace(/^\uFEFF/, '')
+    .trim()
+    .split(/\r\n/);
   expect(lines[0]).toBe('Driver,Rule,Rule code,Start (UTC),End (UTC),Duration (H:MM),Severity,Log day (home terminal),Home time zone,Ruleset');
   expect(lines).toHaveLength(3);
   expect(lines[1]).toContain(`Otto Longhaul${stamp},11-hour driving limit,DRIVING_LIMIT,`);

@@ -31,12 +31,28 @@ async function drive(request: APIRequestContext): Promise<void> {
   }
   // Parked at the end, ignition off: the live map's other tests count truck 125 as stopped.
   const lon = (-94.63 + 5 / kmPerDegree).toFixed(5);
-  const park = new URLSearchParams({ id: 'demo-truck-25', timestamp: String(START + 210), lat: '39.00000', lon, speed: '0', ignition: 'false', odometer: String(600_000_000 + 5000) });
+  const park = new URLSearchParams({
+    id: 'demo-truck-25',
+    timestamp: String(START + 210),
+    lat: '39.00000',
+    lon,
+    speed: '0',
+    ignition: 'false',
+    odometer: String(600_000_000 + 5000),
+  });
   expect((await request.post(`/api/v1/ingest/osmand?${park.toString()}`)).status()).toBe(200);
 }
 
 /** The drive's end in the organization's zone (America/Chicago), as a fuel card writes it. */
-const local = new Intl.DateTimeFormat('en-US', { timeZone: 'America/Chicago', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).formatToParts(new Date((START + 200) * 1000));
+const local = new Intl.DateTimeFormat('en-US', {
+  timeZone: 'America/Chicago',
+  year: 'numeric',
+  month: '2-digit',
+  day: '2-digit',
+  hour: '2-digit',
+  minute: '2-digit',
+  hourCycle: 'h23',
+}).formatToParts(new Date((START + 200) * 1000));
 const part = (t: string) => local.find((p) => p.type === t)!.value;
 const DAY = `${part('month')}/${part('day')}/${part('year')}`;
 const TIME = `${part('hour')}:${part('minute')}`;
@@ -125,7 +141,9 @@ test('a purchase above the tank is refused on the form; a total off the price go
   await page.getByRole('button', { name: 'Add purchase' }).click();
   const form = page.getByRole('form', { name: 'Fuel purchase form' });
   // Noon yesterday on the organization's clock (the box's zone), inside the quarter unless it just began.
-  const yesterday = new Date(Math.max(Date.now() - 86_400_000, Date.parse(`${QUARTER.slice(0, 4)}-${String((Number(QUARTER.slice(-1)) - 1) * 3 + 1).padStart(2, '0')}-01T18:00:00Z`)));
+  const yesterday = new Date(
+    Math.max(Date.now() - 86_400_000, Date.parse(`${QUARTER.slice(0, 4)}-${String((Number(QUARTER.slice(-1)) - 1) * 3 + 1).padStart(2, '0')}-01T18:00:00Z`)),
+  );
   await form.getByLabel('Purchase time').fill(`${yesterday.toISOString().slice(0, 10)}T12:00`);
   await form.getByLabel('Vehicle').selectOption({ label: '125' });
   await form.getByLabel('Jurisdiction').selectOption('TX');
@@ -136,7 +154,11 @@ test('a purchase above the tank is refused on the form; a total off the price go
   await form.getByLabel('Total amount').fill('399996');
   await form.getByLabel('Receipt number').fill(`E2E-P${START}`);
   await form.getByRole('button', { name: 'Save' }).click();
-  await expect(form.getByText('Quantity is more than the 300 gal tank of unit 125 (the default; set its tank capacity on the vehicle): check the quantity, or mark the purchase as a bulk or split entry')).toBeVisible();
+  await expect(
+    form.getByText(
+      'Quantity is more than the 300 gal tank of unit 125 (the default; set its tank capacity on the vehicle): check the quantity, or mark the purchase as a bulk or split entry',
+    ),
+  ).toBeVisible();
   // Ten gallons at $4.00 with a total of $9,999: accepted, but the form warns first.
   await form.getByLabel('Quantity').fill('10');
   await form.getByLabel('Total amount').fill('9999');

@@ -27,7 +27,26 @@ const englishOf = (...sections: Section[]) =>
     .flatMap((s) => strings(en[s] as unknown as Tree))
     .filter((s) => !s.includes('{{') && s.split(' ').length >= 2)
     .filter((s) => !translated.has(s));
-const DRIVER_SIDE: Section[] = ['common', 'duty', 'nav', 'driver', 'messages', 'account', 'offline', 'shell', 'auth', 'loads', 'inspection', 'roadside', 'grid', 'events', 'fields', 'validation', 'server', 'safety'];
+const DRIVER_SIDE: Section[] = [
+  'common',
+  'duty',
+  'nav',
+  'driver',
+  'messages',
+  'account',
+  'offline',
+  'shell',
+  'auth',
+  'loads',
+  'inspection',
+  'roadside',
+  'grid',
+  'events',
+  'fields',
+  'validation',
+  'server',
+  'safety',
+];
 const english = englishOf(...DRIVER_SIDE);
 
 const leftInEnglish = (text: string, list = english) => list.filter((s) => text.includes(s));
@@ -48,7 +67,15 @@ async function driverWithEverything(request: APIRequestContext) {
   const account = await office.driverAccount();
   const truck = await office.vehicle();
   await office.assign(truck.id, account.driver.id);
-  const { logs } = await office.importPeriods(account.driver.id, periodsUntil(Date.now() - 60_000, [['OFF', 20], ['ON', 1], ['D', 4], ['OFF', 20]]));
+  const { logs } = await office.importPeriods(
+    account.driver.id,
+    periodsUntil(Date.now() - 60_000, [
+      ['OFF', 20],
+      ['ON', 1],
+      ['D', 4],
+      ['OFF', 20],
+    ]),
+  );
   const days = await Promise.all(logs.map((l) => office.logDay(l.id)));
   // The last Off duty, whichever log day it starts in (after midnight it is today's, else yesterday's).
   const { day, off } = days.flatMap((d) => d.events.filter((e) => e.status === 'OFF').map((e) => ({ day: d, off: e }))).at(-1)!;
@@ -60,8 +87,24 @@ async function driverWithEverything(request: APIRequestContext) {
       customer: `E2E Cliente ${Date.now().toString(36)}`,
       driverIds: [account.driver.id],
       stops: [
-        { kind: 'PICKUP', latitude: 41.85, longitude: -87.65, address: '1200 W 35th St, Chicago, IL 60609', windowStart: `${tomorrow}T08:00:00-06:00`, windowEnd: `${tomorrow}T10:00:00-06:00`, serviceMinutes: 60 },
-        { kind: 'DELIVERY', latitude: 39.77, longitude: -86.16, address: '500 S Meridian St, Indianapolis, IN 46225', windowStart: `${tomorrow}T16:00:00-05:00`, windowEnd: `${tomorrow}T20:00:00-05:00`, serviceMinutes: 45 },
+        {
+          kind: 'PICKUP',
+          latitude: 41.85,
+          longitude: -87.65,
+          address: '1200 W 35th St, Chicago, IL 60609',
+          windowStart: `${tomorrow}T08:00:00-06:00`,
+          windowEnd: `${tomorrow}T10:00:00-06:00`,
+          serviceMinutes: 60,
+        },
+        {
+          kind: 'DELIVERY',
+          latitude: 39.77,
+          longitude: -86.16,
+          address: '500 S Meridian St, Indianapolis, IN 46225',
+          windowStart: `${tomorrow}T16:00:00-05:00`,
+          windowEnd: `${tomorrow}T20:00:00-05:00`,
+          serviceMinutes: 45,
+        },
       ],
       rate: { lineHaul: 1234.56, fuelSurcharge: 100, accessorials: [] },
     },
@@ -94,14 +137,19 @@ async function engineDay(request: APIRequestContext, office: Awaited<ReturnType<
     [40, true, 160_950_000, 4321.51],
     [80, false, 160_983_000, 4321.52],
   ] as const) {
-    const r = await request.get(`/api/v1/ingest/osmand?id=${uniqueId}&timestamp=${Math.floor((start + s * 1000) / 1000)}&lat=41.6&lon=-88.1&speed=0&ignition=${ignition}&vehicleOdometer=${odometer}&engineHours=${hours}`);
+    const r = await request.get(
+      `/api/v1/ingest/osmand?id=${uniqueId}&timestamp=${Math.floor((start + s * 1000) / 1000)}&lat=41.6&lon=-88.1&speed=0&ignition=${ignition}&vehicleOdometer=${odometer}&engineHours=${hours}`,
+    );
     expect(r.status()).toBe(200);
   }
   let header: { carrier: { name: string; mainOffice: string }; homeTerminal: string; date: string } | null = null;
   await expect
     .poll(
       async () => {
-        const day = (await (await request.get(`${office.org}/drivers/${driverId}/hos_log/current-day`, { headers: office.headers })).json()) as { header: NonNullable<typeof header>; events: Array<{ eventType: number }> };
+        const day = (await (await request.get(`${office.org}/drivers/${driverId}/hos_log/current-day`, { headers: office.headers })).json()) as {
+          header: NonNullable<typeof header>;
+          events: Array<{ eventType: number }>;
+        };
         header = day.header;
         return day.events.filter((e) => e.eventType === 6).length;
       },
@@ -116,7 +164,15 @@ for (const [locale, catalogue, duty] of [
   ['fr-CA', fr, ['Hors service', 'Couchette', 'En service', 'Conduite']],
 ] as const) {
   test.describe(`a phone in ${locale}`, () => {
-    test.use({ locale, viewport: { width: 375, height: 740 }, isMobile: true, hasTouch: true, timezoneId: 'America/Chicago', geolocation: { latitude: 41.8781, longitude: -87.6298 }, permissions: ['geolocation'] });
+    test.use({
+      locale,
+      viewport: { width: 375, height: 740 },
+      isMobile: true,
+      hasTouch: true,
+      timezoneId: 'America/Chicago',
+      geolocation: { latitude: 41.8781, longitude: -87.6298 },
+      permissions: ['geolocation'],
+    });
 
     test(`the driver's side speaks ${locale}, with no English sentence left`, async ({ page, request }) => {
       test.setTimeout(120_000);
@@ -217,11 +273,16 @@ for (const [locale, catalogue, duty] of [
       const day = page.getByTestId('inspection-day');
       const intl = locale === 'es-MX' ? 'es-US' : 'fr-CA';
       const [y, mo, d] = header.date.split('-').map(Number);
-      await expect(day).toContainText(new Intl.DateTimeFormat(intl, { timeZone: 'UTC', year: '2-digit', month: '2-digit', day: '2-digit' }).format(new Date(Date.UTC(y!, mo! - 1, d!))));
+      await expect(day).toContainText(
+        new Intl.DateTimeFormat(intl, { timeZone: 'UTC', year: '2-digit', month: '2-digit', day: '2-digit' }).format(new Date(Date.UTC(y!, mo! - 1, d!))),
+      );
       await expect(day).toContainText(`${new Intl.NumberFormat(intl).format(100_000)} mi`);
       await expect(day).toContainText(catalogue.rulesets.US_PROPERTY_70_8);
       // An officer who reads English: the records switch, the buttons the driver works do not.
-      await page.locator('label').filter({ hasText: /^English$/ }).click();
+      await page
+        .locator('label')
+        .filter({ hasText: /^English$/ })
+        .click();
       await expect(page.getByRole('radio', { name: 'English' })).toBeChecked();
       await expect(day.getByRole('list', { name: en.roadside.events })).toContainText(en.events.login);
       await expect(day).toContainText(en.rulesets.US_PROPERTY_70_8);
@@ -253,7 +314,10 @@ test('My account switches the language on the spot, and back to the browser’s'
   await expect(page.getByText(es.driver.currentStatus)).toBeVisible();
   await page.goto('/my-account');
   await page.getByRole('combobox', { name: es.account.language }).click();
-  await page.getByRole('option', { name: /English|navegador/ }).first().click();
+  await page
+    .getByRole('option', { name: /English|navegador/ })
+    .first()
+    .click();
   await page.goto('/driver');
   await expect(page.getByText(en.driver.currentStatus)).toBeVisible();
 });

@@ -14,19 +14,45 @@ const menuTexts = async (page: Page) => {
   // text once two reads 250 ms apart agree.
   let text = '';
   await expect
-    .poll(async () => {
-      const before = text;
-      text = await menu.innerText();
-      return text === before;
-    }, { intervals: [250] })
+    .poll(
+      async () => {
+        const before = text;
+        text = await menu.innerText();
+        return text === before;
+      },
+      { intervals: [250] },
+    )
     .toBe(true);
-  return text.split('\n').map((s) => s.trim()).filter(Boolean);
+  return text
+    .split('\n')
+    .map((s) => s.trim())
+    .filter(Boolean);
 };
 
 test('the side menu shows the admin every organization entry and the dispatcher only theirs', async ({ page }) => {
   await login(page, 'admin');
   const admin = await menuTexts(page);
-  for (const item of ['Settings', 'Profile Settings', 'Organization Settings', 'Users & Roles', 'All Drivers', 'Vehicles', 'Trailers', 'Devices', 'Groups', 'Activity Log', 'Data Retention', 'HoS Logs', 'HoS Violations', 'HoS Availability', 'Loads board', 'New load', 'Revenue', 'Fleet Performance', 'Fuel costs (IFTA)']) {
+  for (const item of [
+    'Settings',
+    'Profile Settings',
+    'Organization Settings',
+    'Users & Roles',
+    'All Drivers',
+    'Vehicles',
+    'Trailers',
+    'Devices',
+    'Groups',
+    'Activity Log',
+    'Data Retention',
+    'HoS Logs',
+    'HoS Violations',
+    'HoS Availability',
+    'Loads board',
+    'New load',
+    'Revenue',
+    'Fleet Performance',
+    'Fuel costs (IFTA)',
+  ]) {
     expect(admin).toContain(item);
   }
   expect(admin).not.toContain('Administration');
@@ -35,8 +61,10 @@ test('the side menu shows the admin every organization entry and the dispatcher 
   await page.getByRole('button', { name: 'Log out' }).click();
   await login(page, 'dispatcher');
   const dispatcher = await menuTexts(page);
-  for (const item of ['Profile Settings', 'All Drivers', 'Vehicles', 'HoS Logs', 'Loads board', 'New load', 'Fuel costs (IFTA)']) expect(dispatcher).toContain(item);
-  for (const item of ['Users & Roles', 'Activity Log', 'Data Retention', 'Revenue', 'Fleet Performance', 'Administration']) expect(dispatcher).not.toContain(item);
+  for (const item of ['Profile Settings', 'All Drivers', 'Vehicles', 'HoS Logs', 'Loads board', 'New load', 'Fuel costs (IFTA)'])
+    expect(dispatcher).toContain(item);
+  for (const item of ['Users & Roles', 'Activity Log', 'Data Retention', 'Revenue', 'Fleet Performance', 'Administration'])
+    expect(dispatcher).not.toContain(item);
 });
 
 test('the drawer collapses, shows sub-items on hover, and stays collapsed after a reload', async ({ page }) => {
@@ -138,7 +166,17 @@ test('at 1280 px, beside the open side menu, every list shows its last column wi
   const lastColumnShown = (path: string) => expectLastColumnShown(page, path);
   await login(page, 'admin');
   await expect(page.getByTestId('side-menu')).not.toHaveAttribute('data-collapsed', 'true');
-  for (const path of [`${O}/vehicles`, `${O}/trailers`, `${O}/all-drivers`, `${O}/devices`, `${O}/user-and-roles`, `${O}/groups`, '/settings/activity-log', '/hos/logs', '/hos/availability']) {
+  for (const path of [
+    `${O}/vehicles`,
+    `${O}/trailers`,
+    `${O}/all-drivers`,
+    `${O}/devices`,
+    `${O}/user-and-roles`,
+    `${O}/groups`,
+    '/settings/activity-log',
+    '/hos/logs',
+    '/hos/availability',
+  ]) {
     await lastColumnShown(path);
   }
   await page.getByRole('button', { name: 'Open profile' }).click();

@@ -73,13 +73,21 @@ test('a reported defect becomes a work order, is repaired and certified, and lea
   await form.getByLabel('Status').selectOption('DONE');
   await form.getByRole('button', { name: 'Save' }).click();
   await expect(page.getByText('Work order saved: done')).toBeVisible();
-  const orders = (await (await request.get(`${office.org}/work-orders?assetId=${vehicle.id}`, { headers: office.headers })).json()) as { content: { status: string; assignee: string; cost: number; laborHours: number; defectIds: string[] }[] };
-  expect(orders.content).toEqual([expect.objectContaining({ status: 'DONE', assignee: 'Joliet Truck Repair', cost: 245.5, laborHours: 1.5, defectIds: [report.defects[0]!.id] })]);
+  const orders = (await (await request.get(`${office.org}/work-orders?assetId=${vehicle.id}`, { headers: office.headers })).json()) as {
+    content: { status: string; assignee: string; cost: number; laborHours: number; defectIds: string[] }[];
+  };
+  expect(orders.content).toEqual([
+    expect.objectContaining({ status: 'DONE', assignee: 'Joliet Truck Repair', cost: 245.5, laborHours: 1.5, defectIds: [report.defects[0]!.id] }),
+  ]);
   await page.keyboard.press('Escape');
 
   // The mechanic certifies the repair with a typed signature, after a confirmation.
   await page.goto(`/maintenance/defects?assetId=${vehicle.id}`);
-  await table.getByRole('row').filter({ hasText: note }).getByRole('button', { name: /^Certify/ }).click();
+  await table
+    .getByRole('row')
+    .filter({ hasText: note })
+    .getByRole('button', { name: /^Certify/ })
+    .click();
   const cert = page.getByRole('form', { name: 'Certification form' });
   await cert.getByLabel('Certification', { exact: true }).fill('Replaced the brake chamber diaphragm; no leak at 120 psi.');
   await cert.getByLabel("Mechanic's name").fill('Sam Ortega');
@@ -88,7 +96,9 @@ test('a reported defect becomes a work order, is repaired and certified, and lea
   await cert.getByRole('button', { name: 'Sign and certify' }).click();
   await expect(page.getByText(/certified repaired/)).toBeVisible();
   await expect(page.getByText('No open defects')).toBeVisible();
-  const defects = (await (await request.get(`${office.org}/defects?assetId=${vehicle.id}`, { headers: office.headers })).json()) as { content: { status: string; certifiedBy: { name: string } }[] };
+  const defects = (await (await request.get(`${office.org}/defects?assetId=${vehicle.id}`, { headers: office.headers })).json()) as {
+    content: { status: string; certifiedBy: { name: string } }[];
+  };
   expect(defects.content).toEqual([expect.objectContaining({ status: 'REPAIRED', certifiedBy: expect.objectContaining({ name: 'Sam Ortega' }) })]);
 
   // The report reads like the paper form, with the certification under its defect.
@@ -118,7 +128,9 @@ test('a schedule is entered in the organization units, and the vehicle detail sh
   await expect(form).toBeHidden();
   await page.getByLabel('Search Maintenance schedules').fill(name);
   await expect(page.getByRole('row').filter({ hasText: name })).toContainText('every 25,000 mi · 90 days');
-  const saved = (await (await request.get(`${office.org}/maintenance-schedules?search=${encodeURIComponent(name)}`, { headers: office.headers })).json()) as { content: { id: string; everyMiles: number; everyDays: number; assetId: string }[] };
+  const saved = (await (await request.get(`${office.org}/maintenance-schedules?search=${encodeURIComponent(name)}`, { headers: office.headers })).json()) as {
+    content: { id: string; everyMiles: number; everyDays: number; assetId: string }[];
+  };
   expect(saved.content).toEqual([expect.objectContaining({ everyMiles: 25000, everyDays: 90, assetId: vehicle.id })]);
 
   // A service due opens a new work order filled in for its vehicle and schedule (the due list's link).
@@ -146,13 +158,18 @@ test('at 1280 px beside the open side menu, the maintenance lists show their las
   // Something in every list: a defect, its work order (from the defects screen) and a schedule.
   const { office, vehicle } = await reportedDefect(request);
   const ok = async (r: Awaited<ReturnType<APIRequestContext['post']>>) => expect(r.status(), await r.text()).toBe(201);
-  await ok(await request.post(`${office.org}/maintenance-schedules`, { headers: office.headers, data: { assetId: vehicle.id, name: `Layout ${uniq()}`, everyDays: 30 } }));
+  await ok(
+    await request.post(`${office.org}/maintenance-schedules`, {
+      headers: office.headers,
+      data: { assetId: vehicle.id, name: `Layout ${uniq()}`, everyDays: 30 },
+    }),
+  );
   await login(page, ADMIN);
   await expect(page.getByTestId('side-menu')).not.toHaveAttribute('data-collapsed', 'true');
   await page.goto(`/maintenance/defects?assetId=${vehicle.id}`);
   await page.getByRole('button', { name: /^Create work order/ }).click();
   await expect(page).toHaveURL(/\/maintenance\/work-orders/);
   await page.keyboard.press('Escape');
-  for (const path of [`/maintenance/defects?assetId=${vehicle.id}`, '/maintenance/work-orders', '/maintenance/schedules', '/maintenance/inspections']) await expectLastColumnShown(page, path);
-
+  for (const path of [`/maintenance/defects?assetId=${vehicle.id}`, '/maintenance/work-orders', '/maintenance/schedules', '/maintenance/inspections'])
+    await expectLastColumnShown(page, path);
 });

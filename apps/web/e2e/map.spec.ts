@@ -40,7 +40,15 @@ async function seedPositions(request: APIRequestContext) {
   // so "today" has history whatever the hour (the first fixes may fall before midnight).
   for (let k = 0; k <= 32; k++) {
     const t = now - 480 + k * 15;
-    await post(request, { id: truckId(1), lat: (32.78 + k * 0.004).toFixed(5), lon: (-96.8 + k * 0.004).toFixed(5), timestamp: t, speed: ((60 + (k % 8) * 8) * KNOTS_PER_KMH).toFixed(2), bearing: 45, ignition: true });
+    await post(request, {
+      id: truckId(1),
+      lat: (32.78 + k * 0.004).toFixed(5),
+      lon: (-96.8 + k * 0.004).toFixed(5),
+      timestamp: t,
+      speed: ((60 + (k % 8) * 8) * KNOTS_PER_KMH).toFixed(2),
+      bearing: 45,
+      ignition: true,
+    });
   }
   // Trucks 02-15 moving, 16-25 parked with the ignition off, spread across the lower 48.
   for (let i = 2; i <= 25; i++) {
@@ -111,7 +119,7 @@ test.describe('live map and history', () => {
     await expect(card.getByLabel('Follow')).toBeChecked();
   });
 
-  test('clusters show their counts on the offline map, drawn from the app\'s own font', async ({ page, baseURL }) => {
+  test("clusters show their counts on the offline map, drawn from the app's own font", async ({ page, baseURL }) => {
     const problems: string[] = [];
     page.on('console', (m) => {
       if (/glyph|font/i.test(m.text())) problems.push(m.text());
@@ -142,7 +150,8 @@ test.describe('live map and history', () => {
       };
     `);
     // The live map's streams (the bell has one of its own for notifications).
-    const streamUrls = () => page.evaluate(() => (window as unknown as { __streams: EventSource[] }).__streams.map((s) => s.url).filter((u) => u.includes('/assets/stream')));
+    const streamUrls = () =>
+      page.evaluate(() => (window as unknown as { __streams: EventSource[] }).__streams.map((s) => s.url).filter((u) => u.includes('/assets/stream')));
     const tickets: string[] = [];
     page.on('response', async (r) => {
       if (/\/assets\/stream\/ticket$/.test(r.url()) && r.status() === 200) tickets.push(((await r.json()) as { ticket: string }).ticket);
@@ -165,7 +174,9 @@ test.describe('live map and history', () => {
     await expect(moving).toHaveText(`Moving ${movingBefore + 1}`);
 
     // The connection breaks: the page closes it (its ticket is spent) and opens a new one with a new ticket.
-    await page.evaluate(() => (window as unknown as { __streams: EventSource[] }).__streams.filter((s) => s.url.includes('/assets/stream'))[0]!.dispatchEvent(new Event('error')));
+    await page.evaluate(() =>
+      (window as unknown as { __streams: EventSource[] }).__streams.filter((s) => s.url.includes('/assets/stream'))[0]!.dispatchEvent(new Event('error')),
+    );
     await expect.poll(streamUrls, { timeout: 20_000 }).toHaveLength(2);
     const [, second] = await streamUrls();
     expect(second).toMatch(/\/assets\/stream\?ticket=[\w-]{40,}$/);
@@ -173,7 +184,9 @@ test.describe('live map and history', () => {
     expect(tickets).toHaveLength(2);
     expect(first).toContain(tickets[0]);
     expect(second).toContain(tickets[1]);
-    expect(await page.evaluate(() => (window as unknown as { __streams: EventSource[] }).__streams.filter((s) => s.url.includes('/assets/stream'))[0]!.readyState)).toBe(2);
+    expect(
+      await page.evaluate(() => (window as unknown as { __streams: EventSource[] }).__streams.filter((s) => s.url.includes('/assets/stream'))[0]!.readyState),
+    ).toBe(2);
 
     // Still live after the reconnect: truck 16 parks again. Counted from just before: over a long run
     // another demo truck's last fix can age out of "moving" meanwhile (a run failed so, 18 against 16).

@@ -57,7 +57,10 @@ test('a dispatcher and a driver exchange messages with a photo, live, each seein
   await expect(answer).toContainText('Sent');
   await expect(page.getByRole('link', { name: /^Messages 1$/ })).toBeVisible();
   await page.getByRole('link', { name: /^Messages/ }).click();
-  await page.getByRole('navigation', { name: 'Conversations' }).getByRole('link', { name: new RegExp(name) }).click();
+  await page
+    .getByRole('navigation', { name: 'Conversations' })
+    .getByRole('link', { name: new RegExp(name) })
+    .click();
   await expect(page.getByTestId('message').filter({ hasText: 'On my way, 20 minutes out' })).toBeVisible();
   await expect(answer.getByLabel(/^Read /)).toBeVisible();
   await expect(page.getByRole('link', { name: /^Messages 1$/ })).toHaveCount(0);

@@ -12,7 +12,10 @@ const SHOTS = process.env.NUMBERS_SHOTS_DIR ?? '/tmp';
 
 /** The minutes since midnight in Chicago (the demo organization's and admin's zone). */
 const chicagoMinutes = (ms: number) => {
-  const [h, m] = new Date(ms).toLocaleTimeString('en-GB', { timeZone: 'America/Chicago', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).split(':').map(Number);
+  const [h, m] = new Date(ms)
+    .toLocaleTimeString('en-GB', { timeZone: 'America/Chicago', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' })
+    .split(':')
+    .map(Number);
   return h! * 60 + m!;
 };
 
@@ -35,7 +38,10 @@ async function truckOnTheRoad(request: APIRequestContext) {
   expect(gw.status()).toBe(201);
   const { id } = (await gw.json()) as { id: string };
   const now = Date.now();
-  const paired = await request.post(`${office.org}/gateways/${id}/pair/${vehicle.id}`, { headers: office.headers, data: { from: new Date(now - 3 * 60 * MIN).toISOString() } });
+  const paired = await request.post(`${office.org}/gateways/${id}/pair/${vehicle.id}`, {
+    headers: office.headers,
+    data: { from: new Date(now - 3 * 60 * MIN).toISOString() },
+  });
   expect(paired.status(), await paired.text()).toBe(200);
   const start = now - 81 * MIN;
   const fixes: Fix[] = [];
@@ -78,7 +84,10 @@ async function setScheme(page: Page, scheme: 'light' | 'dark') {
   await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', scheme);
 }
 
-test("a truck on the road shows today's trip in progress in the summary and in history, which plays it on a linear time axis with the engine data", async ({ page, request }) => {
+test("a truck on the road shows today's trip in progress in the summary and in history, which plays it on a linear time axis with the engine data", async ({
+  page,
+  request,
+}) => {
   // The whole drive must fall on today in Chicago (history opens on today).
   test.skip(chicagoMinutes(Date.now()) < 90, 'too close to midnight in Chicago for the drive to be on today');
   test.setTimeout(120_000);
@@ -90,7 +99,10 @@ test("a truck on the road shows today's trip in progress in the summary and in h
     await page.goto(`/reports/summary?asset=${vehicle.id}`);
     await expect(page.getByTestId('summary-in-progress')).toBeVisible({ timeout: 3000 });
   }).toPass({ timeout: 30_000 });
-  const row = page.getByRole('table', { name: 'Daily summary' }).locator('tbody tr').filter({ has: page.getByTestId('summary-in-progress') });
+  const row = page
+    .getByRole('table', { name: 'Daily summary' })
+    .locator('tbody tr')
+    .filter({ has: page.getByTestId('summary-in-progress') });
   // 45 minutes at 90 km/h: about 42 mi (the silence counted by the first trip's end, not as driving).
   await expect(row).toContainText(/\d+(\.\d)? mi/);
   await expect(row).not.toContainText('0.0 mi');
@@ -106,7 +118,10 @@ test("a truck on the road shows today's trip in progress in the summary and in h
   const chart = page.getByTestId('speed-chart');
   await expect(chart).toBeVisible();
   const d = (await chart.locator('path.recharts-line-curve').first().getAttribute('d')) ?? '';
-  const segments = d.split('M').filter(Boolean).map((s) => s.split(/[LC]/).map((p) => Number(p.trim().split(/[ ,]+/)[0])));
+  const segments = d
+    .split('M')
+    .filter(Boolean)
+    .map((s) => s.split(/[LC]/).map((p) => Number(p.trim().split(/[ ,]+/)[0])));
   expect(segments.length, d).toBe(2);
   const first = segments[0]![0]!;
   const last = segments[1]!.at(-1)!;

@@ -111,7 +111,9 @@ test.describe('records made without signal', () => {
       await navigator.serviceWorker.ready;
       if (!navigator.serviceWorker.controller) await new Promise((r) => navigator.serviceWorker.addEventListener('controllerchange', r, { once: true }));
     });
-    const todayId = ((await (await request.get(`${office.org}/drivers/${me.driver.id}/hos_log/current-day`, { headers: office.headers })).json()) as { id: string }).id;
+    const todayId = (
+      (await (await request.get(`${office.org}/drivers/${me.driver.id}/hos_log/current-day`, { headers: office.headers })).json()) as { id: string }
+    ).id;
 
     // The network goes; the page reloads and still works.
     await setNetwork(page, false);
@@ -173,7 +175,9 @@ test.describe('records made without signal', () => {
       ['SB', true],
       ['ON', true],
     ]);
-    const reports = (await (await request.get(`${office.org}/dvirs?assetId=${truck.id}`, { headers: office.headers })).json()) as { content: Array<{ inspectedAt: string; kind: string; defects: Array<{ imageIds: string[] }>; signature: { imageId: string | null } }> };
+    const reports = (await (await request.get(`${office.org}/dvirs?assetId=${truck.id}`, { headers: office.headers })).json()) as {
+      content: Array<{ inspectedAt: string; kind: string; defects: Array<{ imageIds: string[] }>; signature: { imageId: string | null } }>;
+    };
     expect(reports.content).toHaveLength(1);
     expect(reports.content[0]).toMatchObject({ kind: 'PRE_TRIP', signature: { imageId: expect.any(String) } });
     expect(reports.content[0]!.defects[0]!.imageIds).toHaveLength(1);
@@ -215,7 +219,9 @@ test.describe('messages without signal', () => {
     await setNetwork(page, false);
     await reloadOffline(page);
     await page.getByRole('navigation', { name: 'Quick navigation' }).getByRole('link', { name: 'Messages' }).click();
-    await expect(page.getByTestId('messages-offline')).toHaveText('Offline: the messages will load when the signal returns. You can write to dispatch now: your message is kept on this phone and sent then.');
+    await expect(page.getByTestId('messages-offline')).toHaveText(
+      'Offline: the messages will load when the signal returns. You can write to dispatch now: your message is kept on this phone and sent then.',
+    );
     await expect(page.getByText('No messages yet.')).toHaveCount(0);
 
     // The driver writes all the same: kept on the phone, with the time it was written.
@@ -242,4 +248,3 @@ test.describe('messages without signal', () => {
     await expect(stored.getByTestId('message-received')).toContainText('Received');
   });
 });
-

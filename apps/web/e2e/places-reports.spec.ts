@@ -99,7 +99,10 @@ test('a trips report narrowed to one vehicle and a day shows its drive, and the 
   const office = await officeApi(request);
   const vehicle = await office.vehicle();
   const day = chicagoDay(3);
-  const imported = await request.post(`${office.org}/assets/${vehicle.id}/positions/import`, { headers: office.headers, data: { file: driveCsv(day), timeZone: 'America/Chicago' } });
+  const imported = await request.post(`${office.org}/assets/${vehicle.id}/positions/import`, {
+    headers: office.headers,
+    data: { file: driveCsv(day), timeZone: 'America/Chicago' },
+  });
   expect(imported.ok()).toBe(true);
 
   await signIn(page, 'admin');

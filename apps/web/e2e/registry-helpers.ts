@@ -20,7 +20,10 @@ export const uniq = () => Math.random().toString(36).slice(2, 7).toUpperCase();
 
 /** Confirms the open confirmation dialog by its button. */
 export async function confirm(page: Page, button: string): Promise<void> {
-  const dialog = page.getByRole('dialog').filter({ has: page.getByRole('button', { name: 'Cancel' }) }).last();
+  const dialog = page
+    .getByRole('dialog')
+    .filter({ has: page.getByRole('button', { name: 'Cancel' }) })
+    .last();
   await dialog.getByRole('button', { name: button, exact: true }).click();
 }
 
@@ -29,5 +32,8 @@ export async function pick(page: Page, label: string, text: string): Promise<voi
   const input = page.getByRole('textbox', { name: label }).or(page.getByLabel(label)).first();
   await input.click();
   await input.fill(text);
-  await page.getByRole('option', { name: new RegExp(text) }).first().click();
+  await page
+    .getByRole('option', { name: new RegExp(text) })
+    .first()
+    .click();
 }

@@ -112,7 +112,11 @@ test('quick-add from the profile drawer opens the add form', async ({ page }) =>
   await signIn(page, ADMIN);
   await page.goto(`${ORG}/vehicles`);
   await page.getByRole('button', { name: 'Open profile' }).click();
-  await page.getByRole('link', { name: 'Add trailer' }).or(page.getByRole('button', { name: 'Add trailer' })).first().click();
+  await page
+    .getByRole('link', { name: 'Add trailer' })
+    .or(page.getByRole('button', { name: 'Add trailer' }))
+    .first()
+    .click();
   await expect(page).toHaveURL(/addTrailer=true/);
   await expect(page.getByRole('form', { name: 'Trailer form' })).toBeVisible();
 });

@@ -12,7 +12,10 @@ const menuTexts = async (page: Page) => {
     if (n === 0) break;
     for (let j = 0; j < n; j++) await closed.first().click();
   }
-  return (await menu.innerText()).split('\n').map((s) => s.trim()).filter(Boolean);
+  return (await menu.innerText())
+    .split('\n')
+    .map((s) => s.trim())
+    .filter(Boolean);
 };
 
 test('an admin creates a limited role and assigns it; that user sees only what it permits', async ({ page, browser }) => {
@@ -76,7 +79,18 @@ test('an admin creates a limited role and assigns it; that user sees only what i
   await expect(menu.getByRole('link', { name: 'Vehicles' })).toBeVisible();
   const items = await menuTexts(user);
   expect(items).toEqual(expect.arrayContaining(['Settings', 'Organization Settings', 'Vehicles', 'Trailers']));
-  for (const hidden of ['Users & Roles', 'All Drivers', 'Devices', 'Groups', 'Activity Log', 'Data Retention', 'Hours of Service', 'HoS Logs', 'Analytics', 'Administration']) {
+  for (const hidden of [
+    'Users & Roles',
+    'All Drivers',
+    'Devices',
+    'Groups',
+    'Activity Log',
+    'Data Retention',
+    'Hours of Service',
+    'HoS Logs',
+    'Analytics',
+    'Administration',
+  ]) {
     expect(items).not.toContain(hidden);
   }
   await user.goto('/settings/organization-settings/user-and-roles');

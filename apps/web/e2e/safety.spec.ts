@@ -34,7 +34,9 @@ async function drivenTrack(request: APIRequestContext) {
   const t0 = Date.now() + 1_000;
   let lon = -89.9;
   for (const [i, kmh] of SPEEDS.entries()) {
-    const r = await request.get(`/api/v1/ingest/osmand?id=${uniqueId}&timestamp=${((t0 + i * 1000) / 1000).toFixed(0)}&lat=40.5&lon=${lon.toFixed(6)}&speed=${(kmh / 1.852).toFixed(3)}`);
+    const r = await request.get(
+      `/api/v1/ingest/osmand?id=${uniqueId}&timestamp=${((t0 + i * 1000) / 1000).toFixed(0)}&lat=40.5&lon=${lon.toFixed(6)}&speed=${(kmh / 1.852).toFixed(3)}`,
+    );
     expect(r.status()).toBe(200);
     lon += kmh / 3.6 / (111_320 * Math.cos((40.5 * Math.PI) / 180));
   }
@@ -75,7 +77,10 @@ test.describe('the office', () => {
     await expect(page).toHaveURL(/\/safety$/);
     const table = page.getByRole('table', { name: 'Safety events' });
     await expect(table.locator('tbody tr').first()).toBeVisible();
-    const rank = async () => ((await table.locator('[data-severity]').evaluateAll((els) => els.map((e) => e.getAttribute('data-severity')))) as SafetySeverity[]).map((x) => SEVERITY_RANK[x]);
+    const rank = async () =>
+      ((await table.locator('[data-severity]').evaluateAll((els) => els.map((e) => e.getAttribute('data-severity')))) as SafetySeverity[]).map(
+        (x) => SEVERITY_RANK[x],
+      );
     expect(await rank()).toEqual([...(await rank())].sort((a, b) => b - a));
 
     // Filtered to the driver: their three events, each waiting for review.
@@ -164,7 +169,10 @@ test.describe('the driver on a phone', () => {
     const { office, account, events, driven } = await drivenTrack(request);
     const [coached, disputed] = events as [SafetyEvent, SafetyEvent];
     const me = (await (await request.get('/api/v1/users/me', { headers: office.headers })).json()) as { id: string };
-    const review = await request.patch(`${office.org}/safety/events/${coached.id}`, { headers: office.headers, data: { status: 'NEEDS_COACHING', coachId: me.id, note: 'Speed through town' } });
+    const review = await request.patch(`${office.org}/safety/events/${coached.id}`, {
+      headers: office.headers,
+      data: { status: 'NEEDS_COACHING', coachId: me.id, note: 'Speed through town' },
+    });
     expect(review.status(), await review.text()).toBe(200);
 
     await page.goto('/');

@@ -22,7 +22,12 @@ test('Ctrl+K: each result says why it matched, and Enter opens the first result'
   // The list takes `?open=<id>` out of the URL once its drawer opens (useOpenParam), so the URL is
   // checked without it; the drawer shows the record.
   await expect(page).toHaveURL(/\/settings\/organization-settings\/(vehicles|trailers)(\?open=|$)/);
-  await expect(page.getByRole('dialog').getByText(firstTitle.replace(/^(Vehicle|Trailer) /, '')).first()).toBeVisible();
+  await expect(
+    page
+      .getByRole('dialog')
+      .getByText(firstTitle.replace(/^(Vehicle|Trailer) /, ''))
+      .first(),
+  ).toBeVisible();
 });
 
 test('Ctrl+K: Enter pressed before the results arrive opens the first result when they do', async ({ page }) => {

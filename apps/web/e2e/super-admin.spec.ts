@@ -37,7 +37,10 @@ test('a super administrator creates an organization, takes control, invites a us
   const banner = page.getByRole('region', { name: 'Control mode' });
   await expect(banner).toHaveText(new RegExp(`Control organization: ${orgName}`));
   await expect(page).toHaveURL('/settings/organization-settings');
-  await page.getByRole('link', { name: /Users & Roles/ }).first().click();
+  await page
+    .getByRole('link', { name: /Users & Roles/ })
+    .first()
+    .click();
   await expect(page.getByRole('heading', { name: 'Users & Roles' })).toBeVisible();
   await expect(page.getByRole('row', { name: /Rosa Delgado/ })).toContainText('Invited');
 

@@ -17,14 +17,18 @@ const scheme = async (page: Page, dark: boolean) => {
   await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', dark ? 'dark' : 'light');
 };
 
-test('an administrator adds a home terminal, gives it to a driver, whose log header shows its address and zone; a terminal in use is not deleted', async ({ page, request }) => {
+test('an administrator adds a home terminal, gives it to a driver, whose log header shows its address and zone; a terminal in use is not deleted', async ({
+  page,
+  request,
+}) => {
   test.setTimeout(120_000);
   const name = `Reno ${uniq()} terminal`;
   await signIn(page, ADMIN);
   await page.goto(`${ORG}/terminals`);
   await expect(page.getByRole('heading', { name: 'Home terminals' })).toBeVisible();
   // The demo's five terminals are there.
-  for (const hub of ['Chicago terminal', 'Dallas terminal', 'Indianapolis terminal', 'Atlanta terminal', 'Los Angeles terminal']) await expect(page.getByText(hub, { exact: true })).toBeVisible();
+  for (const hub of ['Chicago terminal', 'Dallas terminal', 'Indianapolis terminal', 'Atlanta terminal', 'Los Angeles terminal'])
+    await expect(page.getByText(hub, { exact: true })).toBeVisible();
   await shot(page, 'terminals-desktop-light');
 
   await page.getByRole('button', { name: 'Add terminal' }).click();
@@ -46,7 +50,12 @@ test('an administrator adds a home terminal, gives it to a driver, whose log hea
 
   // A driver picks it: the zone is the terminal's.
   const api = await officeApi(request);
-  const driver = (await (await request.post(`${api.org}/drivers`, { headers: api.headers, data: { firstName: 'Tess', lastName: `Okafor${uniq()}`, licenseNumber: `T${uniq()}${uniq()}`, licenseState: 'NV', homeTimeZone: 'America/Chicago' } })).json()) as { id: string; lastName: string };
+  const driver = (await (
+    await request.post(`${api.org}/drivers`, {
+      headers: api.headers,
+      data: { firstName: 'Tess', lastName: `Okafor${uniq()}`, licenseNumber: `T${uniq()}${uniq()}`, licenseState: 'NV', homeTimeZone: 'America/Chicago' },
+    })
+  ).json()) as { id: string; lastName: string };
   await page.goto(`${ORG}/all-drivers?open=${driver.id}`);
   await page.getByRole('button', { name: 'Edit' }).first().click();
   const driverForm = page.getByRole('form', { name: 'Driver form' });
@@ -72,7 +81,9 @@ test('an administrator adds a home terminal, gives it to a driver, whose log hea
   const text = fs.readFileSync((await download.path())!, 'latin1');
   expect(text.startsWith('ELD File Header Segment:\r\n')).toBe(true);
   expect(text).toContain(`${driver.lastName},Tess,`);
-  const offset = new Intl.DateTimeFormat('en-US', { timeZone: 'America/Los_Angeles', timeZoneName: 'shortOffset' }).formatToParts(new Date()).find((p) => p.type === 'timeZoneName')!.value;
+  const offset = new Intl.DateTimeFormat('en-US', { timeZone: 'America/Los_Angeles', timeZoneName: 'shortOffset' })
+    .formatToParts(new Date())
+    .find((p) => p.type === 'timeZoneName')!.value;
   const hours = String(Math.abs(Number(offset.replace('GMT', '')))).padStart(2, '0');
   expect(text.split('\r\n')[4]).toMatch(new RegExp(`^\\d+,[^,]+,[78],\\d{6},${hours},[0-9A-F]{2}$`));
   await shot(page, 'office-log-terminal-desktop-light');
@@ -91,9 +102,16 @@ test('an administrator adds a home terminal, gives it to a driver, whose log hea
 test('the terminals, the driver form and the office log page read well at 375 px and in the dark', async ({ page, request }) => {
   test.setTimeout(120_000);
   const api = await officeApi(request);
-  const terminals = (await (await request.get(`${api.org}/terminals?size=50`, { headers: api.headers })).json()) as { content: Array<{ id: string; name: string }> };
+  const terminals = (await (await request.get(`${api.org}/terminals?size=50`, { headers: api.headers })).json()) as {
+    content: Array<{ id: string; name: string }>;
+  };
   const la = terminals.content.find((x) => x.name === 'Los Angeles terminal')!;
-  const driver = (await (await request.post(`${api.org}/drivers`, { headers: api.headers, data: { firstName: 'Lupe', lastName: `Ibarra${uniq()}`, licenseNumber: `L${uniq()}${uniq()}`, licenseState: 'CA', homeTerminalId: la.id } })).json()) as { id: string };
+  const driver = (await (
+    await request.post(`${api.org}/drivers`, {
+      headers: api.headers,
+      data: { firstName: 'Lupe', lastName: `Ibarra${uniq()}`, licenseNumber: `L${uniq()}${uniq()}`, licenseState: 'CA', homeTerminalId: la.id },
+    })
+  ).json()) as { id: string };
   const day = (await (await request.get(`${api.org}/drivers/${driver.id}/hos_log/current-day`, { headers: api.headers })).json()) as { id: string };
   await signIn(page, ADMIN);
   await page.goto(`${ORG}/terminals`);
@@ -129,7 +147,9 @@ test.describe('a driver whose truck reported seconds ago', () => {
     const truck = await api.vehicle();
     await api.assign(truck.id, me.driver.id);
     const uniqueId = `e2e-${uniq()}${Date.now().toString(36)}`;
-    const gw = (await (await request.post(`${api.org}/gateways`, { headers: api.headers, data: { uniqueId, name: `Tracker ${uniqueId}` } })).json()) as { id: string };
+    const gw = (await (await request.post(`${api.org}/gateways`, { headers: api.headers, data: { uniqueId, name: `Tracker ${uniqueId}` } })).json()) as {
+      id: string;
+    };
     expect((await request.post(`${api.org}/gateways/${gw.id}/pair/${truck.id}`, { headers: api.headers })).ok()).toBe(true);
     // The tracker reports the parked truck (a fix may not predate its pairing).
     const fixAt = Math.ceil(Date.now() / 1000) + 1;
@@ -149,7 +169,16 @@ test.describe('a driver whose truck reported seconds ago', () => {
     await dialog.getByRole('button', { name: 'Confirm' }).click();
     await expect(dialog).toBeHidden();
     await expect(page.getByTestId('current-status')).toHaveText('On duty');
-    const day = (await api.today(me.driver.id)) as unknown as { events: Array<{ recordOrigin: string; status: string | null; latitude: number | null; longitude: number | null; locationDescription: string | null; vehicle: { id: string } | null }> };
+    const day = (await api.today(me.driver.id)) as unknown as {
+      events: Array<{
+        recordOrigin: string;
+        status: string | null;
+        latitude: number | null;
+        longitude: number | null;
+        locationDescription: string | null;
+        vehicle: { id: string } | null;
+      }>;
+    };
     const mine = day.events.filter((e) => e.recordOrigin === 'DRIVER' && e.status === 'ON');
     expect(mine).toHaveLength(1);
     expect(mine[0]!.latitude).toBeCloseTo(39.5296, 3);

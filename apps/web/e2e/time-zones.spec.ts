@@ -15,21 +15,36 @@ async function adminProfile(request: APIRequestContext) {
   const { accessToken, user } = (await res.json()) as { accessToken: string; user: { id: string; organization: { id: string } } };
   const headers = { authorization: `Bearer ${accessToken}` };
   const url = `/api/v1/organizations/${user.organization.id}/users/${user.id}`;
-  const read = async () => (await (await request.get(url, { headers })).json()) as { firstName: string; lastName: string; email: string; position: string | null; phone: string | null; timeZone: string | null };
+  const read = async () =>
+    (await (await request.get(url, { headers })).json()) as {
+      firstName: string;
+      lastName: string;
+      email: string;
+      position: string | null;
+      phone: string | null;
+      timeZone: string | null;
+    };
   return {
     read,
     setZone: async (timeZone: string | null) => {
       const p = await read();
-      const r = await request.put(url, { headers, data: { firstName: p.firstName, lastName: p.lastName, email: p.email, position: p.position ?? '', phone: p.phone ?? '', timeZone: timeZone ?? '' } });
+      const r = await request.put(url, {
+        headers,
+        data: { firstName: p.firstName, lastName: p.lastName, email: p.email, position: p.position ?? '', phone: p.phone ?? '', timeZone: timeZone ?? '' },
+      });
       expect(r.ok(), await r.text()).toBe(true);
     },
   };
 }
 
 /** Today's calendar date in a zone (YYYY-MM-DD). */
-const dayIn = (zone: string, now = new Date()) => new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(now);
+const dayIn = (zone: string, now = new Date()) =>
+  new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(now);
 
-test('with the browser in Tokyo, the dashboard counts Chicago’s today, opens the same list, and a violation reads the same with its zone in the list and on its log day', async ({ page, request }) => {
+test('with the browser in Tokyo, the dashboard counts Chicago’s today, opens the same list, and a violation reads the same with its zone in the list and on its log day', async ({
+  page,
+  request,
+}) => {
   const profile = await adminProfile(request);
   const original = (await profile.read()).timeZone;
   // No profile zone: the organization's (Chicago) applies.
@@ -46,7 +61,13 @@ async function violationsAgree(page: Page, request: APIRequestContext) {
   const api = await hosApi(request);
   // Driving for 11.5 hours until now: over the 11-hour limit for the last half hour, today in Chicago.
   const d = await api.driver('Tomo', `Zone${stamp}`);
-  await api.importPeriods(d.id, periodsUntil(Date.now(), [['ON', 0.5], ['D', 11.5]]));
+  await api.importPeriods(
+    d.id,
+    periodsUntil(Date.now(), [
+      ['ON', 0.5],
+      ['D', 11.5],
+    ]),
+  );
   const [v] = await api.violations(`driverId=${d.id}&rule=DRIVING_LIMIT`);
   expect(v).toBeTruthy();
 
@@ -66,11 +87,16 @@ async function violationsAgree(page: Page, request: APIRequestContext) {
 
   // The driver's violation in the list: its start in Chicago time, said so.
   await page.goto(`/hos/violations?from=${chicagoToday}&to=${chicagoToday}&driver=${d.id}&rule=DRIVING_LIMIT`);
-  const row = page.getByRole('table', { name: 'Violations' }).getByRole('row').filter({ hasText: `Tomo Zone${stamp}` });
+  const row = page
+    .getByRole('table', { name: 'Violations' })
+    .getByRole('row')
+    .filter({ hasText: `Tomo Zone${stamp}` });
   await expect(row).toHaveCount(1);
   const listStart = (await row.getByRole('cell').nth(2).innerText()).trim();
   expect(listStart).toMatch(/\d{1,2}:\d{2} [AP]M C[SD]T$/);
-  const chicagoClock = new Intl.DateTimeFormat('en-US', { timeZone: 'America/Chicago', hour: 'numeric', minute: '2-digit', hour12: true }).format(new Date(v!.start));
+  const chicagoClock = new Intl.DateTimeFormat('en-US', { timeZone: 'America/Chicago', hour: 'numeric', minute: '2-digit', hour12: true }).format(
+    new Date(v!.start),
+  );
   expect(listStart).toContain(chicagoClock);
 
   // The same violation on the log day reads the same clock and zone.

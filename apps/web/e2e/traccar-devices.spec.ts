@@ -76,7 +76,14 @@ test('forwarding token, a refused id added in one click, engine data and GPS onl
   await expect(page.getByRole('table', { name: 'Refused device ids' })).toBeHidden();
 
   // GPS only first: no engine odometer nor hours.
-  expect((await request.post('/api/v1/ingest/traccar', { headers: { authorization: `Bearer ${token}` }, data: position(uniqueId, { motion: true, odometer: 12000 }, 90) })).status()).toBe(200);
+  expect(
+    (
+      await request.post('/api/v1/ingest/traccar', {
+        headers: { authorization: `Bearer ${token}` },
+        data: position(uniqueId, { motion: true, odometer: 12000 }, 90),
+      })
+    ).status(),
+  ).toBe(200);
   await page.getByRole('textbox', { name: /Search/ }).fill(uniqueId);
   const row = page.getByRole('row', { name: new RegExp(`Forwarded ${stamp}`) });
   await expect(row).toContainText('GPS only: not an ELD');
@@ -91,12 +98,13 @@ test('forwarding token, a refused id added in one click, engine data and GPS onl
   expect((await request.post('/api/v1/ingest/traccar', { headers: { authorization: token }, data: position(uniqueId, ecm, 60) })).status()).toBe(200);
   await page.reload();
   await expect(engine).toContainText('Engine connected');
-  for (const n of ['ignition', 'vehicleOdometer', 'engineHours', 'rpm', 'vin', 'power']) await expect(page.getByTestId(`engine-${n}`)).toHaveAttribute('data-seen', 'yes');
+  for (const n of ['ignition', 'vehicleOdometer', 'engineHours', 'rpm', 'vin', 'power'])
+    await expect(page.getByTestId(`engine-${n}`)).toHaveAttribute('data-seen', 'yes');
   await expect(page.getByText('Protocol', { exact: true })).toBeVisible();
   await expect(page.getByText(/Last packet/)).toBeVisible();
 });
 
-test('the super administrator edits a device model\'s protocol and IO map as rows', async ({ page }) => {
+test("the super administrator edits a device model's protocol and IO map as rows", async ({ page }) => {
   const name = `FMC650 ${Date.now().toString(36)}`;
   await signIn(page, 'superAdmin');
   await page.goto('/administration/device-models');

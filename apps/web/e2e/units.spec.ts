@@ -196,7 +196,10 @@ function walkDataOnce(request: APIRequestContext): Promise<WalkData> {
     const vehicle = await office.vehicle();
     const tag = uniq();
     const driver = await ok<{ id: string }>(
-      await request.post(`${org}/drivers`, { headers, data: { firstName: 'Unit', lastName: `Walker${tag}`, licenseNumber: `UW${tag}`, licenseState: 'IL', homeTimeZone: 'America/Chicago' } }),
+      await request.post(`${org}/drivers`, {
+        headers,
+        data: { firstName: 'Unit', lastName: `Walker${tag}`, licenseNumber: `UW${tag}`, licenseState: 'IL', homeTimeZone: 'America/Chicago' },
+      }),
       201,
     );
     await office.assign(vehicle.id, driver.id);
@@ -210,7 +213,9 @@ function walkDataOnce(request: APIRequestContext): Promise<WalkData> {
     for (let s = 0; s <= 240; s += 20) fixes.push([start + s * 1000, 90]);
     for (let s = 260; s <= 420; s += 40) fixes.push([start + s * 1000, 0]);
     for (const [t, kmh] of fixes) {
-      const r = await request.get(`/api/v1/ingest/osmand?id=${uniqueId}&timestamp=${Math.floor(t / 1000)}&lat=41.85&lon=${lon.toFixed(5)}&speed=${(kmh / 1.852).toFixed(2)}&odometer=${odometerM}`);
+      const r = await request.get(
+        `/api/v1/ingest/osmand?id=${uniqueId}&timestamp=${Math.floor(t / 1000)}&lat=41.85&lon=${lon.toFixed(5)}&speed=${(kmh / 1.852).toFixed(2)}&odometer=${odometerM}`,
+      );
       expect(r.status()).toBe(200);
       lon += ((kmh / 3600) * 20) / 83;
       odometerM += (kmh / 3.6) * 20;
@@ -218,7 +223,16 @@ function walkDataOnce(request: APIRequestContext): Promise<WalkData> {
     await ok<unknown>(
       await request.post(`${org}/ifta/fuel-purchases`, {
         headers,
-        data: { purchasedAt: new Date(start).toISOString(), assetId: vehicle.id, jurisdiction: 'IL', quantity: 1, volumeUnit: 'GAL', pricePerUnit: 4, totalAmount: 4, receiptNumber: `U-${tag}` },
+        data: {
+          purchasedAt: new Date(start).toISOString(),
+          assetId: vehicle.id,
+          jurisdiction: 'IL',
+          quantity: 1,
+          volumeUnit: 'GAL',
+          pricePerUnit: 4,
+          totalAmount: 4,
+          receiptNumber: `U-${tag}`,
+        },
       }),
       201,
     );
@@ -226,11 +240,16 @@ function walkDataOnce(request: APIRequestContext): Promise<WalkData> {
     const logDay = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Chicago' }).format(new Date(start));
     let logId: string | null = null;
     await expect
-      .poll(async () => {
-        const rows = await ok<{ content: Array<{ logId: string | null }> }>(await request.get(`${org}/hos_log?date=${logDay}&search=Walker${tag}`, { headers }));
-        logId = rows.content[0]?.logId ?? null;
-        return !!logId;
-      }, { timeout: 20_000 })
+      .poll(
+        async () => {
+          const rows = await ok<{ content: Array<{ logId: string | null }> }>(
+            await request.get(`${org}/hos_log?date=${logDay}&search=Walker${tag}`, { headers }),
+          );
+          logId = rows.content[0]?.logId ?? null;
+          return !!logId;
+        },
+        { timeout: 20_000 },
+      )
       .toBe(true);
     const day = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Chicago' }).format(new Date(start + 86_400_000));
     const load = await ok<{ id: string }>(
@@ -240,8 +259,22 @@ function walkDataOnce(request: APIRequestContext): Promise<WalkData> {
           customer: `Unit Walk Foods ${tag}`,
           weightKg: 18000,
           stops: [
-            { kind: 'PICKUP', latitude: 41.85, longitude: -87.65, windowStart: `${day}T08:00:00-06:00`, windowEnd: `${day}T10:00:00-06:00`, serviceMinutes: 60 },
-            { kind: 'DELIVERY', latitude: 39.77, longitude: -86.16, windowStart: `${day}T16:00:00-05:00`, windowEnd: `${day}T20:00:00-05:00`, serviceMinutes: 45 },
+            {
+              kind: 'PICKUP',
+              latitude: 41.85,
+              longitude: -87.65,
+              windowStart: `${day}T08:00:00-06:00`,
+              windowEnd: `${day}T10:00:00-06:00`,
+              serviceMinutes: 60,
+            },
+            {
+              kind: 'DELIVERY',
+              latitude: 39.77,
+              longitude: -86.16,
+              windowStart: `${day}T16:00:00-05:00`,
+              windowEnd: `${day}T20:00:00-05:00`,
+              serviceMinutes: 45,
+            },
           ],
           rate: { lineHaul: 900 },
           driverIds: [driver.id],
@@ -278,7 +311,9 @@ for (const units of ['IMPERIAL', 'METRIC'] as const) {
         // A place's page (its list when there is none yet).
         '/places/:id': ((id) => (id ? `/places/${id}` : '/places'))((await api.get<Page0<{ id: string }>>('/places?size=1')).content[0]?.id),
         // The newest inspection report (its list when there is none).
-        '/maintenance/inspections/:id': ((id) => (id ? `/maintenance/inspections/${id}` : '/maintenance/inspections'))((await api.get<Page0<{ id: string }>>('/dvirs?size=1')).content?.[0]?.id),
+        '/maintenance/inspections/:id': ((id) => (id ? `/maintenance/inspections/${id}` : '/maintenance/inspections'))(
+          (await api.get<Page0<{ id: string }>>('/dvirs?size=1')).content?.[0]?.id,
+        ),
       };
       await login(page, ADMIN);
       const problems: string[] = [];
@@ -298,7 +333,15 @@ for (const units of ['IMPERIAL', 'METRIC'] as const) {
         // A quantity the screen must show may come with a second query after the words settled
         // (the loaded machine showed it seconds later): up to 10 s for it, then the screen is read.
         const shown = SHOWN[route]?.[units];
-        const found = !shown || (await expect.poll(async () => shown.test(await screenText(page)), { timeout: 10_000 }).toBe(true).then(() => true, () => false));
+        const found =
+          !shown ||
+          (await expect
+            .poll(async () => shown.test(await screenText(page)), { timeout: 10_000 })
+            .toBe(true)
+            .then(
+              () => true,
+              () => false,
+            ));
         const text = await screenText(page);
         for (const w of foreignWords(text, units)) problems.push(`${route}: …${w}…`);
         if (!found) problems.push(`${route}: no ${shown}`);

@@ -17,7 +17,9 @@ test('at the limit "Add endpoint" is off and says why; an endpoint that does not
   const slowUrl = `http://127.0.0.1:${(silent.address() as AddressInfo).port}/slow`;
   const stamp = Date.now();
   const account = { email: `hooks${stamp}@limit-hooks.test`, password: 'Str0ngPassword!' };
-  const reg = await request.post('/api/v1/auth/register', { data: { firstname: 'Lena', lastname: 'Limit', organizationName: `Limit Hooks ${stamp}`, ...account } });
+  const reg = await request.post('/api/v1/auth/register', {
+    data: { firstname: 'Lena', lastname: 'Limit', organizationName: `Limit Hooks ${stamp}`, ...account },
+  });
   expect(reg.status(), await reg.text()).toBe(200);
   const session = (await reg.json()) as { accessToken: string; user: { organization: { id: string } } };
   const hooks = `/api/v1/organizations/${session.user.organization.id}/webhooks`;
@@ -30,10 +32,14 @@ test('at the limit "Add endpoint" is off and says why; an endpoint that does not
     // The 51st is refused by the API with its reason.
     const refused = await add('https://tms.example.com/hooks/51');
     expect(refused.status()).toBe(400);
-    expect(((await refused.json()) as { message: string }).message).toBe('This organization already has 50 webhook subscriptions, the most allowed. Delete one before adding another.');
+    expect(((await refused.json()) as { message: string }).message).toBe(
+      'This organization already has 50 webhook subscriptions, the most allowed. Delete one before adding another.',
+    );
     // The first attempt to the silent receiver times out.
     await expect
-      .poll(async () => ((await (await request.get(`${hooks}/${slow.id}`, { headers })).json()) as { consecutiveTimeouts: number }).consecutiveTimeouts, { timeout: 60_000 })
+      .poll(async () => ((await (await request.get(`${hooks}/${slow.id}`, { headers })).json()) as { consecutiveTimeouts: number }).consecutiveTimeouts, {
+        timeout: 60_000,
+      })
       .toBeGreaterThan(0);
 
     if (process.env.E2E_SHOTS) {

@@ -58,7 +58,9 @@ export function isAddressOrCidr(text: string): boolean {
 export const apiTokenInputSchema = z.object({
   name: requiredText('Name', 100),
   permissions: z
-    .array(z.enum(TOKEN_PERMISSIONS, { error: () => 'permissions must be permission codes a token may carry' }), { error: () => 'Permissions is a required field' })
+    .array(z.enum(TOKEN_PERMISSIONS, { error: () => 'permissions must be permission codes a token may carry' }), {
+      error: () => 'Permissions is a required field',
+    })
     .min(1, 'Choose at least one permission')
     .max(TOKEN_PERMISSIONS.length)
     .transform((codes) => [...new Set(codes)]),
@@ -67,15 +69,7 @@ export const apiTokenInputSchema = z.object({
     .refine((v) => Date.parse(v) > Date.now(), 'Expires must be in the future')
     .nullish(),
   /** Client addresses or CIDR ranges the token is accepted from; absent or empty: any. */
-  allowedIps: z
-    .array(
-      z
-        .string()
-        .trim()
-        .refine(isAddressOrCidr, 'allowedIps must be IP addresses or CIDR ranges such as 203.0.113.0/24'),
-    )
-    .max(50)
-    .nullish(),
+  allowedIps: z.array(z.string().trim().refine(isAddressOrCidr, 'allowedIps must be IP addresses or CIDR ranges such as 203.0.113.0/24')).max(50).nullish(),
 });
 export type ApiTokenInput = z.input<typeof apiTokenInputSchema>;
 

@@ -1,7 +1,17 @@
 import { z } from 'zod';
 import { zeroOrAtLeast } from './numbers.ts';
 import { FUEL_TYPE_CODES, TRAILER_TYPE_CODES } from './registry-reference.ts';
-import { assetRef, driverRef, entityRef, gatewayRef, optionalStateCode, optionalText, optionalUpper, recordStatus, registryListQuery } from './registry-fields.ts';
+import {
+  assetRef,
+  driverRef,
+  entityRef,
+  gatewayRef,
+  optionalStateCode,
+  optionalText,
+  optionalUpper,
+  recordStatus,
+  registryListQuery,
+} from './registry-fields.ts';
 import { pageSchema } from './paging.ts';
 import { vinProblem } from './vin.ts';
 import { defineLabels } from './field-words.ts';

@@ -17,7 +17,10 @@ defineLabels({
 
 export const loginSchema = z.object({
   email: emailField('Email'),
-  password: z.string({ error: () => messages.required('Password') }).min(1, messages.required('Password')).max(128, messages.max('Password', 128)),
+  password: z
+    .string({ error: () => messages.required('Password') })
+    .min(1, messages.required('Password'))
+    .max(128, messages.max('Password', 128)),
 });
 export type LoginInput = z.input<typeof loginSchema>;
 

@@ -88,13 +88,23 @@ export const dashboardSchema = z.object({
     /** Per day: hours of the fleet's drivers in each duty status. */
     hoursPerDay: z.array(z.object({ date: z.string(), OFF: z.number(), SB: z.number(), D: z.number(), ON: z.number() })),
     /** Per day: distance driven by the fleet's vehicles (metres) and how many vehicles drove. */
-    distancePerDay: z.array(z.object({ date: z.string(), distanceM: z.number(), vehiclesDriven: z.number().int(), activeVehicles: z.number().int(), utilizationPct: z.number() })),
+    distancePerDay: z.array(
+      z.object({ date: z.string(), distanceM: z.number(), vehiclesDriven: z.number().int(), activeVehicles: z.number().int(), utilizationPct: z.number() }),
+    ),
   }),
   lists: z.object({
     closestToLimit: z.array(
-      z.object({ driver: driverRef, status: z.string().nullable(), availableDriveMs: z.number(), limit: z.enum(['drive', 'window', 'break', 'cycle']), vehicleUnit: z.string().nullable() }),
+      z.object({
+        driver: driverRef,
+        status: z.string().nullable(),
+        availableDriveMs: z.number(),
+        limit: z.enum(['drive', 'window', 'break', 'cycle']),
+        vehicleUnit: z.string().nullable(),
+      }),
     ),
-    latestViolations: z.array(z.object({ driver: driverRef, rule: z.string(), start: z.string(), durationMs: z.number(), logId: z.string().nullable(), severity: z.string() })),
+    latestViolations: z.array(
+      z.object({ driver: driverRef, rule: z.string(), start: z.string(), durationMs: z.number(), logId: z.string().nullable(), severity: z.string() }),
+    ),
     offlineVehicles: z.array(z.object({ assetId: z.string(), unitNumber: z.string(), lastReportAt: z.string(), driverName: z.string().nullable() })),
   }),
 });

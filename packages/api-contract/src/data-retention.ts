@@ -40,7 +40,8 @@ export const RETENTION_KIND_INFO: Record<RetentionKind, RetentionKindInfo> = {
   INSPECTIONS: {
     kind: 'INSPECTIONS',
     label: 'Vehicle inspection reports',
-    description: 'Drivers’ inspection reports with their defects, photos, repair certifications and reviews (kept while a defect is open or on an open work order)',
+    description:
+      'Drivers’ inspection reports with their defects, photos, repair certifications and reviews (kept while a defect is open or on an open work order)',
     minimumDays: DVIR_MIN_RETENTION_DAYS,
     defaultDays: 365,
     basis: '49 CFR 396.11(a)(4): the carrier keeps each report and its certification of repairs 3 months from the report’s date',
@@ -118,7 +119,11 @@ export const dataRetentionInputSchema = z.object({
         seen.add(p.kind);
         const min = RETENTION_KIND_INFO[p.kind].minimumDays;
         if (p.retentionDays !== null && p.retentionDays < min) {
-          ctx.addIssue({ code: 'custom', path: [i, 'retentionDays'], message: `${RETENTION_KIND_INFO[p.kind].label} must be kept at least ${min} days (${RETENTION_KIND_INFO[p.kind].basis})` });
+          ctx.addIssue({
+            code: 'custom',
+            path: [i, 'retentionDays'],
+            message: `${RETENTION_KIND_INFO[p.kind].label} must be kept at least ${min} days (${RETENTION_KIND_INFO[p.kind].basis})`,
+          });
         }
       });
     }),

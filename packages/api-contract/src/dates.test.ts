@@ -13,11 +13,19 @@ describe('dates at the contract', () => {
   });
 
   it("keeps a field's own format message and says only that when the text is no date at all", () => {
-    expect(instantField('from', { message: 'from must be an ISO date-time' }).safeParse('yesterday').error?.issues.map((i) => i.message)).toEqual(['from must be an ISO date-time']);
-    expect(dayField('Day').safeParse('2026-02-30').error?.issues.map((i) => i.message)).toEqual(['Day must be a date like 2026-06-01']);
+    expect(
+      instantField('from', { message: 'from must be an ISO date-time' })
+        .safeParse('yesterday')
+        .error?.issues.map((i) => i.message),
+    ).toEqual(['from must be an ISO date-time']);
+    expect(
+      dayField('Day')
+        .safeParse('2026-02-30')
+        .error?.issues.map((i) => i.message),
+    ).toEqual(['Day must be a date like 2026-06-01']);
   });
 
-  it("holds hours-of-service days to the years an ELD output file can write (MMDDYY, 20YY)", () => {
+  it('holds hours-of-service days to the years an ELD output file can write (MMDDYY, 20YY)', () => {
     const day = dayField('Log day', { years: ELD_YEARS });
     expect(day.safeParse('2099-12-31').success).toBe(true);
     expect(day.safeParse('1999-12-31').error?.issues[0]?.message).toBe('Log day must be in the years 2000 to 2099');

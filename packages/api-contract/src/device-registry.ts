@@ -10,8 +10,8 @@ import { jsonObjectSchema } from './json.ts';
 export const KNOWN_PROTOCOLS = {
   osmand: 'OsmAnd protocol (Traccar Client, OsmAnd app): phones over HTTP, GPS only',
   teltonika: 'Teltonika FMB/FMC/FMM over TCP (codec 8 and 8 Extended); engine data through CAN/J1939 and the IO map',
-  traccar: 'Any of Traccar\'s 200+ protocols, forwarded as JSON by a Traccar server with the organization\'s token',
-  batch: 'A gateway\'s JSON batches (POST /ingest/positions) with the device\'s own token',
+  traccar: "Any of Traccar's 200+ protocols, forwarded as JSON by a Traccar server with the organization's token",
+  batch: "A gateway's JSON batches (POST /ingest/positions) with the device's own token",
 } as const;
 export type KnownProtocol = keyof typeof KNOWN_PROTOCOLS;
 
@@ -32,7 +32,9 @@ export type OrgIngestTokenCreated = z.infer<typeof orgIngestTokenCreatedSchema>;
 export const engineDataSeenSchema = z.object({
   /** Newest position time the answer looked at (null: none yet). */
   lastPositionAt: z.string().nullable(),
-  attributes: z.object(Object.fromEntries(ENGINE_ATTRIBUTE_NAMES.map((n) => [n, z.boolean()])) as Record<(typeof ENGINE_ATTRIBUTE_NAMES)[number], z.ZodBoolean>),
+  attributes: z.object(
+    Object.fromEntries(ENGINE_ATTRIBUTE_NAMES.map((n) => [n, z.boolean()])) as Record<(typeof ENGINE_ATTRIBUTE_NAMES)[number], z.ZodBoolean>,
+  ),
   /** True when an ELD attribute (ELD_ENGINE_ATTRIBUTES) was never seen: "GPS only: not an ELD". */
   gpsOnly: z.boolean(),
 });
@@ -48,7 +50,11 @@ export const refusedDeviceSchema = z.object({
 });
 export type RefusedDevice = z.infer<typeof refusedDeviceSchema>;
 /** The super administrator's view adds whose token, if any, and the sender's address. */
-export const refusedDeviceAdminSchema = refusedDeviceSchema.extend({ organizationId: z.string().nullable(), organizationName: z.string().nullable(), remoteAddress: z.string().nullable() });
+export const refusedDeviceAdminSchema = refusedDeviceSchema.extend({
+  organizationId: z.string().nullable(),
+  organizationName: z.string().nullable(),
+  remoteAddress: z.string().nullable(),
+});
 export type RefusedDeviceAdmin = z.infer<typeof refusedDeviceAdminSchema>;
 /** "This id tried to connect at <time>": one exact id, whoever's token it came with (no listing). */
 export const refusedDeviceLookupQuery = z.object({ uniqueId: z.string().min(1, 'Unique id is a required field').max(64) });
@@ -58,19 +64,18 @@ defineLabels({ 'position.deviceTime': 'Device time', 'position.valid': 'Valid fi
 
 /** Traccar's forwarded body as documented (the route's decoder checks it, names the field and ignores Traccar's other keys). */
 export const traccarForwardDoc = z.object({
-  position: z
-    .object({
-      protocol: z.string().optional(),
-      fixTime: z.string().describe('ISO-8601'),
-      deviceTime: z.string().optional(),
-      valid: z.boolean().optional(),
-      latitude: z.number(),
-      longitude: z.number(),
-      altitude: z.number().optional(),
-      speed: z.number().optional().describe('Knots'),
-      course: z.number().optional(),
-      accuracy: z.number().optional(),
-      attributes: jsonObjectSchema.optional().describe('ignition, motion, odometer (m), obdOdometer (m), hours (ms), vin, power (V), rpm, obdSpeed (knots), …'),
-    }),
+  position: z.object({
+    protocol: z.string().optional(),
+    fixTime: z.string().describe('ISO-8601'),
+    deviceTime: z.string().optional(),
+    valid: z.boolean().optional(),
+    latitude: z.number(),
+    longitude: z.number(),
+    altitude: z.number().optional(),
+    speed: z.number().optional().describe('Knots'),
+    course: z.number().optional(),
+    accuracy: z.number().optional(),
+    attributes: jsonObjectSchema.optional().describe('ignition, motion, odometer (m), obdOdometer (m), hours (ms), vin, power (V), rpm, obdSpeed (knots), …'),
+  }),
   device: z.object({ uniqueId: z.string(), name: z.string().optional() }),
 });

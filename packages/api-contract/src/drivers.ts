@@ -78,7 +78,10 @@ export const driverInputSchema = z
     eldExemptReason: optionalText(300),
     status: recordStatus.default('ACTIVE'),
     /** Optional sign-in account (a user of the same organization). */
-    userId: z.uuid('Sign-in account must be a user id').nullish().transform((v) => v ?? null),
+    userId: z
+      .uuid('Sign-in account must be a user id')
+      .nullish()
+      .transform((v) => v ?? null),
     /**
      * Invite the driver to sign in (decision 0111): a new account with the built-in Driver role gets the
      * users' invitation e-mail at `email`, and the driver record is linked to it. Needs USER_CREATE.
@@ -134,6 +137,16 @@ export const driverDetailSchema = driverSchema.extend({
 export type DriverDetail = z.infer<typeof driverDetailSchema>;
 
 export const driverPageSchema = pageSchema(driverSchema);
-export const DRIVER_SORT_FIELDS = ['lastName', 'firstName', 'email', 'employeeId', 'licenseNumber', 'licenseState', 'licenseExpiry', 'status', 'createdAt'] as const;
+export const DRIVER_SORT_FIELDS = [
+  'lastName',
+  'firstName',
+  'email',
+  'employeeId',
+  'licenseNumber',
+  'licenseState',
+  'licenseExpiry',
+  'status',
+  'createdAt',
+] as const;
 export const driverListQuery = registryListQuery;
 export const driverIdParams = z.object({ orgId: z.uuid(), id: z.uuid('id must be a driver id') });

@@ -80,16 +80,14 @@ export const engineFaultIdParams = assetIdParams.extend({ faultId: z.uuid('fault
 export const engineFaultDefectInputSchema = z.object({ safety: z.boolean({ error: () => 'safety must be true or false' }).optional() }).default({});
 export type EngineFaultDefectInput = z.input<typeof engineFaultDefectInputSchema>;
 
-const groundingCode = z
-  .string({ error: () => 'Each grounding code must be text' })
-  .transform((v, ctx) => {
-    const code = normalizeFaultCode(v, true);
-    if (code === null) {
-      ctx.addIssue({ code: 'custom', message: `"${v.trim()}" is not a code: write an OBD-II code (P0301) or a J1939 SPN with an optional FMI (110 or 110/0)` });
-      return z.NEVER;
-    }
-    return code;
-  });
+const groundingCode = z.string({ error: () => 'Each grounding code must be text' }).transform((v, ctx) => {
+  const code = normalizeFaultCode(v, true);
+  if (code === null) {
+    ctx.addIssue({ code: 'custom', message: `"${v.trim()}" is not a code: write an OBD-II code (P0301) or a J1939 SPN with an optional FMI (110 or 110/0)` });
+    return z.NEVER;
+  }
+  return code;
+});
 
 /** The codes that ground a vehicle: a new active fault of one becomes a safety defect on its own. */
 export const groundingCodesSchema = z.object({ codes: z.array(groundingCode).max(200, 'At most 200 grounding codes') });

@@ -78,12 +78,16 @@ describe('validation messages in words', () => {
 
 describe('an empty required field', () => {
   it('gets one message, not also its pattern or length rules', () => {
-    expect(words(vehicleInputSchema, { type: 'VEHICLE', unitNumber: '  ', vin: '1HGCM82633A004352' })).toEqual({ unitNumber: 'Unit number is a required field' });
+    expect(words(vehicleInputSchema, { type: 'VEHICLE', unitNumber: '  ', vin: '1HGCM82633A004352' })).toEqual({
+      unitNumber: 'Unit number is a required field',
+    });
   });
 });
 
 describe('a required choice left empty', () => {
   it('reads as required, not as a bad code', () => {
-    expect(words(driverInputSchema, { firstName: 'A', lastName: 'B', licenseNumber: 'X1', licenseState: '' })).toEqual({ licenseState: 'Licence state is a required field' });
+    expect(words(driverInputSchema, { firstName: 'A', lastName: 'B', licenseNumber: 'X1', licenseState: '' })).toEqual({
+      licenseState: 'Licence state is a required field',
+    });
   });
 });

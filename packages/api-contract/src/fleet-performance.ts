@@ -47,6 +47,15 @@ export const fleetPerformanceSchema = z.object({
   fleet: performanceTotalsSchema.extend({ vehicles: z.number().int() }),
   vehicles: z.array(performanceTotalsSchema.extend({ assetId: z.string(), unitNumber: z.string(), groups: z.array(z.string()) })),
   groups: z.array(performanceTotalsSchema.extend({ groupId: z.string().nullable(), name: z.string(), vehicles: z.number().int() })),
-  perDay: z.array(z.object({ date: z.string(), distanceM: z.number(), drivingMs: z.number(), idleMs: z.number(), speedingEvents: z.number().int(), vehiclesDriven: z.number().int() })),
+  perDay: z.array(
+    z.object({
+      date: z.string(),
+      distanceM: z.number(),
+      drivingMs: z.number(),
+      idleMs: z.number(),
+      speedingEvents: z.number().int(),
+      vehiclesDriven: z.number().int(),
+    }),
+  ),
 });
 export type FleetPerformance = z.infer<typeof fleetPerformanceSchema>;

@@ -13,7 +13,10 @@ export const gatewayInputSchema = z.object({
   /** IMEI or serial number: what the device sends as its id; unique across all organizations. */
   uniqueId: requiredText('Unique id', 64).regex(/^[A-Za-z0-9._:-]+$/, 'Unique id may use letters, digits and . _ : -'),
   name: requiredText('Name', 100),
-  deviceModelId: z.uuid('Device model must be a device model id').nullish().transform((v) => v ?? null),
+  deviceModelId: z
+    .uuid('Device model must be a device model id')
+    .nullish()
+    .transform((v) => v ?? null),
   /** SIM phone number. */
   phone: optionalPhone,
   firmware: optionalText(60),
@@ -63,9 +66,15 @@ export const ingestTokenSchema = z.object({ ingestToken: z.string() });
 export const gatewayPageSchema = pageSchema(gatewaySchema);
 export const GATEWAY_SORT_FIELDS = ['name', 'uniqueId', 'status', 'lastSeenAt', 'firmware', 'createdAt'] as const;
 export const gatewayListQuery = registryListQuery.extend({
-  paired: z.enum(['true', 'false']).transform((v) => v === 'true').optional(),
+  paired: z
+    .enum(['true', 'false'])
+    .transform((v) => v === 'true')
+    .optional(),
   /** true: reported before, but nothing for 24 hours (DEVICE_OFFLINE_HOURS); false: reported within them. */
-  offline: z.enum(['true', 'false'], { error: () => 'offline must be true or false' }).transform((v) => v === 'true').optional(),
+  offline: z
+    .enum(['true', 'false'], { error: () => 'offline must be true or false' })
+    .transform((v) => v === 'true')
+    .optional(),
 });
 export const gatewayIdParams = z.object({ orgId: z.uuid(), id: z.uuid('id must be a device id') });
 export const gatewayPairParams = gatewayIdParams.extend({ assetId: z.uuid('assetId must be a vehicle id') });
@@ -75,9 +84,7 @@ export const gatewayPairParams = gatewayIdParams.extend({ assetId: z.uuid('asset
  * become the vehicle's (default now). Not in the future, nor before the device's previous pairing
  * ended or the vehicle's previous device was unpaired.
  */
-export const gatewayPairBodySchema = z
-  .object({ from: instantField('from', { message: 'Positions from must be an ISO-8601 date-time' }).optional() })
-  .nullish();
+export const gatewayPairBodySchema = z.object({ from: instantField('from', { message: 'Positions from must be an ISO-8601 date-time' }).optional() }).nullish();
 export type GatewayPairBody = z.input<typeof gatewayPairBodySchema>;
 
 /**

@@ -28,7 +28,11 @@ const reasonText = (label: string) =>
 // ---------------------------------------------------------------- paths
 
 export const userLogParams = z.object({ orgId: z.uuid(), userId: z.uuid('userId must be a user id'), logId: z.uuid('logId must be a log id') });
-export const userProposalParams = z.object({ orgId: z.uuid(), userId: z.uuid('userId must be a user id'), proposalId: z.uuid('proposalId must be a proposal id') });
+export const userProposalParams = z.object({
+  orgId: z.uuid(),
+  userId: z.uuid('userId must be a user id'),
+  proposalId: z.uuid('proposalId must be a proposal id'),
+});
 export const userSegmentParams = z.object({ orgId: z.uuid(), userId: z.uuid('userId must be a user id'), segmentId: z.uuid('segmentId must be a segment id') });
 export const orgSegmentParams = z.object({ orgId: z.uuid(), segmentId: z.uuid('segmentId must be a segment id') });
 
@@ -77,7 +81,9 @@ export const hosDriverStatusSchema = z.object({
    */
   engine: z.object({
     at: z.number(),
-    periods: z.array(z.object({ status: z.enum(['OFF', 'SB', 'D', 'ON']), start: z.number(), end: z.number(), special: z.enum(['PC', 'YM', 'PASSENGER']).optional() })),
+    periods: z.array(
+      z.object({ status: z.enum(['OFF', 'SB', 'D', 'ON']), start: z.number(), end: z.number(), special: z.enum(['PC', 'YM', 'PASSENGER']).optional() }),
+    ),
     options: z.object({
       ruleset: z.enum(RULESET_IDS),
       timeZone: z.string(),
@@ -98,7 +104,9 @@ export type HosDriverChoices = z.infer<typeof hosDriverChoicesSchema>;
 export const hosCertifySchema = z.object({
   agree: z.literal(true, { error: () => 'Agree must be true: certifying means agreeing to the statement' }),
   /** When the driver certified on a phone without signal, sent later (issue 44): the certification's time. */
-  recordedAt: instant('Recorded at').nullish().transform((v) => v ?? null),
+  recordedAt: instant('Recorded at')
+    .nullish()
+    .transform((v) => v ?? null),
 });
 export type HosCertify = z.infer<typeof hosCertifySchema>;
 
@@ -134,9 +142,16 @@ export const hosProposalQuery = pageQuerySchema.omit({ search: true, sort: true 
 
 /** Rejecting a proposal may say why (kept in the activity log). */
 export const hosProposalDecisionSchema = z.object({
-  note: z.string({ error: () => 'Note must be text' }).trim().max(60, 'Note must be at most 60 characters').nullish().transform((v) => v || null),
+  note: z
+    .string({ error: () => 'Note must be text' })
+    .trim()
+    .max(60, 'Note must be at most 60 characters')
+    .nullish()
+    .transform((v) => v || null),
   /** When the driver decided on a phone without signal, sent later (issue 44): the decision's time. */
-  recordedAt: instant('Recorded at').nullish().transform((v) => v ?? null),
+  recordedAt: instant('Recorded at')
+    .nullish()
+    .transform((v) => v ?? null),
 });
 /** Accepting a proposal: only the time a phone decided offline, if any. */
 export const hosProposalAcceptSchema = hosProposalDecisionSchema.pick({ recordedAt: true });
@@ -179,13 +194,17 @@ export const hosUnidentifiedQuery = pageQuerySchema.omit({ search: true, sort: t
 /** Propose an unidentified segment to a driver, who accepts it as their own driving. */
 export const hosSegmentProposeSchema = z.object({
   driverId: z.uuid('Driver must be a driver id'),
-  annotation: reasonText('Annotation').nullish().transform((v) => v ?? null),
+  annotation: reasonText('Annotation')
+    .nullish()
+    .transform((v) => v ?? null),
 });
 /** Mark an unidentified segment as nobody's driving time, with the reason (4-60 characters). */
 export const hosSegmentAnnotateSchema = z.object({ reason: reasonText('Reason') });
 /** A driver claims a segment; the note goes on their new records. */
 export const hosSegmentClaimSchema = z.object({
-  annotation: reasonText('Annotation').nullish().transform((v) => v ?? null),
+  annotation: reasonText('Annotation')
+    .nullish()
+    .transform((v) => v ?? null),
 });
 
 // ---------------------------------------------------------------- diagnostics
@@ -208,7 +227,11 @@ export const eldOutputQuery = z.object({
   /** Last log day (default: today in the driver's home terminal zone). */
   to: day('To').optional(),
   /** The officer's output file comment (7.38), at most 60 characters. */
-  comment: z.string({ error: () => 'Comment must be text' }).trim().max(60, 'Comment must be at most 60 characters').optional(),
+  comment: z
+    .string({ error: () => 'Comment must be text' })
+    .trim()
+    .max(60, 'Comment must be at most 60 characters')
+    .optional(),
 });
 export type EldOutputQuery = z.infer<typeof eldOutputQuery>;
 
@@ -217,4 +240,3 @@ export type EldOutputEmail = z.infer<typeof eldOutputEmailSchema>;
 
 export const eldOutputSentSchema = z.object({ sentTo: z.string(), fileName: z.string(), from: z.string(), to: z.string() });
 export type EldOutputSent = z.infer<typeof eldOutputSentSchema>;
-

@@ -92,7 +92,10 @@ export const hosImportPeriodSchema = z.object({
 export const hosImportBodySchema = z.object({
   // "Imported from {source}" is the events' annotation, at most 60 characters (Appendix A 4.5.1).
   source: requiredText('Source', 46),
-  periods: z.array(hosImportPeriodSchema).min(1, 'Periods must hold at least one period').max(HOS_IMPORT_MAX_PERIODS, `Periods must hold at most ${HOS_IMPORT_MAX_PERIODS} periods`),
+  periods: z
+    .array(hosImportPeriodSchema)
+    .min(1, 'Periods must hold at least one period')
+    .max(HOS_IMPORT_MAX_PERIODS, `Periods must hold at most ${HOS_IMPORT_MAX_PERIODS} periods`),
 });
 export type HosImportBody = z.infer<typeof hosImportBodySchema>;
 
@@ -141,17 +144,15 @@ export const violationPageSchema = pageSchema(violationSchema);
 
 export const VIOLATIONS_MAX_RANGE_DAYS = 31;
 
-export const violationsQuery = pageQuerySchema
-  .omit({ search: true })
-  .extend({
-    from: instant('From').optional(),
-    to: instant('To').optional(),
-    driverId: z.uuid('driverId must be a driver id').optional(),
-    rule: z.enum(VIOLATION_RULES, { error: () => `Rule must be one of ${VIOLATION_RULES.join(', ')}` }).optional(),
-    severity: z.enum(SEVERITIES, { error: () => 'Severity must be NOMINAL, VIOLATION or EGREGIOUS' }).optional(),
-    /** Only the drivers of this group (the dashboard's counters link here with their group). */
-    groupId: z.uuid('groupId must be a group id').optional(),
-  });
+export const violationsQuery = pageQuerySchema.omit({ search: true }).extend({
+  from: instant('From').optional(),
+  to: instant('To').optional(),
+  driverId: z.uuid('driverId must be a driver id').optional(),
+  rule: z.enum(VIOLATION_RULES, { error: () => `Rule must be one of ${VIOLATION_RULES.join(', ')}` }).optional(),
+  severity: z.enum(SEVERITIES, { error: () => 'Severity must be NOMINAL, VIOLATION or EGREGIOUS' }).optional(),
+  /** Only the drivers of this group (the dashboard's counters link here with their group). */
+  groupId: z.uuid('groupId must be a group id').optional(),
+});
 
 // ---------------------------------------------------------------- availability
 
@@ -327,7 +328,9 @@ export const hosLogListQuery = pageQuerySchema.extend({
   date: day('Log day'),
   groupId: z.uuid('groupId must be a group id').optional(),
   /** Only the rows with this form-and-manner problem (UNCERTIFIED, NO_SHIPPING_DOCUMENT, NO_TRAILER). */
-  problem: z.enum(['UNCERTIFIED', 'NO_SHIPPING_DOCUMENT', 'NO_TRAILER'], { error: () => 'problem must be UNCERTIFIED, NO_SHIPPING_DOCUMENT or NO_TRAILER' }).optional(),
+  problem: z
+    .enum(['UNCERTIFIED', 'NO_SHIPPING_DOCUMENT', 'NO_TRAILER'], { error: () => 'problem must be UNCERTIFIED, NO_SHIPPING_DOCUMENT or NO_TRAILER' })
+    .optional(),
 });
 
 /** Form-and-manner problems of a log day (§395.8): a past day not certified, a driving day without shipping document or trailer. */
@@ -371,7 +374,12 @@ const annotation = z
   .trim()
   .min(4, 'Annotation must be at least 4 characters')
   .max(60, 'Annotation must be at most 60 characters');
-const locationDescription = z.string().trim().max(60, 'Location must be at most 60 characters').nullish().transform((v) => v || null);
+const locationDescription = z
+  .string()
+  .trim()
+  .max(60, 'Location must be at most 60 characters')
+  .nullish()
+  .transform((v) => v || null);
 
 /** An edit of a duty-status event: a new version; the original is kept inactive-changed. */
 export const hosEventEditSchema = z.object({
@@ -391,9 +399,14 @@ export type HosEventEdit = z.output<typeof hosEventEditSchema>;
  */
 export const hosEventCreateSchema = z.object({
   status: z.enum(DUTY_STATUSES, { error: () => 'Status must be OFF, SB, D or ON' }),
-  special: z.enum(SPECIAL_CATEGORIES, { error: () => specialMessage }).nullish().transform((v) => v ?? null),
+  special: z
+    .enum(SPECIAL_CATEGORIES, { error: () => specialMessage })
+    .nullish()
+    .transform((v) => v ?? null),
   /** Required from an office user; a driver's change without it happens now (decision 0112). */
-  at: instant('Time').nullish().transform((v) => v ?? null),
+  at: instant('Time')
+    .nullish()
+    .transform((v) => v ?? null),
   /** Required (4-60) for an office user's proposal and a driver's entry in the past; a note on a driver's change now may be left out. */
   annotation: z
     .string({ error: () => 'Annotation must be text' })
@@ -402,15 +415,27 @@ export const hosEventCreateSchema = z.object({
     .nullish()
     .transform((v) => v || null)
     .refine((v) => v === null || v.length >= 4, 'Annotation must be at least 4 characters'),
-  latitude: z.number({ error: () => 'Latitude must be a number' }).min(-90, 'Latitude must be between -90 and 90').max(90, 'Latitude must be between -90 and 90').nullish().transform((v) => v ?? null),
-  longitude: z.number({ error: () => 'Longitude must be a number' }).min(-180, 'Longitude must be between -180 and 180').max(180, 'Longitude must be between -180 and 180').nullish().transform((v) => v ?? null),
+  latitude: z
+    .number({ error: () => 'Latitude must be a number' })
+    .min(-90, 'Latitude must be between -90 and 90')
+    .max(90, 'Latitude must be between -90 and 90')
+    .nullish()
+    .transform((v) => v ?? null),
+  longitude: z
+    .number({ error: () => 'Longitude must be a number' })
+    .min(-180, 'Longitude must be between -180 and 180')
+    .max(180, 'Longitude must be between -180 and 180')
+    .nullish()
+    .transform((v) => v ?? null),
   locationDescription,
   /**
    * A driver's change now, made on a phone without signal and sent later (issue 44, decision 0184):
    * the instant the driver made it, where it is stored. Not in the future (a minute of clock skew is
    * forgiven) and not before the driver's last certified day.
    */
-  recordedAt: instant('Recorded at').nullish().transform((v) => v ?? null),
+  recordedAt: instant('Recorded at')
+    .nullish()
+    .transform((v) => v ?? null),
 });
 export type HosEventCreate = z.output<typeof hosEventCreateSchema>;
 
@@ -458,9 +483,16 @@ export const HOS_LOG_MAX_TRAILERS = 5;
 /** The log header facts a person enters (§395.8(d)): shipping documents, trailers, co-driver. */
 export const hosLogHeaderSchema = z.object({
   shippingDocuments: z
-    .array(z.string({ error: () => 'Shipping document must be text' }).trim().min(1, 'Shipping document must not be empty').max(40, 'Shipping document must be at most 40 characters'), {
-      error: () => 'Shipping documents must be a list',
-    })
+    .array(
+      z
+        .string({ error: () => 'Shipping document must be text' })
+        .trim()
+        .min(1, 'Shipping document must not be empty')
+        .max(40, 'Shipping document must be at most 40 characters'),
+      {
+        error: () => 'Shipping documents must be a list',
+      },
+    )
     .max(HOS_LOG_MAX_SHIPPING_DOCUMENTS, `Shipping documents may hold at most ${HOS_LOG_MAX_SHIPPING_DOCUMENTS} entries`),
   trailerIds: z
     .array(z.uuid('Trailer must be a trailer id'), { error: () => 'Trailers must be a list' })

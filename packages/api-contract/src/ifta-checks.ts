@@ -54,7 +54,14 @@ export function priceMismatch(quantity: number, pricePerUnit: number | null | un
 }
 
 /** The reason shown under "To review" for a price mismatch, e.g. "10 gal × $4.000 = $40.00, not $9,999.00". */
-export function priceMismatchMessage(receipt: string, quantity: number, volumeUnit: 'GAL' | 'L', pricePerUnit: number, totalAmount: number, currency: 'USD' | 'CAD'): string {
+export function priceMismatchMessage(
+  receipt: string,
+  quantity: number,
+  volumeUnit: 'GAL' | 'L',
+  pricePerUnit: number,
+  totalAmount: number,
+  currency: 'USD' | 'CAD',
+): string {
   const money = (v: number) => `${currency === 'CAD' ? 'C$' : '$'}${v.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
   const unit = volumeUnit === 'GAL' ? 'gal' : 'L';
   const product = (Math.round(quantity * 1000) * Math.round(pricePerUnit * 1000)) / 1e6;

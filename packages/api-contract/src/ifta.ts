@@ -124,7 +124,10 @@ export type IftaRateMatrix = z.infer<typeof iftaRateMatrixSchema>;
 export const iftaRatesQuery = z.object({ quarter: quarterSchema });
 
 export const iftaRateImportBodySchema = z.object({
-  csv: z.string({ error: () => 'CSV file is a required field' }).min(1, 'CSV file is a required field').max(2_000_000, 'The file is too large (2 MB at most)'),
+  csv: z
+    .string({ error: () => 'CSV file is a required field' })
+    .min(1, 'CSV file is a required field')
+    .max(2_000_000, 'The file is too large (2 MB at most)'),
   /** Must match the quarter the file names in its first line, when given. */
   quarter: quarterSchema.optional(),
   source: z.string().trim().max(500).optional(),
@@ -322,7 +325,10 @@ export type FuelCsvPreset = (typeof FUEL_CSV_PRESETS)[number];
  * The export layouts of the three big fuel cards as we know them (headers differ by account set-up;
  * a preset names the usual header and the upload can still change any column).
  */
-export const FUEL_CSV_PRESET_COLUMNS: Record<Exclude<FuelCsvPreset, 'CUSTOM'>, { label: string; dateFormat: DateFormat; columns: Partial<Record<FuelCsvField, string>> }> = {
+export const FUEL_CSV_PRESET_COLUMNS: Record<
+  Exclude<FuelCsvPreset, 'CUSTOM'>,
+  { label: string; dateFormat: DateFormat; columns: Partial<Record<FuelCsvField, string>> }
+> = {
   WEX: {
     label: 'WEX',
     dateFormat: 'MDY',
@@ -383,7 +389,10 @@ export const DATE_FORMATS = ['MDY', 'DMY', 'YMD'] as const;
 export type DateFormat = (typeof DATE_FORMATS)[number];
 
 export const fuelCsvImportBodySchema = z.object({
-  csv: z.string({ error: () => 'CSV file is a required field' }).min(1, 'CSV file is a required field').max(8_000_000, 'The file is too large (8 MB at most)'),
+  csv: z
+    .string({ error: () => 'CSV file is a required field' })
+    .min(1, 'CSV file is a required field')
+    .max(8_000_000, 'The file is too large (8 MB at most)'),
   preset: z.enum(FUEL_CSV_PRESETS, { error: () => 'Preset must be WEX, COMDATA, EFS or CUSTOM' }).default('CUSTOM'),
   /** Field → the file's column header. With a preset, these replace its columns one by one. */
   mapping: z.partialRecord(z.enum(FUEL_CSV_FIELDS), z.string().trim().max(120)).default({}),
@@ -406,7 +415,14 @@ export const fuelCsvPreviewSchema = z.object({
   skipped: z.array(z.object({ line: z.number().int(), productCode: z.string(), reason: z.string() })),
   /** Valid rows imported but listed under To review: the vehicle elsewhere, price × quantity off the total, a bulk entry above the tank. */
   flagged: z.array(
-    z.object({ line: z.number().int(), receiptNumber: z.string(), check: z.enum(LOCATION_CHECKS), distanceM: z.number().nullable(), priceMismatch: z.boolean(), reason: z.string() }),
+    z.object({
+      line: z.number().int(),
+      receiptNumber: z.string(),
+      check: z.enum(LOCATION_CHECKS),
+      distanceM: z.number().nullable(),
+      priceMismatch: z.boolean(),
+      reason: z.string(),
+    }),
   ),
   /** The mapping used (field → column), and the file's columns no field reads. */
   mapping: z.record(z.string(), z.string()),
@@ -461,12 +477,16 @@ export const iftaAdjustmentInputSchema = z
     jurisdiction: jurisdictionCodeSchema,
     adjustmentKind: z.enum(ADJUSTMENT_KINDS, { error: () => 'Kind must be MISSING_TRIP, CORRECTION, OFF_HIGHWAY or TRIP_PERMIT' }),
     /** Metres; negative only for a CORRECTION. */
-    distanceM: z.number({ error: () => 'Distance must be a number' }).min(-10_000_000, 'Distance is too large').max(10_000_000, 'Distance is too large'),
+    distanceM: z
+      .number({ error: () => 'Distance must be a number' })
+      .min(-10_000_000, 'Distance is too large')
+      .max(10_000_000, 'Distance is too large'),
     reason: requiredText('Reason', 500),
   })
   .superRefine((v, ctx) => {
     if (v.distanceM === 0) ctx.addIssue({ code: 'custom', path: ['distanceM'], message: 'Distance must not be zero' });
-    else if (v.distanceM < 0 && v.adjustmentKind !== 'CORRECTION') ctx.addIssue({ code: 'custom', path: ['distanceM'], message: 'Distance may be negative only for a correction' });
+    else if (v.distanceM < 0 && v.adjustmentKind !== 'CORRECTION')
+      ctx.addIssue({ code: 'custom', path: ['distanceM'], message: 'Distance may be negative only for a correction' });
   });
 export type IftaAdjustmentInput = z.input<typeof iftaAdjustmentInputSchema>;
 
@@ -623,7 +643,11 @@ export const iftaReportSchema = z.object({
    * Jumps flagged as impossible (faster than 90 mph) that nobody has accepted yet (marked reviewed):
    * their miles are left out of every total of the return until then (issue 46). Whole miles.
    */
-  unacceptedJumps: z.object({ days: z.number().int(), miles: z.number().int(), jurisdictions: z.array(z.object({ jurisdiction: z.string(), miles: z.number().int() })) }),
+  unacceptedJumps: z.object({
+    days: z.number().int(),
+    miles: z.number().int(),
+    jurisdictions: z.array(z.object({ jurisdiction: z.string(), miles: z.number().int() })),
+  }),
   /** The organization's unit system: the messages use it for what is not an IFTA unit (station distance, speed). */
   units: z.enum(['IMPERIAL', 'METRIC']),
   /** The zone the quarter's days are cut in: the carrier's base jurisdiction's (decision 0189). */
@@ -633,7 +657,16 @@ export const iftaReportSchema = z.object({
   filed: iftaReturnSchema.nullable(),
   amendment: z
     .object({
-      rows: z.array(z.object({ jurisdiction: z.string(), filedTotal: z.number(), currentTotal: z.number(), difference: z.number(), filedMiles: z.number().int(), currentMiles: z.number().int() })),
+      rows: z.array(
+        z.object({
+          jurisdiction: z.string(),
+          filedTotal: z.number(),
+          currentTotal: z.number(),
+          difference: z.number(),
+          filedMiles: z.number().int(),
+          currentMiles: z.number().int(),
+        }),
+      ),
       difference: z.number(),
     })
     .nullable(),
@@ -645,7 +678,10 @@ export type IftaReport = z.infer<typeof iftaReportSchema>;
 export const iftaReviewInputSchema = z.object({
   quarter: quarterSchema,
   fuelType: fuelTypeSchema.default('DIESEL'),
-  keys: z.array(z.string().trim().min(1).max(300), { error: () => 'Items must be a list of item keys' }).min(1, 'Items must name at least one item').max(1000, 'At most 1,000 items at a time'),
+  keys: z
+    .array(z.string().trim().min(1).max(300), { error: () => 'Items must be a list of item keys' })
+    .min(1, 'Items must name at least one item')
+    .max(1000, 'At most 1,000 items at a time'),
   reviewed: z.boolean({ error: () => 'Reviewed must be true or false' }).default(true),
   note: z.string().trim().max(500).nullable().optional(),
 });

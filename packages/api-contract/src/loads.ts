@@ -183,7 +183,10 @@ export const loadDocumentIdParams = loadIdParams.extend({ documentId: z.uuid('do
  * saved when any row has an error; `dryRun` checks only.
  */
 export const loadImportBodySchema = z.object({
-  content: z.string({ error: () => 'File is a required field' }).min(1, 'File is a required field').max(4_000_000, 'The file is too large (4 MB at most)'),
+  content: z
+    .string({ error: () => 'File is a required field' })
+    .min(1, 'File is a required field')
+    .max(4_000_000, 'The file is too large (4 MB at most)'),
   dryRun: z.boolean().default(false),
 });
 export const LOAD_IMPORT_MAX_ROWS = 5_000;
@@ -326,7 +329,12 @@ export const planSegmentSchema = z.object({
 });
 export type PlanSegment = z.infer<typeof planSegmentSchema>;
 export const planStopSchema = z.object({ stopId: z.string(), eta: z.string(), windowMet: z.boolean() });
-export const planClocksSchema = z.object({ driveMinutes: z.number(), windowMinutes: z.number(), breakMinutes: z.number().nullable(), cycleMinutes: z.number() });
+export const planClocksSchema = z.object({
+  driveMinutes: z.number(),
+  windowMinutes: z.number(),
+  breakMinutes: z.number().nullable(),
+  cycleMinutes: z.number(),
+});
 /**
  * Where and when a driver on other loads is free (issue 46): the last of the loads they finish first
  * (running, then assigned ahead), its last stop, when its service there ends, and the clocks they will

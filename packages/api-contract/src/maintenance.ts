@@ -105,7 +105,13 @@ export const dvirInputSchema = z.object({
   kind: z.enum(DVIR_KINDS, { error: () => 'Inspection must be PRE_TRIP or POST_TRIP' }),
   /** Kilometres; filled from the vehicle when absent. */
   // Given back to the tenth of a kilometre.
-  odometer: z.number().min(0, 'Odometer must be 0 or more').max(10_000_000).refine(zeroOrAtLeast(0.1), 'Odometer must be 0 or at least 0.1').nullable().optional(),
+  odometer: z
+    .number()
+    .min(0, 'Odometer must be 0 or more')
+    .max(10_000_000)
+    .refine(zeroOrAtLeast(0.1), 'Odometer must be 0 or at least 0.1')
+    .nullable()
+    .optional(),
   latitude: z.number().min(-90).max(90).nullable().optional(),
   longitude: z.number().min(-180).max(180).nullable().optional(),
   location: optionalText(200),
@@ -188,7 +194,10 @@ export const dvirListQuery = pageQuerySchema.extend({
   driverId: z.uuid('driverId must be a driver id').optional(),
   from: instantField('from', { message: 'from must be an ISO date-time' }).optional(),
   to: instantField('to', { message: 'to must be an ISO date-time' }).optional(),
-  hasDefects: z.enum(['true', 'false'], { error: () => 'hasDefects must be true or false' }).transform((v) => v === 'true').optional(),
+  hasDefects: z
+    .enum(['true', 'false'], { error: () => 'hasDefects must be true or false' })
+    .transform((v) => v === 'true')
+    .optional(),
 });
 export const dvirIdParams = z.object({ orgId: z.uuid(), dvirId: z.uuid('dvirId must be an inspection id') });
 
@@ -199,7 +208,10 @@ export const defectPageSchema = pageSchema(defectSchema);
 export const defectListQuery = pageQuerySchema.extend({
   assetId: z.uuid('assetId must be a vehicle or trailer id').optional(),
   status: z.enum(DEFECT_STATUSES, { error: () => 'status must be OPEN, REPAIRED or NOT_NEEDED' }).optional(),
-  safety: z.enum(['true', 'false']).transform((v) => v === 'true').optional(),
+  safety: z
+    .enum(['true', 'false'])
+    .transform((v) => v === 'true')
+    .optional(),
   /** Only the units of this group (the dashboard's group filter). */
   groupId: z.uuid('groupId must be a group id').optional(),
 });
@@ -222,7 +234,13 @@ export const workOrderInputSchema = z.object({
   assignee: optionalText(200),
   parts: optionalText(4000),
   // Stored in a `real` (which cannot hold 1e-50: a 500) and shown to the hundredth.
-  laborHours: z.number().min(0, 'Labour hours must be 0 or more').max(10_000).refine(zeroOrAtLeast(0.01), 'Labour hours must be 0 or at least 0.01').nullable().optional(),
+  laborHours: z
+    .number()
+    .min(0, 'Labour hours must be 0 or more')
+    .max(10_000)
+    .refine(zeroOrAtLeast(0.01), 'Labour hours must be 0 or at least 0.01')
+    .nullable()
+    .optional(),
   /** In the organization's currency. */
   // Stored in cents: a smaller amount would be stored as 0.
   cost: z.number().min(0, 'Cost must be 0 or more').max(10_000_000).refine(zeroOrAtLeast(0.01), 'Cost must be 0 or at least 0.01').nullable().optional(),
@@ -262,7 +280,13 @@ export const maintenanceScheduleInputSchema = z
     groupId: z.uuid('Group must be a group id').nullable().optional(),
     name: requiredText('Name', 200),
     /** Miles, as the API's one named field says (the only distance in the API not in kilometres). */
-    everyMiles: z.number().positive('Every (distance) must be more than 0').max(1_000_000).refine(zeroOrAtLeast(0.001), 'Every (distance) must be at least 0.001').nullable().optional(),
+    everyMiles: z
+      .number()
+      .positive('Every (distance) must be more than 0')
+      .max(1_000_000)
+      .refine(zeroOrAtLeast(0.001), 'Every (distance) must be at least 0.001')
+      .nullable()
+      .optional(),
     everyEngineHours: z.number().positive('Every (engine hours) must be more than 0').max(100_000).nullable().optional(),
     everyDays: z.number().int('Every (days) must be whole days').positive('Every (days) must be more than 0').max(3650).nullable().optional(),
   })

@@ -58,7 +58,20 @@ export interface NotificationKindInfo {
   /** Default choice of a user who never chose. */
   defaults: { inApp: boolean; email: boolean };
   /** Which part of the product sends it: this issue, or the ELD (16) and IFTA (17) work once merged. */
-  source: 'fleet-watch' | 'retention-purge' | 'registry-import' | 'eld' | 'ifta' | 'maintenance' | 'places' | 'dispatch' | 'ingest' | 'messages' | 'engine-faults' | 'safety' | 'webhooks';
+  source:
+    | 'fleet-watch'
+    | 'retention-purge'
+    | 'registry-import'
+    | 'eld'
+    | 'ifta'
+    | 'maintenance'
+    | 'places'
+    | 'dispatch'
+    | 'ingest'
+    | 'messages'
+    | 'engine-faults'
+    | 'safety'
+    | 'webhooks';
 }
 
 export const NOTIFICATION_KIND_INFO: Record<NotificationKind, NotificationKindInfo> = {
@@ -214,7 +227,8 @@ export const NOTIFICATION_KIND_INFO: Record<NotificationKind, NotificationKindIn
   },
   DEVICE_CLOCK: {
     label: 'Device clock wrong',
-    description: 'A device sends fix times far from when they arrive (a clock, GPS week or time-zone setting gone wrong), so its fixes are refused or stored at the wrong time.',
+    description:
+      'A device sends fix times far from when they arrive (a clock, GPS week or time-zone setting gone wrong), so its fixes are refused or stored at the wrong time.',
     permission: 'GAT_LIST',
     type: 'alert',
     iconName: 'clock-exclamation',

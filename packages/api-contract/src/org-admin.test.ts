@@ -33,8 +33,10 @@ describe('organization settings', () => {
   });
 
   it('accepts the 24-hour period start at any minute of the day and nothing else', () => {
-    for (const ok of ['00:00', '06:30', '23:59']) expect(organizationSettingsSchema.safeParse({ ...DEFAULT_ORGANIZATION_SETTINGS, periodStartTime: ok }).success).toBe(true);
-    for (const bad of ['24:00', '6:30', '12:60', 'noon']) expect(organizationSettingsSchema.safeParse({ ...DEFAULT_ORGANIZATION_SETTINGS, periodStartTime: bad }).success).toBe(false);
+    for (const ok of ['00:00', '06:30', '23:59'])
+      expect(organizationSettingsSchema.safeParse({ ...DEFAULT_ORGANIZATION_SETTINGS, periodStartTime: ok }).success).toBe(true);
+    for (const bad of ['24:00', '6:30', '12:60', 'noon'])
+      expect(organizationSettingsSchema.safeParse({ ...DEFAULT_ORGANIZATION_SETTINGS, periodStartTime: bad }).success).toBe(false);
   });
 
   it('normalises the account: MC prefix dropped, state upper-cased, empty optional fields null', () => {

@@ -100,9 +100,19 @@ export const PERMISSION_AREAS: readonly PermissionArea[] = [
       p('VIO_LIST', 'Violations', 'See HoS violations'),
       p('AVAILABILITY_LIST', 'Availability', 'See the hours each driver has left'),
       p('HOS_IMPORT', 'Import HoS logs', 'Import duty-status periods from another ELD or system into a driver log', ['HOS_LIST', 'HOS_READ']),
-      p('HOS_EDIT', 'Edit HoS logs', "Propose corrections to drivers' logs (the driver accepts or rejects them), assign or annotate unidentified driving, send a driver's ELD output file to FMCSA", ['HOS_LIST', 'HOS_READ']),
+      p(
+        'HOS_EDIT',
+        'Edit HoS logs',
+        "Propose corrections to drivers' logs (the driver accepts or rejects them), assign or annotate unidentified driving, send a driver's ELD output file to FMCSA",
+        ['HOS_LIST', 'HOS_READ'],
+      ),
       p('HOS_SELF_READ', 'Own HoS log (driver)', 'A driver opens their own log, clocks, edit proposals and roadside inspection view'),
-      p('HOS_SELF_WRITE', 'Record own duty status (driver)', 'A driver changes duty status, certifies days, accepts or rejects edits, claims unidentified driving and sends their ELD output file to FMCSA', ['HOS_SELF_READ']),
+      p(
+        'HOS_SELF_WRITE',
+        'Record own duty status (driver)',
+        'A driver changes duty status, certifies days, accepts or rejects edits, claims unidentified driving and sends their ELD output file to FMCSA',
+        ['HOS_SELF_READ'],
+      ),
     ],
   },
   {
@@ -132,7 +142,11 @@ export const PERMISSION_AREAS: readonly PermissionArea[] = [
     permissions: [
       p('LOAD_LIST', 'Loads', 'See loads, their legal trip plans, live ETAs and the drivers who can take them'),
       p('LOAD_UPDATE', 'Manage loads', 'Create, import, change, assign and cancel loads, and mark stops arrived or departed', ['LOAD_LIST']),
-      p('LOAD_SELF_WRITE', 'Own loads (driver)', 'A driver sees the loads assigned to them, marks stops arrived and departed, and photographs bills of lading and proofs of delivery'),
+      p(
+        'LOAD_SELF_WRITE',
+        'Own loads (driver)',
+        'A driver sees the loads assigned to them, marks stops arrived and departed, and photographs bills of lading and proofs of delivery',
+      ),
       p('MESSAGE_LIST', 'Messages', "Read every driver's conversation with dispatch and mark it read"),
       p('MESSAGE_SEND', 'Send messages', 'Write to drivers, with photos, from the inbox, a load or a driver log', ['MESSAGE_LIST']),
     ],
@@ -141,8 +155,17 @@ export const PERMISSION_AREAS: readonly PermissionArea[] = [
     area: 'safety',
     label: 'Driver safety',
     permissions: [
-      p('SAFETY_LIST', 'Safety events and scores', "See harsh driving, speeding, idling and crash events, drivers' and vehicles' safety scores, and the coaching under way"),
-      p('SAFETY_UPDATE', 'Review and coach', 'Dismiss events, ask for coaching and assign a coach, record coaching and recognition, change the safety settings', ['SAFETY_LIST', 'USER_LIST']),
+      p(
+        'SAFETY_LIST',
+        'Safety events and scores',
+        "See harsh driving, speeding, idling and crash events, drivers' and vehicles' safety scores, and the coaching under way",
+      ),
+      p(
+        'SAFETY_UPDATE',
+        'Review and coach',
+        'Dismiss events, ask for coaching and assign a coach, record coaching and recognition, change the safety settings',
+        ['SAFETY_LIST', 'USER_LIST'],
+      ),
     ],
   },
   {
@@ -172,7 +195,11 @@ export const PERMISSION_AREAS: readonly PermissionArea[] = [
     label: 'Integrations',
     permissions: [
       p('API_TOKEN_MANAGE', 'API tokens', 'Create and revoke API tokens that let other systems (a TMS, accounting, payroll) call the API'),
-      p('WEBHOOK_MANAGE', 'Webhooks', 'Subscribe other systems to events (load status, duty status, inspections…) sent as signed webhooks, and see their deliveries'),
+      p(
+        'WEBHOOK_MANAGE',
+        'Webhooks',
+        'Subscribe other systems to events (load status, duty status, inspections…) sent as signed webhooks, and see their deliveries',
+      ),
     ],
   },
 ];

@@ -81,7 +81,15 @@ export const ORGANIZATION_PERMISSIONS: readonly Permission[] = PERMISSIONS.filte
  * shell's own-profile screen needs (spec: /my-account asks USER_READ and ORG_READ). No office code:
  * MESSAGE_SEND without MESSAGE_LIST reaches the driver's own conversation only (issue 44).
  */
-export const DRIVER_ROLE_PERMISSIONS: readonly Permission[] = ['HOS_SELF_READ', 'HOS_SELF_WRITE', 'DVIR_SELF_WRITE', 'LOAD_SELF_WRITE', 'MESSAGE_SEND', 'USER_READ', 'ORG_READ'];
+export const DRIVER_ROLE_PERMISSIONS: readonly Permission[] = [
+  'HOS_SELF_READ',
+  'HOS_SELF_WRITE',
+  'DVIR_SELF_WRITE',
+  'LOAD_SELF_WRITE',
+  'MESSAGE_SEND',
+  'USER_READ',
+  'ORG_READ',
+];
 
 export const ROLES = ['ADMIN', 'SUPER_ADMIN', 'USER'] as const;
 export type Role = (typeof ROLES)[number];

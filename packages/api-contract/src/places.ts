@@ -150,7 +150,13 @@ export const placeListQuery = pageQuerySchema.extend({
 export const placeIdParams = z.object({ orgId: z.uuid(), placeId: z.uuid('placeId must be a place id') });
 
 /** `GET places/current`: where each vehicle is now (the live map's "at <place>"). */
-export const vehiclePlaceSchema = z.object({ assetId: z.string(), placeId: z.string(), placeName: z.string(), category: z.enum(PLACE_CATEGORIES), arrivedAt: z.string() });
+export const vehiclePlaceSchema = z.object({
+  assetId: z.string(),
+  placeId: z.string(),
+  placeName: z.string(),
+  category: z.enum(PLACE_CATEGORIES),
+  arrivedAt: z.string(),
+});
 export const vehiclePlacesSchema = z.object({ content: z.array(vehiclePlaceSchema) });
 export type VehiclePlace = z.infer<typeof vehiclePlaceSchema>;
 
@@ -175,7 +181,10 @@ export const PLACE_IMPORT_FORMATS = ['csv', 'geojson'] as const;
 export const placeImportBodySchema = z.object({
   /** Taken from the content when absent (a JSON object is GeoJSON). */
   format: z.enum(PLACE_IMPORT_FORMATS, { error: () => 'format must be csv or geojson' }).optional(),
-  content: z.string({ error: () => 'File is a required field' }).min(1, 'File is a required field').max(8_000_000, 'The file is too large (8 MB at most)'),
+  content: z
+    .string({ error: () => 'File is a required field' })
+    .min(1, 'File is a required field')
+    .max(8_000_000, 'The file is too large (8 MB at most)'),
   dryRun: z.boolean().default(false),
 });
 export const PLACE_IMPORT_MAX_ROWS = 10_000;
@@ -194,7 +203,15 @@ export const placeImportResultSchema = z.object({
   invalidRows: z.number().int(),
   errors: z.array(placeImportErrorSchema),
   /** The first valid places as they will be saved (at most 20). */
-  sample: z.array(z.object({ line: z.number().int(), name: z.string(), category: z.enum(PLACE_CATEGORIES), geometry: placeGeometrySchema, radiusMeters: z.number().nullable() })),
+  sample: z.array(
+    z.object({
+      line: z.number().int(),
+      name: z.string(),
+      category: z.enum(PLACE_CATEGORIES),
+      geometry: placeGeometrySchema,
+      radiusMeters: z.number().nullable(),
+    }),
+  ),
   /** Places saved (0 on a dry run). */
   imported: z.number().int(),
 });

@@ -45,10 +45,7 @@ export const batchPositionSchema = z.object({
 export type BatchPosition = z.infer<typeof batchPositionSchema>;
 
 const positionsList = <T extends z.ZodType>(item: T) =>
-  z
-    .array(item)
-    .min(1, 'positions must hold at least one position')
-    .max(MAX_BATCH_POSITIONS, `positions can hold at most ${MAX_BATCH_POSITIONS} positions`);
+  z.array(item).min(1, 'positions must hold at least one position').max(MAX_BATCH_POSITIONS, `positions can hold at most ${MAX_BATCH_POSITIONS} positions`);
 
 /**
  * The batch as the API document shows it: up to 1,000 positions of `batchPositionSchema`. A
@@ -178,7 +175,10 @@ export const IMPORTED_PROTOCOL = 'import';
 
 export const positionImportBodySchema = z.object({
   /** The file's text: CSV with time, latitude, longitude (speed, course, altitude, odometer optional) columns, or GPX. */
-  file: z.string({ error: () => 'File is a required field' }).min(1, 'File is a required field').max(8_000_000, 'The file is too large (8 MB at most)'),
+  file: z
+    .string({ error: () => 'File is a required field' })
+    .min(1, 'File is a required field')
+    .max(8_000_000, 'The file is too large (8 MB at most)'),
   /** Detected from the text when absent (XML is GPX). */
   format: z.enum(POSITION_IMPORT_FORMATS, { error: () => 'Format must be CSV or GPX' }).optional(),
   /** Times without an offset are read in this IANA zone (default the organization's). */
@@ -188,7 +188,10 @@ export const positionImportBodySchema = z.object({
 });
 export type PositionImportBody = z.input<typeof positionImportBodySchema>;
 export const positionImportQuery = z.object({
-  dryRun: z.enum(['true', 'false'], { error: () => 'dryRun must be true or false' }).transform((v) => v === 'true').optional(),
+  dryRun: z
+    .enum(['true', 'false'], { error: () => 'dryRun must be true or false' })
+    .transform((v) => v === 'true')
+    .optional(),
 });
 
 export const positionImportResultSchema = z.object({

@@ -15,8 +15,7 @@ export const optionalText = (max: number) =>
     .transform((v) => (v === '' || v == null ? null : v));
 
 /** Optional, upper-cased code or identifier. */
-export const optionalUpper = (max: number) =>
-  optionalText(max).transform((v) => (v === null ? null : v.toUpperCase()));
+export const optionalUpper = (max: number) => optionalText(max).transform((v) => (v === null ? null : v.toUpperCase()));
 
 export const stateCode = (label: string) =>
   z
@@ -49,7 +48,14 @@ export const optionalPhone = z
 export const repeatedQuery = z
   .union([z.string(), z.array(z.string())])
   .optional()
-  .transform((v) => (v === undefined ? undefined : (Array.isArray(v) ? v : [v]).flatMap((s) => s.split(',')).map((s) => s.trim()).filter(Boolean)));
+  .transform((v) =>
+    v === undefined
+      ? undefined
+      : (Array.isArray(v) ? v : [v])
+          .flatMap((s) => s.split(','))
+          .map((s) => s.trim())
+          .filter(Boolean),
+  );
 
 /** The list query shared by the registry lists: paging, search, status and group filters, columns. */
 export const registryListQuery = pageQuerySchema.extend({

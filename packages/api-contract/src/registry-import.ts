@@ -9,7 +9,10 @@ export type ImportKind = (typeof IMPORT_KINDS)[number];
 
 /** Upload: the CSV text (the web form reads the chosen file). 5,000 rows fit in ~1 MB. */
 export const csvImportBodySchema = z.object({
-  csv: z.string({ error: () => 'CSV file is a required field' }).min(1, 'CSV file is a required field').max(8_000_000, 'The file is too large (8 MB at most)'),
+  csv: z
+    .string({ error: () => 'CSV file is a required field' })
+    .min(1, 'CSV file is a required field')
+    .max(8_000_000, 'The file is too large (8 MB at most)'),
 });
 
 export const importRowErrorSchema = z.object({

@@ -10,7 +10,15 @@ import { PLACE_CATEGORIES } from './places.ts';
 // km/h, as everywhere; screens, exports and e-mails use the organization's units.
 
 defineLabels({ assetId: 'Vehicle', driverId: 'Driver', groupId: 'Group', placeId: 'Place', from: 'From', to: 'To', by: 'Per' });
-defineLabels({ report: 'Report', filters: 'Filters', frequency: 'Frequency', timeOfDay: 'Time of day', weekday: 'Day of the week', timeZone: 'Time zone', formats: 'Attachments' });
+defineLabels({
+  report: 'Report',
+  filters: 'Filters',
+  frequency: 'Frequency',
+  timeOfDay: 'Time of day',
+  weekday: 'Day of the week',
+  timeZone: 'Time zone',
+  formats: 'Attachments',
+});
 
 export const REPORT_KINDS = ['VISITS', 'TRIPS', 'STOPS', 'SUMMARY'] as const;
 export type ReportKind = (typeof REPORT_KINDS)[number];
@@ -145,7 +153,11 @@ export const REPORT_FORMATS = ['pdf', 'csv'] as const;
  */
 export const SUBSCRIBED_REPORT_KINDS = [...REPORT_KINDS, 'SAFETY_EVENTS', 'SAFETY_SCORES'] as const;
 export type SubscribedReportKind = (typeof SUBSCRIBED_REPORT_KINDS)[number];
-export const SUBSCRIBED_REPORT_LABELS: Record<SubscribedReportKind, string> = { ...REPORT_KIND_LABELS, SAFETY_EVENTS: 'Safety events', SAFETY_SCORES: 'Safety scores' };
+export const SUBSCRIBED_REPORT_LABELS: Record<SubscribedReportKind, string> = {
+  ...REPORT_KIND_LABELS,
+  SAFETY_EVENTS: 'Safety events',
+  SAFETY_SCORES: 'Safety scores',
+};
 /** Kinds whose subscriber also needs SAFETY_LIST. */
 export const isSafetyReport = (k: SubscribedReportKind): k is 'SAFETY_EVENTS' | 'SAFETY_SCORES' => k === 'SAFETY_EVENTS' || k === 'SAFETY_SCORES';
 
@@ -158,7 +170,13 @@ export const reportSubscriptionInputSchema = z
     frequency: z.enum(SUBSCRIPTION_FREQUENCIES, { error: () => 'Frequency must be DAILY or WEEKLY' }),
     timeOfDay: z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'Time of day must look like 07:30'),
     /** 1 (Monday) to 7 (Sunday), for WEEKLY. */
-    weekday: z.number().int().min(1, 'Day of the week must be 1 (Monday) to 7 (Sunday)').max(7, 'Day of the week must be 1 (Monday) to 7 (Sunday)').nullable().optional(),
+    weekday: z
+      .number()
+      .int()
+      .min(1, 'Day of the week must be 1 (Monday) to 7 (Sunday)')
+      .max(7, 'Day of the week must be 1 (Monday) to 7 (Sunday)')
+      .nullable()
+      .optional(),
     /** Defaults to the user's profile zone. */
     timeZone: z.string().max(64).nullable().optional(),
     formats: z.array(z.enum(REPORT_FORMATS)).min(1, 'Choose at least one attachment').default(['pdf', 'csv']),

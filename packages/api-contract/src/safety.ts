@@ -40,7 +40,17 @@ defineLabels({
   SEVERE: 'Severe',
 });
 
-export const SAFETY_EVENT_TYPES = ['HARSH_ACCELERATION', 'HARSH_BRAKING', 'HARSH_CORNERING', 'SPEEDING', 'MAX_SPEED', 'IDLING', 'CRASH', 'TOWING', 'JAMMING'] as const;
+export const SAFETY_EVENT_TYPES = [
+  'HARSH_ACCELERATION',
+  'HARSH_BRAKING',
+  'HARSH_CORNERING',
+  'SPEEDING',
+  'MAX_SPEED',
+  'IDLING',
+  'CRASH',
+  'TOWING',
+  'JAMMING',
+] as const;
 export type SafetyEventType = (typeof SAFETY_EVENT_TYPES)[number];
 export const SAFETY_EVENT_TYPE_LABELS: Record<SafetyEventType, string> = {
   HARSH_ACCELERATION: 'Harsh acceleration',
@@ -272,7 +282,11 @@ export const safetyEventListQuery = pageQuerySchema.extend({
 export type SafetyEventListQuery = z.input<typeof safetyEventListQuery>;
 export const safetyEventIdParams = z.object({ orgId: z.uuid(), eventId: z.uuid('eventId must be a safety event id') });
 
-const noteText = (label: string) => z.string({ error: () => `${label} must be text` }).trim().max(2000, `${label} must be at most 2000 characters`);
+const noteText = (label: string) =>
+  z
+    .string({ error: () => `${label} must be text` })
+    .trim()
+    .max(2000, `${label} must be at most 2000 characters`);
 
 /** `PATCH .../safety/events/{id}`: a review. NEEDS_COACHING needs a coach (a user of the organization); due in 14 days. */
 export const safetyEventReviewSchema = z
@@ -433,7 +447,10 @@ export type SafetyScoreDetail = z.infer<typeof safetyScoreDetailSchema>;
 // Settings
 
 const mps2 = (label: string) =>
-  z.number({ error: () => `${label} must be a number of m/s²` }).min(0.5, `${label} must be at least 0.5 m/s²`).max(20, `${label} must be at most 20 m/s²`);
+  z
+    .number({ error: () => `${label} must be a number of m/s²` })
+    .min(0.5, `${label} must be at least 0.5 m/s²`)
+    .max(20, `${label} must be at most 20 m/s²`);
 
 /** Harsh-event thresholds of one vehicle class, in m/s²: the device's accelerometer, and estimated from GPS. */
 export const safetyClassThresholdsSchema = z.object({
@@ -442,37 +459,67 @@ export const safetyClassThresholdsSchema = z.object({
 });
 export type SafetyClassThresholds = z.infer<typeof safetyClassThresholdsSchema>;
 
-const kph = (label: string, max: number) => z.number({ error: () => `${label} must be a number` }).min(0, `${label} must be 0 or more`).max(max, `${label} is too high`);
+const kph = (label: string, max: number) =>
+  z
+    .number({ error: () => `${label} must be a number` })
+    .min(0, `${label} must be 0 or more`)
+    .max(max, `${label} is too high`);
 
 export const safetySettingsSchema = z.object({
   thresholds: z.object({ LIGHT: safetyClassThresholdsSchema, MEDIUM: safetyClassThresholdsSchema, HEAVY: safetyClassThresholdsSchema }),
   /** The class of a vehicle not listed in `vehicleClasses`. */
   defaultVehicleClass: z.enum(SAFETY_VEHICLE_CLASSES, { error: () => 'defaultVehicleClass must be LIGHT, MEDIUM or HEAVY' }),
   vehicleClasses: z
-    .array(z.object({ assetId: z.uuid('assetId must be a vehicle id'), vehicleClass: z.enum(SAFETY_VEHICLE_CLASSES, { error: () => 'vehicleClass must be LIGHT, MEDIUM or HEAVY' }) }))
+    .array(
+      z.object({
+        assetId: z.uuid('assetId must be a vehicle id'),
+        vehicleClass: z.enum(SAFETY_VEHICLE_CLASSES, { error: () => 'vehicleClass must be LIGHT, MEDIUM or HEAVY' }),
+      }),
+    )
     .max(10_000),
   speeding: z.object({
     /** Over the limit by more than this (km/h; 6 mph by default) ... */
     toleranceKph: kph('Speeding tolerance', 80),
     /** ... for more than this many seconds is a speeding event. */
-    minSeconds: z.number().int('Minimum seconds must be a whole number').min(0, 'Minimum seconds must be 0 or more').max(3600, 'Minimum seconds must be at most 3600'),
+    minSeconds: z
+      .number()
+      .int('Minimum seconds must be a whole number')
+      .min(0, 'Minimum seconds must be 0 or more')
+      .max(3600, 'Minimum seconds must be at most 3600'),
     /** Each band starts this far over the limit (km/h); LIGHT starts at the tolerance. Increasing. */
     bands: z.object({ MODERATE: kph('Moderate band', 200), HEAVY: kph('Heavy band', 200), SEVERE: kph('Severe band', 200) }),
   }),
   /** The fleet's own maximum speed (km/h; 75 mph by default): above it for `speeding.minSeconds`, a MAX_SPEED event. */
   fleetMaxSpeedKph: kph('Fleet maximum speed', 250).min(20, 'Fleet maximum speed must be at least 20 km/h'),
   /** Engine on and not moving longer than this is idling. */
-  idlingMinutes: z.number().int('Idling minutes must be a whole number').min(1, 'Idling minutes must be at least 1').max(240, 'Idling minutes must be at most 240'),
+  idlingMinutes: z
+    .number()
+    .int('Idling minutes must be a whole number')
+    .min(1, 'Idling minutes must be at least 1')
+    .max(240, 'Idling minutes must be at most 240'),
   /** No idling events at places marked as yards. */
   excludeYards: z.boolean({ error: () => 'excludeYards must be true or false' }),
-  weights: z.object(Object.fromEntries(SAFETY_BEHAVIOURS.map((b) => [b, z.number({ error: () => `${SAFETY_BEHAVIOUR_LABELS[b]} weight must be a number` }).min(0, `${SAFETY_BEHAVIOUR_LABELS[b]} weight must be 0 or more`).max(100, `${SAFETY_BEHAVIOUR_LABELS[b]} weight must be at most 100`)])) as Record<SafetyBehaviour, z.ZodNumber>),
+  weights: z.object(
+    Object.fromEntries(
+      SAFETY_BEHAVIOURS.map((b) => [
+        b,
+        z
+          .number({ error: () => `${SAFETY_BEHAVIOUR_LABELS[b]} weight must be a number` })
+          .min(0, `${SAFETY_BEHAVIOUR_LABELS[b]} weight must be 0 or more`)
+          .max(100, `${SAFETY_BEHAVIOUR_LABELS[b]} weight must be at most 100`),
+      ]),
+    ) as Record<SafetyBehaviour, z.ZodNumber>,
+  ),
   /** The rolling window of the scores, in weeks. */
   windowWeeks: z.number().int('Window must be a whole number of weeks').min(1, 'Window must be at least 1 week').max(52, 'Window must be at most 52 weeks'),
 });
 export type SafetySettings = z.infer<typeof safetySettingsSchema>;
 /** PUT body: the whole settings, bands increasing. */
 export const safetySettingsInputSchema = safetySettingsSchema.refine(
-  (s) => s.speeding.toleranceKph < s.speeding.bands.MODERATE && s.speeding.bands.MODERATE < s.speeding.bands.HEAVY && s.speeding.bands.HEAVY < s.speeding.bands.SEVERE,
+  (s) =>
+    s.speeding.toleranceKph < s.speeding.bands.MODERATE &&
+    s.speeding.bands.MODERATE < s.speeding.bands.HEAVY &&
+    s.speeding.bands.HEAVY < s.speeding.bands.SEVERE,
   { path: ['speeding', 'bands'], message: 'Speeding bands must increase: tolerance < moderate < heavy < severe' },
 );
 export type SafetySettingsInput = z.input<typeof safetySettingsInputSchema>;
@@ -537,7 +584,16 @@ export const safetySummarySchema = z.object({
   /** Coaching past its due date. */
   overdueCoaching: z.number().int(),
   /** The drivers most in need of coaching: lowest scores (scored ones), at most 5. */
-  drivers: z.array(z.object({ driverId: z.string(), driverName: z.string(), score: z.number().nullable(), events: z.number().int(), newEvents: z.number().int(), openCoaching: z.number().int() })),
+  drivers: z.array(
+    z.object({
+      driverId: z.string(),
+      driverName: z.string(),
+      score: z.number().nullable(),
+      events: z.number().int(),
+      newEvents: z.number().int(),
+      openCoaching: z.number().int(),
+    }),
+  ),
 });
 export type SafetySummary = z.infer<typeof safetySummarySchema>;
 

@@ -16,7 +16,14 @@ export const SEARCH_MAX_PER_TAG = 20;
 const tagList = z
   .union([z.string(), z.array(z.string())])
   .optional()
-  .transform((v) => (v === undefined ? undefined : (Array.isArray(v) ? v : [v]).flatMap((s) => s.split(',')).map((s) => s.trim()).filter(Boolean)))
+  .transform((v) =>
+    v === undefined
+      ? undefined
+      : (Array.isArray(v) ? v : [v])
+          .flatMap((s) => s.split(','))
+          .map((s) => s.trim())
+          .filter(Boolean),
+  )
   .pipe(z.array(z.enum(SEARCH_TAGS, { error: () => `tags must be among ${SEARCH_TAGS.join(', ')}` })).optional());
 
 export const searchQuery = z.object({

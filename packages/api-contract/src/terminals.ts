@@ -19,7 +19,12 @@ export const terminalInputSchema = z.object({
     .trim()
     .nullish()
     .transform((v) => (v === '' || v == null ? null : v))
-    .pipe(z.string().regex(/^[A-Za-z0-9 -]{3,10}$/, messages.invalid('Postal code')).nullable()),
+    .pipe(
+      z
+        .string()
+        .regex(/^[A-Za-z0-9 -]{3,10}$/, messages.invalid('Postal code'))
+        .nullable(),
+    ),
   timeZone: z
     .string({ error: () => messages.required('Time zone') })
     .trim()

@@ -15,6 +15,10 @@ describe('text files are UTF-8 or refused', () => {
   });
 
   it('refuses a NUL character in a text file, naming its line', () => {
-    expect(decodeTextFile(bytes('a\nb\nc\u0000\n'))).toEqual({ ok: false, line: 3, message: 'Line 3 contains a NUL character (U+0000): this is not a text file' });
+    expect(decodeTextFile(bytes('a\nb\nc\u0000\n'))).toEqual({
+      ok: false,
+      line: 3,
+      message: 'Line 3 contains a NUL character (U+0000): this is not a text file',
+    });
   });
 });

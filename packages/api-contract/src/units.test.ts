@@ -1,7 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import {
-  distanceFromKm, distanceToKm, fuelEconomy, lengthForDisplay, lengthFromM, lengthMFromInput, lengthToM, odometerForDisplay, odometerKmFromInput,
-  roundTo, speedFromKmh, speedToKmh, volumeFromL, volumeToL,
+  distanceFromKm,
+  distanceToKm,
+  fuelEconomy,
+  lengthForDisplay,
+  lengthFromM,
+  lengthMFromInput,
+  lengthToM,
+  odometerForDisplay,
+  odometerKmFromInput,
+  roundTo,
+  speedFromKmh,
+  speedToKmh,
+  volumeFromL,
+  volumeToL,
 } from './units.ts';
 
 describe('unit conversions', () => {

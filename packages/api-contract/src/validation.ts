@@ -14,12 +14,14 @@ export const messages = {
 
 /** A trimmed, non-empty string; `label` names the field in its messages. */
 export function requiredText(label: string, max = 200) {
-  return z
-    .string({ error: () => messages.required(label) })
-    .trim()
-    // An empty field gets one message, not also the length and pattern ones checked after this.
-    .min(1, { error: messages.required(label), abort: true })
-    .max(max, messages.max(label, max));
+  return (
+    z
+      .string({ error: () => messages.required(label) })
+      .trim()
+      // An empty field gets one message, not also the length and pattern ones checked after this.
+      .min(1, { error: messages.required(label), abort: true })
+      .max(max, messages.max(label, max))
+  );
 }
 
 export function emailField(label = 'Email') {

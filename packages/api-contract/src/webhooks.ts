@@ -85,9 +85,26 @@ export const WEBHOOK_DATA_SCHEMAS = {
     hasDefects: z.boolean(),
     unsafe: z.boolean(),
   }),
-  'dvir.defect_opened': z.object({ id: z.string(), dvirId: z.string().nullable(), engineFaultId: z.string().nullable(), ...unit, item: z.string(), label: z.string(), note: z.string().nullable(), safety: z.boolean(), reportedAt: ts }),
+  'dvir.defect_opened': z.object({
+    id: z.string(),
+    dvirId: z.string().nullable(),
+    engineFaultId: z.string().nullable(),
+    ...unit,
+    item: z.string(),
+    label: z.string(),
+    note: z.string().nullable(),
+    safety: z.boolean(),
+    reportedAt: ts,
+  }),
   'defect.repaired': z.object({ id: z.string(), dvirId: z.string().nullable(), ...unit, label: z.string(), status: z.string(), certifiedAt: ts }),
-  'load.status_changed': z.object({ id: z.string(), number: z.string(), status: z.enum(LOAD_STATUSES), previousStatus: z.enum(LOAD_STATUSES).nullable(), changedAt: ts, note: z.string().nullable() }),
+  'load.status_changed': z.object({
+    id: z.string(),
+    number: z.string(),
+    status: z.enum(LOAD_STATUSES),
+    previousStatus: z.enum(LOAD_STATUSES).nullable(),
+    changedAt: ts,
+    note: z.string().nullable(),
+  }),
   'load.stop_arrived': loadStop,
   'load.stop_departed': loadStop,
   'load.at_risk': z.object({ id: z.string(), number: z.string(), riskReason: z.string().nullable(), etaUpdatedAt: ts.nullable() }),
@@ -132,7 +149,17 @@ export const WEBHOOK_EVENT_INFO: Record<WebhookEventType, { description: string;
   },
   'vehicle.place_exited': {
     description: 'A vehicle left a place.',
-    example: { visitId: '5e0c…', placeId: PLACE, placeName: 'Acme DC Dallas', category: 'CUSTOMER', assetId: ASSET, unitNumber: '101', arrivedAt: at, departedAt: '2026-06-01T15:10:00.000Z', dwellSeconds: 2400 },
+    example: {
+      visitId: '5e0c…',
+      placeId: PLACE,
+      placeName: 'Acme DC Dallas',
+      category: 'CUSTOMER',
+      assetId: ASSET,
+      unitNumber: '101',
+      arrivedAt: at,
+      departedAt: '2026-06-01T15:10:00.000Z',
+      dwellSeconds: 2400,
+    },
   },
   'hos.duty_status_changed': {
     description: 'A driver’s duty status changed (off duty, sleeper berth, driving, on duty).',
@@ -152,7 +179,18 @@ export const WEBHOOK_EVENT_INFO: Record<WebhookEventType, { description: string;
   },
   'dvir.defect_opened': {
     description: 'A defect was reported on a vehicle (by an inspection, or made of an engine fault).',
-    example: { id: '7b1e…', dvirId: '1d4f…', engineFaultId: null, assetId: ASSET, unitNumber: '101', item: 'LIGHTS', label: 'Lights', note: 'Left marker out', safety: false, reportedAt: at },
+    example: {
+      id: '7b1e…',
+      dvirId: '1d4f…',
+      engineFaultId: null,
+      assetId: ASSET,
+      unitNumber: '101',
+      item: 'LIGHTS',
+      label: 'Lights',
+      note: 'Left marker out',
+      safety: false,
+      reportedAt: at,
+    },
   },
   'defect.repaired': {
     description: 'A defect was certified repaired (or not needing repair).',
@@ -164,11 +202,33 @@ export const WEBHOOK_EVENT_INFO: Record<WebhookEventType, { description: string;
   },
   'load.stop_arrived': {
     description: 'The truck of a load arrived at one of its stops.',
-    example: { loadId: LOAD, loadNumber: 'L-1042', stopId: '3c9d…', seq: 0, kind: 'PICKUP', placeId: PLACE, placeName: 'Acme DC Dallas', arrivedAt: at, departedAt: null, source: 'PLACE' },
+    example: {
+      loadId: LOAD,
+      loadNumber: 'L-1042',
+      stopId: '3c9d…',
+      seq: 0,
+      kind: 'PICKUP',
+      placeId: PLACE,
+      placeName: 'Acme DC Dallas',
+      arrivedAt: at,
+      departedAt: null,
+      source: 'PLACE',
+    },
   },
   'load.stop_departed': {
     description: 'The truck of a load left one of its stops.',
-    example: { loadId: LOAD, loadNumber: 'L-1042', stopId: '3c9d…', seq: 0, kind: 'PICKUP', placeId: PLACE, placeName: 'Acme DC Dallas', arrivedAt: at, departedAt: '2026-06-01T15:10:00.000Z', source: 'DRIVER' },
+    example: {
+      loadId: LOAD,
+      loadNumber: 'L-1042',
+      stopId: '3c9d…',
+      seq: 0,
+      kind: 'PICKUP',
+      placeId: PLACE,
+      placeName: 'Acme DC Dallas',
+      arrivedAt: at,
+      departedAt: '2026-06-01T15:10:00.000Z',
+      source: 'DRIVER',
+    },
   },
   'load.at_risk': {
     description: 'A running load’s live ETA, legal by the driver’s hours, passes a stop’s appointment window.',
@@ -233,7 +293,9 @@ const url = z
 export const webhookInputSchema = z.object({
   url,
   events: z
-    .array(z.enum(WEBHOOK_EVENT_TYPES, { error: () => `events must be event types: ${WEBHOOK_EVENT_TYPES.join(', ')}` }), { error: () => 'Event types is a required field' })
+    .array(z.enum(WEBHOOK_EVENT_TYPES, { error: () => `events must be event types: ${WEBHOOK_EVENT_TYPES.join(', ')}` }), {
+      error: () => 'Event types is a required field',
+    })
     .min(1, 'Choose at least one event type')
     .max(WEBHOOK_EVENT_TYPES.length)
     .transform((v) => [...new Set(v)]),

@@ -40,7 +40,12 @@ describe('freeAfter', () => {
     expect(free.clocks).toEqual(c);
     expect(free.clocks.driveMs).toBeLessThan(3.6 * H);
     expect(free.clocks.windowMs).toBeLessThan(6 * H);
-    expect(auditLog(free.driver.periods.map((p) => ({ ...p })), US).violations).toEqual([]);
+    expect(
+      auditLog(
+        free.driver.periods.map((p) => ({ ...p })),
+        US,
+      ).violations,
+    ).toEqual([]);
   });
 
   it('chains a second load from where the first ends', () => {
@@ -60,7 +65,12 @@ describe('freeAfter', () => {
     expect(free.where).toEqual(MILWAUKEE);
     // 13.6 h of driving in all: a 10-hour rest in between.
     expect(free.at).toBeGreaterThan(NOW + 24 * H);
-    expect(auditLog(free.driver.periods.map((p) => ({ ...p })), US).violations).toEqual([]);
+    expect(
+      auditLog(
+        free.driver.periods.map((p) => ({ ...p })),
+        US,
+      ).violations,
+    ).toEqual([]);
   });
 });
 
@@ -74,7 +84,13 @@ describe('ranking a driver on another load', () => {
     ],
     loadLegs: [leg(CHICAGO, MILWAUKEE, 92)],
   };
-  const busy: CandidateDriver = { driverId: 'busy', origin: CHICAGO, drivers: [rested('busy')], busy: [toMinneapolis], busyLegs: [[leg(CHICAGO, MINNEAPOLIS, 410)]] };
+  const busy: CandidateDriver = {
+    driverId: 'busy',
+    origin: CHICAGO,
+    drivers: [rested('busy')],
+    busy: [toMinneapolis],
+    busyLegs: [[leg(CHICAGO, MINNEAPOLIS, 410)]],
+  };
 
   it('is not on time where they would be if free, and says where and when they are free', () => {
     const [asIfFree] = rankCandidates(NOW, load, [{ ...busy, busy: undefined, busyLegs: undefined }]);

@@ -21,7 +21,14 @@ const pieceArb: fc.Arbitrary<Piece> = fc.oneof(
   { weight: 3, arbitrary: fc.record({ status: fc.constant('ON' as const), minutes: fc.integer({ min: 1, max: 5 * 60 }) }) },
   { weight: 3, arbitrary: fc.record({ status: fc.constant('OFF' as const), minutes: fc.integer({ min: 1, max: 40 * 60 }) }) },
   { weight: 3, arbitrary: fc.record({ status: fc.constant('SB' as const), minutes: fc.integer({ min: 60, max: 11 * 60 }) }) },
-  { weight: 1, arbitrary: fc.record({ status: fc.constant('OFF' as const), special: fc.constantFrom('PC' as const, 'PASSENGER' as const), minutes: fc.integer({ min: 1, max: 5 * 60 }) }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      status: fc.constant('OFF' as const),
+      special: fc.constantFrom('PC' as const, 'PASSENGER' as const),
+      minutes: fc.integer({ min: 1, max: 5 * 60 }),
+    }),
+  },
   { weight: 1, arbitrary: fc.record({ status: fc.constant('ON' as const), special: fc.constant('YM' as const), minutes: fc.integer({ min: 1, max: 90 }) }) },
 );
 
@@ -34,7 +41,11 @@ const piecesArb: fc.Arbitrary<Piece[]> = fc
   .map(({ pieces, split }) => {
     if (split === null) return pieces;
     const at = split.at % (pieces.length + 1);
-    const shown: Piece[] = [{ status: 'D', minutes: split.before }, { status: 'SB', minutes: split.berth * 60 }, { status: 'D', minutes: 60 }];
+    const shown: Piece[] = [
+      { status: 'D', minutes: split.before },
+      { status: 'SB', minutes: split.berth * 60 },
+      { status: 'D', minutes: 60 },
+    ];
     return [...pieces.slice(0, at), ...shown, ...pieces.slice(at)];
   });
 
@@ -63,7 +74,9 @@ function logEndingAt(now: number, pieces: Piece[]): DutyPeriodInput[] {
   return out;
 }
 
-const pointArb: fc.Arbitrary<LatLon> = fc.record({ lat: fc.integer({ min: 2600, max: 4900 }), lon: fc.integer({ min: -12300, max: -7000 }) }).map((p) => ({ lat: p.lat / 100, lon: p.lon / 100 }));
+const pointArb: fc.Arbitrary<LatLon> = fc
+  .record({ lat: fc.integer({ min: 2600, max: 4900 }), lon: fc.integer({ min: -12300, max: -7000 }) })
+  .map((p) => ({ lat: p.lat / 100, lon: p.lon / 100 }));
 
 const stopArb = fc.record({
   kind: fc.constantFrom('PICKUP' as const, 'DELIVERY' as const),

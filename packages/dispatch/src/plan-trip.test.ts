@@ -64,7 +64,16 @@ describe('planTrip: one driver', () => {
 
   it('rests when the 14-hour window runs out before the 11 hours of driving (P2)', () => {
     // On duty 6 h before the trip (loading): the window ends 8 h into it.
-    const drivers: PlanDriver[] = [{ driverId: 'd1', options: US, periods: [{ status: 'OFF', start: NOW - 40 * H, end: NOW - 6 * H }, { status: 'ON', start: NOW - 6 * H, end: NOW }] }];
+    const drivers: PlanDriver[] = [
+      {
+        driverId: 'd1',
+        options: US,
+        periods: [
+          { status: 'OFF', start: NOW - 40 * H, end: NOW - 6 * H },
+          { status: 'ON', start: NOW - 6 * H, end: NOW },
+        ],
+      },
+    ];
     const plan = planTrip(input(drivers, [stop('s1', 'DELIVERY', NOW, far)], [leg(10)]));
     expect(shape(plan.segments)).toEqual(['DRIVE 8', 'REST 10', 'DRIVE 2']);
     expect(plan.segments[1]!.clock).toBe('WINDOW');
@@ -156,7 +165,10 @@ describe('planTrip: one driver', () => {
 
   it('reports a missed window with the clock, the state and how late, in the reader zone', () => {
     const drivers = [rested()];
-    const plan = planTrip({ ...input(drivers, [stop('d', 'DELIVERY', NOW, NOW + 12 * H)], [leg(14, KANSAS_CITY, DENVER)], KANSAS_CITY), timeZone: 'America/Denver' });
+    const plan = planTrip({
+      ...input(drivers, [stop('d', 'DELIVERY', NOW, NOW + 12 * H)], [leg(14, KANSAS_CITY, DENVER)], KANSAS_CITY),
+      timeZone: 'America/Denver',
+    });
     expect(plan.feasible).toBe(false);
     expect(plan.stops[0]!.windowMet).toBe(false);
     // The rest starts 11/14 of the way to Denver (the line is straight), in eastern Colorado.
@@ -166,7 +178,15 @@ describe('planTrip: one driver', () => {
 
   it('fills a gap before now with off-duty time and cuts a period running past now', () => {
     const drivers: PlanDriver[] = [
-      { driverId: 'd1', options: US, periods: [{ status: 'OFF', start: NOW - 30 * H, end: NOW - 12 * H }, { status: 'D', start: NOW - 12 * H, end: NOW - 2 * H }, { status: 'ON', start: NOW - 2 * H, end: NOW + 5 * H }] },
+      {
+        driverId: 'd1',
+        options: US,
+        periods: [
+          { status: 'OFF', start: NOW - 30 * H, end: NOW - 12 * H },
+          { status: 'D', start: NOW - 12 * H, end: NOW - 2 * H },
+          { status: 'ON', start: NOW - 2 * H, end: NOW + 5 * H },
+        ],
+      },
     ];
     const given = input(drivers, [stop('d', 'DELIVERY', NOW, far)], [leg(3)]);
     const before = structuredClone(given);
@@ -263,11 +283,25 @@ describe('reasons', () => {
     expect(formatDuration(45 * MIN)).toBe('45 min');
     expect(formatDuration(3 * H + 20 * MIN)).toBe('3 h 20 min');
     expect(formatDuration(22 * H + 10 * MIN)).toBe('22 h');
-    expect(formatPlanReason({ kind: 'NO_PLAN', stopId: 'd', stopKind: 'DELIVERY', eta: null, lateMs: 0, clock: 'CYCLE', jurisdiction: 'ON', clockAt: NOW, rest: 'RESTART', restMs: 36 * H })).toBe(
-      'cycle runs out in Ontario; no legal plan reaches the delivery within the planning horizon',
-    );
-    expect(formatPlanReason({ kind: 'LATE', stopId: 'p', stopKind: 'PICKUP', eta: NOW, lateMs: 2 * H, clock: null, jurisdiction: null, clockAt: null, rest: null, restMs: null }, 'Europe/Berlin')).toBe(
-      'traffic-free drive time is too long; earliest pick-up Mon, Jun 1, 3:00 PM GMT+2, 2 h late',
-    );
+    expect(
+      formatPlanReason({
+        kind: 'NO_PLAN',
+        stopId: 'd',
+        stopKind: 'DELIVERY',
+        eta: null,
+        lateMs: 0,
+        clock: 'CYCLE',
+        jurisdiction: 'ON',
+        clockAt: NOW,
+        rest: 'RESTART',
+        restMs: 36 * H,
+      }),
+    ).toBe('cycle runs out in Ontario; no legal plan reaches the delivery within the planning horizon');
+    expect(
+      formatPlanReason(
+        { kind: 'LATE', stopId: 'p', stopKind: 'PICKUP', eta: NOW, lateMs: 2 * H, clock: null, jurisdiction: null, clockAt: null, rest: null, restMs: null },
+        'Europe/Berlin',
+      ),
+    ).toBe('traffic-free drive time is too long; earliest pick-up Mon, Jun 1, 3:00 PM GMT+2, 2 h late');
   });
 });

@@ -274,7 +274,8 @@ class Planner {
  */
 export function planTrip(input: PlanInput): TripPlan {
   if (input.drivers.length < 1 || input.drivers.length > 2) throw new RangeError('planTrip plans for one driver or a team of two');
-  if (input.legs.length !== input.stops.length) throw new RangeError(`planTrip needs one leg per stop (${input.stops.length} stops, ${input.legs.length} legs)`);
+  if (input.legs.length !== input.stops.length)
+    throw new RangeError(`planTrip needs one leg per stop (${input.stops.length} stops, ${input.legs.length} legs)`);
   const plain = lay(input, false);
   if (!plain.splitHabit) return result(input, plain);
   // The driver splits their rest: plan that way too, and keep it if it is no later. It relied on
@@ -330,7 +331,16 @@ function lay(input: PlanInput, allowSplit: boolean): Planner {
   p.endsAt = p.t;
   if (p.split && p.phase === 1 && !p.gaveUp) {
     // The split's short part after the last stop completes the pair the driving relied on.
-    p.push('REST', p.t + p.split.short, 0, 0, null, `sleeper split ${p.split.label.slice(6).replace('_', '/')}: ${p.split.short / H} h off duty after the last stop, completing the pair`, null, p.split.label);
+    p.push(
+      'REST',
+      p.t + p.split.short,
+      0,
+      0,
+      null,
+      `sleeper split ${p.split.label.slice(6).replace('_', '/')}: ${p.split.short / H} h off duty after the last stop, completing the pair`,
+      null,
+      p.split.label,
+    );
     p.advance(p.t + p.split.short, null, 'OFF');
   }
   return p;

@@ -73,7 +73,11 @@ export function osrmRouting(baseUrl: string, fetchImpl: typeof fetch = fetch, op
         res = await fetchImpl(url, { signal: AbortSignal.timeout(timeoutMs), headers: { accept: 'application/json' } });
       } catch (e) {
         const timeout = e instanceof Error && (e.name === 'TimeoutError' || e.name === 'AbortError');
-        throw new RoutingError(timeout ? `routing service did not answer within ${timeoutMs} ms` : `routing service unreachable: ${String(e)}`, timeout ? 'TIMEOUT' : 'NETWORK', { cause: e });
+        throw new RoutingError(
+          timeout ? `routing service did not answer within ${timeoutMs} ms` : `routing service unreachable: ${String(e)}`,
+          timeout ? 'TIMEOUT' : 'NETWORK',
+          { cause: e },
+        );
       }
       let body: OsrmResponse;
       try {
@@ -82,11 +86,15 @@ export function osrmRouting(baseUrl: string, fetchImpl: typeof fetch = fetch, op
         throw new RoutingError(`routing service answered HTTP ${res.status} without JSON`, `HTTP_${res.status}`, { cause: e });
       }
       if (body.code !== 'Ok') {
-        throw new RoutingError(`routing service: ${body.code ?? `HTTP ${res.status}`}${body.message ? `: ${body.message}` : ''}`, body.code ?? `HTTP_${res.status}`);
+        throw new RoutingError(
+          `routing service: ${body.code ?? `HTTP ${res.status}`}${body.message ? `: ${body.message}` : ''}`,
+          body.code ?? `HTTP_${res.status}`,
+        );
       }
       const route = body.routes?.[0];
       const legs = route?.legs ?? [];
-      if (!route || legs.length !== points.length - 1) throw new RoutingError(`routing service answered ${legs.length} legs for ${points.length} points`, 'BAD_RESPONSE');
+      if (!route || legs.length !== points.length - 1)
+        throw new RoutingError(`routing service answered ${legs.length} legs for ${points.length} points`, 'BAD_RESPONSE');
       const waypoints = body.waypoints?.length === points.length ? body.waypoints.map((w) => w.location) : points.map((p): [number, number] => [p.lon, p.lat]);
       const lines = splitLine(route.geometry?.coordinates ?? [], waypoints);
       return legs.map((leg, i) => ({ metres: leg.distance, seconds: leg.duration, line: lines[i]! }));

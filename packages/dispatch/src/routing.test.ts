@@ -45,18 +45,26 @@ describe('osrmRouting', () => {
 
   it('answers a non-Ok code as a RoutingError carrying the code and message', async () => {
     const { fetch } = recorded(fixture('osrm-no-route.json'), 400);
-    const err = await osrmRouting('http://osrm.test', fetch).route([CHICAGO, { lat: 21.3, lon: -157.8 }]).catch((e: unknown) => e);
+    const err = await osrmRouting('http://osrm.test', fetch)
+      .route([CHICAGO, { lat: 21.3, lon: -157.8 }])
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(RoutingError);
     expect(err).toMatchObject({ code: 'NoRoute', message: 'routing service: NoRoute: Impossible route between points' });
-    const bad = await osrmRouting('http://osrm.test', recorded(fixture('osrm-invalid-query.json'), 400).fetch).route([CHICAGO, ST_LOUIS]).catch((e: unknown) => e);
+    const bad = await osrmRouting('http://osrm.test', recorded(fixture('osrm-invalid-query.json'), 400).fetch)
+      .route([CHICAGO, ST_LOUIS])
+      .catch((e: unknown) => e);
     expect(bad).toMatchObject({ name: 'RoutingError', code: 'InvalidQuery' });
   });
 
   it('answers a non-JSON error page and an unreachable service as RoutingError', async () => {
-    const html = await osrmRouting('http://osrm.test', recorded('<html>502 Bad Gateway</html>', 502).fetch).route([CHICAGO, ST_LOUIS]).catch((e: unknown) => e);
+    const html = await osrmRouting('http://osrm.test', recorded('<html>502 Bad Gateway</html>', 502).fetch)
+      .route([CHICAGO, ST_LOUIS])
+      .catch((e: unknown) => e);
     expect(html).toMatchObject({ name: 'RoutingError', code: 'HTTP_502' });
     const refused = (() => Promise.reject(new TypeError('fetch failed'))) as typeof fetch;
-    const down = await osrmRouting('http://osrm.test', refused).route([CHICAGO, ST_LOUIS]).catch((e: unknown) => e);
+    const down = await osrmRouting('http://osrm.test', refused)
+      .route([CHICAGO, ST_LOUIS])
+      .catch((e: unknown) => e);
     expect(down).toMatchObject({ name: 'RoutingError', code: 'NETWORK' });
   });
 
@@ -67,7 +75,9 @@ describe('osrmRouting', () => {
         init?.signal?.addEventListener('abort', () => reject(init.signal!.reason as Error));
       })) as typeof fetch;
     const started = Date.now();
-    const err = await osrmRouting('http://osrm.test', hanging, { timeoutMs: 50 }).route([CHICAGO, ST_LOUIS]).catch((e: unknown) => e);
+    const err = await osrmRouting('http://osrm.test', hanging, { timeoutMs: 50 })
+      .route([CHICAGO, ST_LOUIS])
+      .catch((e: unknown) => e);
     expect(err).toMatchObject({ name: 'RoutingError', code: 'TIMEOUT' });
     expect(Date.now() - started).toBeLessThan(2000);
   });
@@ -75,12 +85,27 @@ describe('osrmRouting', () => {
   it('answers a response with the wrong number of legs as BAD_RESPONSE', async () => {
     const body = JSON.parse(fixture('osrm-route-chicago-stlouis-kansascity.json')) as { routes: Array<{ legs: unknown[] }> };
     body.routes[0]!.legs.pop();
-    const err = await osrmRouting('http://osrm.test', recorded(JSON.stringify(body)).fetch).route([CHICAGO, ST_LOUIS, KANSAS_CITY]).catch((e: unknown) => e);
+    const err = await osrmRouting('http://osrm.test', recorded(JSON.stringify(body)).fetch)
+      .route([CHICAGO, ST_LOUIS, KANSAS_CITY])
+      .catch((e: unknown) => e);
     expect(err).toMatchObject({ name: 'RoutingError', code: 'BAD_RESPONSE' });
   });
 
   it('splits a line without the waypoints on it into straight legs between the waypoints', () => {
-    expect(splitLine([], [[-87.6, 41.9], [-90.2, 38.6]])).toEqual([[{ lat: 41.9, lon: -87.6 }, { lat: 38.6, lon: -90.2 }]]);
+    expect(
+      splitLine(
+        [],
+        [
+          [-87.6, 41.9],
+          [-90.2, 38.6],
+        ],
+      ),
+    ).toEqual([
+      [
+        { lat: 41.9, lon: -87.6 },
+        { lat: 38.6, lon: -90.2 },
+      ],
+    ]);
   });
 });
 

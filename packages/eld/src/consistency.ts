@@ -15,11 +15,16 @@ interface Total {
   readonly powerUp: boolean;
 }
 
-const byTime = (a: { at: string; sequenceId: number }, b: { at: string; sequenceId: number }) => (a.at < b.at ? -1 : a.at > b.at ? 1 : a.sequenceId - b.sequenceId);
+const byTime = (a: { at: string; sequenceId: number }, b: { at: string; sequenceId: number }) =>
+  a.at < b.at ? -1 : a.at > b.at ? 1 : a.sequenceId - b.sequenceId;
 const hex = (n: number) => n.toString(16).toUpperCase();
 
 /** Each pair of records in time order whose value goes down, in words. */
-function downs(list: ReadonlyArray<{ at: string; sequenceId: number; miles: number | null; hours: number | null; what: string }>, where: string, kind: string): string[] {
+function downs(
+  list: ReadonlyArray<{ at: string; sequenceId: number; miles: number | null; hours: number | null; what: string }>,
+  where: string,
+  kind: string,
+): string[] {
   const out: string[] = [];
   let miles: { value: number; what: string } | null = null;
   let hours: { value: number; what: string } | null = null;
@@ -56,11 +61,26 @@ export function accumulatedValueProblems(file: EldFile): string[] {
     else totals.set(unit, [t]);
   };
   for (const e of file.enginePower) {
-    add(e.powerUnitNumber, { at: e.at, sequenceId: e.sequenceId, miles: e.totalVehicleMiles, hours: e.totalEngineHours, what: `engine record ${hex(e.sequenceId)} at ${e.at}`, powerUp: e.code === 1 || e.code === 2 });
+    add(e.powerUnitNumber, {
+      at: e.at,
+      sequenceId: e.sequenceId,
+      miles: e.totalVehicleMiles,
+      hours: e.totalEngineHours,
+      what: `engine record ${hex(e.sequenceId)} at ${e.at}`,
+      powerUp: e.code === 1 || e.code === 2,
+    });
   }
   for (const m of file.malfunctions) {
     const unit = m.cmvOrder ? units[m.cmvOrder - 1] : undefined;
-    if (unit !== undefined) add(unit, { at: m.at, sequenceId: m.sequenceId, miles: m.totalVehicleMiles, hours: m.totalEngineHours, what: `malfunction record ${hex(m.sequenceId)} at ${m.at}`, powerUp: false });
+    if (unit !== undefined)
+      add(unit, {
+        at: m.at,
+        sequenceId: m.sequenceId,
+        miles: m.totalVehicleMiles,
+        hours: m.totalEngineHours,
+        what: `malfunction record ${hex(m.sequenceId)} at ${m.at}`,
+        powerUp: false,
+      });
   }
   for (const [unit, list] of totals) {
     list.sort(byTime);
@@ -70,13 +90,14 @@ export function accumulatedValueProblems(file: EldFile): string[] {
   const inUse = totals.get(file.header.cmv.powerUnitNumber) ?? [];
   const topMiles = Math.max(-Infinity, ...inUse.map((t) => t.miles ?? -Infinity));
   const topHours = Math.max(-Infinity, ...inUse.map((t) => t.hours ?? -Infinity));
-  if (current.totalVehicleMiles !== null && current.totalVehicleMiles < topMiles) problems.push(`header: current total miles ${current.totalVehicleMiles} are below the ${topMiles} CMV ${file.header.cmv.powerUnitNumber} recorded`);
-  if (current.totalEngineHours !== null && current.totalEngineHours < topHours) problems.push(`header: current total engine hours ${current.totalEngineHours} are below the ${topHours} CMV ${file.header.cmv.powerUnitNumber} recorded`);
+  if (current.totalVehicleMiles !== null && current.totalVehicleMiles < topMiles)
+    problems.push(`header: current total miles ${current.totalVehicleMiles} are below the ${topMiles} CMV ${file.header.cmv.powerUnitNumber} recorded`);
+  if (current.totalEngineHours !== null && current.totalEngineHours < topHours)
+    problems.push(`header: current total engine hours ${current.totalEngineHours} are below the ${topHours} CMV ${file.header.cmv.powerUnitNumber} recorded`);
 
-  const records = [
-    ...file.events.map((e) => ({ ...e, who: 'event' })),
-    ...file.unidentifiedEvents.map((e) => ({ ...e, who: 'unidentified event' })),
-  ].filter((e) => e.recordStatus === 1 && e.cmvOrder !== null);
+  const records = [...file.events.map((e) => ({ ...e, who: 'event' })), ...file.unidentifiedEvents.map((e) => ({ ...e, who: 'unidentified event' }))].filter(
+    (e) => e.recordStatus === 1 && e.cmvOrder !== null,
+  );
   for (const [i, unit] of units.entries()) {
     const engine = (totals.get(unit) ?? []).filter((t) => t.what.startsWith('engine'));
     const ups = engine.filter((t) => t.powerUp);
@@ -91,17 +112,38 @@ export function accumulatedValueProblems(file: EldFile): string[] {
     }
     for (const [up, list] of groups) {
       const where = `CMV ${unit}${up ? ` after the power-up at ${up.at}` : ''}`;
-      problems.push(...downs(list.map((e) => ({ at: e.at, sequenceId: e.sequenceId, miles: e.accumulatedVehicleMiles, hours: e.elapsedEngineHours, what: `${e.who} ${hex(e.sequenceId)} at ${e.at}` })), where, 'accumulated'));
+      problems.push(
+        ...downs(
+          list.map((e) => ({
+            at: e.at,
+            sequenceId: e.sequenceId,
+            miles: e.accumulatedVehicleMiles,
+            hours: e.elapsedEngineHours,
+            what: `${e.who} ${hex(e.sequenceId)} at ${e.at}`,
+          })),
+          where,
+          'accumulated',
+        ),
+      );
       if (!up) continue;
       const next = engine.find((t) => byTime(t, up) > 0);
       if (!next) continue;
       for (const e of list) {
         if (byTime(e, next) >= 0) continue;
         if (e.accumulatedVehicleMiles !== null && up.miles !== null && next.miles !== null && e.accumulatedVehicleMiles > next.miles - up.miles + 1) {
-          problems.push(`${where}: ${e.who} ${hex(e.sequenceId)} at ${e.at} counts ${e.accumulatedVehicleMiles} miles, more than the ${next.miles - up.miles} the engine records allow`);
+          problems.push(
+            `${where}: ${e.who} ${hex(e.sequenceId)} at ${e.at} counts ${e.accumulatedVehicleMiles} miles, more than the ${next.miles - up.miles} the engine records allow`,
+          );
         }
-        if (e.elapsedEngineHours !== null && up.hours !== null && next.hours !== null && e.elapsedEngineHours > Math.round((next.hours - up.hours + 0.1) * 10) / 10) {
-          problems.push(`${where}: ${e.who} ${hex(e.sequenceId)} at ${e.at} counts ${e.elapsedEngineHours} engine hours, more than the ${Math.round((next.hours - up.hours) * 10) / 10} the engine records allow`);
+        if (
+          e.elapsedEngineHours !== null &&
+          up.hours !== null &&
+          next.hours !== null &&
+          e.elapsedEngineHours > Math.round((next.hours - up.hours + 0.1) * 10) / 10
+        ) {
+          problems.push(
+            `${where}: ${e.who} ${hex(e.sequenceId)} at ${e.at} counts ${e.elapsedEngineHours} engine hours, more than the ${Math.round((next.hours - up.hours) * 10) / 10} the engine records allow`,
+          );
         }
       }
     }

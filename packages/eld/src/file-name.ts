@@ -29,7 +29,9 @@ export interface FileNameInput {
  */
 export function eldFileName(input: FileNameInput): string {
   const letters = toAscii(input.lastName).replace(/[^A-Za-z]/g, '');
-  const license = toAscii(input.licenseNumber).toUpperCase().replace(/[^0-9A-Z]/g, '');
+  const license = toAscii(input.licenseNumber)
+    .toUpperCase()
+    .replace(/[^0-9A-Z]/g, '');
   if (license.length === 0) throw new EldInputError('header.driver.licenseNumber', 'the licence number has no letter or digit');
   if (!isLocalDate(input.createdOn)) throw new EldInputError('header.current.at', `${input.createdOn} is not a date`);
   const suffix = input.suffix ?? DEFAULT_FILE_NAME_SUFFIX;
@@ -39,11 +41,6 @@ export function eldFileName(input: FileNameInput): string {
   for (const char of license) if (char >= '0' && char <= '9') digitSum += Number(char);
 
   return (
-    letters.slice(0, 5).padEnd(5, '_') +
-    license.slice(-2).padStart(2, '_') +
-    String(digitSum % 100).padStart(2, '0') +
-    fileDate(input.createdOn) +
-    '-' +
-    suffix
+    letters.slice(0, 5).padEnd(5, '_') + license.slice(-2).padStart(2, '_') + String(digitSum % 100).padStart(2, '0') + fileDate(input.createdOn) + '-' + suffix
   );
 }

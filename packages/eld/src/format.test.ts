@@ -1,5 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { fieldText, fileDate, fileHours, fileMiles, filePosition, fileSequenceId, isLocalDateTime, readFileDate, readFileTime, readPosition, toAscii } from './format.ts';
+import {
+  fieldText,
+  fileDate,
+  fileHours,
+  fileMiles,
+  filePosition,
+  fileSequenceId,
+  isLocalDateTime,
+  readFileDate,
+  readFileTime,
+  readPosition,
+  toAscii,
+} from './format.ts';
 
 describe('ASCII text', () => {
   it('drops accents and spells out letters without an ASCII base', () => {

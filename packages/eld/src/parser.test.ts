@@ -41,7 +41,10 @@ function edit(index: number, change: (line: string) => string, { resign = 'none'
   const body = changed.slice(0, changed.lastIndexOf(','));
   copy[index] = `${body},${lineDataCheckValue(body)}`;
   if (resign === 'line') return copy.join('\r\n');
-  const checks = copy.slice(0, -3).filter((l) => /,[0-9A-F]{2}$/.test(l)).map((l) => l.slice(-2));
+  const checks = copy
+    .slice(0, -3)
+    .filter((l) => /,[0-9A-F]{2}$/.test(l))
+    .map((l) => l.slice(-2));
   copy[copy.length - 2] = fileDataCheckValue(checks);
   return copy.join('\r\n');
 }
@@ -134,7 +137,9 @@ describe('tampering', () => {
 
 describe('errors name the line and the field', () => {
   it('reports a missing segment by its title', () => {
-    const text = lines.filter((l) => l !== 'CMV Engine Power-Up and Shut Down Activity:' && !/^[0-9A-F]+,[1-4],\d{6},\d{6},\d*,[\d.]*,[^,]*,[^,]*,/.test(l)).join('\r\n');
+    const text = lines
+      .filter((l) => l !== 'CMV Engine Power-Up and Shut Down Activity:' && !/^[0-9A-F]+,[1-4],\d{6},\d{6},\d*,[\d.]*,[^,]*,[^,]*,/.test(l))
+      .join('\r\n');
     expect(parseError(text).message).toContain('expected the title "CMV Engine Power-Up and Shut Down Activity:"');
   });
 
@@ -183,7 +188,18 @@ describe('event check values and usernames', () => {
   it('imports a file whose event check values another ELD computed otherwise when asked not to verify them', () => {
     const firstEvent = lines.indexOf('ELD Event List:') + 1;
     const fields = (lines[firstEvent] ?? '').split(',');
-    const foreign = eventDataCheckValue([fields[3] ?? '', fields[4] ?? '', fields[5] ?? '', fields[6] ?? '', fields[7] ?? '', fields[8] ?? '', fields[9] ?? '', fields[10] ?? '', '101', 'dispatch']);
+    const foreign = eventDataCheckValue([
+      fields[3] ?? '',
+      fields[4] ?? '',
+      fields[5] ?? '',
+      fields[6] ?? '',
+      fields[7] ?? '',
+      fields[8] ?? '',
+      fields[9] ?? '',
+      fields[10] ?? '',
+      '101',
+      'dispatch',
+    ]);
     const text = edit(firstEvent, (l) => l.replace(/,[0-9A-F]{2},[0-9A-F]{2}$/, `,${foreign},00`), { resign: 'all' });
     expect(() => parseEldFile(text)).toThrow(EldParseError);
     expect(parseEldFile(text, { verifyEventCheckValues: false }).events).toHaveLength(week.events.length);

@@ -141,13 +141,18 @@ class Row {
   position(latIndex: number, lonIndex: number): EldPosition {
     const position = readPosition(this.text(latIndex), this.text(lonIndex));
     if (position === null) {
-      this.fail(latIndex, `${JSON.stringify(`${this.text(latIndex)},${this.text(lonIndex)}`)} is not a position (degrees with 1 or 2 decimals, or X, M, E twice)`);
+      this.fail(
+        latIndex,
+        `${JSON.stringify(`${this.text(latIndex)},${this.text(lonIndex)}`)} is not a position (degrees with 1 or 2 decimals, or X, M, E twice)`,
+      );
     }
     return position;
   }
 
   trailers(i: number): string[] {
-    return this.text(i).split(' ').filter((t) => t !== '');
+    return this.text(i)
+      .split(' ')
+      .filter((t) => t !== '');
   }
 }
 
@@ -175,7 +180,8 @@ export function parseEldFile(text: string, options: ParseEldFileOptions = {}): E
   const expectTitle = (key: SegmentKey): void => {
     const line = lines[cursor];
     if (line === undefined) throw new EldParseError(lastLineNumber, null, null, `the file ends before the segment "${SEGMENT_TITLES[key]}"`);
-    if (titleKey(line.text) !== key) throw new EldParseError(line.number, null, null, `expected the title "${SEGMENT_TITLES[key]}", found ${JSON.stringify(line.text.slice(0, 60))}`);
+    if (titleKey(line.text) !== key)
+      throw new EldParseError(line.number, null, null, `expected the title "${SEGMENT_TITLES[key]}", found ${JSON.stringify(line.text.slice(0, 60))}`);
     cursor++;
   };
 
@@ -184,15 +190,22 @@ export function parseEldFile(text: string, options: ParseEldFileOptions = {}): E
     const title = SEGMENT_TITLES[segment];
     const cut = line.text.lastIndexOf(',');
     const given = cut < 0 ? '' : line.text.slice(cut + 1);
-    if (!/^[0-9A-Fa-f]{2}$/.test(given)) throw new EldParseError(line.number, title, 'Line Data Check Value', `the line does not end with a line data check value (2 hex digits)`);
+    if (!/^[0-9A-Fa-f]{2}$/.test(given))
+      throw new EldParseError(line.number, title, 'Line Data Check Value', `the line does not end with a line data check value (2 hex digits)`);
     const body = line.text.slice(0, cut);
     const expected = lineDataCheckValue(body);
     if (given.toUpperCase() !== expected) {
-      throw new EldParseError(line.number, title, 'Line Data Check Value', `is ${given} but the line's characters give ${expected}: the line was changed after the file was made`);
+      throw new EldParseError(
+        line.number,
+        title,
+        'Line Data Check Value',
+        `is ${given} but the line's characters give ${expected}: the line was changed after the file was made`,
+      );
     }
     lineChecks.push(parseInt(given, 16));
     const values = body.split(',');
-    if (values.length !== names.length) throw new EldParseError(line.number, title, null, `has ${values.length} fields, ${names.length} expected (${names.join(', ')})`);
+    if (values.length !== names.length)
+      throw new EldParseError(line.number, title, null, `has ${values.length} fields, ${names.length} expected (${names.join(', ')})`);
     return new Row(line.number, title, names, values);
   };
 
@@ -273,8 +286,20 @@ export function parseEldFile(text: string, options: ParseEldFileOptions = {}): E
     if (verifyEvents) {
       const powerUnit = cmvOrder === null ? '' : (cmvs[cmvOrder - 1]?.powerUnitNumber ?? '');
       const v = row.values;
-      const expected = eventDataCheckValue([v[3] ?? '', v[4] ?? '', v[5] ?? '', v[6] ?? '', v[7] ?? '', v[8] ?? '', v[9] ?? '', v[10] ?? '', powerUnit, username]);
-      if (given.toUpperCase() !== expected) row.fail(checkIndex, `is ${given} but the event's fields give ${expected}: the event was changed after it was recorded`);
+      const expected = eventDataCheckValue([
+        v[3] ?? '',
+        v[4] ?? '',
+        v[5] ?? '',
+        v[6] ?? '',
+        v[7] ?? '',
+        v[8] ?? '',
+        v[9] ?? '',
+        v[10] ?? '',
+        powerUnit,
+        username,
+      ]);
+      if (given.toUpperCase() !== expected)
+        row.fail(checkIndex, `is ${given} but the event's fields give ${expected}: the event was changed after it was recorded`);
     }
     return event;
   };
@@ -297,7 +322,8 @@ export function parseEldFile(text: string, options: ParseEldFileOptions = {}): E
     row.dateTime(3, 4);
     const index = eventIndex.get(key);
     const event = index === undefined ? undefined : events[index];
-    if (index === undefined || event === undefined) throw row.error(0, `no event of the ELD Event List has sequence id ${row.text(0)} at ${row.text(3)} ${row.text(4)}`);
+    if (index === undefined || event === undefined)
+      throw row.error(0, `no event of the ELD Event List has sequence id ${row.text(0)} at ${row.text(3)} ${row.text(4)}`);
     if (event.annotation !== null) row.fail(0, `event ${row.text(0)} at ${row.text(3)} ${row.text(4)} is annotated twice`);
     const annotation: EldAnnotation = { username: row.text(1), comment: row.text(2), locationDescription: row.text(5) };
     events[index] = { ...event, annotation };
@@ -360,10 +386,16 @@ export function parseEldFile(text: string, options: ParseEldFileOptions = {}): E
   const last = lines[cursor];
   if (last === undefined) throw new EldParseError(lastLineNumber, SEGMENT_TITLES.endOfFile, 'File Data Check Value', 'missing');
   const given = last.text.trim();
-  if (!/^[0-9A-Fa-f]{4}$/.test(given)) throw new EldParseError(last.number, SEGMENT_TITLES.endOfFile, 'File Data Check Value', `${JSON.stringify(given)} is not 4 hex digits`);
+  if (!/^[0-9A-Fa-f]{4}$/.test(given))
+    throw new EldParseError(last.number, SEGMENT_TITLES.endOfFile, 'File Data Check Value', `${JSON.stringify(given)} is not 4 hex digits`);
   const expected = fileDataCheckValue(lineChecks);
   if (given.toUpperCase() !== expected) {
-    throw new EldParseError(last.number, SEGMENT_TITLES.endOfFile, 'File Data Check Value', `is ${given} but the line check values give ${expected}: lines were added, removed or changed`);
+    throw new EldParseError(
+      last.number,
+      SEGMENT_TITLES.endOfFile,
+      'File Data Check Value',
+      `is ${given} but the line check values give ${expected}: lines were added, removed or changed`,
+    );
   }
   const extra = lines[cursor + 1];
   if (extra !== undefined) throw new EldParseError(extra.number, null, null, 'text after the file data check value');

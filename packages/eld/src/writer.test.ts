@@ -38,7 +38,12 @@ function file(overrides: Partial<EldFile> = {}): EldFile {
       timeZoneOffsetHours: 5,
       shippingDocumentNumber: 'BOL-1',
       exempt: false,
-      current: { at: '2026-06-01T16:00:00', position: { kind: 'fix', latitude: 41.5, longitude: -88.1, reduced: false }, totalVehicleMiles: 412_345, totalEngineHours: 10_234.5 },
+      current: {
+        at: '2026-06-01T16:00:00',
+        position: { kind: 'fix', latitude: 41.5, longitude: -88.1, reduced: false },
+        totalVehicleMiles: 412_345,
+        totalEngineHours: 10_234.5,
+      },
       eld: { registrationId: 'FL01', identifier: 'FLT001', authenticationValue: 'c2lnbmVkIGJ5IHRoZSBwcm92aWRlcg' },
       outputFileComment: '',
     },
@@ -84,7 +89,10 @@ describe('writeEldFile layout (4.8.2.1)', () => {
 
   it('ends with the file data check value of all line check values, on its own line after the End of File title', () => {
     const lines = linesOf(writeEldFile(file()).text);
-    const checks = lines.slice(0, -2).filter((l) => l.includes(',')).map((l) => l.slice(-2));
+    const checks = lines
+      .slice(0, -2)
+      .filter((l) => l.includes(','))
+      .map((l) => l.slice(-2));
     expect(lines.at(-2)).toBe('End of File:');
     expect(lines.at(-1)).toBe(fileDataCheckValue(checks));
   });
@@ -168,7 +176,12 @@ describe('writeEldFile values', () => {
   it('lists only annotated events in the annotations segment, with the originator username and typed location', () => {
     const events = [
       event({ sequenceId: 1, at: '2026-06-01T06:00:00' }),
-      event({ sequenceId: 2, at: '2026-06-01T10:15:00', position: { kind: 'manual' }, annotation: { username: 'jdoe', comment: 'Forgot to switch', locationDescription: '3mi N IL Joliet' } }),
+      event({
+        sequenceId: 2,
+        at: '2026-06-01T10:15:00',
+        position: { kind: 'manual' },
+        annotation: { username: 'jdoe', comment: 'Forgot to switch', locationDescription: '3mi N IL Joliet' },
+      }),
     ];
     const rows = segment(writeEldFile(file({ events })).text, 'annotations');
     expect(rows.map((l) => l.slice(0, -3))).toEqual(['2,jdoe,Forgot to switch,060126,101500,3mi N IL Joliet']);
@@ -212,14 +225,20 @@ describe('writeEldFile values', () => {
 
   it('leaves miles and engine hours blank when an edit cannot know them', () => {
     const events = [event({ accumulatedVehicleMiles: null, elapsedEngineHours: null })];
-    expect(segment(writeEldFile(file({ events })).text, 'events')[0]?.split(',').slice(7, 9)).toEqual(['', '']);
+    expect(
+      segment(writeEldFile(file({ events })).text, 'events')[0]
+        ?.split(',')
+        .slice(7, 9),
+    ).toEqual(['', '']);
   });
 
   it('writes certification, malfunction, login and engine rows with their own fields', () => {
     const text = writeEldFile(
       file({
         certifications: [{ sequenceId: 0x20, code: 2, at: '2026-06-02T05:50:00', certifiedDate: '2026-06-01', cmvOrder: 1 }],
-        malfunctions: [{ sequenceId: 0x21, code: 1, diagnosticCode: 'L', at: '2026-06-02T09:10:00', totalVehicleMiles: 412_500, totalEngineHours: 10_240.1, cmvOrder: 1 }],
+        malfunctions: [
+          { sequenceId: 0x21, code: 1, diagnosticCode: 'L', at: '2026-06-02T09:10:00', totalVehicleMiles: 412_500, totalEngineHours: 10_240.1, cmvOrder: 1 },
+        ],
         loginLogouts: [{ sequenceId: 0x22, code: 1, username: 'jdoe', at: '2026-06-02T05:40:00', totalVehicleMiles: 412_400, totalEngineHours: 10_239 }],
         enginePower: [
           {
@@ -245,7 +264,8 @@ describe('writeEldFile values', () => {
 
   it('writes unidentified records without user order or diagnostic flag, checked with the unidentified username', () => {
     const { userOrder: _u, dataDiagnostic: _d, annotation: _a, ...recorded } = event({ recordOrigin: 1 });
-    const rows = (username?: string): string[] => segment(writeEldFile(file({ unidentifiedEvents: [recorded] }), username ? { unidentifiedUsername: username } : {}).text, 'unidentified');
+    const rows = (username?: string): string[] =>
+      segment(writeEldFile(file({ unidentifiedEvents: [recorded] }), username ? { unidentifiedUsername: username } : {}).text, 'unidentified');
     const [row] = rows();
     expect(row?.split(',')).toHaveLength(16);
     expect(row?.split(',')[14]).toBe(eventDataCheckValue(['1', '3', '060126', '143000', '12', '1.5', '41.88', '-87.63', '101', 'Unidentified']));
@@ -266,8 +286,18 @@ describe('writeEldFile refuses input the file cannot hold', () => {
     ['a user order outside the user list', file({ events: [event({ userOrder: 2 })] }), 'events[0].userOrder'],
     ['a CMV order outside the CMV list', file({ events: [event({ cmvOrder: 5 })] }), 'events[0].cmvOrder'],
     ['a sequence id above FFFF', file({ events: [event({ sequenceId: 0x10000 })] }), 'events[0].sequenceId'],
-    ['a latitude beyond the pole', file({ events: [event({ position: { kind: 'fix', latitude: 95, longitude: 0, reduced: false } })] }), 'events[0].position.latitude'],
-    ['a malfunction with a diagnostic code', file({ malfunctions: [{ sequenceId: 1, code: 1, diagnosticCode: '5', at: '2026-06-01T06:00:00', totalVehicleMiles: 1, totalEngineHours: 1, cmvOrder: null }] }), 'malfunctions[0].diagnosticCode'],
+    [
+      'a latitude beyond the pole',
+      file({ events: [event({ position: { kind: 'fix', latitude: 95, longitude: 0, reduced: false } })] }),
+      'events[0].position.latitude',
+    ],
+    [
+      'a malfunction with a diagnostic code',
+      file({
+        malfunctions: [{ sequenceId: 1, code: 1, diagnosticCode: '5', at: '2026-06-01T06:00:00', totalVehicleMiles: 1, totalEngineHours: 1, cmvOrder: null }],
+      }),
+      'malfunctions[0].diagnosticCode',
+    ],
   ];
   it.each(cases)('refuses %s, naming the field', (_what, input, path) => {
     expect(() => writeEldFile(input)).toThrow(EldInputError);
@@ -280,11 +310,15 @@ describe('writeEldFile refuses input the file cannot hold', () => {
 
   it('refuses an ELD registration id that is not 4 characters', () => {
     const base = file();
-    expect(() => writeEldFile({ ...base, header: { ...base.header, eld: { ...base.header.eld, registrationId: 'FL0' } } })).toThrow('header.eld.registrationId');
+    expect(() => writeEldFile({ ...base, header: { ...base.header, eld: { ...base.header.eld, registrationId: 'FL0' } } })).toThrow(
+      'header.eld.registrationId',
+    );
   });
 
   it('refuses a trailer number with a space, which the file could not tell from two trailers', () => {
     const base = file();
-    expect(() => writeEldFile({ ...base, header: { ...base.header, cmv: { ...base.header.cmv, trailerNumbers: ['TR 1'] } } })).toThrow('header.cmv.trailerNumbers[0]');
+    expect(() => writeEldFile({ ...base, header: { ...base.header, cmv: { ...base.header.cmv, trailerNumbers: ['TR 1'] } } })).toThrow(
+      'header.cmv.trailerNumbers[0]',
+    );
   });
 });

@@ -267,7 +267,13 @@ export function writeEldFile(input: EldFile, options: WriteEldFileOptions = {}):
     checkInteger(`${path}.code`, c.code, 1, 9);
     checkAt(`${path}.at`, c.at);
     if (!isLocalDate(c.certifiedDate)) fail(`${path}.certifiedDate`, 'must be a date like 2026-06-01');
-    out.data([fileSequenceId(c.sequenceId), String(c.code), ...fileDateTime(c.at), fileDate(c.certifiedDate), orderField(`${path}.cmvOrder`, c.cmvOrder, cmvCount)]);
+    out.data([
+      fileSequenceId(c.sequenceId),
+      String(c.code),
+      ...fileDateTime(c.at),
+      fileDate(c.certifiedDate),
+      orderField(`${path}.cmvOrder`, c.cmvOrder, cmvCount),
+    ]);
   }
 
   // ---- malfunctions and data diagnostics (4.8.2.1.7)
@@ -277,7 +283,8 @@ export function writeEldFile(input: EldFile, options: WriteEldFileOptions = {}):
     checkInteger(`${path}.sequenceId`, m.sequenceId, 0, 0xffff);
     checkInteger(`${path}.code`, m.code, 1, 4);
     const pattern = m.code <= 2 ? /^[PETLRSO]$/ : /^[1-6]$/;
-    if (!pattern.test(m.diagnosticCode)) fail(`${path}.diagnosticCode`, m.code <= 2 ? 'a malfunction code is P, E, T, L, R, S or O' : 'a data diagnostic code is 1 to 6');
+    if (!pattern.test(m.diagnosticCode))
+      fail(`${path}.diagnosticCode`, m.code <= 2 ? 'a malfunction code is P, E, T, L, R, S or O' : 'a data diagnostic code is 1 to 6');
     checkAt(`${path}.at`, m.at);
     checkAmount(`${path}.totalVehicleMiles`, m.totalVehicleMiles, 9_999_999);
     checkAmount(`${path}.totalEngineHours`, m.totalEngineHours, 99_999.9);

@@ -7,7 +7,8 @@ const { index } = bundledBoundaries();
 const edges = index.edgeList();
 
 /** Points near boundary edges (where the grid has subcells and candidates) and anywhere in the box. */
-const nearEdge = fc.record({ e: fc.nat(edges.length - 1), dx: fc.double({ min: -0.05, max: 0.05, noNaN: true }), dy: fc.double({ min: -0.05, max: 0.05, noNaN: true }) })
+const nearEdge = fc
+  .record({ e: fc.nat(edges.length - 1), dx: fc.double({ min: -0.05, max: 0.05, noNaN: true }), dy: fc.double({ min: -0.05, max: 0.05, noNaN: true }) })
   .map(({ e, dx, dy }) => {
     const [x1, y1, x2, y2] = edges[e]!;
     const lon = (x1 + x2) / 2 + dx;

@@ -224,7 +224,13 @@ export class BoundaryIndex {
     for (let e = 0; e < edges; e++) {
       if (this.owner[e] === GAP) continue;
       const before = pairs.length;
-      cellsOfSegment((this.px[e]! - this.minX) / FINE, (this.py[e]! - this.minY) / FINE, (this.px[e + 1]! - this.minX) / FINE, (this.py[e + 1]! - this.minY) / FINE, pairs);
+      cellsOfSegment(
+        (this.px[e]! - this.minX) / FINE,
+        (this.py[e]! - this.minY) / FINE,
+        (this.px[e + 1]! - this.minX) / FINE,
+        (this.py[e + 1]! - this.minY) / FINE,
+        pairs,
+      );
       for (let k = before; k < pairs.length; k += 2) {
         const gx = pairs.data[k]!;
         const gy = pairs.data[k + 1]!;

@@ -24,7 +24,7 @@ export function distanceM(a: LatLon, b: LatLon): number {
 export function bearingDeg(a: LatLon, b: LatLon): number {
   const y = Math.sin((b.lon - a.lon) * RAD) * Math.cos(b.lat * RAD);
   const x = Math.cos(a.lat * RAD) * Math.sin(b.lat * RAD) - Math.sin(a.lat * RAD) * Math.cos(b.lat * RAD) * Math.cos((b.lon - a.lon) * RAD);
-  return ((Math.atan2(y, x) / RAD) + 360) % 360;
+  return (Math.atan2(y, x) / RAD + 360) % 360;
 }
 
 /** The point `distance` metres from `from` along `bearing` degrees (spherical). */

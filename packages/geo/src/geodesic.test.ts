@@ -18,7 +18,10 @@ describe('ellipsoidal lengths', () => {
   });
 
   it('agrees with the sphere within its 0.6 % error and with itself piecewise', () => {
-    const [a, b] = [{ lat: 41.5, lon: -93.6 }, { lat: 41.59, lon: -93.51 }];
+    const [a, b] = [
+      { lat: 41.5, lon: -93.6 },
+      { lat: 41.59, lon: -93.51 },
+    ];
     const ell = shortLengthM(a.lat, a.lon, b.lat, b.lon);
     expect(Math.abs(ell / distanceM(a, b) - 1)).toBeLessThan(0.006);
     // A 1,000 km line measured whole equals the sum of its halves.

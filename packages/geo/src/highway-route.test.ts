@@ -11,8 +11,14 @@ describe('highwayRoute', () => {
     const anywhere = fc.record({ lat: fc.double({ min: -60, max: 80, noNaN: true }), lon: fc.double({ min: -180, max: 180, noNaN: true }) });
     const onTheRoad = fc.record({ lat: fc.double({ min: 25, max: 55, noNaN: true }), lon: fc.double({ min: -125, max: -65, noNaN: true }) });
     // (The plain search measures a junction 7,000 km away in 350 parts: the far points are fewer.)
-    fc.assert(fc.property(onTheRoad, (p) => nearestNode(net, p) === nearestNodePlain(net, p)), { numRuns: 100 });
-    fc.assert(fc.property(anywhere, (p) => nearestNode(net, p) === nearestNodePlain(net, p)), { numRuns: 12 });
+    fc.assert(
+      fc.property(onTheRoad, (p) => nearestNode(net, p) === nearestNodePlain(net, p)),
+      { numRuns: 100 },
+    );
+    fc.assert(
+      fc.property(anywhere, (p) => nearestNode(net, p) === nearestNodePlain(net, p)),
+      { numRuns: 12 },
+    );
     // Exactly on a junction, and halfway between two.
     for (let i = 0; i < net.adjacency.length; i += 97) {
       const p = { lat: net.nodes[2 * i + 1]!, lon: net.nodes[2 * i]! };

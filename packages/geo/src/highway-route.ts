@@ -154,7 +154,7 @@ export function highwayRoute(from: LatLon, to: LatLon): LatLon[] {
   }
   if (start !== goal && via[goal] === -1) return [from, to];
   const legs: Array<Array<[number, number]>> = [];
-  for (let node = goal; node !== start; ) {
+  for (let node = goal; node !== start;) {
     const piece = net.pieces[via[node]!]!;
     const points = viaForward[node] ? piece.points : [...piece.points].reverse();
     legs.push(points);

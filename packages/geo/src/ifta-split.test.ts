@@ -160,7 +160,14 @@ describe('splitPair', () => {
 
 describe('a ferry across Lake Michigan', () => {
   // SS Badger, Ludington, MI to Manitowoc, WI: four hours, a fix every five minutes.
-  const track = drive([{ lat: 43.955, lon: -86.452 }, { lat: 44.09, lon: -87.655 }], 25, 300_000);
+  const track = drive(
+    [
+      { lat: 43.955, lon: -86.452 },
+      { lat: 44.09, lon: -87.655 },
+    ],
+    25,
+    300_000,
+  );
   const result = splitByJurisdiction(track);
 
   it('gives each state its shore and 2 km of water, and the open lake to unknown', () => {
@@ -225,13 +232,26 @@ describe('the fast split against the plain reference', () => {
   // Corners where borders, water and datasets meet: Four Corners, Texarkana, Detroit-Windsor, Lake
   // Champlain, Washington DC, the Columbia River, Niagara, El Paso-Juárez.
   const places: LatLon[] = [
-    { lat: 37.0, lon: -109.05 }, { lat: 33.43, lon: -94.04 }, { lat: 42.31, lon: -83.07 }, { lat: 44.7, lon: -73.4 },
-    { lat: 38.9, lon: -77.03 }, { lat: 45.6, lon: -122.6 }, { lat: 43.08, lon: -79.05 }, { lat: 31.75, lon: -106.45 },
+    { lat: 37.0, lon: -109.05 },
+    { lat: 33.43, lon: -94.04 },
+    { lat: 42.31, lon: -83.07 },
+    { lat: 44.7, lon: -73.4 },
+    { lat: 38.9, lon: -77.03 },
+    { lat: 45.6, lon: -122.6 },
+    { lat: 43.08, lon: -79.05 },
+    { lat: 31.75, lon: -106.45 },
   ];
   const arbTrack = fc
     .record({
       place: fc.constantFrom(...places),
-      steps: fc.array(fc.record({ dLat: fc.double({ min: -0.08, max: 0.08, noNaN: true }), dLon: fc.double({ min: -0.08, max: 0.08, noNaN: true }), dt: fc.integer({ min: 1000, max: 1_200_000 }) }), { minLength: 1, maxLength: 12 }),
+      steps: fc.array(
+        fc.record({
+          dLat: fc.double({ min: -0.08, max: 0.08, noNaN: true }),
+          dLon: fc.double({ min: -0.08, max: 0.08, noNaN: true }),
+          dt: fc.integer({ min: 1000, max: 1_200_000 }),
+        }),
+        { minLength: 1, maxLength: 12 },
+      ),
       odometer: fc.boolean(),
     })
     .map(({ place, steps, odometer }) => {
@@ -246,7 +266,10 @@ describe('the fast split against the plain reference', () => {
     });
 
   it('agrees per jurisdiction with dense sampling on random tracks', () => {
-    fc.assert(fc.property(arbTrack, (track) => expectCloseToReference(track, 10)), { numRuns: 80, seed: 42 });
+    fc.assert(
+      fc.property(arbTrack, (track) => expectCloseToReference(track, 10)),
+      { numRuns: 80, seed: 42 },
+    );
   });
 
   it('folding splitPair with addPair gives what splitByJurisdiction gives', () => {

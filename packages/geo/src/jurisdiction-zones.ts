@@ -76,7 +76,8 @@ function offsets(zone: string): string | null {
   try {
     const at = (month: number) => {
       const d = new Date(Date.UTC(2026, month, 15, 12));
-      const part = new Intl.DateTimeFormat('en-US', { timeZone: zone, timeZoneName: 'longOffset' }).formatToParts(d).find((p) => p.type === 'timeZoneName')?.value ?? '';
+      const part =
+        new Intl.DateTimeFormat('en-US', { timeZone: zone, timeZoneName: 'longOffset' }).formatToParts(d).find((p) => p.type === 'timeZoneName')?.value ?? '';
       return part;
     };
     return `${at(0)}|${at(6)}`;

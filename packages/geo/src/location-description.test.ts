@@ -126,7 +126,7 @@ describe('describeLocation with reduced precision (personal conveyance)', () => 
     expect(describeLocation(41.6, -88.1, { reduced: true })).toEqual(a);
     const places = bundledPlaces();
     let seed = 7;
-    const rnd = () => ((seed = (seed * 16807) % 2147483647) / 2147483647);
+    const rnd = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
     for (let i = 0; i < 500; i++) {
       const lat = 30 + rnd() * 18;
       const lon = -120 + rnd() * 45;

@@ -57,7 +57,12 @@ export function describeLocation(lat: number, lon: number, options: DescribeOpti
 
 /** ASCII for the ELD output file: accents dropped ("Cañon City" → "Canon City"), other marks removed. */
 export function eldAscii(text: string): string {
-  return text.normalize('NFD').replace(/[\u0300-\u036f]/g, '').replace(/[^\x20-\x7e]/g, '').replace(/,/g, ';').slice(0, 60);
+  return text
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .replace(/[^\x20-\x7e]/g, '')
+    .replace(/,/g, ';')
+    .slice(0, 60);
 }
 
 /** Formats a nearest-place answer; exported for the brute-force comparison in tests. */

@@ -82,7 +82,17 @@ describe('PlaceIndex', () => {
     expect(disagreements(index, places, randomPoints(2, 500, 18.5, 4, -161, 7))).toEqual([]);
     // Open ocean, the Arctic, the southern hemisphere and across the antimeridian: still an answer.
     expect(disagreements(index, places, randomPoints(3, 300, -90, 180, -180, 360))).toEqual([]);
-    expect(disagreements(index, places, [[90, 0], [-90, 0], [0, 180], [0, -180], [30, -140], [45, -30], [85, -100]])).toEqual([]);
+    expect(
+      disagreements(index, places, [
+        [90, 0],
+        [-90, 0],
+        [0, 180],
+        [0, -180],
+        [30, -140],
+        [45, -30],
+        [85, -100],
+      ]),
+    ).toEqual([]);
   });
 
   it('finds a neighbour across the antimeridian and over a cell edge, whatever the cell size', { timeout: 120_000 }, () => {

@@ -41,7 +41,10 @@ class Grid {
   readonly xyz: Float64Array;
   readonly order: readonly Place[];
 
-  constructor(places: readonly Place[], readonly cellDeg: number) {
+  constructor(
+    places: readonly Place[],
+    readonly cellDeg: number,
+  ) {
     this.rows = 180 / cellDeg;
     this.cols = 360 / cellDeg;
     const cellOf = places.map((p) => this.rowOf(p.lat) * this.cols + this.colOf(p.lon));

@@ -44,7 +44,11 @@ describe('analyzeTrack', () => {
   });
 
   it('does not call a one-minute traffic light a stop, but counts its idling', () => {
-    const pts = track([{ s: 600, kmh: 50 }, { s: 60, kmh: 0 }, { s: 600, kmh: 50 }]);
+    const pts = track([
+      { s: 600, kmh: 50 },
+      { s: 60, kmh: 0 },
+      { s: 600, kmh: 50 },
+    ]);
     const { stops, trips, summary } = analyzeTrack(pts);
     expect(stops).toHaveLength(0);
     expect(trips).toHaveLength(1);

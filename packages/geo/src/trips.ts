@@ -26,7 +26,13 @@ export interface TrackColumns {
 /** Columns of a point track (the object form callers and tests use). */
 export function toTrackColumns(points: readonly TrackPoint[]): TrackColumns {
   const n = points.length;
-  const c: TrackColumns = { time: new Float64Array(n), lat: new Float64Array(n), lon: new Float64Array(n), speedKmh: new Float64Array(n), ignition: new Int8Array(n) };
+  const c: TrackColumns = {
+    time: new Float64Array(n),
+    lat: new Float64Array(n),
+    lon: new Float64Array(n),
+    speedKmh: new Float64Array(n),
+    ignition: new Int8Array(n),
+  };
   for (let i = 0; i < n; i++) {
     const p = points[i]!;
     c.time[i] = p.time;

@@ -19,8 +19,16 @@ export function severityOf(ms: number): Severity {
 }
 
 const RULE_ORDER: ViolationRule[] = [
-  'DRIVING_LIMIT', 'WINDOW_LIMIT', 'ON_DUTY_LIMIT', 'SHIFT_ELAPSED_LIMIT', 'BREAK_REQUIRED', 'CYCLE_LIMIT',
-  'DAILY_DRIVING_LIMIT', 'DAILY_ON_DUTY_LIMIT', 'DAILY_OFF_DUTY', 'CYCLE_OFF_DUTY_REQUIRED',
+  'DRIVING_LIMIT',
+  'WINDOW_LIMIT',
+  'ON_DUTY_LIMIT',
+  'SHIFT_ELAPSED_LIMIT',
+  'BREAK_REQUIRED',
+  'CYCLE_LIMIT',
+  'DAILY_DRIVING_LIMIT',
+  'DAILY_ON_DUTY_LIMIT',
+  'DAILY_OFF_DUTY',
+  'CYCLE_OFF_DUTY_REQUIRED',
 ];
 
 /** Collects violation intervals per rule, merging an interval that continues the previous one. */
@@ -144,7 +152,14 @@ export function walk(ctx: Context, out: Collector | null): SixteenState {
   let prevDriveEnd = -Infinity;
   let sinceBreak = 0;
   const starts = grid.starts;
-  const st: WalkState = { best: { d0: 0, o0: 0, windowFrom: 0 }, shiftStart: 0, restartEnd: -Infinity, last24: 0, sixteen, dayOff: { offMs: 0, consecutiveMs: 0, pairFrom: NaN } };
+  const st: WalkState = {
+    best: { d0: 0, o0: 0, windowFrom: 0 },
+    shiftStart: 0,
+    restartEnd: -Infinity,
+    last24: 0,
+    sixteen,
+    dayOff: { offMs: 0, consecutiveMs: 0, pairFrom: NaN },
+  };
 
   for (let b = 0; b < nb; b++) {
     markRest(marks, cfg, tl, b);
@@ -200,7 +215,18 @@ export function walk(ctx: Context, out: Collector | null): SixteenState {
 }
 
 /** Judges driving in (ps, pe]: one day, constant adverse status, every limit growing linearly. */
-function piece(ctx: Context, st: WalkState, out: Collector | null, ps: number, pe: number, d: number, dp: number, op: number, adverse: boolean, brk: number): void {
+function piece(
+  ctx: Context,
+  st: WalkState,
+  out: Collector | null,
+  ps: number,
+  pe: number,
+  d: number,
+  dp: number,
+  op: number,
+  adverse: boolean,
+  brk: number,
+): void {
   const { tl, cfg, set, grid } = ctx;
   const { best, shiftStart, restartEnd, last24, sixteen } = st;
   const canada = cfg.canada;

@@ -43,7 +43,8 @@ export function readOptions(options: HosOptions): Settings {
     const start = parseInstant(String(a?.start));
     const end = parseInstant(String(a?.end));
     if (Number.isNaN(start)) throw new HosInputError('adverse-driving start is not an ISO-8601 instant', null, `exemptions.adverseDriving[${i}].start`);
-    if (Number.isNaN(end) || end < start) throw new HosInputError('adverse-driving end is not an instant after its start', null, `exemptions.adverseDriving[${i}].end`);
+    if (Number.isNaN(end) || end < start)
+      throw new HosInputError('adverse-driving end is not an instant after its start', null, `exemptions.adverseDriving[${i}].end`);
     adverse.push({ start, end });
   }
   if (adverse.length > 1) adverse.sort(byStart);

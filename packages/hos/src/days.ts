@@ -45,7 +45,6 @@ function convert(zone: string, day: number, startMin: number): number {
   return +new TZDate(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate(), Math.floor(startMin / 60), startMin % 60, zone);
 }
 
-
 /**
  * Days between two zone look-ups. Real zones never change offset twice (and back) within 14 days:
  * the closest pairs are DST suspensions around Ramadan (Morocco), about a month apart.

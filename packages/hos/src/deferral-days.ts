@@ -29,7 +29,8 @@ export function readDeferrals(list: HosOptions['deferrals']): ReadonlySet<number
   // s. 16: day 2 must take the deferred time, so it cannot defer its own off-duty time.
   for (let i = 0; i < list.length; i++) {
     const day = epochDay(list[i]!.day);
-    if (days.has(day - 1)) throw new HosInputError('this day is day 2 of the deferral declared the day before and cannot itself be a day 1', null, `deferrals[${i}].day`);
+    if (days.has(day - 1))
+      throw new HosInputError('this day is day 2 of the deferral declared the day before and cannot itself be a day 1', null, `deferrals[${i}].day`);
   }
   return days;
 }

@@ -54,9 +54,11 @@ describe('daylight saving (E3: durations are elapsed time)', () => {
   ];
 
   it('the 14-hour window ends 14 elapsed hours after coming on duty', () => {
-    expect(auditLog(periods, P70).violations.filter((v) => v.rule === 'WINDOW_LIMIT').map((v) => [v.start, v.end])).toEqual([
-      ['2026-03-08T16:00:00.000Z', '2026-03-08T17:00:00.000Z'],
-    ]);
+    expect(
+      auditLog(periods, P70)
+        .violations.filter((v) => v.rule === 'WINDOW_LIMIT')
+        .map((v) => [v.start, v.end]),
+    ).toEqual([['2026-03-08T16:00:00.000Z', '2026-03-08T17:00:00.000Z']]);
   });
 
   it('the cycle counts the 23-hour day', () => {

@@ -22,7 +22,16 @@ describe('P15: non-CDL short-haul exception (§395.1(e)(2))', () => {
   const P70 = opts('US_PROPERTY_70_8');
   const NON_CDL = opts('US_PROPERTY_70_8', { exemptions: { nonCdlShortHaul: true } });
   // 17 h from coming on duty to the end of driving, 11 h of driving, 15 h on duty.
-  const shift: Parts = [['ON', 2], ['D', 4], ['OFF', 1], ['D', 3], ['OFF', 1], ['D', 1], ['ON', 2], ['D', 3]];
+  const shift: Parts = [
+    ['ON', 2],
+    ['D', 4],
+    ['OFF', 1],
+    ['D', 3],
+    ['OFF', 1],
+    ['D', 1],
+    ['ON', 2],
+    ['D', 3],
+  ];
 
   it('drives up to the 16th hour instead of the 14th', () => {
     const periods = log('2026-06-01T06:00', ...shift, ['OFF', 10]);
@@ -32,7 +41,8 @@ describe('P15: non-CDL short-haul exception (§395.1(e)(2))', () => {
 
   it('only on 2 days of any 7 consecutive days; every day that drove past the 14th hour counts', () => {
     // Shifts come on duty on 06-01 06:00, 06-02 09:00, 06-03 12:00, 06-04 15:00, then after `gap` h off.
-    const week = (gap: number) => log('2026-06-01T06:00', ...shift, ['OFF', 10], ...shift, ['OFF', 10], ...shift, ['OFF', 10], ...shift, ['OFF', gap], ...shift, ['OFF', 10]);
+    const week = (gap: number) =>
+      log('2026-06-01T06:00', ...shift, ['OFF', 10], ...shift, ['OFF', 10], ...shift, ['OFF', 10], ...shift, ['OFF', gap], ...shift, ['OFF', 10]);
     const first4: Array<[string, string, string]> = [
       ['WINDOW_LIMIT', '2026-06-01T22:00', '2026-06-01T23:00'],
       ['WINDOW_LIMIT', '2026-06-03T01:00', '2026-06-03T02:00'],
@@ -97,7 +107,12 @@ describe('C6: Canadian day-1/day-2 off-duty deferral (s. 16)', () => {
   const C1 = opts('CA_SOUTH_CYCLE_1');
   const deferring = (day: string, extra: Partial<HosOptions> = {}) => opts('CA_SOUTH_CYCLE_1', { deferrals: [{ day }], ...extra });
   // Day 1 (06-01) holds 9 h off: 1 h short of the 10.
-  const day1: Parts = [['D', 6], ['OFF', 8], ['ON', 2], ['D', 7]];
+  const day1: Parts = [
+    ['D', 6],
+    ['OFF', 8],
+    ['ON', 2],
+    ['D', 7],
+  ];
 
   it('day 1 declared: 8 h off is enough that day', () => {
     const periods = log('2026-06-01T00:00', ...day1, ['OFF', 13]);

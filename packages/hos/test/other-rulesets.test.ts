@@ -28,7 +28,19 @@ describe('US passenger-carrying (§395.5)', () => {
   });
 
   it('B3: no 34-hour restart for passenger carriers', () => {
-    const periods = log('2026-06-01T06:00', ...repeat(4, [['ON', 4], ['D', 8], ['OFF', 12]]), ['ON', 4], ['D', 8], ['OFF', 34], ['D', 1], ['OFF', 8]);
+    const periods = log(
+      '2026-06-01T06:00',
+      ...repeat(4, [
+        ['ON', 4],
+        ['D', 8],
+        ['OFF', 12],
+      ]),
+      ['ON', 4],
+      ['D', 8],
+      ['OFF', 34],
+      ['D', 1],
+      ['OFF', 8],
+    );
     expect(audit(periods, opts('US_PASSENGER_60_7'))).toEqual([['CYCLE_LIMIT', '2026-06-07T04:00', '2026-06-07T05:00']]);
     expect(audit(periods, opts('US_PROPERTY_60_7'))).toEqual([]);
   });
@@ -90,26 +102,67 @@ describe('Canada south of 60 (SOR/2005-313)', () => {
   });
 
   it('C3 cycle 1: 70 h in 7 days', () => {
-    const periods = log('2026-06-01T06:00', ...repeat(6, [['D', 12], ['OFF', 12]]));
+    const periods = log(
+      '2026-06-01T06:00',
+      ...repeat(6, [
+        ['D', 12],
+        ['OFF', 12],
+      ]),
+    );
     expect(audit(periods, C1)).toEqual([['CYCLE_LIMIT', '2026-06-06T16:00', '2026-06-06T18:00']]);
   });
 
   it('C3 cycle 2: after 70 h on duty no driving until 24 h off', () => {
-    const periods = log('2026-06-01T06:00', ...repeat(6, [['D', 12], ['OFF', 12]]));
+    const periods = log(
+      '2026-06-01T06:00',
+      ...repeat(6, [
+        ['D', 12],
+        ['OFF', 12],
+      ]),
+    );
     expect(audit(periods, C2)).toEqual([['CYCLE_OFF_DUTY_REQUIRED', '2026-06-06T16:00', '2026-06-06T18:00']]);
-    const rested = log('2026-06-01T06:00', ...repeat(3, [['D', 12], ['OFF', 12]]), ['OFF', 12], ...repeat(3, [['D', 12], ['OFF', 12]]));
+    const rested = log(
+      '2026-06-01T06:00',
+      ...repeat(3, [
+        ['D', 12],
+        ['OFF', 12],
+      ]),
+      ['OFF', 12],
+      ...repeat(3, [
+        ['D', 12],
+        ['OFF', 12],
+      ]),
+    );
     expect(audit(rested, C2)).toEqual([]);
   });
 
   it('C4: 36 h off resets cycle 1, 35 h does not', () => {
-    const week = (off: number) => log('2026-06-01T06:00', ...repeat(5, [['D', 13], ['OFF', 11]]), ['D', 5], ['OFF', off], ['D', 1], ['OFF', 10]);
+    const week = (off: number) =>
+      log(
+        '2026-06-01T06:00',
+        ...repeat(5, [
+          ['D', 13],
+          ['OFF', 11],
+        ]),
+        ['D', 5],
+        ['OFF', off],
+        ['D', 1],
+        ['OFF', 10],
+      );
     expect(audit(week(36), C1)).toEqual([]);
     expect(audit(week(35), C1)).toEqual([['CYCLE_LIMIT', '2026-06-07T22:00', '2026-06-07T23:00']]);
     expect(clocksAt(week(36), utc('2026-06-07T23:00'), C1).cycleUsedMs).toBe(0);
   });
 
   it('C5: 24 consecutive hours off in every 14 days', () => {
-    const days = (n: number) => log('2026-06-01T06:00', ...repeat(n, [['D', 8], ['OFF', 16]]));
+    const days = (n: number) =>
+      log(
+        '2026-06-01T06:00',
+        ...repeat(n, [
+          ['D', 8],
+          ['OFF', 16],
+        ]),
+      );
     expect(audit(days(13), C1)).toEqual([]);
     expect(audit(days(14), C1)).toEqual([['CYCLE_OFF_DUTY_REQUIRED', '2026-06-14T06:00', '2026-06-14T14:00']]);
     expect(clocksAt(days(13), utc('2026-06-14T00:00'), C1).strict.cycleMs).toBe(0);
@@ -132,7 +185,9 @@ describe('Canada south of 60 (SOR/2005-313)', () => {
   it('C6: without a declared deferral each day must hold its own 10 h off (declared: declared-exceptions.test.ts)', () => {
     // 9 h off on day 1 would be legal with 1 h deferred to day 2 (s. 16); without a declaration it is a violation.
     expect(audit(log('2026-06-01T00:00', ['D', 6], ['OFF', 8], ['ON', 2], ['D', 7], ['OFF', 13]), C1)).toContainEqual([
-      'DAILY_OFF_DUTY', '2026-06-01T22:00', '2026-06-01T23:00',
+      'DAILY_OFF_DUTY',
+      '2026-06-01T22:00',
+      '2026-06-01T23:00',
     ]);
   });
 });
@@ -153,7 +208,20 @@ describe('Texas intrastate (37 TAC §4.12)', () => {
   });
 
   it('70 h in 7 days, reset by 34 h off', () => {
-    const week = (off: number) => log('2026-06-01T06:00', ...repeat(4, [['ON', 2], ['D', 12], ['OFF', 10]]), ['ON', 2], ['D', 12], ['OFF', off], ['D', 1], ['OFF', 8]);
+    const week = (off: number) =>
+      log(
+        '2026-06-01T06:00',
+        ...repeat(4, [
+          ['ON', 2],
+          ['D', 12],
+          ['OFF', 10],
+        ]),
+        ['ON', 2],
+        ['D', 12],
+        ['OFF', off],
+        ['D', 1],
+        ['OFF', 8],
+      );
     expect(audit(week(34), TX)).toEqual([]);
     expect(audit(week(33), TX)).toEqual([['CYCLE_LIMIT', '2026-06-07T05:00', '2026-06-07T06:00']]);
   });
@@ -184,9 +252,25 @@ describe('California intrastate truck (13 CCR §1212.5)', () => {
   });
 
   it('80 h in 8 days, reset by 34 h off', () => {
-    const week = (off: number) => log('2026-06-01T06:00', ...repeat(6, [['ON', 2], ['D', 12], ['OFF', 10]]), ['ON', 2], ['D', 12 - 4], ['OFF', off], ['D', 1], ['OFF', 10]);
+    const week = (off: number) =>
+      log(
+        '2026-06-01T06:00',
+        ...repeat(6, [
+          ['ON', 2],
+          ['D', 12],
+          ['OFF', 10],
+        ]),
+        ['ON', 2],
+        ['D', 12 - 4],
+        ['OFF', off],
+        ['D', 1],
+        ['OFF', 10],
+      );
     // 6 × 14 h + 10 h = 94 h: the limit is reached on day 6 after 10 h (80 h).
-    expect(audit(week(34), CA)).toEqual([['CYCLE_LIMIT', '2026-06-06T16:00', '2026-06-06T20:00'], ['CYCLE_LIMIT', '2026-06-07T08:00', '2026-06-07T16:00']]);
+    expect(audit(week(34), CA)).toEqual([
+      ['CYCLE_LIMIT', '2026-06-06T16:00', '2026-06-06T20:00'],
+      ['CYCLE_LIMIT', '2026-06-07T08:00', '2026-06-07T16:00'],
+    ]);
     // 33 h off is no restart: the 06-09 driving still counts days 06-02..06-09 (> 80 h).
     expect(audit(week(33), CA).at(-1)).toEqual(['CYCLE_LIMIT', '2026-06-09T01:00', '2026-06-09T02:00']);
   });

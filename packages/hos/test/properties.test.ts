@@ -21,7 +21,14 @@ const pieceArb: fc.Arbitrary<Piece> = fc.oneof(
   { weight: 3, arbitrary: fc.record({ status: fc.constant('ON' as const), minutes: fc.integer({ min: 1, max: 5 * 60 }) }) },
   { weight: 3, arbitrary: fc.record({ status: fc.constant('OFF' as const), minutes: fc.integer({ min: 1, max: 40 * 60 }) }) },
   { weight: 3, arbitrary: fc.record({ status: fc.constant('SB' as const), minutes: fc.integer({ min: 60, max: 11 * 60 }) }) },
-  { weight: 1, arbitrary: fc.record({ status: fc.constant('OFF' as const), special: fc.constantFrom('PC' as const, 'PASSENGER' as const), minutes: fc.integer({ min: 1, max: 5 * 60 }) }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      status: fc.constant('OFF' as const),
+      special: fc.constantFrom('PC' as const, 'PASSENGER' as const),
+      minutes: fc.integer({ min: 1, max: 5 * 60 }),
+    }),
+  },
   { weight: 1, arbitrary: fc.record({ status: fc.constant('ON' as const), special: fc.constant('YM' as const), minutes: fc.integer({ min: 1, max: 90 }) }) },
 );
 
@@ -133,7 +140,7 @@ describe('properties', () => {
     );
   }, 120_000);
 
-  it('a C6 deferral relaxes only day 1\'s off-duty rule: every other violation stays', () => {
+  it("a C6 deferral relaxes only day 1's off-duty rule: every other violation stays", () => {
     const canadaArb = fc.record({
       ruleset: fc.constantFrom('CA_SOUTH_CYCLE_1' as const, 'CA_SOUTH_CYCLE_2' as const),
       timeZone: fc.constantFrom(...ZONES),
@@ -147,7 +154,12 @@ describe('properties', () => {
         const day = days[which % days.length]!.date;
         const without = auditLog(periods, o).violations;
         const withDeferral = auditLog(periods, { ...o, deferrals: [{ day }] }).violations;
-        expect(covered(without.filter((v) => v.rule !== 'DAILY_OFF_DUTY'), withDeferral)).toBe(true);
+        expect(
+          covered(
+            without.filter((v) => v.rule !== 'DAILY_OFF_DUTY'),
+            withDeferral,
+          ),
+        ).toBe(true);
         const at = periods[periods.length - 1]!.end;
         const c = clocksAt(periods, at, { ...o, deferrals: [{ day }] });
         expect(c.strict.driveMs).toBeLessThanOrEqual(clocksAt(periods, at, o).strict.driveMs);
@@ -190,7 +202,15 @@ describe('properties', () => {
     const o: HosOptions = { ruleset: 'US_PROPERTY_70_8', timeZone: 'America/Chicago' };
     const t0 = Date.parse('2026-06-01T12:00:00Z');
     expect(() => auditLog([{ status: 'ON', start: t0, end: Number.NaN }], o)).toThrow(expect.objectContaining({ periodIndex: 0, field: 'end' }));
-    expect(() => auditLog([{ status: 'ON', start: t0, end: t0 + 1 }, { status: 'D', start: Infinity, end: Infinity }], o)).toThrow(expect.objectContaining({ periodIndex: 1, field: 'start' }));
+    expect(() =>
+      auditLog(
+        [
+          { status: 'ON', start: t0, end: t0 + 1 },
+          { status: 'D', start: Infinity, end: Infinity },
+        ],
+        o,
+      ),
+    ).toThrow(expect.objectContaining({ periodIndex: 1, field: 'start' }));
     expect(() => clocksAt([{ status: 'ON', start: t0, end: t0 + 1 }], Number.NaN, o)).toThrow(expect.objectContaining({ field: 'at' }));
   });
 });

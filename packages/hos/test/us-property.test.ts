@@ -44,8 +44,24 @@ describe('14-hour window and 11-hour driving (P2, P3)', () => {
   });
 
   it('[EXAMPLES Ex2] a shift ending exactly at the 14th hour after 10 h of OFF+SB is compliant', () => {
-    const periods = log('2026-06-01T00:00', ['OFF', 10], ['ON', 1], ['D', 5], ['OFF', 1], ['D', 5], ['OFF', 1], ['SB', 8], ['OFF', 1],
-      ['ON', 1], ['D', 4], ['OFF', 1], ['D', 4], ['ON', 2], ['D', 2], ['OFF', 10]);
+    const periods = log(
+      '2026-06-01T00:00',
+      ['OFF', 10],
+      ['ON', 1],
+      ['D', 5],
+      ['OFF', 1],
+      ['D', 5],
+      ['OFF', 1],
+      ['SB', 8],
+      ['OFF', 1],
+      ['ON', 1],
+      ['D', 4],
+      ['OFF', 1],
+      ['D', 4],
+      ['ON', 2],
+      ['D', 2],
+      ['OFF', 10],
+    );
     expect(audit(periods)).toEqual([]);
   });
 
@@ -58,7 +74,13 @@ describe('14-hour window and 11-hour driving (P2, P3)', () => {
 });
 
 describe('start of shift: 10 consecutive hours off (P1, P7)', () => {
-  const shift1: Parameters<typeof log> extends [string, ...infer P] ? P : never = [['ON', 1], ['D', 8], ['OFF', 0.5], ['D', 3], ['ON', 1.5]];
+  const shift1: Parameters<typeof log> extends [string, ...infer P] ? P : never = [
+    ['ON', 1],
+    ['D', 8],
+    ['OFF', 0.5],
+    ['D', 3],
+    ['ON', 1.5],
+  ];
 
   it('10 h off restarts the 11 and the 14', () => {
     expect(audit(log('2026-06-01T06:00', ...shift1, ['OFF', 10], ['D', 1], ['OFF', 10]))).toEqual([]);
@@ -118,7 +140,21 @@ describe('sleeper berth (P8-P12, rules document 1.2.1)', () => {
   // (10 h driving, 12 on duty), 2 = day 1 10:00 - day 2 5:00 (11 h driving), 3 = day 1 22:00 - day 2
   // 14:00 (10.5 h driving). No violation; break 2 is used in two pairings.
   const guide = (second: 'SB' | 'OFF') =>
-    log('2026-05-31T14:00', ['OFF', 10], ['D', 6], ['ON', 1], ['OFF', 3], ['D', 4], ['ON', 1], [second, 7], ['D', 7], ['SB', 4], ['D', 3.5], ['ON', 1.5], ['SB', 10]);
+    log(
+      '2026-05-31T14:00',
+      ['OFF', 10],
+      ['D', 6],
+      ['ON', 1],
+      ['OFF', 3],
+      ['D', 4],
+      ['ON', 1],
+      [second, 7],
+      ['D', 7],
+      ['SB', 4],
+      ['D', 3.5],
+      ['ON', 1.5],
+      ['SB', 10],
+    );
 
   it('[GUIDE] the worked sleeper-berth example has no violation', () => {
     expect(audit(guide('SB'))).toEqual([]);
@@ -146,7 +182,9 @@ describe('sleeper berth (P8-P12, rules document 1.2.1)', () => {
 
   it('O3: 3 h OFF and a later 7 h OFF (no berth) do not pair', () => {
     expect(audit(log('2026-06-01T06:00', ['ON', 1], ['D', 5], ['OFF', 3], ['D', 6], ['OFF', 7], ['D', 5], ['OFF', 10]))).toContainEqual([
-      'WINDOW_LIMIT', '2026-06-01T20:00', '2026-06-01T21:00',
+      'WINDOW_LIMIT',
+      '2026-06-01T20:00',
+      '2026-06-01T21:00',
     ]);
   });
 
@@ -186,7 +224,19 @@ describe('sleeper berth (P8-P12, rules document 1.2.1)', () => {
   });
 
   it('P9 (5): a driver who only ever splits (3 h OFF / 7 h SB, never 10 h) stays within the 11 and the 14', () => {
-    const periods = log('2026-06-01T06:00', ...Array.from({ length: 30 }, () => [['D', 5], ['OFF', 3], ['D', 5], ['SB', 7]] as const).flat() as never[]);
+    const periods = log(
+      '2026-06-01T06:00',
+      ...(Array.from(
+        { length: 30 },
+        () =>
+          [
+            ['D', 5],
+            ['OFF', 3],
+            ['D', 5],
+            ['SB', 7],
+          ] as const,
+      ).flat() as never[]),
+    );
     const rules = new Set(auditLog(periods, P70).violations.map((v) => v.rule));
     expect([...rules]).toEqual(['CYCLE_LIMIT']); // 12 h of driving a day is over 70 h in 8 days
   });
@@ -211,15 +261,52 @@ describe('sleeper berth (P8-P12, rules document 1.2.1)', () => {
 
 describe('[EXAMPLES] FMCSA split-sleeper examples 13-17 (transcribed; day 1 = 2026-06-01)', () => {
   it('Ex13: team driver, passenger time logged on duty, a 10 h OFF+SB rest; the 14th hour is passed at 15:00 on day 2', () => {
-    const periods = log('2026-06-01T00:00', ['OFF', 2], ['ON', 1], ['D', 6], ['ON', 2], ['D', 4], ['OFF', 1], ['SB', 7], ['OFF', 2],
-      ['ON', 1], ['D', 5], ['OFF', 1], ['ON', 1], ['D', 3], ['ON', 1], ['D', 3], ['OFF', 10]);
+    const periods = log(
+      '2026-06-01T00:00',
+      ['OFF', 2],
+      ['ON', 1],
+      ['D', 6],
+      ['ON', 2],
+      ['D', 4],
+      ['OFF', 1],
+      ['SB', 7],
+      ['OFF', 2],
+      ['ON', 1],
+      ['D', 5],
+      ['OFF', 1],
+      ['ON', 1],
+      ['D', 3],
+      ['ON', 1],
+      ['D', 3],
+      ['OFF', 10],
+    );
     expect(audit(periods)).toEqual([['WINDOW_LIMIT', '2026-06-02T15:00', '2026-06-02T16:00']]);
   });
 
   it('Ex14: 15 minutes off is no break (18:30-19:00); (3 h OFF, 7 h SB) then (7 h SB, 3 h OFF) carry the rest', () => {
     // The transcription leaves the last driving period open; we end it after 1 h and rest 10 h.
-    const periods = log('2026-06-01T00:00', ['OFF', 10], ['ON', 0.25], ['D', 4], ['OFF', 0.25], ['D', 4.5], ['OFF', 3], ['ON', 1], ['D', 1],
-      ['ON', 0.5], ['D', 1.5], ['SB', 7], ['ON', 0.5], ['D', 8], ['ON', 0.5], ['D', 0.5], ['OFF', 3], ['ON', 0.5], ['D', 1], ['OFF', 10]);
+    const periods = log(
+      '2026-06-01T00:00',
+      ['OFF', 10],
+      ['ON', 0.25],
+      ['D', 4],
+      ['OFF', 0.25],
+      ['D', 4.5],
+      ['OFF', 3],
+      ['ON', 1],
+      ['D', 1],
+      ['ON', 0.5],
+      ['D', 1.5],
+      ['SB', 7],
+      ['ON', 0.5],
+      ['D', 8],
+      ['ON', 0.5],
+      ['D', 0.5],
+      ['OFF', 3],
+      ['ON', 0.5],
+      ['D', 1],
+      ['OFF', 10],
+    );
     expect(audit(periods)).toEqual([['BREAK_REQUIRED', '2026-06-01T18:30', '2026-06-01T19:00']]);
   });
 
@@ -229,8 +316,24 @@ describe('[EXAMPLES] FMCSA split-sleeper examples 13-17 (transcribed; day 1 = 20
   });
 
   it('Ex16: proper use, a rest period in two pairings, driving ending exactly at the limits', () => {
-    const periods = log('2026-06-01T00:00', ['ON', 0.5], ['D', 5], ['OFF', 4], ['D', 6], ['ON', 0.5], ['SB', 7], ['ON', 1], ['D', 5], ['ON', 1],
-      ['OFF', 3], ['D', 4], ['OFF', 2], ['D', 1], ['ON', 1], ['SB', 7]);
+    const periods = log(
+      '2026-06-01T00:00',
+      ['ON', 0.5],
+      ['D', 5],
+      ['OFF', 4],
+      ['D', 6],
+      ['ON', 0.5],
+      ['SB', 7],
+      ['ON', 1],
+      ['D', 5],
+      ['ON', 1],
+      ['OFF', 3],
+      ['D', 4],
+      ['OFF', 2],
+      ['D', 1],
+      ['ON', 1],
+      ['SB', 7],
+    );
     expect(audit(periods)).toEqual([]);
   });
 
@@ -278,7 +381,23 @@ describe('60/70-hour limits and the 34-hour restart (P5, P6)', () => {
 
   // [GUIDE 34-hour restart example]: 14 h a day for 5 days = 70 h.
   const fiveDays = (off: number) =>
-    log('2026-06-01T06:00', ...Array.from({ length: 4 }, () => [['ON', 6], ['D', 8], ['OFF', 10]] as const).flat() as never[], ['ON', 6], ['D', 8], ['OFF', off], ['D', 1], ['OFF', 10]);
+    log(
+      '2026-06-01T06:00',
+      ...(Array.from(
+        { length: 4 },
+        () =>
+          [
+            ['ON', 6],
+            ['D', 8],
+            ['OFF', 10],
+          ] as const,
+      ).flat() as never[]),
+      ['ON', 6],
+      ['D', 8],
+      ['OFF', off],
+      ['D', 1],
+      ['OFF', 10],
+    );
 
   it('[GUIDE] a restart of exactly 34 h resets the cycle', () => {
     expect(audit(fiveDays(34))).toEqual([]);
@@ -324,7 +443,16 @@ describe('adverse driving conditions (P13)', () => {
 
 describe('16-hour short-haul exception (P16)', () => {
   // [EXAMPLES Ex10]: on duty 10:00, driving until 03:00 the next day, 11 h of driving in all.
-  const shift: Parameters<typeof log> extends [string, ...infer P] ? P : never = [['ON', 2], ['D', 4], ['OFF', 1], ['D', 3], ['OFF', 1], ['D', 1], ['ON', 2], ['D', 3]];
+  const shift: Parameters<typeof log> extends [string, ...infer P] ? P : never = [
+    ['ON', 2],
+    ['D', 4],
+    ['OFF', 1],
+    ['D', 3],
+    ['OFF', 1],
+    ['D', 1],
+    ['ON', 2],
+    ['D', 3],
+  ];
   const ex10 = log('2026-06-01T00:00', ['OFF', 10], ...shift, ['OFF', 10]);
   const sixteen = opts('US_PROPERTY_70_8', { exemptions: { sixteenHour: true } });
 
@@ -357,7 +485,11 @@ describe('non-CDL short-haul (P15)', () => {
 });
 
 describe('personal conveyance, yard moves, passenger seat (P17, P18, P19)', () => {
-  const day1: Parameters<typeof log> extends [string, ...infer P] ? P : never = [['ON', 1], ['D', 8], ['ON', 0.5]];
+  const day1: Parameters<typeof log> extends [string, ...infer P] ? P : never = [
+    ['ON', 1],
+    ['D', 8],
+    ['ON', 0.5],
+  ];
 
   it('P17/E1: PC is off duty and part of the 10 consecutive hours', () => {
     expect(audit(log('2026-06-01T06:00', ...day1, ['OFF', 6], ['OFF:PC', 1], ['OFF', 3], ['D', 7], ['OFF', 10]))).toEqual([]);
@@ -368,9 +500,7 @@ describe('personal conveyance, yard moves, passenger seat (P17, P18, P19)', () =
   });
 
   it('P18/E2: yard moves count to the 14-hour window, not to driving', () => {
-    expect(audit(log('2026-06-01T06:00', ['ON:YM', 10], ['D', 5], ['OFF', 10]))).toEqual([
-      ['WINDOW_LIMIT', '2026-06-01T20:00', '2026-06-01T21:00'],
-    ]);
+    expect(audit(log('2026-06-01T06:00', ['ON:YM', 10], ['D', 5], ['OFF', 10]))).toEqual([['WINDOW_LIMIT', '2026-06-01T20:00', '2026-06-01T21:00']]);
   });
 
   it('P18/E2: 30 minutes of yard moves is a break from driving', () => {

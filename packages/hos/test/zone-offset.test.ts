@@ -25,7 +25,7 @@ describe('zone offset memo', () => {
     );
   });
 
-  it('is exact on both sides of a change inside an hour (St. John\'s changes at 02:00 local = :30 UTC)', () => {
+  it("is exact on both sides of a change inside an hour (St. John's changes at 02:00 local = :30 UTC)", () => {
     // 2026-03-08 02:00 NST (UTC-3:30) = 05:30Z: the UTC hour 05:00-06:00 holds the change.
     const before = Date.UTC(2026, 2, 8, 5, 29, 59, 999);
     const after = Date.UTC(2026, 2, 8, 5, 30);

@@ -105,7 +105,9 @@ describe.skipIf(!onCitus())('one organization, one worker (Citus pass: TEST_CITU
     expect(drivers.content.length).toBeGreaterThan(0);
     const vehicle = assets.content.find((a: { type: string }) => a.type === 'VEHICLE') ?? assets.content[0];
     const now = new Date();
-    await get(`/history-routes/assets/${vehicle.id}?from=${encodeURIComponent(new Date(now.getTime() - 24 * 3600_000).toISOString())}&to=${encodeURIComponent(now.toISOString())}`);
+    await get(
+      `/history-routes/assets/${vehicle.id}?from=${encodeURIComponent(new Date(now.getTime() - 24 * 3600_000).toISOString())}&to=${encodeURIComponent(now.toISOString())}`,
+    );
     const driver = drivers.content[0];
     await get(`/drivers/${driver.id}/hos_log/current-day`);
     await get('/availability?size=50');
@@ -116,7 +118,7 @@ describe.skipIf(!onCitus())('one organization, one worker (Citus pass: TEST_CITU
     expect(live).toBeDefined();
   });
 
-  it('plans each read a user waits for as one task on the organization\'s shard (EXPLAIN)', async () => {
+  it("plans each read a user waits for as one task on the organization's shard (EXPLAIN)", async () => {
     // The statements the live map, registry lists, availability, the IFTA quarter and a history day
     // send, recorded as the app sends them, then EXPLAINed with their parameters: every Citus scan
     // in each plan is one task with no subplan (a subplan is a round trip through the coordinator).
@@ -145,19 +147,26 @@ describe.skipIf(!onCitus())('one organization, one worker (Citus pass: TEST_CITU
       for (const [name, url] of Object.entries(reads)) {
         let scans = 0;
         const sent = await recordStatements(() => get(url));
-        if (process.env.DEBUG_PROBE) console.log(`${name}: ${sent.length} statements\n${sent.map((q) => `  ${q.text.replace(/\s+/g, ' ').slice(0, 220)}`).join('\n')}`);
+        if (process.env.DEBUG_PROBE)
+          console.log(`${name}: ${sent.length} statements\n${sent.map((q) => `  ${q.text.replace(/\s+/g, ' ').slice(0, 220)}`).join('\n')}`);
         const selects = sent.filter((q) => /^\s*(select|with)\b/i.test(q.text) && !/\bfor (update|share)\b/i.test(q.text));
         expect(selects.length, name).toBeGreaterThan(0);
         for (const q of selects) {
           // PostgreSQL 15 EXPLAINs no bound parameters: the statement is prepared and executed with them as literals.
           await client.query(`prepare read_probe as ${q.text}`);
           const used = Math.max(0, ...[...q.text.matchAll(/\$(\d+)/g)].map((m) => Number(m[1])));
-          const args = q.values.slice(0, used).map((v) => literal(client, v)).join(', ');
-          const plan = (await client.query<{ 'QUERY PLAN': unknown }>(`explain (format json) execute read_probe${args ? `(${args})` : ''}`)).rows[0]!['QUERY PLAN'];
+          const args = q.values
+            .slice(0, used)
+            .map((v) => literal(client, v))
+            .join(', ');
+          const plan = (await client.query<{ 'QUERY PLAN': unknown }>(`explain (format json) execute read_probe${args ? `(${args})` : ''}`)).rows[0]![
+            'QUERY PLAN'
+          ];
           await client.query('deallocate read_probe');
           for (const scan of citusScans(plan)) {
             scans++;
-            if (scan.tasks !== 1 || scan.subplans > 0) problems.push(`${name}: ${scan.tasks} tasks, ${scan.subplans} subplans: ${q.text.replace(/\s+/g, ' ').slice(0, 160)}`);
+            if (scan.tasks !== 1 || scan.subplans > 0)
+              problems.push(`${name}: ${scan.tasks} tasks, ${scan.subplans} subplans: ${q.text.replace(/\s+/g, ' ').slice(0, 160)}`);
           }
         }
         expect(scans, `${name}: Citus scans seen`).toBeGreaterThan(0);
@@ -226,7 +235,9 @@ describe.skipIf(!onCitus())('one organization, one worker (Citus pass: TEST_CITU
     // driver's personal conveyance is looked up.
     for (let k = 0; k < 6; k++) {
       for (const d of devices.slice(0, 2)) {
-        const fix = await osmand(`id=${encodeURIComponent(d.uniqueId)}&lat=${41.88 + k * 0.01}&lon=-87.63&timestamp=${now - 600 + k * 60}&speed=${k ? 60 : 0}&bearing=90&ignition=${k < 5}`);
+        const fix = await osmand(
+          `id=${encodeURIComponent(d.uniqueId)}&lat=${41.88 + k * 0.01}&lon=-87.63&timestamp=${now - 600 + k * 60}&speed=${k ? 60 : 0}&bearing=90&ignition=${k < 5}`,
+        );
         expect(fix.statusCode, fix.body).toBe(200);
       }
     }
@@ -250,11 +261,26 @@ describe.skipIf(!onCitus())('one organization, one worker (Citus pass: TEST_CITU
     const stored = await new pg.Client({ connectionString: server.url });
     await stored.connect();
     try {
-      const n = (await stored.query<{ n: number }>(`select count(*)::int as n from positions where organization_id = $1 and gateway_id = any($2::uuid[]) and fix_time > to_timestamp($3)`, [orgId, devices.slice(0, 2).map((d) => d.id), now - 700])).rows[0]!.n;
+      const n = (
+        await stored.query<{ n: number }>(
+          `select count(*)::int as n from positions where organization_id = $1 and gateway_id = any($2::uuid[]) and fix_time > to_timestamp($3)`,
+          [orgId, devices.slice(0, 2).map((d) => d.id), now - 700],
+        )
+      ).rows[0]!.n;
       expect(n).toBe(14);
-      const engine = (await stored.query<{ n: number }>(`select count(*)::int as n from hos_events where organization_id = $1 and event_type = 6 and driver_id is not null and event_time > to_timestamp($2)`, [orgId, now - 700])).rows[0]!.n;
+      const engine = (
+        await stored.query<{ n: number }>(
+          `select count(*)::int as n from hos_events where organization_id = $1 and event_type = 6 and driver_id is not null and event_time > to_timestamp($2)`,
+          [orgId, now - 700],
+        )
+      ).rows[0]!.n;
       expect(engine).toBeGreaterThan(0);
-      const unidentified = (await stored.query<{ n: number }>(`select count(*)::int as n from hos_events where organization_id = $1 and event_type = 1 and driver_id is null and event_time > to_timestamp($2)`, [orgId, now - 700])).rows[0]!.n;
+      const unidentified = (
+        await stored.query<{ n: number }>(
+          `select count(*)::int as n from hos_events where organization_id = $1 and event_type = 1 and driver_id is null and event_time > to_timestamp($2)`,
+          [orgId, now - 700],
+        )
+      ).rows[0]!.n;
       expect(unidentified).toBeGreaterThan(0);
     } finally {
       await stored.end();
@@ -267,19 +293,23 @@ describe.skipIf(!onCitus())('one organization, one worker (Citus pass: TEST_CITU
     expect(defaultPoolSize(database.citus)).toBe(CITUS_POOL_SIZE);
   });
 
-  it('plans the group commit as one delegated call on the organization\'s worker', async () => {
+  it("plans the group commit as one delegated call on the organization's worker", async () => {
     const client = new pg.Client({ connectionString: server.url });
     await client.connect();
     try {
-      const fn = (await client.query<{ colocated: boolean }>(
-        `select d.colocationid = (select colocationid from pg_dist_partition where logicalrelid = 'positions'::regclass) as colocated
+      const fn = (
+        await client.query<{ colocated: boolean }>(
+          `select d.colocationid = (select colocationid from pg_dist_partition where logicalrelid = 'positions'::regclass) as colocated
          from pg_dist_object d where d.objid = 'fleet_positions_write'::regproc`,
-      )).rows;
+        )
+      ).rows;
       expect(fn).toEqual([{ colocated: true }]);
       await client.query('set client_min_messages = debug1');
       const notices: string[] = [];
       client.on('notice', (n) => notices.push(n.message ?? ''));
-      await client.query(`select fleet_positions_write('${orgId}'::uuid, '{}', '{}', '{}', '{}', '{}', '{}', '{}', '{}', '{}', '{}', '{}', '{}', '{}', '{}', now(), 5, '{}', '{}', '{}', '{}')`);
+      await client.query(
+        `select fleet_positions_write('${orgId}'::uuid, '{}', '{}', '{}', '{}', '{}', '{}', '{}', '{}', '{}', '{}', '{}', '{}', '{}', '{}', now(), 5, '{}', '{}', '{}', '{}')`,
+      );
       expect(notices.join('\n')).toMatch(/pushing down the function call/);
     } finally {
       await client.end();
@@ -313,7 +343,10 @@ async function recordStatements(run: () => Promise<unknown>): Promise<Array<{ te
 function literal(client: pg.Client, v: unknown): string {
   if (v === null || v === undefined) return 'null';
   if (v instanceof Date) return client.escapeLiteral(v.toISOString());
-  if (Array.isArray(v)) return client.escapeLiteral(`{${v.map((x) => (x === null ? 'NULL' : `"${String(x instanceof Date ? x.toISOString() : x).replace(/(["\\])/g, '\\$1')}"`)).join(',')}}`);
+  if (Array.isArray(v))
+    return client.escapeLiteral(
+      `{${v.map((x) => (x === null ? 'NULL' : `"${String(x instanceof Date ? x.toISOString() : x).replace(/(["\\])/g, '\\$1')}"`)).join(',')}}`,
+    );
   if (typeof v === 'object') return client.escapeLiteral(JSON.stringify(v));
   return client.escapeLiteral(String(v));
 }

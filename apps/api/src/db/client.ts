@@ -292,7 +292,9 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
       deaths = deaths.filter((t) => now - t < RESTART_WINDOW_MS);
       deaths.push(now);
       const delayMs = restartDelayMs(deaths.length);
-      console.error(`database: ${err.message}; the statements under way failed; opening ${dataDir} again in a new worker thread${delayMs ? ` in ${delayMs / 1000} s (${deaths.length} stops in 10 minutes)` : ''}`);
+      console.error(
+        `database: ${err.message}; the statements under way failed; opening ${dataDir} again in a new worker thread${delayMs ? ` in ${delayMs / 1000} s (${deaths.length} stops in 10 minutes)` : ''}`,
+      );
       const reopen = () =>
         swap(async () => {
           if (remote !== current || closing) return;
@@ -324,14 +326,19 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
       const value: unknown = Reflect.get(current, key, current);
       if (typeof value !== 'function') return value;
       return (...args: unknown[]) =>
-        reopening ? reopening.then(() => (Reflect.get(current, key, current) as (...a: unknown[]) => unknown).apply(current, args)) : (value as (...a: unknown[]) => unknown).apply(current, args);
+        reopening
+          ? reopening.then(() => (Reflect.get(current, key, current) as (...a: unknown[]) => unknown).apply(current, args))
+          : (value as (...a: unknown[]) => unknown).apply(current, args);
     },
     set: (_target, key, value) => Reflect.set(current, key, value, current),
   });
   // A worker-thread PGlite offers the calls Drizzle makes (query, exec, transaction) with PGlite's signatures.
   const drizzleClient = drizzlePglite({ client: client as PGlite, schema });
   try {
-    assertStandardStrings((await client.query<{ scs: string }>(`select current_setting('standard_conforming_strings') as scs`)).rows[0]?.scs, 'the embedded database');
+    assertStandardStrings(
+      (await client.query<{ scs: string }>(`select current_setting('standard_conforming_strings') as scs`)).rows[0]?.scs,
+      'the embedded database',
+    );
   } catch (err) {
     closing = true;
     await current.close().catch(() => undefined);

@@ -44,7 +44,9 @@ describe('keys of the organization tables (migration 0034, decision 0169)', () =
       expect(missing).toEqual(['gateways_unique_id_uq']);
     }
     // Many keys were rewritten, so the check above looked at real tables.
-    const [keys] = rowsOf<{ n: number }>(await t.database.db.execute(sql`select count(*)::int as n from pg_index i join pg_class c on c.oid = i.indrelid where i.indisprimary and ${TENANT}`));
+    const [keys] = rowsOf<{ n: number }>(
+      await t.database.db.execute(sql`select count(*)::int as n from pg_index i join pg_class c on c.oid = i.indrelid where i.indisprimary and ${TENANT}`),
+    );
     expect(keys!.n).toBeGreaterThan(40);
   });
 

@@ -98,7 +98,9 @@ describe.skipIf(!serverUrl)('LISTEN on a PostgreSQL server (PostgreSQL pass only
     let reconnects = 0;
     const logs: string[] = [];
     const listener = await listenOnPool(pool, 'reconnect_test', { onMessage: (p) => seen.push(p), onReconnect: () => reconnects++, log: (m) => logs.push(m) });
-    const killed = await other.query(`select pg_terminate_backend(pid) from pg_stat_activity where application_name = 'fleetline listen reconnect_test' and datname = current_database()`);
+    const killed = await other.query(
+      `select pg_terminate_backend(pid) from pg_stat_activity where application_name = 'fleetline listen reconnect_test' and datname = current_database()`,
+    );
     expect(killed.rowCount).toBe(1);
     await vi.waitFor(() => expect(reconnects).toBe(1), { timeout: 10_000, interval: 20 });
     expect(logs[0]).toContain('LISTEN reconnect_test connection lost');

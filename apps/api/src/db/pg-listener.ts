@@ -127,7 +127,10 @@ export async function listenOnPool(pool: pg.Pool, channel: string, opts: ListenO
       if (!c) throw new Error(`not listening on ${channel}: the connection was lost`);
       let timer: NodeJS.Timeout | undefined;
       const timeout = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`LISTEN ${channel} connection did not answer within ${opts.syncTimeoutMs ?? 3000} ms`)), opts.syncTimeoutMs ?? 3000);
+        timer = setTimeout(
+          () => reject(new Error(`LISTEN ${channel} connection did not answer within ${opts.syncTimeoutMs ?? 3000} ms`)),
+          opts.syncTimeoutMs ?? 3000,
+        );
       });
       try {
         await Promise.race([c.client.query(''), timeout]);

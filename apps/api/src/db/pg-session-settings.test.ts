@@ -28,7 +28,13 @@ describe.skipIf(!onServer())('the pool’s session settings (a server database)'
   it('has JIT off on every connection from its first statement, with no statement sent beside another', async () => {
     // Four at once: the pool opens new connections and hands each out at once.
     const shown = await Promise.all(
-      Array.from({ length: 4 }, async () => rowsOf<{ jit: string; pid: number }>(await database.db.execute(sql`select current_setting('jit') as jit, pg_backend_pid() as pid, pg_sleep(0.05)`))[0]!),
+      Array.from(
+        { length: 4 },
+        async () =>
+          rowsOf<{ jit: string; pid: number }>(
+            await database.db.execute(sql`select current_setting('jit') as jit, pg_backend_pid() as pid, pg_sleep(0.05)`),
+          )[0]!,
+      ),
     );
     expect(new Set(shown.map((s) => s.pid)).size).toBe(4);
     expect(shown.map((s) => s.jit)).toEqual(['off', 'off', 'off', 'off']);

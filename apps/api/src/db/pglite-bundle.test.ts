@@ -10,7 +10,9 @@ const bundleSize = fs.statSync(path.join(pgliteDir, 'pglite.data')).size;
 
 describe("PGlite's file bundle without initdb's files", () => {
   it("reads the file list from PGlite's loader and leaves out only initdb's and unused files", () => {
-    const loader = fs.readdirSync(pgliteDir).find((n) => n.endsWith('.js') && fs.readFileSync(path.join(pgliteDir, n), 'utf8').includes('remote_package_size:'));
+    const loader = fs
+      .readdirSync(pgliteDir)
+      .find((n) => n.endsWith('.js') && fs.readFileSync(path.join(pgliteDir, n), 'utf8').includes('remote_package_size:'));
     const files = parseBundleFiles(fs.readFileSync(path.join(pgliteDir, loader!), 'utf8'), bundleSize);
     expect(files).not.toBeNull();
     const names = files!.map((f) => f.name);
@@ -18,7 +20,12 @@ describe("PGlite's file bundle without initdb's files", () => {
     expect(onlyForInitdbOrUnused('/pglite/share/postgresql/postgres.bki')).toBe(true);
     // What a running server reads stays: time zones, text search, PL/pgSQL, ICU, extensions, the
     // conversions between UTF-8 and the Latin and Windows character sets.
-    for (const kept of ['/pglite/lib/postgresql/plpgsql.so', '/pglite/lib/postgresql/dict_snowball.so', '/pglite/lib/postgresql/utf8_and_iso8859_1.so', '/pglite/share/postgresql/timezonesets/Default']) {
+    for (const kept of [
+      '/pglite/lib/postgresql/plpgsql.so',
+      '/pglite/lib/postgresql/dict_snowball.so',
+      '/pglite/lib/postgresql/utf8_and_iso8859_1.so',
+      '/pglite/share/postgresql/timezonesets/Default',
+    ]) {
       expect(names).toContain(kept);
       expect(onlyForInitdbOrUnused(kept)).toBe(false);
     }

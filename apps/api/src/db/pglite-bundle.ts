@@ -19,9 +19,13 @@ export interface BundleFile {
 /** Files an open of an existing database never reads. */
 export function onlyForInitdbOrUnused(name: string): boolean {
   return (
-    /^\/pglite\/share\/postgresql\/(postgres\.bki|information_schema\.sql|system_(views|functions|constraints)\.sql|snowball_create\.sql|sql_features\.txt|[^/]+\.sample)$/.test(name) ||
+    /^\/pglite\/share\/postgresql\/(postgres\.bki|information_schema\.sql|system_(views|functions|constraints)\.sql|snowball_create\.sql|sql_features\.txt|[^/]+\.sample)$/.test(
+      name,
+    ) ||
     name.startsWith('/pglite/lib/postgresql/pgxs/') ||
-    /^\/pglite\/lib\/postgresql\/(libpqwalreceiver|pgoutput|utf8_and_(big5|euc2004|euc_cn|euc_jp|euc_kr|euc_tw|gb18030|gbk|johab|sjis|sjis2004|uhc))\.so$/.test(name)
+    /^\/pglite\/lib\/postgresql\/(libpqwalreceiver|pgoutput|utf8_and_(big5|euc2004|euc_cn|euc_jp|euc_kr|euc_tw|gb18030|gbk|johab|sjis|sjis2004|uhc))\.so$/.test(
+      name,
+    )
   );
 }
 

@@ -22,7 +22,10 @@ describe('PGlite binary COPY reading', () => {
       const len = reader.field();
       rows.push([n, new TextDecoder().decode(new Uint8Array(reader.view.buffer, reader.view.byteOffset + reader.offset, len))]);
     }
-    expect(rows).toEqual([[1, 'a'], [null, 'bc']]);
+    expect(rows).toEqual([
+      [1, 'a'],
+      [null, 'bc'],
+    ]);
   });
 
   it('rejects bytes that are not a binary COPY stream', () => {
@@ -46,7 +49,16 @@ describe('PGlite binary COPY reading', () => {
   });
 
   it('turns timestamptz into epoch milliseconds exactly as (date_part(epoch) * 1000)::int8 does', async () => {
-    const times = ['2026-10-15 00:00:00+00', '2026-10-15 12:34:56.789+00', '2026-10-15 12:34:56.0005+00', '2026-10-15 12:34:56.0015+00', '2026-10-15 12:34:56.999999+00', '1999-12-31 23:59:59.9995+00', '1970-01-01 00:00:00+00', '1969-07-20 20:17:40.0025+00'];
+    const times = [
+      '2026-10-15 00:00:00+00',
+      '2026-10-15 12:34:56.789+00',
+      '2026-10-15 12:34:56.0005+00',
+      '2026-10-15 12:34:56.0015+00',
+      '2026-10-15 12:34:56.999999+00',
+      '1999-12-31 23:59:59.9995+00',
+      '1970-01-01 00:00:00+00',
+      '1969-07-20 20:17:40.0025+00',
+    ];
     const list = `array[${times.map((t) => `'${t}'::timestamptz`).join(',')}]`;
     const text = await pg.query<{ ms: string }>(`select ((date_part('epoch', t) * 1000)::int8)::text as ms from unnest(${list}) t`);
     const reader = new BinaryCopyReader(await copyBinary(pg, `select unnest(${list})`));

@@ -130,7 +130,12 @@ export interface NamedStatement {
  * it opens again (a restarted worker thread). The session answers "does not exist" (26000) for a
  * session that never had it; it is then prepared and run again. Returns the EXECUTE's results.
  */
-export async function execNamed(session: Pick<Session, 'exec'>, st: NamedStatement, literals: readonly string[], around: { before?: string; after?: string } = {}): Promise<Results<unknown>> {
+export async function execNamed(
+  session: Pick<Session, 'exec'>,
+  st: NamedStatement,
+  literals: readonly string[],
+  around: { before?: string; after?: string } = {},
+): Promise<Results<unknown>> {
   const before = around.before ? `${around.before}; ` : '';
   const text = `${before}execute ${st.name}(${literals.join(', ')})${around.after ? `; ${around.after}` : ''}`;
   const at = around.before ? 1 : 0;

@@ -41,16 +41,14 @@ export interface WireResults {
 }
 
 /** The answer to one request. */
-export type Answer = { id: number; ok: true; value: WireResults | WireResults[] | WorkerHeap | number | null; wasmBytes: number | null } | { id: number; ok: false; error: WireError; wasmBytes: number | null };
+export type Answer =
+  | { id: number; ok: true; value: WireResults | WireResults[] | WorkerHeap | number | null; wasmBytes: number | null }
+  | { id: number; ok: false; error: WireError; wasmBytes: number | null };
 
 /** Requests without their id, which the sender adds. */
 export type Call = Request extends infer R ? (R extends { id: number } ? Omit<R, 'id'> : never) : never;
 
-export type Reply =
-  | Answer
-  | { id: 0; notify: string; payload: string }
-  | { id: 0; ready: true; wasmBytes: number | null }
-  | { id: 0; failed: WireError };
+export type Reply = Answer | { id: 0; notify: string; payload: string } | { id: 0; ready: true; wasmBytes: number | null } | { id: 0; failed: WireError };
 
 /** The word to open the database, with a template's bytes (transferred) for an in-memory one. */
 export interface OpenWord {

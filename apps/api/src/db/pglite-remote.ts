@@ -2,7 +2,17 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { QueryOptions, Results } from '@electric-sql/pglite';
-import { fromWireError, type Answer, type Call, type Reply, type Request, type WireQueryOptions, type WireResults, type WorkerHeap, type WorkerStart } from './pglite-protocol.ts';
+import {
+  fromWireError,
+  type Answer,
+  type Call,
+  type Reply,
+  type Request,
+  type WireQueryOptions,
+  type WireResults,
+  type WorkerHeap,
+  type WorkerStart,
+} from './pglite-protocol.ts';
 
 // The embedded database in a worker thread (decision 0170), seen from the API's thread: the part of
 // PGlite's interface Drizzle and the app use (query, exec, transaction, listen, close), each call a
@@ -61,7 +71,9 @@ function reportOutsideStatement(id: number, sql: string): void {
   const key = stack || sql.slice(0, 80);
   if (reported.has(key)) return;
   reported.add(key);
-  console.error(`database: a statement outside transaction ${id} was sent from inside it and waits for it to end (a deadlock if awaited): ${sql.slice(0, 120)}\n${stack}`);
+  console.error(
+    `database: a statement outside transaction ${id} was sent from inside it and waits for it to end (a deadlock if awaited): ${sql.slice(0, 120)}\n${stack}`,
+  );
 }
 
 /**
@@ -266,8 +278,12 @@ export class RemotePGlite {
     for (const [id, p] of this.pending) {
       if (now - p.since < STALL_REPORT_MS || this.stallReported.has(id)) continue;
       this.stallReported.add(id);
-      const open = [...this.openTransactions].map(([tx, t]) => `transaction ${tx} open for ${Math.round((now - t.since) / 1000)} s, its last statement: ${t.last}`);
-      console.error(`database: a ${p.what} has waited ${Math.round((now - p.since) / 1000)} s for the embedded database's thread; ${open.length ? open.join('; ') : 'no transaction open'}; ${this.pending.size} calls waiting`);
+      const open = [...this.openTransactions].map(
+        ([tx, t]) => `transaction ${tx} open for ${Math.round((now - t.since) / 1000)} s, its last statement: ${t.last}`,
+      );
+      console.error(
+        `database: a ${p.what} has waited ${Math.round((now - p.since) / 1000)} s for the embedded database's thread; ${open.length ? open.join('; ') : 'no transaction open'}; ${this.pending.size} calls waiting`,
+      );
     }
   }
 

@@ -47,13 +47,21 @@ describe.skipIf(!!process.env.TEST_DATABASE_URL)('the embedded database in a wor
   });
 
   it('runs a statement seen twice as a prepared statement, with the same rows, on both threads', async () => {
-    const statement = preparedSql<{ n: number; s: string | null; t: string }>('probe_prepared', sql`select ${sql.placeholder('n')}::int + 1 as n, ${sql.placeholder('s')}::text as s, ${sql.placeholder('t')}::timestamptz as probe_t`);
+    const statement = preparedSql<{ n: number; s: string | null; t: string }>(
+      'probe_prepared',
+      sql`select ${sql.placeholder('n')}::int + 1 as n, ${sql.placeholder('s')}::text as s, ${sql.placeholder('t')}::timestamptz as probe_t`,
+    );
     const first = await statement.run(main.db, { n: 0, s: 'x', t: '2026-06-01T00:00:00Z' });
-    for (const values of [{ n: 1, s: "it's", t: '2026-06-01T00:00:00Z' }, { n: 2, s: null, t: '2026-06-02T00:00:00Z' }, { n: 0, s: 'x', t: '2026-06-01T00:00:00Z' }]) {
+    for (const values of [
+      { n: 1, s: "it's", t: '2026-06-01T00:00:00Z' },
+      { n: 2, s: null, t: '2026-06-02T00:00:00Z' },
+      { n: 0, s: 'x', t: '2026-06-01T00:00:00Z' },
+    ]) {
       expect(await statement.run(worker.db, values)).toEqual(await statement.run(main.db, values));
     }
     expect(await statement.run(worker.db, { n: 0, s: 'x', t: '2026-06-01T00:00:00Z' })).toEqual(first);
-    const prepared = async (d: Database) => rowsOf<{ statement: string }>(await d.db.execute(sql`select statement from pg_prepared_statements`)).map((r) => r.statement);
+    const prepared = async (d: Database) =>
+      rowsOf<{ statement: string }>(await d.db.execute(sql`select statement from pg_prepared_statements`)).map((r) => r.statement);
     for (const d of [worker, main]) expect((await prepared(d)).filter((s) => s.includes('as probe_t'))).toHaveLength(1);
   });
 

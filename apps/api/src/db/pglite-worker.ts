@@ -3,7 +3,16 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite, type Results, type Transaction } from '@electric-sql/pglite';
 import { PreparedStatements } from './pglite-prepared.ts';
 import { compilePglite, pgliteBundles, pgliteOptions, wasmBytesOf } from './pglite-open.ts';
-import { toWireError, type OpenWord, type Reply, type Request, type WireQueryOptions, type WireResults, type WorkerHeap, type WorkerStart } from './pglite-protocol.ts';
+import {
+  toWireError,
+  type OpenWord,
+  type Reply,
+  type Request,
+  type WireQueryOptions,
+  type WireResults,
+  type WorkerHeap,
+  type WorkerStart,
+} from './pglite-protocol.ts';
 
 // The embedded database's own thread (decision 0170): PGlite and its WebAssembly run here, so a
 // statement, however long, holds up no request on the API's thread. Requests arrive in order and
@@ -19,7 +28,10 @@ async function open(word: OpenWord): Promise<PGlite> {
   const { fsBundle, runningBundle } = await pgliteBundles();
   const pgliteWasmModule = start.pgliteWasmModule ?? (await compilePglite());
   const template = word.template ? new Blob([word.template]) : undefined;
-  const db = new PGlite(start.dataDir ?? 'memory://', pgliteOptions({ dataDir: start.dataDir, template, sharedBuffers: start.sharedBuffers, pgliteWasmModule, fsBundle, runningBundle }));
+  const db = new PGlite(
+    start.dataDir ?? 'memory://',
+    pgliteOptions({ dataDir: start.dataDir, template, sharedBuffers: start.sharedBuffers, pgliteWasmModule, fsBundle, runningBundle }),
+  );
   await db.waitReady;
   return db;
 }

@@ -31,7 +31,8 @@ export class AppError extends Error {
 
 export const badRequest = (message: string, technical?: string, code?: ErrorCode) => new AppError(400, message, technical, code);
 export const unauthorized = (message = 'Authentication required', technical?: string, code?: ErrorCode) => new AppError(401, message, technical, code);
-export const forbidden = (message = 'You do not have permission to do this', technical?: string, code?: ErrorCode) => new AppError(403, message, technical, code);
+export const forbidden = (message = 'You do not have permission to do this', technical?: string, code?: ErrorCode) =>
+  new AppError(403, message, technical, code);
 export const notFound = (what = 'Resource') => new AppError(404, `${what} not found`);
 export const conflict = (message: string, technical?: string, code?: ErrorCode) => new AppError(409, message, technical, code);
 /**

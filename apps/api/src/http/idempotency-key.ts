@@ -13,7 +13,8 @@ export function idempotencyKeyOf(req: FastifyRequest): string | null {
   const raw = req.headers['idempotency-key'];
   if (raw === undefined) return null;
   const key = Array.isArray(raw) ? raw[0] : raw;
-  if (key === undefined || !KEY.test(key)) throw invalidField('Idempotency-Key', 'Idempotency-Key must be 8 to 100 letters, digits, dots, colons, dashes or underscores (a UUID)');
+  if (key === undefined || !KEY.test(key))
+    throw invalidField('Idempotency-Key', 'Idempotency-Key must be 8 to 100 letters, digits, dots, colons, dashes or underscores (a UUID)');
   return key;
 }
 
@@ -27,6 +28,7 @@ const CLOCK_SKEW_MS = 60_000;
 export function recordedTime(recordedAt: string | null | undefined, now: number): number {
   if (!recordedAt) return now;
   const ms = Date.parse(recordedAt);
-  if (ms > now + CLOCK_SKEW_MS) throw invalidField('recordedAt', "Recorded at cannot be in the future: check the phone's date and time", 'sync.recorded_in_future');
+  if (ms > now + CLOCK_SKEW_MS)
+    throw invalidField('recordedAt', "Recorded at cannot be in the future: check the phone's date and time", 'sync.recorded_in_future');
   return Math.min(ms, now);
 }

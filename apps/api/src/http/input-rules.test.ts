@@ -41,12 +41,17 @@ describe('text the database cannot hold', () => {
 
   it('refuses values nested 5,000 deep without walking them (the role permissions crashed with a stack overflow)', async () => {
     const deep = `${'['.repeat(5000)}${']'.repeat(5000)}`;
-    const res = await t.app.inject({ method: 'POST', url: org('/roles'), headers: { ...a.admin, 'content-type': 'application/json' }, payload: `{"name":"Deep","permissions":${deep}}` });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: org('/roles'),
+      headers: { ...a.admin, 'content-type': 'application/json' },
+      payload: `{"name":"Deep","permissions":${deep}}`,
+    });
     expect(res.statusCode).toBe(400);
     expect(res.json().technicalMessage).toMatch(/^permissions(\.0)+: .* is nested too deeply \(at most 32 levels\)/);
   });
 
-  it('does not build what is nested past the rules\' depth (issue 43: 100 such bodies at once held 16 MB)', () => {
+  it("does not build what is nested past the rules' depth (issue 43: 100 such bodies at once held 16 MB)", () => {
     const cut = (text: string) => shallowJsonBytes(Buffer.from(text), 2)?.toString() ?? null;
     expect(cut('{"a":{"b":{"c":[1,{"d":2}]},"e":"{[["},"f":[[["x\\\\"]]]}')).toBe('{"a":{"b":{},"e":"{[["},"f":[[]]}');
     // Brackets in strings are text; nothing that deep, or brackets that do not match: left to JSON.parse.
@@ -66,7 +71,11 @@ describe('numbers', () => {
   it("answers a subnormal in a field that takes no number by the field's type, not by subnormals (issue 66)", async () => {
     const res = await send('POST', org('/assets'), vehicleBody({ make: 5e-324, fuelType: -1e-320, odometerKm: 5e-324 }));
     // Text and a choice get their type's words; a number field keeps the subnormal rule's.
-    expectFieldErrors(res.json(), 400, { make: 'Make must be text', fuelType: 'Fuel type is not an IFTA fuel type', odometerKm: 'Odometer (km) must be 0 or a number further from zero' });
+    expectFieldErrors(res.json(), 400, {
+      make: 'Make must be text',
+      fuelType: 'Fuel type is not an IFTA fuel type',
+      odometerKm: 'Odometer (km) must be 0 or a number further from zero',
+    });
     expect(res.json().message).not.toMatch(/Make must be 0|Fuel type must be 0/);
     const nested = await send('POST', org('/work-orders'), { assetId: 5e-324, title: { text: 5e-324 } });
     expectFieldErrors(nested.json(), 400, { assetId: 'Vehicle must be a vehicle or trailer id', title: 'Title is a required field' });
@@ -93,7 +102,14 @@ describe('numbers', () => {
 
 describe('years', () => {
   it('refuses a fuel purchase in year 0000 (it answered 500) or 0050 (it was stored as 1950)', async () => {
-    const purchase = (purchasedAt: string) => ({ purchasedAt, assetId: truckId, jurisdiction: 'MO', quantity: 3.2, volumeUnit: 'GAL', receiptNumber: `R-${purchasedAt.slice(0, 4)}` });
+    const purchase = (purchasedAt: string) => ({
+      purchasedAt,
+      assetId: truckId,
+      jurisdiction: 'MO',
+      quantity: 3.2,
+      volumeUnit: 'GAL',
+      receiptNumber: `R-${purchasedAt.slice(0, 4)}`,
+    });
     for (const year of ['0000', '0050']) {
       const res = await send('POST', org('/ifta/fuel-purchases'), purchase(`${year}-05-12T15:18:00Z`));
       expectFieldErrors(res.json(), 400, { purchasedAt: 'Purchase time must be in the years 1900 to 2200' });
@@ -101,7 +117,14 @@ describe('years', () => {
   });
 
   it('refuses an IFTA adjustment on day 0050-03-01 (stored in quarter "50Q1") and a report filter in year 0000', async () => {
-    const res = await send('POST', org('/ifta/adjustments'), { day: '0050-03-01', assetId: truckId, jurisdiction: 'IL', adjustmentKind: 'MISSING_TRIP', distanceM: 1000, reason: 'Trip sheet 5521' });
+    const res = await send('POST', org('/ifta/adjustments'), {
+      day: '0050-03-01',
+      assetId: truckId,
+      jurisdiction: 'IL',
+      adjustmentKind: 'MISSING_TRIP',
+      distanceM: 1000,
+      reason: 'Trip sheet 5521',
+    });
     expectFieldErrors(res.json(), 400, { day: 'Day must be in the years 1900 to 2200' });
     const report = await send('GET', org('/reports/trips?from=0000-01-01T00:00:00Z&to=2026-01-01T00:00:00Z'));
     expectFieldErrors(report.json(), 400, { 'querystring.from': 'from must be in the years 1900 to 2200' });
@@ -115,20 +138,40 @@ describe('imports', () => {
   const latin1Csv = Buffer.concat([Buffer.from('Unit number,VIN,Make\nT900,,Volvo\nT901,,Montr'), Buffer.from([0xe9]), Buffer.from('al Trucks\n')]);
 
   it('refuses a CSV that is not UTF-8, naming its line (it was imported with U+FFFD)', async () => {
-    const res = await t.app.inject({ method: 'POST', url: org('/imports/trailers/preview'), headers: { ...a.admin, 'content-type': 'text/csv' }, payload: latin1Csv });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: org('/imports/trailers/preview'),
+      headers: { ...a.admin, 'content-type': 'text/csv' },
+      payload: latin1Csv,
+    });
     expectFieldErrors(res.json(), 400, { csv: 'Line 3 is not UTF-8 text' });
   });
 
   it('refuses a JSON body whose text is not UTF-8, naming the field and the line in it', async () => {
     const json = Buffer.concat([Buffer.from('{"csv":"Unit number\\nT902\\nMontr'), Buffer.from([0xe9]), Buffer.from('al\\n"}')]);
-    const res = await t.app.inject({ method: 'POST', url: org('/imports/trailers/preview'), headers: { ...a.admin, 'content-type': 'application/json' }, payload: json });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: org('/imports/trailers/preview'),
+      headers: { ...a.admin, 'content-type': 'application/json' },
+      payload: json,
+    });
     expectFieldErrors(res.json(), 400, { csv: 'CSV file is not UTF-8 text at line 3' });
   });
 });
 
 describe('places', () => {
   it('refuses a polygon whose corners are on one line (a zero-area geofence was created)', async () => {
-    const flat = { type: 'Polygon', coordinates: [[[-96.8, 32.78], [-96.79, 32.78], [-96.78, 32.78], [-96.8, 32.78]]] };
+    const flat = {
+      type: 'Polygon',
+      coordinates: [
+        [
+          [-96.8, 32.78],
+          [-96.79, 32.78],
+          [-96.78, 32.78],
+          [-96.8, 32.78],
+        ],
+      ],
+    };
     const res = await send('POST', org('/places'), { name: 'Flat yard', category: 'YARD', geometry: flat });
     expectFieldErrors(res.json(), 400, { 'geometry.coordinates': 'A polygon must enclose an area: its corners are on one line' });
   });

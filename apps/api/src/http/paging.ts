@@ -14,12 +14,7 @@ export function toPage<T>(content: T[], totalElements: number, q: Pick<PageQuery
  * or an ordering expression. `tieBreak` keeps paging stable when values repeat. NULLS LAST either way,
  * so empty values never crowd the first page.
  */
-export function orderBy(
-  sort: string | undefined,
-  allowed: Record<string, AnyPgColumn | SQL>,
-  fallback: string | SQL,
-  tieBreak: SQL,
-): SQL[] {
+export function orderBy(sort: string | undefined, allowed: Record<string, AnyPgColumn | SQL>, fallback: string | SQL, tieBreak: SQL): SQL[] {
   const parsed = parseSort(sort) ?? (typeof fallback === 'string' ? { field: fallback, dir: 'asc' as const } : null);
   if (!parsed) return [fallback as SQL, tieBreak];
   const key = allowed[parsed.field];

@@ -76,14 +76,21 @@ describe('shallowJsonBytes against the plain reading', () => {
     );
     // Any character put in anywhere, or put in place of another.
     fc.assert(
-      fc.property(json, fc.integer({ min: 1, max: 4 }), fc.nat(), fc.constantFrom('{', '}', '[', ']', '"', '\\', ',', ':', '1', '-', '.', 'e', 't', ' ', 'x'), fc.boolean(), (value, max, at, ch, replace) => {
-        const good = JSON.stringify(value);
-        const k = at % (good.length + 1);
-        const bad = good.slice(0, k) + ch + good.slice(replace ? k + 1 : k);
-        if (parses(bad)) return;
-        const cut = shallowJsonBytes(Buffer.from(bad), max);
-        expect(cut === null || !parses(cut.toString('utf8'))).toBe(true);
-      }),
+      fc.property(
+        json,
+        fc.integer({ min: 1, max: 4 }),
+        fc.nat(),
+        fc.constantFrom('{', '}', '[', ']', '"', '\\', ',', ':', '1', '-', '.', 'e', 't', ' ', 'x'),
+        fc.boolean(),
+        (value, max, at, ch, replace) => {
+          const good = JSON.stringify(value);
+          const k = at % (good.length + 1);
+          const bad = good.slice(0, k) + ch + good.slice(replace ? k + 1 : k);
+          if (parses(bad)) return;
+          const cut = shallowJsonBytes(Buffer.from(bad), max);
+          expect(cut === null || !parses(cut.toString('utf8'))).toBe(true);
+        },
+      ),
       { numRuns: 3000 },
     );
   });

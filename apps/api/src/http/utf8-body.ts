@@ -238,7 +238,10 @@ export function installUtf8Json(app: FastifyInstance): void {
     const found = replacedAt(lenient);
     const error: AppError =
       found && found.path.length > 0
-        ? invalidField(found.path.join('.'), `${fieldWords(found.path)} is not UTF-8 text${found.line ? ` at line ${found.line}` : ''}: save the file as UTF-8 and try again`)
+        ? invalidField(
+            found.path.join('.'),
+            `${fieldWords(found.path)} is not UTF-8 text${found.line ? ` at line ${found.line}` : ''}: save the file as UTF-8 and try again`,
+          )
         : invalidField('body', `The request body is not UTF-8 text (line ${decoded.line})`);
     return done(error, undefined);
   });

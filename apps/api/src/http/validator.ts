@@ -30,7 +30,9 @@ function valueAt(data: unknown, instancePath: string): unknown {
 
 /** Where a schema issue is: its path, or for unknown fields each field's own path. */
 const issuePaths = (i: Issue): string[] =>
-  i.keyword === 'unrecognized_keys' && Array.isArray(i.params.keys) ? i.params.keys.map((k) => `${i.instancePath.replace(/\/$/, '')}/${String(k)}`) : [i.instancePath];
+  i.keyword === 'unrecognized_keys' && Array.isArray(i.params.keys)
+    ? i.params.keys.map((k) => `${i.instancePath.replace(/\/$/, '')}/${String(k)}`)
+    : [i.instancePath];
 const within = (path: string, parent: string) => path === parent || path.startsWith(parent.endsWith('/') ? parent : `${parent}/`);
 
 /**

@@ -65,7 +65,10 @@ async function inForce(): Promise<Map<string, string[]>> {
   for (const r of list) if (r.event_code === 1 || r.event_code === 3) out.set(r.driver_id, [...(out.get(r.driver_id) ?? []), r.code].sort());
   return out;
 }
-const activeDrivers = async () => (await rows<{ id: string }>(`select d.id from drivers d join organizations o on o.id = d.organization_id where d.status = 'ACTIVE' and o.status = 'ACTIVE'`)).map((r) => r.id);
+const activeDrivers = async () =>
+  (
+    await rows<{ id: string }>(`select d.id from drivers d join organizations o on o.id = d.organization_id where d.status = 'ACTIVE' and o.status = 'ACTIVE'`)
+  ).map((r) => r.id);
 const at = (days: number, hours = 0) => T0 + days * DAY + hours * H;
 const run = (now: number) => runEldTransferCheck(t.database, deps, now);
 
@@ -122,18 +125,24 @@ describe('the weekly self-check, on a clock', () => {
     expect([...new Set([...(await inForce()).values()].map((c) => c.join()))]).toEqual(['4,S']);
 
     // The driver's screen shows both, the driver's own ELD's.
-    const status = hosDriverStatusSchema.parse((await t.app.inject({ method: 'GET', url: `/api/v1/organizations/${a.orgId}/users/${me.userId}/hos_log/driver-status`, headers: me.headers })).json());
+    const status = hosDriverStatusSchema.parse(
+      (await t.app.inject({ method: 'GET', url: `/api/v1/organizations/${a.orgId}/users/${me.userId}/hos_log/driver-status`, headers: me.headers })).json(),
+    );
     expect(status.diagnostics.map((d) => [d.code, d.kind, d.name, d.driver?.id]).sort()).toEqual([
       ['4', 'DIAGNOSTIC', 'Data transfer data diagnostic', me.driverId],
       ['S', 'MALFUNCTION', 'Data transfer compliance malfunction', me.driverId],
     ]);
     expect(status.diagnostics.find((d) => d.code === 'S')!.detail).toMatch(/has failed its checks since .* \(3 days\)/);
     // The office's list, with the driver named.
-    const office = hosDiagnosticPageSchema.parse((await t.app.inject({ method: 'GET', url: `/api/v1/organizations/${a.orgId}/hos_log/diagnostics?active=true&size=500`, headers: a.admin })).json());
+    const office = hosDiagnosticPageSchema.parse(
+      (await t.app.inject({ method: 'GET', url: `/api/v1/organizations/${a.orgId}/hos_log/diagnostics?active=true&size=500`, headers: a.admin })).json(),
+    );
     const mine = office.content.filter((d) => d.driver?.id === me.driverId);
     expect(mine.map((d) => d.code).sort()).toEqual(['4', 'S']);
     // The last check, where the organization's account page reads it.
-    const check = eldTransferStatusSchema.parse((await t.app.inject({ method: 'GET', url: `/api/v1/organizations/${a.orgId}/hos_log/eld-transfer-status`, headers: a.admin })).json());
+    const check = eldTransferStatusSchema.parse(
+      (await t.app.inject({ method: 'GET', url: `/api/v1/organizations/${a.orgId}/hos_log/eld-transfer-status`, headers: a.admin })).json(),
+    );
     expect(check.lastCheck).toMatchObject({ checkedAt: new Date(at(16)).toISOString(), status: 'FAILED', ok: false });
     expect(check.lastCheck!.detail).toContain('closed the connection');
   });
@@ -143,12 +152,18 @@ describe('the weekly self-check, on a clock', () => {
     const drivers = await activeDrivers();
     expect(await run(at(17))).toMatchObject({ checked: true, ok: true, cleared: 2 * drivers.length });
     expect(await inForce()).toEqual(new Map());
-    const status = hosDriverStatusSchema.parse((await t.app.inject({ method: 'GET', url: `/api/v1/organizations/${a.orgId}/users/${me.userId}/hos_log/driver-status`, headers: me.headers })).json());
+    const status = hosDriverStatusSchema.parse(
+      (await t.app.inject({ method: 'GET', url: `/api/v1/organizations/${a.orgId}/users/${me.userId}/hos_log/driver-status`, headers: me.headers })).json(),
+    );
     expect(status.diagnostics.filter((d) => d.driver)).toEqual([]);
 
     // The file of those days: the malfunction segment holds them, no CMV (the driver's own ELD's).
     const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
-    const res = await t.app.inject({ method: 'GET', url: `/api/v1/organizations/${a.orgId}/drivers/${me.driverId}/hos_log/eld-output?from=${day(at(12))}&to=${day(at(18))}&comment=CHECK`, headers: me.headers });
+    const res = await t.app.inject({
+      method: 'GET',
+      url: `/api/v1/organizations/${a.orgId}/drivers/${me.driverId}/hos_log/eld-output?from=${day(at(12))}&to=${day(at(18))}&comment=CHECK`,
+      headers: me.headers,
+    });
     expect(res.statusCode, res.body).toBe(200);
     const file = parseEldFile(res.body);
     expect(file.malfunctions.map((m) => [m.code, m.diagnosticCode, m.cmvOrder]).sort()).toEqual([
@@ -165,7 +180,12 @@ describe('the weekly self-check, on a clock', () => {
   it('a driver added while the mechanism is failing gets the diagnostic on the next run, without a Ping', async () => {
     standIn.pingMode = 'UnexpectedError';
     expect(await run(at(23))).toMatchObject({ checked: true, ok: false });
-    const created = await t.app.inject({ method: 'POST', url: `/api/v1/organizations/${a.orgId}/drivers`, headers: a.admin, payload: { firstName: 'Nadia', lastName: 'Newhire', licenseNumber: `NH${Date.now()}`, licenseState: 'TX' } });
+    const created = await t.app.inject({
+      method: 'POST',
+      url: `/api/v1/organizations/${a.orgId}/drivers`,
+      headers: a.admin,
+      payload: { firstName: 'Nadia', lastName: 'Newhire', licenseNumber: `NH${Date.now()}`, licenseState: 'TX' },
+    });
     expect(created.statusCode, created.body).toBe(201);
     const pings = standIn.pings;
     expect(await run(at(23, 1))).toMatchObject({ checked: false, logged: 1 });

@@ -74,7 +74,10 @@ export async function runEldTransferCheck(database: Database, deps: TransferChec
       last = await latestCheck(db);
     }
     result.ok = last?.ok ?? null;
-    const verdict = transferVerdict(last && { checkedAt: last.checkedAt.getTime(), ok: last.ok, detail: last.detail }, last && !last.ok ? await failingSince(db) : null);
+    const verdict = transferVerdict(
+      last && { checkedAt: last.checkedAt.getTime(), ok: last.ok, detail: last.detail },
+      last && !last.ok ? await failingSince(db) : null,
+    );
     if (!verdict) return result;
     const orgs = await db.select({ id: organizations.id }).from(organizations).where(eq(organizations.status, 'ACTIVE')).orderBy(asc(organizations.id));
     for (const { id } of orgs) {
@@ -95,7 +98,12 @@ type JobLog = { info(o: object, m: string): void; warn(o: object, m: string): vo
  * runs it), the first time soon after start: a server that was down past the 7 days checks at once.
  * `deps` is asked each time (a certificate installed meanwhile is used). Returns the stop function.
  */
-export function scheduleEldTransferCheck(database: Database, deps: () => Promise<TransferCheckDeps>, log: JobLog, everyMs = ELD_TRANSFER_CHECK_TICK_MS): () => Promise<void> {
+export function scheduleEldTransferCheck(
+  database: Database,
+  deps: () => Promise<TransferCheckDeps>,
+  log: JobLog,
+  everyMs = ELD_TRANSFER_CHECK_TICK_MS,
+): () => Promise<void> {
   let warned = false;
   const onError = (err: unknown) => log.error({ job: ELD_TRANSFER_CHECK_JOB, err }, 'ELD data transfer check failed');
   return scheduleRecurring(
@@ -103,7 +111,10 @@ export function scheduleEldTransferCheck(database: Database, deps: () => Promise
       const d = await deps();
       if (!d.ping && !warned) {
         warned = true;
-        log.warn({ job: ELD_TRANSFER_CHECK_JOB }, "FMCSA's web service is not set up (ELD_CLIENT_CERT and ELD_CLIENT_KEY, or ELD_CLIENT_PFX): the data transfer self-check is not made");
+        log.warn(
+          { job: ELD_TRANSFER_CHECK_JOB },
+          "FMCSA's web service is not set up (ELD_CLIENT_CERT and ELD_CLIENT_KEY, or ELD_CLIENT_PFX): the data transfer self-check is not made",
+        );
       }
       const r = await runEldTransferCheck(database, d);
       if (r.checked || r.logged || r.cleared) log.info({ job: ELD_TRANSFER_CHECK_JOB, ...r }, 'ELD data transfer checked');

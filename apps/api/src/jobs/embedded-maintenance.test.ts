@@ -6,7 +6,15 @@ import { dueTables, runEmbeddedMaintenance } from './embedded-maintenance.ts';
 
 describe('dueTables', () => {
   it("follows autovacuum's default thresholds", () => {
-    const t = (over: Partial<Parameters<typeof dueTables>[0][number]>) => ({ relname: 'x', live: 1000, estimate: 1000, modified: 0, dead: 0, analyzed: true, ...over });
+    const t = (over: Partial<Parameters<typeof dueTables>[0][number]>) => ({
+      relname: 'x',
+      live: 1000,
+      estimate: 1000,
+      modified: 0,
+      dead: 0,
+      analyzed: true,
+      ...over,
+    });
     expect(dueTables([t({})])).toEqual([]);
     expect(dueTables([t({ modified: 150 })])).toEqual([]);
     expect(dueTables([t({ modified: 151 })])).toEqual([{ table: 'x', vacuum: false }]);
@@ -40,7 +48,8 @@ describe('embedded database maintenance', () => {
     await db.execute(sql`drop table if exists maintenance_probe`);
     await db.execute(sql`create table maintenance_probe (id int primary key, v int)`);
     await db.execute(sql`insert into maintenance_probe select g, g % 7 from generate_series(1, 5000) g`);
-    const tuples = async () => Number(rowsOf<{ n: number }>(await db.execute(sql`select reltuples as n from pg_class where relname = 'maintenance_probe'`))[0]!.n);
+    const tuples = async () =>
+      Number(rowsOf<{ n: number }>(await db.execute(sql`select reltuples as n from pg_class where relname = 'maintenance_probe'`))[0]!.n);
     const before = await tuples();
     const done = await runEmbeddedMaintenance(t.database);
     if (t.database.kind === 'pglite') {
@@ -49,7 +58,9 @@ describe('embedded database maintenance', () => {
       expect(await tuples()).toBe(5000);
       expect(await runEmbeddedMaintenance(t.database)).not.toContain('maintenance_probe');
       // A small sample (300 rows a target): ANALYZE runs on the API's thread.
-      expect(rowsOf<{ default_statistics_target: string }>(await db.execute(sql`show default_statistics_target`))[0]).toEqual({ default_statistics_target: '30' });
+      expect(rowsOf<{ default_statistics_target: string }>(await db.execute(sql`show default_statistics_target`))[0]).toEqual({
+        default_statistics_target: '30',
+      });
       // Rows written in an earlier life (the activity counters start again at every open, as
       // pg_stat_reset does here): the table's growth since its statistics makes it due.
       await db.execute(sql`insert into maintenance_probe select g, g % 7 from generate_series(5001, 10000) g`);

@@ -52,7 +52,16 @@ export function dueTables(stats: readonly TableStats[]): Array<{ table: string; 
 /** One pass: ANALYZE (and VACUUM where dead rows piled up) the tables that are due. Returns their names. */
 export async function runEmbeddedMaintenance(database: Database): Promise<string[]> {
   if (database.kind !== 'pglite') return [];
-  const stats = rowsOf<{ relname: string; live: string | number; estimate: string | number; modified: string | number; dead: string | number; analyzed: boolean; pages: string | number; stat_pages: string | number }>(
+  const stats = rowsOf<{
+    relname: string;
+    live: string | number;
+    estimate: string | number;
+    modified: string | number;
+    dead: string | number;
+    analyzed: boolean;
+    pages: string | number;
+    stat_pages: string | number;
+  }>(
     // Never analyzed: reltuples -1 (the activity counters start again at every start of the
     // embedded database, so they cannot tell; pg_class keeps the statistics' row estimate).
     await database.db.execute(sql`
@@ -60,7 +69,16 @@ export async function runEmbeddedMaintenance(database: Database): Promise<string
              (c.reltuples >= 0 or pg_relation_size(c.oid) = 0) as analyzed,
              pg_relation_size(c.oid) / current_setting('block_size')::int as pages, c.relpages as stat_pages
       from pg_stat_user_tables s join pg_class c on c.oid = s.relid where s.schemaname = 'public'`),
-  ).map((r) => ({ relname: r.relname, live: Number(r.live), estimate: Number(r.estimate), modified: Number(r.modified), dead: Number(r.dead), analyzed: r.analyzed, pages: Number(r.pages), statPages: Number(r.stat_pages) }));
+  ).map((r) => ({
+    relname: r.relname,
+    live: Number(r.live),
+    estimate: Number(r.estimate),
+    modified: Number(r.modified),
+    dead: Number(r.dead),
+    analyzed: r.analyzed,
+    pages: Number(r.pages),
+    statPages: Number(r.stat_pages),
+  }));
   const due = dueTables(stats);
   for (const { table, vacuum } of due) {
     // Identifiers from the catalogue, quoted: VACUUM and ANALYZE take no parameters.
@@ -77,7 +95,12 @@ export async function runEmbeddedMaintenance(database: Database): Promise<string
  * fleet of 1,000 new vehicles run on statistics of the 25 before it, each vehicle's first reads
  * planned as if its fixes were a twenty-fifth of the month.
  */
-export function scheduleEmbeddedMaintenance(database: Database, log: { info: (o: object, m: string) => void; warn: (o: object, m: string) => void }, firstMs = 60_000, everyMs = 60_000): () => void {
+export function scheduleEmbeddedMaintenance(
+  database: Database,
+  log: { info: (o: object, m: string) => void; warn: (o: object, m: string) => void },
+  firstMs = 60_000,
+  everyMs = 60_000,
+): () => void {
   if (database.kind !== 'pglite') return () => undefined;
   let timer: NodeJS.Timeout | null = null;
   const pass = async () => {

@@ -13,7 +13,11 @@ const runningHere = new Set<string>();
  * Runs `work` when no other run of the job holds its lock, here or on another instance; resolves
  * null when one does. `work`'s result is the run's summary in job_runs.
  */
-export async function runExclusive<R extends object>(database: Database, job: { name: string; lockKey: number }, work: (db: Db) => Promise<R>): Promise<R | null> {
+export async function runExclusive<R extends object>(
+  database: Database,
+  job: { name: string; lockKey: number },
+  work: (db: Db) => Promise<R>,
+): Promise<R | null> {
   if (runningHere.has(job.name)) return null;
   runningHere.add(job.name);
   try {
@@ -42,5 +46,8 @@ async function mark(db: Db, name: string, status: 'OK' | 'FAILED' | 'RUNNING', s
   await db
     .insert(jobRuns)
     .values({ name, startedAt: at, finishedAt: status === 'RUNNING' ? null : at, status, summary })
-    .onConflictDoUpdate({ target: jobRuns.name, set: status === 'RUNNING' ? { startedAt: at, finishedAt: null, status, summary } : { finishedAt: at, status, summary } });
+    .onConflictDoUpdate({
+      target: jobRuns.name,
+      set: status === 'RUNNING' ? { startedAt: at, finishedAt: null, status, summary } : { finishedAt: at, status, summary },
+    });
 }

@@ -29,7 +29,11 @@ const homeTime = (ms: number, timeZone: string) => homeFormat(timeZone).format(n
 const formats = new Map<string, Intl.DateTimeFormat>();
 function homeFormat(timeZone: string): Intl.DateTimeFormat {
   let f = formats.get(timeZone);
-  if (!f) formats.set(timeZone, (f = new Intl.DateTimeFormat('en-US', { timeZone, month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit', timeZoneName: 'short' })));
+  if (!f)
+    formats.set(
+      timeZone,
+      (f = new Intl.DateTimeFormat('en-US', { timeZone, month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit', timeZoneName: 'short' })),
+    );
   return f;
 }
 const dayWords = (date: string) => new Date(`${date}T12:00:00Z`).toLocaleDateString('en-US', { month: 'short', day: 'numeric', timeZone: 'UTC' });
@@ -46,7 +50,13 @@ export const violationFactKey = (v: FleetViolation) => `violation:${v.driver.id}
 export const isViolationNews = (v: FleetViolation, nowMs: number, newsMs = VIOLATION_NEWS_MS) => v.startMs > nowMs - newsMs && v.startMs <= nowMs;
 
 /** A violation that began in the last `newsMs` (default VIOLATION_NEWS_MS). */
-export function violationNotices(orgId: string, violations: readonly FleetViolation[], nowMs: number, logIdOf: (v: FleetViolation) => string | null, newsMs = VIOLATION_NEWS_MS): NotifyInput[] {
+export function violationNotices(
+  orgId: string,
+  violations: readonly FleetViolation[],
+  nowMs: number,
+  logIdOf: (v: FleetViolation) => string | null,
+  newsMs = VIOLATION_NEWS_MS,
+): NotifyInput[] {
   return violations
     .filter((v) => isViolationNews(v, nowMs, newsMs))
     .map((v) => {
@@ -66,7 +76,13 @@ export function violationNotices(orgId: string, violations: readonly FleetViolat
           orgId,
           type: 'hos.violation_started' as const,
           at: v.startMs,
-          data: { driverId: v.driver.id, driverName: name(v.driver), rule: v.rule, label: RULE_WORDS[v.rule] ?? v.rule, startedAt: new Date(v.startMs).toISOString() },
+          data: {
+            driverId: v.driver.id,
+            driverName: name(v.driver),
+            rule: v.rule,
+            label: RULE_WORDS[v.rule] ?? v.rule,
+            startedAt: new Date(v.startMs).toISOString(),
+          },
         },
       };
     });
@@ -96,7 +112,10 @@ export function driveLowNotices(orgId: string, availability: readonly Availabili
 }
 
 /** A device silent for more than a day, once per silence (its last report names it). */
-export function deviceOfflineNotice(orgId: string, d: { id: string; name: string; uniqueId: string; lastSeenAt: Date; assetId: string | null; unitNumber: string | null }): NotifyInput {
+export function deviceOfflineNotice(
+  orgId: string,
+  d: { id: string; name: string; uniqueId: string; lastSeenAt: Date; assetId: string | null; unitNumber: string | null },
+): NotifyInput {
   const hours = Math.floor((Date.now() - d.lastSeenAt.getTime()) / 3_600_000);
   return {
     organizationId: orgId,
@@ -109,7 +128,12 @@ export function deviceOfflineNotice(orgId: string, d: { id: string; name: string
     about: { assetId: d.assetId },
     // The silence began at its last report (what the fact key names), not when the watch noticed it.
     occurredAt: d.lastSeenAt,
-    webhook: { orgId, type: 'device.offline', at: d.lastSeenAt, data: { deviceId: d.id, uniqueId: d.uniqueId, assetId: d.assetId, unitNumber: d.unitNumber, lastSeenAt: d.lastSeenAt.toISOString() } },
+    webhook: {
+      orgId,
+      type: 'device.offline',
+      at: d.lastSeenAt,
+      data: { deviceId: d.id, uniqueId: d.uniqueId, assetId: d.assetId, unitNumber: d.unitNumber, lastSeenAt: d.lastSeenAt.toISOString() },
+    },
   };
 }
 

@@ -5,7 +5,15 @@ import { listLogDays } from '../modules/hos/hos-log-list.service.ts';
 import { fleetHos } from '../modules/hos/hos-fleet-snapshot.ts';
 import { ensureLogDays } from '../modules/hos/hos.repository.ts';
 import { logDateOf } from '../modules/hos/hos.time.ts';
-import { deviceOfflineNotice, driveLowNotices, isViolationNews, uncertifiedNotice, violationFactKey, violationNotices, VIOLATION_NEWS_MS } from './fleet-watch-detectors.ts';
+import {
+  deviceOfflineNotice,
+  driveLowNotices,
+  isViolationNews,
+  uncertifiedNotice,
+  violationFactKey,
+  violationNotices,
+  VIOLATION_NEWS_MS,
+} from './fleet-watch-detectors.ts';
 import { notifyMany, type NotifyInput } from '../modules/notifications/notifications.service.ts';
 import { drivenWithSafetyDefectNotices } from '../modules/maintenance/index.ts';
 import { DEVICE_OFFLINE_HOURS } from '@fleet/api-contract';
@@ -150,7 +158,10 @@ export class FleetWatch {
    * Checks one organization now (only `drivers` when given: those who just drove); with `clock`,
    * also devices and uncertified days. Returns the notices sent.
    */
-  async check(orgId: string, { clock, now = Date.now(), newsMs = VIOLATION_NEWS_MS, drivers }: { clock: boolean; now?: number; newsMs?: number; drivers?: ReadonlySet<string> }): Promise<number> {
+  async check(
+    orgId: string,
+    { clock, now = Date.now(), newsMs = VIOLATION_NEWS_MS, drivers }: { clock: boolean; now?: number; newsMs?: number; drivers?: ReadonlySet<string> },
+  ): Promise<number> {
     this.lastRun.set(orgId, now);
     let sent = 0;
     let only = drivers;
@@ -178,10 +189,20 @@ export class FleetWatch {
     const wanted = hos.violations.filter((v) => isViolationNews(v, now, newsMs) && !seen?.has(violationFactKey(v)));
     if (wanted.length) {
       // The notice links the log day of the violation: made now if the list never opened it.
-      const ids = await ensureLogDays(this.db, orgId, wanted.map((v) => ({ driverId: v.driver.id, logDate: v.logDate })));
-      sent += await this.send(orgId, violationNotices(orgId, wanted, now, (v) => ids.get(`${v.driver.id}|${v.logDate}`) ?? null, newsMs));
+      const ids = await ensureLogDays(
+        this.db,
+        orgId,
+        wanted.map((v) => ({ driverId: v.driver.id, logDate: v.logDate })),
+      );
+      sent += await this.send(
+        orgId,
+        violationNotices(orgId, wanted, now, (v) => ids.get(`${v.driver.id}|${v.logDate}`) ?? null, newsMs),
+      );
     }
-    sent += await this.send(orgId, driveLowNotices(orgId, hos.availability, (id) => logDateOf(now, zoneOf.get(id) ?? 'UTC', hos.state.periodStart)));
+    sent += await this.send(
+      orgId,
+      driveLowNotices(orgId, hos.availability, (id) => logDateOf(now, zoneOf.get(id) ?? 'UTC', hos.state.periodStart)),
+    );
     // A Driving status recorded on a vehicle with an open safety defect (issue 31, decision 0159):
     // behind ingest once automatic duty status wrote it, and on the clock for any other origin.
     sent += await this.send(orgId, await drivenWithSafetyDefectNotices(this.db, orgId, now - newsMs, now));
@@ -225,7 +246,14 @@ export class FleetWatch {
 
   private async offlineDevices(orgId: string, now: number): Promise<NotifyInput[]> {
     const rows = await this.db
-      .select({ id: gateways.id, name: gateways.name, uniqueId: gateways.uniqueId, lastSeenAt: gateways.lastSeenAt, assetId: gateways.assetId, unitNumber: assets.unitNumber })
+      .select({
+        id: gateways.id,
+        name: gateways.name,
+        uniqueId: gateways.uniqueId,
+        lastSeenAt: gateways.lastSeenAt,
+        assetId: gateways.assetId,
+        unitNumber: assets.unitNumber,
+      })
       .from(gateways)
       .leftJoin(assets, and(eq(assets.id, gateways.assetId), eq(assets.organizationId, gateways.organizationId)))
       .where(
@@ -244,10 +272,18 @@ export class FleetWatch {
   /** Yesterday (in the organization's zone) as the log list shows it: the drivers whose day is not certified. */
   private async uncertified(orgId: string, now: number): Promise<NotifyInput | null> {
     const [org] = await this.db.select({ tz: organizations.timeZone }).from(organizations).where(eq(organizations.id, orgId));
-    const [any] = await this.db.select({ id: drivers.id }).from(drivers).where(and(eq(drivers.organizationId, orgId), eq(drivers.status, 'ACTIVE'))).limit(1);
+    const [any] = await this.db
+      .select({ id: drivers.id })
+      .from(drivers)
+      .where(and(eq(drivers.organizationId, orgId), eq(drivers.status, 'ACTIVE')))
+      .limit(1);
     if (!org || !any) return null;
     const yesterday = logDateOf(now - 24 * HOUR, org.tz, '00:00');
     const page = await listLogDays({ db: this.db, orgId, now }, { date: yesterday, page: 0, size: 500, problem: 'UNCERTIFIED' });
-    return uncertifiedNotice(orgId, yesterday, page.content.map((r) => r.driver));
+    return uncertifiedNotice(
+      orgId,
+      yesterday,
+      page.content.map((r) => r.driver),
+    );
   }
 }

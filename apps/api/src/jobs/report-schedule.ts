@@ -44,14 +44,21 @@ export async function runReportSchedule(database: Database, mailer: Mailer, now 
   for (const { s, email } of due) {
     result.due++;
     const scheduledFor = s.nextRunAt;
-    const claimed = await db.insert(reportRuns).values({ subscriptionId: s.id, scheduledFor, organizationId: s.organizationId }).onConflictDoNothing().returning({ id: reportRuns.subscriptionId });
+    const claimed = await db
+      .insert(reportRuns)
+      .values({ subscriptionId: s.id, scheduledFor, organizationId: s.organizationId })
+      .onConflictDoNothing()
+      .returning({ id: reportRuns.subscriptionId });
     if (claimed.length === 0) {
       result.taken++;
       continue;
     }
     // A schedule missed while every instance was down runs once now, then goes on from now.
     const next = new Date(nextRunAfter(s, Math.max(now, scheduledFor.getTime())));
-    await db.update(reportSubscriptions).set({ nextRunAt: next, lastRunAt: new Date(now) }).where(and(eq(reportSubscriptions.id, s.id), eq(reportSubscriptions.nextRunAt, scheduledFor)));
+    await db
+      .update(reportSubscriptions)
+      .set({ nextRunAt: next, lastRunAt: new Date(now) })
+      .where(and(eq(reportSubscriptions.id, s.id), eq(reportSubscriptions.nextRunAt, scheduledFor)));
     let outcome = 'SENT';
     try {
       const auth = await loadAuthContext(db, s.userId);
@@ -89,12 +96,26 @@ async function reportMail(database: Database, s: Subscription, to: string, sched
   for (const format of s.formats as Array<'pdf' | 'csv'>) {
     const f =
       kind === 'SAFETY_EVENTS'
-        ? await exportSafetyEvents(scope, s.userId, { ...period, driverId: s.filters.driverId, assetId: s.filters.assetId, groupId: s.filters.groupId }, format, s.timeZone)
+        ? await exportSafetyEvents(
+            scope,
+            s.userId,
+            { ...period, driverId: s.filters.driverId, assetId: s.filters.assetId, groupId: s.filters.groupId },
+            format,
+            s.timeZone,
+          )
         : kind === 'SAFETY_SCORES'
-          ? await exportSafetyScores(scope, s.userId, { ...period, groupBy: s.filters.by === 'vehicle' ? 'vehicle' : 'driver', groupId: s.filters.groupId }, format, s.timeZone)
+          ? await exportSafetyScores(
+              scope,
+              s.userId,
+              { ...period, groupBy: s.filters.by === 'vehicle' ? 'vehicle' : 'driver', groupId: s.filters.groupId },
+              format,
+              s.timeZone,
+            )
           : await exportReport(scope, ctx, kind as ReportKind, filters, format);
     attachments.push(
-      typeof f.body === 'string' ? { filename: f.name, content: f.body, contentType: f.type } : { filename: f.name, content: f.body.toString('base64'), contentType: f.type, encoding: 'base64' },
+      typeof f.body === 'string'
+        ? { filename: f.name, content: f.body, contentType: f.type }
+        : { filename: f.name, content: f.body.toString('base64'), contentType: f.type, encoding: 'base64' },
     );
   }
   const span = `${timeIn(period.from, ctx.timeZone)} to ${timeIn(period.to, ctx.timeZone)}`;

@@ -146,7 +146,14 @@ async function purge(db: Db, opts: PurgeOptions): Promise<PurgeResult> {
       }
       if (Object.keys(removed).length > 0) {
         await db.transaction(async (tx) => {
-          await recordActivity(tx, { orgId, actor: SYSTEM, action: 'PURGE', entityType: 'DATA_RETENTION', entityId: orgId, after: { removed, olderThan: cutoffs } });
+          await recordActivity(tx, {
+            orgId,
+            actor: SYSTEM,
+            action: 'PURGE',
+            entityType: 'DATA_RETENTION',
+            entityId: orgId,
+            after: { removed, olderThan: cutoffs },
+          });
           const total = Object.values(removed).reduce((a, b) => a + (b ?? 0), 0);
           await notify(tx, {
             organizationId: orgId,
@@ -164,7 +171,12 @@ async function purge(db: Db, opts: PurgeOptions): Promise<PurgeResult> {
     }
     if (opts.signal?.aborted) {
       result.interrupted = true;
-      await finish(db, 'FAILED', { error: 'interrupted: the instance was shutting down', organizations: result.organizations, removed: result.removed, ranBy: RUNNER });
+      await finish(db, 'FAILED', {
+        error: 'interrupted: the instance was shutting down',
+        organizations: result.organizations,
+        removed: result.removed,
+        ranBy: RUNNER,
+      });
       return result;
     }
     await finish(db, 'OK', { organizations: result.organizations, removed: result.removed, skippedKinds: result.skippedKinds, ranBy: RUNNER });

@@ -5,7 +5,10 @@
  * job logs them in its words); a rejection that escapes is passed to `onError`.
  * Returns the stop function, which waits for a run under way.
  */
-export function scheduleRecurring(run: () => Promise<void>, opts: { everyMs: number; firstAfterMs?: number; onError: (err: unknown) => void }): () => Promise<void> {
+export function scheduleRecurring(
+  run: () => Promise<void>,
+  opts: { everyMs: number; firstAfterMs?: number; onError: (err: unknown) => void },
+): () => Promise<void> {
   let running: Promise<void> = Promise.resolve();
   let busy = false;
   let stopped = false;

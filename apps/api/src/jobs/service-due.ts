@@ -34,7 +34,10 @@ export async function runServiceDue(database: Database, now = Date.now()): Promi
       if (due.length === 0) continue;
       result.due += due.length;
       const { units, tz } = await orgWording(db, id);
-      const sent = await notifyMany(db, due.map((d) => serviceDueNotice(id, d, units, tz)));
+      const sent = await notifyMany(
+        db,
+        due.map((d) => serviceDueNotice(id, d, units, tz)),
+      );
       result.notified += sent.filter((r) => r.created).length;
     }
     return result;

@@ -6,7 +6,10 @@
  * of a moment after its own request arrived, and N concurrent requests cost one run instead of N.
  */
 export class NextRun<V> {
-  private readonly states = new Map<string, { inflight: boolean; next: { promise: Promise<V>; resolve: (v: V) => void; reject: (err: unknown) => void } | null }>();
+  private readonly states = new Map<
+    string,
+    { inflight: boolean; next: { promise: Promise<V>; resolve: (v: V) => void; reject: (err: unknown) => void } | null }
+  >();
 
   /** `compute` of the run the caller joins (the first caller's: callers of one key must pass equivalent ones). */
   run(key: string, compute: () => Promise<V>): Promise<V> {

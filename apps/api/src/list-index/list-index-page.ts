@@ -37,7 +37,9 @@ const trigramKey = (s: string, j: number) => s.charCodeAt(j) * 4294967296 + s.ch
 export function buildEntries(rows: EntryRow[], filterNames: string[]): ListEntries {
   const ids = rows.map((r) => r.id);
   const texts = rows.map((r) => r.text);
-  const filters = new Map(filterNames.map((name) => [name, { values: [] as Array<string | null>, codes: new Uint8Array(rows.length), lists: [] as Int32Array[] }]));
+  const filters = new Map(
+    filterNames.map((name) => [name, { values: [] as Array<string | null>, codes: new Uint8Array(rows.length), lists: [] as Int32Array[] }]),
+  );
   const groupLists = new Map<string, number[]>();
   const postings = new Map<number, number[]>();
   rows.forEach((r, i) => {
@@ -140,7 +142,7 @@ function intersect(list: Ints, other: Ints): Ints {
   keptBuf = grow(keptBuf, Math.min(list.length, other.length));
   const out = keptBuf;
   let n = 0;
-  for (let a = 0, b = 0; a < list.length && b < other.length; ) {
+  for (let a = 0, b = 0; a < list.length && b < other.length;) {
     const x = list[a] as number;
     const y = other[b] as number;
     if (x === y) {
@@ -159,7 +161,8 @@ function intersect(list: Ints, other: Ints): Ints {
  */
 export function indexPage(e: ListEntries, q: IndexQuery, sort: EntryOrder, offset: number, limit: number): { entries: number[]; total: number } {
   const n = e.ids.length;
-  let matches: Ints | typeof ALL = q.search !== undefined && !q.search.includes('\0') ? searchHits(e, q.search.toLowerCase()) : q.search === undefined ? ALL : new Int32Array(0);
+  let matches: Ints | typeof ALL =
+    q.search !== undefined && !q.search.includes('\0') ? searchHits(e, q.search.toLowerCase()) : q.search === undefined ? ALL : new Int32Array(0);
   if (q.group !== undefined) {
     // Another organization's group, or an empty one, has no members here: nothing matches.
     const members = e.groups.get(q.group) ?? new Int32Array(0);

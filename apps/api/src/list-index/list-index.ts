@@ -105,7 +105,12 @@ export class ListIndexStore {
         if (!snap) break;
         const order = await this.order(db, list, org, snap, q.sortKey, q.order);
         const { entries, total } = indexPage(snap.entries, q, order, q.offset, q.limit);
-        const check = await this.check(db, list, org, entries.map((i) => snap!.entries.ids[i] as string));
+        const check = await this.check(
+          db,
+          list,
+          org,
+          entries.map((i) => snap!.entries.ids[i] as string),
+        );
         if (check.version === snap.version) {
           this.stats.served++;
           const items = entries.map((i) => snap!.items[i] as Item);
@@ -186,7 +191,12 @@ export class ListIndexStore {
     return pending;
   }
 
-  private async build<Item>(db: DbOrTx, list: IndexedList<Item>, org: string, load: () => Promise<{ byId: Map<string, Item>; version: string | undefined }>): Promise<Snapshot<Item> | null> {
+  private async build<Item>(
+    db: DbOrTx,
+    list: IndexedList<Item>,
+    org: string,
+    load: () => Promise<{ byId: Map<string, Item>; version: string | undefined }>,
+  ): Promise<Snapshot<Item> | null> {
     const rows = await entryStatements.get(list.name, () => list.entriesSql).run(db, { org });
     if (rows.length > this.maxRows) return null;
     // An empty list has no row to carry its version: the check of an empty page reads it.

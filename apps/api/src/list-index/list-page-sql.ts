@@ -109,6 +109,14 @@ export class ListPageQueries<Row extends { id: string }, Item> {
       const [c] = q.page > 0 ? await this.counts.get(shape, () => sql`select count(*)::int as n from ${this.t.table} where ${where()}`).run(db, values) : [];
       return toPage([], c?.n ?? 0, q);
     }
-    return toPage(await this.rowsOf(db, values.org, ids.map((r) => r.id)), ids[0]?.total ?? 0, q);
+    return toPage(
+      await this.rowsOf(
+        db,
+        values.org,
+        ids.map((r) => r.id),
+      ),
+      ids[0]?.total ?? 0,
+      q,
+    );
   }
 }

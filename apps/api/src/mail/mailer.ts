@@ -68,5 +68,10 @@ export function createMailer(opts: { smtpUrl?: string; from: string; outboxDir: 
 /** The Subject header of a raw message, unfolded (an encoded word stays encoded). */
 function subjectOf(raw: string): string {
   const head = raw.split(/\r?\n\r?\n/, 1)[0] ?? '';
-  return head.replace(/\r?\n[ \t]+/g, ' ').match(/^Subject:[ \t]*(.*)$/im)?.[1]?.trim() ?? '';
+  return (
+    head
+      .replace(/\r?\n[ \t]+/g, ' ')
+      .match(/^Subject:[ \t]*(.*)$/im)?.[1]
+      ?.trim() ?? ''
+  );
 }

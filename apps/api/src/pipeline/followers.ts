@@ -18,7 +18,18 @@ import { safetyEventsFollower } from '../modules/safety/index.ts';
  * its line here. The list lives above the modules (as Traccar keeps its handler chain in one place
  * above its handlers): the position pipeline imports none of them.
  */
-export const FOLLOWERS = [autoDutyFollower, engineEventsFollower, engineFaultsFollower, fleetWatchFollower, fleetStatsFollower, iftaMilesFollower, placeVisitsFollower, tripsStopsFollower, liveEtasFollower, safetyEventsFollower] as const;
+export const FOLLOWERS = [
+  autoDutyFollower,
+  engineEventsFollower,
+  engineFaultsFollower,
+  fleetWatchFollower,
+  fleetStatsFollower,
+  iftaMilesFollower,
+  placeVisitsFollower,
+  tripsStopsFollower,
+  liveEtasFollower,
+  safetyEventsFollower,
+] as const;
 
 /** Ties between followers of two modules, made here above both: load stops take their arrivals and departures from the place visits (decision 0166). */
 export function tieFollowers(db: Db, started: { placeVisits: PlaceVisits }): void {

@@ -57,7 +57,9 @@ for (const env of ['development', 'test'] as const satisfies ReadonlyArray<Confi
       await t.database.db.execute(
         `create function drivers_session_ended() returns trigger language plpgsql as $$ begin raise exception 'terminating connection due to administrator command' using errcode = '57P01'; end $$` as never,
       );
-      await t.database.db.execute(`create trigger drivers_session_ended before insert on drivers for each row execute function drivers_session_ended()` as never);
+      await t.database.db.execute(
+        `create trigger drivers_session_ended before insert on drivers for each row execute function drivers_session_ended()` as never,
+      );
       let res;
       try {
         res = await t.app.inject({

@@ -6,7 +6,13 @@ import { pgError } from '../db/sql/pg-error.ts';
 import { AppError } from '../http/errors.ts';
 
 /** The spec's error body; `code` from the contract's catalogue, the status's own when none is given. */
-export function errorBody(status: number, message: string, technicalMessage = message, code: ErrorCode = errorCodeOfStatus(status), params?: ErrorParams): ErrorBody {
+export function errorBody(
+  status: number,
+  message: string,
+  technicalMessage = message,
+  code: ErrorCode = errorCodeOfStatus(status),
+  params?: ErrorParams,
+): ErrorBody {
   const body: ErrorBody = { code, message, technicalMessage, status, timestamp: new Date().toISOString() };
   if (params) body.params = params;
   return body;
@@ -24,7 +30,8 @@ const VALIDATION_CODES: Record<string, ErrorCode> = {
  * a route's rate limit): the code by what failed, the status's otherwise.
  */
 function fastifyCode(err: FastifyError, status: number): ErrorCode {
-  if (status === 400 && (err instanceof SyntaxError || err.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' || err.code === 'FST_ERR_CTP_INVALID_JSON_BODY')) return 'validation.malformed_body';
+  if (status === 400 && (err instanceof SyntaxError || err.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' || err.code === 'FST_ERR_CTP_INVALID_JSON_BODY'))
+    return 'validation.malformed_body';
   return errorCodeOfStatus(status);
 }
 
@@ -85,8 +92,7 @@ export function installErrorHandler(app: FastifyInstance, production: boolean): 
     }
     const status = typeof err.statusCode === 'number' ? err.statusCode : 500;
     if (status >= 400 && status < 500) {
-      const message =
-        status === 413 ? 'The request or file is too large' : status === 429 ? 'Too many requests, slow down and try again shortly' : err.message;
+      const message = status === 413 ? 'The request or file is too large' : status === 429 ? 'Too many requests, slow down and try again shortly' : err.message;
       return reply.code(status).send(errorBody(status, message, err.message, fastifyCode(err, status)));
     }
     request.log.error({ err, reqId: request.id }, 'request failed');
@@ -101,7 +107,9 @@ export function installErrorHandler(app: FastifyInstance, production: boolean): 
     if (unavailable) {
       reply.header('retry-after', '5');
       const technical = production ? `Request id ${request.id}` : `${unavailable} (request id ${request.id})`;
-      return reply.code(503).send(errorBody(503, 'The database is not available right now. Please try again shortly.', technical, 'common.database_unavailable'));
+      return reply
+        .code(503)
+        .send(errorBody(503, 'The database is not available right now. Please try again shortly.', technical, 'common.database_unavailable'));
     }
     // The log has the whole error. Outside production the answer adds its message, unless it came
     // from the database: that text is the statement and its parameters, never answered in any mode.

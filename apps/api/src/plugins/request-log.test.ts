@@ -3,7 +3,9 @@ import { loggableUrl, serializeError } from './request-log.ts';
 
 describe('loggableUrl', () => {
   it('keeps paths and ordinary query parameters as they are', () => {
-    expect(loggableUrl('/api/v1/organizations/o-1/assets?page=0&size=15&sort=name,asc&search=kw')).toBe('/api/v1/organizations/o-1/assets?page=0&size=15&sort=name,asc&search=kw');
+    expect(loggableUrl('/api/v1/organizations/o-1/assets?page=0&size=15&sort=name,asc&search=kw')).toBe(
+      '/api/v1/organizations/o-1/assets?page=0&size=15&sort=name,asc&search=kw',
+    );
     expect(loggableUrl('/api/v1/auth/authenticate')).toBe('/api/v1/auth/authenticate');
   });
 
@@ -27,8 +29,15 @@ describe('loggableUrl', () => {
 
 describe('serializeError', () => {
   it('logs a failed query without its parameter values, through the cause chain', () => {
-    const pg = Object.assign(new Error('duplicate key value violates unique constraint "users_email_uq"'), { code: '23505', constraint: 'users_email_uq', detail: 'Key (email)=(a@b.c) already exists.' });
-    const failed = Object.assign(new Error('Failed query: insert into "users" ("email", "password_hash") values ($1, $2)\nparams: a@b.c,$argon2id$secret-hash'), { params: ['a@b.c', '$argon2id$secret-hash'], cause: pg });
+    const pg = Object.assign(new Error('duplicate key value violates unique constraint "users_email_uq"'), {
+      code: '23505',
+      constraint: 'users_email_uq',
+      detail: 'Key (email)=(a@b.c) already exists.',
+    });
+    const failed = Object.assign(
+      new Error('Failed query: insert into "users" ("email", "password_hash") values ($1, $2)\nparams: a@b.c,$argon2id$secret-hash'),
+      { params: ['a@b.c', '$argon2id$secret-hash'], cause: pg },
+    );
     const logged = serializeError(failed);
     const text = JSON.stringify(logged);
     expect(text).not.toContain('secret-hash');

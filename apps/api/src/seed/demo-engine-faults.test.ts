@@ -29,13 +29,29 @@ describe('demo engine faults', () => {
     expect(truck.engine).not.toBeNull();
     const list = async (status: string) => {
       await t.app.engineFaults.idle();
-      const res = await t.app.inject({ method: 'GET', url: `/api/v1/organizations/${a.orgId}/assets/${truck.assetId}/engine-faults?status=${status}`, headers: a.admin });
+      const res = await t.app.inject({
+        method: 'GET',
+        url: `/api/v1/organizations/${a.orgId}/assets/${truck.assetId}/engine-faults?status=${status}`,
+        headers: a.admin,
+      });
       expect(res.statusCode).toBe(200);
       return (res.json() as Page<EngineFault>).content;
     };
     const [active] = await list('ACTIVE');
-    expect(active).toMatchObject({ code: 'SPN 110 FMI 16', spn: 110, fmi: 16, occurrences: 3, description: 'Engine coolant temperature: data valid but above normal operating range (moderately severe)', grounding: false });
-    expect(await list('CLEARED')).toEqual([expect.objectContaining({ code: 'SPN 1761 FMI 18', description: 'Aftertreatment 1 diesel exhaust fluid tank level: data valid but below normal operating range (moderately severe)' })]);
+    expect(active).toMatchObject({
+      code: 'SPN 110 FMI 16',
+      spn: 110,
+      fmi: 16,
+      occurrences: 3,
+      description: 'Engine coolant temperature: data valid but above normal operating range (moderately severe)',
+      grounding: false,
+    });
+    expect(await list('CLEARED')).toEqual([
+      expect.objectContaining({
+        code: 'SPN 1761 FMI 18',
+        description: 'Aftertreatment 1 diesel exhaust fluid tank level: data valid but below normal operating range (moderately severe)',
+      }),
+    ]);
     const codes = (await t.app.inject({ method: 'GET', url: `/api/v1/organizations/${a.orgId}/maintenance/grounding-codes`, headers: a.admin })).json();
     expect(codes.codes).toContain('SPN 100 FMI 1');
 

@@ -40,18 +40,33 @@ describe('demo fleet seed', () => {
   });
 
   it('holds records the add forms would accept: valid VINs, states, rulesets', async () => {
-    const assets = await rows<Record<string, unknown>>(`select type, unit_number, vin, make, model, year, plate, plate_state, fuel_type, trailer_type, length_m from assets`);
+    const assets = await rows<Record<string, unknown>>(
+      `select type, unit_number, vin, make, model, year, plate, plate_state, fuel_type, trailer_type, length_m from assets`,
+    );
     expect(assets).toHaveLength(37);
     for (const a of assets) {
       expect(isValidVin(String(a.vin)), String(a.vin)).toBe(true);
       const input = { unitNumber: a.unit_number, vin: a.vin, make: a.make, model: a.model, year: a.year, plate: a.plate, plateState: a.plate_state };
-      const parsed = a.type === 'VEHICLE' ? vehicleInputSchema.safeParse({ ...input, type: 'VEHICLE', fuelType: a.fuel_type }) : trailerInputSchema.safeParse({ ...input, type: 'TRAILER', trailerType: a.trailer_type, lengthM: a.length_m });
+      const parsed =
+        a.type === 'VEHICLE'
+          ? vehicleInputSchema.safeParse({ ...input, type: 'VEHICLE', fuelType: a.fuel_type })
+          : trailerInputSchema.safeParse({ ...input, type: 'TRAILER', trailerType: a.trailer_type, lengthM: a.length_m });
       expect(parsed.success, JSON.stringify(a)).toBe(true);
     }
-    const drivers = await rows<Record<string, string>>(`select first_name, last_name, email, license_number, license_state, home_time_zone, ruleset from drivers`);
+    const drivers = await rows<Record<string, string>>(
+      `select first_name, last_name, email, license_number, license_state, home_time_zone, ruleset from drivers`,
+    );
     expect(drivers).toHaveLength(25);
     for (const d of drivers) {
-      const parsed = driverInputSchema.safeParse({ firstName: d.first_name, lastName: d.last_name, email: d.email, licenseNumber: d.license_number, licenseState: d.license_state, homeTimeZone: d.home_time_zone, ruleset: d.ruleset });
+      const parsed = driverInputSchema.safeParse({
+        firstName: d.first_name,
+        lastName: d.last_name,
+        email: d.email,
+        licenseNumber: d.license_number,
+        licenseState: d.license_state,
+        homeTimeZone: d.home_time_zone,
+        ruleset: d.ruleset,
+      });
       expect(parsed.success, JSON.stringify(d)).toBe(true);
     }
     expect(new Set(drivers.map((d) => d.license_state)).size).toBeGreaterThan(5);
@@ -88,7 +103,13 @@ describe('demo fleet seed', () => {
     expect(total('documents')).toBeGreaterThan(50);
     expect(total('trailers')).toBeGreaterThan(50);
     // Drivers record their own off-duty and sleeper-berth time; the automatic records carry a place.
-    const [kinds = { off: 0, sb: 0, d: 0, located: 0, certifications: -1 }] = await rows<{ off: number; sb: number; d: number; located: number; certifications: number }>(
+    const [kinds = { off: 0, sb: 0, d: 0, located: 0, certifications: -1 }] = await rows<{
+      off: number;
+      sb: number;
+      d: number;
+      located: number;
+      certifications: number;
+    }>(
       `select count(*) filter (where event_type = 1 and event_code = 1 and record_origin = 2)::int as off,
               count(*) filter (where event_type = 1 and event_code = 2 and record_origin = 2)::int as sb,
               count(*) filter (where event_type = 1 and event_code = 3 and record_origin = 1)::int as d,
@@ -102,7 +123,11 @@ describe('demo fleet seed', () => {
     expect(kinds.located).toBeGreaterThan(kinds.d);
     expect(kinds.certifications).toBe(total('certified'));
     const from = new Date(now - 8 * 86_400_000).toISOString();
-    const res = await t.app.inject({ method: 'GET', url: `/api/v1/organizations/${orgId}/violations?from=${from}&to=${new Date(now).toISOString()}&size=500`, headers: bearer(session.accessToken) });
+    const res = await t.app.inject({
+      method: 'GET',
+      url: `/api/v1/organizations/${orgId}/violations?from=${from}&to=${new Date(now).toISOString()}&size=500`,
+      headers: bearer(session.accessToken),
+    });
     const violations = violationPageSchema.parse(res.json());
     expect(violations.totalElements).toBeGreaterThan(2);
     expect(violations.totalElements).toBeLessThan(100);
@@ -122,7 +147,11 @@ describe('demo fleet seed', () => {
       return plan.stateAt(now).speed >= 5;
     });
     await t.app.tripsStops.catchUp();
-    const res = await t.app.inject({ method: 'GET', url: `/api/v1/organizations/${orgId}/reports/trips?size=200&from=${new Date(now - 86_400_000).toISOString()}`, headers: bearer(session.accessToken) });
+    const res = await t.app.inject({
+      method: 'GET',
+      url: `/api/v1/organizations/${orgId}/reports/trips?size=200&from=${new Date(now - 86_400_000).toISOString()}`,
+      headers: bearer(session.accessToken),
+    });
     expect(res.statusCode, res.body).toBe(200);
     const underWay = (res.json().content as Array<{ inProgress: boolean; asset: { unitNumber: string }; distanceKm: number }>).filter((r) => r.inProgress);
     expect(driving.length).toBeGreaterThan(0);
@@ -135,7 +164,11 @@ describe('demo fleet seed', () => {
     const trucks = (await findDemoTrucks(t.app.db)).filter((x) => x.orgId === orgId);
     const started = performance.now();
     expect(await ensureDemoPlaces(t.app.db, orgId)).toBe(57);
-    await t.app.placeVisits.recomputeVehicles(orgId, trucks.flatMap((x) => (x.assetId ? [x.assetId] : [])), now - 7 * 86_400_000);
+    await t.app.placeVisits.recomputeVehicles(
+      orgId,
+      trucks.flatMap((x) => (x.assetId ? [x.assetId] : [])),
+      now - 7 * 86_400_000,
+    );
     console.log(`demo places and the week's visits in ${Math.round(performance.now() - started)} ms`);
     const kinds = await rows<{ category: string; n: number }>(`select category, count(*)::int as n from places group by category order by category`);
     expect(kinds).toEqual([
@@ -161,8 +194,14 @@ describe('demo fleet seed', () => {
     expect(visits.filter((v) => v.d && stay(v) < 2 * 60_000 && v.category !== 'RESTRICTED')).toEqual([]);
     // Once: a second start creates no places, and recomputing gives the same visits, ids and all (decision 0238).
     expect(await ensureDemoPlaces(t.app.db, orgId)).toBe(0);
-    const before = await rows<{ id: string; a: string; d: string | null }>(`select id, arrived_at::text as a, departed_at::text as d from place_visits order by id`);
-    await t.app.placeVisits.recomputeVehicles(orgId, trucks.flatMap((x) => (x.assetId ? [x.assetId] : [])), now - 7 * 86_400_000);
+    const before = await rows<{ id: string; a: string; d: string | null }>(
+      `select id, arrived_at::text as a, departed_at::text as d from place_visits order by id`,
+    );
+    await t.app.placeVisits.recomputeVehicles(
+      orgId,
+      trucks.flatMap((x) => (x.assetId ? [x.assetId] : [])),
+      now - 7 * 86_400_000,
+    );
     expect(await rows<{ n: number }>(`select count(*)::int as n from place_visits`)).toEqual([{ n: visits.length }]);
     expect(await rows(`select id, arrived_at::text as a, departed_at::text as d from place_visits order by id`)).toEqual(before);
   });
@@ -171,7 +210,15 @@ describe('demo fleet seed', () => {
     const session = await login(t.app, DEMO.admin);
     const orgId = session.user.organization!.id;
     const trucks = (await findDemoTrucks(t.app.db)).filter((x) => x.orgId === orgId);
-    const derived = await ensureDemoSafety(t.app.db, orgId, trucks, t.app.safetyEvents, now - 7 * 86_400_000, session.user.id, await SeedMarks.load(t.app.db, orgId));
+    const derived = await ensureDemoSafety(
+      t.app.db,
+      orgId,
+      trucks,
+      t.app.safetyEvents,
+      now - 7 * 86_400_000,
+      session.user.id,
+      await SeedMarks.load(t.app.db, orgId),
+    );
     const byKind = await rows<{ type: string; source: string; severity: string; n: number }>(
       `select type, source, severity, count(*)::int as n from safety_events where organization_id = '${orgId}' group by 1, 2, 3 order by 1, 2, 3`,
     );
@@ -185,7 +232,9 @@ describe('demo fleet seed', () => {
     expect(of('IDLING')).toBeGreaterThan(0);
     expect(byKind.filter((k) => k.type === 'HARSH_BRAKING' && k.severity === 'HIGH').reduce((n, k) => n + k.n, 0)).toBe(1);
     // Speeding only against a limit on the bundled highways (interstates): the limit's words say so.
-    const where = await rows<{ limit_source: string }>(`select distinct limit_source from safety_events where organization_id = '${orgId}' and type = 'SPEEDING'`);
+    const where = await rows<{ limit_source: string }>(
+      `select distinct limit_source from safety_events where organization_id = '${orgId}' and type = 'SPEEDING'`,
+    );
     expect(where.every((w) => / rural highway | urban highway /.test(` ${w.limit_source} `.replace(/[(),]/g, ' ')))).toBe(true);
     const statuses = await rows<{ status: string }>(`select status from safety_events where organization_id = '${orgId}' and status <> 'NEW'`);
     expect(statuses.map((x) => x.status).sort()).toEqual(['COACHED', 'DISMISSED', 'NEEDS_COACHING']);
@@ -228,9 +277,11 @@ describe('demo fleet seed', () => {
     expect(made).toMatchObject({ defects: 3, workOrders: 4, schedules: 3 });
     expect(made!.reports).toBeGreaterThan(150);
     // The ingest catch-up fills the vehicles' latest fixes after seeding: done here from the history.
-    await t.database.db.execute(`insert into latest_positions (asset_id, organization_id, gateway_id, fix_time, server_time, latitude, longitude, odometer)
+    await t.database.db.execute(
+      `insert into latest_positions (asset_id, organization_id, gateway_id, fix_time, server_time, latitude, longitude, odometer)
       select distinct on (asset_id) asset_id, organization_id, gateway_id, fix_time, server_time, latitude, longitude, odometer from positions where asset_id is not null order by asset_id, fix_time desc
-      on conflict do nothing` as never);
+      on conflict do nothing` as never,
+    );
 
     // The demo dispatcher reads the reports, the shop's work and the service due.
     const d = await login(t.app, DEMO.dispatcher);
@@ -249,7 +300,12 @@ describe('demo fleet seed', () => {
     expect(reports.content.some((r: { trailers: unknown[] }) => r.trailers.length > 0)).toBe(true);
 
     // Two open defects, one affecting safe operation on a truck whose driver is resting after the post-trip.
-    const open = (await get('/defects?status=OPEN')).content as Array<{ safety: boolean; asset: { id: string; unitNumber: string }; workOrderId: string | null; reportedAt: string }>;
+    const open = (await get('/defects?status=OPEN')).content as Array<{
+      safety: boolean;
+      asset: { id: string; unitNumber: string };
+      workOrderId: string | null;
+      reportedAt: string;
+    }>;
     expect(open).toHaveLength(2);
     const unsafe = open.find((x) => x.safety)!;
     expect(unsafe.workOrderId).toBeNull();
@@ -261,14 +317,24 @@ describe('demo fleet seed', () => {
 
     // The demo driver's truck: its latest report has a repaired, certified defect awaiting their review.
     const driver = await login(t.app, { email: 'driver@demofreight.test', password: 'Driver#2026' });
-    const mine = await get(`/dvirs?assetId=${reports.content.find((r: { asset: { unitNumber: string } }) => r.asset.unitNumber === '101').asset.id}&size=1`, driver.accessToken);
+    const mine = await get(
+      `/dvirs?assetId=${reports.content.find((r: { asset: { unitNumber: string } }) => r.asset.unitNumber === '101').asset.id}&size=1`,
+      driver.accessToken,
+    );
     expect(mine.content[0]).toMatchObject({ kind: 'POST_TRIP', hasDefects: true, unsafe: false, review: null });
-    expect(mine.content[0].defects).toEqual([expect.objectContaining({ status: 'REPAIRED', certifiedBy: { name: DEMO_MECHANIC, imageId: null, imageUrl: null } })]);
+    expect(mine.content[0].defects).toEqual([
+      expect.objectContaining({ status: 'REPAIRED', certifiedBy: { name: DEMO_MECHANIC, imageId: null, imageUrl: null } }),
+    ]);
 
     const orders = (await get('/work-orders?size=50')).content as Array<{ status: string; scheduleId: string | null }>;
     expect(new Set(orders.map((o) => o.status))).toEqual(new Set(['OPEN', 'IN_PROGRESS', 'DONE']));
     const schedules = (await get('/maintenance-schedules')).content as Array<{ name: string; everyMiles: number | null; everyDays: number | null }>;
-    expect(schedules.map((s) => [s.everyMiles, s.everyDays])).toEqual(expect.arrayContaining([[25000, null], [null, 365]]));
+    expect(schedules.map((s) => [s.everyMiles, s.everyDays])).toEqual(
+      expect.arrayContaining([
+        [25000, null],
+        [null, 365],
+      ]),
+    );
     // One truck overdue for service; a couple coming due.
     const due = (await get('/maintenance/due?size=100')).content as Array<{ unitNumber: string; status: string }>;
     expect(due.filter((x) => x.status === 'OVERDUE').map((x) => x.unitNumber)).toEqual([DEMO_OVERDUE_UNIT]);

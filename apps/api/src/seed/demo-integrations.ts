@@ -9,9 +9,15 @@ import { registerWebhookOrganization, webhookBody } from '../modules/webhooks/we
 // it at a real receiver, with a delivered test event in its history. Made once per organization.
 
 export async function ensureDemoIntegrations(db: Db, orgId: string, adminEmail: string, now = Date.now()): Promise<boolean> {
-  const [has] = await db.select({ n: sql<number>`count(*)::int` }).from(webhookSubscriptions).where(eq(webhookSubscriptions.organizationId, orgId));
+  const [has] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(webhookSubscriptions)
+    .where(eq(webhookSubscriptions.organizationId, orgId));
   if ((has?.n ?? 0) > 0) return false;
-  const [admin] = await db.select({ id: users.id }).from(users).where(and(eq(users.organizationId, orgId), eq(users.email, adminEmail)));
+  const [admin] = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(and(eq(users.organizationId, orgId), eq(users.email, adminEmail)));
   await db.transaction(async (tx) => {
     const token = `fltk_${randomBytes(32).toString('base64url')}`;
     await tx.insert(apiTokens).values({
@@ -41,8 +47,27 @@ export async function ensureDemoIntegrations(db: Db, orgId: string, adminEmail: 
       .returning();
     const eventId = randomUUID();
     const at = new Date(now - 12 * 86_400_000 + 60_000);
-    await tx.insert(webhookEvents).values({ organizationId: orgId, id: eventId, type: 'webhook.test', occurredAt: at, body: webhookBody(orgId, 'webhook.test', at, { message: 'A test event from Fleetline: your endpoint receives and verifies webhooks.' }), createdAt: at });
-    await tx.insert(webhookDeliveries).values({ organizationId: orgId, subscriptionId: sub!.id, eventId, status: 'DELIVERED', attempts: 1, nextAttemptAt: at, lastAttemptAt: at, responseCode: 204, durationMs: 142, deliveredAt: at, createdAt: at });
+    await tx.insert(webhookEvents).values({
+      organizationId: orgId,
+      id: eventId,
+      type: 'webhook.test',
+      occurredAt: at,
+      body: webhookBody(orgId, 'webhook.test', at, { message: 'A test event from Fleetline: your endpoint receives and verifies webhooks.' }),
+      createdAt: at,
+    });
+    await tx.insert(webhookDeliveries).values({
+      organizationId: orgId,
+      subscriptionId: sub!.id,
+      eventId,
+      status: 'DELIVERED',
+      attempts: 1,
+      nextAttemptAt: at,
+      lastAttemptAt: at,
+      responseCode: 204,
+      durationMs: 142,
+      deliveredAt: at,
+      createdAt: at,
+    });
   });
   return true;
 }

@@ -82,7 +82,11 @@ export async function ensureDemoLoads(db: Db, orgId: string, trucks: readonly De
       .select({ id: places.id, name: places.name, category: places.category, address: places.address, geometry: places.geometry })
       .from(places)
       .where(and(eq(places.organizationId, orgId), inArray(places.category, ['CUSTOMER', 'TERMINAL'])))
-  ).flatMap((p) => (p.geometry.type === 'Point' ? [{ id: p.id, name: p.name, category: p.category, address: p.address, lon: p.geometry.coordinates[0], lat: p.geometry.coordinates[1] }] : []));
+  ).flatMap((p) =>
+    p.geometry.type === 'Point'
+      ? [{ id: p.id, name: p.name, category: p.category, address: p.address, lon: p.geometry.coordinates[0], lat: p.geometry.coordinates[1] }]
+      : [],
+  );
   if (placeRows.length === 0) return { delivered: 0, running: 0, atRisk: 0, unassigned: 0 };
   const placeById = new Map(placeRows.map((p) => [p.id, p]));
   const placeAt = (p: LatLon) => placeRows.find((r) => Math.abs(r.lat - p.lat) < 0.005 && Math.abs(r.lon - p.lon) < 0.005) ?? null;
@@ -92,15 +96,32 @@ export async function ensureDemoLoads(db: Db, orgId: string, trucks: readonly De
 
   const assetIds = trucks.flatMap((t) => (t.assetId ? [t.assetId] : []));
   const visits = await db
-    .select({ id: placeVisits.id, placeId: placeVisits.placeId, assetId: placeVisits.assetId, driverId: placeVisits.driverId, arrivedAt: placeVisits.arrivedAt, departedAt: placeVisits.departedAt })
+    .select({
+      id: placeVisits.id,
+      placeId: placeVisits.placeId,
+      assetId: placeVisits.assetId,
+      driverId: placeVisits.driverId,
+      arrivedAt: placeVisits.arrivedAt,
+      departedAt: placeVisits.departedAt,
+    })
     .from(placeVisits)
     .where(and(eq(placeVisits.organizationId, orgId), inArray(placeVisits.assetId, assetIds), gte(placeVisits.arrivedAt, new Date(now - 8 * DAY))))
     .orderBy(placeVisits.assetId, placeVisits.arrivedAt);
   const used = new Set(
-    (await db.select({ v: loadStops.placeVisitId }).from(loadStops).where(and(eq(loadStops.organizationId, orgId), isNotNull(loadStops.placeVisitId)))).map((r) => r.v!),
+    (
+      await db
+        .select({ v: loadStops.placeVisitId })
+        .from(loadStops)
+        .where(and(eq(loadStops.organizationId, orgId), isNotNull(loadStops.placeVisitId)))
+    ).map((r) => r.v!),
   );
   const running = new Set(
-    (await db.select({ a: loads.assetId }).from(loads).where(and(eq(loads.organizationId, orgId), inArray(loads.status, [...ACTIVE_LOAD_STATUSES]), isNotNull(loads.assetId)))).map((r) => r.a!),
+    (
+      await db
+        .select({ a: loads.assetId })
+        .from(loads)
+        .where(and(eq(loads.organizationId, orgId), inArray(loads.status, [...ACTIVE_LOAD_STATUSES]), isNotNull(loads.assetId)))
+    ).map((r) => r.a!),
   );
   const out: NewLoad[] = [];
 
@@ -118,8 +139,26 @@ export async function ensureDemoLoads(db: Db, orgId: string, trucks: readonly De
       const arriveA = a.arrivedAt.getTime();
       const arriveB = b.arrivedAt.getTime();
       const stops: NewStop[] = [
-        { kind: 'PICKUP', place: from, windowStart: roundTo(arriveA - HOUR, HOUR / 2), windowEnd: roundTo(arriveA + 2 * HOUR, HOUR / 2), serviceMinutes: 60, arrivedAt: arriveA, departedAt: a.departedAt.getTime(), placeVisitId: a.id },
-        { kind: 'DELIVERY', place: to, windowStart: roundTo(arriveB - 2 * HOUR, HOUR / 2), windowEnd: roundTo(arriveB + 2 * HOUR, HOUR / 2), serviceMinutes: 60, arrivedAt: arriveB, departedAt: b.departedAt.getTime(), placeVisitId: b.id },
+        {
+          kind: 'PICKUP',
+          place: from,
+          windowStart: roundTo(arriveA - HOUR, HOUR / 2),
+          windowEnd: roundTo(arriveA + 2 * HOUR, HOUR / 2),
+          serviceMinutes: 60,
+          arrivedAt: arriveA,
+          departedAt: a.departedAt.getTime(),
+          placeVisitId: a.id,
+        },
+        {
+          kind: 'DELIVERY',
+          place: to,
+          windowStart: roundTo(arriveB - 2 * HOUR, HOUR / 2),
+          windowEnd: roundTo(arriveB + 2 * HOUR, HOUR / 2),
+          serviceMinutes: 60,
+          arrivedAt: arriveB,
+          departedAt: b.departedAt.getTime(),
+          placeVisitId: b.id,
+        },
       ];
       out.push({
         status: 'DELIVERED',
@@ -163,7 +202,16 @@ export async function ensureDemoLoads(db: Db, orgId: string, trucks: readonly De
     const arrive = last.arrivedAt.getTime();
     const left = last.departedAt?.getTime() ?? null;
     const stops: NewStop[] = [
-      { kind: 'PICKUP', place: pickupPlace, windowStart: roundTo(arrive - HOUR, HOUR / 2), windowEnd: roundTo(arrive + 2 * HOUR, HOUR / 2), serviceMinutes: 60, arrivedAt: arrive, departedAt: left, placeVisitId: last.id },
+      {
+        kind: 'PICKUP',
+        place: pickupPlace,
+        windowStart: roundTo(arrive - HOUR, HOUR / 2),
+        windowEnd: roundTo(arrive + 2 * HOUR, HOUR / 2),
+        serviceMinutes: 60,
+        arrivedAt: arrive,
+        departedAt: left,
+        placeVisitId: last.id,
+      },
       { kind: 'DELIVERY', place: dest, windowStart: seg.start - 2 * HOUR, windowEnd: seg.start + 2 * HOUR, serviceMinutes: 60 },
     ];
     candidates.push({
@@ -172,7 +220,11 @@ export async function ensureDemoLoads(db: Db, orgId: string, trucks: readonly De
         driverId: t.driverId,
         assetId: t.assetId,
         stops,
-        history: [{ status: 'PLANNED', at: arrive - 12 * HOUR }, { status: 'ASSIGNED', at: arrive - 10 * HOUR }, ...(left ? [{ status: 'EN_ROUTE' as const, at: left }] : [{ status: 'AT_STOP' as const, at: arrive }])],
+        history: [
+          { status: 'PLANNED', at: arrive - 12 * HOUR },
+          { status: 'ASSIGNED', at: arrive - 10 * HOUR },
+          ...(left ? [{ status: 'EN_ROUTE' as const, at: left }] : [{ status: 'AT_STOP' as const, at: arrive }]),
+        ],
         deliveredAt: null,
         loadedM: loadedM(stops),
         seed: arrive,
@@ -187,21 +239,44 @@ export async function ensureDemoLoads(db: Db, orgId: string, trucks: readonly De
   let atRisk = 0;
   // One tight load running at a time (a start after a kill finds the one made).
   const hasRisk =
-    (await db.select({ id: loads.id }).from(loads).where(and(eq(loads.organizationId, orgId), inArray(loads.status, [...ACTIVE_LOAD_STATUSES]), sql`${loads.notes} like 'Tight appointment%'`)).limit(1))
-      .length > 0;
+    (
+      await db
+        .select({ id: loads.id })
+        .from(loads)
+        .where(and(eq(loads.organizationId, orgId), inArray(loads.status, [...ACTIVE_LOAD_STATUSES]), sql`${loads.notes} like 'Tight appointment%'`))
+        .limit(1)
+    ).length > 0;
   if (candidates.length) {
-    const drivers = await planDriversOf(db, orgId, now, candidates.map((c) => c.load.driverId!));
+    const drivers = await planDriversOf(
+      db,
+      orgId,
+      now,
+      candidates.map((c) => c.load.driverId!),
+    );
     for (const c of candidates) {
       const rec = drivers.get(c.load.driverId!);
-      const fixOf = t0(trucks.find((t) => t.assetId === c.load.assetId)!, now);
+      const fixOf = t0(
+        trucks.find((t) => t.assetId === c.load.assetId)!,
+        now,
+      );
       const remaining = c.load.stops.filter((s) => !s.departedAt);
       if (!rec || !fixOf) continue;
       const legs = await routing.route([fixOf, ...remaining.map((s) => s.place)]);
       const plan = planTrip({
         now,
         origin: fixOf,
-        drivers: [{ driverId: rec.driver.id, periods: rec.periods.length ? rec.periods : [{ status: 'OFF', start: now - 8 * DAY, end: now }], options: rec.options }],
-        stops: remaining.map((s, i) => ({ stopId: String(i), kind: s.kind, windowStart: s.windowStart, windowEnd: s.windowEnd, serviceMinutes: s.serviceMinutes, arrivedAt: s.arrivedAt ?? null, departedAt: null })),
+        drivers: [
+          { driverId: rec.driver.id, periods: rec.periods.length ? rec.periods : [{ status: 'OFF', start: now - 8 * DAY, end: now }], options: rec.options },
+        ],
+        stops: remaining.map((s, i) => ({
+          stopId: String(i),
+          kind: s.kind,
+          windowStart: s.windowStart,
+          windowEnd: s.windowEnd,
+          serviceMinutes: s.serviceMinutes,
+          arrivedAt: s.arrivedAt ?? null,
+          departedAt: null,
+        })),
         legs,
       });
       const eta = plan.stops.at(-1)?.eta ?? c.dockAt;
@@ -249,7 +324,17 @@ export async function ensureDemoLoads(db: Db, orgId: string, trucks: readonly De
         { kind: 'PICKUP', place: from, windowStart: start, windowEnd: start + pickupHours * HOUR, serviceMinutes: 90 },
         { kind: 'DELIVERY', place: to, windowStart: start + (deliverAfterHours - 4) * HOUR, windowEnd: start + deliverAfterHours * HOUR, serviceMinutes: 60 },
       ];
-      out.push({ status: 'PLANNED', driverId: null, assetId: null, stops, history: [{ status: 'PLANNED', at: now }], deliveredAt: null, loadedM: loadedM(stops), seed: start + a, notes: null });
+      out.push({
+        status: 'PLANNED',
+        driverId: null,
+        assetId: null,
+        stops,
+        history: [{ status: 'PLANNED', at: now }],
+        deliveredAt: null,
+        loadedM: loadedM(stops),
+        seed: start + a,
+        notes: null,
+      });
       unassigned++;
     }
   }
@@ -318,7 +403,9 @@ async function insertLoads(db: Db, orgId: string, list: NewLoad[]): Promise<void
       })),
     );
     for (let i = 0; i < stopValues.length; i += 1000) await tx.insert(loadStops).values(stopValues.slice(i, i + 1000));
-    const events = list.flatMap((l, i) => l.history.map(({ status, at }) => ({ organizationId: orgId, loadId: rows[i]!.id, status, at: new Date(at), note: 'Demo data' })));
+    const events = list.flatMap((l, i) =>
+      l.history.map(({ status, at }) => ({ organizationId: orgId, loadId: rows[i]!.id, status, at: new Date(at), note: 'Demo data' })),
+    );
     for (let i = 0; i < events.length; i += 1000) await tx.insert(loadStatusEvents).values(events.slice(i, i + 1000));
     await recordActivityBatch(
       tx,

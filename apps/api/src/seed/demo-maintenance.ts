@@ -1,7 +1,19 @@
 import { and, asc, eq, gte, inArray, isNull, sql } from 'drizzle-orm';
 import { DVIR_ITEMS, HOS_EVENT_TYPES } from '@fleet/api-contract';
 import type { Db } from '../db/client.ts';
-import { assets, drivers, dvirs, groups, hosEvents, maintenanceSchedules, maintenanceServices, trailerAttachments, vehicleDefects, workOrders, type DvirItemRow } from '../db/schema/index.ts';
+import {
+  assets,
+  drivers,
+  dvirs,
+  groups,
+  hosEvents,
+  maintenanceSchedules,
+  maintenanceServices,
+  trailerAttachments,
+  vehicleDefects,
+  workOrders,
+  type DvirItemRow,
+} from '../db/schema/index.ts';
 import type { Actor } from '../modules/auth/auth-context.ts';
 import { recordActivityBatch, type ActivityEntry } from '../modules/activity-log/activity-log.service.ts';
 import { DEMO_DRIVER_UNITS } from './seed.ts';
@@ -60,7 +72,8 @@ function inspectionsOf(events: ReadonlyArray<typeof hosEvents.$inferSelect>, now
     let working = false;
     const stop = (e: (typeof list)[number], at: number, kind: Kind) => {
       const vehicleId = e.vehicleId ?? vehicle;
-      if (vehicleId) out.push({ driverId, kind, at, vehicleId, odometerM: e.odometerM, latitude: e.latitude, longitude: e.longitude, location: e.locationDescription });
+      if (vehicleId)
+        out.push({ driverId, kind, at, vehicleId, odometerM: e.odometerM, latitude: e.latitude, longitude: e.longitude, location: e.locationDescription });
     };
     for (const e of list) {
       const work = e.eventCode === DUTY.D || e.eventCode === DUTY.ON;
@@ -86,7 +99,9 @@ function inspectionsOf(events: ReadonlyArray<typeof hosEvents.$inferSelect>, now
 
 const items = (vehicleId: string, trailerIds: readonly string[]): DvirItemRow[] => [
   ...DVIR_ITEMS.map((i) => ({ item: i.code, label: i.label, assetId: vehicleId, ok: true, note: null, imageIds: [], safety: false })),
-  ...trailerIds.flatMap((t) => DVIR_ITEMS.filter((i) => i.trailer).map((i) => ({ item: i.code, label: i.label, assetId: t, ok: true, note: null, imageIds: [], safety: false }))),
+  ...trailerIds.flatMap((t) =>
+    DVIR_ITEMS.filter((i) => i.trailer).map((i) => ({ item: i.code, label: i.label, assetId: t, ok: true, note: null, imageIds: [], safety: false })),
+  ),
 ];
 const failing = (rows: DvirItemRow[], assetId: string, code: string, note: string, safety: boolean): DvirItemRow[] =>
   rows.map((r) => (r.assetId === assetId && r.item === code ? { ...r, ok: false, note, safety } : r));
@@ -109,19 +124,37 @@ export async function ensureDemoMaintenance(db: Db, orgId: string, now: number):
   if (report || schedule) return null;
 
   const [tractors, people, hitched, events, regions] = await Promise.all([
-    db.select({ id: assets.id, unitNumber: assets.unitNumber, odometerM: assets.odometerM }).from(assets).where(and(eq(assets.organizationId, orgId), eq(assets.type, 'VEHICLE'))),
+    db
+      .select({ id: assets.id, unitNumber: assets.unitNumber, odometerM: assets.odometerM })
+      .from(assets)
+      .where(and(eq(assets.organizationId, orgId), eq(assets.type, 'VEHICLE'))),
     db.select({ id: drivers.id, firstName: drivers.firstName, lastName: drivers.lastName }).from(drivers).where(eq(drivers.organizationId, orgId)),
     db
-      .select({ vehicleId: trailerAttachments.vehicleId, trailerId: trailerAttachments.trailerId, attachedAt: trailerAttachments.attachedAt, unitNumber: assets.unitNumber })
+      .select({
+        vehicleId: trailerAttachments.vehicleId,
+        trailerId: trailerAttachments.trailerId,
+        attachedAt: trailerAttachments.attachedAt,
+        unitNumber: assets.unitNumber,
+      })
       .from(trailerAttachments)
       .innerJoin(assets, and(eq(assets.id, trailerAttachments.trailerId), eq(assets.organizationId, trailerAttachments.organizationId)))
       .where(and(eq(trailerAttachments.organizationId, orgId), isNull(trailerAttachments.detachedAt))),
     db
       .select()
       .from(hosEvents)
-      .where(and(eq(hosEvents.organizationId, orgId), eq(hosEvents.eventType, HOS_EVENT_TYPES.DUTY_STATUS), eq(hosEvents.recordStatus, 1), gte(hosEvents.eventTime, new Date(now - 7 * DAY))))
+      .where(
+        and(
+          eq(hosEvents.organizationId, orgId),
+          eq(hosEvents.eventType, HOS_EVENT_TYPES.DUTY_STATUS),
+          eq(hosEvents.recordStatus, 1),
+          gte(hosEvents.eventTime, new Date(now - 7 * DAY)),
+        ),
+      )
       .orderBy(asc(hosEvents.driverId), asc(hosEvents.eventTime), asc(hosEvents.sequenceId)),
-    db.select({ id: groups.id, name: groups.name }).from(groups).where(and(eq(groups.organizationId, orgId), inArray(groups.name, ['East region', 'West region']))),
+    db
+      .select({ id: groups.id, name: groups.name })
+      .from(groups)
+      .where(and(eq(groups.organizationId, orgId), inArray(groups.name, ['East region', 'West region']))),
   ]);
   const unit = new Map(tractors.map((t) => [t.id, t]));
   const byUnit = new Map(tractors.map((t) => [t.unitNumber, t]));
@@ -141,7 +174,11 @@ export async function ensureDemoMaintenance(db: Db, orgId: string, now: number):
   // Parked: the truck whose post-trip began the longest rest under way now.
   const lastByVehicle = new Map<string, Inspection>();
   for (const i of inspections) lastByVehicle.set(i.vehicleId, i);
-  const parked = [...lastByVehicle.values()].filter((i) => i.kind === 'POST_TRIP' && !signIns.has(i.vehicleId) && ![DEMO_OVERDUE_UNIT, DEMO_WIPER_UNIT].includes(unit.get(i.vehicleId)?.unitNumber ?? '')).sort((x, y) => x.at - y.at)[0];
+  const parked = [...lastByVehicle.values()]
+    .filter(
+      (i) => i.kind === 'POST_TRIP' && !signIns.has(i.vehicleId) && ![DEMO_OVERDUE_UNIT, DEMO_WIPER_UNIT].includes(unit.get(i.vehicleId)?.unitNumber ?? ''),
+    )
+    .sort((x, y) => x.at - y.at)[0];
   const wiperTruck = byUnit.get(DEMO_WIPER_UNIT);
   const wiperAt = wiperTruck ? lastOf((i) => i.vehicleId === wiperTruck.id && i.at < now - 2 * HOUR && i !== parked) : undefined;
   const kept = inspections.filter((i) => !(repairedAt && i.vehicleId === repairedAt.vehicleId && i.at > repairedAt.at));
@@ -185,7 +222,13 @@ export async function ensureDemoMaintenance(db: Db, orgId: string, now: number):
   return db.transaction(async (tx) => {
     const log: ActivityEntry[] = [];
     const stored: Array<{ id: string }> = [];
-    for (let k = 0; k < rows.length; k += 500) stored.push(...(await tx.insert(dvirs).values(rows.slice(k, k + 500).map((r) => r.values)).returning({ id: dvirs.id })));
+    for (let k = 0; k < rows.length; k += 500)
+      stored.push(
+        ...(await tx
+          .insert(dvirs)
+          .values(rows.slice(k, k + 500).map((r) => r.values))
+          .returning({ id: dvirs.id })),
+      );
     const reportOf = new Map(rows.map((r, k) => [r.inspection, stored[k]?.id ?? '']));
     for (const [k, r] of rows.entries()) {
       log.push({
@@ -194,7 +237,16 @@ export async function ensureDemoMaintenance(db: Db, orgId: string, now: number):
         action: 'INSPECT',
         entityType: 'ASSET',
         entityId: r.values.assetId,
-        after: { dvirId: stored[k]?.id, unitNumber: r.values.unitNumber, kind: r.values.kind, driverId: r.values.driverId, driverName: r.values.driverName, trailers: r.values.trailers.map((t) => t.unitNumber), defects: r.failed.length, safetyDefects: r.failed.filter((f) => f.safety).length },
+        after: {
+          dvirId: stored[k]?.id,
+          unitNumber: r.values.unitNumber,
+          kind: r.values.kind,
+          driverId: r.values.driverId,
+          driverName: r.values.driverName,
+          trailers: r.values.trailers.map((t) => t.unitNumber),
+          defects: r.failed.length,
+          safetyDefects: r.failed.filter((f) => f.safety).length,
+        },
       });
     }
 
@@ -203,10 +255,58 @@ export async function ensureDemoMaintenance(db: Db, orgId: string, now: number):
     const overdue = byUnit.get(DEMO_OVERDUE_UNIT);
     const servicedTruck = byUnit.get('104');
     const orders = [
-      repairedAt && { key: 'lamp', assetId: repairedAt.vehicleId, title: 'Replace right rear clearance lamp', description: 'Reported on the post-trip inspection', status: 'DONE' as const, assignee: DEMO_SHOP, parts: 'LED clearance lamp, amber (1)', laborHours: 0.5, costCents: 3840, createdAt: new Date(repairedAt.at + 40 * MIN), completedAt: new Date(repairedAt.at + 2 * HOUR) },
-      wiperAt && { key: 'wipers', assetId: wiperAt.vehicleId, title: 'Replace wiper blades', description: 'Both blades, before the next long run', status: 'IN_PROGRESS' as const, assignee: DEMO_SHOP, parts: 'Wiper blades 22 in (2)', laborHours: 0.3, costCents: null, createdAt: new Date(wiperAt.at + HOUR), completedAt: null },
-      overdue && { key: 'oil', assetId: overdue.id, title: 'Oil change and filters (PM-A)', description: 'Overdue: book the truck into the shop', status: 'OPEN' as const, assignee: 'Interstate Truck Service', parts: null, laborHours: null, costCents: null, createdAt: new Date(now - DAY), completedAt: null },
-      servicedTruck && { key: 'serviced', assetId: servicedTruck.id, title: 'Oil change and filters (PM-A)', description: null, status: 'DONE' as const, assignee: DEMO_SHOP, parts: 'Oil 44 qt, oil and fuel filters', laborHours: 1.5, costCents: 48_500, createdAt: new Date(now - 11 * DAY), completedAt: new Date(now - 10 * DAY) },
+      repairedAt && {
+        key: 'lamp',
+        assetId: repairedAt.vehicleId,
+        title: 'Replace right rear clearance lamp',
+        description: 'Reported on the post-trip inspection',
+        status: 'DONE' as const,
+        assignee: DEMO_SHOP,
+        parts: 'LED clearance lamp, amber (1)',
+        laborHours: 0.5,
+        costCents: 3840,
+        createdAt: new Date(repairedAt.at + 40 * MIN),
+        completedAt: new Date(repairedAt.at + 2 * HOUR),
+      },
+      wiperAt && {
+        key: 'wipers',
+        assetId: wiperAt.vehicleId,
+        title: 'Replace wiper blades',
+        description: 'Both blades, before the next long run',
+        status: 'IN_PROGRESS' as const,
+        assignee: DEMO_SHOP,
+        parts: 'Wiper blades 22 in (2)',
+        laborHours: 0.3,
+        costCents: null,
+        createdAt: new Date(wiperAt.at + HOUR),
+        completedAt: null,
+      },
+      overdue && {
+        key: 'oil',
+        assetId: overdue.id,
+        title: 'Oil change and filters (PM-A)',
+        description: 'Overdue: book the truck into the shop',
+        status: 'OPEN' as const,
+        assignee: 'Interstate Truck Service',
+        parts: null,
+        laborHours: null,
+        costCents: null,
+        createdAt: new Date(now - DAY),
+        completedAt: null,
+      },
+      servicedTruck && {
+        key: 'serviced',
+        assetId: servicedTruck.id,
+        title: 'Oil change and filters (PM-A)',
+        description: null,
+        status: 'DONE' as const,
+        assignee: DEMO_SHOP,
+        parts: 'Oil 44 qt, oil and fuel filters',
+        laborHours: 1.5,
+        costCents: 48_500,
+        createdAt: new Date(now - 11 * DAY),
+        completedAt: new Date(now - 10 * DAY),
+      },
     ].filter((o) => !!o);
 
     // Schedules: an oil change every 25,000 mi for the East region, an annual inspection for each region.
@@ -214,15 +314,39 @@ export async function ensureDemoMaintenance(db: Db, orgId: string, now: number):
     const scheduleRows = await tx
       .insert(maintenanceSchedules)
       .values([
-        ...(east ? [{ organizationId: orgId, groupId: east.id, name: 'Oil change and filters (PM-A)', everyM: 25_000 * M_PER_MILE, createdAt: new Date(now - 400 * DAY) }] : []),
-        ...regions.map((g) => ({ organizationId: orgId, groupId: g.id, name: 'Annual inspection (49 CFR 396.17)', everyDays: 365, createdAt: new Date(now - 400 * DAY) })),
+        ...(east
+          ? [
+              {
+                organizationId: orgId,
+                groupId: east.id,
+                name: 'Oil change and filters (PM-A)',
+                everyM: 25_000 * M_PER_MILE,
+                createdAt: new Date(now - 400 * DAY),
+              },
+            ]
+          : []),
+        ...regions.map((g) => ({
+          organizationId: orgId,
+          groupId: g.id,
+          name: 'Annual inspection (49 CFR 396.17)',
+          everyDays: 365,
+          createdAt: new Date(now - 400 * DAY),
+        })),
       ])
       .returning();
     const oil = scheduleRows.find((s) => s.everyM !== null);
     const orderRows = orders.length
       ? await tx
           .insert(workOrders)
-          .values(orders.map(({ key, ...o }) => ({ ...o, organizationId: orgId, unitNumber: unit.get(o.assetId)?.unitNumber ?? '', scheduleId: key === 'oil' || key === 'serviced' ? (oil?.id ?? null) : null, updatedAt: o.completedAt ?? o.createdAt })))
+          .values(
+            orders.map(({ key, ...o }) => ({
+              ...o,
+              organizationId: orgId,
+              unitNumber: unit.get(o.assetId)?.unitNumber ?? '',
+              scheduleId: key === 'oil' || key === 'serviced' ? (oil?.id ?? null) : null,
+              updatedAt: o.completedAt ?? o.createdAt,
+            })),
+          )
           .returning()
       : [];
     const orderId = (key: string) => orderRows[orders.findIndex((o) => o.key === key)]?.id ?? null;
@@ -242,7 +366,13 @@ export async function ensureDemoMaintenance(db: Db, orgId: string, now: number):
           safety: f.safety,
           status: lamp ? ('REPAIRED' as const) : ('OPEN' as const),
           workOrderId: lamp ? orderId('lamp') : r.inspection === wiperAt ? orderId('wipers') : null,
-          ...(lamp && repairedAt ? { certifiedAt: new Date(repairedAt.at + 2 * HOUR), certifiedByName: DEMO_MECHANIC, certification: 'Replaced the lamp and checked the circuit; all marker lamps work' } : {}),
+          ...(lamp && repairedAt
+            ? {
+                certifiedAt: new Date(repairedAt.at + 2 * HOUR),
+                certifiedByName: DEMO_MECHANIC,
+                certification: 'Replaced the lamp and checked the circuit; all marker lamps work',
+              }
+            : {}),
           createdAt: new Date(r.inspection.at),
         };
       }),
@@ -252,7 +382,10 @@ export async function ensureDemoMaintenance(db: Db, orgId: string, now: number):
     // Every covered vehicle's last service: spread over the intervals so most are fine, one is
     // overdue for its oil change (26,500 mi ago) and one comes due (23,400 mi ago).
     const region = new Map<string, string>();
-    for (const row of await tx.execute(sql`select asset_id::text as "assetId", group_id::text as "groupId" from group_assets where organization_id = ${orgId}`).then((r) => (r as unknown as { rows: Array<{ assetId: string; groupId: string }> }).rows)) region.set(row.assetId, row.groupId);
+    for (const row of await tx
+      .execute(sql`select asset_id::text as "assetId", group_id::text as "groupId" from group_assets where organization_id = ${orgId}`)
+      .then((r) => (r as unknown as { rows: Array<{ assetId: string; groupId: string }> }).rows))
+      region.set(row.assetId, row.groupId);
     const odometerNow = new Map<string, number>();
     for (const e of events) if (e.vehicleId && e.odometerM !== null) odometerNow.set(e.vehicleId, e.odometerM);
     const services = scheduleRows.flatMap((s) =>
@@ -262,13 +395,36 @@ export async function ensureDemoMaintenance(db: Db, orgId: string, now: number):
           const n = Number(t.unitNumber) - 100;
           const odo = odometerNow.get(t.id) ?? t.odometerM;
           if (s.everyM !== null) {
-            const miles = t.unitNumber === DEMO_OVERDUE_UNIT ? 26_500 : t.unitNumber === '105' ? 23_400 : t.id === servicedTruck?.id ? 6_100 : 2_000 + ((n * 3_917) % 18_000);
+            const miles =
+              t.unitNumber === DEMO_OVERDUE_UNIT
+                ? 26_500
+                : t.unitNumber === '105'
+                  ? 23_400
+                  : t.id === servicedTruck?.id
+                    ? 6_100
+                    : 2_000 + ((n * 3_917) % 18_000);
             const done = t.id === servicedTruck?.id ? now - 10 * DAY : now - (10 + ((n * 17) % 60)) * DAY;
-            return { scheduleId: s.id, assetId: t.id, organizationId: orgId, doneAt: new Date(done), odometerM: odo === null ? null : odo - miles * M_PER_MILE, engineHours: null, workOrderId: t.id === servicedTruck?.id ? orderId('serviced') : null };
+            return {
+              scheduleId: s.id,
+              assetId: t.id,
+              organizationId: orgId,
+              doneAt: new Date(done),
+              odometerM: odo === null ? null : odo - miles * M_PER_MILE,
+              engineHours: null,
+              workOrderId: t.id === servicedTruck?.id ? orderId('serviced') : null,
+            };
           }
           // Annual inspections spread over the year; unit 112 comes due in three weeks.
           const daysAgo = t.unitNumber === '112' ? 344 : 20 + ((n * 37) % 300);
-          return { scheduleId: s.id, assetId: t.id, organizationId: orgId, doneAt: new Date(now - daysAgo * DAY), odometerM: odo, engineHours: null, workOrderId: null };
+          return {
+            scheduleId: s.id,
+            assetId: t.id,
+            organizationId: orgId,
+            doneAt: new Date(now - daysAgo * DAY),
+            odometerM: odo,
+            engineHours: null,
+            workOrderId: null,
+          };
         }),
     );
     if (services.length) await tx.insert(maintenanceServices).values(services);
@@ -276,7 +432,14 @@ export async function ensureDemoMaintenance(db: Db, orgId: string, now: number):
     for (const o of orderRows) log.push({ orgId, actor: SYSTEM, action: 'CREATE', entityType: 'WORK_ORDER', entityId: o.id, after: o });
     for (const s of scheduleRows) log.push({ orgId, actor: SYSTEM, action: 'CREATE', entityType: 'MAINTENANCE_SCHEDULE', entityId: s.id, after: s });
     for (const d of defectRows.filter((x) => x.status !== 'OPEN')) {
-      log.push({ orgId, actor: SYSTEM, action: 'CERTIFY_DEFECT', entityType: 'ASSET', entityId: d.assetId, after: { defectId: d.id, dvirId: d.dvirId, unitNumber: d.unitNumber, item: d.label, status: d.status, certifiedBy: d.certifiedByName } });
+      log.push({
+        orgId,
+        actor: SYSTEM,
+        action: 'CERTIFY_DEFECT',
+        entityType: 'ASSET',
+        entityId: d.assetId,
+        after: { defectId: d.id, dvirId: d.dvirId, unitNumber: d.unitNumber, item: d.label, status: d.status, certifiedBy: d.certifiedByName },
+      });
     }
     await recordActivityBatch(tx, log);
     return { reports: stored.length, defects: defectRows.length, workOrders: orderRows.length, schedules: scheduleRows.length };

@@ -95,7 +95,10 @@ export function demoPlaces(): DemoPlace[] {
 
 /** Creates the demo places once (none yet in the organization). Returns how many were created, 0 when there were some. */
 export async function ensureDemoPlaces(db: Db, orgId: string): Promise<number> {
-  const [has] = await db.select({ n: sql<number>`count(*)::int` }).from(places).where(eq(places.organizationId, orgId));
+  const [has] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(places)
+    .where(eq(places.organizationId, orgId));
   if ((has?.n ?? 0) > 0) return 0;
   return db.transaction(async (tx) => {
     const rows = await tx

@@ -36,7 +36,15 @@ const arrayOf = (values: readonly string[]) => `{${values.map((v) => `"${v}"`).j
 const pick = <T>(list: readonly T[], i: number): T | undefined => (list.length ? list[(i * 7919) % list.length] : undefined);
 
 /** Once (the caller marks it done; each truck's edits are marked as made). Returns the events derived. */
-export async function ensureDemoSafety(db: Db, orgId: string, trucks: readonly DemoTruck[], safety: SafetyEvents, from: number, adminUserId: string | null, marks: SeedMarks): Promise<number> {
+export async function ensureDemoSafety(
+  db: Db,
+  orgId: string,
+  trucks: readonly DemoTruck[],
+  safety: SafetyEvents,
+  from: number,
+  adminUserId: string | null,
+  marks: SeedMarks,
+): Promise<number> {
   for (const truck of trucks) {
     // Each truck's history edited once (a start after a kill does not edit it twice).
     if (!truck.assetId || marks.has(`safety:${truck.index}`)) continue;
@@ -67,7 +75,7 @@ export async function ensureDemoSafety(db: Db, orgId: string, trucks: readonly D
       }
       // Standing with the engine on: one stretch left running for one truck in three (a truck stop), the rest switched off.
       const stretches: Array<[number, number]> = [];
-      for (let k = 0; k < fixes.length; ) {
+      for (let k = 0; k < fixes.length;) {
         if ((fixes[k]!.speed ?? 0) < 1 && fixes[k]!.ignition === true) {
           let j = k;
           while (j + 1 < fixes.length && (fixes[j + 1]!.speed ?? 0) < 1 && fixes[j + 1]!.ignition === true) j++;
@@ -75,10 +83,18 @@ export async function ensureDemoSafety(db: Db, orgId: string, trucks: readonly D
           k = j + 1;
         } else k++;
       }
-      const kept = i % 3 === 2 ? pick(stretches.filter(([k, j]) => j - k >= 7 && j - k <= 20), i) : undefined;
+      const kept =
+        i % 3 === 2
+          ? pick(
+              stretches.filter(([k, j]) => j - k >= 7 && j - k <= 20),
+              i,
+            )
+          : undefined;
       const off = stretches.filter((x) => x !== kept).flatMap(([k, j]) => fixes.slice(k, j + 1).map((f) => f.t));
       if (off.length) {
-        await tx.execute(sql`update positions p set ignition = false from unnest(${arrayOf(off)}::timestamptz[]) as x(t) where p.gateway_id = ${truck.gatewayId} and p.fix_time = x.t`);
+        await tx.execute(
+          sql`update positions p set ignition = false from unnest(${arrayOf(off)}::timestamptz[]) as x(t) where p.gateway_id = ${truck.gatewayId} and p.fix_time = x.t`,
+        );
       }
       // Speeding: one truck in three runs over the limit for four to eight minutes on a highway.
       if (i % 3 === 0) {
@@ -98,7 +114,9 @@ export async function ensureDemoSafety(db: Db, orgId: string, trucks: readonly D
             if (!limit || !limit.roadClass.startsWith('HIGHWAY')) break;
             // Never past 82 mph: a loaded tractor's governor.
             const kph = Math.min(limit.kph + over, 82 * MPH);
-            await tx.execute(sql`update positions set speed = ${Math.round(kph * 10) / 10} where gateway_id = ${truck.gatewayId} and fix_time = ${f.t}::timestamptz`);
+            await tx.execute(
+              sql`update positions set speed = ${Math.round(kph * 10) / 10} where gateway_id = ${truck.gatewayId} and fix_time = ${f.t}::timestamptz`,
+            );
           }
         }
       }
@@ -119,10 +137,14 @@ export async function ensureDemoSafety(db: Db, orgId: string, trucks: readonly D
       // Idling at a rest stop: a third of the trucks leave the engine running through one parked stretch.
       if (i % 3 === 1) {
         const parked: number[] = [];
-        for (let k = 1; k + 6 < fixes.length; k++) if (fixes.slice(k, k + 6).every((f) => (f.speed ?? 0) < 1) && (fixes[k - 1]!.speed ?? 0) > 30) parked.push(k);
+        for (let k = 1; k + 6 < fixes.length; k++)
+          if (fixes.slice(k, k + 6).every((f) => (f.speed ?? 0) < 1) && (fixes[k - 1]!.speed ?? 0) > 30) parked.push(k);
         const k = pick(parked, i);
         if (k !== undefined) {
-          for (let j = k; j < k + 6; j++) await tx.execute(sql`update positions set attributes = attributes || '{"idling": true}'::jsonb where gateway_id = ${truck.gatewayId} and fix_time = ${fixes[j]!.t}::timestamptz`);
+          for (let j = k; j < k + 6; j++)
+            await tx.execute(
+              sql`update positions set attributes = attributes || '{"idling": true}'::jsonb where gateway_id = ${truck.gatewayId} and fix_time = ${fixes[j]!.t}::timestamptz`,
+            );
         }
       }
     });
@@ -135,9 +157,12 @@ export async function ensureDemoSafety(db: Db, orgId: string, trucks: readonly D
   );
   // Part of the inbox worked: the lowest-scoring kind of driver needs coaching, one coached, one dismissal.
   const events = rowsOf<{ id: string; driver_id: string | null; type: string; started_at: string }>(
-    await db.execute(sql`select id, driver_id, type, started_at::text from safety_events where organization_id = ${orgId} and driver_id is not null order by started_at`),
+    await db.execute(
+      sql`select id, driver_id, type, started_at::text from safety_events where organization_id = ${orgId} and driver_id is not null order by started_at`,
+    ),
   );
-  const history = (status: string, note: string) => JSON.stringify([{ at: new Date().toISOString(), action: 'REVIEW', status, userId: adminUserId, userName: 'Dana Whitfield', note }]);
+  const history = (status: string, note: string) =>
+    JSON.stringify([{ at: new Date().toISOString(), action: 'REVIEW', status, userId: adminUserId, userName: 'Dana Whitfield', note }]);
   const speeding = events.filter((e) => e.type === 'SPEEDING');
   const coach = speeding[0] ?? events[0];
   if (coach) {

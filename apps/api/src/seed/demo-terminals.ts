@@ -25,9 +25,33 @@ export interface DemoTerminal {
 export const DEMO_TERMINAL_ROWS: readonly DemoTerminal[] = [
   { code: 'CHI', name: 'Chicago terminal', addressLine1: '4800 S Central Ave', city: 'Chicago', state: 'IL', postalCode: '60638', timeZone: 'America/Chicago' },
   { code: 'DFW', name: 'Dallas terminal', addressLine1: '3301 Irving Blvd', city: 'Dallas', state: 'TX', postalCode: '75247', timeZone: 'America/Chicago' },
-  { code: 'IND', name: 'Indianapolis terminal', addressLine1: '2750 S Harding St', city: 'Indianapolis', state: 'IN', postalCode: '46221', timeZone: 'America/Indiana/Indianapolis' },
-  { code: 'ATL', name: 'Atlanta terminal', addressLine1: '1500 Jonesboro Rd SE', city: 'Atlanta', state: 'GA', postalCode: '30315', timeZone: 'America/New_York' },
-  { code: 'LAX', name: 'Los Angeles terminal', addressLine1: '2401 E Washington Blvd', city: 'Los Angeles', state: 'CA', postalCode: '90021', timeZone: 'America/Los_Angeles' },
+  {
+    code: 'IND',
+    name: 'Indianapolis terminal',
+    addressLine1: '2750 S Harding St',
+    city: 'Indianapolis',
+    state: 'IN',
+    postalCode: '46221',
+    timeZone: 'America/Indiana/Indianapolis',
+  },
+  {
+    code: 'ATL',
+    name: 'Atlanta terminal',
+    addressLine1: '1500 Jonesboro Rd SE',
+    city: 'Atlanta',
+    state: 'GA',
+    postalCode: '30315',
+    timeZone: 'America/New_York',
+  },
+  {
+    code: 'LAX',
+    name: 'Los Angeles terminal',
+    addressLine1: '2401 E Washington Blvd',
+    city: 'Los Angeles',
+    state: 'CA',
+    postalCode: '90021',
+    timeZone: 'America/Los_Angeles',
+  },
   { code: 'DEN', name: 'Denver terminal', addressLine1: '5200 N Washington St', city: 'Denver', state: 'CO', postalCode: '80216', timeZone: 'America/Denver' },
   { code: 'PHX', name: 'Phoenix terminal', addressLine1: '4310 W Buckeye Rd', city: 'Phoenix', state: 'AZ', postalCode: '85043', timeZone: 'America/Phoenix' },
 ];
@@ -47,7 +71,10 @@ export function demoTerminalCodeOf(homeTimeZone: string, licenseState: string | 
  * a terminal the one of their zone. Returns how many terminals were created (0 when there were some).
  */
 export async function ensureDemoTerminals(db: Db, orgId: string): Promise<number> {
-  const [has] = await db.select({ n: sql<number>`count(*)::int` }).from(terminals).where(eq(terminals.organizationId, orgId));
+  const [has] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(terminals)
+    .where(eq(terminals.organizationId, orgId));
   if ((has?.n ?? 0) > 0) return 0;
   return db.transaction(async (tx) => {
     const rows = await tx
@@ -68,7 +95,15 @@ export async function ensureDemoTerminals(db: Db, orgId: string): Promise<number
         .update(drivers)
         .set({ homeTerminalId: terminal.id, homeTimeZone: terminal.timeZone })
         .where(and(eq(drivers.organizationId, orgId), eq(drivers.id, d.id)));
-      log.push({ orgId, actor: SYSTEM, action: 'UPDATE', entityType: 'DRIVER', entityId: d.id, before: { homeTerminalId: null }, after: { homeTerminalId: terminal.id } });
+      log.push({
+        orgId,
+        actor: SYSTEM,
+        action: 'UPDATE',
+        entityType: 'DRIVER',
+        entityId: d.id,
+        before: { homeTerminalId: null },
+        after: { homeTerminalId: terminal.id },
+      });
     }
     await recordActivityBatch(tx, log);
     return rows.length;

@@ -16,7 +16,10 @@ export class SeedMarks {
   ) {}
 
   static async load(db: Db, orgId: string): Promise<SeedMarks> {
-    const rows = await db.select({ key: appMeta.key }).from(appMeta).where(like(appMeta.key, `${prefix(orgId)}%`));
+    const rows = await db
+      .select({ key: appMeta.key })
+      .from(appMeta)
+      .where(like(appMeta.key, `${prefix(orgId)}%`));
     return new SeedMarks(db, orgId, new Set(rows.map((r) => r.key.slice(prefix(orgId).length))));
   }
 
@@ -31,7 +34,10 @@ export class SeedMarks {
 
   async mark(part: string): Promise<void> {
     if (this.done.has(part)) return;
-    await this.db.insert(appMeta).values({ key: `${prefix(this.orgId)}${part}`, value: new Date().toISOString() }).onConflictDoNothing();
+    await this.db
+      .insert(appMeta)
+      .values({ key: `${prefix(this.orgId)}${part}`, value: new Date().toISOString() })
+      .onConflictDoNothing();
     this.done.add(part);
   }
 

@@ -17,16 +17,33 @@ export const DISPATCHER_ROLE_NAME = 'Dispatcher';
 
 /** Day-to-day operations without settings administration or super-administration. */
 export const DISPATCHER_PERMISSIONS: Permission[] = [
-  'ORG_DASH_READ', 'USER_READ', 'ORG_READ', 'ASSET_LIST', 'HR_READ', 'DRIVER_LIST', 'GAT_LIST', 'GAT_READ',
-  'GROUP_LIST', 'GROUP_READ', 'HOS_LIST', 'HOS_READ', 'VIO_LIST', 'AVAILABILITY_LIST', 'IFTA_LIST',
+  'ORG_DASH_READ',
+  'USER_READ',
+  'ORG_READ',
+  'ASSET_LIST',
+  'HR_READ',
+  'DRIVER_LIST',
+  'GAT_LIST',
+  'GAT_READ',
+  'GROUP_LIST',
+  'GROUP_READ',
+  'HOS_LIST',
+  'HOS_READ',
+  'VIO_LIST',
+  'AVAILABILITY_LIST',
+  'IFTA_LIST',
   // Reads the inspections and the shop's work (issue 31); certifying repairs stays with the shop.
-  'DVIR_LIST', 'WORK_ORDER_LIST', 'MAINTENANCE_LIST',
+  'DVIR_LIST',
+  'WORK_ORDER_LIST',
+  'MAINTENANCE_LIST',
   // Sees the places and who is at them (issue 32); drawing them stays with the administrators.
   'PLACE_LIST',
   // Plans, assigns and follows loads (issue 33).
-  'LOAD_LIST', 'LOAD_UPDATE',
+  'LOAD_LIST',
+  'LOAD_UPDATE',
   // Reads and answers the drivers' messages (issue 44).
-  'MESSAGE_LIST', 'MESSAGE_SEND',
+  'MESSAGE_LIST',
+  'MESSAGE_SEND',
   // Sees safety events and scores (issue 47); reviewing and coaching stay with the safety managers.
   'SAFETY_LIST',
 ];
@@ -34,7 +51,10 @@ export const DISPATCHER_PERMISSIONS: Permission[] = [
 const SYSTEM: Actor = { userId: null, email: 'system', role: 'SYSTEM', ip: null };
 
 async function userExists(db: Db, email: string): Promise<boolean> {
-  const rows = await db.select({ id: users.id }).from(users).where(sql`lower(${users.email}) = ${email.toLowerCase()}`);
+  const rows = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(sql`lower(${users.email}) = ${email.toLowerCase()}`);
   return rows.length > 0;
 }
 
@@ -44,7 +64,15 @@ export async function ensureSuperAdmin(db: Db, cfg: { email: string; password: s
   await db.transaction(async (tx) => {
     const [u] = await tx
       .insert(users)
-      .values({ email: cfg.email, username: cfg.email, role: 'SUPER_ADMIN', firstName: 'Super', lastName: 'Admin', passwordHash, position: 'Platform administrator' })
+      .values({
+        email: cfg.email,
+        username: cfg.email,
+        role: 'SUPER_ADMIN',
+        firstName: 'Super',
+        lastName: 'Admin',
+        passwordHash,
+        position: 'Platform administrator',
+      })
       .returning();
     await recordActivity(tx, { orgId: null, actor: SYSTEM, action: 'CREATE', entityType: 'USER', entityId: u?.id, after: u });
   });
@@ -72,18 +100,37 @@ export async function ensureDemoOrganization(db: Db, cfg: Pick<Config, 'demoAdmi
     // A filled-in organization account, so the account screen shows what a carrier enters.
     await db
       .update(organizations)
-      .set({ dotNumber: '2718281', mcNumber: '828459', phone: '+1 312 555 0100', addressLine1: '2200 S Halsted St', city: 'Chicago', state: 'IL', postalCode: '60608', country: 'US' })
+      .set({
+        dotNumber: '2718281',
+        mcNumber: '828459',
+        phone: '+1 312 555 0100',
+        addressLine1: '2200 S Halsted St',
+        city: 'Chicago',
+        state: 'IL',
+        postalCode: '60608',
+        country: 'US',
+      })
       .where(eq(organizations.id, created.org.id));
     org = created.org;
   }
   const orgId = org.id;
-  let dispatcherRole = (await db.select().from(roles).where(and(eq(roles.organizationId, orgId), eq(roles.name, DISPATCHER_ROLE_NAME))))[0];
+  let dispatcherRole = (
+    await db
+      .select()
+      .from(roles)
+      .where(and(eq(roles.organizationId, orgId), eq(roles.name, DISPATCHER_ROLE_NAME)))
+  )[0];
   if (!dispatcherRole) {
     dispatcherRole = (
       await db.transaction(async (tx) => {
         const rows = await tx
           .insert(roles)
-          .values({ organizationId: orgId, name: DISPATCHER_ROLE_NAME, description: 'Dispatch and compliance, no settings administration', permissions: DISPATCHER_PERMISSIONS })
+          .values({
+            organizationId: orgId,
+            name: DISPATCHER_ROLE_NAME,
+            description: 'Dispatch and compliance, no settings administration',
+            permissions: DISPATCHER_PERMISSIONS,
+          })
           .returning();
         await recordActivity(tx, { orgId, actor: SYSTEM, action: 'CREATE', entityType: 'ROLE', entityId: rows[0]?.id, after: rows[0] });
         return rows;
@@ -116,7 +163,8 @@ export async function ensureDemoOrganization(db: Db, cfg: Pick<Config, 'demoAdmi
 
 /** The demo drivers who sign in: the drivers of tractors 101 (the config's demo driver), 102 and 103. */
 export const DEMO_DRIVER_UNITS = ['101', '102', '103'] as const;
-export const demoDriverEmail = (cfg: Pick<Config, 'demoDriver'>, i: number) => (i === 0 ? cfg.demoDriver.email : cfg.demoDriver.email.replace('@', `${i + 1}@`));
+export const demoDriverEmail = (cfg: Pick<Config, 'demoDriver'>, i: number) =>
+  i === 0 ? cfg.demoDriver.email : cfg.demoDriver.email.replace('@', `${i + 1}@`);
 
 /**
  * Sign-ins for a few demo drivers (decision 0111), with the built-in Driver role and the demo driver's
@@ -124,7 +172,10 @@ export const demoDriverEmail = (cfg: Pick<Config, 'demoDriver'>, i: number) => (
  * Safe to run on every start: an existing account or linked driver is left as it is.
  */
 export async function ensureDemoDriverSignIns(db: Db, orgId: string, cfg: Pick<Config, 'demoDriver'>): Promise<string[]> {
-  const [driverRole] = await db.select().from(roles).where(and(eq(roles.organizationId, orgId), eq(roles.systemRole, 'DRIVER')));
+  const [driverRole] = await db
+    .select()
+    .from(roles)
+    .where(and(eq(roles.organizationId, orgId), eq(roles.systemRole, 'DRIVER')));
   if (!driverRole) return [];
   const made: string[] = [];
   let passwordHash: string | null = null;
@@ -141,12 +192,31 @@ export async function ensureDemoDriverSignIns(db: Db, orgId: string, cfg: Pick<C
     await db.transaction(async (tx) => {
       const [u] = await tx
         .insert(users)
-        .values({ organizationId: orgId, role: 'USER', roleId: driverRole.id, email, username: email, firstName: d.firstName, lastName: d.lastName, position: 'Driver', timeZone: d.homeTimeZone, passwordHash })
+        .values({
+          organizationId: orgId,
+          role: 'USER',
+          roleId: driverRole.id,
+          email,
+          username: email,
+          firstName: d.firstName,
+          lastName: d.lastName,
+          position: 'Driver',
+          timeZone: d.homeTimeZone,
+          passwordHash,
+        })
         .returning();
       if (!u) return;
       await tx.update(drivers).set({ userId: u.id }).where(eq(drivers.id, d.id));
       await recordActivity(tx, { orgId, actor: SYSTEM, action: 'CREATE', entityType: 'USER', entityId: u.id, after: u });
-      await recordActivity(tx, { orgId, actor: SYSTEM, action: 'UPDATE', entityType: 'DRIVER', entityId: d.id, before: { userId: null }, after: { userId: u.id } });
+      await recordActivity(tx, {
+        orgId,
+        actor: SYSTEM,
+        action: 'UPDATE',
+        entityType: 'DRIVER',
+        entityId: d.id,
+        before: { userId: null },
+        after: { userId: u.id },
+      });
     });
     made.push(email);
   }
@@ -172,13 +242,17 @@ export async function seed(db: Db, config: Config, log: (msg: string) => void, p
     const demoOrgId = await ensureDemoOrganization(db, config);
     step(0.5);
     const engineUnits = DEMO_ENGINE_TRUCKS.map((e) => 100 + e.index).join(', ');
-    if (await ensureDemoFleet(db, demoOrgId)) lines.push(`  Demo fleet: 25 tractors (101-125) with drivers and devices demo-truck-01..25 (on ${engineUnits} Teltonika FMC650s, known by IMEI), 12 trailers, 2 groups`);
+    if (await ensureDemoFleet(db, demoOrgId))
+      lines.push(
+        `  Demo fleet: 25 tractors (101-125) with drivers and devices demo-truck-01..25 (on ${engineUnits} Teltonika FMC650s, known by IMEI), 12 trailers, 2 groups`,
+      );
     else if (await ensureDemoEngineTrucks(db, demoOrgId)) lines.push(`  Demo fleet: tractors ${engineUnits} now report engine data through Teltonika FMC650s`);
     // Issue 46: each demo driver belongs to the home terminal of their zone (earlier demo databases too).
     const terminalsMade = await ensureDemoTerminals(db, demoOrgId);
     if (terminalsMade) lines.push(`  Demo terminals: ${terminalsMade} home terminals, each demo driver at the one of their time zone`);
     // Issue 48: an API token and a webhook endpoint (off) to look at under Organization settings.
-    if (await ensureDemoIntegrations(db, demoOrgId, config.demoAdmin.email)) lines.push('  Demo integrations: an API token and a sample webhook endpoint (off)');
+    if (await ensureDemoIntegrations(db, demoOrgId, config.demoAdmin.email))
+      lines.push('  Demo integrations: an API token and a sample webhook endpoint (off)');
     lines.push(`  Demo Freight admin:  ${config.demoAdmin.email}`);
     lines.push(`  Demo dispatcher:     ${config.demoDispatcher.email}`);
     step(0.8);

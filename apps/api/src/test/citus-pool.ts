@@ -40,7 +40,12 @@ export function poolFingerprint(): string {
     if (fs.statSync(file).isFile()) hash.update(f).update(fs.readFileSync(file));
   }
   // The pool's own layout (its bookkeeping table): bump when it changes.
-  hash.update(fs.readFileSync(distributeScript)).update(fs.readFileSync(path.join(root, 'scripts/citus-setup.ts'))).update(fs.readFileSync(path.join(root, 'apps/api/src/modules/positions/pipeline/citus-write-function.ts'))).update(fs.readFileSync(path.join(root, 'apps/api/src/modules/positions/pipeline/position-write-sql.ts'))).update(`shards=${shardCount()} pool=2`);
+  hash
+    .update(fs.readFileSync(distributeScript))
+    .update(fs.readFileSync(path.join(root, 'scripts/citus-setup.ts')))
+    .update(fs.readFileSync(path.join(root, 'apps/api/src/modules/positions/pipeline/citus-write-function.ts')))
+    .update(fs.readFileSync(path.join(root, 'apps/api/src/modules/positions/pipeline/position-write-sql.ts')))
+    .update(`shards=${shardCount()} pool=2`);
   return `fleet-test-pool ${hash.digest('hex').slice(0, 16)}`;
 }
 
@@ -67,7 +72,11 @@ async function nodes(coordinatorUrl: string): Promise<string[]> {
 function runDistribute(url: string, env: Record<string, string>): Promise<void> {
   return new Promise((resolve, reject) => {
     let output = '';
-    const child = spawn(process.execPath, ['--import', 'tsx', distributeScript], { cwd: root, env: { ...process.env, ...env, DATABASE_URL: url }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', distributeScript], {
+      cwd: root,
+      env: { ...process.env, ...env, DATABASE_URL: url },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     child.stdout.on('data', (d: Buffer) => (output += d.toString()));
     child.stderr.on('data', (d: Buffer) => (output += d.toString()));
     child.on('error', reject);
@@ -86,7 +95,12 @@ export async function ensurePoolDatabase(coordinatorUrl: string, name: string, r
   const fingerprint = poolFingerprint();
   if (remake) await withClient(coordinatorUrl, (c) => c.query(`comment on database ${pg.escapeIdentifier(name)} is null`));
   const current = async () =>
-    withClient(coordinatorUrl, async (c) => (await c.query<{ d: string | null }>(`select shobj_description(oid, 'pg_database') as d from pg_database where datname = $1`, [name])).rows[0]?.d ?? null);
+    withClient(
+      coordinatorUrl,
+      async (c) =>
+        (await c.query<{ d: string | null }>(`select shobj_description(oid, 'pg_database') as d from pg_database where datname = $1`, [name])).rows[0]?.d ??
+        null,
+    );
   if ((await current()) === fingerprint) return 0;
   const started = Date.now();
   // One maker at a time across processes; whoever waited finds the database made.
@@ -106,7 +120,10 @@ export async function ensurePoolDatabase(coordinatorUrl: string, name: string, r
     const url = poolUrl(coordinatorUrl, name);
     await withClient(url, (c) => c.query(`alter database ${ident} set citus.shard_count = ${shardCount()}`));
     await runDistribute(url, {
-      CITUS_WORKERS: all.slice(1).map((n) => new URL(n).host).join(','),
+      CITUS_WORKERS: all
+        .slice(1)
+        .map((n) => new URL(n).host)
+        .join(','),
       CITUS_MAINTENANCE_DB: new URL(coordinatorUrl).pathname.slice(1) || 'postgres',
     });
     // The tables as made: a test that drops one (to see the error a broken database gives) spoils
@@ -173,7 +190,9 @@ export async function resetPoolDatabase(url: string): Promise<number | null> {
   const started = Date.now();
   let emptied = 0;
   const spoiled = await withClient(url, async (c) => {
-    await c.query(`select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid() and backend_type = 'client backend'`);
+    await c.query(
+      `select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid() and backend_type = 'client backend'`,
+    );
     const missing = await c.query(`select 1 from ${SCHEMA_TABLE} where to_regclass(name) is null limit 1`);
     if (missing.rowCount) return true;
     // A test that split a shard group (isolate_tenant_to_new_shard) leaves more shards than the pool's.

@@ -22,7 +22,9 @@ export async function snapshotData(dataDir: string, tables: readonly string[]): 
           [table],
         )
       ).rows.map((r) => r.c);
-      const rows = (await db.query<{ j: string }>(`select row_to_json(x)::text as j from "${table}" x`)).rows.map((r) => JSON.parse(r.j) as Record<string, unknown>);
+      const rows = (await db.query<{ j: string }>(`select row_to_json(x)::text as j from "${table}" x`)).rows.map(
+        (r) => JSON.parse(r.j) as Record<string, unknown>,
+      );
       out.set(table, new Map(rows.map((r) => [keys.length ? keys.map((k) => String(r[k])).join('|') : JSON.stringify(r), r])));
     }
     return out;
@@ -45,13 +47,18 @@ export interface RowChange {
  * rather than a rewrite; `after` null: the row is gone (a total of today summed again, in a table
  * without a key).
  */
-export function rewrites(before: DataSnapshot, after: DataSnapshot, mayGoOn: (table: string, b: Record<string, unknown>, a: Record<string, unknown> | null) => boolean): RowChange[] {
+export function rewrites(
+  before: DataSnapshot,
+  after: DataSnapshot,
+  mayGoOn: (table: string, b: Record<string, unknown>, a: Record<string, unknown> | null) => boolean,
+): RowChange[] {
   const out: RowChange[] = [];
   for (const [table, rows] of before) {
     const now = after.get(table) ?? new Map();
     for (const [key, b] of rows) {
       const a = now.get(key) ?? null;
-      if (a === null ? !mayGoOn(table, b, null) : JSON.stringify(a) !== JSON.stringify(b) && !mayGoOn(table, b, a)) out.push({ table, key, before: b, after: a });
+      if (a === null ? !mayGoOn(table, b, null) : JSON.stringify(a) !== JSON.stringify(b) && !mayGoOn(table, b, a))
+        out.push({ table, key, before: b, after: a });
     }
   }
   return out;

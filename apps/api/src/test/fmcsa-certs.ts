@@ -44,18 +44,66 @@ export function makeTestCertificates(dir: string = fs.mkdtempSync(path.join(os.t
     strangerCert: at('stranger.pem'),
     strangerKey: at('stranger.key'),
   };
-  if ([certs.ca, certs.serverCert, certs.serverKey, certs.clientCert, certs.clientKey, certs.clientPfx, certs.strangerCert, certs.strangerKey].every((f) => fs.existsSync(f))) return certs;
+  if (
+    [certs.ca, certs.serverCert, certs.serverKey, certs.clientCert, certs.clientKey, certs.clientPfx, certs.strangerCert, certs.strangerKey].every((f) =>
+      fs.existsSync(f),
+    )
+  )
+    return certs;
 
-  const ca = (name: string, cn: string) => openssl(dir, ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-sha256', '-days', '30', '-keyout', `${name}.key`, '-out', `${name}.pem`, '-subj', `/CN=${cn}`]);
+  const ca = (name: string, cn: string) =>
+    openssl(dir, [
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-sha256',
+      '-days',
+      '30',
+      '-keyout',
+      `${name}.key`,
+      '-out',
+      `${name}.pem`,
+      '-subj',
+      `/CN=${cn}`,
+    ]);
   /** A key and a certificate signed by `by`, with the extensions of `ext`. */
   const leaf = (name: string, cn: string, by: string, ext: string) => {
     fs.writeFileSync(at(`${name}.ext`), ext);
     openssl(dir, ['req', '-newkey', 'rsa:2048', '-nodes', '-sha256', '-keyout', `${name}.key`, '-out', `${name}.csr`, '-subj', `/CN=${cn}`]);
-    openssl(dir, ['x509', '-req', '-in', `${name}.csr`, '-CA', `${by}.pem`, '-CAkey', `${by}.key`, '-CAcreateserial', '-days', '30', '-sha256', '-extfile', `${name}.ext`, '-out', `${name}.pem`]);
+    openssl(dir, [
+      'x509',
+      '-req',
+      '-in',
+      `${name}.csr`,
+      '-CA',
+      `${by}.pem`,
+      '-CAkey',
+      `${by}.key`,
+      '-CAcreateserial',
+      '-days',
+      '30',
+      '-sha256',
+      '-extfile',
+      `${name}.ext`,
+      '-out',
+      `${name}.pem`,
+    ]);
   };
   ca('ca', 'Fleetline test FMCSA stand-in CA');
-  leaf('server', 'localhost', 'ca', 'basicConstraints=CA:FALSE\nkeyUsage=digitalSignature,keyEncipherment\nextendedKeyUsage=serverAuth\nsubjectAltName=DNS:localhost,IP:127.0.0.1\n');
-  leaf('client', 'Fleetline test ELD provider', 'ca', 'basicConstraints=CA:FALSE\nkeyUsage=digitalSignature,keyEncipherment\nextendedKeyUsage=clientAuth,emailProtection\n');
+  leaf(
+    'server',
+    'localhost',
+    'ca',
+    'basicConstraints=CA:FALSE\nkeyUsage=digitalSignature,keyEncipherment\nextendedKeyUsage=serverAuth\nsubjectAltName=DNS:localhost,IP:127.0.0.1\n',
+  );
+  leaf(
+    'client',
+    'Fleetline test ELD provider',
+    'ca',
+    'basicConstraints=CA:FALSE\nkeyUsage=digitalSignature,keyEncipherment\nextendedKeyUsage=clientAuth,emailProtection\n',
+  );
   openssl(dir, ['pkcs12', '-export', '-inkey', 'client.key', '-in', 'client.pem', '-out', 'client.p12', '-passout', `pass:${certs.pfxPassword}`]);
   ca('other-ca', 'Somebody else CA');
   leaf('stranger', 'Somebody else', 'other-ca', 'basicConstraints=CA:FALSE\nextendedKeyUsage=clientAuth\n');

@@ -25,7 +25,8 @@ console.log(`  ELD_CLIENT_KEY=${certs.clientKey}`);
 console.log(`  (or ELD_CLIENT_PFX=${certs.clientPfx} ELD_CLIENT_PFX_PASSWORD=${certs.pfxPassword})`);
 let last = 0;
 const report = setInterval(() => {
-  for (const s of standIn.submissions.slice(last)) console.log(`Submit ${s.submissionId}: ${s.status} (${s.fileName}, comment ${JSON.stringify(s.comment)}, test ${s.test}, ${s.messages.length} messages)`);
+  for (const s of standIn.submissions.slice(last))
+    console.log(`Submit ${s.submissionId}: ${s.status} (${s.fileName}, comment ${JSON.stringify(s.comment)}, test ${s.test}, ${s.messages.length} messages)`);
   last = standIn.submissions.length;
 }, 500);
 const stop = async () => {

@@ -13,7 +13,12 @@ import { validateEldFile } from './fmcsa-validator.ts';
 // its server speaks the WSDL's SOAP only to a client certificate of the test CA.
 
 const week = writeEldFile(driverWeek(), { lineEnding: '\r' });
-const params = { registrationId: driverWeek().header.eld.registrationId, eldIdentifier: driverWeek().header.eld.identifier, fileName: `${week.fileName}.csv`, comment: driverWeek().header.outputFileComment };
+const params = {
+  registrationId: driverWeek().header.eld.registrationId,
+  eldIdentifier: driverWeek().header.eld.identifier,
+  fileName: `${week.fileName}.csv`,
+  comment: driverWeek().header.outputFileComment,
+};
 const names = (body: string, p = params) => validateEldFile(body, p).map((m) => `${m.type} ${m.message} line ${m.line}`);
 
 /** The file with line `n` (1-based) replaced, its line check value and the file's made right again. */

@@ -87,27 +87,34 @@ export interface SoapRequest {
 
 /** A SOAP 1.2 request to the service as the WSDL describes it; a Fault (its reason in words) otherwise. */
 export function readSoapRequest(xml: string, contentType: string): SoapRequest {
-  if (!/^application\/soap\+xml\b/i.test(contentType)) throw new Fault('Sender', 'a:InvalidMediaType', `Content type ${JSON.stringify(contentType)}: SOAP 1.2 is application/soap+xml`, 415);
+  if (!/^application\/soap\+xml\b/i.test(contentType))
+    throw new Fault('Sender', 'a:InvalidMediaType', `Content type ${JSON.stringify(contentType)}: SOAP 1.2 is application/soap+xml`, 415);
   let env: Element;
   try {
     env = readXml(xml);
   } catch (err) {
     throw new Fault('Sender', 'a:BadXml', `The message is not well-formed XML: ${(err as Error).message}`, 400);
   }
-  if (env.ns !== SOAP12_NS || env.local !== 'Envelope') throw new Fault('Sender', 's:VersionMismatch', `The document element is {${env.ns}}${env.local}, not a SOAP 1.2 Envelope`);
+  if (env.ns !== SOAP12_NS || env.local !== 'Envelope')
+    throw new Fault('Sender', 's:VersionMismatch', `The document element is {${env.ns}}${env.local}, not a SOAP 1.2 Envelope`);
   const header = child(env, SOAP12_NS, 'Header');
   const body = child(env, SOAP12_NS, 'Body');
   const action = child(header, WSA_NS, 'Action')?.text.trim() ?? '';
   const to = child(header, WSA_NS, 'To')?.text.trim() ?? '';
   const messageId = child(header, WSA_NS, 'MessageID')?.text.trim() ?? '';
-  if (!action) throw new Fault('Sender', 'a:MessageAddressingHeaderRequired', 'A required header representing a Message Addressing Property is not present: Action');
-  if (!messageId) throw new Fault('Sender', 'a:MessageAddressingHeaderRequired', 'A required header representing a Message Addressing Property is not present: MessageID');
+  if (!action)
+    throw new Fault('Sender', 'a:MessageAddressingHeaderRequired', 'A required header representing a Message Addressing Property is not present: Action');
+  if (!messageId)
+    throw new Fault('Sender', 'a:MessageAddressingHeaderRequired', 'A required header representing a Message Addressing Property is not present: MessageID');
   if (!to) throw new Fault('Sender', 'a:MessageAddressingHeaderRequired', 'A required header representing a Message Addressing Property is not present: To');
   const typeAction = /action="([^"]*)"/i.exec(contentType)?.[1];
-  if (typeAction && typeAction !== action) throw new Fault('Sender', 'a:ActionMismatch', `The content type's action ${typeAction} is not the message's ${action}`);
+  if (typeAction && typeAction !== action)
+    throw new Fault('Sender', 'a:ActionMismatch', `The content type's action ${typeAction} is not the message's ${action}`);
   const op = body?.children[0];
-  if (!op || op.ns !== INFRA_NS || (op.local !== 'Submit' && op.local !== 'Ping')) throw new Fault('Sender', 'a:DeserializationFailed', `The body's element is not Submit or Ping of ${INFRA_NS}`);
-  if (action !== `${ACTION}/${op.local}`) throw new Fault('Sender', 'a:ActionNotSupported', `The message with Action '${action}' cannot be processed at the receiver`);
+  if (!op || op.ns !== INFRA_NS || (op.local !== 'Submit' && op.local !== 'Ping'))
+    throw new Fault('Sender', 'a:DeserializationFailed', `The body's element is not Submit or Ping of ${INFRA_NS}`);
+  if (action !== `${ACTION}/${op.local}`)
+    throw new Fault('Sender', 'a:ActionNotSupported', `The message with Action '${action}' cannot be processed at the receiver`);
   const data = child(op, INFRA_NS, 'data');
   if (!data) throw new Fault('Sender', 'a:DeserializationFailed', `${op.local} has no data element`);
   const wrong = data.children.find((c) => c.ns !== INFRA_NS);
@@ -120,13 +127,20 @@ function submissionOf(data: Array<[string, string]>) {
   let at = 0;
   for (const [name] of data) {
     const i = SUBMISSION_FIELDS.indexOf(name as (typeof SUBMISSION_FIELDS)[number]);
-    if (i < at) throw new Fault('Sender', 'a:DeserializationFailed', `Expecting element '${SUBMISSION_FIELDS[at]}', found '${name}' (the elements of ELDSubmission are a sequence)`);
+    if (i < at)
+      throw new Fault(
+        'Sender',
+        'a:DeserializationFailed',
+        `Expecting element '${SUBMISSION_FIELDS[at]}', found '${name}' (the elements of ELDSubmission are a sequence)`,
+      );
     at = i + 1;
   }
   const get = (n: string) => data.find(([k]) => k === n)?.[1];
-  for (const n of SUBMISSION_FIELDS) if (n !== 'Test' && get(n) === undefined) throw new Fault('Sender', 'a:DeserializationFailed', `The element ${n} is missing`);
+  for (const n of SUBMISSION_FIELDS)
+    if (n !== 'Test' && get(n) === undefined) throw new Fault('Sender', 'a:DeserializationFailed', `The element ${n} is missing`);
   const test = get('Test');
-  if (test !== undefined && test !== 'true' && test !== 'false') throw new Fault('Sender', 'a:DeserializationFailed', `Test ${JSON.stringify(test)} is not a boolean`);
+  if (test !== undefined && test !== 'true' && test !== 'false')
+    throw new Fault('Sender', 'a:DeserializationFailed', `Test ${JSON.stringify(test)} is not a boolean`);
   if (get('Version') !== 'V1') throw new Fault('Sender', 'a:DeserializationFailed', `Version ${JSON.stringify(get('Version'))} is not a FileVersion (V1)`);
   return {
     eldIdentifier: get('ELDIdentifier')!,
@@ -138,7 +152,13 @@ function submissionOf(data: Array<[string, string]>) {
   };
 }
 
-export type Submission = ReturnType<typeof submissionOf> & { messageId: string; submissionId: string; status: string; messages: FileMessage[]; clientCertificate: string };
+export type Submission = ReturnType<typeof submissionOf> & {
+  messageId: string;
+  submissionId: string;
+  status: string;
+  messages: FileMessage[];
+  clientCertificate: string;
+};
 
 /** How a Ping answers: Success, another DiagnosticResponseStatus, a SOAP fault, an HTTP 503, or a connection closed without an answer. */
 export type PingMode = 'Success' | 'InvalidRegistrationData' | 'ELDDecertified' | 'UnexpectedError' | 'ExpiredCertificate' | 'fault' | 'http503' | 'hangup';
@@ -186,7 +206,14 @@ function submitResult(s: ReturnType<typeof submissionOf>, messages: FileMessage[
     return {
       status: 'Information',
       list: [
-        { type: 'Information', line: 0, start: 0, end: 0, message: 'Test Information', detail: 'This is a test submission: it is validated and not passed to safety officials' },
+        {
+          type: 'Information',
+          line: 0,
+          start: 0,
+          end: 0,
+          message: 'Test Information',
+          detail: 'This is a test submission: it is validated and not passed to safety officials',
+        },
         { type: 'Information', line: 0, start: 0, end: 0, message: 'File Received', detail: `The file ${s.fileName} was received` },
       ],
     };
@@ -259,7 +286,11 @@ export async function startFmcsaStandIn(opts: StandInOptions): Promise<FmcsaStan
             envelope(`${ACTION}/PingResponse`, request.messageId, {
               PingResponse: {
                 '@_xmlns': INFRA_NS,
-                PingResult: { Boradcast: '', Detail: status === 'Success' ? 'The ELD web service is available' : `Diagnostic status ${status}`, Status: status },
+                PingResult: {
+                  Boradcast: '',
+                  Detail: status === 'Success' ? 'The ELD web service is available' : `Diagnostic status ${status}`,
+                  Status: status,
+                },
               },
             }),
           );
@@ -268,7 +299,8 @@ export async function startFmcsaStandIn(opts: StandInOptions): Promise<FmcsaStan
           res.writeHead(503, { 'content-type': 'text/html' });
           return void res.end('<html><body>Service Unavailable</body></html>');
         }
-        if (state.submitMode === 'fault') throw new Fault('Receiver', 'a:InternalServiceFault', 'The server was unable to process the request due to an internal error.');
+        if (state.submitMode === 'fault')
+          throw new Fault('Receiver', 'a:InternalServiceFault', 'The server was unable to process the request due to an internal error.');
         const s = submissionOf(request.data);
         const messages = validateEldFile(s.fileBody, s);
         const { status, list } = submitResult(s, messages);
@@ -284,7 +316,14 @@ export async function startFmcsaStandIn(opts: StandInOptions): Promise<FmcsaStan
                 '@_xmlns:b': MODELS_NS,
                 ErrorCount: list.length,
                 Errors: {
-                  'b:ValidationError': list.map((m) => ({ 'b:Detail': m.detail, 'b:End': m.end, 'b:ErrorType': m.type, 'b:Line': m.line, 'b:Message': m.message, 'b:Start': m.start })),
+                  'b:ValidationError': list.map((m) => ({
+                    'b:Detail': m.detail,
+                    'b:End': m.end,
+                    'b:ErrorType': m.type,
+                    'b:Line': m.line,
+                    'b:Message': m.message,
+                    'b:Start': m.start,
+                  })),
                 },
                 Status: status,
                 SubmissionId: submissionId,

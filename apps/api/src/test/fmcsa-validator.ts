@@ -91,12 +91,31 @@ const EVENT_HEAD: Field[] = [
 ];
 
 const HEADER: Field[][] = [
-  [f("Driver's Last Name", true, text(30)), f("Driver's First Name", true, text(30)), f('ELD Username', true, text(60, 4)), f("Driver's License Issuing State", true, { t: 'fixed', pattern: /^[A-Z]{2}$/, len: '2 letters' }), f("Driver's License Number", true, text(20))],
+  [
+    f("Driver's Last Name", true, text(30)),
+    f("Driver's First Name", true, text(30)),
+    f('ELD Username', true, text(60, 4)),
+    f("Driver's License Issuing State", true, { t: 'fixed', pattern: /^[A-Z]{2}$/, len: '2 letters' }),
+    f("Driver's License Number", true, text(20)),
+  ],
   [f("Co-Driver's Last Name", false, text(30)), f("Co-Driver's First Name", false, text(30)), f('Co-Driver ELD Username', false, text(60, 4))],
   [f('CMV Power Unit Number', false, text(10)), f('CMV VIN', false, { t: 'vin' }), f('Trailer Number(s)', false, text(32))],
-  [f("Carrier's USDOT Number", true, int(0, 999_999_999)), f('Carrier Name', true, text(120, 4)), f('Multiday Basis Used', true, oneOf('7', '8')), f('24-Hour Period Starting Time', true, TIME), f('Time Zone Offset from UTC', true, { t: 'fixed', pattern: /^(0[4-9]|1[01])$/, len: '2 digits 04-11' })],
+  [
+    f("Carrier's USDOT Number", true, int(0, 999_999_999)),
+    f('Carrier Name', true, text(120, 4)),
+    f('Multiday Basis Used', true, oneOf('7', '8')),
+    f('24-Hour Period Starting Time', true, TIME),
+    f('Time Zone Offset from UTC', true, { t: 'fixed', pattern: /^(0[4-9]|1[01])$/, len: '2 digits 04-11' }),
+  ],
   [f('Shipping Document Number', false, text(40)), f('Exempt Driver Configuration', true, oneOf('E', '0'))],
-  [f('Current Date', true, DATE), f('Current Time', true, TIME), LAT('Current Latitude'), LON('Current Longitude'), f('Current Total Vehicle Miles', false, int(0, 9_999_999)), f('Current Total Engine Hours', false, { t: 'decimal', min: 0, max: 99_999.9 })],
+  [
+    f('Current Date', true, DATE),
+    f('Current Time', true, TIME),
+    LAT('Current Latitude'),
+    LON('Current Longitude'),
+    f('Current Total Vehicle Miles', false, int(0, 9_999_999)),
+    f('Current Total Engine Hours', false, { t: 'decimal', min: 0, max: 99_999.9 }),
+  ],
   [
     f('ELD Registration ID', true, { t: 'fixed', pattern: /^[A-Z0-9]{4}$/, len: '4 characters A-Z or 0-9' }),
     f('ELD Identifier', true, { t: 'fixed', pattern: /^[A-Z0-9]{6}$/, len: '6 characters A-Z or 0-9' }),
@@ -111,9 +130,29 @@ type Segment = 'users' | 'cmvs' | 'events' | 'annotations' | 'certifications' | 
 const LISTS: Record<Segment, Field[]> = {
   users: [f('Order Number', true, int(1, 99)), f('ELD Account Type', true, oneOf('D', 'S')), f('Last Name', true, text(30)), f('First Name', true, text(30))],
   cmvs: [f('Order Number', true, int(1, 99)), f('CMV Power Unit Number', true, text(10)), f('CMV VIN', false, { t: 'vin' })],
-  events: [...EVENT_HEAD, f('User Order Number', false, int(1, 99)), f('Malfunction Indicator Status', true, oneOf('0', '1')), f('Data Diagnostic Event Indicator Status', true, oneOf('0', '1')), CHECK],
-  annotations: [SEQ, f('ELD Username', true, text(60, 4)), f('Comment/Annotation', true, text(60)), f('Event Date', true, DATE), f('Event Time', true, TIME), f("Driver's Location Description", false, text(60))],
-  certifications: [SEQ, f('Event Code', true, int(1, 9)), f('Event Date', true, DATE), f('Event Time', true, TIME), f('Date of the Certified Record', true, DATE), CMV_ORDER],
+  events: [
+    ...EVENT_HEAD,
+    f('User Order Number', false, int(1, 99)),
+    f('Malfunction Indicator Status', true, oneOf('0', '1')),
+    f('Data Diagnostic Event Indicator Status', true, oneOf('0', '1')),
+    CHECK,
+  ],
+  annotations: [
+    SEQ,
+    f('ELD Username', true, text(60, 4)),
+    f('Comment/Annotation', true, text(60)),
+    f('Event Date', true, DATE),
+    f('Event Time', true, TIME),
+    f("Driver's Location Description", false, text(60)),
+  ],
+  certifications: [
+    SEQ,
+    f('Event Code', true, int(1, 9)),
+    f('Event Date', true, DATE),
+    f('Event Time', true, TIME),
+    f('Date of the Certified Record', true, DATE),
+    CMV_ORDER,
+  ],
   malfunctions: [
     SEQ,
     f('Event Code', true, oneOf('1', '2', '3', '4')),
@@ -124,7 +163,15 @@ const LISTS: Record<Segment, Field[]> = {
     f('Total Engine Hours', false, { t: 'decimal', min: 0, max: 99_999.9 }),
     CMV_ORDER,
   ],
-  logins: [SEQ, f('Event Code', true, oneOf('1', '2')), f('ELD Username', true, text(60, 4)), f('Event Date', true, DATE), f('Event Time', true, TIME), f('Total Vehicle Miles', false, int(0, 9_999_999)), f('Total Engine Hours', false, { t: 'decimal', min: 0, max: 99_999.9 })],
+  logins: [
+    SEQ,
+    f('Event Code', true, oneOf('1', '2')),
+    f('ELD Username', true, text(60, 4)),
+    f('Event Date', true, DATE),
+    f('Event Time', true, TIME),
+    f('Total Vehicle Miles', false, int(0, 9_999_999)),
+    f('Total Engine Hours', false, { t: 'decimal', min: 0, max: 99_999.9 }),
+  ],
   engine: [
     SEQ,
     f('Event Code', true, oneOf('1', '2', '3', '4')),
@@ -139,7 +186,11 @@ const LISTS: Record<Segment, Field[]> = {
     f('Trailer Number(s)', false, text(32)),
     f('Shipping Document Number', false, text(40)),
   ],
-  unidentified: [...EVENT_HEAD.map((x) => (x.name === 'Event Type' ? f('Event Type', true, oneOf('1', '2')) : x)), f('Malfunction Indicator Status', true, oneOf('0', '1')), CHECK],
+  unidentified: [
+    ...EVENT_HEAD.map((x) => (x.name === 'Event Type' ? f('Event Type', true, oneOf('1', '2')) : x)),
+    f('Malfunction Indicator Status', true, oneOf('0', '1')),
+    CHECK,
+  ],
 };
 
 const TITLES: Array<[string, Segment | 'header' | 'end']> = [
@@ -209,7 +260,10 @@ function fieldProblem(field: Field, v: string): { message: string; detail: strin
 
 /** The 25-character file name 4.8.2.2 gives the file, from its header. */
 function expectedFileName(lastName: string, license: string, currentDate: string): string {
-  const letters = lastName.replace(/[^A-Za-z]/g, '').slice(0, 5).padEnd(5, '_');
+  const letters = lastName
+    .replace(/[^A-Za-z]/g, '')
+    .slice(0, 5)
+    .padEnd(5, '_');
   const lic = license.toUpperCase().replace(/[^0-9A-Z]/g, '');
   const digits = [...lic].filter((c) => c >= '0' && c <= '9').reduce((s, c) => s + Number(c), 0);
   return `${letters}${lic.slice(-2).padStart(2, '_')}${String(digits % 100).padStart(2, '0')}${currentDate}-`;
@@ -218,15 +272,25 @@ function expectedFileName(lastName: string, license: string, currentDate: string
 /** Validates an output file as submitted; the messages, Errors and Warnings, in line order. */
 export function validateEldFile(body: string, params: SubmissionParameters): FileMessage[] {
   const out: FileMessage[] = [];
-  const add = (type: MessageType, line: number, start: number, end: number, message: string, detail: string) => out.push({ type, line, start, end, message, detail });
+  const add = (type: MessageType, line: number, start: number, end: number, message: string, detail: string) =>
+    out.push({ type, line, start, end, message, detail });
 
   // Line delimiters: a CR alone. A CR LF or an LF is read as a line end too, and warned about.
   const lines = body.split(/\r\n|\r|\n/);
   if (lines.at(-1) === '') lines.pop();
   const delimiters = body.match(/\r\n|\r|\n/g) ?? [];
   const badAt = delimiters.findIndex((d) => d !== '\r');
-  if (badAt >= 0) add('Warning', badAt + 1, 1, (lines[badAt]?.length ?? 0) + 1, 'Invalid Line Delimiter', `Lines must end with a carriage return alone; line ${badAt + 1} ends with ${JSON.stringify(delimiters[badAt])}`);
-  if (!/[\r\n]$/.test(body)) add('Warning', lines.length, 1, lines.at(-1)?.length ?? 1, 'Invalid Line Delimiter', 'The last line must end with a carriage return');
+  if (badAt >= 0)
+    add(
+      'Warning',
+      badAt + 1,
+      1,
+      (lines[badAt]?.length ?? 0) + 1,
+      'Invalid Line Delimiter',
+      `Lines must end with a carriage return alone; line ${badAt + 1} ends with ${JSON.stringify(delimiters[badAt])}`,
+    );
+  if (!/[\r\n]$/.test(body))
+    add('Warning', lines.length, 1, lines.at(-1)?.length ?? 1, 'Invalid Line Delimiter', 'The last line must end with a carriage return');
 
   const lineChecks: number[] = [];
   const seen = new Set<string>();
@@ -245,7 +309,8 @@ export function validateEldFile(body: string, params: SubmissionParameters): Fil
     if (title >= 0) {
       const [name, key] = TITLES[title]!;
       if (seen.has(name)) add('Error', n, 1, raw.length, 'Duplicate File Section', `"${name}" appears twice`);
-      for (let k = titleIndex + 1; k < title; k++) if (!seen.has(TITLES[k]![0])) add('Error', n, 1, raw.length, 'Missing File Line', `The section "${TITLES[k]![0]}" is missing before "${name}"`);
+      for (let k = titleIndex + 1; k < title; k++)
+        if (!seen.has(TITLES[k]![0])) add('Error', n, 1, raw.length, 'Missing File Line', `The section "${TITLES[k]![0]}" is missing before "${name}"`);
       if (title < titleIndex) add('Error', n, 1, raw.length, 'Duplicate File Section', `"${name}" is out of order`);
       seen.add(name);
       titleIndex = Math.max(titleIndex, title);
@@ -263,10 +328,12 @@ export function validateEldFile(body: string, params: SubmissionParameters): Fil
     const cut = raw.lastIndexOf(',');
     const check = cut >= 0 ? raw.slice(cut + 1) : '';
     const content = cut >= 0 ? raw.slice(0, cut) : raw;
-    if (!/^[0-9A-F]{2}$/.test(check)) add('Error', n, cut + 2, raw.length, 'Invalid Field Format', `Line Data Check Value: ${JSON.stringify(check)} must be 2 hexadecimal characters`);
+    if (!/^[0-9A-F]{2}$/.test(check))
+      add('Error', n, cut + 2, raw.length, 'Invalid Field Format', `Line Data Check Value: ${JSON.stringify(check)} must be 2 hexadecimal characters`);
     else {
       lineChecks.push(parseInt(check, 16));
-      if (lineCheck(content) !== check) add('Error', n, cut + 2, raw.length, 'Invalid Check Value', `Line Data Check Value: ${check}, the line's is ${lineCheck(content)}`);
+      if (lineCheck(content) !== check)
+        add('Error', n, cut + 2, raw.length, 'Invalid Check Value', `Line Data Check Value: ${check}, the line's is ${lineCheck(content)}`);
     }
     const values = content.split(',');
     const columns: number[] = [];
@@ -283,7 +350,15 @@ export function validateEldFile(body: string, params: SubmissionParameters): Fil
       counts[segment] = (counts[segment] ?? 0) + 1;
       rows.push({ segment, line: n, values, columns });
     }
-    if (values.length !== fields.length) return void add('Error', n, 1, raw.length, 'Invalid Field Length', `The line holds ${values.length} fields before its check value, ${fields.length} expected`);
+    if (values.length !== fields.length)
+      return void add(
+        'Error',
+        n,
+        1,
+        raw.length,
+        'Invalid Field Length',
+        `The line holds ${values.length} fields before its check value, ${fields.length} expected`,
+      );
     fields.forEach((field, k) => {
       const problem = fieldProblem(field, values[k]!);
       if (problem) add('Error', n, columns[k]!, columns[k]! + Math.max(values[k]!.length, 1) - 1, problem.message, problem.detail);
@@ -292,12 +367,21 @@ export function validateEldFile(body: string, params: SubmissionParameters): Fil
 
   if (!seen.has('ELD File Header Segment:')) add('Error', 1, 1, 1, 'Missing File Line', 'The file has no header');
   else if (header.length < 7) add('Error', 1, 1, 1, 'Missing File Line', `The header has ${header.length} lines of 7`);
-  if (titleIndex < TITLES.length - 1) for (let k = titleIndex + 1; k < TITLES.length; k++) add('Error', lines.length, 1, 1, 'Missing File Line', `The section "${TITLES[k]![0]}" is missing`);
+  if (titleIndex < TITLES.length - 1)
+    for (let k = titleIndex + 1; k < TITLES.length; k++) add('Error', lines.length, 1, 1, 'Missing File Line', `The section "${TITLES[k]![0]}" is missing`);
   if (!end.fileCheck) add('Error', lines.length, 1, 1, 'Missing File Line', 'The file data check value is missing');
   else {
     const { text: value, line } = end.fileCheck;
     const expected = fileCheck(lineChecks);
-    if (!/^[0-9A-F]{4}$/.test(value)) add('Error', line, 1, Math.max(value.length, 1), 'Invalid Field Format', `File Data Check Value: ${JSON.stringify(value)} must be 4 hexadecimal characters`);
+    if (!/^[0-9A-F]{4}$/.test(value))
+      add(
+        'Error',
+        line,
+        1,
+        Math.max(value.length, 1),
+        'Invalid Field Format',
+        `File Data Check Value: ${JSON.stringify(value)} must be 4 hexadecimal characters`,
+      );
     else if (value !== expected) add('Error', line, 1, 4, 'Invalid Check Value', `File Data Check Value: ${value}, the file's is ${expected}`);
   }
 
@@ -311,11 +395,14 @@ export function validateEldFile(body: string, params: SubmissionParameters): Fil
     const fields = LISTS[r.segment];
     if (r.values.length !== fields.length) continue;
     const at = (name: string) => fields.findIndex((x) => x.name === name);
-    const context = (k: number, detail: string) => add('Error', r.line, r.columns[k]!, r.columns[k]! + Math.max(r.values[k]!.length, 1) - 1, 'Context Dependent', detail);
+    const context = (k: number, detail: string) =>
+      add('Error', r.line, r.columns[k]!, r.columns[k]! + Math.max(r.values[k]!.length, 1) - 1, 'Context Dependent', detail);
     const cmv = at('Corresponding CMV Order Number');
-    if (cmv >= 0 && r.values[cmv] !== '' && Number(r.values[cmv]) > cmvs) context(cmv, `Corresponding CMV Order Number ${r.values[cmv]} is not in the CMV list (${cmvs} entries)`);
+    if (cmv >= 0 && r.values[cmv] !== '' && Number(r.values[cmv]) > cmvs)
+      context(cmv, `Corresponding CMV Order Number ${r.values[cmv]} is not in the CMV list (${cmvs} entries)`);
     const user = at('User Order Number');
-    if (user >= 0 && r.values[user] !== '' && Number(r.values[user]) > users) context(user, `User Order Number ${r.values[user]} is not in the user list (${users} entries)`);
+    if (user >= 0 && r.values[user] !== '' && Number(r.values[user]) > users)
+      context(user, `User Order Number ${r.values[user]} is not in the user list (${users} entries)`);
     if (r.segment === 'annotations' && !eventSeqs.has(r.values[0])) context(0, `No event of the event list has the sequence id ${r.values[0]}`);
     if (r.segment === 'events') {
       // Event type, code, date, time, miles, hours, latitude, longitude, the CMV's power unit number, the driver's username.
@@ -323,7 +410,8 @@ export function validateEldFile(body: string, params: SubmissionParameters): Fil
       const unit = v[12] ? (powerUnits[Number(v[12]) - 1] ?? '') : '';
       const expected = eventCheck([v[3], v[4], v[5], v[6], v[7], v[8], v[9], v[10], unit, username].join(''));
       const k = v.length - 1;
-      if (/^[0-9A-F]{2}$/.test(v[k]!) && v[k] !== expected) add('Error', r.line, r.columns[k]!, r.columns[k]! + 1, 'Invalid Check Value', `Event Data Check Value: ${v[k]}, the record's is ${expected}`);
+      if (/^[0-9A-F]{2}$/.test(v[k]!) && v[k] !== expected)
+        add('Error', r.line, r.columns[k]!, r.columns[k]! + 1, 'Invalid Check Value', `Event Data Check Value: ${v[k]}, the record's is ${expected}`);
     }
   }
 
@@ -331,14 +419,25 @@ export function validateEldFile(body: string, params: SubmissionParameters): Fil
   const eldLine = header[6];
   if (eldLine) {
     const line = headerLines[6]!;
-    if (eldLine[0] !== params.registrationId) add('Warning', line, 1, 4, 'Parameter Mismatch', `The ELD Registration ID submitted (${params.registrationId}) is not the file's (${eldLine[0]})`);
-    if (eldLine[1] !== params.eldIdentifier) add('Warning', line, 6, 11, 'Parameter Mismatch', `The ELD Identifier submitted (${params.eldIdentifier}) is not the file's (${eldLine[1]})`);
-    if ((eldLine[3] ?? '') !== params.comment.trim()) add('Warning', line, 1, 1, 'Parameter Mismatch', `The Output File Comment submitted (${JSON.stringify(params.comment)}) is not the file's (${JSON.stringify(eldLine[3] ?? '')})`);
+    if (eldLine[0] !== params.registrationId)
+      add('Warning', line, 1, 4, 'Parameter Mismatch', `The ELD Registration ID submitted (${params.registrationId}) is not the file's (${eldLine[0]})`);
+    if (eldLine[1] !== params.eldIdentifier)
+      add('Warning', line, 6, 11, 'Parameter Mismatch', `The ELD Identifier submitted (${params.eldIdentifier}) is not the file's (${eldLine[1]})`);
+    if ((eldLine[3] ?? '') !== params.comment.trim())
+      add(
+        'Warning',
+        line,
+        1,
+        1,
+        'Parameter Mismatch',
+        `The Output File Comment submitted (${JSON.stringify(params.comment)}) is not the file's (${JSON.stringify(eldLine[3] ?? '')})`,
+      );
   }
   if (header[0] && header[5]) {
     const stem = expectedFileName(header[0][0] ?? '', header[0][4] ?? '', header[5][0] ?? '');
     const name = params.fileName.replace(/\.csv$/i, '');
-    if (name.length !== 25 || !name.startsWith(stem) || !/^[0-9A-Z]{9}$/.test(name.slice(16))) add('Warning', 1, 1, 1, 'Parameter Mismatch', `The Output Filename ${JSON.stringify(params.fileName)} is not the file's name by 4.8.2.2 (${stem}…)`);
+    if (name.length !== 25 || !name.startsWith(stem) || !/^[0-9A-Z]{9}$/.test(name.slice(16)))
+      add('Warning', 1, 1, 1, 'Parameter Mismatch', `The Output Filename ${JSON.stringify(params.fileName)} is not the file's name by 4.8.2.2 (${stem}…)`);
   }
 
   // A second opinion: the package's parser reads what passed the checks above.

@@ -198,7 +198,8 @@ export async function registerOrganization(app: FastifyInstance, name = `Carrier
 export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
 /** zod's own texts ("Invalid input: expected string, received undefined", "Too small: …"): never shown. */
-const RAW_VALIDATOR_TEXT = /Invalid input|Too (small|big):|expected \w+, received|Invalid (string|option|number): |Invalid (email address|UUID|ISO|URL|key in|element in)|Unrecognized key/;
+const RAW_VALIDATOR_TEXT =
+  /Invalid input|Too (small|big):|expected \w+, received|Invalid (string|option|number): |Invalid (email address|UUID|ISO|URL|key in|element in)|Unrecognized key/;
 /** Database constraint and index names (`assets_org_unit_uq`, `…_fkey`): never shown. */
 const CONSTRAINT_NAME = /\b[a-z0-9]+(_[a-z0-9]+)+_(uq|key|fkey|fk|pk|pkey|check)\b/;
 
@@ -225,7 +226,11 @@ export function expectErrorBody(body: unknown, status: number): { code: ErrorCod
  * Asserts a 400 or 409 naming each field in words: the message says every `words`, and the
  * technical message pairs each with its path (`vin: VIN is a required field`).
  */
-export function expectFieldErrors(body: unknown, status: 400 | 409, fields: Record<string, string>): { code: ErrorCode; message: string; technicalMessage: string } {
+export function expectFieldErrors(
+  body: unknown,
+  status: 400 | 409,
+  fields: Record<string, string>,
+): { code: ErrorCode; message: string; technicalMessage: string } {
   const b = expectErrorBody(body, status);
   for (const [path, words] of Object.entries(fields)) {
     if (!b.message.includes(words)) throw new Error(`message does not say "${words}": ${b.message}`);

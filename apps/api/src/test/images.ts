@@ -7,7 +7,13 @@ export const PNG = Buffer.concat([
 ]);
 
 /** A photo uploaded to `orgId` as a phone does, through the messages' or the reports' upload; the answer as it came. */
-export function uploadImage(app: FastifyInstance, orgId: string, headers: Record<string, string>, via: '/messages/images' | '/dvirs/images' = '/messages/images', key?: string) {
+export function uploadImage(
+  app: FastifyInstance,
+  orgId: string,
+  headers: Record<string, string>,
+  via: '/messages/images' | '/dvirs/images' = '/messages/images',
+  key?: string,
+) {
   const boundary = '----ownertest' + Math.random().toString(16).slice(2);
   const payload = Buffer.concat([
     Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="photo.png"\r\nContent-Type: image/png\r\n\r\n`),

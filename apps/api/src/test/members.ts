@@ -68,7 +68,12 @@ export async function invitedDriver(
   over: Record<string, unknown> = {},
 ): Promise<{ driver: { id: string; firstName: string; lastName: string }; headers: Record<string, string>; name: string }> {
   const email = `drv${Date.now().toString(36)}${++n}@demofreight.test`;
-  const created = await app.inject({ method: 'POST', url: `/api/v1/organizations/${orgId}/drivers`, headers: admin, payload: driverBody({ email, invite: true, ...over }) });
+  const created = await app.inject({
+    method: 'POST',
+    url: `/api/v1/organizations/${orgId}/drivers`,
+    headers: admin,
+    payload: driverBody({ email, invite: true, ...over }),
+  });
   if (created.statusCode !== 201) throw new Error(`driver create failed: ${created.statusCode} ${created.body}`);
   const driver = created.json() as { id: string; firstName: string; lastName: string };
   const session = await acceptInvitation(app, dataDir, email, 'Driver#Pass2026');

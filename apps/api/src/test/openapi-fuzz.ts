@@ -117,7 +117,8 @@ function sampleNumber(s: Schema, name: string): number {
   const hi = typeof s.maximum === 'number' ? s.maximum : undefined;
   const key = name.toLowerCase();
   let v = /lat/.test(key) ? 32.78 : /lon|lng/.test(key) ? -96.8 : s.type === 'integer' ? 1 : 1.5;
-  if (lo !== undefined && (v < lo || (v === lo && s.exclusiveMinimum === true))) v = s.type === 'integer' ? Math.ceil(lo) + (s.exclusiveMinimum === true ? 1 : 0) : lo + 1;
+  if (lo !== undefined && (v < lo || (v === lo && s.exclusiveMinimum === true)))
+    v = s.type === 'integer' ? Math.ceil(lo) + (s.exclusiveMinimum === true ? 1 : 0) : lo + 1;
   if (hi !== undefined && v > hi) v = hi;
   return v;
 }
@@ -268,7 +269,10 @@ function yearPoisons(s: Schema, name: string): Poison[] {
     { name: 'the last day of 2200', value: last, refuse: false },
   ];
   if (s.format === 'date-time' || (!dayLike && /At$/.test(name) && s.format === undefined && s.pattern === undefined)) {
-    return [...YEARS.map((y) => ({ name: `year ${y}`, value: `${y}-06-01T12:00:00Z`, refuse: true })), ...edges('1900-01-01T00:00:00Z', '2200-12-31T12:00:00Z')];
+    return [
+      ...YEARS.map((y) => ({ name: `year ${y}`, value: `${y}-06-01T12:00:00Z`, refuse: true })),
+      ...edges('1900-01-01T00:00:00Z', '2200-12-31T12:00:00Z'),
+    ];
   }
   if (dayLike) return [...YEARS.map((y) => ({ name: `year ${y}`, value: `${y}-06-01`, refuse: true })), ...edges('1900-01-01', '2200-12-31')];
   if (isQuarterPattern(s) || name === 'quarter') return YEARS.map((y) => ({ name: `year ${y}`, value: `${y}Q1`, refuse: true }));
@@ -285,14 +289,22 @@ export function poisonsFor(doc: Doc, schema: unknown, name: string): Poison[] {
   const out: Poison[] = [];
   const only = (t: string) => types.size === 1 && types.has(t);
   if (types.has('string') || types.has('any')) {
-    out.push({ name: 'NUL', value: 'a\u0000b', refuse: true }, { name: 'lone high surrogate', value: 'a\ud800b', refuse: true }, { name: 'lone low surrogate', value: '\udc00', refuse: true });
+    out.push(
+      { name: 'NUL', value: 'a\u0000b', refuse: true },
+      { name: 'lone high surrogate', value: 'a\ud800b', refuse: true },
+      { name: 'lone low surrogate', value: '\udc00', refuse: true },
+    );
     out.push(...yearPoisons(s, name));
   }
   if (only('string')) out.push({ name: 'a number for text', value: 12, refuse: true });
   if (types.has('number')) {
     // The field's own bounds: what it takes, it must give back.
-    for (const [bound, v] of [['largest', s.maximum], ['smallest', s.minimum]] as const) {
-      if (typeof v === 'number' && Math.abs(v) < 1e15 && s.exclusiveMaximum !== true && s.exclusiveMinimum !== true) out.push({ name: `the ${bound} it takes (${v})`, value: v, refuse: false });
+    for (const [bound, v] of [
+      ['largest', s.maximum],
+      ['smallest', s.minimum],
+    ] as const) {
+      if (typeof v === 'number' && Math.abs(v) < 1e15 && s.exclusiveMaximum !== true && s.exclusiveMinimum !== true)
+        out.push({ name: `the ${bound} it takes (${v})`, value: v, refuse: false });
     }
     out.push(
       { name: '1e-300', value: 1e-300, refuse: false },
@@ -304,7 +316,12 @@ export function poisonsFor(doc: Doc, schema: unknown, name: string): Poison[] {
       { name: '1e-320', value: 1e-320, refuse: true },
     );
   }
-  if (only('number')) out.push({ name: 'empty text for a number', value: '', refuse: true }, { name: 'true for a number', value: true, refuse: true }, { name: 'numeric text for a number', value: '12', refuse: true });
+  if (only('number'))
+    out.push(
+      { name: 'empty text for a number', value: '', refuse: true },
+      { name: 'true for a number', value: true, refuse: true },
+      { name: 'numeric text for a number', value: '12', refuse: true },
+    );
   if (only('boolean')) out.push({ name: 'text for a boolean', value: 'true', refuse: true }, { name: '1 for a boolean', value: 1, refuse: true });
   if (types.has('array') || types.has('object') || types.has('any')) out.push({ name: 'nesting 5000 deep', value: DEEPLY_NESTED, refuse: true });
   return out;

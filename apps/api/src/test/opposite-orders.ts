@@ -3,7 +3,11 @@
  * API instances' followers would write the same rows: the database's words for the first failure
  * (drizzle carries them as the error's cause, e.g. "error: deadlock detected"), or undefined.
  */
-export async function failureInOppositeOrders<T>(items: readonly T[], write: (items: readonly T[]) => Promise<unknown>, rounds: number): Promise<string | undefined> {
+export async function failureInOppositeOrders<T>(
+  items: readonly T[],
+  write: (items: readonly T[]) => Promise<unknown>,
+  rounds: number,
+): Promise<string | undefined> {
   const reversed = [...items].reverse();
   for (let round = 0; round < rounds; round++) {
     const failed = (await Promise.allSettled([write(items), write(reversed)])).find((r): r is PromiseRejectedResult => r.status === 'rejected');

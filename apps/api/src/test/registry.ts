@@ -62,15 +62,33 @@ export const driverBody = (over: Record<string, unknown> = {}) => ({
 });
 
 export async function activityRows(db: { execute: (q: never) => Promise<unknown> }, entityId: string): Promise<Array<{ action: string; entity_type: string }>> {
-  const res = (await db.execute(`select action, entity_type from activity_log where entity_id = '${entityId}' order by id` as never)) as { rows: Array<{ action: string; entity_type: string }> };
+  const res = (await db.execute(`select action, entity_type from activity_log where entity_id = '${entityId}' order by id` as never)) as {
+    rows: Array<{ action: string; entity_type: string }>;
+  };
   return res.rows;
 }
 
 /** Signs in a new user of the organization holding exactly `permissions` (through a custom role). */
-export async function userWithPermissions(t: { app: FastifyInstance; database: { db: Db } }, orgId: string, permissions: string[]): Promise<Record<string, string>> {
+export async function userWithPermissions(
+  t: { app: FastifyInstance; database: { db: Db } },
+  orgId: string,
+  permissions: string[],
+): Promise<Record<string, string>> {
   const email = `limited${Date.now()}${++serial}@demofreight.test`;
   const password = 'Limited#2026';
-  const [role] = await t.database.db.insert(roles).values({ organizationId: orgId, name: `Limited ${serial}`, permissions: permissions as never }).returning();
-  await t.database.db.insert(users).values({ organizationId: orgId, role: 'USER', roleId: role?.id, email, username: email, firstName: 'Lim', lastName: 'Ited', passwordHash: await hashPassword(password) });
+  const [role] = await t.database.db
+    .insert(roles)
+    .values({ organizationId: orgId, name: `Limited ${serial}`, permissions: permissions as never })
+    .returning();
+  await t.database.db.insert(users).values({
+    organizationId: orgId,
+    role: 'USER',
+    roleId: role?.id,
+    email,
+    username: email,
+    firstName: 'Lim',
+    lastName: 'Ited',
+    passwordHash: await hashPassword(password),
+  });
   return bearer((await login(t.app, { email, password })).accessToken);
 }

@@ -25,11 +25,15 @@ export function freePort(host = '127.0.0.1'): Promise<number> {
 /** n distinct free ports: all listened on at once, then released. */
 async function freePorts(n: number, host = '127.0.0.1'): Promise<number[]> {
   const servers = await Promise.all(
-    Array.from({ length: n }, () => new Promise<net.Server>((resolve, reject) => {
-      const srv = net.createServer();
-      srv.once('error', reject);
-      srv.listen(0, host, () => resolve(srv));
-    })),
+    Array.from(
+      { length: n },
+      () =>
+        new Promise<net.Server>((resolve, reject) => {
+          const srv = net.createServer();
+          srv.once('error', reject);
+          srv.listen(0, host, () => resolve(srv));
+        }),
+    ),
   );
   const ports = servers.map((srv) => (srv.address() as net.AddressInfo).port);
   await Promise.all(servers.map((srv) => new Promise((r) => srv.close(r))));
@@ -189,7 +193,8 @@ async function startOnce(opts: StartOptions): Promise<ServerProcess> {
   while (Date.now() < until && !ended) {
     try {
       // Ready, and it is our child that answers: it prints its banner only once it listens.
-      if ((await fetch(`${url}/${opts.until === 'listening' ? 'healthz' : 'readyz'}`)).status === 200 && server.output().includes('Fleetline is running')) return server;
+      if ((await fetch(`${url}/${opts.until === 'listening' ? 'healthz' : 'readyz'}`)).status === 200 && server.output().includes('Fleetline is running'))
+        return server;
     } catch {
       // not listening yet
     }
@@ -206,7 +211,11 @@ async function startOnce(opts: StartOptions): Promise<ServerProcess> {
 
 /** Signs in through a server process's HTTP API. */
 export async function signIn(server: Pick<ServerProcess, 'url'>, who: { email: string; password: string }): Promise<SignInResponse> {
-  const res = await fetch(`${server.url}/api/v1/auth/authenticate`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(who) });
+  const res = await fetch(`${server.url}/api/v1/auth/authenticate`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(who),
+  });
   if (res.status !== 200) throw new Error(`sign-in ${who.email} on ${server.url}: ${res.status} ${await res.text()}`);
   return (await res.json()) as SignInResponse;
 }

@@ -18,7 +18,11 @@ export interface TestVehicle {
  * A device paired with a vehicle (and a driver unless `driver: false`), written straight to the
  * tables: the fleet-registry API owns creating them, tests only need the rows.
  */
-export async function createTestVehicle(db: Db, orgId: string, opts: { uniqueId: string; unitNumber?: string; driver?: boolean; paired?: boolean }): Promise<TestVehicle> {
+export async function createTestVehicle(
+  db: Db,
+  orgId: string,
+  opts: { uniqueId: string; unitNumber?: string; driver?: boolean; paired?: boolean },
+): Promise<TestVehicle> {
   const token = randomBytes(24).toString('base64url');
   const [asset] = await db
     .insert(assets)
@@ -26,7 +30,10 @@ export async function createTestVehicle(db: Db, orgId: string, opts: { uniqueId:
     .returning({ id: assets.id });
   let driverId: string | null = null;
   if (opts.driver !== false) {
-    const [d] = await db.insert(drivers).values({ organizationId: orgId, firstName: 'Dana', lastName: `Driver ${opts.uniqueId}` }).returning({ id: drivers.id });
+    const [d] = await db
+      .insert(drivers)
+      .values({ organizationId: orgId, firstName: 'Dana', lastName: `Driver ${opts.uniqueId}` })
+      .returning({ id: drivers.id });
     driverId = d!.id;
     await db.update(assets).set({ currentDriverId: driverId }).where(eq(assets.id, asset!.id));
   }
@@ -48,8 +55,23 @@ export async function createTestVehicle(db: Db, orgId: string, opts: { uniqueId:
 /** A fix of the test vehicle at `fixTime`, as ingest hands it to the group commit (what a test does not care about is plain). */
 export function testPositionRow(v: TestVehicle, orgId: string, fixTime: Date, over: Partial<PositionRow> = {}): PositionRow {
   return {
-    organizationId: orgId, gatewayId: v.gatewayId, assetId: v.assetId, driverId: v.driverId, fixTime,
-    latitude: 41.5, longitude: -90.5, speed: 40, course: 90, altitude: null, accuracy: null, odometer: null, odometerSource: null, engineHours: null, ignition: true,
-    protocol: 'osmand', attributes: {}, ...over,
+    organizationId: orgId,
+    gatewayId: v.gatewayId,
+    assetId: v.assetId,
+    driverId: v.driverId,
+    fixTime,
+    latitude: 41.5,
+    longitude: -90.5,
+    speed: 40,
+    course: 90,
+    altitude: null,
+    accuracy: null,
+    odometer: null,
+    odometerSource: null,
+    engineHours: null,
+    ignition: true,
+    protocol: 'osmand',
+    attributes: {},
+    ...over,
   };
 }

@@ -56,7 +56,14 @@ export async function silentReceiver(): Promise<SilentReceiver> {
     });
     req.resume();
   });
-  return { url: await listen(server), held: () => held, open: () => open, mostOpen: () => mostOpen, mostOpenUnder: (under) => openUnder.get(under)?.most ?? 0, close: () => closeServer(server) };
+  return {
+    url: await listen(server),
+    held: () => held,
+    open: () => open,
+    mostOpen: () => mostOpen,
+    mostOpenUnder: (under) => openUnder.get(under)?.most ?? 0,
+    close: () => closeServer(server),
+  };
 }
 
 export async function answeringReceiver(): Promise<AnsweringReceiver> {

@@ -28,7 +28,9 @@ describe('navigation guard', () => {
   });
 
   it('marks no route under development any more (issue 18 built help, notifications and fleet performance; issue 33 revenue)', () => {
-    const marked = flattenRoutes().filter((x) => x.route.underDevelopment).map((x) => x.route.path);
+    const marked = flattenRoutes()
+      .filter((x) => x.route.underDevelopment)
+      .map((x) => x.route.path);
     expect(marked).toEqual([]);
     for (const p of ['/help', '/notifications', '/analytics/fleet-performance', '/analytics/revenue']) expect(guardRedirect(route(p), adminUser())).toBeNull();
     // The login footer's "Learn more" page is public: signed out it shows, signed in it sends home.
@@ -41,7 +43,8 @@ describe('navigation guard', () => {
     expect(guardRedirect(route('/driver/inspection'), driver)).toBeNull();
     expect(guardRedirect(route('/my-account'), driver)).toBeNull();
     expect(guardRedirect(route('/dashboard'), driver)).toBe('/driver');
-    for (const p of ['/hos/logs', '/hos/availability', '/hos/unidentified', '/map', '/settings/organization-settings/all-drivers']) expect(guardRedirect(route(p), driver), p).toBe('/access-denied');
+    for (const p of ['/hos/logs', '/hos/availability', '/hos/unidentified', '/map', '/settings/organization-settings/all-drivers'])
+      expect(guardRedirect(route(p), driver), p).toBe('/access-denied');
     expect(guardRedirect(route('/'), driver)).toBe('/driver');
     // The codes without a driver record (an administrator): no driver screen, the dashboard as home.
     expect(guardRedirect(route('/driver'), adminUser())).toBe('/access-denied');

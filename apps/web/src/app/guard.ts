@@ -13,7 +13,10 @@ export const DASHBOARD_PATH = '/dashboard';
  * Spec section 2, navigation guard: where a user opening `route` must go instead, or null to stay.
  * Order: sign-in, then the under-development mark, then permissions.
  */
-export function guardRedirect(route: Pick<AppRoute, 'path' | 'access' | 'permissions' | 'children' | 'underDevelopment' | 'ownProfile' | 'ownDriver'>, user: CurrentUser | null): string | null {
+export function guardRedirect(
+  route: Pick<AppRoute, 'path' | 'access' | 'permissions' | 'children' | 'underDevelopment' | 'ownProfile' | 'ownDriver'>,
+  user: CurrentUser | null,
+): string | null {
   switch (route.access) {
     case 'public':
       return user ? homePath(user) : null;

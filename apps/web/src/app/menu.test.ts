@@ -12,7 +12,9 @@ describe('side menu filtering', () => {
       {
         Settings: [
           'Profile Settings',
-          { 'Organization Settings': ['Users & Roles', 'All Drivers', 'Vehicles', 'Trailers', 'Devices', 'Groups', 'Home terminals', 'API tokens', 'Webhooks'] },
+          {
+            'Organization Settings': ['Users & Roles', 'All Drivers', 'Vehicles', 'Trailers', 'Devices', 'Groups', 'Home terminals', 'API tokens', 'Webhooks'],
+          },
           'Activity Log',
           'Data Retention',
         ],
@@ -42,7 +44,9 @@ describe('side menu filtering', () => {
   });
 
   it('shows a super administrator only the Administration group', () => {
-    expect(titles(filterMenu(SIDE_MENU, superAdminUser()))).toEqual([{ Administration: ['Organizations', 'Device Models', 'IFTA Tax Rates', 'Ingest health'] }]);
+    expect(titles(filterMenu(SIDE_MENU, superAdminUser()))).toEqual([
+      { Administration: ['Organizations', 'Device Models', 'IFTA Tax Rates', 'Ingest health'] },
+    ]);
   });
 
   it('shows a super administrator controlling an organization its settings, without Profile Settings', () => {
@@ -63,7 +67,9 @@ describe('side menu filtering', () => {
   });
 
   it('shows the Safety group by SAFETY_LIST, its settings readable by it too (issue 47)', () => {
-    expect(titles(filterMenu(SIDE_MENU, { ...dispatcherUser(), permissions: ['SAFETY_LIST'] }))).toEqual([{ Safety: ['Safety inbox', 'Scores', 'Safety settings'] }]);
+    expect(titles(filterMenu(SIDE_MENU, { ...dispatcherUser(), permissions: ['SAFETY_LIST'] }))).toEqual([
+      { Safety: ['Safety inbox', 'Scores', 'Safety settings'] },
+    ]);
     expect(filterMenu(SIDE_MENU, { ...dispatcherUser(), permissions: ['HOS_LIST'] }).some((i) => i.title === 'Safety')).toBe(false);
   });
 
@@ -73,12 +79,17 @@ describe('side menu filtering', () => {
     expect(filterMenu(SIDE_MENU, null)).toEqual([]);
   });
 
-  it("shows a driver only their own group, and an administrator without a driver record not that group (decision 0115)", () => {
+  it('shows a driver only their own group, and an administrator without a driver record not that group (decision 0115)', () => {
     const driver = { ...dispatcherUser(), driverId: 'driver-1', permissions: ['HOS_SELF_READ', 'HOS_SELF_WRITE', 'MESSAGE_SEND', 'USER_READ', 'ORG_READ'] };
-    expect(titles(filterMenu(SIDE_MENU, driver))).toEqual([{ Driver: ['My day', 'Roadside inspection', 'Messages', 'My safety'] }, { Settings: ['Profile Settings'] }]);
+    expect(titles(filterMenu(SIDE_MENU, driver))).toEqual([
+      { Driver: ['My day', 'Roadside inspection', 'Messages', 'My safety'] },
+      { Settings: ['Profile Settings'] },
+    ]);
     expect(filterMenu(HEADER_NAV, driver).map((i) => i.title)).toEqual(['My day', 'Inspection', 'Messages']);
     expect(filterMenu(SIDE_MENU, adminUser()).some((i) => i.title === 'Driver')).toBe(false);
-    expect(titles(filterMenu(SIDE_MENU, { ...adminUser(), driverId: 'owner-operator' }))).toContainEqual({ Driver: ['My day', 'Roadside inspection', 'Messages', 'My safety'] });
+    expect(titles(filterMenu(SIDE_MENU, { ...adminUser(), driverId: 'owner-operator' }))).toContainEqual({
+      Driver: ['My day', 'Roadside inspection', 'Messages', 'My safety'],
+    });
   });
 
   it('filters the header navigation (History Route, Map, Dashboard) the same way', () => {

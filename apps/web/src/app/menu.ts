@@ -1,8 +1,26 @@
 import type { ComponentType } from 'react';
 import type { CurrentUser } from '@fleet/api-contract';
 import {
-  IconBuildingSkyscraper, IconChartBar, IconHeartbeat, IconClockHour4, IconCpu, IconDashboard, IconFileAnalytics, IconMap2, IconMapPin, IconMessage, IconMessages, IconReceiptTax, IconRoute, IconSettings, IconShieldCheck, IconShieldHalf, IconShieldLock,
-  IconSteeringWheel, IconTool, IconTruckDelivery,
+  IconBuildingSkyscraper,
+  IconChartBar,
+  IconHeartbeat,
+  IconClockHour4,
+  IconCpu,
+  IconDashboard,
+  IconFileAnalytics,
+  IconMap2,
+  IconMapPin,
+  IconMessage,
+  IconMessages,
+  IconReceiptTax,
+  IconRoute,
+  IconSettings,
+  IconShieldCheck,
+  IconShieldHalf,
+  IconShieldLock,
+  IconSteeringWheel,
+  IconTool,
+  IconTruckDelivery,
 } from '@tabler/icons-react';
 import { canOpenPath } from './guard.ts';
 

@@ -60,7 +60,11 @@ export function AvatarProfileCard(p: AvatarProfileCardProps) {
             {p.position}
           </Text>
         )}
-        {p.timeZone && <Line icon={<IconClock size={14} aria-hidden />}>{t('shell.localTime', { time: formatLocalTime(p.timeZone, now, p.showLongDate, i18n.language) })}</Line>}
+        {p.timeZone && (
+          <Line icon={<IconClock size={14} aria-hidden />}>
+            {t('shell.localTime', { time: formatLocalTime(p.timeZone, now, p.showLongDate, i18n.language) })}
+          </Line>
+        )}
         {p.email && <Line icon={<IconMail size={14} aria-hidden />}>{p.email}</Line>}
         {p.date && <Line icon={<IconCalendar size={14} aria-hidden />}>{formatDate(p.date)}</Line>}
         {p.ipAddress && <Line icon={<IconNetwork size={14} aria-hidden />}>{p.ipAddress}</Line>}

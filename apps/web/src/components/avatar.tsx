@@ -32,7 +32,10 @@ export interface AvatarProps {
 
 /** Alt text built from first and last name (spec section 3). */
 export function avatarAltText(firstName?: string | null, lastName?: string | null, title?: string): string {
-  const name = [firstName, lastName].filter((s) => s && s.trim()).join(' ').trim();
+  const name = [firstName, lastName]
+    .filter((s) => s && s.trim())
+    .join(' ')
+    .trim();
   return name ? `${name} avatar` : title ? `${title} avatar` : 'Avatar';
 }
 

@@ -1,7 +1,17 @@
 import { Alert, Button, Group } from '@mantine/core';
 
 /** Save/cancel row with the error no field took. */
-export function FormFooter({ form, busy, onCancel, label = 'Save' }: { form: { formState: { errors: { root?: { message?: string } } } }; busy: boolean; onCancel: () => void; label?: string }) {
+export function FormFooter({
+  form,
+  busy,
+  onCancel,
+  label = 'Save',
+}: {
+  form: { formState: { errors: { root?: { message?: string } } } };
+  busy: boolean;
+  onCancel: () => void;
+  label?: string;
+}) {
   const rootError = form.formState.errors.root?.message;
   return (
     <>

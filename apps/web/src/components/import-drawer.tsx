@@ -25,8 +25,8 @@ export function ImportDrawer({ kind, opened, onClose }: { kind: ImportKind; open
     <Drawer opened={opened} onClose={close} position="right" size="xl" title={`Import ${kind} from CSV`}>
       <Stack gap="md">
         <Text size="sm">
-          Use the template&apos;s columns (one {kind.slice(0, -1)} per row). Rows with errors are listed and skipped; the valid rows are imported together when you
-          confirm.{' '}
+          Use the template&apos;s columns (one {kind.slice(0, -1)} per row). Rows with errors are listed and skipped; the valid rows are imported together when
+          you confirm.{' '}
           <Anchor component="button" type="button" size="sm" onClick={() => void downloadImportTemplate(kind)}>
             Download the template
           </Anchor>
@@ -45,9 +45,15 @@ export function ImportDrawer({ kind, opened, onClose }: { kind: ImportKind; open
         {preview && (
           <Stack gap="sm">
             <Group gap="xs">
-              <Badge color="gray" variant="light">{preview.totalRows} rows</Badge>
-              <Badge color="teal" variant="light">{preview.validRows} valid</Badge>
-              <Badge color={preview.invalidRows ? 'red' : 'gray'} variant="light">{preview.invalidRows} with errors</Badge>
+              <Badge color="gray" variant="light">
+                {preview.totalRows} rows
+              </Badge>
+              <Badge color="teal" variant="light">
+                {preview.validRows} valid
+              </Badge>
+              <Badge color={preview.invalidRows ? 'red' : 'gray'} variant="light">
+                {preview.invalidRows} with errors
+              </Badge>
             </Group>
             {preview.unknownColumns.length > 0 && (
               <Alert color="yellow" title="Columns ignored">

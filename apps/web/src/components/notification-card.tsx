@@ -15,7 +15,17 @@ const TYPE_STYLE = {
 } as const;
 
 /** A notification's text: a click, Enter or Space opens or closes its expanded part when it has one. */
-export function ExpandableBody({ expandable, expanded, onToggle, children }: { expandable: boolean; expanded: boolean; onToggle: () => void; children: ReactNode }) {
+export function ExpandableBody({
+  expandable,
+  expanded,
+  onToggle,
+  children,
+}: {
+  expandable: boolean;
+  expanded: boolean;
+  onToggle: () => void;
+  children: ReactNode;
+}) {
   const onKeyDown = (e: KeyboardEvent) => {
     if (expandable && (e.key === 'Enter' || e.key === ' ') && e.target === e.currentTarget) {
       e.preventDefault();

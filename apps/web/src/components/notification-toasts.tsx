@@ -8,11 +8,7 @@ export function NotificationToasts() {
   const list = useNotifications();
   if (list.length === 0) return null;
   return (
-    <Stack
-      gap="xs"
-      aria-live="polite"
-      className={classes.stack}
-    >
+    <Stack gap="xs" aria-live="polite" className={classes.stack}>
       {list.slice(0, 5).map((n) => (
         <NotificationCard key={n.id} n={n} />
       ))}

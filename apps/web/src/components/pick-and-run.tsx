@@ -35,18 +35,17 @@ export function PickAndRun<T extends { id: string }>(p: {
         style={{ flex: 1 }}
       />
 
-        <Button
-          disabled={!value}
-          onClick={async () => {
-            if (!value) return;
-            await p.onRun(value, chosen?.label ?? '');
-            setValue(null);
-            setSearch('');
-          }}
-        >
-          {p.button}
-        </Button>
-
+      <Button
+        disabled={!value}
+        onClick={async () => {
+          if (!value) return;
+          await p.onRun(value, chosen?.label ?? '');
+          setValue(null);
+          setSearch('');
+        }}
+      >
+        {p.button}
+      </Button>
     </Group>
   );
 }

@@ -10,11 +10,7 @@ import { withParams } from '../lib/search-params.ts';
 /** A list filter kept in the URL (`?status=ACTIVE`); changing it goes back to the first page. */
 export function useFilterParam(name: string): [string | null, (v: string | null) => void] {
   const [params, setParams] = useSearchParams();
-  const set = useCallback(
-    (v: string | null) =>
-      setParams((prev) => withParams(prev, { [name]: v }, 'page'), { replace: true }),
-    [name, setParams],
-  );
+  const set = useCallback((v: string | null) => setParams((prev) => withParams(prev, { [name]: v }, 'page'), { replace: true }), [name, setParams]);
   return [params.get(name), set];
 }
 
@@ -46,11 +42,7 @@ export function useOpenParam(): [string | null, (id: string | null) => void] {
 /** A URL flag such as `?addVehicle=true`, with a setter that removes it. */
 export function useFlagParam(name: string): [boolean, (on: boolean) => void] {
   const [params, setParams] = useSearchParams();
-  const set = useCallback(
-    (on: boolean) =>
-      setParams((prev) => withParams(prev, { [name]: on ? 'true' : null }), { replace: true }),
-    [name, setParams],
-  );
+  const set = useCallback((on: boolean) => setParams((prev) => withParams(prev, { [name]: on ? 'true' : null }), { replace: true }), [name, setParams]);
   return [params.get(name) === 'true', set];
 }
 

@@ -1,6 +1,20 @@
 import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import {
-  ActionIcon, Box, Card, Checkbox, Group, Menu, Pagination, Paper, Select, Skeleton, Stack, Table, Text, TextInput, UnstyledButton,
+  ActionIcon,
+  Box,
+  Card,
+  Checkbox,
+  Group,
+  Menu,
+  Pagination,
+  Paper,
+  Select,
+  Skeleton,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  UnstyledButton,
 } from '@mantine/core';
 import { useDebouncedValue, useMediaQuery } from '@mantine/hooks';
 import { IconArrowDown, IconArrowUp, IconArrowsSort, IconColumns3, IconSearch, IconX } from '@tabler/icons-react';
@@ -70,9 +84,7 @@ function nextSort(current: string | undefined, key: string): string | undefined 
 export function ServerTable<T>(p: ServerTableProps<T>) {
   const mobile = useMediaQuery('(max-width: 56.5em)') ?? false;
   const storageKey = `fleet.table.${p.id}.columns`;
-  const [visible, setVisible] = useState<string[]>(
-    () => local.getJson<string[]>(storageKey) ?? p.columns.filter((c) => !c.hiddenByDefault).map((c) => c.key),
-  );
+  const [visible, setVisible] = useState<string[]>(() => local.getJson<string[]>(storageKey) ?? p.columns.filter((c) => !c.hiddenByDefault).map((c) => c.key));
   const columns = useMemo(() => p.columns.filter((c) => visible.includes(c.key)), [p.columns, visible]);
   const [search, setSearch] = useState(p.state.search ?? '');
   const [debounced] = useDebouncedValue(search, 300);
@@ -167,7 +179,7 @@ export function ServerTable<T>(p: ServerTableProps<T>) {
         error={p.query.error}
         onRetry={p.query.refetch && (() => void p.query.refetch?.())}
         isEmpty={content.length === 0}
-        emptyTitle={p.state.search ? 'No matches' : p.emptyTitle ?? 'Nothing here yet'}
+        emptyTitle={p.state.search ? 'No matches' : (p.emptyTitle ?? 'Nothing here yet')}
         emptyDescription={p.state.search ? `Nothing matches "${p.state.search}".` : p.emptyDescription}
         emptyAction={p.state.search ? undefined : p.emptyAction}
       >
@@ -220,7 +232,11 @@ export function ServerTable<T>(p: ServerTableProps<T>) {
                             >
                               {c.header}
                               {active ? (
-                                sortDir === 'desc' ? <IconArrowDown size={14} aria-hidden /> : <IconArrowUp size={14} aria-hidden />
+                                sortDir === 'desc' ? (
+                                  <IconArrowDown size={14} aria-hidden />
+                                ) : (
+                                  <IconArrowUp size={14} aria-hidden />
+                                )
                               ) : (
                                 <IconArrowsSort size={14} aria-hidden opacity={0.5} />
                               )}

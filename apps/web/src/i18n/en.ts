@@ -55,7 +55,16 @@ export const en = {
     drivingNote: "Driving is set by the vehicle's motion and cannot be chosen.",
     diagnosticsTitle: 'ELD malfunction or diagnostic on your truck',
     diagnosticsBody: 'Tell your carrier. With a malfunction, keep paper logs for today and the last 7 days until it is fixed.',
-    tabs: { today: 'Today', certify: 'Certify', edits: 'Edits', claim: 'Claim', claimLabel: 'Claim unidentified driving', waiting_one: '{{count}} waiting', waiting_other: '{{count}} waiting', waiting_many: '{{count}} waiting' },
+    tabs: {
+      today: 'Today',
+      certify: 'Certify',
+      edits: 'Edits',
+      claim: 'Claim',
+      claimLabel: 'Claim unidentified driving',
+      waiting_one: '{{count}} waiting',
+      waiting_other: '{{count}} waiting',
+      waiting_many: '{{count}} waiting',
+    },
     certify: {
       allDone: 'All past days are certified',
       todayLater: 'Certify today at the end of your shift.',
@@ -169,9 +178,11 @@ export const en = {
     driverDescription: 'Your conversation with dispatch',
     card: 'Messages',
     newCount_one: '{{count}} new',
-    newCount_other: '{{count}} new', newCount_many: '{{count}} new',
+    newCount_other: '{{count}} new',
+    newCount_many: '{{count}} new',
     unreadFromDispatch_one: '{{count}} unread from dispatch',
-    unreadFromDispatch_other: '{{count}} unread from dispatch', unreadFromDispatch_many: '{{count}} unread from dispatch',
+    unreadFromDispatch_other: '{{count}} unread from dispatch',
+    unreadFromDispatch_many: '{{count}} unread from dispatch',
     read: 'Read',
     writeToDispatch: 'Write to dispatch',
     toDispatch: 'Message to dispatch',
@@ -215,7 +226,8 @@ export const en = {
     passwordChanged: 'Password changed. Your other sessions were signed out.',
     sessions: 'Sessions',
     everywhere: 'Log out everywhere',
-    everywhereAsk: 'End every session of your account on every device, this one included? Open maps and notifications close at once, and you will need to log in again.',
+    everywhereAsk:
+      'End every session of your account on every device, this one included? Open maps and notifications close at once, and you will need to log in again.',
     everywhereBody: 'Lost a phone, or signed in on a shared computer? Log out on every device where your account is signed in, this one too.',
     uploadPicture: 'Upload picture',
     removePicture: 'Remove picture',
@@ -275,10 +287,12 @@ export const en = {
   /** Sign-in, reset and new password (features/auth). */
   auth: {
     undoTitle: 'Undo the change of e-mail',
-    undoIntro: 'Someone changed the e-mail of your Fleetline account. Put your address back: every session is signed out, and you choose a new password with the link we send to it.',
+    undoIntro:
+      'Someone changed the e-mail of your Fleetline account. Put your address back: every session is signed out, and you choose a new password with the link we send to it.',
     undoButton: 'Put my e-mail back',
     undone: 'Your e-mail is back',
-    undoneBody: 'Your account signs in with {{email}} again. Every session was signed out. We sent a link to {{email}} to choose a new password: it is valid for one hour.',
+    undoneBody:
+      'Your account signs in with {{email}} again. Every session was signed out. We sent a link to {{email}} to choose a new password: it is valid for one hour.',
     pageTitle: '{{title}} · Fleetline',
     logIn: 'Log in',
     logInLink: 'Log In',
@@ -515,7 +529,7 @@ export const en = {
   fmcsa: {
     send: 'Send to an officer',
     sendTitle: 'Send to FMCSA for the officer',
-    body: "Today and the previous 7 days go to FMCSA, which hands them to the officer who gave you the comment.",
+    body: 'Today and the previous 7 days go to FMCSA, which hands them to the officer who gave you the comment.',
     method: 'How to send',
     webService: 'Web service',
     email: 'E-mail',
@@ -535,8 +549,10 @@ export const en = {
     emailedTest: 'Sent by encrypted e-mail to FMCSA (test)',
     failed: 'Not sent: {{reason}}',
     // What the driver reads when a send fails (issue 66): what to do, never the server's settings.
-    notReadyDriver: 'Sending to FMCSA is not set up for your carrier yet. Show the officer your logs on this screen or the downloaded ELD file, and tell your office.',
-    failedDriver: 'FMCSA could not take the file just now. Try again, or show the officer your logs on this screen or the downloaded ELD file, and tell your office if it keeps failing.',
+    notReadyDriver:
+      'Sending to FMCSA is not set up for your carrier yet. Show the officer your logs on this screen or the downloaded ELD file, and tell your office.',
+    failedDriver:
+      'FMCSA could not take the file just now. Try again, or show the officer your logs on this screen or the downloaded ELD file, and tell your office if it keeps failing.',
     notSetUp: 'Not sent: sending to FMCSA is not set up',
     notTaken: 'Not sent: FMCSA could not take the file',
     submission: 'Submission {{id}}',
@@ -816,7 +832,8 @@ export const en = {
       leavesScore: "It will no longer count in {{driver}}'s safety score, and the score is computed again.",
     },
     scores: {
-      description: 'Safety scores per driver and per vehicle: 100 less the points each behaviour costs per {{scoreThousand}} driven, and speeding by its share of driving time.',
+      description:
+        'Safety scores per driver and per vehicle: 100 less the points each behaviour costs per {{scoreThousand}} driven, and speeding by its share of driving time.',
       per: 'Scores per',
       perDriver: 'Drivers',
       perVehicle: 'Vehicles',
@@ -962,7 +979,8 @@ export const en = {
     breadcrumb: 'Organization settings',
     tokens: {
       title: 'API tokens',
-      description: 'Tokens let your other systems (a TMS, accounting, payroll, a customer portal) call the Fleetline API with the permissions you give them. Send one as "Authorization: Bearer <token>".',
+      description:
+        'Tokens let your other systems (a TMS, accounting, payroll, a customer portal) call the Fleetline API with the permissions you give them. Send one as "Authorization: Bearer <token>".',
       create: 'Create token',
       empty: 'No API tokens yet',
       emptyHint: 'Create one for each system that connects, so you can revoke it alone.',
@@ -993,14 +1011,16 @@ export const en = {
       copied: 'Copied',
       close: 'I have copied it',
       lost: 'No longer in force: {{codes}}',
-      lostHint: 'The person who made this token no longer holds these permissions, so the token cannot use them. A token never does more than its creator can do now.',
+      lostHint:
+        'The person who made this token no longer holds these permissions, so the token cannot use them. A token never does more than its creator can do now.',
       permissionCount_one: '{{count}} permission',
       permissionCount_other: '{{count}} permissions',
       permissionCount_many: '{{count}} permissions',
     },
     hooks: {
       title: 'Webhooks',
-      description: 'Fleetline tells your other systems when something happens: a load’s status, a duty status change, an inspection. Each event is signed (Standard Webhooks) and retried for about 3 days until your endpoint answers 2xx.',
+      description:
+        'Fleetline tells your other systems when something happens: a load’s status, a duty status change, an inspection. Each event is signed (Standard Webhooks) and retried for about 3 days until your endpoint answers 2xx.',
       create: 'Add endpoint',
       empty: 'No webhook endpoints yet',
       emptyHint: 'Add the URL of a system that should hear of events.',
@@ -1016,9 +1036,12 @@ export const en = {
       offFailing: 'Off: every delivery failed for 5 days',
       failingSince: 'Failing since {{time}}',
       timingOut: 'Timing out',
-      timingOutHint_one: 'The endpoint did not answer in time ({{count}} attempt in a row). Until it answers, its deliveries wait less for an answer and take fewer of the sending slots.',
-      timingOutHint_other: 'The endpoint did not answer in time ({{count}} attempts in a row). Until it answers, its deliveries wait less for an answer and take fewer of the sending slots.',
-      timingOutHint_many: 'The endpoint did not answer in time ({{count}} attempts in a row). Until it answers, its deliveries wait less for an answer and take fewer of the sending slots.',
+      timingOutHint_one:
+        'The endpoint did not answer in time ({{count}} attempt in a row). Until it answers, its deliveries wait less for an answer and take fewer of the sending slots.',
+      timingOutHint_other:
+        'The endpoint did not answer in time ({{count}} attempts in a row). Until it answers, its deliveries wait less for an answer and take fewer of the sending slots.',
+      timingOutHint_many:
+        'The endpoint did not answer in time ({{count}} attempts in a row). Until it answers, its deliveries wait less for an answer and take fewer of the sending slots.',
       used: '{{count}} of {{limit}} endpoints',
       limitReached: 'This organization has {{limit}} endpoints, the most allowed. Delete one to add another.',
       pending_one: '{{count}} waiting',

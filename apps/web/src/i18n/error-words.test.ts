@@ -25,13 +25,17 @@ const body = (code: string, message: string, params?: Record<string, string | nu
 
 describe('errorWords', () => {
   it('leaves English as the server wrote it', () => {
-    expect(errorBodyWords(i18next.t, body('sync.recorded_too_old', 'Recorded at cannot be more than 30 days ago'))).toBe('Recorded at cannot be more than 30 days ago');
+    expect(errorBodyWords(i18next.t, body('sync.recorded_too_old', 'Recorded at cannot be more than 30 days ago'))).toBe(
+      'Recorded at cannot be more than 30 days ago',
+    );
   });
 
   it('words a known code in Spanish with its params, whatever the English says, and shows an unknown code as it came', async () => {
     await loadLanguage('es');
     await i18next.changeLanguage('es');
-    expect(errorBodyWords(i18next.t, body('sync.recorded_too_old', 'Any English at all', { days: 30 }))).toBe('La hora del registro no puede ser de hace más de 30 días: revise la fecha y la hora del teléfono');
+    expect(errorBodyWords(i18next.t, body('sync.recorded_too_old', 'Any English at all', { days: 30 }))).toBe(
+      'La hora del registro no puede ser de hace más de 30 días: revise la fecha y la hora del teléfono',
+    );
     expect(errorWords(i18next.t, new ApiError(400, body('hos.yard_moves_not_allowed', 'Not allowed')))).not.toBe('Not allowed');
     expect(errorBodyWords(i18next.t, body('hos.something_new', 'A newer server says this'))).toBe('A newer server says this');
     expect(errorBodyWords(i18next.t, { message: 'An older server says this' })).toBe('An older server says this');

@@ -61,7 +61,16 @@ export const es: Catalogue = {
     drivingNote: 'Conduciendo lo fija el movimiento del vehículo y no se puede elegir.',
     diagnosticsTitle: 'Falla o diagnóstico del ELD en su camión',
     diagnosticsBody: 'Avise a su transportista. Con una falla, lleve registros en papel de hoy y de los últimos 7 días hasta que se repare.',
-    tabs: { today: 'Hoy', certify: 'Certificar', edits: 'Cambios', claim: 'Reclamar', claimLabel: 'Reclamar conducción no identificada', waiting_one: '{{count}} pendiente', waiting_other: '{{count}} pendientes', waiting_many: '{{count}} pendientes' },
+    tabs: {
+      today: 'Hoy',
+      certify: 'Certificar',
+      edits: 'Cambios',
+      claim: 'Reclamar',
+      claimLabel: 'Reclamar conducción no identificada',
+      waiting_one: '{{count}} pendiente',
+      waiting_other: '{{count}} pendientes',
+      waiting_many: '{{count}} pendientes',
+    },
     certify: {
       allDone: 'Todos los días anteriores están certificados',
       todayLater: 'Certifique hoy al final de su turno.',
@@ -175,9 +184,11 @@ export const es: Catalogue = {
     driverDescription: 'Su conversación con despacho',
     card: 'Mensajes',
     newCount_one: '{{count}} nuevo',
-    newCount_other: '{{count}} nuevos', newCount_many: '{{count}} nuevos',
+    newCount_other: '{{count}} nuevos',
+    newCount_many: '{{count}} nuevos',
     unreadFromDispatch_one: '{{count}} sin leer de despacho',
-    unreadFromDispatch_other: '{{count}} sin leer de despacho', unreadFromDispatch_many: '{{count}} sin leer de despacho',
+    unreadFromDispatch_other: '{{count}} sin leer de despacho',
+    unreadFromDispatch_many: '{{count}} sin leer de despacho',
     read: 'Leer',
     writeToDispatch: 'Escribir a despacho',
     toDispatch: 'Mensaje a despacho',
@@ -221,8 +232,10 @@ export const es: Catalogue = {
     passwordChanged: 'Contraseña cambiada. Se cerraron sus otras sesiones.',
     sessions: 'Sesiones',
     everywhere: 'Cerrar sesión en todos lados',
-    everywhereAsk: '¿Cerrar todas las sesiones de su cuenta en todos los dispositivos, incluido este? Los mapas y las notificaciones abiertos se cierran de inmediato y tendrá que volver a iniciar sesión.',
-    everywhereBody: '¿Perdió un teléfono o entró desde una computadora compartida? Cierre la sesión en todos los dispositivos donde su cuenta está abierta, incluido este.',
+    everywhereAsk:
+      '¿Cerrar todas las sesiones de su cuenta en todos los dispositivos, incluido este? Los mapas y las notificaciones abiertos se cierran de inmediato y tendrá que volver a iniciar sesión.',
+    everywhereBody:
+      '¿Perdió un teléfono o entró desde una computadora compartida? Cierre la sesión en todos los dispositivos donde su cuenta está abierta, incluido este.',
     uploadPicture: 'Subir foto',
     removePicture: 'Quitar foto',
     removePictureAsk: '¿Quitar su foto de perfil?',
@@ -279,10 +292,12 @@ export const es: Catalogue = {
   },
   auth: {
     undoTitle: 'Deshacer el cambio de correo',
-    undoIntro: 'Alguien cambió el correo de su cuenta de Fleetline. Recupere su dirección: se cierran todas las sesiones y elige una nueva contraseña con el enlace que le enviamos.',
+    undoIntro:
+      'Alguien cambió el correo de su cuenta de Fleetline. Recupere su dirección: se cierran todas las sesiones y elige una nueva contraseña con el enlace que le enviamos.',
     undoButton: 'Recuperar mi correo',
     undone: 'Su correo ha vuelto',
-    undoneBody: 'Su cuenta vuelve a iniciar sesión con {{email}}. Se cerraron todas las sesiones. Enviamos a {{email}} un enlace para elegir una nueva contraseña: es válido una hora.',
+    undoneBody:
+      'Su cuenta vuelve a iniciar sesión con {{email}}. Se cerraron todas las sesiones. Enviamos a {{email}} un enlace para elegir una nueva contraseña: es válido una hora.',
     pageTitle: '{{title}} · Fleetline',
     logIn: 'Iniciar sesión',
     logInLink: 'Iniciar sesión',
@@ -378,7 +393,8 @@ export const es: Catalogue = {
     unsafeTitle: 'No maneje {{unit}}: defecto de seguridad abierto',
     unsafeBody: 'Debe repararse y certificarse antes de que el vehículo vuelva a circular. Llame a su transportista.',
     warnTitle: '{{unit}} tiene un defecto de seguridad abierto',
-    warnBody: 'El vehículo no se puede manejar hasta que el defecto se repare y se certifique. Deténgase en un lugar seguro y llame a su transportista; ya se le avisó.',
+    warnBody:
+      'El vehículo no se puede manejar hasta que el defecto se repare y se certifique. Deténgase en un lugar seguro y llame a su transportista; ya se le avisó.',
     understand: 'Entendido',
     reportSigned: 'Reporte firmado',
     reportSignedBody: 'Queda guardado como firmado y ya no se puede cambiar.',
@@ -533,8 +549,10 @@ export const es: Catalogue = {
     emailed: 'Enviado a la FMCSA por correo cifrado',
     emailedTest: 'Enviado a la FMCSA por correo cifrado (prueba)',
     failed: 'No se envió: {{reason}}',
-    notReadyDriver: 'El envío a la FMCSA aún no está configurado para su empresa. Muestre al oficial sus registros en esta pantalla o el archivo ELD descargado, y avise a su oficina.',
-    failedDriver: 'La FMCSA no pudo recibir el archivo ahora. Inténtelo de nuevo, o muestre al oficial sus registros en esta pantalla o el archivo ELD descargado, y avise a su oficina si sigue fallando.',
+    notReadyDriver:
+      'El envío a la FMCSA aún no está configurado para su empresa. Muestre al oficial sus registros en esta pantalla o el archivo ELD descargado, y avise a su oficina.',
+    failedDriver:
+      'La FMCSA no pudo recibir el archivo ahora. Inténtelo de nuevo, o muestre al oficial sus registros en esta pantalla o el archivo ELD descargado, y avise a su oficina si sigue fallando.',
     notSetUp: 'No se envió: el envío a la FMCSA no está configurado',
     notTaken: 'No se envió: la FMCSA no pudo recibir el archivo',
     submission: 'Envío {{id}}',
@@ -612,7 +630,11 @@ export const es: Catalogue = {
     malfunction: 'Falla o diagnóstico',
     other: 'Evento {{type}}/{{code}}',
     origin: { AUTOMATIC: 'Automático', DRIVER: 'Conductor', OTHER: 'Otro usuario', UNIDENTIFIED: 'Conductor no identificado' },
-    record: { INACTIVE_CHANGED: 'Reemplazado', INACTIVE_CHANGE_REQUESTED: 'Cambio propuesto, pendiente', INACTIVE_CHANGE_REJECTED: 'Cambio propuesto, rechazado' },
+    record: {
+      INACTIVE_CHANGED: 'Reemplazado',
+      INACTIVE_CHANGE_REQUESTED: 'Cambio propuesto, pendiente',
+      INACTIVE_CHANGE_REJECTED: 'Cambio propuesto, rechazado',
+    },
   },
   fields: {
     email: 'Correo electrónico',
@@ -734,7 +756,8 @@ export const es: Catalogue = {
     inbox: {
       disputed: 'Impugnado',
       label: 'Eventos de seguridad',
-      description: 'Manejo brusco, exceso de velocidad, ralentí y choques de todos los vehículos, los más graves primero. Abra uno para ver dónde ocurrió y revisarlo.',
+      description:
+        'Manejo brusco, exceso de velocidad, ralentí y choques de todos los vehículos, los más graves primero. Abra uno para ver dónde ocurrió y revisarlo.',
       emptyNew: 'Nada espera revisión',
       emptyNewBody: 'Todos los eventos de este periodo fueron revisados. Elija "Cualquier estado" para verlos todos.',
       empty: 'Sin eventos',
@@ -810,7 +833,8 @@ export const es: Catalogue = {
       leavesScore: 'Ya no contará en el puntaje de seguridad de {{driver}}, y el puntaje se calcula de nuevo.',
     },
     scores: {
-      description: 'Puntajes de seguridad por conductor y por vehículo: 100 menos los puntos que cuesta cada conducta por cada {{scoreThousand}} manejadas, y el exceso de velocidad según su parte del tiempo de manejo.',
+      description:
+        'Puntajes de seguridad por conductor y por vehículo: 100 menos los puntos que cuesta cada conducta por cada {{scoreThousand}} manejadas, y el exceso de velocidad según su parte del tiempo de manejo.',
       per: 'Puntajes por',
       perDriver: 'Conductores',
       perVehicle: 'Vehículos',
@@ -833,13 +857,16 @@ export const es: Catalogue = {
     },
     score: {
       title: 'Puntaje de seguridad',
-      driverDescription: 'Cómo se forma el puntaje de este conductor: la fórmula con sus números, la tendencia por semana y los eventos detrás de cada punto perdido.',
-      vehicleDescription: 'Cómo se forma el puntaje de este vehículo: la fórmula con sus números, la tendencia por semana y los eventos detrás de cada punto perdido.',
+      driverDescription:
+        'Cómo se forma el puntaje de este conductor: la fórmula con sus números, la tendencia por semana y los eventos detrás de cada punto perdido.',
+      vehicleDescription:
+        'Cómo se forma el puntaje de este vehículo: la fórmula con sus números, la tendencia por semana y los eventos detrás de cada punto perdido.',
       scoreLabel: 'Puntaje de seguridad {{score}}',
       facts: '{{distance}} y {{driving}} de manejo · {{events}} eventos contados · {{speeding}} % del tiempo de manejo sobre el límite',
       under100: 'Sin puntaje: menos de {{scoreHundred}} en este periodo.',
       formulaTitle: 'La fórmula',
-      formulaRule: 'Puntaje = 100 − Σ peso × eventos por {{scoreThousand}}, y para el exceso de velocidad peso × porcentaje del tiempo de manejo sobre el límite; nunca menos de 0.',
+      formulaRule:
+        'Puntaje = 100 − Σ peso × eventos por {{scoreThousand}}, y para el exceso de velocidad peso × porcentaje del tiempo de manejo sobre el límite; nunca menos de 0.',
       floored: 'Los puntos perdidos pasan de 100: el puntaje queda en 0.',
       formulaTable: 'Puntos perdidos por conducta',
       behaviour: 'Conducta',
@@ -894,7 +921,8 @@ export const es: Catalogue = {
       addClass: 'Agregar',
       removeClass: 'Quitar {{unit}}',
       weights: 'Pesos en el puntaje',
-      weightsHint: 'Puntos por evento por cada {{scoreThousand}}, o por porcentaje del tiempo de manejo para las franjas de exceso de velocidad. 0 deja la conducta fuera.',
+      weightsHint:
+        'Puntos por evento por cada {{scoreThousand}}, o por porcentaje del tiempo de manejo para las franjas de exceso de velocidad. 0 deja la conducta fuera.',
       perEvents: 'por evento por {{scoreThousand}}',
       perTime: 'por % del tiempo de manejo',
       number: 'Escriba un número',
@@ -955,7 +983,8 @@ export const es: Catalogue = {
     breadcrumb: 'Configuración de la empresa',
     tokens: {
       title: 'Tokens de API',
-      description: 'Los tokens permiten que sus otros sistemas (un TMS, contabilidad, nómina, un portal de clientes) usen la API de Fleetline con los permisos que usted les dé. Envíe uno como "Authorization: Bearer <token>".',
+      description:
+        'Los tokens permiten que sus otros sistemas (un TMS, contabilidad, nómina, un portal de clientes) usen la API de Fleetline con los permisos que usted les dé. Envíe uno como "Authorization: Bearer <token>".',
       create: 'Crear token',
       empty: 'Todavía no hay tokens de API',
       emptyHint: 'Cree uno por cada sistema que se conecte, para poder revocarlo por separado.',
@@ -986,14 +1015,16 @@ export const es: Catalogue = {
       copied: 'Copiado',
       close: 'Ya lo copié',
       lost: 'Ya no vigentes: {{codes}}',
-      lostHint: 'La persona que creó este token ya no tiene estos permisos, así que el token no puede usarlos. Un token nunca hace más de lo que su creador puede hacer ahora.',
+      lostHint:
+        'La persona que creó este token ya no tiene estos permisos, así que el token no puede usarlos. Un token nunca hace más de lo que su creador puede hacer ahora.',
       permissionCount_one: '{{count}} permiso',
       permissionCount_other: '{{count}} permisos',
       permissionCount_many: '{{count}} permisos',
     },
     hooks: {
       title: 'Webhooks',
-      description: 'Fleetline avisa a sus otros sistemas cuando algo sucede: el estado de una carga, un cambio de estado de servicio, una inspección. Cada evento va firmado (Standard Webhooks) y se reintenta durante unos 3 días hasta que su endpoint responda 2xx.',
+      description:
+        'Fleetline avisa a sus otros sistemas cuando algo sucede: el estado de una carga, un cambio de estado de servicio, una inspección. Cada evento va firmado (Standard Webhooks) y se reintenta durante unos 3 días hasta que su endpoint responda 2xx.',
       create: 'Agregar endpoint',
       empty: 'Todavía no hay endpoints de webhook',
       emptyHint: 'Agregue la URL de un sistema que deba enterarse de los eventos.',
@@ -1009,9 +1040,12 @@ export const es: Catalogue = {
       offFailing: 'Inactivo: todas las entregas fallaron durante 5 días',
       failingSince: 'Falla desde {{time}}',
       timingOut: 'Sin respuesta a tiempo',
-      timingOutHint_one: 'El endpoint no respondió a tiempo ({{count}} intento seguido). Hasta que responda, sus entregas esperan menos la respuesta y ocupan menos turnos de envío.',
-      timingOutHint_other: 'El endpoint no respondió a tiempo ({{count}} intentos seguidos). Hasta que responda, sus entregas esperan menos la respuesta y ocupan menos turnos de envío.',
-      timingOutHint_many: 'El endpoint no respondió a tiempo ({{count}} intentos seguidos). Hasta que responda, sus entregas esperan menos la respuesta y ocupan menos turnos de envío.',
+      timingOutHint_one:
+        'El endpoint no respondió a tiempo ({{count}} intento seguido). Hasta que responda, sus entregas esperan menos la respuesta y ocupan menos turnos de envío.',
+      timingOutHint_other:
+        'El endpoint no respondió a tiempo ({{count}} intentos seguidos). Hasta que responda, sus entregas esperan menos la respuesta y ocupan menos turnos de envío.',
+      timingOutHint_many:
+        'El endpoint no respondió a tiempo ({{count}} intentos seguidos). Hasta que responda, sus entregas esperan menos la respuesta y ocupan menos turnos de envío.',
       used: '{{count}} de {{limit}} endpoints',
       limitReached: 'Esta organización tiene {{limit}} endpoints, el máximo permitido. Elimine uno para agregar otro.',
       pending_one: '{{count}} en espera',
@@ -1027,7 +1061,8 @@ export const es: Catalogue = {
       deleted: 'Endpoint eliminado',
       saved: 'Endpoint guardado',
       secretTitle: 'Secreto de firma',
-      secretBody: 'Verifique cada entrega con este secreto (una biblioteca de Standard Webhooks lo hace en una llamada). Solo se muestra ahora; rótelo si se pierde.',
+      secretBody:
+        'Verifique cada entrega con este secreto (una biblioteca de Standard Webhooks lo hace en una llamada). Solo se muestra ahora; rótelo si se pierde.',
       rotate: 'Rotar secreto',
       rotateTitle: '¿Rotar el secreto de firma?',
       rotateMessage: 'Se crea un secreto nuevo. Durante 24 horas las entregas se firman con ambos, para que actualice su endpoint sin perder ninguna.',

@@ -60,8 +60,18 @@ export const fr: Catalogue = {
     changeGroup: 'Changer de statut de service',
     drivingNote: 'La conduite est fixée par le mouvement du véhicule et ne peut pas être choisie.',
     diagnosticsTitle: 'Défaillance ou diagnostic du DCE de votre camion',
-    diagnosticsBody: 'Prévenez votre transporteur. En cas de défaillance, tenez des fiches papier pour aujourd’hui et les 7 derniers jours jusqu’à la réparation.',
-    tabs: { today: 'Aujourd’hui', certify: 'Certifier', edits: 'Modifications', claim: 'Réclamer', claimLabel: 'Réclamer la conduite non identifiée', waiting_one: '{{count}} en attente', waiting_other: '{{count}} en attente', waiting_many: '{{count}} en attente' },
+    diagnosticsBody:
+      'Prévenez votre transporteur. En cas de défaillance, tenez des fiches papier pour aujourd’hui et les 7 derniers jours jusqu’à la réparation.',
+    tabs: {
+      today: 'Aujourd’hui',
+      certify: 'Certifier',
+      edits: 'Modifications',
+      claim: 'Réclamer',
+      claimLabel: 'Réclamer la conduite non identifiée',
+      waiting_one: '{{count}} en attente',
+      waiting_other: '{{count}} en attente',
+      waiting_many: '{{count}} en attente',
+    },
     certify: {
       allDone: 'Tous les jours passés sont certifiés',
       todayLater: "Certifiez aujourd'hui à la fin de votre quart.",
@@ -123,7 +133,11 @@ export const fr: Catalogue = {
       savedBody: 'L’en-tête du registre l’affiche.',
     },
     edits: {
-      kind: { EDIT: 'Modification d’un enregistrement', INSERT: 'Un enregistrement manquant', ASSIGN_UNIDENTIFIED: 'Conduite de votre camion sans personne de connecté' },
+      kind: {
+        EDIT: 'Modification d’un enregistrement',
+        INSERT: 'Un enregistrement manquant',
+        ASSIGN_UNIDENTIFIED: 'Conduite de votre camion sans personne de connecté',
+      },
       emptyTitle: 'Aucune modification à examiner',
       emptyBody: 'Quand le bureau propose une modification de votre registre, elle s’affiche ici, à côté de l’original.',
       label: 'Modification proposée du {{date}}',
@@ -175,9 +189,11 @@ export const fr: Catalogue = {
     driverDescription: 'Votre conversation avec la répartition',
     card: 'Messages',
     newCount_one: '{{count}} nouveau',
-    newCount_other: '{{count}} nouveaux', newCount_many: '{{count}} nouveaux',
+    newCount_other: '{{count}} nouveaux',
+    newCount_many: '{{count}} nouveaux',
     unreadFromDispatch_one: '{{count}} non lu de la répartition',
-    unreadFromDispatch_other: '{{count}} non lus de la répartition', unreadFromDispatch_many: '{{count}} non lus de la répartition',
+    unreadFromDispatch_other: '{{count}} non lus de la répartition',
+    unreadFromDispatch_many: '{{count}} non lus de la répartition',
     read: 'Lire',
     writeToDispatch: 'Écrire à la répartition',
     toDispatch: 'Message à la répartition',
@@ -221,8 +237,10 @@ export const fr: Catalogue = {
     passwordChanged: 'Mot de passe changé. Vos autres sessions ont été fermées.',
     sessions: 'Sessions',
     everywhere: 'Se déconnecter partout',
-    everywhereAsk: 'Fermer toutes les sessions de votre compte sur tous les appareils, y compris celui-ci? Les cartes et les notifications ouvertes se ferment aussitôt et vous devrez vous reconnecter.',
-    everywhereBody: 'Téléphone perdu, ou connexion sur un ordinateur partagé? Déconnectez-vous de tous les appareils où votre compte est ouvert, y compris celui-ci.',
+    everywhereAsk:
+      'Fermer toutes les sessions de votre compte sur tous les appareils, y compris celui-ci? Les cartes et les notifications ouvertes se ferment aussitôt et vous devrez vous reconnecter.',
+    everywhereBody:
+      'Téléphone perdu, ou connexion sur un ordinateur partagé? Déconnectez-vous de tous les appareils où votre compte est ouvert, y compris celui-ci.',
     uploadPicture: 'Téléverser une photo',
     removePicture: 'Retirer la photo',
     removePictureAsk: 'Retirer votre photo de profil?',
@@ -279,10 +297,12 @@ export const fr: Catalogue = {
   },
   auth: {
     undoTitle: 'Annuler le changement d’e-mail',
-    undoIntro: 'Quelqu’un a changé l’e-mail de votre compte Fleetline. Reprenez votre adresse : toutes les sessions sont fermées, et vous choisissez un nouveau mot de passe avec le lien que nous y envoyons.',
+    undoIntro:
+      'Quelqu’un a changé l’e-mail de votre compte Fleetline. Reprenez votre adresse : toutes les sessions sont fermées, et vous choisissez un nouveau mot de passe avec le lien que nous y envoyons.',
     undoButton: 'Reprendre mon e-mail',
     undone: 'Votre e-mail est rétabli',
-    undoneBody: 'Votre compte se connecte de nouveau avec {{email}}. Toutes les sessions ont été fermées. Nous avons envoyé à {{email}} un lien pour choisir un nouveau mot de passe : il est valable une heure.',
+    undoneBody:
+      'Votre compte se connecte de nouveau avec {{email}}. Toutes les sessions ont été fermées. Nous avons envoyé à {{email}} un lien pour choisir un nouveau mot de passe : il est valable une heure.',
     pageTitle: '{{title}} · Fleetline',
     logIn: 'Se connecter',
     logInLink: 'Se connecter',
@@ -290,7 +310,8 @@ export const fr: Catalogue = {
     intro: 'Connectez-vous pour voir votre flotte, vos conducteurs et leurs heures de service.',
     seeding: 'Préparation des données de démonstration',
     seedingPercent: 'Préparation des données de démonstration ({{percent}} %)',
-    seedingBody: 'C’est le premier démarrage du serveur. Les comptes de la flotte de démonstration pourront se connecter dans une minute; cette page se met à jour d’elle-même.',
+    seedingBody:
+      'C’est le premier démarrage du serveur. Les comptes de la flotte de démonstration pourront se connecter dans une minute; cette page se met à jour d’elle-même.',
     seedingFailed: 'Les données de démonstration sont encore en préparation : leurs comptes pourront se connecter une fois prêtes.',
     failed: 'Le courriel ou le mot de passe est incorrect.',
     emailPlaceholder: 'vous@entreprise.com',
@@ -378,7 +399,8 @@ export const fr: Catalogue = {
     unsafeTitle: 'Ne conduisez pas {{unit}} : défectuosité de sécurité ouverte',
     unsafeBody: 'Elle doit être réparée et certifiée avant que le véhicule reprenne la route. Appelez votre transporteur.',
     warnTitle: '{{unit}} a une défectuosité de sécurité ouverte',
-    warnBody: 'Le véhicule ne peut pas être conduit tant que la défectuosité n’est pas réparée et certifiée. Arrêtez-vous en lieu sûr et appelez votre transporteur; il a été prévenu.',
+    warnBody:
+      'Le véhicule ne peut pas être conduit tant que la défectuosité n’est pas réparée et certifiée. Arrêtez-vous en lieu sûr et appelez votre transporteur; il a été prévenu.',
     understand: 'J’ai compris',
     reportSigned: 'Rapport signé',
     reportSignedBody: 'Il est conservé tel que signé et ne peut plus être modifié.',
@@ -533,8 +555,10 @@ export const fr: Catalogue = {
     emailed: 'Envoyé à la FMCSA par courriel chiffré',
     emailedTest: 'Envoyé à la FMCSA par courriel chiffré (test)',
     failed: 'Non envoyé : {{reason}}',
-    notReadyDriver: 'L’envoi à la FMCSA n’est pas encore configuré pour votre transporteur. Montrez à l’agent vos relevés sur cet écran ou le fichier ELD téléchargé, et prévenez votre bureau.',
-    failedDriver: 'La FMCSA n’a pas pu recevoir le fichier pour l’instant. Réessayez, ou montrez à l’agent vos relevés sur cet écran ou le fichier ELD téléchargé, et prévenez votre bureau si cela continue.',
+    notReadyDriver:
+      'L’envoi à la FMCSA n’est pas encore configuré pour votre transporteur. Montrez à l’agent vos relevés sur cet écran ou le fichier ELD téléchargé, et prévenez votre bureau.',
+    failedDriver:
+      'La FMCSA n’a pas pu recevoir le fichier pour l’instant. Réessayez, ou montrez à l’agent vos relevés sur cet écran ou le fichier ELD téléchargé, et prévenez votre bureau si cela continue.',
     notSetUp: 'Non envoyé : l’envoi à la FMCSA n’est pas configuré',
     notTaken: 'Non envoyé : la FMCSA n’a pas pu recevoir le fichier',
     submission: 'Envoi {{id}}',
@@ -576,7 +600,8 @@ export const fr: Catalogue = {
     recordsIn: 'Registres en',
     noRecords: 'Aucun registre dans les 8 derniers jours.',
     file: 'Fichier de sortie du DCE',
-    fileBody: 'Aujourd’hui et les 7 jours précédents, comme le demande le 49 CFR 395, annexe A 4.8.2. Entrez le commentaire de fichier que l’agent vous a donné, s’il y a lieu.',
+    fileBody:
+      'Aujourd’hui et les 7 jours précédents, comme le demande le 49 CFR 395, annexe A 4.8.2. Entrez le commentaire de fichier que l’agent vous a donné, s’il y a lieu.',
     comment: 'Commentaire du fichier de sortie',
     commentHelp: 'Jusqu’à 60 caractères, donnés par l’agent',
     download: 'Télécharger le fichier',
@@ -612,7 +637,11 @@ export const fr: Catalogue = {
     malfunction: 'Défaillance ou diagnostic',
     other: 'Événement {{type}}/{{code}}',
     origin: { AUTOMATIC: 'Automatique', DRIVER: 'Conducteur', OTHER: 'Autre utilisateur', UNIDENTIFIED: 'Conducteur non identifié' },
-    record: { INACTIVE_CHANGED: 'Remplacé', INACTIVE_CHANGE_REQUESTED: 'Modification proposée, en attente', INACTIVE_CHANGE_REJECTED: 'Modification proposée, refusée' },
+    record: {
+      INACTIVE_CHANGED: 'Remplacé',
+      INACTIVE_CHANGE_REQUESTED: 'Modification proposée, en attente',
+      INACTIVE_CHANGE_REJECTED: 'Modification proposée, refusée',
+    },
   },
   fields: {
     email: 'Courriel',
@@ -734,7 +763,8 @@ export const fr: Catalogue = {
     inbox: {
       disputed: 'Contesté',
       label: 'Événements de sécurité',
-      description: "Conduite brusque, excès de vitesse, ralenti et collisions de tous les véhicules, les plus graves d'abord. Ouvrez-en un pour voir où il a eu lieu et l'examiner.",
+      description:
+        "Conduite brusque, excès de vitesse, ralenti et collisions de tous les véhicules, les plus graves d'abord. Ouvrez-en un pour voir où il a eu lieu et l'examiner.",
       emptyNew: "Rien n'attend d'examen",
       emptyNewBody: 'Tous les événements de cette période ont été examinés. Choisissez « Tous les états » pour les voir tous.',
       empty: 'Aucun événement',
@@ -810,7 +840,8 @@ export const fr: Catalogue = {
       leavesScore: 'Il ne comptera plus dans la note de sécurité de {{driver}}, et la note est recalculée.',
     },
     scores: {
-      description: 'Notes de sécurité par conducteur et par véhicule : 100 moins les points que coûte chaque comportement par {{scoreThousand}} parcourus, et les excès de vitesse selon leur part du temps de conduite.',
+      description:
+        'Notes de sécurité par conducteur et par véhicule : 100 moins les points que coûte chaque comportement par {{scoreThousand}} parcourus, et les excès de vitesse selon leur part du temps de conduite.',
       per: 'Notes par',
       perDriver: 'Conducteurs',
       perVehicle: 'Véhicules',
@@ -829,17 +860,21 @@ export const fr: Catalogue = {
       tableVehicles: 'Notes des véhicules',
       empty: 'Aucune note',
       emptyBody: "Aucune conduite n'a été enregistrée sur cette période.",
-      footnote: "Les notes les plus basses d'abord. Un tiret : moins de {{scoreHundred}} sur la période. Les événements écartés et la conduite défensive ne comptent pas.",
+      footnote:
+        "Les notes les plus basses d'abord. Un tiret : moins de {{scoreHundred}} sur la période. Les événements écartés et la conduite défensive ne comptent pas.",
     },
     score: {
       title: 'Note de sécurité',
-      driverDescription: 'Comment se forme la note de ce conducteur : la formule avec ses chiffres, la tendance par semaine et les événements derrière chaque point perdu.',
-      vehicleDescription: 'Comment se forme la note de ce véhicule : la formule avec ses chiffres, la tendance par semaine et les événements derrière chaque point perdu.',
+      driverDescription:
+        'Comment se forme la note de ce conducteur : la formule avec ses chiffres, la tendance par semaine et les événements derrière chaque point perdu.',
+      vehicleDescription:
+        'Comment se forme la note de ce véhicule : la formule avec ses chiffres, la tendance par semaine et les événements derrière chaque point perdu.',
       scoreLabel: 'Note de sécurité {{score}}',
       facts: '{{distance}} et {{driving}} de conduite · {{events}} événements comptés · {{speeding}} % du temps de conduite au-dessus de la limite',
       under100: 'Non noté : moins de {{scoreHundred}} sur cette période.',
       formulaTitle: 'La formule',
-      formulaRule: "Note = 100 − Σ poids × événements par {{scoreThousand}}, et pour les excès de vitesse poids × pourcentage du temps de conduite au-dessus de la limite ; jamais sous 0.",
+      formulaRule:
+        'Note = 100 − Σ poids × événements par {{scoreThousand}}, et pour les excès de vitesse poids × pourcentage du temps de conduite au-dessus de la limite ; jamais sous 0.',
       floored: 'Les points perdus dépassent 100 : la note reste à 0.',
       formulaTable: 'Points perdus par comportement',
       behaviour: 'Comportement',
@@ -868,7 +903,8 @@ export const fr: Catalogue = {
       formLabel: 'Paramètres de sécurité',
       readOnly: "Vous pouvez lire ces paramètres ; les modifier demande l'autorisation « Examiner et encadrer ».",
       speeding: 'Excès de vitesse',
-      speedingHint: "Dépasser la limite affichée de plus que la tolérance pendant plus que la durée minimale est un excès de vitesse ; les paliers disent de combien.",
+      speedingHint:
+        'Dépasser la limite affichée de plus que la tolérance pendant plus que la durée minimale est un excès de vitesse ; les paliers disent de combien.',
       tolerance: 'Tolérance au-dessus de la limite',
       minSeconds: 'Durée minimale',
       band: '{{band}} à partir de',
@@ -894,7 +930,8 @@ export const fr: Catalogue = {
       addClass: 'Ajouter',
       removeClass: 'Retirer {{unit}}',
       weights: 'Poids dans la note',
-      weightsHint: 'Points par événement par {{scoreThousand}}, ou par pourcentage du temps de conduite pour les paliers de vitesse. 0 laisse un comportement de côté.',
+      weightsHint:
+        'Points par événement par {{scoreThousand}}, ou par pourcentage du temps de conduite pour les paliers de vitesse. 0 laisse un comportement de côté.',
       perEvents: 'par événement par {{scoreThousand}}',
       perTime: 'par % du temps de conduite',
       number: 'Entrez un nombre',
@@ -955,7 +992,8 @@ export const fr: Catalogue = {
     breadcrumb: 'Paramètres de l’entreprise',
     tokens: {
       title: 'Jetons d’API',
-      description: 'Les jetons permettent à vos autres systèmes (un TMS, la comptabilité, la paie, un portail client) d’appeler l’API Fleetline avec les permissions que vous leur donnez. Envoyez-en un comme « Authorization: Bearer <jeton> ».',
+      description:
+        'Les jetons permettent à vos autres systèmes (un TMS, la comptabilité, la paie, un portail client) d’appeler l’API Fleetline avec les permissions que vous leur donnez. Envoyez-en un comme « Authorization: Bearer <jeton> ».',
       create: 'Créer un jeton',
       empty: 'Aucun jeton d’API pour l’instant',
       emptyHint: 'Créez-en un par système connecté, pour pouvoir le révoquer seul.',
@@ -981,19 +1019,22 @@ export const fr: Catalogue = {
       revokeMessage: 'Tous les systèmes qui utilisent ce jeton perdent l’accès immédiatement. C’est définitif.',
       revoked: '{{name}} révoqué',
       createdTitle: 'Copiez votre jeton maintenant',
-      createdBody: 'C’est la seule fois que le jeton est affiché. Rangez-le dans les paramètres secrets de votre autre système ; s’il est perdu, révoquez-le et créez-en un autre.',
+      createdBody:
+        'C’est la seule fois que le jeton est affiché. Rangez-le dans les paramètres secrets de votre autre système ; s’il est perdu, révoquez-le et créez-en un autre.',
       copy: 'Copier',
       copied: 'Copié',
       close: 'Je l’ai copié',
       lost: 'Plus en vigueur : {{codes}}',
-      lostHint: 'La personne qui a créé ce jeton n’a plus ces permissions : le jeton ne peut plus s’en servir. Un jeton ne fait jamais plus que ce que son créateur peut faire maintenant.',
+      lostHint:
+        'La personne qui a créé ce jeton n’a plus ces permissions : le jeton ne peut plus s’en servir. Un jeton ne fait jamais plus que ce que son créateur peut faire maintenant.',
       permissionCount_one: '{{count}} permission',
       permissionCount_other: '{{count}} permissions',
       permissionCount_many: '{{count}} permissions',
     },
     hooks: {
       title: 'Webhooks',
-      description: 'Fleetline prévient vos autres systèmes quand quelque chose arrive : le statut d’un chargement, un changement de statut de service, une inspection. Chaque événement est signé (Standard Webhooks) et renvoyé pendant environ 3 jours jusqu’à ce que votre point de terminaison réponde 2xx.',
+      description:
+        'Fleetline prévient vos autres systèmes quand quelque chose arrive : le statut d’un chargement, un changement de statut de service, une inspection. Chaque événement est signé (Standard Webhooks) et renvoyé pendant environ 3 jours jusqu’à ce que votre point de terminaison réponde 2xx.',
       create: 'Ajouter un point de terminaison',
       empty: 'Aucun point de terminaison pour l’instant',
       emptyHint: 'Ajoutez l’URL d’un système qui doit être prévenu des événements.',
@@ -1009,9 +1050,12 @@ export const fr: Catalogue = {
       offFailing: 'Inactif : toutes les livraisons ont échoué pendant 5 jours',
       failingSince: 'En échec depuis {{time}}',
       timingOut: 'Ne répond pas à temps',
-      timingOutHint_one: 'Le point de terminaison n’a pas répondu à temps ({{count}} tentative de suite). Tant qu’il ne répond pas, ses livraisons attendent moins la réponse et occupent moins de créneaux d’envoi.',
-      timingOutHint_other: 'Le point de terminaison n’a pas répondu à temps ({{count}} tentatives de suite). Tant qu’il ne répond pas, ses livraisons attendent moins la réponse et occupent moins de créneaux d’envoi.',
-      timingOutHint_many: 'Le point de terminaison n’a pas répondu à temps ({{count}} tentatives de suite). Tant qu’il ne répond pas, ses livraisons attendent moins la réponse et occupent moins de créneaux d’envoi.',
+      timingOutHint_one:
+        'Le point de terminaison n’a pas répondu à temps ({{count}} tentative de suite). Tant qu’il ne répond pas, ses livraisons attendent moins la réponse et occupent moins de créneaux d’envoi.',
+      timingOutHint_other:
+        'Le point de terminaison n’a pas répondu à temps ({{count}} tentatives de suite). Tant qu’il ne répond pas, ses livraisons attendent moins la réponse et occupent moins de créneaux d’envoi.',
+      timingOutHint_many:
+        'Le point de terminaison n’a pas répondu à temps ({{count}} tentatives de suite). Tant qu’il ne répond pas, ses livraisons attendent moins la réponse et occupent moins de créneaux d’envoi.',
       used: '{{count}} sur {{limit}} points de terminaison',
       limitReached: 'Cette organisation a {{limit}} points de terminaison, le maximum autorisé. Supprimez-en un pour en ajouter un autre.',
       pending_one: '{{count}} en attente',
@@ -1027,10 +1071,12 @@ export const fr: Catalogue = {
       deleted: 'Point de terminaison supprimé',
       saved: 'Point de terminaison enregistré',
       secretTitle: 'Secret de signature',
-      secretBody: 'Vérifiez chaque livraison avec ce secret (une bibliothèque Standard Webhooks le fait en un appel). Il n’est affiché que maintenant ; renouvelez-le s’il est perdu.',
+      secretBody:
+        'Vérifiez chaque livraison avec ce secret (une bibliothèque Standard Webhooks le fait en un appel). Il n’est affiché que maintenant ; renouvelez-le s’il est perdu.',
       rotate: 'Renouveler le secret',
       rotateTitle: 'Renouveler le secret de signature ?',
-      rotateMessage: 'Un nouveau secret est créé. Pendant 24 heures, les livraisons sont signées avec les deux, pour que vous mettiez à jour votre point de terminaison sans en manquer.',
+      rotateMessage:
+        'Un nouveau secret est créé. Pendant 24 heures, les livraisons sont signées avec les deux, pour que vous mettiez à jour votre point de terminaison sans en manquer.',
       rotatedUntil: 'L’ancien secret signe aussi jusqu’au {{time}}',
       test: 'Envoyer un événement de test',
       testSent: 'Événement de test en file',

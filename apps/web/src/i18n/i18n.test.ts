@@ -16,7 +16,10 @@ const PLURAL = /_(zero|one|two|few|many|other)$/;
 
 describe('catalogues', () => {
   const source = flat(en as unknown as Tree);
-  for (const [lng, catalogue] of [['es', es], ['fr', fr]] as const) {
+  for (const [lng, catalogue] of [
+    ['es', es],
+    ['fr', fr],
+  ] as const) {
     it(`${lng} has every key of English, non-empty, with the same placeholders`, () => {
       const keys = flat(catalogue as unknown as Tree);
       expect(Object.keys(keys).sort()).toEqual(Object.keys(source).sort());
@@ -28,7 +31,11 @@ describe('catalogues', () => {
 
     it(`${lng} has each plural form its language uses`, () => {
       const keys = flat(catalogue as unknown as Tree);
-      const bases = new Set(Object.keys(keys).filter((k) => PLURAL.test(k)).map((k) => k.replace(PLURAL, '')));
+      const bases = new Set(
+        Object.keys(keys)
+          .filter((k) => PLURAL.test(k))
+          .map((k) => k.replace(PLURAL, '')),
+      );
       const forms = new Intl.PluralRules(lng).resolvedOptions().pluralCategories;
       for (const base of bases) for (const form of forms) expect(keys, `${lng} ${base}_${form}`).toHaveProperty([`${base}_${form}`]);
     });

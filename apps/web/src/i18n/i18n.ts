@@ -27,7 +27,9 @@ export function chosenLanguage(): Language | null {
 }
 
 /** The browser's first preferred language we speak (es-MX → es), else English. */
-export function browserLanguage(languages: readonly string[] = typeof navigator === 'undefined' ? [] : (navigator.languages ?? [navigator.language])): Language {
+export function browserLanguage(
+  languages: readonly string[] = typeof navigator === 'undefined' ? [] : (navigator.languages ?? [navigator.language]),
+): Language {
   for (const tag of languages) {
     const base = tag.toLowerCase().split('-')[0] ?? '';
     if (CODES.includes(base)) return base as Language;

@@ -5,8 +5,7 @@ import { clearNotifications, notificationsStore } from './notifications-store.ts
 import { toQueryString } from './query-string.ts';
 import { adminUser } from '../test/fixtures.ts';
 
-const json = (status: number, body: unknown) =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 const errorBody = (status: number, message: string, technicalMessage = 'details') => ({
   message,
   technicalMessage,

@@ -104,9 +104,12 @@ export function useDelayedColorSchemeToggle(): { toggle: () => void; pending: bo
   const { setColorScheme } = useMantineColorScheme();
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
   const pending = useRef(false);
-  useEffect(() => () => {
-    if (timer.current) clearTimeout(timer.current);
-  }, []);
+  useEffect(
+    () => () => {
+      if (timer.current) clearTimeout(timer.current);
+    },
+    [],
+  );
   const toggle = useCallback(() => {
     if (timer.current) clearTimeout(timer.current);
     pending.current = true;

@@ -72,7 +72,15 @@ function formatIn(zone: string, key: string, options: Intl.DateTimeFormatOptions
 }
 
 function partsOf(d: Date, zone: string): Record<string, string> {
-  const f = formatIn(zone, 'parts', { year: '2-digit', month: '2-digit', day: '2-digit', hour: 'numeric', minute: '2-digit', hour12: true, timeZoneName: 'short' });
+  const f = formatIn(zone, 'parts', {
+    year: '2-digit',
+    month: '2-digit',
+    day: '2-digit',
+    hour: 'numeric',
+    minute: '2-digit',
+    hour12: true,
+    timeZoneName: 'short',
+  });
   const out: Record<string, string> = {};
   for (const p of f.formatToParts(d)) if (p.type !== 'literal') out[p.type] = p.value;
   return out;
@@ -136,7 +144,9 @@ export function formatShortDateTime(value: DateInput, zone: string = viewerZone(
 
 /** Today's calendar date (YYYY-MM-DD) in `zone` (default the viewer's). */
 export function todayIn(zone: string = viewerZone(), now: Date = new Date()): string {
-  return formatIn(zone, 'ymd', { year: 'numeric', month: '2-digit', day: '2-digit' }).format(now).replace(/^(\d{2})\/(\d{2})\/(\d{4})$/, '$3-$1-$2');
+  return formatIn(zone, 'ymd', { year: 'numeric', month: '2-digit', day: '2-digit' })
+    .format(now)
+    .replace(/^(\d{2})\/(\d{2})\/(\d{4})$/, '$3-$1-$2');
 }
 
 /** The calendar date `days` after `date` (negative: before). */
@@ -145,7 +155,15 @@ export function addDays(date: string, days: number): string {
 }
 
 function wallParts(ms: number, zone: string): Record<string, number> {
-  const f = formatIn(zone, 'h23', { year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' });
+  const f = formatIn(zone, 'h23', {
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+    hourCycle: 'h23',
+  });
   const p: Record<string, number> = {};
   for (const x of f.formatToParts(new Date(ms))) if (x.type !== 'literal') p[x.type] = Number(x.value);
   return p;

@@ -16,7 +16,8 @@ function wordedResolver<S extends z.ZodType<FieldValues, FieldValues>>(schema: S
     if (!Object.keys(result.errors).length) return result;
     const parsed = await schema.safeParseAsync(values);
     for (const issue of parsed.error?.issues ?? []) {
-      const error = issue.path.reduce<unknown>((acc, k) => (acc as Record<PropertyKey, unknown> | undefined)?.[k], result.errors) as { message?: string } | undefined;
+      const error = issue.path.reduce<unknown>((acc, k) => (acc as Record<PropertyKey, unknown> | undefined)?.[k], result.errors) as
+        { message?: string } | undefined;
       const worded = error?.message === issue.message ? words(issue) : undefined;
       if (error && worded) error.message = worded;
     }
@@ -45,7 +46,6 @@ export function useZodForm<S extends z.ZodType<FieldValues, FieldValues>>(
 /** `{...register(name), error}` for a Mantine input. */
 export function field<T extends FieldValues>(form: UseFormReturn<T, unknown, FieldValues>, name: Path<T>) {
   const error = name.split('.').reduce<unknown>((acc, k) => (acc as Record<string, unknown> | undefined)?.[k], form.formState.errors) as
-    | { message?: string }
-    | undefined;
+    { message?: string } | undefined;
   return { ...form.register(name), error: error?.message };
 }

@@ -7,7 +7,8 @@ import { downloadCsv } from './registry-api.ts';
 // An import changes registry records: run `importRows` through `useRegistryMutation`.
 
 /** Each row's errors and a sample of the valid rows; nothing is saved (no toast: the drawer shows it). */
-export const previewImport = (kind: ImportKind, csv: string) => api<ImportPreview>(orgPath(`/imports/${kind}/preview`), { method: 'POST', body: { csv }, toast: false });
+export const previewImport = (kind: ImportKind, csv: string) =>
+  api<ImportPreview>(orgPath(`/imports/${kind}/preview`), { method: 'POST', body: { csv }, toast: false });
 
 /** Imports the valid rows in one transaction. */
 export const importRows = (kind: ImportKind, csv: string) => api<ImportResult>(orgPath(`/imports/${kind}`), { method: 'POST', body: { csv } });

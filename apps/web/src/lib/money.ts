@@ -27,4 +27,3 @@ export function formatPerDistance(perKm: number | null | undefined, currency: st
   const v = units === 'IMPERIAL' ? perKm * KM_PER_MILE : perKm;
   return `${formatMoney(Math.round(v * 100) / 100, currency)}/${units === 'IMPERIAL' ? 'mi' : 'km'}`;
 }
-

@@ -63,7 +63,10 @@ export function notify(input: NewNotification): string | null {
   notificationsStore.set((list) => [n, ...list.filter((x) => x.id !== n.id)]);
   if (n.timeout > 0) {
     clearTimeout(timers.get(n.id));
-    timers.set(n.id, setTimeout(() => removeNotification(n.id), n.timeout));
+    timers.set(
+      n.id,
+      setTimeout(() => removeNotification(n.id), n.timeout),
+    );
   }
   return n.id;
 }

@@ -19,7 +19,13 @@ beforeEach(() => {
 });
 afterEach(() => vi.unstubAllGlobals());
 
-const record = (label: string) => ({ kind: 'STATUS' as const, madeAt: Date.now(), label, path: '/organizations/o/users/u/hos_log/l/hos_event', body: { status: 'SB', label } });
+const record = (label: string) => ({
+  kind: 'STATUS' as const,
+  madeAt: Date.now(),
+  label,
+  path: '/organizations/o/users/u/hos_log/l/hos_event',
+  body: { status: 'SB', label },
+});
 
 describe('the outbox', () => {
   it('sends a record at once with its Idempotency-Key and answers the server', async () => {
@@ -53,7 +59,14 @@ describe('the outbox', () => {
   });
 
   it("throws the server's refusal to the screen that made the record, and keeps nothing", async () => {
-    fetchMock.mockResolvedValueOnce(json(400, { message: 'Odometer must be 0 or more', technicalMessage: 'odometer: Odometer must be 0 or more', status: 400, timestamp: '2026-11-27T00:00:00Z' }));
+    fetchMock.mockResolvedValueOnce(
+      json(400, {
+        message: 'Odometer must be 0 or more',
+        technicalMessage: 'odometer: Odometer must be 0 or more',
+        status: 400,
+        timestamp: '2026-11-27T00:00:00Z',
+      }),
+    );
     const err = await sendRecord(record('bad')).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ApiError);
     expect((err as ApiError).body?.message).toBe('Odometer must be 0 or more');
@@ -66,7 +79,14 @@ describe('the outbox', () => {
     await sendRecord(record('fine'));
     fetchMock.mockReset();
     fetchMock
-      .mockResolvedValueOnce(json(400, { message: 'The truck was moving at 10:03', technicalMessage: 'recordedAt: The truck was moving at 10:03', status: 400, timestamp: '2026-11-27T00:00:00Z' }))
+      .mockResolvedValueOnce(
+        json(400, {
+          message: 'The truck was moving at 10:03',
+          technicalMessage: 'recordedAt: The truck was moving at 10:03',
+          status: 400,
+          timestamp: '2026-11-27T00:00:00Z',
+        }),
+      )
       .mockResolvedValueOnce(json(201, { id: 'ok' }));
     await flushOutbox();
     expect(ownRecords(outboxStore.get(), user.id).map((r) => [r.label, r.state, r.reason])).toEqual([['late', 'REFUSED', 'The truck was moving at 10:03']]);

@@ -108,7 +108,9 @@ async function forget(id: string): Promise<void> {
 }
 
 /** Keeps a record on the phone (IndexedDB first, so a reload or a killed tab loses nothing). */
-export async function takeRecord(r: Pick<OutboxRecord, 'kind' | 'madeAt' | 'label' | 'path' | 'body' | 'method'> & { uploads?: OutboxUpload[]; id?: string }): Promise<OutboxRecord> {
+export async function takeRecord(
+  r: Pick<OutboxRecord, 'kind' | 'madeAt' | 'label' | 'path' | 'body' | 'method'> & { uploads?: OutboxUpload[]; id?: string },
+): Promise<OutboxRecord> {
   const userId = sessionStore.get().user?.id ?? '';
   const seq = Math.max(Date.now(), ...outboxStore.get().records.map((x) => x.seq + 1));
   const record: OutboxRecord = { uploads: [], state: 'WAITING', ...r, id: r.id ?? newKey(), seq, userId };
@@ -229,8 +231,15 @@ async function sendOne(r: OutboxRecord): Promise<'SENT' | 'REFUSED' | 'STOP'> {
     return 'SENT';
   } catch (err) {
     // No answer, the server failing, too many requests or an ended session: try again later.
-    if (err instanceof NetworkError || !(err instanceof ApiError) || err.status >= 500 || err.status === 401 || err.status === 408 || err.status === 429) return 'STOP';
-    const refused: OutboxRecord = { ...r, state: 'REFUSED', reason: err.body?.message ?? err.message, reasonCode: err.body?.code, reasonParams: err.body?.params };
+    if (err instanceof NetworkError || !(err instanceof ApiError) || err.status >= 500 || err.status === 401 || err.status === 408 || err.status === 429)
+      return 'STOP';
+    const refused: OutboxRecord = {
+      ...r,
+      state: 'REFUSED',
+      reason: err.body?.message ?? err.message,
+      reasonCode: err.body?.code,
+      reasonParams: err.body?.params,
+    };
     refusals.set(r.id, err);
     await persist(refused);
     replace(refused);

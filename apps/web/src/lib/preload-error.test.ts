@@ -18,7 +18,13 @@ describe('screen chunk load failure', () => {
     const reload = vi.fn();
     uninstall = installPreloadErrorReload(reload);
     const pending = loadChunk(() => Promise.reject(new Error('gone')));
-    const settled = await Promise.race([pending.then(() => 'resolved', () => 'rejected'), new Promise((r) => setTimeout(() => r('pending'), 20))]);
+    const settled = await Promise.race([
+      pending.then(
+        () => 'resolved',
+        () => 'rejected',
+      ),
+      new Promise((r) => setTimeout(() => r('pending'), 20)),
+    ]);
     expect(settled).toBe('pending'); // the page is reloading: the screen waits instead of erroring
     expect(reload).toHaveBeenCalledTimes(1);
     await expect(loadChunk(() => Promise.reject(new Error('still gone')))).rejects.toThrow('still gone');

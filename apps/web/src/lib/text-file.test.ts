@@ -12,6 +12,10 @@ describe('reading a chosen file as text', () => {
     const file = new File([new TextEncoder().encode('Unit number\nT1\nMontr'), new Uint8Array([0xe9]), 'al\n'], 'trailers.csv');
     const err = await readTextFile(file, 'csv').catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ApiError);
-    expect((err as ApiError).body).toMatchObject({ status: 400, message: expect.stringMatching(/^trailers\.csv: Line 3 is not UTF-8 text/), technicalMessage: expect.stringMatching(/^csv: Line 3/) });
+    expect((err as ApiError).body).toMatchObject({
+      status: 400,
+      message: expect.stringMatching(/^trailers\.csv: Line 3 is not UTF-8 text/),
+      technicalMessage: expect.stringMatching(/^csv: Line 3/),
+    });
   });
 });

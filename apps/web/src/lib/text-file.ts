@@ -9,5 +9,10 @@ import { ApiError } from './api-client.ts';
 export async function readTextFile(file: File, field = 'file'): Promise<string> {
   const decoded = decodeTextFile(new Uint8Array(await file.arrayBuffer()));
   if (decoded.ok) return decoded.text;
-  throw new ApiError(400, { message: `${file.name}: ${decoded.message}`, technicalMessage: `${field}: ${decoded.message}`, status: 400, timestamp: new Date().toISOString() });
+  throw new ApiError(400, {
+    message: `${file.name}: ${decoded.message}`,
+    technicalMessage: `${field}: ${decoded.message}`,
+    status: 400,
+    timestamp: new Date().toISOString(),
+  });
 }

@@ -15,7 +15,11 @@ const contrast = (a: string, b: string) => {
 
 describe('light theme tones (issue 28: badges and chips at 4.5:1)', () => {
   it('covers every Mantine colour but dark', () => {
-    expect(Object.keys(LIGHT_TONES).sort()).toEqual(Object.keys(DEFAULT_THEME.colors).filter((c) => c !== 'dark').sort());
+    expect(Object.keys(LIGHT_TONES).sort()).toEqual(
+      Object.keys(DEFAULT_THEME.colors)
+        .filter((c) => c !== 'dark')
+        .sort(),
+    );
   });
 
   it.each(Object.entries(LIGHT_TONES))('%s: light-variant text on its backgrounds and text on white reach 4.5:1', (name, t) => {
@@ -25,7 +29,13 @@ describe('light theme tones (issue 28: badges and chips at 4.5:1)', () => {
     expect(contrast(t.light, shades[2]!)).toBeGreaterThanOrEqual(4.5);
     expect(contrast(t.text, '#ffffff')).toBeGreaterThanOrEqual(4.5);
     // Mantine's own dark-theme light text (shade 0) on its light background (shade 9 at half brightness).
-    const bg = `#${channels(shades[9]!).map((c) => Math.round(c * 0.5 * 255).toString(16).padStart(2, '0')).join('')}`;
+    const bg = `#${channels(shades[9]!)
+      .map((c) =>
+        Math.round(c * 0.5 * 255)
+          .toString(16)
+          .padStart(2, '0'),
+      )
+      .join('')}`;
     expect(contrast(shades[0]!, bg)).toBeGreaterThanOrEqual(4.5);
   });
 });

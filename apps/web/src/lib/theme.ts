@@ -1,5 +1,16 @@
 import { createTheme, type CSSVariablesResolver, type MantineColorsTuple } from '@mantine/core';
-import type { AlertProps, ComboboxProps, DrawerProps, LoaderProps, MenuProps, ModalProps, OverlayProps, PopoverProps, TableScrollContainerProps, TooltipProps } from '@mantine/core';
+import type {
+  AlertProps,
+  ComboboxProps,
+  DrawerProps,
+  LoaderProps,
+  MenuProps,
+  ModalProps,
+  OverlayProps,
+  PopoverProps,
+  TableScrollContainerProps,
+  TooltipProps,
+} from '@mantine/core';
 
 /** Spec section 9: breakpoints in pixels and their labels. */
 export const BREAKPOINTS = { xs: 600, sm: 905, md: 1024, lg: 1440 } as const;
@@ -24,9 +35,7 @@ export const THEME_SWITCH_DELAY_MS = 350;
  * filled buttons pass WCAG AA in light mode; dark mode uses shade 3 text on the dark body (7:1) and
  * shade 7 fills.
  */
-const fleet: MantineColorsTuple = [
-  '#e8f1fc', '#cfe0f6', '#a2c2ec', '#72a3e2', '#4a88d9', '#3077d2', '#236bc8', '#1d5fa8', '#174f8d', '#0f3d6f',
-];
+const fleet: MantineColorsTuple = ['#e8f1fc', '#cfe0f6', '#a2c2ec', '#72a3e2', '#4a88d9', '#3077d2', '#236bc8', '#1d5fa8', '#174f8d', '#0f3d6f'];
 
 /**
  * A component's defaults in the theme, typed by its props alone. `Tooltip.extend()` and the like
@@ -64,7 +73,9 @@ export const theme = createTheme({
     // A spinner's aria-label ("Loading vehicles") is only allowed on an element with a role (axe: aria-prohibited-attr).
     Loader: defaults<LoaderProps>({ role: 'status' }),
     // A table that scrolls sideways can be scrolled from the keyboard (axe: scrollable-region-focusable).
-    TableScrollContainer: defaults<TableScrollContainerProps>({ scrollAreaProps: { viewportProps: { tabIndex: 0, role: 'region', 'aria-label': 'Table, scrolls sideways' } } }),
+    TableScrollContainer: defaults<TableScrollContainerProps>({
+      scrollAreaProps: { viewportProps: { tabIndex: 0, role: 'region', 'aria-label': 'Table, scrolls sideways' } },
+    }),
     Overlay: defaults<OverlayProps>({ zIndex: Z_INDEX.overlay }),
     Menu: defaults<MenuProps>({ zIndex: Z_INDEX.menu }),
     Popover: defaults<PopoverProps>({ zIndex: Z_INDEX.menu }),

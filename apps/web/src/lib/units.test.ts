@@ -2,8 +2,20 @@
 import { describe, expect, it } from 'vitest';
 import { vehicleInputSchema, trailerInputSchema } from '@fleet/api-contract/assets';
 import {
-  formatDistance, formatFuelEconomy, formatFuelEconomyLPer100Km, formatFuelVolume, formatLength, formatOdometer, formatShortDistance, formatSpeed, fuelEconomyIn, kmhFromSpeed,
-  lengthField, odometerField, speedIn, unitLabels,
+  formatDistance,
+  formatFuelEconomy,
+  formatFuelEconomyLPer100Km,
+  formatFuelVolume,
+  formatLength,
+  formatOdometer,
+  formatShortDistance,
+  formatSpeed,
+  fuelEconomyIn,
+  kmhFromSpeed,
+  lengthField,
+  odometerField,
+  speedIn,
+  unitLabels,
 } from './units.ts';
 
 describe('formatters', () => {

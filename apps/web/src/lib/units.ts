@@ -1,7 +1,20 @@
 import { DEFAULT_ORGANIZATION_SETTINGS } from '@fleet/api-contract/organizations';
 import {
-  DISPLAY_DECIMALS, UNIT_LABELS, distanceFromKm, lengthFromM, economyFromLPer100Km, fuelEconomy, lengthForDisplay, lengthMFromInput, odometerForDisplay, odometerKmFromInput,
-  speedFromKmh, speedToKmh, volumeFromL, type UnitLabels, type UnitSystem,
+  DISPLAY_DECIMALS,
+  UNIT_LABELS,
+  distanceFromKm,
+  lengthFromM,
+  economyFromLPer100Km,
+  fuelEconomy,
+  lengthForDisplay,
+  lengthMFromInput,
+  odometerForDisplay,
+  odometerKmFromInput,
+  speedFromKmh,
+  speedToKmh,
+  volumeFromL,
+  type UnitLabels,
+  type UnitSystem,
 } from '@fleet/api-contract/units';
 import { z } from 'zod';
 import i18next from 'i18next';

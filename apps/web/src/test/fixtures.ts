@@ -23,11 +23,37 @@ export const adminUser = (): CurrentUser => ({ ...base, role: 'ADMIN', roleName:
 
 /** The seeded demo dispatcher's codes (apps/api/src/seed/seed.ts). */
 export const DISPATCHER_PERMISSIONS: Permission[] = [
-  'ORG_DASH_READ', 'USER_READ', 'ORG_READ', 'ASSET_LIST', 'HR_READ', 'DRIVER_LIST', 'GAT_LIST', 'GAT_READ',
-  'GROUP_LIST', 'GROUP_READ', 'HOS_LIST', 'HOS_READ', 'VIO_LIST', 'AVAILABILITY_LIST', 'IFTA_LIST',
-  'DVIR_LIST', 'WORK_ORDER_LIST', 'MAINTENANCE_LIST', 'PLACE_LIST', 'LOAD_LIST', 'LOAD_UPDATE', 'MESSAGE_LIST', 'MESSAGE_SEND', 'SAFETY_LIST',
+  'ORG_DASH_READ',
+  'USER_READ',
+  'ORG_READ',
+  'ASSET_LIST',
+  'HR_READ',
+  'DRIVER_LIST',
+  'GAT_LIST',
+  'GAT_READ',
+  'GROUP_LIST',
+  'GROUP_READ',
+  'HOS_LIST',
+  'HOS_READ',
+  'VIO_LIST',
+  'AVAILABILITY_LIST',
+  'IFTA_LIST',
+  'DVIR_LIST',
+  'WORK_ORDER_LIST',
+  'MAINTENANCE_LIST',
+  'PLACE_LIST',
+  'LOAD_LIST',
+  'LOAD_UPDATE',
+  'MESSAGE_LIST',
+  'MESSAGE_SEND',
+  'SAFETY_LIST',
 ];
-export const dispatcherUser = (): CurrentUser => ({ ...base, id: '00000000-0000-4000-8000-000000000002', roleName: 'Dispatcher', permissions: DISPATCHER_PERMISSIONS });
+export const dispatcherUser = (): CurrentUser => ({
+  ...base,
+  id: '00000000-0000-4000-8000-000000000002',
+  roleName: 'Dispatcher',
+  permissions: DISPATCHER_PERMISSIONS,
+});
 
 export const superAdminUser = (): CurrentUser => ({
   ...base,

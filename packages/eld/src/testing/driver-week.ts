@@ -190,17 +190,44 @@ export function driverWeek(options: DriverWeekOptions = {}): EldFile {
     if (d % 3 === 1) {
       // Personal conveyance to dinner: reduced precision (one decimal) on every record of it.
       const reduced: EldPosition = { kind: 'fix', latitude: Math.round(lat * 10) / 10, longitude: Math.round(lon * 10) / 10, reduced: true };
-      enginePower.push({ sequenceId: next(), code: 2, at: at(date, '18:00'), ...totals('16:10'), position: reduced, powerUnitNumber: truck.unit, vin: truck.vin, trailerNumbers: [], shippingDocumentNumber: '' });
-      event('18:01', 3, 1, { position: reduced, annotation: { username: DRIVER.username, comment: 'Personal conveyance to restaurant', locationDescription: '' } });
+      enginePower.push({
+        sequenceId: next(),
+        code: 2,
+        at: at(date, '18:00'),
+        ...totals('16:10'),
+        position: reduced,
+        powerUnitNumber: truck.unit,
+        vin: truck.vin,
+        trailerNumbers: [],
+        shippingDocumentNumber: '',
+      });
+      event('18:01', 3, 1, {
+        position: reduced,
+        annotation: { username: DRIVER.username, comment: 'Personal conveyance to restaurant', locationDescription: '' },
+      });
       event('18:40', 3, 0, { position: reduced });
-      enginePower.push({ sequenceId: next(), code: 4, at: at(date, '18:45'), ...totals('16:10'), position: reduced, powerUnitNumber: truck.unit, vin: truck.vin, trailerNumbers: [], shippingDocumentNumber: '' });
+      enginePower.push({
+        sequenceId: next(),
+        code: 4,
+        at: at(date, '18:45'),
+        ...totals('16:10'),
+        position: reduced,
+        powerUnitNumber: truck.unit,
+        vin: truck.vin,
+        trailerNumbers: [],
+        shippingDocumentNumber: '',
+      });
     }
     event('21:00', 1, 2);
     if (d === 1) {
       // Unidentified driving the driver later took as theirs: the unidentified record inactive-changed,
       // the driver's copy assumed from the unidentified profile (origin 4).
       unidentifiedEvents.push(unidentified(next(), 2, at(date, '23:00'), cmvOrder, positionNow()));
-      event('23:00', 1, 3, { recordOrigin: 4, userOrder: USER.driver, annotation: { username: DRIVER.username, comment: 'Moved truck for the yard crew', locationDescription: '' } });
+      event('23:00', 1, 3, {
+        recordOrigin: 4,
+        userOrder: USER.driver,
+        annotation: { username: DRIVER.username, comment: 'Moved truck for the yard crew', locationDescription: '' },
+      });
       event('23:15', 1, 2);
     }
     if (d === 3) {
@@ -223,7 +250,12 @@ export function driverWeek(options: DriverWeekOptions = {}): EldFile {
       timeZoneOffsetHours: 5,
       shippingDocumentNumber: 'BOL-20260607',
       exempt: false,
-      current: { at: at(lastDay, '23:30'), position: { kind: 'fix', latitude: lat, longitude: lon, reduced: false }, totalVehicleMiles: odometer, totalEngineHours: engineHours },
+      current: {
+        at: at(lastDay, '23:30'),
+        position: { kind: 'fix', latitude: lat, longitude: lon, reduced: false },
+        totalVehicleMiles: odometer,
+        totalEngineHours: engineHours,
+      },
       eld: { registrationId: 'FL01', identifier: 'FLT001', authenticationValue: 'c2lnbmVkIGJ5IHRoZSBFTEQgcHJvdmlkZXIga2V5' },
       outputFileComment: '3BHG701015',
     },

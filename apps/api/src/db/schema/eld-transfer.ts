@@ -15,7 +15,9 @@ export const eldTransfers = pgTable(
     organizationId: uuid('organization_id')
       .notNull()
       .references(() => organizations.id, { onDelete: 'cascade' }),
-    id: uuid('id').notNull().default(sql`gen_random_uuid()`),
+    id: uuid('id')
+      .notNull()
+      .default(sql`gen_random_uuid()`),
     driverId: uuid('driver_id').notNull(),
     method: text('method').$type<EldTransferMethod>().notNull(),
     test: boolean('test').notNull(),
@@ -35,7 +37,11 @@ export const eldTransfers = pgTable(
     createdByUserId: uuid('created_by_user_id'),
     createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
   },
-  (t) => [primaryKey({ columns: [t.organizationId, t.id] }), index('eld_transfers_list_idx').on(t.organizationId, t.createdAt), index('eld_transfers_driver_idx').on(t.organizationId, t.driverId, t.createdAt)],
+  (t) => [
+    primaryKey({ columns: [t.organizationId, t.id] }),
+    index('eld_transfers_list_idx').on(t.organizationId, t.createdAt),
+    index('eld_transfers_driver_idx').on(t.organizationId, t.driverId, t.createdAt),
+  ],
 );
 
 /**
@@ -46,7 +52,9 @@ export const eldTransfers = pgTable(
 export const eldTransferChecks = pgTable(
   'eld_transfer_checks',
   {
-    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    id: uuid('id')
+      .primaryKey()
+      .default(sql`gen_random_uuid()`),
     checkedAt: timestamp('checked_at', { withTimezone: true, precision: 3 }).notNull(),
     /** The Ping's status (Success, InvalidRegistrationData, ...) or FAILED when the service could not be reached. */
     status: text('status').notNull(),

@@ -21,7 +21,9 @@ export const engineFaults = pgTable(
     organizationId: uuid('organization_id')
       .notNull()
       .references(() => organizations.id, { onDelete: 'cascade' }),
-    id: uuid('id').notNull().default(sql`gen_random_uuid()`),
+    id: uuid('id')
+      .notNull()
+      .default(sql`gen_random_uuid()`),
     /** No foreign key: the history outlives a removed vehicle as its reports do. */
     assetId: uuid('asset_id').notNull(),
     source: text('source').$type<EngineFaultSource>().notNull(),
@@ -41,7 +43,9 @@ export const engineFaults = pgTable(
   (t) => [
     primaryKey({ columns: [t.organizationId, t.id] }),
     // One active episode per vehicle and code: a report of an active fault updates it.
-    uniqueIndex('engine_faults_active_uq').on(t.organizationId, t.assetId, t.code).where(sql`${t.clearedAt} is null`),
+    uniqueIndex('engine_faults_active_uq')
+      .on(t.organizationId, t.assetId, t.code)
+      .where(sql`${t.clearedAt} is null`),
     index('engine_faults_asset_idx').on(t.organizationId, t.assetId, t.lastSeenAt.desc()),
   ],
 );
@@ -51,6 +55,9 @@ export const engineFaultSettings = pgTable('engine_fault_settings', {
   organizationId: uuid('organization_id')
     .primaryKey()
     .references(() => organizations.id, { onDelete: 'cascade' }),
-  groundingCodes: text('grounding_codes').array().notNull().default(sql`'{}'::text[]`),
+  groundingCodes: text('grounding_codes')
+    .array()
+    .notNull()
+    .default(sql`'{}'::text[]`),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });

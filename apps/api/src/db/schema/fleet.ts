@@ -1,18 +1,5 @@
 import { sql } from 'drizzle-orm';
-import {
-  boolean,
-  date,
-  doublePrecision,
-  index,
-  integer,
-  jsonb,
-  pgTable,
-  primaryKey,
-  text,
-  timestamp,
-  uniqueIndex,
-  uuid,
-} from 'drizzle-orm/pg-core';
+import { boolean, date, doublePrecision, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { createdAt, id, updatedAt } from './columns.ts';
 import { organizations } from './organizations.ts';
 import { users } from './users.ts';
@@ -49,7 +36,9 @@ export const terminals = pgTable(
     organizationId: uuid('organization_id')
       .notNull()
       .references(() => organizations.id, { onDelete: 'cascade' }),
-    id: uuid('id').notNull().default(sql`gen_random_uuid()`),
+    id: uuid('id')
+      .notNull()
+      .default(sql`gen_random_uuid()`),
     name: text('name').notNull(),
     addressLine1: text('address_line1').notNull(),
     city: text('city').notNull(),
@@ -90,7 +79,9 @@ export const drivers = pgTable(
     yardMovesAllowed: boolean('yard_moves_allowed').notNull().default(false),
     eldExempt: boolean('eld_exempt').notNull().default(false),
     eldExemptReason: text('eld_exempt_reason'),
-    status: text('status', { enum: ['ACTIVE', 'INACTIVE'] }).notNull().default('ACTIVE'),
+    status: text('status', { enum: ['ACTIVE', 'INACTIVE'] })
+      .notNull()
+      .default('ACTIVE'),
     /** Optional sign-in account of the driver (one account per driver). */
     userId: uuid('user_id').references(() => users.id, { onDelete: 'set null' }),
     notes: text('notes'),
@@ -102,7 +93,9 @@ export const drivers = pgTable(
     uniqueIndex('drivers_org_license_uq')
       .on(t.organizationId, t.licenseState, sql`upper(${t.licenseNumber})`)
       .where(sql`${t.licenseNumber} is not null`),
-    uniqueIndex('drivers_user_uq').on(t.userId).where(sql`${t.userId} is not null`),
+    uniqueIndex('drivers_user_uq')
+      .on(t.userId)
+      .where(sql`${t.userId} is not null`),
   ],
 );
 
@@ -131,7 +124,9 @@ export const assets = pgTable(
     /** DRY_VAN, REEFER, FLATBED, TANKER, OTHER (trailers). */
     trailerType: text('trailer_type'),
     lengthM: doublePrecision('length_m'),
-    status: text('status', { enum: ['ACTIVE', 'INACTIVE'] }).notNull().default('ACTIVE'),
+    status: text('status', { enum: ['ACTIVE', 'INACTIVE'] })
+      .notNull()
+      .default('ACTIVE'),
     /** The driver assigned now (history in asset_driver_assignments). */
     currentDriverId: uuid('current_driver_id').references(() => drivers.id, { onDelete: 'set null' }),
     notes: text('notes'),
@@ -141,8 +136,12 @@ export const assets = pgTable(
   (t) => [
     index('assets_org_type_idx').on(t.organizationId, t.type, t.unitNumber),
     uniqueIndex('assets_org_unit_uq').on(t.organizationId, sql`lower(${t.unitNumber})`),
-    uniqueIndex('assets_org_vin_uq').on(t.organizationId, sql`upper(${t.vin})`).where(sql`${t.vin} is not null`),
-    uniqueIndex('assets_current_driver_uq').on(t.currentDriverId).where(sql`${t.currentDriverId} is not null`),
+    uniqueIndex('assets_org_vin_uq')
+      .on(t.organizationId, sql`upper(${t.vin})`)
+      .where(sql`${t.vin} is not null`),
+    uniqueIndex('assets_current_driver_uq')
+      .on(t.currentDriverId)
+      .where(sql`${t.currentDriverId} is not null`),
   ],
 );
 
@@ -166,8 +165,12 @@ export const assetDriverAssignments = pgTable(
   (t) => [
     index('asset_driver_assignments_asset_idx').on(t.assetId, t.startedAt.desc()),
     index('asset_driver_assignments_driver_idx').on(t.driverId, t.startedAt.desc()),
-    uniqueIndex('asset_driver_assignments_open_asset_uq').on(t.assetId).where(sql`${t.endedAt} is null`),
-    uniqueIndex('asset_driver_assignments_open_driver_uq').on(t.driverId).where(sql`${t.endedAt} is null`),
+    uniqueIndex('asset_driver_assignments_open_asset_uq')
+      .on(t.assetId)
+      .where(sql`${t.endedAt} is null`),
+    uniqueIndex('asset_driver_assignments_open_driver_uq')
+      .on(t.driverId)
+      .where(sql`${t.endedAt} is null`),
   ],
 );
 
@@ -190,7 +193,9 @@ export const trailerAttachments = pgTable(
   },
   (t) => [
     index('trailer_attachments_vehicle_idx').on(t.vehicleId, t.attachedAt.desc()),
-    uniqueIndex('trailer_attachments_open_trailer_uq').on(t.trailerId).where(sql`${t.detachedAt} is null`),
+    uniqueIndex('trailer_attachments_open_trailer_uq')
+      .on(t.trailerId)
+      .where(sql`${t.detachedAt} is null`),
   ],
 );
 
@@ -208,7 +213,9 @@ export const gateways = pgTable(
     deviceModelId: uuid('device_model_id').references(() => deviceModels.id, { onDelete: 'set null' }),
     phone: text('phone'),
     firmware: text('firmware'),
-    status: text('status', { enum: ['ACTIVE', 'INACTIVE'] }).notNull().default('ACTIVE'),
+    status: text('status', { enum: ['ACTIVE', 'INACTIVE'] })
+      .notNull()
+      .default('ACTIVE'),
     /** The vehicle paired now (history in gateway_pairings); one device per vehicle. */
     assetId: uuid('asset_id').references(() => assets.id, { onDelete: 'set null' }),
     /** SHA-256 of the batch-ingest token, shown once when the device is created. */
@@ -223,7 +230,9 @@ export const gateways = pgTable(
   (t) => [
     uniqueIndex('gateways_unique_id_uq').on(t.uniqueId),
     index('gateways_org_idx').on(t.organizationId, t.name),
-    uniqueIndex('gateways_asset_uq').on(t.assetId).where(sql`${t.assetId} is not null`),
+    uniqueIndex('gateways_asset_uq')
+      .on(t.assetId)
+      .where(sql`${t.assetId} is not null`),
   ],
 );
 
@@ -262,10 +271,7 @@ export const gatewayPairings = pgTable(
     pairedAt: timestamp('paired_at', { withTimezone: true }).notNull().defaultNow(),
     unpairedAt: timestamp('unpaired_at', { withTimezone: true }),
   },
-  (t) => [
-    index('gateway_pairings_gateway_idx').on(t.gatewayId, t.pairedAt.desc()),
-    index('gateway_pairings_asset_idx').on(t.assetId, t.pairedAt.desc()),
-  ],
+  (t) => [index('gateway_pairings_gateway_idx').on(t.gatewayId, t.pairedAt.desc()), index('gateway_pairings_asset_idx').on(t.assetId, t.pairedAt.desc())],
 );
 
 /** Groups of users, drivers and assets; they filter lists and the map. */

@@ -50,24 +50,42 @@ export const hosEvents = pgTable(
   (t) => [
     // A driver's active events in a time range (log days, clocks, audits): the partial index holds
     // only active rows, so inactive versions never slow the engine's reads.
-    index('hos_events_driver_active_idx').on(t.driverId, t.eventTime).where(sql`${t.recordStatus} = 1`),
+    index('hos_events_driver_active_idx')
+      .on(t.driverId, t.eventTime)
+      .where(sql`${t.recordStatus} = 1`),
     // A driver's last active event of one type before an instant (the status a range starts in),
     // found at once however long the history behind it.
-    index('hos_events_driver_type_active_idx').on(t.driverId, t.eventType, t.eventTime).where(sql`${t.recordStatus} = 1`),
+    index('hos_events_driver_type_active_idx')
+      .on(t.driverId, t.eventType, t.eventTime)
+      .where(sql`${t.recordStatus} = 1`),
     // Every driver of an organization for a range in one query (violations, availability, log lists).
-    index('hos_events_org_time_idx').on(t.organizationId, t.eventTime).where(sql`${t.recordStatus} = 1`),
+    index('hos_events_org_time_idx')
+      .on(t.organizationId, t.eventTime)
+      .where(sql`${t.recordStatus} = 1`),
     index('hos_events_org_day_idx').on(t.organizationId, t.logDate),
     uniqueIndex('hos_events_driver_seq_uq').on(t.driverId, t.sequenceId),
-    uniqueIndex('hos_events_client_uq').on(t.organizationId, t.driverId, t.eventType, t.clientId).where(sql`${t.clientId} is not null`),
-    index('hos_events_replaces_idx').on(t.replacesEventId).where(sql`${t.replacesEventId} is not null`),
-    index('hos_events_request_idx').on(t.editRequestId).where(sql`${t.editRequestId} is not null`),
+    uniqueIndex('hos_events_client_uq')
+      .on(t.organizationId, t.driverId, t.eventType, t.clientId)
+      .where(sql`${t.clientId} is not null`),
+    index('hos_events_replaces_idx')
+      .on(t.replacesEventId)
+      .where(sql`${t.replacesEventId} is not null`),
+    index('hos_events_request_idx')
+      .on(t.editRequestId)
+      .where(sql`${t.editRequestId} is not null`),
     // The ELD's own records without a driver (unidentified driving, malfunctions) of an organization by
     // time: the unidentified driving list, the diagnostics job, the ELD output file's last segment.
-    index('hos_events_org_unidentified_idx').on(t.organizationId, t.eventTime).where(sql`${t.driverId} is null`),
+    index('hos_events_org_unidentified_idx')
+      .on(t.organizationId, t.eventTime)
+      .where(sql`${t.driverId} is null`),
     // A vehicle's malfunctions and data diagnostics by code, the newest first (in force or cleared).
-    index('hos_events_diagnostics_idx').on(t.organizationId, t.vehicleId, t.diagnosticCode, t.eventTime).where(sql`${t.eventType} = 7`),
+    index('hos_events_diagnostics_idx')
+      .on(t.organizationId, t.vehicleId, t.diagnosticCode, t.eventTime)
+      .where(sql`${t.eventType} = 7`),
     // A vehicle's engine power-up and shut-down records by time (decision 0155): the state before a fix, the power-up an event counts from.
-    index('hos_events_engine_idx').on(t.vehicleId, t.eventTime).where(sql`${t.eventType} = 6`),
+    index('hos_events_engine_idx')
+      .on(t.vehicleId, t.eventTime)
+      .where(sql`${t.eventType} = 6`),
   ],
 );
 
@@ -88,7 +106,9 @@ export const hosEditRequests = pgTable(
       .notNull()
       .references(() => drivers.id),
     kind: text('kind', { enum: ['EDIT', 'INSERT', 'ASSIGN_UNIDENTIFIED'] }).notNull(),
-    state: text('state', { enum: ['PENDING', 'ACCEPTED', 'REJECTED'] }).notNull().default('PENDING'),
+    state: text('state', { enum: ['PENDING', 'ACCEPTED', 'REJECTED'] })
+      .notNull()
+      .default('PENDING'),
     /** Log day of the first proposed record, for the driver's and the office's lists. */
     logDate: date('log_date').notNull(),
     annotation: text('annotation'),
@@ -133,8 +153,14 @@ export const hosLogs = pgTable(
     certifiedByUserId: uuid('certified_by_user_id').references(() => users.id, { onDelete: 'set null' }),
     /** How many times the day was certified (ELD certification event code n). */
     certificationCount: integer('certification_count').notNull().default(0),
-    shippingDocuments: text('shipping_documents').array().notNull().default(sql`'{}'::text[]`),
-    trailerIds: uuid('trailer_ids').array().notNull().default(sql`'{}'::uuid[]`),
+    shippingDocuments: text('shipping_documents')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    trailerIds: uuid('trailer_ids')
+      .array()
+      .notNull()
+      .default(sql`'{}'::uuid[]`),
     coDriverId: uuid('co_driver_id').references(() => drivers.id, { onDelete: 'set null' }),
     /** Canada (SOR/2005-313 s. 16, C6): when the driver declared this day "day 1" of an off-duty deferral; null = not declared. */
     deferralDeclaredAt: timestamp('deferral_declared_at', { withTimezone: true }),

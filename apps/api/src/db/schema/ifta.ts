@@ -48,7 +48,9 @@ export const iftaDistanceDays = pgTable(
     // the distance records go by vehicle and day; one index less for every row written behind ingest.
     primaryKey({ name: 'ifta_distance_days_pkey', columns: [t.vehicleId, t.day, t.jurisdiction] }),
     // The report's review items: the few days with gaps or unknown places, without scanning the quarter.
-    index('ifta_distance_days_review_idx').on(t.organizationId, t.day).where(sql`${t.interpolatedMetres} > 0 or ${t.jurisdiction} = 'unknown'`),
+    index('ifta_distance_days_review_idx')
+      .on(t.organizationId, t.day)
+      .where(sql`${t.interpolatedMetres} > 0 or ${t.jurisdiction} = 'unknown'`),
   ],
 );
 
@@ -66,7 +68,10 @@ export const iftaDistanceMonths = pgTable(
     metres: doublePrecision('metres').notNull().default(0),
     interpolatedMetres: doublePrecision('interpolated_metres').notNull().default(0),
   },
-  (t) => [primaryKey({ name: 'ifta_distance_months_pkey', columns: [t.vehicleId, t.month, t.jurisdiction] }), index('ifta_distance_months_org_month_idx').on(t.organizationId, t.month)],
+  (t) => [
+    primaryKey({ name: 'ifta_distance_months_pkey', columns: [t.vehicleId, t.month, t.jurisdiction] }),
+    index('ifta_distance_months_org_month_idx').on(t.organizationId, t.month),
+  ],
 );
 
 /** Per vehicle and UTC day: first and last fix and odometer (the distance record's begin/end), fixes counted. */
@@ -101,7 +106,10 @@ export const iftaVehicleMonths = pgTable(
     odometerTravelM: doublePrecision('odometer_travel_m').notNull().default(0),
     odometerMetres: doublePrecision('odometer_metres').notNull().default(0),
   },
-  (t) => [primaryKey({ name: 'ifta_vehicle_months_pkey', columns: [t.vehicleId, t.month] }), index('ifta_vehicle_months_org_month_idx').on(t.organizationId, t.month)],
+  (t) => [
+    primaryKey({ name: 'ifta_vehicle_months_pkey', columns: [t.vehicleId, t.month] }),
+    index('ifta_vehicle_months_org_month_idx').on(t.organizationId, t.month),
+  ],
 );
 
 /** State and province lines crossed: the distance record an auditor asks for. */
@@ -205,7 +213,9 @@ export const iftaFuelPurchases = pgTable(
     /** Thousandths of the currency per unit. */
     pricePerUnitMilli: integer('price_per_unit_milli'),
     totalCents: bigint('total_cents', { mode: 'number' }),
-    currency: text('currency', { enum: ['USD', 'CAD'] }).notNull().default('USD'),
+    currency: text('currency', { enum: ['USD', 'CAD'] })
+      .notNull()
+      .default('USD'),
     vendor: text('vendor'),
     city: text('city'),
     receiptNumber: text('receipt_number').notNull(),
@@ -213,7 +223,9 @@ export const iftaFuelPurchases = pgTable(
     stationLat: doublePrecision('station_lat'),
     stationLon: doublePrecision('station_lon'),
     notes: text('notes'),
-    source: text('source', { enum: ['MANUAL', 'CSV', 'DEMO'] }).notNull().default('MANUAL'),
+    source: text('source', { enum: ['MANUAL', 'CSV', 'DEMO'] })
+      .notNull()
+      .default('MANUAL'),
     /** OK, FAR, OTHER_JURISDICTION, NO_POSITION: the vehicle's place at purchase time (decision 0124). */
     locationCheck: text('location_check').notNull().default('NO_POSITION'),
     locationDistanceM: doublePrecision('location_distance_m'),

@@ -14,7 +14,9 @@ export const apiTokens = pgTable(
     organizationId: uuid('organization_id')
       .notNull()
       .references(() => organizations.id, { onDelete: 'cascade' }),
-    id: uuid('id').notNull().default(sql`gen_random_uuid()`),
+    id: uuid('id')
+      .notNull()
+      .default(sql`gen_random_uuid()`),
     name: text('name').notNull(),
     /** HMAC-SHA256 of the token under a server key (decision 0197); the token itself is never stored. */
     tokenHash: text('token_hash').notNull(),
@@ -22,7 +24,10 @@ export const apiTokens = pgTable(
     prefix: text('prefix').notNull(),
     permissions: text('permissions').array().notNull(),
     expiresAt: at('expires_at'),
-    allowedIps: text('allowed_ips').array().notNull().default(sql`'{}'::text[]`),
+    allowedIps: text('allowed_ips')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
     createdBy: uuid('created_by'),
     createdAt: at('created_at').notNull().defaultNow(),
     revokedAt: at('revoked_at'),
@@ -39,7 +44,9 @@ export const webhookSubscriptions = pgTable(
     organizationId: uuid('organization_id')
       .notNull()
       .references(() => organizations.id, { onDelete: 'cascade' }),
-    id: uuid('id').notNull().default(sql`gen_random_uuid()`),
+    id: uuid('id')
+      .notNull()
+      .default(sql`gen_random_uuid()`),
     url: text('url').notNull(),
     events: text('events').array().notNull(),
     description: text('description'),

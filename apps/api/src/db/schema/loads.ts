@@ -41,7 +41,9 @@ export const loads = pgTable(
     poNumber: text('po_number'),
     commodity: text('commodity'),
     weightKg: doublePrecision('weight_kg'),
-    status: text('status', { enum: ['PLANNED', 'ASSIGNED', 'EN_ROUTE', 'AT_STOP', 'DELIVERED', 'CANCELLED'] }).notNull().default('PLANNED'),
+    status: text('status', { enum: ['PLANNED', 'ASSIGNED', 'EN_ROUTE', 'AT_STOP', 'DELIVERED', 'CANCELLED'] })
+      .notNull()
+      .default('PLANNED'),
     lineHaulCents: integer('line_haul_cents').notNull().default(0),
     fuelSurchargeCents: integer('fuel_surcharge_cents').notNull().default(0),
     accessorials: jsonb('accessorials').$type<AccessorialRow[]>().notNull().default([]),
@@ -137,4 +139,3 @@ export const loadDocuments = pgTable(
   },
   (t) => [index('load_documents_load_idx').on(t.loadId)],
 );
-

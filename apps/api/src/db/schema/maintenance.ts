@@ -59,7 +59,9 @@ export const dvirs = pgTable(
     createdAt: createdAt(),
   },
   (t) => [
-    uniqueIndex('dvirs_client_uq').on(t.organizationId, t.driverId, t.clientId).where(sql`${t.clientId} is not null`),
+    uniqueIndex('dvirs_client_uq')
+      .on(t.organizationId, t.driverId, t.clientId)
+      .where(sql`${t.clientId} is not null`),
     index('dvirs_org_asset_time_idx').on(t.organizationId, t.assetId, t.inspectedAt.desc()),
     index('dvirs_org_time_idx').on(t.organizationId, t.inspectedAt.desc()),
     index('dvirs_org_driver_time_idx').on(t.organizationId, t.driverId, t.inspectedAt.desc()),
@@ -81,9 +83,14 @@ export const vehicleDefects = pgTable(
     item: text('item').notNull(),
     label: text('label').notNull(),
     note: text('note'),
-    imageIds: uuid('image_ids').array().notNull().default(sql`'{}'::uuid[]`),
+    imageIds: uuid('image_ids')
+      .array()
+      .notNull()
+      .default(sql`'{}'::uuid[]`),
     safety: boolean('safety').notNull(),
-    status: text('status', { enum: ['OPEN', 'REPAIRED', 'NOT_NEEDED'] }).notNull().default('OPEN'),
+    status: text('status', { enum: ['OPEN', 'REPAIRED', 'NOT_NEEDED'] })
+      .notNull()
+      .default('OPEN'),
     workOrderId: uuid('work_order_id'),
     certifiedAt: timestamp('certified_at', { withTimezone: true }),
     certifiedByName: text('certified_by_name'),
@@ -95,7 +102,9 @@ export const vehicleDefects = pgTable(
   (t) => [
     index('vehicle_defects_org_status_idx').on(t.organizationId, t.status, t.assetId),
     index('vehicle_defects_dvir_idx').on(t.dvirId),
-    index('vehicle_defects_work_order_idx').on(t.workOrderId).where(sql`${t.workOrderId} is not null`),
+    index('vehicle_defects_work_order_idx')
+      .on(t.workOrderId)
+      .where(sql`${t.workOrderId} is not null`),
   ],
 );
 
@@ -109,7 +118,9 @@ export const workOrders = pgTable(
     unitNumber: text('unit_number').notNull(),
     title: text('title').notNull(),
     description: text('description'),
-    status: text('status', { enum: ['OPEN', 'IN_PROGRESS', 'DONE'] }).notNull().default('OPEN'),
+    status: text('status', { enum: ['OPEN', 'IN_PROGRESS', 'DONE'] })
+      .notNull()
+      .default('OPEN'),
     assignee: text('assignee'),
     parts: text('parts'),
     laborHours: real('labor_hours'),
@@ -120,7 +131,10 @@ export const workOrders = pgTable(
     updatedAt: updatedAt(),
     completedAt: timestamp('completed_at', { withTimezone: true }),
   },
-  (t) => [index('work_orders_org_status_idx').on(t.organizationId, t.status, t.createdAt.desc()), index('work_orders_org_asset_idx').on(t.organizationId, t.assetId)],
+  (t) => [
+    index('work_orders_org_status_idx').on(t.organizationId, t.status, t.createdAt.desc()),
+    index('work_orders_org_asset_idx').on(t.organizationId, t.assetId),
+  ],
 );
 
 /** Preventive maintenance: every N metres, N engine hours or N days, for one vehicle or a group's vehicles. */
@@ -163,6 +177,9 @@ export const inspectionItems = pgTable('inspection_items', {
   organizationId: uuid('organization_id')
     .primaryKey()
     .references(() => organizations.id, { onDelete: 'cascade' }),
-  items: jsonb('items').$type<Array<{ name: string; trailer: boolean }>>().notNull().default(sql`'[]'::jsonb`),
+  items: jsonb('items')
+    .$type<Array<{ name: string; trailer: boolean }>>()
+    .notNull()
+    .default(sql`'[]'::jsonb`),
   updatedAt: updatedAt(),
 });

@@ -13,7 +13,9 @@ export const messages = pgTable(
     organizationId: uuid('organization_id')
       .notNull()
       .references(() => organizations.id, { onDelete: 'cascade' }),
-    id: uuid('id').notNull().default(sql`gen_random_uuid()`),
+    id: uuid('id')
+      .notNull()
+      .default(sql`gen_random_uuid()`),
     driverId: uuid('driver_id').notNull(),
     loadId: uuid('load_id'),
     /** DRIVER or OFFICE: which side wrote it (and so which side's read mark it waits for). */
@@ -36,8 +38,14 @@ export const messages = pgTable(
   (t) => [
     primaryKey({ columns: [t.organizationId, t.id] }),
     index('messages_conversation_idx').on(t.organizationId, t.driverId, t.sentAt),
-    index('messages_load_idx').on(t.organizationId, t.loadId, t.sentAt).where(sql`${t.loadId} is not null`),
-    index('messages_unread_idx').on(t.organizationId, t.side, t.driverId).where(sql`${t.readAt} is null`),
-    uniqueIndex('messages_client_uq').on(t.organizationId, t.driverId, t.side, t.clientId).where(sql`${t.clientId} is not null`),
+    index('messages_load_idx')
+      .on(t.organizationId, t.loadId, t.sentAt)
+      .where(sql`${t.loadId} is not null`),
+    index('messages_unread_idx')
+      .on(t.organizationId, t.side, t.driverId)
+      .where(sql`${t.readAt} is null`),
+    uniqueIndex('messages_client_uq')
+      .on(t.organizationId, t.driverId, t.side, t.clientId)
+      .where(sql`${t.clientId} is not null`),
   ],
 );

@@ -56,9 +56,15 @@ export const notifications = pgTable(
   },
   (t) => [
     uniqueIndex('notifications_user_fact_uq').on(t.userId, t.factKey),
-    index('notifications_user_time_idx').on(t.userId, t.createdAt).where(sql`${t.inApp} and ${t.clearedAt} is null`),
-    index('notifications_unread_idx').on(t.userId).where(sql`${t.inApp} and ${t.clearedAt} is null and ${t.readAt} is null`),
-    index('notifications_mail_idx').on(t.createdAt).where(sql`${t.email} and ${t.emailedAt} is null`),
+    index('notifications_user_time_idx')
+      .on(t.userId, t.createdAt)
+      .where(sql`${t.inApp} and ${t.clearedAt} is null`),
+    index('notifications_unread_idx')
+      .on(t.userId)
+      .where(sql`${t.inApp} and ${t.clearedAt} is null and ${t.readAt} is null`),
+    index('notifications_mail_idx')
+      .on(t.createdAt)
+      .where(sql`${t.email} and ${t.emailedAt} is null`),
     index('notifications_org_idx').on(t.organizationId, t.createdAt),
   ],
 );

@@ -18,7 +18,9 @@ export const organizations = pgTable(
   {
     id: id(),
     name: text('name').notNull(),
-    status: text('status', { enum: ['ACTIVE', 'INACTIVE'] }).notNull().default('ACTIVE'),
+    status: text('status', { enum: ['ACTIVE', 'INACTIVE'] })
+      .notNull()
+      .default('ACTIVE'),
     timeZone: text('time_zone').notNull().default('America/Chicago'),
     dotNumber: text('dot_number'),
     mcNumber: text('mc_number'),
@@ -38,7 +40,12 @@ export const organizations = pgTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [index('organizations_name_idx').on(t.name), uniqueIndex('organizations_ingest_token_uq').on(t.ingestTokenHash).where(sql`${t.ingestTokenHash} is not null`)],
+  (t) => [
+    index('organizations_name_idx').on(t.name),
+    uniqueIndex('organizations_ingest_token_uq')
+      .on(t.ingestTokenHash)
+      .where(sql`${t.ingestTokenHash} is not null`),
+  ],
 );
 
 /** Per-organization named roles holding permission codes. The built-in ADMIN role holds every code, the built-in DRIVER role the driver's own. */
@@ -51,7 +58,10 @@ export const roles = pgTable(
       .references(() => organizations.id, { onDelete: 'cascade' }),
     name: text('name').notNull(),
     description: text('description'),
-    permissions: text('permissions').array().notNull().default(sql`'{}'::text[]`),
+    permissions: text('permissions')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
     builtIn: boolean('built_in').notNull().default(false),
     /** Which built-in role (decision 0111): ADMIN holds every code, DRIVER the driver's own; null for custom roles. */
     systemRole: text('system_role', { enum: ['ADMIN', 'DRIVER'] }),
@@ -60,6 +70,8 @@ export const roles = pgTable(
   },
   (t) => [
     uniqueIndex('roles_org_name_uq').on(t.organizationId, sql`lower(${t.name})`),
-    uniqueIndex('roles_org_system_uq').on(t.organizationId, t.systemRole).where(sql`${t.systemRole} is not null`),
+    uniqueIndex('roles_org_system_uq')
+      .on(t.organizationId, t.systemRole)
+      .where(sql`${t.systemRole} is not null`),
   ],
 );

@@ -135,7 +135,10 @@ export const reportSubscriptions = pgTable(
     timeOfDay: text('time_of_day').notNull(),
     weekday: integer('weekday'),
     timeZone: text('time_zone').notNull(),
-    formats: text('formats').array().notNull().default(sql`'{pdf,csv}'::text[]`),
+    formats: text('formats')
+      .array()
+      .notNull()
+      .default(sql`'{pdf,csv}'::text[]`),
     lastRunAt: timestamp('last_run_at', { withTimezone: true }),
     nextRunAt: timestamp('next_run_at', { withTimezone: true }).notNull(),
     createdAt: createdAt(),

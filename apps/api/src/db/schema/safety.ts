@@ -16,7 +16,9 @@ export const safetyEvents = pgTable(
     organizationId: uuid('organization_id')
       .notNull()
       .references(() => organizations.id, { onDelete: 'cascade' }),
-    id: uuid('id').notNull().default(sql`gen_random_uuid()`),
+    id: uuid('id')
+      .notNull()
+      .default(sql`gen_random_uuid()`),
     /** No foreign keys to the vehicle and driver: the history outlives them, as positions do. */
     assetId: uuid('asset_id').notNull(),
     driverId: uuid('driver_id'),
@@ -48,7 +50,10 @@ export const safetyEvents = pgTable(
     acknowledgedAt: timestamp('acknowledged_at', { withTimezone: true, precision: 3 }),
     disputeNote: text('dispute_note'),
     disputedAt: timestamp('disputed_at', { withTimezone: true, precision: 3 }),
-    history: jsonb('history').$type<SafetyEventHistory[]>().notNull().default(sql`'[]'::jsonb`),
+    history: jsonb('history')
+      .$type<SafetyEventHistory[]>()
+      .notNull()
+      .default(sql`'[]'::jsonb`),
     createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
   },

@@ -9,7 +9,9 @@ export const users = pgTable(
     id: id(),
     // Null only for super administrators, who belong to no organization.
     organizationId: uuid('organization_id').references(() => organizations.id, { onDelete: 'cascade' }),
-    role: text('role', { enum: ['ADMIN', 'USER', 'SUPER_ADMIN'] }).notNull().default('USER'),
+    role: text('role', { enum: ['ADMIN', 'USER', 'SUPER_ADMIN'] })
+      .notNull()
+      .default('USER'),
     roleId: uuid('role_id').references(() => roles.id, { onDelete: 'set null' }),
     email: text('email').notNull(),
     passwordHash: text('password_hash'),
@@ -20,7 +22,9 @@ export const users = pgTable(
     phone: text('phone'),
     timeZone: text('time_zone'),
     profileImageId: uuid('profile_image_id'),
-    status: text('status', { enum: ['ACTIVE', 'INACTIVE', 'INVITED'] }).notNull().default('ACTIVE'),
+    status: text('status', { enum: ['ACTIVE', 'INACTIVE', 'INVITED'] })
+      .notNull()
+      .default('ACTIVE'),
     lastLoginAt: timestamp('last_login_at', { withTimezone: true }),
     // Raised by "log out everywhere" and every other end of all sessions (password change, deactivation):
     // access tokens and stream tickets carry the epoch they were issued in, and an older one is refused.
@@ -28,10 +32,7 @@ export const users = pgTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [
-    uniqueIndex('users_email_uq').on(sql`lower(${t.email})`),
-    index('users_org_idx').on(t.organizationId),
-  ],
+  (t) => [uniqueIndex('users_email_uq').on(sql`lower(${t.email})`), index('users_org_idx').on(t.organizationId)],
 );
 
 /** Opaque refresh tokens, stored as SHA-256 hashes; a family is one sign-in session. */
@@ -64,7 +65,9 @@ export const passwordResetTokens = pgTable(
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
     tokenHash: text('token_hash').notNull(),
-    purpose: text('purpose', { enum: ['RESET', 'INVITE'] }).notNull().default('RESET'),
+    purpose: text('purpose', { enum: ['RESET', 'INVITE'] })
+      .notNull()
+      .default('RESET'),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     usedAt: timestamp('used_at', { withTimezone: true }),
     createdAt: createdAt(),
@@ -95,7 +98,11 @@ export const streamTickets = pgTable(
     /** The session (refresh-token family) that asked for it; null for an access token from before sessions were named. */
     sessionId: uuid('session_id'),
   },
-  (t) => [index('stream_tickets_expires_idx').on(t.expiresAt), index('stream_tickets_user_idx').on(t.userId), index('stream_tickets_org_idx').on(t.organizationId)],
+  (t) => [
+    index('stream_tickets_expires_idx').on(t.expiresAt),
+    index('stream_tickets_user_idx').on(t.userId),
+    index('stream_tickets_org_idx').on(t.organizationId),
+  ],
 );
 
 /**

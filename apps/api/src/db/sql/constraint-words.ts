@@ -20,18 +20,34 @@ const shown = (v: unknown) => (v === null || v === undefined ? '' : String(v));
 
 /** Every unique index a request can run into (db/schema), in words. */
 const UNIQUE: Record<string, UniqueWords> = {
-  assets_org_unit_uq: { field: 'unitNumber', clash: (v) => `Unit number ${shown(v.unitNumber)} is already used by another vehicle or trailer`, code: 'assets.unit_number_taken' },
-  assets_org_vin_uq: { field: 'vin', clash: (v) => `A vehicle or trailer with VIN ${shown(v.vin)} already exists in this organization`, code: 'assets.vin_taken' },
+  assets_org_unit_uq: {
+    field: 'unitNumber',
+    clash: (v) => `Unit number ${shown(v.unitNumber)} is already used by another vehicle or trailer`,
+    code: 'assets.unit_number_taken',
+  },
+  assets_org_vin_uq: {
+    field: 'vin',
+    clash: (v) => `A vehicle or trailer with VIN ${shown(v.vin)} already exists in this organization`,
+    code: 'assets.vin_taken',
+  },
   drivers_org_license_uq: {
     field: 'licenseNumber',
     clash: (v) => `Licence ${shown(v.licenseNumber)} (${shown(v.licenseState)}) is already used by another driver`,
     code: 'drivers.license_taken',
   },
   drivers_user_uq: { field: 'userId', clash: () => 'This sign-in account is already linked to another driver', code: 'drivers.account_linked' },
-  gateways_unique_id_uq: { field: 'uniqueId', clash: (v) => `A device with unique id ${shown(v.uniqueId)} is already registered`, code: 'gateways.unique_id_taken' },
+  gateways_unique_id_uq: {
+    field: 'uniqueId',
+    clash: (v) => `A device with unique id ${shown(v.uniqueId)} is already registered`,
+    code: 'gateways.unique_id_taken',
+  },
   // On Citus the global check is the device-id directory's (migration 0036) and the gateways' index is per organization.
   device_ids_pkey: { field: 'uniqueId', clash: (v) => `A device with unique id ${shown(v.uniqueId)} is already registered`, code: 'gateways.unique_id_taken' },
-  gateways_org_unique_id_uq: { field: 'uniqueId', clash: (v) => `A device with unique id ${shown(v.uniqueId)} is already registered`, code: 'gateways.unique_id_taken' },
+  gateways_org_unique_id_uq: {
+    field: 'uniqueId',
+    clash: (v) => `A device with unique id ${shown(v.uniqueId)} is already registered`,
+    code: 'gateways.unique_id_taken',
+  },
   device_models_name_uq: { field: 'name', clash: (v) => `A device model named ${shown(v.name)} already exists`, code: 'names.taken' },
   groups_org_name_uq: { field: 'name', clash: (v) => `A group named ${shown(v.name)} already exists`, code: 'names.taken' },
   terminals_org_name_uq: { field: 'name', clash: (v) => `A terminal named ${shown(v.name)} already exists`, code: 'names.taken' },
@@ -40,27 +56,50 @@ const UNIQUE: Record<string, UniqueWords> = {
   // Links changed by someone else at the same moment (the services check these first).
   assets_current_driver_uq: { field: 'driverId', clash: () => 'This driver was just assigned to another vehicle', code: 'common.changed_concurrently' },
   asset_driver_assignments_open_asset_uq: { field: 'assetId', clash: () => 'This vehicle was just given another driver', code: 'common.changed_concurrently' },
-  asset_driver_assignments_open_driver_uq: { field: 'driverId', clash: () => 'This driver was just assigned to another vehicle', code: 'common.changed_concurrently' },
+  asset_driver_assignments_open_driver_uq: {
+    field: 'driverId',
+    clash: () => 'This driver was just assigned to another vehicle',
+    code: 'common.changed_concurrently',
+  },
   trailer_attachments_open_trailer_uq: { field: 'id', clash: () => 'This trailer was just attached to another vehicle', code: 'common.changed_concurrently' },
   gateways_asset_uq: { field: 'assetId', clash: () => 'This vehicle was just paired with another device', code: 'common.changed_concurrently' },
   group_members_group_id_member_type_member_id_pk: { field: 'members', clash: () => 'This user or driver is already in the group', code: 'common.duplicate' },
   group_assets_group_id_asset_id_pk: { field: 'assetIds', clash: () => 'This vehicle or trailer is already in the group', code: 'common.duplicate' },
-  ifta_fuel_purchases_receipt_uq: { field: 'receiptNumber', clash: (v) => `A fuel purchase with receipt number ${shown(v.receiptNumber)} is already recorded`, code: 'ifta.receipt_taken' },
+  ifta_fuel_purchases_receipt_uq: {
+    field: 'receiptNumber',
+    clash: (v) => `A fuel purchase with receipt number ${shown(v.receiptNumber)} is already recorded`,
+    code: 'ifta.receipt_taken',
+  },
   // A second click on "Create defect" races the first past the service's check.
   vehicle_defects_engine_fault_uq: { field: 'faultId', clash: () => 'A defect was already made of this engine fault', code: 'common.duplicate' },
-  retention_policies_organization_id_kind_pk: { field: 'policies', clash: () => 'Retention periods were saved by someone else at the same moment; try again', code: 'common.changed_concurrently' },
+  retention_policies_organization_id_kind_pk: {
+    field: 'policies',
+    clash: () => 'Retention periods were saved by someone else at the same moment; try again',
+    code: 'common.changed_concurrently',
+  },
 };
 
 /**
  * Unique indexes no request field can clash on (random token hashes; HoS sequence ids and driver-day
  * logs the server assigns): a clash gets the generic words.
  */
-export const INTERNAL_UNIQUE_INDEXES = ['refresh_tokens_hash_uq', 'password_reset_tokens_hash_uq', 'email_changes_hash_uq', 'hos_events_driver_seq_uq', 'hos_logs_driver_day_uq', 'roles_org_system_uq', 'ifta_filings_org_quarter_version_uq',
-  'notification_facts_organization_id_fact_key_pk', 'vehicle_daily_stats_asset_id_day_pk', 'notifications_user_fact_uq', 'organizations_ingest_token_uq',
+export const INTERNAL_UNIQUE_INDEXES = [
+  'refresh_tokens_hash_uq',
+  'password_reset_tokens_hash_uq',
+  'email_changes_hash_uq',
+  'hos_events_driver_seq_uq',
+  'hos_logs_driver_day_uq',
+  'roles_org_system_uq',
+  'ifta_filings_org_quarter_version_uq',
+  'notification_facts_organization_id_fact_key_pk',
+  'vehicle_daily_stats_asset_id_day_pk',
+  'notifications_user_fact_uq',
+  'organizations_ingest_token_uq',
   // A scheduled report's run, claimed once per schedule by ON CONFLICT DO NOTHING (decision 0163).
   'report_runs_pk',
   // Load numbers come from the per-organization counter, stop numbers from the service (decision 0166).
-  'loads_org_number_uq', 'load_stops_load_seq_uq',
+  'loads_org_number_uq',
+  'load_stops_load_seq_uq',
   // The device-id directory's token hashes: random 32-byte tokens (migration 0036).
   'device_ids_token_uq',
   // A message's client id: inserted ON CONFLICT DO NOTHING, a resend answers the first (decision 0181).
@@ -75,7 +114,8 @@ export const INTERNAL_UNIQUE_INDEXES = ['refresh_tokens_hash_uq', 'password_rese
   // A safety event's key (vehicle, type, start): written by the follower's upserts only (decision 0194).
   'safety_events_key_uq',
   // API tokens' keyed hashes of random secrets (decision 0197).
-  'api_tokens_hash_uq'];
+  'api_tokens_hash_uq',
+];
 
 /** The unique indexes answered in words (a test checks every unique index of the schema is here or internal). */
 export const WORDED_UNIQUE_INDEXES = Object.keys(UNIQUE);

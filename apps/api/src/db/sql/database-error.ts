@@ -62,7 +62,8 @@ export function databaseUnavailable(err: unknown): string | null {
  */
 export type FailureKind = 'retry' | 'unavailable' | 'data' | 'other';
 
-const CONNECTION_LOST = /Connection terminated|connection (?:is )?(?:closed|ended|lost)|Client has encountered a connection error|timeout exceeded when trying to connect|Client was closed/i;
+const CONNECTION_LOST =
+  /Connection terminated|connection (?:is )?(?:closed|ended|lost)|Client has encountered a connection error|timeout exceeded when trying to connect|Client was closed/i;
 
 export function failureKind(err: unknown): FailureKind {
   if (databaseUnavailable(err)) return 'unavailable';

@@ -20,18 +20,24 @@ beforeAll(async () => {
   t = await createTestApp();
   a = await registryActors(t.app);
   originals = (
-    (await t.database.db.execute(`select pg_get_functiondef(f::regprocedure) as def from unnest(array['fleet_notify(text, text)', 'notify_driver_link_change()']) f` as never)) as unknown as {
+    (await t.database.db.execute(
+      `select pg_get_functiondef(f::regprocedure) as def from unnest(array['fleet_notify(text, text)', 'notify_driver_link_change()']) f` as never,
+    )) as unknown as {
       rows: Array<{ def: string }>;
     }
   ).rows.map((r) => r.def);
   // As migration 0035's, less hos_changes (still silent on a Citus worker).
-  await t.database.db.execute(`create or replace function fleet_notify(channel text, payload text) returns void language plpgsql as $$
+  await t.database.db.execute(
+    `create or replace function fleet_notify(channel text, payload text) returns void language plpgsql as $$
     declare coordinator boolean := true;
     begin
       if to_regproc('citus_is_coordinator') is not null then execute 'select citus_is_coordinator()' into coordinator; end if;
       if coordinator and channel <> 'hos_changes' then perform pg_notify(channel, payload); end if;
-    end $$` as never);
-  await t.database.db.execute(`create or replace function notify_driver_link_change() returns trigger language plpgsql as $$ begin return null; end $$` as never);
+    end $$` as never,
+  );
+  await t.database.db.execute(
+    `create or replace function notify_driver_link_change() returns trigger language plpgsql as $$ begin return null; end $$` as never,
+  );
   for (const channel of Object.keys(heard)) {
     const l = await t.database.listen(channel, (p) => heard[channel]!.push(p));
     stops.push(() => l.stop());
@@ -70,7 +76,12 @@ describe('NOTIFYs sent by the API where the triggers cannot (Citus)', () => {
 
     heard[HOS_CHANGES_CHANNEL]!.length = 0;
     const logId = (imported.json() as { logs: Array<{ id: string }> }).logs[0]!.id;
-    const header = await t.app.inject({ method: 'PUT', url: org(`/drivers/${driverId}/hos_log/${logId}`), headers: a.admin, payload: { shippingDocuments: ['BOL-1'], trailerIds: [], coDriverId: null } });
+    const header = await t.app.inject({
+      method: 'PUT',
+      url: org(`/drivers/${driverId}/hos_log/${logId}`),
+      headers: a.admin,
+      payload: { shippingDocuments: ['BOL-1'], trailerIds: [], coDriverId: null },
+    });
     expect(header.statusCode, header.body).toBe(200);
     expect(await heardSoon(HOS_CHANGES_CHANNEL, a.orgId)).toContain(a.orgId);
     // Another organization's screens are not told.
@@ -79,7 +90,12 @@ describe('NOTIFYs sent by the API where the triggers cannot (Citus)', () => {
 
   it('linking a sign-in account to a driver and unlinking it tell auth_change with the user id', async () => {
     const email = `notify${Date.now().toString(36)}@demofreight.test`;
-    const created = await t.app.inject({ method: 'POST', url: org('/drivers'), headers: a.admin, payload: driverBody({ email, invite: true, homeTimeZone: 'America/Chicago' }) });
+    const created = await t.app.inject({
+      method: 'POST',
+      url: org('/drivers'),
+      headers: a.admin,
+      payload: driverBody({ email, invite: true, homeTimeZone: 'America/Chicago' }),
+    });
     expect(created.statusCode, created.body).toBe(201);
     const driver = created.json() as { id: string; user: { id: string } | null } & Record<string, unknown>;
     expect(readOutbox(t.dataDir).some((m) => m.to === email)).toBe(true);
@@ -88,7 +104,12 @@ describe('NOTIFYs sent by the API where the triggers cannot (Citus)', () => {
 
     heard[AUTH_CHANGE_CHANNEL]!.length = 0;
     const { firstName, lastName, licenseNumber, licenseState } = driver as unknown as Record<string, string>;
-    const unlinked = await t.app.inject({ method: 'PUT', url: org(`/drivers/${driver.id}`), headers: a.admin, payload: { firstName, lastName, licenseNumber, licenseState, userId: null, homeTimeZone: 'America/Chicago' } });
+    const unlinked = await t.app.inject({
+      method: 'PUT',
+      url: org(`/drivers/${driver.id}`),
+      headers: a.admin,
+      payload: { firstName, lastName, licenseNumber, licenseState, userId: null, homeTimeZone: 'America/Chicago' },
+    });
     expect(unlinked.statusCode, unlinked.body).toBe(200);
     expect((unlinked.json() as { user: unknown }).user).toBeNull();
     expect(await heardSoon(AUTH_CHANGE_CHANNEL, userId)).toContain(userId);

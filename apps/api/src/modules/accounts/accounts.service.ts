@@ -88,7 +88,11 @@ async function checkLoginBudget(db: Db, key: string, now = Date.now()): Promise<
   if (row && row.failures >= LOGIN_FAILURE_LIMIT && left > 0) {
     const seconds = Math.ceil(left / 1000);
     const minutes = Math.ceil(seconds / 60);
-    throw tooManyRequests(`Too many failed sign-in attempts. Try again in ${minutes} minute${minutes === 1 ? '' : 's'} or reset your password.`, seconds, 'auth.too_many_sign_ins').withParams({
+    throw tooManyRequests(
+      `Too many failed sign-in attempts. Try again in ${minutes} minute${minutes === 1 ? '' : 's'} or reset your password.`,
+      seconds,
+      'auth.too_many_sign_ins',
+    ).withParams({
       minutes,
     });
   }
@@ -112,14 +116,13 @@ async function recordLoginFailure(db: Db, key: string): Promise<void> {
     });
 }
 
-export async function authenticate(
-  deps: AuthDeps,
-  input: { email: string; password: string },
-  ip: string,
-): Promise<SignInResponse> {
+export async function authenticate(deps: AuthDeps, input: { email: string; password: string }, ip: string): Promise<SignInResponse> {
   const key = `${ip}|${input.email}`;
   await checkLoginBudget(deps.db, key);
-  const rows = await deps.db.select().from(users).where(sql`lower(${users.email}) = ${input.email}`);
+  const rows = await deps.db
+    .select()
+    .from(users)
+    .where(sql`lower(${users.email}) = ${input.email}`);
   const user = rows[0];
   if (!user) {
     await burnPasswordCheck(input.password);
@@ -176,7 +179,8 @@ export async function refresh(deps: AuthDeps, rawToken: string | null): Promise<
       .set({ revokedAt: new Date() })
       .where(and(eq(refreshTokens.familyId, row.familyId), isNull(refreshTokens.revokedAt)));
   if (row.revokedAt) throw unauthorized('Your session has expired, please sign in again', 'Refresh token revoked', 'auth.session_expired');
-  if (row.expiresAt.getTime() <= Date.now()) throw unauthorized('Your session has expired, please sign in again', 'Refresh token expired', 'auth.session_expired');
+  if (row.expiresAt.getTime() <= Date.now())
+    throw unauthorized('Your session has expired, please sign in again', 'Refresh token expired', 'auth.session_expired');
   // Rotation: mark used only if nobody did first. A used token presented again means it was
   // copied (theft), so the whole family (the session) is revoked.
   const claimed = await deps.db
@@ -237,10 +241,7 @@ export async function logoutEverywhere(db: Db, ctx: AuthContext, actor: Actor): 
 }
 
 /** Always resolves (202): whether the e-mail exists is never revealed. */
-export async function requestPasswordReset(
-  deps: { db: Db; mailer: Mailer; publicUrl: string },
-  email: string,
-): Promise<void> {
+export async function requestPasswordReset(deps: { db: Db; mailer: Mailer; publicUrl: string }, email: string): Promise<void> {
   const rows = await deps.db
     .select({ id: users.id, email: users.email, firstName: users.firstName, status: users.status })
     .from(users)
@@ -256,13 +257,7 @@ export async function createNewPassword(db: Db, input: { token: string; password
     const claimed = await tx
       .update(passwordResetTokens)
       .set({ usedAt: new Date() })
-      .where(
-        and(
-          eq(passwordResetTokens.tokenHash, sha256(input.token)),
-          isNull(passwordResetTokens.usedAt),
-          gt(passwordResetTokens.expiresAt, new Date()),
-        ),
-      )
+      .where(and(eq(passwordResetTokens.tokenHash, sha256(input.token)), isNull(passwordResetTokens.usedAt), gt(passwordResetTokens.expiresAt, new Date())))
       .returning({ userId: passwordResetTokens.userId, purpose: passwordResetTokens.purpose });
     const token = claimed[0];
     if (!token) throw badRequest('This link is invalid or has expired. Ask for a new one.', 'Unknown, used or expired token');

@@ -1,5 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, createTestApp, DEMO, eventually, expectErrorBody, expectFieldErrors, login, readOutbox, registerOrganization, type TestContext } from '../../test/helpers.ts';
+import {
+  bearer,
+  createTestApp,
+  DEMO,
+  eventually,
+  expectErrorBody,
+  expectFieldErrors,
+  login,
+  readOutbox,
+  registerOrganization,
+  type TestContext,
+} from '../../test/helpers.ts';
 
 let t: TestContext;
 beforeAll(async () => {
@@ -197,13 +208,17 @@ describe('forgotten password', () => {
     expectErrorBody(again.json(), 400);
     // Put the demo password back for other tests.
     await post('/auth/reset-password', { email: DEMO.dispatcher.email }, {}, '10.3.0.4');
-    const t2 = readOutbox(t.dataDir).at(-1)?.text.match(/create-new-password\/([A-Za-z0-9_-]+)/)?.[1];
+    const t2 = readOutbox(t.dataDir)
+      .at(-1)
+      ?.text.match(/create-new-password\/([A-Za-z0-9_-]+)/)?.[1];
     expect((await post('/auth/create-new-password', { token: t2, password: DEMO.dispatcher.password }, {}, '10.3.0.4')).statusCode).toBe(204);
   });
 
   it('refuses an expired link', async () => {
     await post('/auth/reset-password', { email: DEMO.admin.email }, {}, '10.4.0.1');
-    const token = readOutbox(t.dataDir).at(-1)?.text.match(/create-new-password\/([A-Za-z0-9_-]+)/)?.[1];
+    const token = readOutbox(t.dataDir)
+      .at(-1)
+      ?.text.match(/create-new-password\/([A-Za-z0-9_-]+)/)?.[1];
     await t.database.db.execute(`update password_reset_tokens set expires_at = now() - interval '1 minute' where used_at is null` as never);
     const res = await post('/auth/create-new-password', { token, password: 'Whatever#123' }, {}, '10.4.0.1');
     expect(res.statusCode).toBe(400);

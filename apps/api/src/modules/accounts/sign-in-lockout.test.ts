@@ -12,7 +12,8 @@ afterAll(async () => {
   await t?.close();
 });
 
-const post = (url: string, payload: unknown, remoteAddress: string) => t.app.inject({ method: 'POST', url: `/api/v1${url}`, payload: payload as object, remoteAddress });
+const post = (url: string, payload: unknown, remoteAddress: string) =>
+  t.app.inject({ method: 'POST', url: `/api/v1${url}`, payload: payload as object, remoteAddress });
 
 async function lockOut(email: string, ip: string): Promise<void> {
   for (let i = 0; i < 10; i++) expect((await post('/auth/authenticate', { email, password: `wrong-${i}-pw` }, ip)).statusCode).toBe(401);

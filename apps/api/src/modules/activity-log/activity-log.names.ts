@@ -1,7 +1,21 @@
 import { and, eq, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
 import { unionAll } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client.ts';
-import { assets, deviceModels, drivers, gateways, groups, loads, maintenanceSchedules, organizations, places, roles, terminals, users, workOrders } from '../../db/schema/index.ts';
+import {
+  assets,
+  deviceModels,
+  drivers,
+  gateways,
+  groups,
+  loads,
+  maintenanceSchedules,
+  organizations,
+  places,
+  roles,
+  terminals,
+  users,
+  workOrders,
+} from '../../db/schema/index.ts';
 import { DEFAULT_ORGANIZATION_SETTINGS, type OrganizationSettingsValues } from '@fleet/api-contract';
 import { notFound } from '../../http/errors.ts';
 import type { LinkedRecord, Lookup, RecordKind } from './activity-log.wording.ts';
@@ -48,7 +62,11 @@ export async function lookupRecords(db: Db, orgId: string, ids: Iterable<string>
       db
         .select({
           id: sql<string>`${users.id}::text`,
-          ...row(sql<string>`'USER'`, sql<string | null>`coalesce(${personName(users.firstName, users.lastName)}, ${users.email})`, sql<string | null>`${users.email}`),
+          ...row(
+            sql<string>`'USER'`,
+            sql<string | null>`coalesce(${personName(users.firstName, users.lastName)}, ${users.email})`,
+            sql<string | null>`${users.email}`,
+          ),
         })
         .from(users)
         .where(and(or(eq(users.organizationId, orgId), isNull(users.organizationId)), inArray(users.id, wanted))),
@@ -65,7 +83,10 @@ export async function lookupRecords(db: Db, orgId: string, ids: Iterable<string>
         .from(workOrders)
         .where(and(eq(workOrders.organizationId, orgId), inArray(workOrders.id, wanted))),
       db
-        .select({ id: sql<string>`${maintenanceSchedules.id}::text`, ...row(sql<string>`'MAINTENANCE_SCHEDULE'`, sql<string | null>`${maintenanceSchedules.name}`) })
+        .select({
+          id: sql<string>`${maintenanceSchedules.id}::text`,
+          ...row(sql<string>`'MAINTENANCE_SCHEDULE'`, sql<string | null>`${maintenanceSchedules.name}`),
+        })
         .from(maintenanceSchedules)
         .where(and(eq(maintenanceSchedules.organizationId, orgId), inArray(maintenanceSchedules.id, wanted))),
       db

@@ -29,7 +29,15 @@ export function presentEntry(r: Row, lookup: Lookup): ActivityLogEntry {
   const actor = { userId: r.actorUserId, email: r.actorEmail, role: r.actorRole, name, tokenId: r.actorTokenId, tokenName: r.actorTokenName };
   const label = actorLabel(actor);
   const { summary, record } = describeActivity(
-    { action: r.action, entityType: r.entityType, entityId: r.entityId, actorUserId: r.actorUserId, actorLabel: label, before: r.changes?.before, after: r.changes?.after },
+    {
+      action: r.action,
+      entityType: r.entityType,
+      entityId: r.entityId,
+      actorUserId: r.actorUserId,
+      actorLabel: label,
+      before: r.changes?.before,
+      after: r.changes?.after,
+    },
     lookup,
   );
   return {

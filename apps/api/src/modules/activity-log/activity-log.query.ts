@@ -46,7 +46,11 @@ export async function listActivity({ db, orgId }: ReadScope, q: z.output<typeof 
     db.execute(sql`select count(*)::int as n from (select 1 from ${activityLog} where ${where} limit ${COUNT_CAP + 1}) capped`),
   ]);
   // Every record the page mentions, actors included, is named by one lookup (not one per row).
-  const lookup = await lookupRecords(db, orgId, rows.flatMap((r) => referencedIds(factsOf(r))));
+  const lookup = await lookupRecords(
+    db,
+    orgId,
+    rows.flatMap((r) => referencedIds(factsOf(r))),
+  );
   return toPage(
     rows.map((r) => presentEntry(r, lookup)),
     Number((total as unknown as { rows: Array<{ n: number }> }).rows[0]?.n ?? 0),
@@ -57,7 +61,12 @@ export async function listActivity({ db, orgId }: ReadScope, q: z.output<typeof 
 /** Exact totals up to this many entries; the list reports COUNT_CAP + 1 beyond. */
 export const COUNT_CAP = 10_000;
 
-const factsOf = (r: typeof activityLog.$inferSelect) => ({ entityId: r.entityId, actorUserId: r.actorUserId, before: r.changes?.before, after: r.changes?.after });
+const factsOf = (r: typeof activityLog.$inferSelect) => ({
+  entityId: r.entityId,
+  actorUserId: r.actorUserId,
+  before: r.changes?.before,
+  after: r.changes?.after,
+});
 
 /**
  * The per-user view: 404 unless the user belongs to this organization (another organization's user,

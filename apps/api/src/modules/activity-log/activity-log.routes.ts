@@ -1,6 +1,14 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { activityLogDetailSchema, activityLogEntrySchema, activityLogFiltersSchema, activityLogQuerySchema, orgIdParams, pageSchema, queryNumber } from '@fleet/api-contract';
+import {
+  activityLogDetailSchema,
+  activityLogEntrySchema,
+  activityLogFiltersSchema,
+  activityLogQuerySchema,
+  orgIdParams,
+  pageSchema,
+  queryNumber,
+} from '@fleet/api-contract';
 import { orgErrors } from '../../http/route-schemas.ts';
 import * as activity from './activity-log.query.ts';
 import { scopeOf } from '../auth/index.ts';
@@ -14,7 +22,8 @@ const activityLogRoutes: FastifyPluginAsyncZod = async (app) => {
     config,
     schema: {
       tags,
-      summary: 'Activity log, newest first: filter by userId (actor), action, entityType, entityId, from/to (ISO dates), search. totalElements is exact up to 10,000 and reads 10,001 beyond',
+      summary:
+        'Activity log, newest first: filter by userId (actor), action, entityType, entityId, from/to (ISO dates), search. totalElements is exact up to 10,000 and reads 10,001 beyond',
       params: orgIdParams,
       querystring: activityLogQuerySchema,
       response: { 200: pageSchema(activityLogEntrySchema), ...orgErrors() },

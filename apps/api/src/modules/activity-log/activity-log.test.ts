@@ -15,8 +15,18 @@ beforeAll(async () => {
   base = `/api/v1/organizations/${admin.user.organization?.id}/activity-logs`;
   // A few mutations to read back: two role edits by the admin, one profile edit by the dispatcher.
   const roles = `/api/v1/organizations/${admin.user.organization?.id}/roles`;
-  const r = await t.app.inject({ method: 'POST', url: roles, headers: bearer(admin.accessToken), payload: { name: 'Auditor', permissions: ['ACTIVITY_LOG_LIST'] } });
-  await t.app.inject({ method: 'PUT', url: `${roles}/${r.json().id}`, headers: bearer(admin.accessToken), payload: { name: 'Auditor', description: 'Reads the log', permissions: ['ACTIVITY_LOG_LIST', 'USER_LIST'] } });
+  const r = await t.app.inject({
+    method: 'POST',
+    url: roles,
+    headers: bearer(admin.accessToken),
+    payload: { name: 'Auditor', permissions: ['ACTIVITY_LOG_LIST'] },
+  });
+  await t.app.inject({
+    method: 'PUT',
+    url: `${roles}/${r.json().id}`,
+    headers: bearer(admin.accessToken),
+    payload: { name: 'Auditor', description: 'Reads the log', permissions: ['ACTIVITY_LOG_LIST', 'USER_LIST'] },
+  });
   const d = await login(t.app, DEMO.dispatcher);
   await t.app.inject({
     method: 'PUT',
@@ -42,14 +52,24 @@ describe('activity log', () => {
     expect(page.content).toHaveLength(3);
     const times = page.content.map((e: { createdAt: string }) => Date.parse(e.createdAt));
     expect([...times].sort((x, y) => y - x)).toEqual(times);
-    expect(page.content[0]).toMatchObject({ action: 'UPDATE', entityType: 'USER', actor: { email: DEMO.dispatcher.email, name: 'Marco Reyes' }, changedFields: ['position'] });
+    expect(page.content[0]).toMatchObject({
+      action: 'UPDATE',
+      entityType: 'USER',
+      actor: { email: DEMO.dispatcher.email, name: 'Marco Reyes' },
+      changedFields: ['position'],
+    });
     const next = await get(`${base}?size=3&page=1`);
     expect(next.json().content[0].id).toBeLessThan(page.content[2].id);
   });
 
   it('filters by user, action, entity type and date range', async () => {
     const byUser = await get(`${base}?userId=${admin.user.id}&entityType=role`);
-    expect(byUser.json().content.map((e: { action: string }) => e.action).slice(0, 2)).toEqual(['UPDATE', 'CREATE']);
+    expect(
+      byUser
+        .json()
+        .content.map((e: { action: string }) => e.action)
+        .slice(0, 2),
+    ).toEqual(['UPDATE', 'CREATE']);
     expect(byUser.json().content.every((e: { actor: { userId: string } }) => e.actor.userId === admin.user.id)).toBe(true);
     const byAction = await get(`${base}?action=CREATE&entityType=ROLE`);
     expect(byAction.json().content.every((e: { action: string; entityType: string }) => e.action === 'CREATE' && e.entityType === 'ROLE')).toBe(true);
@@ -143,12 +163,26 @@ describe('entries read as sentences with labelled changes and a link to the reco
     const { entry, detail } = await latest('ASSIGN_DRIVER', vehicle.id);
     expect(entry.summary).toBe(`Dana Whitfield assigned driver ${driver.firstName} ${driver.lastName} to vehicle 117 (moved from vehicle 120)`);
     expect(entry.actor).toMatchObject({ userId: admin.user.id, name: 'Dana Whitfield', label: 'Dana Whitfield' });
-    expect(entry.record).toEqual({ type: 'VEHICLE', id: vehicle.id, label: 'vehicle 117', path: `/settings/organization-settings/vehicles?open=${vehicle.id}` });
-    expect(detail.labelledChanges).toEqual([{ field: 'driverId', label: 'Driver', before: `${vehicle.currentDriver.firstName} ${vehicle.currentDriver.lastName}`, after: `${driver.firstName} ${driver.lastName}` }]);
+    expect(entry.record).toEqual({
+      type: 'VEHICLE',
+      id: vehicle.id,
+      label: 'vehicle 117',
+      path: `/settings/organization-settings/vehicles?open=${vehicle.id}`,
+    });
+    expect(detail.labelledChanges).toEqual([
+      {
+        field: 'driverId',
+        label: 'Driver',
+        before: `${vehicle.currentDriver.firstName} ${vehicle.currentDriver.lastName}`,
+        after: `${driver.firstName} ${driver.lastName}`,
+      },
+    ]);
     // The raw fields stay for integrators.
     expect(detail).toMatchObject({ action: 'ASSIGN_DRIVER', entityType: 'ASSET', entityId: vehicle.id, after: { driverId: driver.id, unitNumber: '117' } });
     // Taking the driver off vehicle 120 is its own entry.
-    expect((await latest('UNASSIGN_DRIVER', other.id)).entry.summary).toBe(`Dana Whitfield removed driver ${driver.firstName} ${driver.lastName} from vehicle 120`);
+    expect((await latest('UNASSIGN_DRIVER', other.id)).entry.summary).toBe(
+      `Dana Whitfield removed driver ${driver.firstName} ${driver.lastName} from vehicle 120`,
+    );
   });
 
   it('lists the labels of the changed fields of an update, and the values in words in the detail', async () => {
@@ -172,11 +206,21 @@ describe('entries read as sentences with labelled changes and a link to the reco
     await send('PUT', `/assets/${v.id}`, { ...vehicle, odometerKm: 1609.344 });
     await send('PUT', '/settings', { ...settings, telematics: { ...settings.telematics, speedLimitKmh: 113 } });
     const orgId = admin.user.organization?.id as string;
-    const read = async () => ({ odometer: (await latest('UPDATE', v.id)).detail.labelledChanges, speed: (await latest('UPDATE_SETTINGS', orgId)).detail.labelledChanges });
+    const read = async () => ({
+      odometer: (await latest('UPDATE', v.id)).detail.labelledChanges,
+      speed: (await latest('UPDATE_SETTINGS', orgId)).detail.labelledChanges,
+    });
     try {
       const imperial = await read();
       expect(imperial.odometer).toEqual([{ field: 'odometerM', label: 'Odometer', before: '621.4 mi', after: '1,000 mi' }]);
-      expect(imperial.speed).toEqual([{ field: 'telematics', label: expect.any(String), before: expect.stringContaining('Speeding above (mph): 65 mph'), after: expect.stringContaining('Speeding above (mph): 70 mph') }]);
+      expect(imperial.speed).toEqual([
+        {
+          field: 'telematics',
+          label: expect.any(String),
+          before: expect.stringContaining('Speeding above (mph): 65 mph'),
+          after: expect.stringContaining('Speeding above (mph): 70 mph'),
+        },
+      ]);
       expect(JSON.stringify(imperial)).not.toMatch(/\bkm\b|km\/h/);
       await send('PUT', '/settings', { ...settings, units: 'METRIC', telematics: { ...settings.telematics, speedLimitKmh: 113 } });
       const metric = await read();
@@ -184,7 +228,10 @@ describe('entries read as sentences with labelled changes and a link to the reco
       expect(metric.speed).toEqual([{ field: 'units', label: 'Units', before: expect.stringMatching(/^US/), after: expect.stringMatching(/^Metric/) }]);
       const before = (await get(`${base}?action=UPDATE_SETTINGS&entityId=${orgId}&size=2`)).json().content[1];
       const detail = activityLogDetailSchema.parse((await get(`${base}/${before.id}`)).json());
-      expect(detail.labelledChanges[0]).toMatchObject({ before: expect.stringContaining('Speeding above (km/h): 105 km/h'), after: expect.stringContaining('Speeding above (km/h): 113 km/h') });
+      expect(detail.labelledChanges[0]).toMatchObject({
+        before: expect.stringContaining('Speeding above (km/h): 105 km/h'),
+        after: expect.stringContaining('Speeding above (km/h): 113 km/h'),
+      });
       expect(JSON.stringify([metric.odometer, detail.labelledChanges])).not.toMatch(/\bmi\b|mph/);
     } finally {
       await send('PUT', '/settings', settings);
@@ -207,7 +254,12 @@ describe('entries read as sentences with labelled changes and a link to the reco
     await send('POST', `/gateways/${device.id}/pair/${vehicle.id}`);
     const onDevice = await latest('PAIR_DEVICE', device.id);
     expect(onDevice.entry.summary).toBe(`Dana Whitfield paired device ${uniqueId} with vehicle ${vehicle.unitNumber}`);
-    expect(onDevice.entry.record).toEqual({ type: 'DEVICE', id: device.id, label: `device ${uniqueId}`, path: `/settings/organization-settings/devices/${device.id}` });
+    expect(onDevice.entry.record).toEqual({
+      type: 'DEVICE',
+      id: device.id,
+      label: `device ${uniqueId}`,
+      path: `/settings/organization-settings/devices/${device.id}`,
+    });
     // Pairing also says from when the vehicle owns the device's positions and how many it took over.
     expect(onDevice.detail.labelledChanges).toEqual([
       { field: 'from', label: 'From', before: null, after: expect.stringMatching(/UTC$/) },
@@ -220,11 +272,18 @@ describe('entries read as sentences with labelled changes and a link to the reco
   });
 
   it('names the system for seeded and scheduled entries, and labels the filter options', async () => {
-    const seeded = (await get(`${base}?action=CREATE&entityType=GROUP&size=50`)).json().content.find((e: { summary: string }) => e.summary.endsWith('East region'));
+    const seeded = (await get(`${base}?action=CREATE&entityType=GROUP&size=50`))
+      .json()
+      .content.find((e: { summary: string }) => e.summary.endsWith('East region'));
     expect(seeded).toMatchObject({ summary: 'System created group East region', actor: { userId: null, label: 'System' } });
     const filters = activityLogFiltersSchema.parse((await get(`${base}/filters`)).json());
     expect(filters.actionOptions).toEqual(expect.arrayContaining([{ value: 'ASSIGN_DRIVER', label: 'Assign driver' }]));
-    expect(filters.entityTypeOptions).toEqual(expect.arrayContaining([{ value: 'GATEWAY', label: 'Device' }, { value: 'ASSET', label: 'Vehicle or trailer' }]));
+    expect(filters.entityTypeOptions).toEqual(
+      expect.arrayContaining([
+        { value: 'GATEWAY', label: 'Device' },
+        { value: 'ASSET', label: 'Vehicle or trailer' },
+      ]),
+    );
   });
 });
 
@@ -232,7 +291,10 @@ describe('the per-user view', () => {
   it("answers 404 for another organization's user or an unknown id, also to a super administrator", async () => {
     const rival = await registerOrganization(t.app, 'Rival Users');
     const superAdmin = await login(t.app, DEMO.superAdmin);
-    for (const [who, token] of [['admin', admin.accessToken], ['super administrator', superAdmin.accessToken]] as const) {
+    for (const [who, token] of [
+      ['admin', admin.accessToken],
+      ['super administrator', superAdmin.accessToken],
+    ] as const) {
       for (const userId of [rival.user.id, superAdmin.user.id, '00000000-0000-4000-8000-000000000000']) {
         const res = await get(`${base}/users/${userId}`, token);
         expect(res.statusCode, `${who} asking for ${userId}`).toBe(404);
@@ -271,9 +333,9 @@ describe('OpenAPI document of the activity log', () => {
         else if (child && typeof child === 'object') walk(child, `${where}.${k}`);
       }
     };
-    const paths = Object.entries(doc.paths as Record<string, Record<string, { responses?: Record<string, { content?: Record<string, { schema: unknown }> }> }>>).filter(([p]) =>
-      p.includes('activity-logs'),
-    );
+    const paths = Object.entries(
+      doc.paths as Record<string, Record<string, { responses?: Record<string, { content?: Record<string, { schema: unknown }> }> }>>,
+    ).filter(([p]) => p.includes('activity-logs'));
     expect(paths.length).toBe(4);
     for (const [p, ops] of paths) {
       for (const [method, op] of Object.entries(ops)) {

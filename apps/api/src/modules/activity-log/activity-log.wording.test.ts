@@ -4,7 +4,20 @@ import { getTableColumns } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_ORGANIZATION_SETTINGS, RETENTION_KINDS } from '@fleet/api-contract';
-import { assets, deviceModels, drivers, gateways, groups, loads, maintenanceSchedules, organizations, places, roles, users, workOrders } from '../../db/schema/index.ts';
+import {
+  assets,
+  deviceModels,
+  drivers,
+  gateways,
+  groups,
+  loads,
+  maintenanceSchedules,
+  organizations,
+  places,
+  roles,
+  users,
+  workOrders,
+} from '../../db/schema/index.ts';
 import {
   ACTIONS,
   actorLabel,
@@ -33,7 +46,10 @@ function sourceFiles(dir: string): string[] {
 /** Files that write the log: they call recordActivity, recordActivityBatch or insertWithActivity, or build ActivityEntry rows. */
 const writers = sourceFiles(SRC)
   .map((file) => ({ file, code: fs.readFileSync(file, 'utf8') }))
-  .filter(({ file, code }) => !path.relative(SRC, file).startsWith(path.join('modules', 'activity-log')) && /recordActivity|insertWithActivity|ActivityEntry/.test(code));
+  .filter(
+    ({ file, code }) =>
+      !path.relative(SRC, file).startsWith(path.join('modules', 'activity-log')) && /recordActivity|insertWithActivity|ActivityEntry/.test(code),
+  );
 
 /** Upper-case literals a property is set to, including both arms of a ternary (`data ? 'A' : 'B'`). */
 function literalsOf(code: string, property: string): Set<string> {
@@ -54,7 +70,9 @@ const codeEntityTypes = new Set(
 describe('wording covers the code', () => {
   it('finds the writers of the log and the codes they write', () => {
     expect(writers.length).toBeGreaterThan(10);
-    expect([...codeActions]).toEqual(expect.arrayContaining(['CREATE', 'UPDATE', 'ASSIGN_DRIVER', 'PAIR_DEVICE', 'PURGE', 'IMPORT', 'ACCEPT_INVITATION', 'DELETE_IMAGE']));
+    expect([...codeActions]).toEqual(
+      expect.arrayContaining(['CREATE', 'UPDATE', 'ASSIGN_DRIVER', 'PAIR_DEVICE', 'PURGE', 'IMPORT', 'ACCEPT_INVITATION', 'DELETE_IMAGE']),
+    );
     expect(codeActions.has('INVITATION')).toBe(false);
     expect([...codeEntityTypes]).toEqual(expect.arrayContaining(['ASSET', 'GATEWAY', 'DATA_RETENTION']));
   });
@@ -84,7 +102,11 @@ describe('wording covers the code', () => {
       ['PLACE', places],
       ['LOAD', loads],
     ];
-    const unlabelled = tables.flatMap(([type, table]) => Object.keys(getTableColumns(table)).filter((c) => !hasFieldLabel(type, c)).map((c) => `${type}.${c}`));
+    const unlabelled = tables.flatMap(([type, table]) =>
+      Object.keys(getTableColumns(table))
+        .filter((c) => !hasFieldLabel(type, c))
+        .map((c) => `${type}.${c}`),
+    );
     const settings = Object.entries(DEFAULT_ORGANIZATION_SETTINGS).flatMap(([k, v]) => [k, ...(typeof v === 'object' ? Object.keys(v) : [])]);
     unlabelled.push(...settings.filter((k) => !hasFieldLabel('ORGANIZATION', k)).map((k) => `settings.${k}`));
     unlabelled.push(...RETENTION_KINDS.filter((k) => !hasFieldLabel('DATA_RETENTION', k)));
@@ -177,17 +199,59 @@ const SENTENCES: Row[] = [
   ['CREATE', 'GROUP', EAST, undefined, { name: 'East region' }, 'Dana Reyes created group East region'],
   ['CREATE', 'ORGANIZATION', ORG, undefined, { name: 'Demo Freight' }, 'Dana Reyes created organization Demo Freight'],
   ['CREATE', 'DEVICE_MODEL', MODEL, undefined, { name: 'Traccar Client' }, 'System created device model Traccar Client', 'SYSTEM'],
-  ['UPDATE', 'ASSET', V117, { ...vehicleRow, updatedAt: 'a' }, { ...vehicleRow, odometerM: 1_200_000, notes: 'New tyres', updatedAt: 'b' }, 'Dana Reyes changed vehicle 117: Odometer, Notes'],
+  [
+    'UPDATE',
+    'ASSET',
+    V117,
+    { ...vehicleRow, updatedAt: 'a' },
+    { ...vehicleRow, odometerM: 1_200_000, notes: 'New tyres', updatedAt: 'b' },
+    'Dana Reyes changed vehicle 117: Odometer, Notes',
+  ],
   ['UPDATE', 'ASSET', V117, vehicleRow, vehicleRow, 'Dana Reyes saved vehicle 117 without changes'],
   ['UPDATE', 'DRIVER', MARIA, driverRow, { ...driverRow, ruleset: 'US_PROPERTY_60_7' }, 'Dana Reyes changed driver Maria Lopez: HoS ruleset'],
   ['UPDATE', 'GATEWAY', DEV07, deviceRow, { ...deviceRow, firmware: '9.5' }, 'Dana Reyes changed device demo-truck-07: Firmware'],
   ['UPDATE', 'USER', MARCO, marcoRow, { ...marcoRow, position: 'Senior dispatcher' }, 'Dana Reyes changed user Marco Reyes: Position'],
   ['UPDATE', 'USER', MARCO, marcoRow, { ...marcoRow, position: 'Senior dispatcher' }, 'Marco Reyes changed their profile: Position', MARCO],
-  ['UPDATE', 'ROLE', AUDITOR, { name: 'Auditor', permissions: ['USER_LIST'] }, { name: 'Auditor', permissions: [] }, 'Dana Reyes changed role Auditor: Permissions'],
-  ['UPDATE', 'GROUP', EAST, { name: 'East region', description: null }, { name: 'East region', description: 'Chicago' }, 'Dana Reyes changed group East region: Description'],
-  ['UPDATE', 'ORGANIZATION', ORG, { name: 'Demo Freight', phone: null, dotNumber: null }, { name: 'Demo Freight', phone: '+1 312', dotNumber: '123' }, 'Dana Reyes changed organization Demo Freight: Phone, USDOT number'],
-  ['UPDATE', 'DATA_RETENTION', ORG, { POSITIONS: 400, HOS_RECORDS: 400 }, { POSITIONS: 200, HOS_RECORDS: 400 }, 'Dana Reyes changed the data retention periods: Vehicle positions'],
-  ['UPDATE', 'DEVICE_MODEL', MODEL, { name: 'Traccar Client', manufacturer: null }, { name: 'Traccar Client', manufacturer: 'Traccar' }, 'Dana Reyes changed device model Traccar Client: Manufacturer'],
+  [
+    'UPDATE',
+    'ROLE',
+    AUDITOR,
+    { name: 'Auditor', permissions: ['USER_LIST'] },
+    { name: 'Auditor', permissions: [] },
+    'Dana Reyes changed role Auditor: Permissions',
+  ],
+  [
+    'UPDATE',
+    'GROUP',
+    EAST,
+    { name: 'East region', description: null },
+    { name: 'East region', description: 'Chicago' },
+    'Dana Reyes changed group East region: Description',
+  ],
+  [
+    'UPDATE',
+    'ORGANIZATION',
+    ORG,
+    { name: 'Demo Freight', phone: null, dotNumber: null },
+    { name: 'Demo Freight', phone: '+1 312', dotNumber: '123' },
+    'Dana Reyes changed organization Demo Freight: Phone, USDOT number',
+  ],
+  [
+    'UPDATE',
+    'DATA_RETENTION',
+    ORG,
+    { POSITIONS: 400, HOS_RECORDS: 400 },
+    { POSITIONS: 200, HOS_RECORDS: 400 },
+    'Dana Reyes changed the data retention periods: Vehicle positions',
+  ],
+  [
+    'UPDATE',
+    'DEVICE_MODEL',
+    MODEL,
+    { name: 'Traccar Client', manufacturer: null },
+    { name: 'Traccar Client', manufacturer: 'Traccar' },
+    'Dana Reyes changed device model Traccar Client: Manufacturer',
+  ],
   ['DELETE', 'ASSET', T204, { id: T204, type: 'TRAILER', unitNumber: 'T-204' }, undefined, 'Dana Reyes deleted trailer T-204'],
   ['DELETE', 'DRIVER', GONE, { firstName: 'Ann', lastName: 'Lee' }, undefined, 'Dana Reyes deleted driver Ann Lee'],
   ['DELETE', 'GATEWAY', GONE, { uniqueId: 'spare-01', name: 'Spare' }, undefined, 'Dana Reyes deleted device spare-01'],
@@ -203,41 +267,152 @@ const SENTENCES: Row[] = [
   ['ACTIVATE', 'ORGANIZATION', ORG, { status: 'INACTIVE' }, { status: 'ACTIVE' }, 'Dana Reyes reactivated organization Demo Freight'],
   ['IMPORT', 'ASSET', V117, undefined, { type: 'VEHICLE', unitNumber: '117' }, 'Dana Reyes imported vehicle 117 from a CSV file'],
   ['IMPORT', 'DRIVER', MARIA, undefined, { firstName: 'Maria', lastName: 'Lopez' }, 'Dana Reyes imported driver Maria Lopez from a CSV file'],
-  ['ASSIGN_DRIVER', 'ASSET', V117, { driverId: null, driverPreviousVehicleId: null }, { driverId: LUIS, driverName: 'Luis Ortiz', unitNumber: '117' }, 'Dana Reyes assigned driver Luis Ortiz to vehicle 117'],
+  [
+    'ASSIGN_DRIVER',
+    'ASSET',
+    V117,
+    { driverId: null, driverPreviousVehicleId: null },
+    { driverId: LUIS, driverName: 'Luis Ortiz', unitNumber: '117' },
+    'Dana Reyes assigned driver Luis Ortiz to vehicle 117',
+  ],
   ['ASSIGN_DRIVER', 'ASSET', V117, undefined, { driverId: LUIS }, 'System assigned driver Luis Ortiz to vehicle 117', 'SYSTEM'],
   [
-    'ASSIGN_DRIVER', 'ASSET', V117, { driverId: null, driverPreviousVehicleId: V110 }, { driverId: LUIS, driverName: 'Luis Ortiz', unitNumber: '117' },
+    'ASSIGN_DRIVER',
+    'ASSET',
+    V117,
+    { driverId: null, driverPreviousVehicleId: V110 },
+    { driverId: LUIS, driverName: 'Luis Ortiz', unitNumber: '117' },
     'Dana Reyes assigned driver Luis Ortiz to vehicle 117 (moved from vehicle 110)',
   ],
   ['UNASSIGN_DRIVER', 'ASSET', V117, { driverId: LUIS }, { driverId: null }, 'Dana Reyes removed driver Luis Ortiz from vehicle 117'],
-  ['ATTACH_TRAILER', 'ASSET', V117, null, { vehicleId: V117, vehicleUnit: '117', trailerId: T204, trailerUnit: 'T-204' }, 'Dana Reyes attached trailer T-204 to vehicle 117'],
   [
-    'ATTACH_TRAILER', 'ASSET', T204, { vehicleId: V110 }, { vehicleId: V117, vehicleUnit: '117', trailerId: T204, trailerUnit: 'T-204' },
+    'ATTACH_TRAILER',
+    'ASSET',
+    V117,
+    null,
+    { vehicleId: V117, vehicleUnit: '117', trailerId: T204, trailerUnit: 'T-204' },
+    'Dana Reyes attached trailer T-204 to vehicle 117',
+  ],
+  [
+    'ATTACH_TRAILER',
+    'ASSET',
+    T204,
+    { vehicleId: V110 },
+    { vehicleId: V117, vehicleUnit: '117', trailerId: T204, trailerUnit: 'T-204' },
     'Dana Reyes attached trailer T-204 to vehicle 117 (moved from vehicle 110)',
   ],
   ['DETACH_TRAILER', 'ASSET', T204, { vehicleId: V117, trailerId: T204 }, null, 'Dana Reyes detached trailer T-204 from vehicle 117'],
-  ['PAIR_DEVICE', 'GATEWAY', DEV07, { assetId: null }, { gatewayId: DEV07, uniqueId: 'demo-truck-07', assetId: V107, unitNumber: '107' }, 'Dana Reyes paired device demo-truck-07 with vehicle 107'],
-  ['PAIR_DEVICE', 'ASSET', V107, { assetId: null }, { gatewayId: DEV07, uniqueId: 'demo-truck-07', assetId: V107, unitNumber: '107' }, 'Dana Reyes paired device demo-truck-07 with vehicle 107'],
+  [
+    'PAIR_DEVICE',
+    'GATEWAY',
+    DEV07,
+    { assetId: null },
+    { gatewayId: DEV07, uniqueId: 'demo-truck-07', assetId: V107, unitNumber: '107' },
+    'Dana Reyes paired device demo-truck-07 with vehicle 107',
+  ],
+  [
+    'PAIR_DEVICE',
+    'ASSET',
+    V107,
+    { assetId: null },
+    { gatewayId: DEV07, uniqueId: 'demo-truck-07', assetId: V107, unitNumber: '107' },
+    'Dana Reyes paired device demo-truck-07 with vehicle 107',
+  ],
   ['PAIR_DEVICE', 'ASSET', V117, undefined, { gatewayId: DEV07 }, 'System paired device demo-truck-07 with vehicle 117', 'SYSTEM'],
-  ['UNPAIR_DEVICE', 'GATEWAY', DEV07, { gatewayId: DEV07, uniqueId: 'demo-truck-07', assetId: V107 }, null, 'Dana Reyes unpaired device demo-truck-07 from vehicle 107'],
-  ['UNPAIR_DEVICE', 'ASSET', V107, { gatewayId: DEV07, uniqueId: 'demo-truck-07', assetId: V107 }, null, 'Dana Reyes unpaired device demo-truck-07 from vehicle 107'],
+  [
+    'UNPAIR_DEVICE',
+    'GATEWAY',
+    DEV07,
+    { gatewayId: DEV07, uniqueId: 'demo-truck-07', assetId: V107 },
+    null,
+    'Dana Reyes unpaired device demo-truck-07 from vehicle 107',
+  ],
+  [
+    'UNPAIR_DEVICE',
+    'ASSET',
+    V107,
+    { gatewayId: DEV07, uniqueId: 'demo-truck-07', assetId: V107 },
+    null,
+    'Dana Reyes unpaired device demo-truck-07 from vehicle 107',
+  ],
   ['REGENERATE_TOKEN', 'GATEWAY', DEV07, undefined, undefined, 'Dana Reyes issued a new ingest token for device demo-truck-07'],
   ['CREATE_TOKEN', 'ORGANIZATION', ORG, undefined, undefined, 'Dana Reyes created an ingest token for organization Demo Freight'],
   ['REGENERATE_TOKEN', 'ORGANIZATION', ORG, undefined, undefined, 'Dana Reyes issued a new ingest token for organization Demo Freight'],
-  ['INSPECT', 'ASSET', V117, undefined, { dvirId: GONE, unitNumber: '117', kind: 'PRE_TRIP', driverId: LUIS, driverName: 'Luis Ortiz', defects: 2 }, 'Luis Ortiz recorded a pre-trip inspection of vehicle 117 (2 defects)', LUIS],
-  ['INSPECT', 'ASSET', V117, undefined, { unitNumber: '117', kind: 'POST_TRIP', defects: 0 }, 'Luis Ortiz recorded a post-trip inspection of vehicle 117, no defects', LUIS],
-  ['CERTIFY_DEFECT', 'ASSET', T204, { status: 'OPEN' }, { unitNumber: 'T-204', label: 'Tires', status: 'REPAIRED' }, 'Dana Reyes certified the defect "Tires" of trailer T-204 repaired'],
-  ['CERTIFY_DEFECT', 'ASSET', V117, { status: 'OPEN' }, { unitNumber: '117', label: 'Horn', status: 'NOT_NEEDED' }, 'Dana Reyes certified that the defect "Horn" of vehicle 117 needs no repair'],
-  ['ENGINE_FAULT_DEFECT', 'ASSET', V117, undefined, { code: 'P0301', safety: false, automatic: false }, 'Dana Reyes made the engine fault P0301 of vehicle 117 a defect'],
-  ['ENGINE_FAULT_DEFECT', 'ASSET', V117, undefined, { code: 'SPN 110 FMI 0', safety: true, automatic: true }, 'System opened a safety defect of vehicle 117 for the grounding engine fault SPN 110 FMI 0', 'SYSTEM'],
-  ['REVIEW_INSPECTION', 'ASSET', V117, undefined, { unitNumber: '117', inspectedAt: '2026-11-24T14:00:00.000Z' }, 'Luis Ortiz reviewed the repair certifications of the inspection of vehicle 117 on Nov 24, 2026, 14:00 UTC', LUIS],
+  [
+    'INSPECT',
+    'ASSET',
+    V117,
+    undefined,
+    { dvirId: GONE, unitNumber: '117', kind: 'PRE_TRIP', driverId: LUIS, driverName: 'Luis Ortiz', defects: 2 },
+    'Luis Ortiz recorded a pre-trip inspection of vehicle 117 (2 defects)',
+    LUIS,
+  ],
+  [
+    'INSPECT',
+    'ASSET',
+    V117,
+    undefined,
+    { unitNumber: '117', kind: 'POST_TRIP', defects: 0 },
+    'Luis Ortiz recorded a post-trip inspection of vehicle 117, no defects',
+    LUIS,
+  ],
+  [
+    'CERTIFY_DEFECT',
+    'ASSET',
+    T204,
+    { status: 'OPEN' },
+    { unitNumber: 'T-204', label: 'Tires', status: 'REPAIRED' },
+    'Dana Reyes certified the defect "Tires" of trailer T-204 repaired',
+  ],
+  [
+    'CERTIFY_DEFECT',
+    'ASSET',
+    V117,
+    { status: 'OPEN' },
+    { unitNumber: '117', label: 'Horn', status: 'NOT_NEEDED' },
+    'Dana Reyes certified that the defect "Horn" of vehicle 117 needs no repair',
+  ],
+  [
+    'ENGINE_FAULT_DEFECT',
+    'ASSET',
+    V117,
+    undefined,
+    { code: 'P0301', safety: false, automatic: false },
+    'Dana Reyes made the engine fault P0301 of vehicle 117 a defect',
+  ],
+  [
+    'ENGINE_FAULT_DEFECT',
+    'ASSET',
+    V117,
+    undefined,
+    { code: 'SPN 110 FMI 0', safety: true, automatic: true },
+    'System opened a safety defect of vehicle 117 for the grounding engine fault SPN 110 FMI 0',
+    'SYSTEM',
+  ],
+  [
+    'REVIEW_INSPECTION',
+    'ASSET',
+    V117,
+    undefined,
+    { unitNumber: '117', inspectedAt: '2026-11-24T14:00:00.000Z' },
+    'Luis Ortiz reviewed the repair certifications of the inspection of vehicle 117 on Nov 24, 2026, 14:00 UTC',
+    LUIS,
+  ],
   ['INVITE', 'USER', MARCO, undefined, marcoRow, 'Dana Reyes invited user Marco Reyes'],
   ['RESEND_INVITATION', 'USER', MARCO, undefined, undefined, 'Dana Reyes sent the invitation to user Marco Reyes again'],
   ['SEND_PASSWORD_RESET', 'USER', MARCO, undefined, undefined, 'Dana Reyes sent a password reset link to user Marco Reyes'],
   ['ACCEPT_INVITATION', 'USER', MARCO, undefined, undefined, 'Marco Reyes accepted their invitation and set a password', MARCO],
   ['RESET_PASSWORD', 'USER', MARCO, undefined, undefined, 'Marco Reyes reset their password from an e-mailed link', MARCO],
   ['CHANGE_PASSWORD', 'USER', MARCO, undefined, undefined, 'Marco Reyes changed their password', MARCO],
-  ['UNDO_EMAIL_CHANGE', 'USER', MARCO, { email: 'intruder@evil.test' }, { email: 'marco@demofreight.test' }, 'Marco Reyes took their account back: e-mail back to marco@demofreight.test, every session ended', MARCO],
+  [
+    'UNDO_EMAIL_CHANGE',
+    'USER',
+    MARCO,
+    { email: 'intruder@evil.test' },
+    { email: 'marco@demofreight.test' },
+    'Marco Reyes took their account back: e-mail back to marco@demofreight.test, every session ended',
+    MARCO,
+  ],
   ['LOGOUT_EVERYWHERE', 'USER', MARCO, undefined, undefined, 'Marco Reyes logged out on every device', MARCO],
   ['LOGOUT_EVERYWHERE', 'USER', MARCO, undefined, undefined, 'Dana Reyes logged user Marco Reyes out on every device'],
   ['UPDATE_IMAGE', 'USER', MARCO, { profileImageId: null }, { profileImageId: id(5) }, 'Marco Reyes changed their profile photo', MARCO],
@@ -245,81 +420,382 @@ const SENTENCES: Row[] = [
   ['DELETE_IMAGE', 'USER', MARCO, { profileImageId: id(5) }, { profileImageId: null }, 'Marco Reyes removed their profile photo', MARCO],
   ['UPDATE_IMAGE', 'ORGANIZATION', ORG, { logoImageId: null }, { logoImageId: id(6) }, 'Dana Reyes changed the logo of organization Demo Freight'],
   ['DELETE_IMAGE', 'ORGANIZATION', ORG, { logoImageId: id(6) }, { logoImageId: null }, 'Dana Reyes removed the logo of organization Demo Freight'],
-  ['UPDATE_SETTINGS', 'ORGANIZATION', ORG, { units: 'IMPERIAL', darkMode: { isEnabled: false } }, { units: 'METRIC', darkMode: { isEnabled: false } }, 'Dana Reyes changed the settings of organization Demo Freight: Units'],
   [
-    'ADD_MEMBERS', 'GROUP', EAST, undefined, { added: [{ memberType: 'DRIVER', memberId: LUIS }, { memberType: 'USER', memberId: MARCO }] },
+    'UPDATE_SETTINGS',
+    'ORGANIZATION',
+    ORG,
+    { units: 'IMPERIAL', darkMode: { isEnabled: false } },
+    { units: 'METRIC', darkMode: { isEnabled: false } },
+    'Dana Reyes changed the settings of organization Demo Freight: Units',
+  ],
+  [
+    'ADD_MEMBERS',
+    'GROUP',
+    EAST,
+    undefined,
+    {
+      added: [
+        { memberType: 'DRIVER', memberId: LUIS },
+        { memberType: 'USER', memberId: MARCO },
+      ],
+    },
     'Dana Reyes added driver Luis Ortiz and user Marco Reyes to group East region',
   ],
-  ['ADD_MEMBERS', 'GROUP', EAST, undefined, { added: [1, 2, 3, 4, 5].map((n) => ({ memberType: 'DRIVER', memberId: id(n) })) }, 'Dana Reyes added 5 members to group East region'],
+  [
+    'ADD_MEMBERS',
+    'GROUP',
+    EAST,
+    undefined,
+    { added: [1, 2, 3, 4, 5].map((n) => ({ memberType: 'DRIVER', memberId: id(n) })) },
+    'Dana Reyes added 5 members to group East region',
+  ],
   ['ADD_MEMBERS', 'GROUP', EAST, undefined, { added: [] }, 'Dana Reyes added nothing new to group East region'],
-  ['REMOVE_MEMBER', 'GROUP', EAST, { removed: [{ memberType: 'DRIVER', memberId: LUIS }] }, undefined, 'Dana Reyes removed driver Luis Ortiz from group East region'],
+  [
+    'REMOVE_MEMBER',
+    'GROUP',
+    EAST,
+    { removed: [{ memberType: 'DRIVER', memberId: LUIS }] },
+    undefined,
+    'Dana Reyes removed driver Luis Ortiz from group East region',
+  ],
   ['ADD_ASSETS', 'GROUP', EAST, undefined, { added: [V117, T204] }, 'Dana Reyes added vehicle 117 and trailer T-204 to group East region'],
   ['ADD_ASSETS', 'GROUP', EAST, undefined, { added: [V117, V107, V110, T204] }, 'Dana Reyes added 3 vehicles and 1 trailer to group East region'],
   ['REMOVE_ASSET', 'GROUP', EAST, { assetId: V117 }, undefined, 'Dana Reyes removed vehicle 117 from group East region'],
-  ['EDIT_HOS_EVENT', 'DRIVER', MARIA, { eventId: 'e1', status: 'ON', at: '2026-06-01T11:00:00.000Z' }, { eventId: 'e2', status: 'OFF', at: '2026-06-01T11:15:00.000Z', annotation: 'Was waiting' }, 'Dana Reyes edited a duty status in the HoS log of driver Maria Lopez from ON to OFF at Jun 1, 2026, 11:15 UTC'],
-  ['ADD_HOS_EVENT', 'DRIVER', MARIA, undefined, { eventId: 'e3', status: 'OFF', special: 'PC', at: '2026-06-01T11:15:00.000Z', annotation: 'Drove home' }, 'Dana Reyes added a duty status OFF (PC) to the HoS log of driver Maria Lopez at Jun 1, 2026, 11:15 UTC'],
-  ['ADD_HOS_EVENT', 'DRIVER', MARIA, undefined, { eventId: 'e3', status: 'ON', special: null, at: '2026-06-01T11:15:00.000Z' }, 'Dana Reyes added a duty status ON to the HoS log of driver Maria Lopez at Jun 1, 2026, 11:15 UTC'],
-  ['UPDATE_HOS_LOG', 'DRIVER', MARIA, { logDate: '2026-06-01', shippingDocuments: [] }, { logDate: '2026-06-01', shippingDocuments: ['BL-1'] }, 'Dana Reyes changed the shipping documents, trailers or co-driver of log day Jun 1, 2026 in the HoS log of driver Maria Lopez'],
-  ['SET_HOS_DEFERRAL', 'DRIVER', MARIA, { logDate: '2026-06-01', declared: false }, { logDate: '2026-06-01', declared: true }, 'Dana Reyes declared day 1 of an off-duty deferral on log day Jun 1, 2026 in the HoS log of driver Maria Lopez'],
-  ['SET_HOS_DEFERRAL', 'DRIVER', MARIA, { logDate: '2026-06-01', declared: true }, { logDate: '2026-06-01', declared: false }, 'Dana Reyes withdrew the off-duty deferral on log day Jun 1, 2026 in the HoS log of driver Maria Lopez'],
-  ['IMPORT_POSITIONS', 'ASSET', V117, undefined, { imported: 1440, format: 'GPX', from: '2026-10-01T00:00:00.000Z', to: '2026-10-02T00:00:00.000Z' }, 'Dana Reyes imported 1,440 positions of GPS history into vehicle 117 from a GPX file'],
-  ['IMPORT_HOS_LOG', 'DRIVER', MARIA, undefined, { source: 'Acme ELD', periods: 12, from: '2026-06-01T11:00:00.000Z', to: '2026-06-02T11:00:00.000Z' }, 'Dana Reyes imported 12 duty periods into the HoS log of driver Maria Lopez from Acme ELD'],
-  ['PROPOSE_HOS_EDIT', 'DRIVER', MARIA, { eventId: 'e1', status: 'OFF', at: '2026-06-01T11:00:00.000Z' }, { eventId: 'e2', status: 'ON', at: '2026-06-01T11:00:00.000Z', annotation: 'Unloading' }, 'Dana Reyes proposed to change a duty status in the HoS log of driver Maria Lopez from OFF to ON at Jun 1, 2026, 11:00 UTC, for the driver to accept'],
-  ['PROPOSE_HOS_EVENT', 'DRIVER', MARIA, undefined, { eventId: 'e3', status: 'SB', at: '2026-06-01T11:15:00.000Z', annotation: 'Rest' }, 'Dana Reyes proposed to add a duty status SB to the HoS log of driver Maria Lopez at Jun 1, 2026, 11:15 UTC, for the driver to accept'],
-  ['ACCEPT_HOS_PROPOSAL', 'DRIVER', MARIA, undefined, { proposalId: 'p1', kind: 'EDIT', logDate: '2026-06-01' }, 'Dana Reyes accepted a proposed edit of the HoS log of driver Maria Lopez (log day Jun 1, 2026)'],
-  ['REJECT_HOS_PROPOSAL', 'DRIVER', MARIA, undefined, { proposalId: 'p1', kind: 'EDIT', logDate: '2026-06-01', note: 'Not right' }, 'Dana Reyes rejected a proposed edit of the HoS log of driver Maria Lopez (log day Jun 1, 2026): Not right'],
-  ['CERTIFY_HOS_LOG', 'DRIVER', MARIA, undefined, { logDate: '2026-06-01', certification: 2 }, 'Dana Reyes certified log day Jun 1, 2026 of driver Maria Lopez (certification 2)'],
-  ['CLAIM_UNIDENTIFIED', 'DRIVER', MARIA, undefined, { segmentId: 's1', start: '2026-06-01T11:00:00.000Z' }, 'Dana Reyes took over unidentified driving from Jun 1, 2026, 11:00 UTC as the driving of driver Maria Lopez'],
-  ['PROPOSE_UNIDENTIFIED', 'DRIVER', MARIA, undefined, { segmentId: 's1', start: '2026-06-01T11:00:00.000Z' }, 'Dana Reyes proposed unidentified driving from Jun 1, 2026, 11:00 UTC to driver Maria Lopez'],
-  ['ANNOTATE_UNIDENTIFIED', 'ASSET', V117, undefined, { segmentId: 's1', reason: 'Shop test drive' }, "Dana Reyes noted that unidentified driving of vehicle 117 is nobody's driving time: Shop test drive"],
-  ['SEND_ELD_OUTPUT', 'DRIVER', MARIA, undefined, { email: 'officer@fmcsa.example', fileName: 'Lopez00000000000-000000000' }, 'Dana Reyes sent the ELD output file of driver Maria Lopez to officer@fmcsa.example'],
-  ['SEND_ELD_TRANSFER', 'DRIVER', MARIA, undefined, { method: 'WEB_SERVICE', test: true, status: 'INFORMATION', fileName: 'Lopez00000000000-000000000' }, 'Dana Reyes sent the ELD records of driver Maria Lopez to FMCSA by web service (test): received'],
-  ['SEND_ELD_TRANSFER', 'DRIVER', MARIA, undefined, { method: 'EMAIL', test: false, status: 'FAILED', reason: 'connection refused' }, 'Dana Reyes sent the ELD records of driver Maria Lopez to FMCSA by e-mail: failed'],
+  [
+    'EDIT_HOS_EVENT',
+    'DRIVER',
+    MARIA,
+    { eventId: 'e1', status: 'ON', at: '2026-06-01T11:00:00.000Z' },
+    { eventId: 'e2', status: 'OFF', at: '2026-06-01T11:15:00.000Z', annotation: 'Was waiting' },
+    'Dana Reyes edited a duty status in the HoS log of driver Maria Lopez from ON to OFF at Jun 1, 2026, 11:15 UTC',
+  ],
+  [
+    'ADD_HOS_EVENT',
+    'DRIVER',
+    MARIA,
+    undefined,
+    { eventId: 'e3', status: 'OFF', special: 'PC', at: '2026-06-01T11:15:00.000Z', annotation: 'Drove home' },
+    'Dana Reyes added a duty status OFF (PC) to the HoS log of driver Maria Lopez at Jun 1, 2026, 11:15 UTC',
+  ],
+  [
+    'ADD_HOS_EVENT',
+    'DRIVER',
+    MARIA,
+    undefined,
+    { eventId: 'e3', status: 'ON', special: null, at: '2026-06-01T11:15:00.000Z' },
+    'Dana Reyes added a duty status ON to the HoS log of driver Maria Lopez at Jun 1, 2026, 11:15 UTC',
+  ],
+  [
+    'UPDATE_HOS_LOG',
+    'DRIVER',
+    MARIA,
+    { logDate: '2026-06-01', shippingDocuments: [] },
+    { logDate: '2026-06-01', shippingDocuments: ['BL-1'] },
+    'Dana Reyes changed the shipping documents, trailers or co-driver of log day Jun 1, 2026 in the HoS log of driver Maria Lopez',
+  ],
+  [
+    'SET_HOS_DEFERRAL',
+    'DRIVER',
+    MARIA,
+    { logDate: '2026-06-01', declared: false },
+    { logDate: '2026-06-01', declared: true },
+    'Dana Reyes declared day 1 of an off-duty deferral on log day Jun 1, 2026 in the HoS log of driver Maria Lopez',
+  ],
+  [
+    'SET_HOS_DEFERRAL',
+    'DRIVER',
+    MARIA,
+    { logDate: '2026-06-01', declared: true },
+    { logDate: '2026-06-01', declared: false },
+    'Dana Reyes withdrew the off-duty deferral on log day Jun 1, 2026 in the HoS log of driver Maria Lopez',
+  ],
+  [
+    'IMPORT_POSITIONS',
+    'ASSET',
+    V117,
+    undefined,
+    { imported: 1440, format: 'GPX', from: '2026-10-01T00:00:00.000Z', to: '2026-10-02T00:00:00.000Z' },
+    'Dana Reyes imported 1,440 positions of GPS history into vehicle 117 from a GPX file',
+  ],
+  [
+    'IMPORT_HOS_LOG',
+    'DRIVER',
+    MARIA,
+    undefined,
+    { source: 'Acme ELD', periods: 12, from: '2026-06-01T11:00:00.000Z', to: '2026-06-02T11:00:00.000Z' },
+    'Dana Reyes imported 12 duty periods into the HoS log of driver Maria Lopez from Acme ELD',
+  ],
+  [
+    'PROPOSE_HOS_EDIT',
+    'DRIVER',
+    MARIA,
+    { eventId: 'e1', status: 'OFF', at: '2026-06-01T11:00:00.000Z' },
+    { eventId: 'e2', status: 'ON', at: '2026-06-01T11:00:00.000Z', annotation: 'Unloading' },
+    'Dana Reyes proposed to change a duty status in the HoS log of driver Maria Lopez from OFF to ON at Jun 1, 2026, 11:00 UTC, for the driver to accept',
+  ],
+  [
+    'PROPOSE_HOS_EVENT',
+    'DRIVER',
+    MARIA,
+    undefined,
+    { eventId: 'e3', status: 'SB', at: '2026-06-01T11:15:00.000Z', annotation: 'Rest' },
+    'Dana Reyes proposed to add a duty status SB to the HoS log of driver Maria Lopez at Jun 1, 2026, 11:15 UTC, for the driver to accept',
+  ],
+  [
+    'ACCEPT_HOS_PROPOSAL',
+    'DRIVER',
+    MARIA,
+    undefined,
+    { proposalId: 'p1', kind: 'EDIT', logDate: '2026-06-01' },
+    'Dana Reyes accepted a proposed edit of the HoS log of driver Maria Lopez (log day Jun 1, 2026)',
+  ],
+  [
+    'REJECT_HOS_PROPOSAL',
+    'DRIVER',
+    MARIA,
+    undefined,
+    { proposalId: 'p1', kind: 'EDIT', logDate: '2026-06-01', note: 'Not right' },
+    'Dana Reyes rejected a proposed edit of the HoS log of driver Maria Lopez (log day Jun 1, 2026): Not right',
+  ],
+  [
+    'CERTIFY_HOS_LOG',
+    'DRIVER',
+    MARIA,
+    undefined,
+    { logDate: '2026-06-01', certification: 2 },
+    'Dana Reyes certified log day Jun 1, 2026 of driver Maria Lopez (certification 2)',
+  ],
+  [
+    'CLAIM_UNIDENTIFIED',
+    'DRIVER',
+    MARIA,
+    undefined,
+    { segmentId: 's1', start: '2026-06-01T11:00:00.000Z' },
+    'Dana Reyes took over unidentified driving from Jun 1, 2026, 11:00 UTC as the driving of driver Maria Lopez',
+  ],
+  [
+    'PROPOSE_UNIDENTIFIED',
+    'DRIVER',
+    MARIA,
+    undefined,
+    { segmentId: 's1', start: '2026-06-01T11:00:00.000Z' },
+    'Dana Reyes proposed unidentified driving from Jun 1, 2026, 11:00 UTC to driver Maria Lopez',
+  ],
+  [
+    'ANNOTATE_UNIDENTIFIED',
+    'ASSET',
+    V117,
+    undefined,
+    { segmentId: 's1', reason: 'Shop test drive' },
+    "Dana Reyes noted that unidentified driving of vehicle 117 is nobody's driving time: Shop test drive",
+  ],
+  [
+    'SEND_ELD_OUTPUT',
+    'DRIVER',
+    MARIA,
+    undefined,
+    { email: 'officer@fmcsa.example', fileName: 'Lopez00000000000-000000000' },
+    'Dana Reyes sent the ELD output file of driver Maria Lopez to officer@fmcsa.example',
+  ],
+  [
+    'SEND_ELD_TRANSFER',
+    'DRIVER',
+    MARIA,
+    undefined,
+    { method: 'WEB_SERVICE', test: true, status: 'INFORMATION', fileName: 'Lopez00000000000-000000000' },
+    'Dana Reyes sent the ELD records of driver Maria Lopez to FMCSA by web service (test): received',
+  ],
+  [
+    'SEND_ELD_TRANSFER',
+    'DRIVER',
+    MARIA,
+    undefined,
+    { method: 'EMAIL', test: false, status: 'FAILED', reason: 'connection refused' },
+    'Dana Reyes sent the ELD records of driver Maria Lopez to FMCSA by e-mail: failed',
+  ],
   ['READ_NOTIFICATIONS', 'USER', MARCO, undefined, { notifications: 3, all: true }, 'Marco Reyes marked their notifications read (3 notifications)', MARCO],
   ['READ_NOTIFICATIONS', 'USER', MARCO, undefined, { notifications: 1, all: false }, 'Marco Reyes marked 1 notification read', MARCO],
   ['CLEAR_NOTIFICATIONS', 'USER', MARCO, undefined, { notifications: 2, all: false }, 'Marco Reyes cleared 2 notifications', MARCO],
-  ['IMPORT', 'IFTA_FUEL_PURCHASE', id(60), undefined, { receiptNumber: 'R-1001', gallonsMilli: 120500, source: 'CSV import' }, 'Dana Reyes imported fuel purchase R-1001 from a CSV file'],
-  ['CREATE', 'IFTA_ADJUSTMENT', id(61), undefined, { jurisdiction: 'IL', day: '2026-05-02', reason: 'Trip permit' }, 'Dana Reyes created IFTA mileage adjustment IL 2026-05-02'],
+  [
+    'IMPORT',
+    'IFTA_FUEL_PURCHASE',
+    id(60),
+    undefined,
+    { receiptNumber: 'R-1001', gallonsMilli: 120500, source: 'CSV import' },
+    'Dana Reyes imported fuel purchase R-1001 from a CSV file',
+  ],
+  [
+    'CREATE',
+    'IFTA_ADJUSTMENT',
+    id(61),
+    undefined,
+    { jurisdiction: 'IL', day: '2026-05-02', reason: 'Trip permit' },
+    'Dana Reyes created IFTA mileage adjustment IL 2026-05-02',
+  ],
   ['CLOSE', 'IFTA_FILING', id(62), undefined, { quarter: '2026Q2', version: 1 }, 'Dana Reyes filed IFTA return 2026Q2, closing the quarter'],
   ['AMEND', 'IFTA_FILING', id(63), undefined, { quarter: '2026Q2', version: 2 }, 'Dana Reyes filed an amendment of IFTA return 2026Q2 (version 2)'],
   ['CREATE', 'IFTA_RATES', null, undefined, { quarter: '2026Q3', source: 'iftach.org', rates: 612 }, 'Dana Reyes created IFTA tax rates 2026Q3'],
-  ['CREATE', 'WORK_ORDER', id(70), undefined, { title: 'Replace brake pads', assetId: V117, unitNumber: '117', status: 'OPEN', costCents: 45000, defectIds: [id(71)] }, 'Dana Reyes created work order Replace brake pads'],
-  ['UPDATE', 'WORK_ORDER', id(70), { title: 'Replace brake pads', status: 'IN_PROGRESS', completedAt: null }, { title: 'Replace brake pads', status: 'DONE', completedAt: '2026-05-02T15:00:00.000Z' }, 'Dana Reyes changed work order Replace brake pads: Status, Completed'],
+  [
+    'CREATE',
+    'WORK_ORDER',
+    id(70),
+    undefined,
+    { title: 'Replace brake pads', assetId: V117, unitNumber: '117', status: 'OPEN', costCents: 45000, defectIds: [id(71)] },
+    'Dana Reyes created work order Replace brake pads',
+  ],
+  [
+    'UPDATE',
+    'WORK_ORDER',
+    id(70),
+    { title: 'Replace brake pads', status: 'IN_PROGRESS', completedAt: null },
+    { title: 'Replace brake pads', status: 'DONE', completedAt: '2026-05-02T15:00:00.000Z' },
+    'Dana Reyes changed work order Replace brake pads: Status, Completed',
+  ],
   ['DELETE', 'WORK_ORDER', id(70), { title: 'Replace brake pads' }, undefined, 'Dana Reyes deleted work order Replace brake pads'],
-  ['CREATE', 'MAINTENANCE_SCHEDULE', id(72), undefined, { name: 'Oil change', groupId: EAST, everyM: 40_233_600, everyDays: 90 }, 'Dana Reyes created maintenance schedule Oil change'],
-  ['CREATE', 'PLACE', id(73), undefined, { name: 'Acme Foods DC', category: 'CUSTOMER', geometry: { type: 'Point', coordinates: [-94.6, 39.1] }, radiusM: 300 }, 'Dana Reyes created place Acme Foods DC'],
-  ['CREATE', 'TERMINAL', id(75), undefined, { name: 'Reno terminal', addressLine1: '1200 E Commercial Row', city: 'Reno', state: 'NV', timeZone: 'America/Los_Angeles' }, 'Dana Reyes created home terminal Reno terminal'],
-  ['UPDATE', 'TERMINAL', id(75), { name: 'Reno terminal', timeZone: 'America/Los_Angeles' }, { name: 'Reno terminal', timeZone: 'America/Denver', driversMoved: 2 }, 'Dana Reyes changed home terminal Reno terminal: Time zone, Drivers moved to the new time zone'],
+  [
+    'CREATE',
+    'MAINTENANCE_SCHEDULE',
+    id(72),
+    undefined,
+    { name: 'Oil change', groupId: EAST, everyM: 40_233_600, everyDays: 90 },
+    'Dana Reyes created maintenance schedule Oil change',
+  ],
+  [
+    'CREATE',
+    'PLACE',
+    id(73),
+    undefined,
+    { name: 'Acme Foods DC', category: 'CUSTOMER', geometry: { type: 'Point', coordinates: [-94.6, 39.1] }, radiusM: 300 },
+    'Dana Reyes created place Acme Foods DC',
+  ],
+  [
+    'CREATE',
+    'TERMINAL',
+    id(75),
+    undefined,
+    { name: 'Reno terminal', addressLine1: '1200 E Commercial Row', city: 'Reno', state: 'NV', timeZone: 'America/Los_Angeles' },
+    'Dana Reyes created home terminal Reno terminal',
+  ],
+  [
+    'UPDATE',
+    'TERMINAL',
+    id(75),
+    { name: 'Reno terminal', timeZone: 'America/Los_Angeles' },
+    { name: 'Reno terminal', timeZone: 'America/Denver', driversMoved: 2 },
+    'Dana Reyes changed home terminal Reno terminal: Time zone, Drivers moved to the new time zone',
+  ],
   ['DELETE', 'TERMINAL', id(75), { name: 'Reno terminal' }, undefined, 'Dana Reyes deleted home terminal Reno terminal'],
-  ['UPDATE', 'SAFETY_EVENT', id(76), { status: 'NEW', note: null }, { status: 'NEEDS_COACHING', note: 'Talk it through' }, 'Dana Reyes changed a safety event: Status, Note'],
+  [
+    'UPDATE',
+    'SAFETY_EVENT',
+    id(76),
+    { status: 'NEW', note: null },
+    { status: 'NEEDS_COACHING', note: 'Talk it through' },
+    'Dana Reyes changed a safety event: Status, Note',
+  ],
   ['UPDATE', 'SAFETY_SETTINGS', id(77), { idlingMinutes: 5 }, { idlingMinutes: 10 }, 'Dana Reyes changed the safety settings: Idling minutes'],
   ['CREATE', 'API_TOKEN', id(78), undefined, { name: 'TMS sync', prefix: 'fltk_ab12' }, 'Dana Reyes created API token TMS sync'],
   ['REVOKE', 'API_TOKEN', id(78), { name: 'TMS sync', prefix: 'fltk_ab12' }, undefined, 'Dana Reyes revoked API token TMS sync'],
-  ['CREATE', 'WEBHOOK', id(79), undefined, { url: 'https://tms.example/hooks', description: 'TMS loads', enabled: true }, 'Dana Reyes created webhook TMS loads'],
-  ['ROTATE_SECRET', 'WEBHOOK', id(79), undefined, { previousSecretExpiresAt: '2026-06-02T09:00:00.000Z' }, 'Dana Reyes rotated the signing secret of a webhook'],
+  [
+    'CREATE',
+    'WEBHOOK',
+    id(79),
+    undefined,
+    { url: 'https://tms.example/hooks', description: 'TMS loads', enabled: true },
+    'Dana Reyes created webhook TMS loads',
+  ],
+  [
+    'ROTATE_SECRET',
+    'WEBHOOK',
+    id(79),
+    undefined,
+    { previousSecretExpiresAt: '2026-06-02T09:00:00.000Z' },
+    'Dana Reyes rotated the signing secret of a webhook',
+  ],
   ['RESEND', 'WEBHOOK', id(79), undefined, { deliveryId: '12' }, 'Dana Reyes sent a delivery of a webhook again'],
   ['TEST', 'WEBHOOK', id(79), undefined, undefined, 'Dana Reyes sent a test event to a webhook'],
-  ['DISABLE', 'WEBHOOK', id(79), undefined, { url: 'https://tms.example/hooks', enabled: false }, 'System turned off webhook https://tms.example/hooks', 'SYSTEM'],
+  [
+    'DISABLE',
+    'WEBHOOK',
+    id(79),
+    undefined,
+    { url: 'https://tms.example/hooks', enabled: false },
+    'System turned off webhook https://tms.example/hooks',
+    'SYSTEM',
+  ],
   ['CREATE', 'LOAD', id(74), undefined, { number: 'L-1001', customer: 'Acme Foods', status: 'PLANNED' }, 'Dana Reyes created load L-1001'],
-  ['ASSIGN_LOAD', 'LOAD', id(74), { number: 'L-1001', driverId: null }, { number: 'L-1001', driverId: MARIA }, 'Dana Reyes assigned load L-1001 to driver Maria Lopez'],
+  [
+    'ASSIGN_LOAD',
+    'LOAD',
+    id(74),
+    { number: 'L-1001', driverId: null },
+    { number: 'L-1001', driverId: MARIA },
+    'Dana Reyes assigned load L-1001 to driver Maria Lopez',
+  ],
   ['ASSIGN_LOAD', 'LOAD', id(74), { number: 'L-1001', driverId: MARIA }, { number: 'L-1001', driverId: null }, 'Dana Reyes unassigned load L-1001'],
-  ['LOAD_STATUS', 'LOAD', id(74), { number: 'L-1001', status: 'ASSIGNED' }, { number: 'L-1001', status: 'CANCELLED' }, 'Dana Reyes marked load L-1001 cancelled'],
-  ['STOP_ARRIVE', 'LOAD', id(74), { seq: 1, arrivedAt: null }, { seq: 1, arrivedAt: '2026-06-01T14:00:00.000Z' }, 'Dana Reyes marked the arrival at stop 2 of load L-1001'],
-  ['STOP_DEPART', 'LOAD', id(74), { seq: 0, departedAt: null }, { seq: 0, departedAt: '2026-06-01T09:00:00.000Z' }, 'Dana Reyes marked the departure from stop 1 of load L-1001'],
+  [
+    'LOAD_STATUS',
+    'LOAD',
+    id(74),
+    { number: 'L-1001', status: 'ASSIGNED' },
+    { number: 'L-1001', status: 'CANCELLED' },
+    'Dana Reyes marked load L-1001 cancelled',
+  ],
+  [
+    'STOP_ARRIVE',
+    'LOAD',
+    id(74),
+    { seq: 1, arrivedAt: null },
+    { seq: 1, arrivedAt: '2026-06-01T14:00:00.000Z' },
+    'Dana Reyes marked the arrival at stop 2 of load L-1001',
+  ],
+  [
+    'STOP_DEPART',
+    'LOAD',
+    id(74),
+    { seq: 0, departedAt: null },
+    { seq: 0, departedAt: '2026-06-01T09:00:00.000Z' },
+    'Dana Reyes marked the departure from stop 1 of load L-1001',
+  ],
   ['STOPS_FROM_PLACES', 'LOAD', id(74), [], [], 'System took stop times of load L-1001 from place visits', 'SYSTEM'],
   [
-    'CORRECTION', 'PLACE_VISIT', id(76), { placeId: id(77), arrivedAt: '2026-06-01T14:00:00.000Z', departedAt: '2026-06-01T15:00:00.000Z' },
-    { placeId: id(77), arrivedAt: '2026-06-01T14:00:00.000Z', departedAt: '2026-06-01T15:10:00.000Z' }, 'System corrected a place visit from its positions', 'SYSTEM',
+    'CORRECTION',
+    'PLACE_VISIT',
+    id(76),
+    { placeId: id(77), arrivedAt: '2026-06-01T14:00:00.000Z', departedAt: '2026-06-01T15:00:00.000Z' },
+    { placeId: id(77), arrivedAt: '2026-06-01T14:00:00.000Z', departedAt: '2026-06-01T15:10:00.000Z' },
+    'System corrected a place visit from its positions',
+    'SYSTEM',
   ],
   ['CORRECTION', 'TRIP', id(78), { startedAt: '2026-06-01T12:00:00.000Z' }, null, 'System withdrew a trip: its positions no longer show it', 'SYSTEM'],
-  ['CORRECTION', 'VEHICLE_STOP', id(78), { startedAt: '2026-06-01T12:00:00.000Z', idleS: 60 }, { startedAt: '2026-06-01T12:00:00.000Z', idleS: 90 }, 'System corrected a vehicle stop from its positions', 'SYSTEM'],
+  [
+    'CORRECTION',
+    'VEHICLE_STOP',
+    id(78),
+    { startedAt: '2026-06-01T12:00:00.000Z', idleS: 60 },
+    { startedAt: '2026-06-01T12:00:00.000Z', idleS: 90 },
+    'System corrected a vehicle stop from its positions',
+    'SYSTEM',
+  ],
   ['ADD_LOAD_DOCUMENT', 'LOAD', id(74), undefined, { kind: 'POD', imageId: id(75) }, 'Dana Reyes added a proof of delivery to load L-1001'],
   ['DELETE_LOAD_DOCUMENT', 'LOAD', id(74), { kind: 'BOL', imageId: id(75) }, undefined, 'Dana Reyes removed a bill of lading from load L-1001'],
-  ['UPDATE_NOTIFICATION_PREFERENCES', 'USER', MARCO, { VIOLATION: { inApp: true, email: false } }, { VIOLATION: { inApp: false, email: true } }, 'Marco Reyes changed their notification choices', MARCO],
   [
-    'PURGE', 'DATA_RETENTION', ORG, undefined,
+    'UPDATE_NOTIFICATION_PREFERENCES',
+    'USER',
+    MARCO,
+    { VIOLATION: { inApp: true, email: false } },
+    { VIOLATION: { inApp: false, email: true } },
+    'Marco Reyes changed their notification choices',
+    MARCO,
+  ],
+  [
+    'PURGE',
+    'DATA_RETENTION',
+    ORG,
+    undefined,
     { removed: { POSITIONS: 1204, HOS_RECORDS: 1 }, olderThan: { POSITIONS: '2026-03-03T08:00:00.000Z', HOS_RECORDS: '2025-08-01T08:00:00.000Z' } },
-    'System purged 1,204 positions older than Mar 3, 2026 and 1 hours-of-service record older than Aug 1, 2025', 'SYSTEM',
+    'System purged 1,204 positions older than Mar 3, 2026 and 1 hours-of-service record older than Aug 1, 2025',
+    'SYSTEM',
   ],
 ];
 
@@ -359,19 +835,32 @@ describe('the record and its screen', () => {
   const recordOf = (row: Row) => describeActivity(facts(row), lookup).record;
   it('links vehicles, trailers and drivers to their list with the drawer open, devices and groups to their pages', () => {
     expect(recordOf(['UPDATE', 'ASSET', V117, vehicleRow, vehicleRow, ''])).toEqual({
-      type: 'VEHICLE', id: V117, label: 'vehicle 117', path: `/settings/organization-settings/vehicles?open=${V117}`,
+      type: 'VEHICLE',
+      id: V117,
+      label: 'vehicle 117',
+      path: `/settings/organization-settings/vehicles?open=${V117}`,
     });
-    expect(recordOf(['DETACH_TRAILER', 'ASSET', T204, { vehicleId: V117, trailerId: T204 }, null, ''])?.path).toBe(`/settings/organization-settings/trailers?open=${T204}`);
+    expect(recordOf(['DETACH_TRAILER', 'ASSET', T204, { vehicleId: V117, trailerId: T204 }, null, ''])?.path).toBe(
+      `/settings/organization-settings/trailers?open=${T204}`,
+    );
     expect(recordOf(['CREATE', 'DRIVER', MARIA, undefined, driverRow, ''])?.path).toBe(`/settings/organization-settings/all-drivers?open=${MARIA}`);
     expect(recordOf(['PAIR_DEVICE', 'GATEWAY', DEV07, undefined, { gatewayId: DEV07 }, ''])?.path).toBe(`/settings/organization-settings/devices/${DEV07}`);
     expect(recordOf(['CREATE', 'GROUP', EAST, undefined, { name: 'East region' }, ''])?.path).toBe(`/settings/organization-settings/groups/${EAST}/members`);
   });
 
   it('finds users and roles through their list search, and the organization and retention on their pages', () => {
-    expect(recordOf(['INVITE', 'USER', MARCO, undefined, marcoRow, ''])?.path).toBe('/settings/organization-settings/user-and-roles?u.search=marco%40demofreight.test');
-    expect(recordOf(['CREATE', 'ROLE', AUDITOR, undefined, { name: 'Auditor' }, ''])?.path).toBe('/settings/organization-settings/user-and-roles?tab=roles&r.search=Auditor');
+    expect(recordOf(['INVITE', 'USER', MARCO, undefined, marcoRow, ''])?.path).toBe(
+      '/settings/organization-settings/user-and-roles?u.search=marco%40demofreight.test',
+    );
+    expect(recordOf(['CREATE', 'ROLE', AUDITOR, undefined, { name: 'Auditor' }, ''])?.path).toBe(
+      '/settings/organization-settings/user-and-roles?tab=roles&r.search=Auditor',
+    );
     expect(recordOf(['UPDATE_SETTINGS', 'ORGANIZATION', ORG, {}, {}, ''])?.path).toBe('/settings/organization-settings/organization-account');
-    expect(recordOf(['PURGE', 'DATA_RETENTION', ORG, undefined, {}, ''])).toMatchObject({ type: 'DATA_RETENTION', label: 'the data retention periods', path: '/settings/data-retention' });
+    expect(recordOf(['PURGE', 'DATA_RETENTION', ORG, undefined, {}, ''])).toMatchObject({
+      type: 'DATA_RETENTION',
+      label: 'the data retention periods',
+      path: '/settings/data-retention',
+    });
   });
 
   it('opens work orders and maintenance schedules on the maintenance screens', () => {
@@ -381,7 +870,12 @@ describe('the record and its screen', () => {
   });
 
   it('keeps the name a deleted record had, without a link', () => {
-    expect(recordOf(['DELETE', 'ASSET', GONE, { type: 'TRAILER', unitNumber: 'T-9' }, undefined, ''])).toEqual({ type: 'TRAILER', id: GONE, label: 'trailer T-9', path: null });
+    expect(recordOf(['DELETE', 'ASSET', GONE, { type: 'TRAILER', unitNumber: 'T-9' }, undefined, ''])).toEqual({
+      type: 'TRAILER',
+      id: GONE,
+      label: 'trailer T-9',
+      path: null,
+    });
   });
 
   it('collects the ids a page mentions for the one lookup', () => {
@@ -411,29 +905,51 @@ describe('labelled changes', () => {
   });
 
   it('leaves bookkeeping out of a creation and shows a linked id once, by its name at the time', () => {
-    const created = changesOf('GATEWAY', undefined, { id: DEV07, organizationId: ORG, createdAt: '2026-01-01T00:00:00Z', uniqueId: 'demo-truck-07', assetId: V107 });
+    const created = changesOf('GATEWAY', undefined, {
+      id: DEV07,
+      organizationId: ORG,
+      createdAt: '2026-01-01T00:00:00Z',
+      uniqueId: 'demo-truck-07',
+      assetId: V107,
+    });
     expect(created.map((c) => c.label)).toEqual(['Unique id (IMEI or serial)', 'Vehicle']);
     const pairing = { gatewayId: DEV07, uniqueId: 'demo-truck-07', assetId: V107, unitNumber: '107 (old name)' };
-    expect(changesOf('GATEWAY', { assetId: null }, pairing, 'PAIR_DEVICE', DEV07)).toEqual([{ field: 'assetId', label: 'Vehicle', before: null, after: '107 (old name)' }]);
-    expect(changesOf('ASSET', { assetId: null }, pairing, 'PAIR_DEVICE', V107)).toEqual([{ field: 'gatewayId', label: 'Device', before: null, after: 'demo-truck-07' }]);
+    expect(changesOf('GATEWAY', { assetId: null }, pairing, 'PAIR_DEVICE', DEV07)).toEqual([
+      { field: 'assetId', label: 'Vehicle', before: null, after: '107 (old name)' },
+    ]);
+    expect(changesOf('ASSET', { assetId: null }, pairing, 'PAIR_DEVICE', V107)).toEqual([
+      { field: 'gatewayId', label: 'Device', before: null, after: 'demo-truck-07' },
+    ]);
     const unpaired = { gatewayId: DEV07, uniqueId: 'demo-truck-07', assetId: V107 };
     expect(changesOf('GATEWAY', unpaired, null, 'UNPAIR_DEVICE', DEV07)).toEqual([{ field: 'assetId', label: 'Vehicle', before: '107', after: null }]);
     const attached = { vehicleId: V117, vehicleUnit: '117', trailerId: T204, trailerUnit: 'T-204' };
-    expect(changesOf('ASSET', { vehicleId: V110 }, attached, 'ATTACH_TRAILER', T204)).toEqual([{ field: 'vehicleId', label: 'Vehicle', before: '110', after: '117' }]);
+    expect(changesOf('ASSET', { vehicleId: V110 }, attached, 'ATTACH_TRAILER', T204)).toEqual([
+      { field: 'vehicleId', label: 'Vehicle', before: '110', after: '117' },
+    ]);
     expect(changesOf('ASSET', null, attached, 'ATTACH_TRAILER', V117)).toEqual([{ field: 'trailerId', label: 'Trailer', before: null, after: 'T-204' }]);
   });
 
   it('leaves out what a link action stores only to name things (the sentence says it)', () => {
-    const assigned = changesOf('ASSET', { driverId: LUIS, driverPreviousVehicleId: V110 }, { driverId: MARIA, driverName: 'Maria Lopez', unitNumber: '117' }, 'ASSIGN_DRIVER');
+    const assigned = changesOf(
+      'ASSET',
+      { driverId: LUIS, driverPreviousVehicleId: V110 },
+      { driverId: MARIA, driverName: 'Maria Lopez', unitNumber: '117' },
+      'ASSIGN_DRIVER',
+    );
     expect(assigned).toEqual([{ field: 'driverId', label: 'Driver', before: 'Luis Ortiz', after: 'Maria Lopez' }]);
   });
 
   it('writes settings, permissions, retention periods, purge totals, dates and deleted links in words', () => {
-    expect(changesOf('ORGANIZATION', { darkMode: { isEnabled: false, defaultTheme: 'light' } }, { darkMode: { isEnabled: true, defaultTheme: 'dark' } })).toEqual([
-      { field: 'darkMode', label: 'Dark mode', before: 'Available: No; Default theme: Light', after: 'Available: Yes; Default theme: Dark' },
+    expect(
+      changesOf('ORGANIZATION', { darkMode: { isEnabled: false, defaultTheme: 'light' } }, { darkMode: { isEnabled: true, defaultTheme: 'dark' } }),
+    ).toEqual([{ field: 'darkMode', label: 'Dark mode', before: 'Available: No; Default theme: Light', after: 'Available: Yes; Default theme: Dark' }]);
+    expect(changesOf('ROLE', { permissions: ['USER_LIST'] }, { permissions: ['USER_LIST', 'DRIVER_LIST'] })[0]).toMatchObject({
+      before: 'List users',
+      after: 'List users, List drivers',
+    });
+    expect(changesOf('DATA_RETENTION', { POSITIONS: 400 }, { POSITIONS: null })).toEqual([
+      { field: 'POSITIONS', label: 'Vehicle positions', before: '400 days', after: null },
     ]);
-    expect(changesOf('ROLE', { permissions: ['USER_LIST'] }, { permissions: ['USER_LIST', 'DRIVER_LIST'] })[0]).toMatchObject({ before: 'List users', after: 'List users, List drivers' });
-    expect(changesOf('DATA_RETENTION', { POSITIONS: 400 }, { POSITIONS: null })).toEqual([{ field: 'POSITIONS', label: 'Vehicle positions', before: '400 days', after: null }]);
     expect(changesOf('DATA_RETENTION', undefined, { removed: { POSITIONS: 1204 }, olderThan: { POSITIONS: '2026-03-03T08:00:00.000Z' } })).toEqual([
       { field: 'removed', label: 'Removed', before: null, after: 'Vehicle positions: 1,204' },
       { field: 'olderThan', label: 'Older than', before: null, after: 'Vehicle positions: Mar 3, 2026, 08:00 UTC' },

@@ -23,9 +23,29 @@ import { diff, isObject } from './activity-log.diff.ts';
 
 /** What a log entry can concern, as a reader tells them apart (ASSET splits into vehicle and trailer). */
 export type RecordKind =
-  | 'VEHICLE' | 'TRAILER' | 'DRIVER' | 'DEVICE' | 'USER' | 'ROLE' | 'GROUP' | 'ORGANIZATION' | 'DATA_RETENTION' | 'DEVICE_MODEL'
-  | 'IFTA_FUEL_PURCHASE' | 'IFTA_ADJUSTMENT' | 'IFTA_FILING' | 'IFTA_RATES'
-  | 'WORK_ORDER' | 'MAINTENANCE_SCHEDULE' | 'PLACE' | 'LOAD' | 'TERMINAL' | 'SAFETY_EVENT' | 'SAFETY_SETTINGS' | 'API_TOKEN' | 'WEBHOOK';
+  | 'VEHICLE'
+  | 'TRAILER'
+  | 'DRIVER'
+  | 'DEVICE'
+  | 'USER'
+  | 'ROLE'
+  | 'GROUP'
+  | 'ORGANIZATION'
+  | 'DATA_RETENTION'
+  | 'DEVICE_MODEL'
+  | 'IFTA_FUEL_PURCHASE'
+  | 'IFTA_ADJUSTMENT'
+  | 'IFTA_FILING'
+  | 'IFTA_RATES'
+  | 'WORK_ORDER'
+  | 'MAINTENANCE_SCHEDULE'
+  | 'PLACE'
+  | 'LOAD'
+  | 'TERMINAL'
+  | 'SAFETY_EVENT'
+  | 'SAFETY_SETTINGS'
+  | 'API_TOKEN'
+  | 'WEBHOOK';
 
 /** A record found by id: its kind, its name ("117", "Maria Lopez", "demo-truck-07") and a user's e-mail. */
 export interface LinkedRecord {
@@ -300,7 +320,11 @@ export function formatValue(entityType: string, field: string, value: unknown, s
       return typeof value === 'number' ? `${num(lengthFromM(value, units), 0)} ${UNIT_LABELS[units].length}` : String(value);
     case 'geometry':
       // A shape in words: its kind and size, not its coordinates.
-      return isObject(value) && value.type === 'Polygon' && Array.isArray(value.coordinates) ? `Polygon of ${Math.max(0, ((value.coordinates[0] as unknown[] | undefined)?.length ?? 1) - 1)} corners` : isObject(value) && value.type === 'Point' ? 'Circle' : String(value);
+      return isObject(value) && value.type === 'Polygon' && Array.isArray(value.coordinates)
+        ? `Polygon of ${Math.max(0, ((value.coordinates[0] as unknown[] | undefined)?.length ?? 1) - 1)} corners`
+        : isObject(value) && value.type === 'Point'
+          ? 'Circle'
+          : String(value);
     case 'everyM':
       return typeof value === 'number' ? `${num(distanceFromKm(value / 1000, units), 1)} ${UNIT_LABELS[units].distance}` : String(value);
     case 'costCents':
@@ -318,9 +342,17 @@ export function formatValue(entityType: string, field: string, value: unknown, s
   if (typeof value === 'boolean') return value ? 'Yes' : 'No';
   if (typeof value === 'number') return String(value);
   if (typeof value === 'string') return DAY.test(value) || INSTANT.test(value) ? formatDate(value) : value;
-  if (Array.isArray(value)) return value.map((v) => formatValue(entityType, field, v, side, lookup)).filter(Boolean).join(', ') || null;
+  if (Array.isArray(value))
+    return (
+      value
+        .map((v) => formatValue(entityType, field, v, side, lookup))
+        .filter(Boolean)
+        .join(', ') || null
+    );
   if (isObject(value)) {
-    const parts = Object.entries(value).map(([k, v]) => `${fieldLabel(entityType, k, lookup.units)}: ${formatValue(entityType, k, v, value, lookup) ?? 'none'}`);
+    const parts = Object.entries(value).map(
+      ([k, v]) => `${fieldLabel(entityType, k, lookup.units)}: ${formatValue(entityType, k, v, value, lookup) ?? 'none'}`,
+    );
     return parts.join('; ') || null;
   }
   return String(value);
@@ -448,7 +480,14 @@ export const FIELD_LABELS: Record<string, Record<string, string>> = {
     olderThan: 'Older than',
   },
   DEVICE_MODEL: { manufacturer: 'Manufacturer', protocol: 'Protocol', ioMap: 'IO map' },
-  TERMINAL: { addressLine1: 'Address', city: 'City', state: 'State or province', postalCode: 'ZIP or postal code', timeZone: 'Time zone', driversMoved: 'Drivers moved to the new time zone' },
+  TERMINAL: {
+    addressLine1: 'Address',
+    city: 'City',
+    state: 'State or province',
+    postalCode: 'ZIP or postal code',
+    timeZone: 'Time zone',
+    driversMoved: 'Drivers moved to the new time zone',
+  },
   WORK_ORDER: {
     assetId: 'Vehicle or trailer',
     title: 'Title',
@@ -519,7 +558,10 @@ export function fieldLabel(entityType: string, field: string, units: UnitSystem 
   const known = FIELD_LABELS[entityType]?.[field] ?? COMMON_LABELS[field];
   const unit = UNIT_OF_FIELD[field];
   if (known) return unit ? `${known} (${UNIT_LABELS[units][unit]})` : known;
-  const words = field.replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/_/g, ' ').toLowerCase();
+  const words = field
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/_/g, ' ')
+    .toLowerCase();
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
@@ -708,7 +750,8 @@ interface Wording {
 
 /** Stops are numbered from 0 (decision 0166); people count from 1. */
 const stopOf = (s: Record<string, unknown>) => (typeof s.seq === 'number' ? `stop ${s.seq + 1}` : 'a stop');
-const paperOf = (s: Record<string, unknown>) => ({ BOL: 'a bill of lading', POD: 'a proof of delivery' } as Record<string, string>)[String(s.kind)] ?? 'a document';
+const paperOf = (s: Record<string, unknown>) =>
+  (({ BOL: 'a bill of lading', POD: 'a proof of delivery' }) as Record<string, string>)[String(s.kind)] ?? 'a document';
 
 /** Every action code recordActivity writes (the wording test fails on a code missing here). */
 export const ACTIONS: Record<string, Wording> = {
@@ -723,7 +766,8 @@ export const ACTIONS: Record<string, Wording> = {
   ASSIGN_LOAD: { label: 'Assign load', says: (c) => (c.after.driverId ? `assigned ${c.r} to ${driverOf(c, c.after)}` : `unassigned ${c.r}`) },
   LOAD_STATUS: {
     label: 'Change load status',
-    says: (c) => `marked ${c.r} ${({ CANCELLED: 'cancelled', PLANNED: 'planned again', DELIVERED: 'delivered' } as Record<string, string>)[String(c.after.status)] ?? 'with a new status'}`,
+    says: (c) =>
+      `marked ${c.r} ${({ CANCELLED: 'cancelled', PLANNED: 'planned again', DELIVERED: 'delivered' } as Record<string, string>)[String(c.after.status)] ?? 'with a new status'}`,
   },
   STOP_ARRIVE: { label: 'Arrive at stop', says: (c) => `marked the arrival at ${stopOf(c.after)} of ${c.r}` },
   STOP_DEPART: { label: 'Depart from stop', says: (c) => `marked the departure from ${stopOf(c.after)} of ${c.r}` },
@@ -766,7 +810,10 @@ export const ACTIONS: Record<string, Wording> = {
   INVITE: { label: 'Invite', says: (c) => `invited ${c.r}` },
   RESEND_INVITATION: { label: 'Resend invitation', says: (c) => `sent the invitation to ${c.r} again` },
   SEND_PASSWORD_RESET: { label: 'Send password reset', says: (c) => `sent a password reset link to ${c.r}` },
-  ACCEPT_INVITATION: { label: 'Accept invitation', says: (c) => (c.self ? 'accepted their invitation and set a password' : `accepted the invitation of ${c.r}`) },
+  ACCEPT_INVITATION: {
+    label: 'Accept invitation',
+    says: (c) => (c.self ? 'accepted their invitation and set a password' : `accepted the invitation of ${c.r}`),
+  },
   RESET_PASSWORD: { label: 'Reset password', says: (c) => (c.self ? 'reset their password from an e-mailed link' : `reset the password of ${c.r}`) },
   CHANGE_PASSWORD: { label: 'Change password', says: (c) => `changed ${whose(c, 'password')}` },
   // Decision 0227: the old address's link puts the e-mail back, ends every session and voids the password.
@@ -834,7 +881,9 @@ export const ACTIONS: Record<string, Wording> = {
     says: (c) => {
       const day = text(c.after.logDate);
       const on = day ? ` on log day ${formatDate(day)}` : '';
-      return c.after.declared === true ? `declared day 1 of an off-duty deferral${on} in the HoS log of ${c.r}` : `withdrew the off-duty deferral${on} in the HoS log of ${c.r}`;
+      return c.after.declared === true
+        ? `declared day 1 of an off-duty deferral${on} in the HoS log of ${c.r}`
+        : `withdrew the off-duty deferral${on} in the HoS log of ${c.r}`;
     },
   },
   PROPOSE_HOS_EDIT: {
@@ -854,19 +903,36 @@ export const ACTIONS: Record<string, Wording> = {
       return `proposed to add a duty status${status ? ` ${status}` : ''} to the HoS log of ${c.r}${at ? ` at ${formatDate(at)}` : ''}, for the driver to accept`;
     },
   },
-  ACCEPT_HOS_PROPOSAL: { label: 'Accept HoS edit', says: (c) => `accepted a proposed edit of the HoS log of ${c.r}${text(c.after.logDate) ? ` (log day ${formatDate(text(c.after.logDate)!)})` : ''}` },
+  ACCEPT_HOS_PROPOSAL: {
+    label: 'Accept HoS edit',
+    says: (c) => `accepted a proposed edit of the HoS log of ${c.r}${text(c.after.logDate) ? ` (log day ${formatDate(text(c.after.logDate)!)})` : ''}`,
+  },
   REJECT_HOS_PROPOSAL: {
     label: 'Reject HoS edit',
-    says: (c) => `rejected a proposed edit of the HoS log of ${c.r}${text(c.after.logDate) ? ` (log day ${formatDate(text(c.after.logDate)!)})` : ''}${text(c.after.note) ? `: ${text(c.after.note)}` : ''}`,
+    says: (c) =>
+      `rejected a proposed edit of the HoS log of ${c.r}${text(c.after.logDate) ? ` (log day ${formatDate(text(c.after.logDate)!)})` : ''}${text(c.after.note) ? `: ${text(c.after.note)}` : ''}`,
   },
   CERTIFY_HOS_LOG: {
     label: 'Certify HoS log',
-    says: (c) => `certified log day ${text(c.after.logDate) ? formatDate(text(c.after.logDate)!) : ''} of ${c.r}${typeof c.after.certification === 'number' && c.after.certification > 1 ? ` (certification ${c.after.certification})` : ''}`,
+    says: (c) =>
+      `certified log day ${text(c.after.logDate) ? formatDate(text(c.after.logDate)!) : ''} of ${c.r}${typeof c.after.certification === 'number' && c.after.certification > 1 ? ` (certification ${c.after.certification})` : ''}`,
   },
-  CLAIM_UNIDENTIFIED: { label: 'Claim unidentified driving', says: (c) => `took over unidentified driving${text(c.after.start) ? ` from ${formatDate(text(c.after.start)!)}` : ''} as the driving of ${c.r}` },
-  PROPOSE_UNIDENTIFIED: { label: 'Propose unidentified driving', says: (c) => `proposed unidentified driving${text(c.after.start) ? ` from ${formatDate(text(c.after.start)!)}` : ''} to ${c.r}` },
-  ANNOTATE_UNIDENTIFIED: { label: 'Annotate unidentified driving', says: (c) => `noted that unidentified driving of ${c.r} is nobody's driving time${text(c.after.reason) ? `: ${text(c.after.reason)}` : ''}` },
-  SEND_ELD_OUTPUT: { label: 'Send ELD output file', says: (c) => `sent the ELD output file of ${c.r}${text(c.after.email) ? ` to ${text(c.after.email)}` : ''}` },
+  CLAIM_UNIDENTIFIED: {
+    label: 'Claim unidentified driving',
+    says: (c) => `took over unidentified driving${text(c.after.start) ? ` from ${formatDate(text(c.after.start)!)}` : ''} as the driving of ${c.r}`,
+  },
+  PROPOSE_UNIDENTIFIED: {
+    label: 'Propose unidentified driving',
+    says: (c) => `proposed unidentified driving${text(c.after.start) ? ` from ${formatDate(text(c.after.start)!)}` : ''} to ${c.r}`,
+  },
+  ANNOTATE_UNIDENTIFIED: {
+    label: 'Annotate unidentified driving',
+    says: (c) => `noted that unidentified driving of ${c.r} is nobody's driving time${text(c.after.reason) ? `: ${text(c.after.reason)}` : ''}`,
+  },
+  SEND_ELD_OUTPUT: {
+    label: 'Send ELD output file',
+    says: (c) => `sent the ELD output file of ${c.r}${text(c.after.email) ? ` to ${text(c.after.email)}` : ''}`,
+  },
   SEND_ELD_TRANSFER: {
     label: 'Send ELD records to FMCSA',
     says: (c) => {
@@ -901,7 +967,8 @@ export const ACTIONS: Record<string, Wording> = {
   },
   REVIEW_INSPECTION: {
     label: 'Review inspection repairs',
-    says: (c) => `reviewed the repair certifications of the inspection of ${c.r}${text(c.after.inspectedAt) ? ` on ${formatDate(text(c.after.inspectedAt)!)}` : ''}`,
+    says: (c) =>
+      `reviewed the repair certifications of the inspection of ${c.r}${text(c.after.inspectedAt) ? ` on ${formatDate(text(c.after.inspectedAt)!)}` : ''}`,
   },
   READ_NOTIFICATIONS: {
     label: 'Read notifications',

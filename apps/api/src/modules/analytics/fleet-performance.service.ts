@@ -1,5 +1,11 @@
 import { eq, sql } from 'drizzle-orm';
-import { DEFAULT_ORGANIZATION_SETTINGS, FLEET_PERFORMANCE_MAX_DAYS, type FleetPerformance, type PerformanceTotals, type fleetPerformanceQuery } from '@fleet/api-contract';
+import {
+  DEFAULT_ORGANIZATION_SETTINGS,
+  FLEET_PERFORMANCE_MAX_DAYS,
+  type FleetPerformance,
+  type PerformanceTotals,
+  type fleetPerformanceQuery,
+} from '@fleet/api-contract';
 import type { z } from 'zod';
 import { groups, organizations } from '../../db/schema/index.ts';
 import { invalidField } from '../../http/errors.ts';
@@ -60,7 +66,9 @@ export async function fleetPerformance({ db, orgId }: ReadScope, q: z.output<typ
   if (q.groupId) await assertGroup(db, orgId, q.groupId);
   const [org] = await db.select({ settings: organizations.settings }).from(organizations).where(eq(organizations.id, orgId));
   const limit = (org?.settings?.telematics as { speedLimitKmh?: unknown } | undefined)?.speedLimitKmh;
-  const inGroup = q.groupId ? sql`and exists (select 1 from group_assets ga where ga.asset_id = s.asset_id and ga.group_id = ${q.groupId} and ga.organization_id = ${orgId})` : sql``;
+  const inGroup = q.groupId
+    ? sql`and exists (select 1 from group_assets ga where ga.asset_id = s.asset_id and ga.group_id = ${q.groupId} and ga.organization_id = ${orgId})`
+    : sql``;
   const where = sql`s.organization_id = ${orgId} and s.day >= ${q.from}::date and s.day <= ${q.to}::date ${inGroup}`;
   const [perVehicle, perDay] = await Promise.all([
     db.execute(sql`select s.asset_id, a.unit_number,
@@ -87,12 +95,15 @@ export async function fleetPerformance({ db, orgId }: ReadScope, q: z.output<typ
   }));
   // Per group: the vehicles' rows summed again (a vehicle in two groups counts in both).
   const byGroup = new Map<string, { name: string; members: typeof vehicles }>();
-  for (const v of vehicles) for (const name of v.groups.length ? v.groups : ['']) {
-    const g = byGroup.get(name) ?? { name, members: [] };
-    g.members.push(v);
-    byGroup.set(name, g);
-  }
-  const groupIds = new Map((await db.select({ id: groups.id, name: groups.name }).from(groups).where(eq(groups.organizationId, orgId))).map((g) => [g.name, g.id]));
+  for (const v of vehicles)
+    for (const name of v.groups.length ? v.groups : ['']) {
+      const g = byGroup.get(name) ?? { name, members: [] };
+      g.members.push(v);
+      byGroup.set(name, g);
+    }
+  const groupIds = new Map(
+    (await db.select({ id: groups.id, name: groups.name }).from(groups).where(eq(groups.organizationId, orgId))).map((g) => [g.name, g.id]),
+  );
   const sumOf = (list: typeof vehicles): Sums => ({
     distance_m: list.reduce((a, v) => a + v.distanceM, 0),
     driving_ms: list.reduce((a, v) => a + v.drivingMs, 0),

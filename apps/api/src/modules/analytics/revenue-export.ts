@@ -18,11 +18,35 @@ export async function revenueCsv(s: ReadScope, userId: string | null, q: Query):
   const cur = report.currency;
   const d = (km: number) => Math.round(distanceFromKm(km, ctx.units) * 10) / 10;
   const rate = (money: number, km: number) => (km > 0 ? Math.round((money / distanceFromKm(km, ctx.units)) * 100) / 100 : '');
-  const line = (section: string, label: string, f: RevenueReport['totals']) => [section, label, f.loads, f.revenue.toFixed(2), d(f.loadedKm), d(f.deadheadKm), d(f.totalKm), rate(f.revenue, f.loadedKm), rate(f.revenue, f.totalKm)];
+  const line = (section: string, label: string, f: RevenueReport['totals']) => [
+    section,
+    label,
+    f.loads,
+    f.revenue.toFixed(2),
+    d(f.loadedKm),
+    d(f.deadheadKm),
+    d(f.totalKm),
+    rate(f.revenue, f.loadedKm),
+    rate(f.revenue, f.totalKm),
+  ];
   const periodWord = q.period === 'week' ? 'Week' : 'Month';
   const body = unparseCsv(
-    ['Section', 'Name', 'Loads', `Revenue (${cur})`, `Loaded (${u})`, `Deadhead (${u})`, `Total (${u})`, `Revenue per loaded ${u} (${cur})`, `Revenue per ${u} (${cur})`],
-    [...report.rows.map((r) => line(GROUP_WORDS[q.groupBy], r.label, r)), ...report.series.map((p) => line(periodWord, p.label, p)), line('Total', `${q.from} – ${q.to} (${ctx.timeZone})`, report.totals)],
+    [
+      'Section',
+      'Name',
+      'Loads',
+      `Revenue (${cur})`,
+      `Loaded (${u})`,
+      `Deadhead (${u})`,
+      `Total (${u})`,
+      `Revenue per loaded ${u} (${cur})`,
+      `Revenue per ${u} (${cur})`,
+    ],
+    [
+      ...report.rows.map((r) => line(GROUP_WORDS[q.groupBy], r.label, r)),
+      ...report.series.map((p) => line(periodWord, p.label, p)),
+      line('Total', `${q.from} – ${q.to} (${ctx.timeZone})`, report.totals),
+    ],
   );
   return { filename: `revenue-by-${q.groupBy}-${q.from.slice(0, 10)}.csv`, body };
 }

@@ -13,7 +13,8 @@ const revenueRoutes: FastifyPluginAsyncZod = async (app) => {
     config: { permissions: ['ANALYTICS_REVENUE'], tokens: true },
     schema: {
       tags,
-      summary: 'Revenue of the loads delivered in [from, to), loaded and total km with deadhead from positions, per truck, driver, customer or lane and per week or month',
+      summary:
+        'Revenue of the loads delivered in [from, to), loaded and total km with deadhead from positions, per truck, driver, customer or lane and per week or month',
       params: orgIdParams,
       querystring: revenueQuerySchema,
       response: { 200: revenueReportSchema, ...orgErrors() },

@@ -152,10 +152,12 @@ export async function revenueLoads(s: ReadScope, ctx: RevenueContext, q: Query):
   const loadedWindows: Array<{ assetId: string; from: number; to: number; i: number }> = [];
   rows.forEach((r, i) => {
     const arrived = num(r.first_arrived);
-    if (r.asset_id && arrived !== null) deadheadWindows.push({ assetId: r.asset_id, from: Math.max(num(r.prev_delivered) ?? -Infinity, arrived - DEADHEAD_LOOKBACK_MS), to: arrived, i });
+    if (r.asset_id && arrived !== null)
+      deadheadWindows.push({ assetId: r.asset_id, from: Math.max(num(r.prev_delivered) ?? -Infinity, arrived - DEADHEAD_LOOKBACK_MS), to: arrived, i });
     const start = num(r.first_departed) ?? arrived;
     const end = num(r.last_arrived);
-    if (r.loaded_m === null && r.asset_id && start !== null && end !== null && end > start) loadedWindows.push({ assetId: r.asset_id, from: start, to: end, i });
+    if (r.loaded_m === null && r.asset_id && start !== null && end !== null && end > start)
+      loadedWindows.push({ assetId: r.asset_id, from: start, to: end, i });
   });
   const [deadhead, loaded] = await Promise.all([distances(s, deadheadWindows), distances(s, loadedWindows)]);
   const deadheadOf = new Map(deadheadWindows.map((w, k) => [w.i, deadhead[k]!]));
@@ -237,7 +239,9 @@ export function summarize(list: readonly LoadFacts[], ctx: RevenueContext, q: Pi
     rows: [...groups.entries()]
       .sort((a, b) => b[1].sums.cents - a[1].sums.cents || a[1].label.localeCompare(b[1].label))
       .map(([key, g]) => ({ key, label: g.label, ...figures(g.sums) })),
-    series: [...periods.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([period, sums]) => ({ period, label: periodLabel(period, q.period), ...figures(sums) })),
+    series: [...periods.entries()]
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([period, sums]) => ({ period, label: periodLabel(period, q.period), ...figures(sums) })),
   };
 }
 

@@ -42,20 +42,50 @@ async function ingest(v: TestVehicle, positions: ReturnType<typeof drive>) {
 }
 
 /** A load from `lon0` to `lon1` on the truck, run and delivered at the given times. */
-async function deliveredLoad(v: TestVehicle, customer: string, lineHaul: number, lon0: number, lon1: number, times: [number, number, number, number]): Promise<Load> {
-  const stop = (kind: string, lon: number, w: number) => ({ kind, latitude: LAT, longitude: lon, windowStart: at(w - H), windowEnd: at(w + H), serviceMinutes: 30 });
+async function deliveredLoad(
+  v: TestVehicle,
+  customer: string,
+  lineHaul: number,
+  lon0: number,
+  lon1: number,
+  times: [number, number, number, number],
+): Promise<Load> {
+  const stop = (kind: string, lon: number, w: number) => ({
+    kind,
+    latitude: LAT,
+    longitude: lon,
+    windowStart: at(w - H),
+    windowEnd: at(w + H),
+    serviceMinutes: 30,
+  });
   const res = await t.app.inject({
     method: 'POST',
     url: `/api/v1/organizations/${orgId}/loads`,
     headers: admin,
-    payload: { customer, stops: [stop('PICKUP', lon0, times[0]), stop('DELIVERY', lon1, times[2])], rate: { lineHaul, fuelSurcharge: 10.05, accessorials: [{ kind: 'LUMPER', amount: 20 }] }, driverIds: [v.driverId], assetId: v.assetId },
+    payload: {
+      customer,
+      stops: [stop('PICKUP', lon0, times[0]), stop('DELIVERY', lon1, times[2])],
+      rate: { lineHaul, fuelSurcharge: 10.05, accessorials: [{ kind: 'LUMPER', amount: 20 }] },
+      driverIds: [v.driverId],
+      assetId: v.assetId,
+    },
   });
   expect(res.statusCode, res.body).toBe(201);
   const load = loadSchema.parse(res.json());
-  const events: Array<[number, 'ARRIVE' | 'DEPART', number]> = [[0, 'ARRIVE', times[0]], [0, 'DEPART', times[1]], [1, 'ARRIVE', times[2]], [1, 'DEPART', times[3]]];
+  const events: Array<[number, 'ARRIVE' | 'DEPART', number]> = [
+    [0, 'ARRIVE', times[0]],
+    [0, 'DEPART', times[1]],
+    [1, 'ARRIVE', times[2]],
+    [1, 'DEPART', times[3]],
+  ];
   let last = load;
   for (const [i, event, when] of events) {
-    const r = await t.app.inject({ method: 'POST', url: `/api/v1/organizations/${orgId}/loads/${load.id}/stops/${load.stops[i]!.id}/status`, headers: admin, payload: { event, at: at(when) } });
+    const r = await t.app.inject({
+      method: 'POST',
+      url: `/api/v1/organizations/${orgId}/loads/${load.id}/stops/${load.stops[i]!.id}/status`,
+      headers: admin,
+      payload: { event, at: at(when) },
+    });
     expect(r.statusCode, r.body).toBe(200);
     last = loadSchema.parse(r.json());
   }
@@ -63,7 +93,8 @@ async function deliveredLoad(v: TestVehicle, customer: string, lineHaul: number,
   return last;
 }
 
-const sumOf = (list: ReadonlyArray<RevenueReport['totals']>, f: 'loads' | 'revenue' | 'loadedKm' | 'deadheadKm' | 'totalKm') => list.reduce((s, r) => s + r[f], 0);
+const sumOf = (list: ReadonlyArray<RevenueReport['totals']>, f: 'loads' | 'revenue' | 'loadedKm' | 'deadheadKm' | 'totalKm') =>
+  list.reduce((s, r) => s + r[f], 0);
 
 describe('revenue', () => {
   it('sums delivered loads per truck, driver, customer and lane, with deadhead from positions, and exports CSV', async () => {
@@ -84,16 +115,26 @@ describe('revenue', () => {
     const to = base + 9 * H;
 
     const report = async (q: string) => {
-      const res = await t.app.inject({ method: 'GET', url: `/api/v1/organizations/${orgId}/analytics/revenue?from=${encodeURIComponent(at(base - H))}&to=${encodeURIComponent(at(to))}&${q}`, headers: admin });
+      const res = await t.app.inject({
+        method: 'GET',
+        url: `/api/v1/organizations/${orgId}/analytics/revenue?from=${encodeURIComponent(at(base - H))}&to=${encodeURIComponent(at(to))}&${q}`,
+        headers: admin,
+      });
       expect(res.statusCode, res.body).toBe(200);
       return revenueReportSchema.parse(res.json());
     };
     const byTruck = await report('groupBy=truck&period=week');
     const loads = [l1, l2, l3];
     expect(byTruck.totals.loads).toBe(3);
-    expect(byTruck.totals.revenue).toBeCloseTo(loads.reduce((s, l) => s + l.rate.total, 0), 6);
+    expect(byTruck.totals.revenue).toBeCloseTo(
+      loads.reduce((s, l) => s + l.rate.total, 0),
+      6,
+    );
     expect(l1.rate.total).toBe(1030.05);
-    expect(byTruck.totals.loadedKm).toBeCloseTo(loads.reduce((s, l) => s + l.loadedKm!, 0), 3);
+    expect(byTruck.totals.loadedKm).toBeCloseTo(
+      loads.reduce((s, l) => s + l.loadedKm!, 0),
+      3,
+    );
     // Deadhead: truck 1's empty legs (the first within 48 h before its pick-up), none for truck 2.
     const r1 = byTruck.rows.find((r) => r.label === 'R1')!;
     const r2 = byTruck.rows.find((r) => r.label === 'R2')!;
@@ -116,16 +157,34 @@ describe('revenue', () => {
     expect(byCustomer.series.map((p) => p.loads).reduce((a, b) => a + b, 0)).toBe(3);
     expect((await report('groupBy=driver')).rows).toHaveLength(2);
     expect((await report('groupBy=lane')).rows).toHaveLength(3);
-    const bad = await t.app.inject({ method: 'GET', url: `/api/v1/organizations/${orgId}/analytics/revenue?from=${encodeURIComponent(at(to))}&to=${encodeURIComponent(at(base))}`, headers: admin });
+    const bad = await t.app.inject({
+      method: 'GET',
+      url: `/api/v1/organizations/${orgId}/analytics/revenue?from=${encodeURIComponent(at(to))}&to=${encodeURIComponent(at(base))}`,
+      headers: admin,
+    });
     expectFieldErrors(bad.json(), 400, { to: 'To must be after From' });
 
-    const csv = await t.app.inject({ method: 'GET', url: `/api/v1/organizations/${orgId}/analytics/revenue/export?format=csv&groupBy=customer&from=${encodeURIComponent(at(base - H))}&to=${encodeURIComponent(at(to))}`, headers: admin });
+    const csv = await t.app.inject({
+      method: 'GET',
+      url: `/api/v1/organizations/${orgId}/analytics/revenue/export?format=csv&groupBy=customer&from=${encodeURIComponent(at(base - H))}&to=${encodeURIComponent(at(to))}`,
+      headers: admin,
+    });
     expect(csv.statusCode, csv.body).toBe(200);
     expect(csv.headers['content-type']).toContain('text/csv');
     const sheet = Papa.parse<string[]>(csv.body).data;
     const units = DEFAULT_ORGANIZATION_SETTINGS.units;
     const u = UNIT_LABELS[units].distance;
-    expect(sheet[0]).toEqual(['Section', 'Name', 'Loads', 'Revenue (USD)', `Loaded (${u})`, `Deadhead (${u})`, `Total (${u})`, `Revenue per loaded ${u} (USD)`, `Revenue per ${u} (USD)`]);
+    expect(sheet[0]).toEqual([
+      'Section',
+      'Name',
+      'Loads',
+      'Revenue (USD)',
+      `Loaded (${u})`,
+      `Deadhead (${u})`,
+      `Total (${u})`,
+      `Revenue per loaded ${u} (USD)`,
+      `Revenue per ${u} (USD)`,
+    ]);
     const total = sheet.find((r) => r[0] === 'Total')!;
     expect(Number(total[3])).toBeCloseTo(byCustomer.totals.revenue, 2);
     expect(Number(total[6])).toBeCloseTo(byCustomer.totals.totalKm / (units === 'IMPERIAL' ? KM_PER_MILE : 1), 0);
@@ -136,7 +195,9 @@ describe('revenue', () => {
     const delivered = '2026-11-23T05:00:00Z';
     await t.app.db.execute(`update organizations set time_zone = 'America/Chicago' where id = '${orgId}'` as never);
     const [l] = rowsOf<{ id: string }>(
-      await t.app.db.execute(`insert into loads (organization_id, number, customer, status, line_haul_cents, delivered_at) values ('${orgId}', 'W-1', 'Weekend Co', 'DELIVERED', 12345, '${delivered}') returning id` as never),
+      await t.app.db.execute(
+        `insert into loads (organization_id, number, customer, status, line_haul_cents, delivered_at) values ('${orgId}', 'W-1', 'Weekend Co', 'DELIVERED', 12345, '${delivered}') returning id` as never,
+      ),
     );
     await t.app.db.execute(
       `insert into load_stops (organization_id, load_id, seq, kind, latitude, longitude, window_start, window_end, service_minutes) values
@@ -144,7 +205,11 @@ describe('revenue', () => {
         ('${orgId}', '${l!.id}', 1, 'DELIVERY', 39, -94, '2026-11-23T03:00:00Z', '2026-11-23T06:00:00Z', 30)` as never,
     );
     const weekOf = async () => {
-      const res = await t.app.inject({ method: 'GET', url: `/api/v1/organizations/${orgId}/analytics/revenue?from=2026-11-22T00:00:00Z&to=2026-11-24T00:00:00Z&groupBy=customer&period=week`, headers: admin });
+      const res = await t.app.inject({
+        method: 'GET',
+        url: `/api/v1/organizations/${orgId}/analytics/revenue?from=2026-11-22T00:00:00Z&to=2026-11-24T00:00:00Z&groupBy=customer&period=week`,
+        headers: admin,
+      });
       const r = revenueReportSchema.parse(res.json());
       expect(r.totals).toMatchObject({ loads: 1, revenue: 123.45 });
       return [r.timeZone, r.series.map((p) => p.period)];

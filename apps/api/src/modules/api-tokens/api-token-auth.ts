@@ -32,13 +32,19 @@ export class ApiTokenAuth {
     const ctx = await this.cache.context(`token:${hash}`, () => loadTokenContext(this.db, hash));
     const token = ctx?.token;
     if (!ctx?.orgId || !token) throw unauthorized('This API token is not valid: it may have been revoked', 'Unknown or revoked API token', 'tokens.invalid');
-    if (token.expiresAt !== null && token.expiresAt <= Date.now()) throw unauthorized('This API token has expired', `API token expired at ${new Date(token.expiresAt).toISOString()}`, 'tokens.expired');
+    if (token.expiresAt !== null && token.expiresAt <= Date.now())
+      throw unauthorized('This API token has expired', `API token expired at ${new Date(token.expiresAt).toISOString()}`, 'tokens.expired');
     // A token acts for its organization, never as the person who made it: only the routes that say
     // they are open to tokens (config.tokens, decision 0226), never a person's profile, inbox or session.
     if (request.routeOptions.config.tokens !== true) {
       throw forbidden(TOKENS_REFUSED, `${request.method} ${request.routeOptions.url ?? request.url} is not open to API tokens`, 'tokens.endpoint_refused');
     }
-    if (!addressAllowed(token.allowed, request.ip)) throw forbidden('This API token is not accepted from your address', `Client address ${request.ip} is not among the token's allowed addresses`, 'tokens.address_refused');
+    if (!addressAllowed(token.allowed, request.ip))
+      throw forbidden(
+        'This API token is not accepted from your address',
+        `Client address ${request.ip} is not among the token's allowed addresses`,
+        'tokens.address_refused',
+      );
     const rate = this.limiter.take(token.id, ctx.orgId);
     void reply.headers(rate.headers);
     if (!rate.allowed) throw tooManyRequests('Too many requests for this API token, slow down and try again shortly', undefined, 'tokens.rate_limited');

@@ -11,7 +11,12 @@ const tags = ['integrations'];
 const apiTokensRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get('/organizations/:orgId/api-tokens', {
     config: { permissions: ['API_TOKEN_MANAGE'] },
-    schema: { tags, summary: "The organization's API tokens that are not revoked, newest first, with their last use (never their secrets)", params: orgIdParams, response: { 200: apiTokenListSchema, ...orgErrors() } },
+    schema: {
+      tags,
+      summary: "The organization's API tokens that are not revoked, newest first, with their last use (never their secrets)",
+      params: orgIdParams,
+      response: { 200: apiTokenListSchema, ...orgErrors() },
+    },
     handler: (req) => listApiTokens(scopeOf(req, req.params.orgId)),
   });
 
@@ -25,12 +30,18 @@ const apiTokensRoutes: FastifyPluginAsyncZod = async (app) => {
       body: apiTokenInputSchema,
       response: { 201: apiTokenCreatedSchema, ...orgErrors() },
     },
-    handler: async (req, reply) => reply.code(201).send(await createApiToken(scopeOf(req, req.params.orgId), requireAuth(req), req.server.apiTokenKey, req.body)),
+    handler: async (req, reply) =>
+      reply.code(201).send(await createApiToken(scopeOf(req, req.params.orgId), requireAuth(req), req.server.apiTokenKey, req.body)),
   });
 
   app.delete('/organizations/:orgId/api-tokens/:id', {
     config: { permissions: ['API_TOKEN_MANAGE'] },
-    schema: { tags, summary: 'Revoke an API token: refused on every instance from the next request on', params: apiTokenIdParams, response: { 204: z.null(), ...orgErrors() } },
+    schema: {
+      tags,
+      summary: 'Revoke an API token: refused on every instance from the next request on',
+      params: apiTokenIdParams,
+      response: { 204: z.null(), ...orgErrors() },
+    },
     handler: async (req, reply) => {
       await revokeApiToken(scopeOf(req, req.params.orgId), req.params.id);
       return reply.code(204).send(null);

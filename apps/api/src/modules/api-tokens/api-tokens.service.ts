@@ -31,7 +31,14 @@ const TOKEN_CODES = new Set<string>(TOKEN_PERMISSIONS);
 /** A token's row with what bounds it: its organization's status and its creator's roles. */
 function tokenRows(db: DbOrTx, where: SQL) {
   return db
-    .select({ t: apiTokens, orgStatus: organizations.status, email: users.email, creatorRole: users.role, systemRole: roles.systemRole, rolePermissions: roles.permissions })
+    .select({
+      t: apiTokens,
+      orgStatus: organizations.status,
+      email: users.email,
+      creatorRole: users.role,
+      systemRole: roles.systemRole,
+      rolePermissions: roles.permissions,
+    })
     .from(apiTokens)
     .innerJoin(organizations, eq(organizations.id, apiTokens.organizationId))
     .leftJoin(users, eq(users.id, apiTokens.createdBy))
@@ -47,7 +54,12 @@ type TokenRow = Awaited<ReturnType<typeof tokenRows>>[number];
  * for uses none). The creator's status does not count: a token outlives its creator's leaving
  * (decision 0197), within the role the creator had.
  */
-function splitCodes(r: { t: { permissions: readonly string[] }; creatorRole: string | null; systemRole: string | null; rolePermissions: readonly string[] | null }): { usable: string[]; lost: string[] } {
+function splitCodes(r: {
+  t: { permissions: readonly string[] };
+  creatorRole: string | null;
+  systemRole: string | null;
+  rolePermissions: readonly string[] | null;
+}): { usable: string[]; lost: string[] } {
   const held = r.creatorRole ? heldPermissions({ role: r.creatorRole, systemRole: r.systemRole, rolePermissions: r.rolePermissions }) : new Set<string>();
   const usable = r.t.permissions.filter((p) => TOKEN_CODES.has(p) && held.has(p));
   return { usable, lost: r.t.permissions.filter((p) => !usable.includes(p)).sort() };
@@ -131,7 +143,15 @@ function present(r: Row, creator: { firstName: string | null; lastName: string |
  */
 export async function listApiTokens(s: Scope): Promise<ApiTokenList> {
   const rows = await s.db
-    .select({ t: apiTokens, firstName: users.firstName, lastName: users.lastName, email: users.email, creatorRole: users.role, systemRole: roles.systemRole, rolePermissions: roles.permissions })
+    .select({
+      t: apiTokens,
+      firstName: users.firstName,
+      lastName: users.lastName,
+      email: users.email,
+      creatorRole: users.role,
+      systemRole: roles.systemRole,
+      rolePermissions: roles.permissions,
+    })
     .from(apiTokens)
     .leftJoin(users, eq(users.id, apiTokens.createdBy))
     .leftJoin(roles, eq(roles.id, users.roleId))
@@ -162,7 +182,14 @@ export async function createApiToken(s: Scope, creator: AuthContext, key: Buffer
         createdBy: creator.token ? null : creator.userId,
       })
       .returning();
-    await recordActivity(tx, { orgId: s.orgId, actor: s.actor, action: 'CREATE', entityType: 'API_TOKEN', entityId: r!.id, after: { name: r!.name, prefix: r!.prefix, permissions: r!.permissions, expiresAt: r!.expiresAt, allowedIps: r!.allowedIps } });
+    await recordActivity(tx, {
+      orgId: s.orgId,
+      actor: s.actor,
+      action: 'CREATE',
+      entityType: 'API_TOKEN',
+      entityId: r!.id,
+      after: { name: r!.name, prefix: r!.prefix, permissions: r!.permissions, expiresAt: r!.expiresAt, allowedIps: r!.allowedIps },
+    });
     return r!;
   });
   return {
@@ -187,7 +214,14 @@ export async function revokeApiToken(s: Scope, tokenId: string): Promise<void> {
     if (!r) throw notFound('API token');
     // Every instance drops its cached credentials at commit ('*': tokens are cached by hash, not by user).
     await notifyAuthChange(tx, ['*']);
-    await recordActivity(tx, { orgId: s.orgId, actor: s.actor, action: 'REVOKE', entityType: 'API_TOKEN', entityId: r.id, before: { name: r.name, prefix: r.prefix } });
+    await recordActivity(tx, {
+      orgId: s.orgId,
+      actor: s.actor,
+      action: 'REVOKE',
+      entityType: 'API_TOKEN',
+      entityId: r.id,
+      before: { name: r.name, prefix: r.prefix },
+    });
   });
 }
 

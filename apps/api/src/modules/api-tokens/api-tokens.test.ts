@@ -22,8 +22,22 @@ const url = (path = '', org = orgId) => `/api/v1/organizations/${org}${path}`;
 const load = {
   customer: 'Acme Foods',
   stops: [
-    { kind: 'PICKUP', latitude: 39.1, longitude: -94.58, windowStart: new Date(Date.now() + 3_600_000).toISOString(), windowEnd: new Date(Date.now() + 7_200_000).toISOString(), serviceMinutes: 30 },
-    { kind: 'DELIVERY', latitude: 38.63, longitude: -90.2, windowStart: new Date(Date.now() + 9 * 3_600_000).toISOString(), windowEnd: new Date(Date.now() + 10 * 3_600_000).toISOString(), serviceMinutes: 30 },
+    {
+      kind: 'PICKUP',
+      latitude: 39.1,
+      longitude: -94.58,
+      windowStart: new Date(Date.now() + 3_600_000).toISOString(),
+      windowEnd: new Date(Date.now() + 7_200_000).toISOString(),
+      serviceMinutes: 30,
+    },
+    {
+      kind: 'DELIVERY',
+      latitude: 38.63,
+      longitude: -90.2,
+      windowStart: new Date(Date.now() + 9 * 3_600_000).toISOString(),
+      windowEnd: new Date(Date.now() + 10 * 3_600_000).toISOString(),
+      serviceMinutes: 30,
+    },
   ],
   rate: { lineHaul: 1000, fuelSurcharge: 0, accessorials: [] },
 };
@@ -80,20 +94,38 @@ describe('API tokens', () => {
     expect(mine.prefix).toBe(`${created.token.slice(0, 9)}…`);
     expect(mine.createdBy.label).toBe('Olive Owner');
     // The first use is written at once (later ones at most once a minute).
-    const lastUse = async () => apiTokenListSchema.parse((await t.app.inject({ method: 'GET', url: url('/api-tokens'), headers: admin })).json()).content.find((x) => x.id === created.id)!.lastUsedAt;
+    const lastUse = async () =>
+      apiTokenListSchema
+        .parse((await t.app.inject({ method: 'GET', url: url('/api-tokens'), headers: admin })).json())
+        .content.find((x) => x.id === created.id)!.lastUsedAt;
     await expect.poll(lastUse).not.toBeNull();
   });
 
   it('refuses codes the creator does not hold and codes no token may carry, naming the field', async () => {
     const member = await memberWithRole(t.app, t.dataDir, owner, ['API_TOKEN_MANAGE', 'LOAD_LIST']);
-    const res = await t.app.inject({ method: 'POST', url: url('/api-tokens'), headers: bearer(member.session.accessToken), payload: { name: 'x', permissions: ['LOAD_UPDATE'] } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: url('/api-tokens'),
+      headers: bearer(member.session.accessToken),
+      payload: { name: 'x', permissions: ['LOAD_UPDATE'] },
+    });
     expectFieldErrors(res.json(), 400, { permissions: 'A token can only carry permissions you hold yourself' });
     const manage = await t.app.inject({ method: 'POST', url: url('/api-tokens'), headers: admin, payload: { name: 'x', permissions: ['API_TOKEN_MANAGE'] } });
     expect(manage.statusCode).toBe(400);
-    const cidr = await t.app.inject({ method: 'POST', url: url('/api-tokens'), headers: admin, payload: { name: 'x', permissions: ['LOAD_LIST'], allowedIps: ['10.0.0.0/33'] } });
+    const cidr = await t.app.inject({
+      method: 'POST',
+      url: url('/api-tokens'),
+      headers: admin,
+      payload: { name: 'x', permissions: ['LOAD_LIST'], allowedIps: ['10.0.0.0/33'] },
+    });
     expect(cidr.statusCode).toBe(400);
     expect(cidr.json().technicalMessage).toContain('allowedIps');
-    const past = await t.app.inject({ method: 'POST', url: url('/api-tokens'), headers: admin, payload: { name: 'x', permissions: ['LOAD_LIST'], expiresAt: '2020-01-01T00:00:00Z' } });
+    const past = await t.app.inject({
+      method: 'POST',
+      url: url('/api-tokens'),
+      headers: admin,
+      payload: { name: 'x', permissions: ['LOAD_LIST'], expiresAt: '2020-01-01T00:00:00Z' },
+    });
     expectFieldErrors(past.json(), 400, { expiresAt: 'Expires must be in the future' });
     // Another organization's administrator reaches nothing of this one's tokens.
     expect((await t.app.inject({ method: 'GET', url: url('/api-tokens'), headers: other.headers })).statusCode).toBe(404);
@@ -106,7 +138,10 @@ describe('API tokens', () => {
     const outside = await t.app.inject({ method: 'GET', url: url('/loads'), headers: h, remoteAddress: '198.51.100.1' });
     expect(outside.statusCode).toBe(403);
     expect(outside.json().message).toContain('not accepted from your address');
-    await t.app.db.update(apiTokens).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(apiTokens.id, created.id));
+    await t.app.db
+      .update(apiTokens)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(apiTokens.id, created.id));
     // The cached credential is dropped by the revocation-style notification; expiry is checked on every request anyway.
     t.app.authCache.invalidate('*');
     const expired = await t.app.inject({ method: 'GET', url: url('/loads'), headers: h, remoteAddress: '203.0.113.9' });
@@ -119,7 +154,9 @@ describe('API tokens', () => {
     const res = await t.app.inject({ method: 'POST', url: url('/loads'), headers: bearer(created.token), payload: load });
     expect(res.statusCode, res.body).toBe(201);
     const log = await t.app.inject({ method: 'GET', url: url(`/activity-logs?size=5`), headers: admin });
-    const entry = (log.json().content as Array<{ entityType: string; actor: { label: string; tokenId?: string | null } }>).find((e) => e.entityType === 'LOAD')!;
+    const entry = (log.json().content as Array<{ entityType: string; actor: { label: string; tokenId?: string | null } }>).find(
+      (e) => e.entityType === 'LOAD',
+    )!;
     expect(entry.actor.label).toBe('API token “Load importer”');
     expect(entry.actor.tokenId).toBe(created.id);
   });

@@ -92,21 +92,40 @@ describe('a token is not a person', () => {
       const status = async (app: FastifyInstance, path: string) => (await app.inject({ method: 'GET', url: url(path), headers: h })).statusCode;
       // Both instances have the token cached.
       for (const app of [t.app, second]) expect([await status(app, '/loads'), await status(app, '/assets')]).toEqual([200, 200]);
-      const lost = async () => apiTokenListSchema.parse((await t.app.inject({ method: 'GET', url: url('/api-tokens'), headers: admin })).json()).content.find((x) => x.id === token.id)!.lostPermissions;
+      const lost = async () =>
+        apiTokenListSchema
+          .parse((await t.app.inject({ method: 'GET', url: url('/api-tokens'), headers: admin })).json())
+          .content.find((x) => x.id === token.id)!.lostPermissions;
       expect(await lost()).toEqual([]);
 
       // The creator's role loses LOAD_LIST (a roles change).
-      const role = await t.app.inject({ method: 'PUT', url: url(`/roles/${member.roleId}`), headers: admin, payload: { name: `Narrowed ${member.roleId.slice(0, 6)}`, permissions: ['API_TOKEN_MANAGE', 'ASSET_LIST'] } });
+      const role = await t.app.inject({
+        method: 'PUT',
+        url: url(`/roles/${member.roleId}`),
+        headers: admin,
+        payload: { name: `Narrowed ${member.roleId.slice(0, 6)}`, permissions: ['API_TOKEN_MANAGE', 'ASSET_LIST'] },
+      });
       expect(role.statusCode, role.body).toBe(200);
       for (const app of [second, t.app]) expect([await status(app, '/loads'), await status(app, '/assets')]).toEqual([403, 200]);
       expect(await lost()).toEqual(['LOAD_LIST']);
 
       // The creator moved to a role without ASSET_LIST (a change of the user alone).
-      const bare = await t.app.inject({ method: 'POST', url: url('/roles'), headers: admin, payload: { name: `Bare ${randomUUID().slice(0, 6)}`, permissions: ['API_TOKEN_MANAGE'] } });
+      const bare = await t.app.inject({
+        method: 'POST',
+        url: url('/roles'),
+        headers: admin,
+        payload: { name: `Bare ${randomUUID().slice(0, 6)}`, permissions: ['API_TOKEN_MANAGE'] },
+      });
       expect(bare.statusCode, bare.body).toBe(201);
-      const users = (await t.app.inject({ method: 'GET', url: url(`/users?search=${encodeURIComponent(member.email)}`), headers: admin })).json().content as Array<{ id: string; firstName: string; lastName: string; email: string }>;
+      const users = (await t.app.inject({ method: 'GET', url: url(`/users?search=${encodeURIComponent(member.email)}`), headers: admin })).json()
+        .content as Array<{ id: string; firstName: string; lastName: string; email: string }>;
       const u = users.find((x) => x.email === member.email)!;
-      const moved = await t.app.inject({ method: 'PUT', url: url(`/users/${u.id}`), headers: admin, payload: { firstName: u.firstName, lastName: u.lastName, email: u.email, roleId: bare.json().id } });
+      const moved = await t.app.inject({
+        method: 'PUT',
+        url: url(`/users/${u.id}`),
+        headers: admin,
+        payload: { firstName: u.firstName, lastName: u.lastName, email: u.email, roleId: bare.json().id },
+      });
       expect(moved.statusCode, moved.body).toBe(200);
       for (const app of [second, t.app]) expect([await status(app, '/loads'), await status(app, '/assets')]).toEqual([403, 403]);
       expect(await lost()).toEqual(['ASSET_LIST', 'LOAD_LIST']);
@@ -139,7 +158,10 @@ describe('the API document and the routes agree on what a token may reach', () =
     }
     const open = ops.filter((o) => o.op.security?.some((s) => 'apiToken' in s));
     const closed = ops.filter((o) => signedIn.has(o) && !open.includes(o));
-    expect(open.filter((o) => !signedIn.has(o)).map((o) => `${o.method} ${o.path}`), 'open to tokens, yet public').toEqual([]);
+    expect(
+      open.filter((o) => !signedIn.has(o)).map((o) => `${o.method} ${o.path}`),
+      'open to tokens, yet public',
+    ).toEqual([]);
     expect(open.length).toBeGreaterThan(150);
     expect(closed.length).toBeGreaterThan(60);
 
@@ -153,7 +175,10 @@ describe('the API document and the routes agree on what a token may reach', () =
       const res = await t.app.inject({ method: o.method, url: path, headers: bearer(token.token), ...body });
       sent++;
       const refused = res.statusCode === 403 && (res.json() as { message?: string }).message === TOKENS_REFUSED;
-      if (refused !== shouldRefuse) failures.push(`${o.method} ${o.path} with ${token.permissions.length > 1 ? 'every code' : token.permissions[0]}: ${res.statusCode} ${res.body.slice(0, 160)}`);
+      if (refused !== shouldRefuse)
+        failures.push(
+          `${o.method} ${o.path} with ${token.permissions.length > 1 ? 'every code' : token.permissions[0]}: ${res.statusCode} ${res.body.slice(0, 160)}`,
+        );
     };
     for (const token of tokens) {
       const work = [...closed.map((o) => () => send(token, o, true)), ...open.map((o) => () => send(token, o, false))];

@@ -63,8 +63,19 @@ export async function getAssetDetail({ db, orgId }: { db: DbOrTx; orgId: string 
     currentOdometer: odometer ? { km: Math.round(odometer.metres / 100) / 10, source: odometer.source, at: iso(odometer.at) } : null,
     driverHistory: driverHistory.map((r) => ({ from: r.a.startedAt.toISOString(), to: iso(r.a.endedAt), driver: r.d })),
     trailerHistory: trailerHistory.map((r) => ({ from: r.t.attachedAt.toISOString(), to: iso(r.t.detachedAt), asset: r.o })),
-    deviceHistory: deviceHistory.map((r) => ({ from: r.p.pairedAt.toISOString(), to: iso(r.p.unpairedAt), device: { ...r.g, lastSeenAt: iso(r.g.lastSeenAt) } })),
-    recentActivity: activity.map((r) => ({ id: r.id, action: r.action, entityType: r.entityType, actorEmail: r.actorEmail, createdAt: r.createdAt.toISOString(), changes: jsonChanges(r.changes) })),
+    deviceHistory: deviceHistory.map((r) => ({
+      from: r.p.pairedAt.toISOString(),
+      to: iso(r.p.unpairedAt),
+      device: { ...r.g, lastSeenAt: iso(r.g.lastSeenAt) },
+    })),
+    recentActivity: activity.map((r) => ({
+      id: r.id,
+      action: r.action,
+      entityType: r.entityType,
+      actorEmail: r.actorEmail,
+      createdAt: r.createdAt.toISOString(),
+      changes: jsonChanges(r.changes),
+    })),
   };
 }
 

@@ -87,7 +87,14 @@ async function detachInTx(tx: DbOrTx, orgId: string, actor: Actor, vehicleId: st
   const closed = await tx
     .update(trailerAttachments)
     .set({ detachedAt: at })
-    .where(and(eq(trailerAttachments.organizationId, orgId), eq(trailerAttachments.vehicleId, vehicleId), eq(trailerAttachments.trailerId, trailerId), isNull(trailerAttachments.detachedAt)))
+    .where(
+      and(
+        eq(trailerAttachments.organizationId, orgId),
+        eq(trailerAttachments.vehicleId, vehicleId),
+        eq(trailerAttachments.trailerId, trailerId),
+        isNull(trailerAttachments.detachedAt),
+      ),
+    )
     .returning({ id: trailerAttachments.id });
   if (closed.length === 0) return false;
   for (const entityId of [vehicleId, trailerId]) {
@@ -155,7 +162,13 @@ export async function releaseAssetLinks(tx: DbOrTx, orgId: string, actor: Actor,
   const open = await tx
     .select({ vehicleId: trailerAttachments.vehicleId, trailerId: trailerAttachments.trailerId })
     .from(trailerAttachments)
-    .where(and(eq(trailerAttachments.organizationId, orgId), isNull(trailerAttachments.detachedAt), asset.type === 'VEHICLE' ? eq(trailerAttachments.vehicleId, asset.id) : eq(trailerAttachments.trailerId, asset.id)));
+    .where(
+      and(
+        eq(trailerAttachments.organizationId, orgId),
+        isNull(trailerAttachments.detachedAt),
+        asset.type === 'VEHICLE' ? eq(trailerAttachments.vehicleId, asset.id) : eq(trailerAttachments.trailerId, asset.id),
+      ),
+    );
   for (const o of open) await detachInTx(tx, orgId, actor, o.vehicleId, o.trailerId, at);
   await unpairAssetInTx(tx, orgId, actor, asset.id, at);
 }

@@ -22,7 +22,7 @@ const openRows = async (table: string, where: string) =>
   ((await t.database.db.execute(`select * from ${table} where ${where}` as never)) as unknown as { rows: unknown[] }).rows.length;
 
 describe('assigning drivers', () => {
-  it("assigns a driver, moving them off their previous vehicle, and keeps current_driver_id and the history in step", async () => {
+  it('assigns a driver, moving them off their previous vehicle, and keeps current_driver_id and the history in step', async () => {
     const v1 = await create('assets', vehicleBody());
     const v2 = await create('assets', vehicleBody());
     const d = await create('drivers', driverBody());
@@ -44,7 +44,12 @@ describe('assigning drivers', () => {
     expect(await openRows('asset_driver_assignments', `driver_id = '${d.id}'`)).toBe(2);
     const unassign = await t.app.inject({ method: 'DELETE', url: `${base()}/assets/${v2.id}/driver`, headers: a.admin });
     expect(unassign.json().currentDriver).toBeNull();
-    expect(unassign.json().recentActivity.map((r: { action: string }) => r.action).slice(0, 2)).toEqual(['UNASSIGN_DRIVER', 'ASSIGN_DRIVER']);
+    expect(
+      unassign
+        .json()
+        .recentActivity.map((r: { action: string }) => r.action)
+        .slice(0, 2),
+    ).toEqual(['UNASSIGN_DRIVER', 'ASSIGN_DRIVER']);
     expect(await openRows('asset_driver_assignments', `driver_id = '${d.id}' and ended_at is null`)).toBe(0);
   });
 
@@ -57,7 +62,9 @@ describe('assigning drivers', () => {
     expect(expectErrorBody(toTrailer.json(), 400).technicalMessage).toMatch(/^assetId: .* is a trailer, not a vehicle$/);
     const inactive = await create('drivers', driverBody({ status: 'INACTIVE' }));
     expect((await t.app.inject({ method: 'PUT', url: `${base()}/assets/${v.id}/driver/${inactive.id}`, headers: a.admin })).statusCode).toBe(409);
-    const foreign = (await t.app.inject({ method: 'POST', url: `/api/v1/organizations/${a.otherOrgId}/drivers`, headers: a.other, payload: driverBody() })).json();
+    const foreign = (
+      await t.app.inject({ method: 'POST', url: `/api/v1/organizations/${a.otherOrgId}/drivers`, headers: a.other, payload: driverBody() })
+    ).json();
     const res = await t.app.inject({ method: 'PUT', url: `${base()}/assets/${v.id}/driver/${foreign.id}`, headers: a.admin });
     expect(res.statusCode).toBe(404);
     expect(expectErrorBody(res.json(), 404).message).toBe('Driver not found');
@@ -100,6 +107,8 @@ describe('trailers', () => {
     }
     const fourth = await create('assets', trailerBody());
     expect((await t.app.inject({ method: 'POST', url: `${base()}/assets/${v.id}/attach/${fourth.id}`, headers: a.admin })).statusCode).toBe(409);
-    expect((await t.app.inject({ method: 'POST', url: `/api/v1/organizations/${a.otherOrgId}/assets/${v.id}/attach/${fourth.id}`, headers: a.other })).statusCode).toBe(404);
+    expect(
+      (await t.app.inject({ method: 'POST', url: `/api/v1/organizations/${a.otherOrgId}/assets/${v.id}/attach/${fourth.id}`, headers: a.other })).statusCode,
+    ).toBe(404);
   });
 });

@@ -27,7 +27,10 @@ function conditions(f: AssetListFilter): SQL {
   if (f.type) parts.push(sql`${assets.type} = ${ph('type')}`);
   if (f.status) parts.push(sql`${assets.status} = ${ph('status')}`);
   // The group must be the organization's own: a foreign group id matches nothing.
-  if (f.group) parts.push(sql`exists (select 1 from group_assets ga where ga.asset_id = ${assets.id} and ga.group_id = ${ph('group')} and ga.organization_id = ${ph('org')})`);
+  if (f.group)
+    parts.push(
+      sql`exists (select 1 from group_assets ga where ga.asset_id = ${assets.id} and ga.group_id = ${ph('group')} and ga.organization_id = ${ph('org')})`,
+    );
   if (f.search) parts.push(sql`${assetSearchDoc} like ${ph('search')}`);
   return sql.join(parts, sql` and `);
 }
@@ -35,14 +38,28 @@ function conditions(f: AssetListFilter): SQL {
 const assetList: ListTable = {
   table: assets,
   id: assets.id,
-  sortable: [assets.unitNumber, assets.vin, assets.make, assets.model, assets.year, assets.plate, assets.status, assets.type, assets.createdAt, assets.updatedAt],
+  sortable: [
+    assets.unitNumber,
+    assets.vin,
+    assets.make,
+    assets.model,
+    assets.year,
+    assets.plate,
+    assets.status,
+    assets.type,
+    assets.createdAt,
+    assets.updatedAt,
+  ],
 };
 
 /** The ids of one page in order, each with the total count (exported for bench/registry-explain.ts). */
 export const pageIdsSql = (f: AssetListFilter, order: SQL[]): SQL => listPageIdsSql(assetList, conditions(f), Boolean(f.search), order);
 
 // A list row's columns and links, shared by the page statement and the whole-list statement.
-const rowColumns = (trailers: SQL, groups: SQL) => sql`a.id, a.organization_id as "organizationId", a.type, a.unit_number as "unitNumber", a.vin, a.make, a.model, a.year,
+const rowColumns = (
+  trailers: SQL,
+  groups: SQL,
+) => sql`a.id, a.organization_id as "organizationId", a.type, a.unit_number as "unitNumber", a.vin, a.make, a.model, a.year,
   a.plate, a.plate_state as "plateState", a.fuel_type as "fuelType", a.ifta_qualified as "iftaQualified", a.odometer_m as "odometerM",
   a.tank_capacity_l as "tankCapacityL", a.trailer_type as "trailerType", a.length_m as "lengthM", a.status, a.notes,
   ${sql.raw(isoText('a.created_at'))} as "createdAt", ${sql.raw(isoText('a.updated_at'))} as "updatedAt",
@@ -122,7 +139,11 @@ export function selectAssetPage(
 ): Promise<Page<Asset>> {
   const shape = `${f.type ? 't' : ''}${f.status ? 's' : ''}${f.group ? 'g' : ''}${f.search ? 'q' : ''}|${q.sortKey}`;
   const values = { org: orgId, type: f.type, status: f.status, group: f.group, search: f.search ? likeTerm(f.search) : undefined };
-  return queries.page(db, shape, () => conditions(f), values, q, { search: f.search || undefined, group: f.group, filters: { type: f.type, status: f.status } });
+  return queries.page(db, shape, () => conditions(f), values, q, {
+    search: f.search || undefined,
+    group: f.group,
+    filters: { type: f.type, status: f.status },
+  });
 }
 
 /** The asset as its list row shows it (one prepared statement, planned once per connection), or undefined. */

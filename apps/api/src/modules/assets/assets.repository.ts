@@ -37,7 +37,11 @@ export async function selectAssets(
   // joins and JSON sub-selects: deep pages and sorts never compute links for skipped rows.
   let pageIds: string[] | null = null;
   if (opts.limit !== undefined) {
-    let ids = db.select({ id: assets.id }).from(assets).where(and(eq(assets.organizationId, orgId), where)).$dynamic();
+    let ids = db
+      .select({ id: assets.id })
+      .from(assets)
+      .where(and(eq(assets.organizationId, orgId), where))
+      .$dynamic();
     if (opts.orderBy) ids = ids.orderBy(...opts.orderBy);
     pageIds = (await ids.limit(opts.limit).offset(opts.offset ?? 0)).map((r) => r.id);
     if (pageIds.length === 0) return [];
@@ -60,7 +64,10 @@ export async function selectAssets(
     .from(assets)
     .leftJoin(drivers, and(eq(drivers.id, assets.currentDriverId), eq(drivers.organizationId, assets.organizationId)))
     .leftJoin(gateways, and(eq(gateways.assetId, assets.id), eq(gateways.organizationId, assets.organizationId)))
-    .leftJoin(openAttachment, and(eq(openAttachment.trailerId, assets.id), eq(openAttachment.organizationId, assets.organizationId), isNull(openAttachment.detachedAt)))
+    .leftJoin(
+      openAttachment,
+      and(eq(openAttachment.trailerId, assets.id), eq(openAttachment.organizationId, assets.organizationId), isNull(openAttachment.detachedAt)),
+    )
     .leftJoin(towingVehicle, and(eq(towingVehicle.id, openAttachment.vehicleId), eq(towingVehicle.organizationId, openAttachment.organizationId)))
     .where(and(eq(assets.organizationId, orgId), pageIds ? inArray(assets.id, pageIds) : where))
     .$dynamic();

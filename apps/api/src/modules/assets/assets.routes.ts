@@ -41,19 +41,35 @@ const assetsRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get('/organizations/:orgId/assets/:assetId', {
     config: { permissions: ['ASSET_LIST'], tokens: true },
-    schema: { tags, summary: 'Vehicle or trailer detail: driver, trailers, device, history, recent activity', params: assetIdParams, response: { 200: assetDetailSchema, ...orgErrors() } },
+    schema: {
+      tags,
+      summary: 'Vehicle or trailer detail: driver, trailers, device, history, recent activity',
+      params: assetIdParams,
+      response: { 200: assetDetailSchema, ...orgErrors() },
+    },
     handler: (req) => svc.getAsset(scopeOf(req, req.params.orgId), req.params.assetId),
   });
 
   app.put('/organizations/:orgId/assets/:assetId', {
     config: { permissions: ['ASSET_UPDATE'], tokens: true },
-    schema: { tags, summary: 'Edit a vehicle or trailer (deactivating releases its driver, trailers and device)', params: assetIdParams, body: assetInputSchema, response: { 200: assetDetailSchema, ...orgErrors(409) } },
+    schema: {
+      tags,
+      summary: 'Edit a vehicle or trailer (deactivating releases its driver, trailers and device)',
+      params: assetIdParams,
+      body: assetInputSchema,
+      response: { 200: assetDetailSchema, ...orgErrors(409) },
+    },
     handler: (req) => svc.updateAsset(scopeOf(req, req.params.orgId), req.params.assetId, req.body),
   });
 
   app.delete('/organizations/:orgId/assets/:assetId', {
     config: { permissions: ['ASSET_DELETE'], tokens: true },
-    schema: { tags, summary: 'Delete, or deactivate when history references it', params: assetIdParams, response: { 200: removalResultSchema, ...orgErrors() } },
+    schema: {
+      tags,
+      summary: 'Delete, or deactivate when history references it',
+      params: assetIdParams,
+      response: { 200: removalResultSchema, ...orgErrors() },
+    },
     handler: (req) => svc.removeAsset(scopeOf(req, req.params.orgId), req.params.assetId),
   });
 
@@ -76,13 +92,23 @@ const assetsRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post('/organizations/:orgId/assets/:assetId/attach/:id', {
     config: { permissions: ['ASSET_UPDATE'], tokens: true },
-    schema: { tags, summary: 'Attach trailer {id} to vehicle {assetId} (moves it from another vehicle)', params: assetTrailerParams, response: { 200: assetDetailSchema, ...orgErrors(409) } },
+    schema: {
+      tags,
+      summary: 'Attach trailer {id} to vehicle {assetId} (moves it from another vehicle)',
+      params: assetTrailerParams,
+      response: { 200: assetDetailSchema, ...orgErrors(409) },
+    },
     handler: (req) => links.attachTrailer(scopeOf(req, req.params.orgId), req.params.assetId, req.params.id),
   });
 
   app.post('/organizations/:orgId/assets/:assetId/deattach/:id', {
     config: { permissions: ['ASSET_UPDATE'], tokens: true },
-    schema: { tags, summary: 'Detach trailer {id} from vehicle {assetId}', params: assetTrailerParams, response: { 200: assetDetailSchema, ...orgErrors(409) } },
+    schema: {
+      tags,
+      summary: 'Detach trailer {id} from vehicle {assetId}',
+      params: assetTrailerParams,
+      response: { 200: assetDetailSchema, ...orgErrors(409) },
+    },
     handler: (req) => links.detachTrailer(scopeOf(req, req.params.orgId), req.params.assetId, req.params.id),
   });
 };

@@ -45,10 +45,7 @@ export function assetConditions(orgId: string, f: AssetFilter): SQL | undefined 
 }
 
 /** A page of vehicles and/or trailers: searched, filtered, sorted (unit number by default). */
-export async function listAssets(
-  { db, orgId }: ReadScope,
-  q: AssetFilter & { page: number; size: number; sort?: string },
-): Promise<Page<Asset>> {
+export async function listAssets({ db, orgId }: ReadScope, q: AssetFilter & { page: number; size: number; sort?: string }): Promise<Page<Asset>> {
   const order = orderBy(q.sort, SORTS, 'unitNumber', asc(assets.id));
   return selectAssetPage(db, orgId, q, { page: q.page, size: q.size, sortKey: sortKey(q.sort, 'unitNumber'), order });
 }
@@ -67,14 +64,35 @@ export function assetValues(input: AssetInput) {
     notes: input.notes,
   };
   return input.type === 'VEHICLE'
-    ? { ...common, type: 'VEHICLE' as const, fuelType: input.fuelType, iftaQualified: input.iftaQualified, odometerM: input.odometerKm === null ? null : input.odometerKm * 1000, tankCapacityL: input.tankCapacityL, trailerType: null, lengthM: null }
-    : { ...common, type: 'TRAILER' as const, fuelType: null, iftaQualified: false, odometerM: null, tankCapacityL: null, trailerType: input.trailerType, lengthM: input.lengthM };
+    ? {
+        ...common,
+        type: 'VEHICLE' as const,
+        fuelType: input.fuelType,
+        iftaQualified: input.iftaQualified,
+        odometerM: input.odometerKm === null ? null : input.odometerKm * 1000,
+        tankCapacityL: input.tankCapacityL,
+        trailerType: null,
+        lengthM: null,
+      }
+    : {
+        ...common,
+        type: 'TRAILER' as const,
+        fuelType: null,
+        iftaQualified: false,
+        odometerM: null,
+        tankCapacityL: null,
+        trailerType: input.trailerType,
+        lengthM: input.lengthM,
+      };
 }
 
 export async function createAsset({ db, orgId, actor }: Scope, input: AssetInput): Promise<AssetDetail> {
   try {
     const id = await db.transaction(async (tx) => {
-      const [row] = await tx.insert(assets).values({ organizationId: orgId, ...assetValues(input) }).returning();
+      const [row] = await tx
+        .insert(assets)
+        .values({ organizationId: orgId, ...assetValues(input) })
+        .returning();
       if (!row) throw new Error('asset insert returned nothing');
       await recordActivity(tx, { orgId, actor, action: 'CREATE', entityType: 'ASSET', entityId: row.id, after: row });
       return row.id;
@@ -114,7 +132,11 @@ export async function updateAsset({ db, orgId, actor }: Scope, assetId: string, 
 async function hasHistory(tx: DbOrTx, assetId: string): Promise<boolean> {
   const checks = [
     tx.select({ id: assetDriverAssignments.id }).from(assetDriverAssignments).where(eq(assetDriverAssignments.assetId, assetId)).limit(1),
-    tx.select({ id: trailerAttachments.id }).from(trailerAttachments).where(or(eq(trailerAttachments.vehicleId, assetId), eq(trailerAttachments.trailerId, assetId))).limit(1),
+    tx
+      .select({ id: trailerAttachments.id })
+      .from(trailerAttachments)
+      .where(or(eq(trailerAttachments.vehicleId, assetId), eq(trailerAttachments.trailerId, assetId)))
+      .limit(1),
     tx.select({ id: gatewayPairings.id }).from(gatewayPairings).where(eq(gatewayPairings.assetId, assetId)).limit(1),
   ];
   for (const check of checks) if ((await check).length > 0) return true;

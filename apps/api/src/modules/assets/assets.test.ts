@@ -77,7 +77,9 @@ describe('assets list', () => {
     expect(byUnit.totalElements).toBe(9);
     const truck = (await t.app.inject({ method: 'GET', url: url(a.orgId, '?search=112'), headers: a.admin })).json();
     expect(truck.content[0].unitNumber).toBe('112');
-    const byVin = (await t.app.inject({ method: 'GET', url: url(a.orgId, `?search=${truck.content[0].vin.slice(-8).toLowerCase()}`), headers: a.admin })).json();
+    const byVin = (
+      await t.app.inject({ method: 'GET', url: url(a.orgId, `?search=${truck.content[0].vin.slice(-8).toLowerCase()}`), headers: a.admin })
+    ).json();
     expect(byVin.content.map((x: { unitNumber: string }) => x.unitNumber)).toEqual(['112']);
     const byMake = (await t.app.inject({ method: 'GET', url: url(a.orgId, '?search=KENWORTH&type=VEHICLE'), headers: a.admin })).json();
     expect(byMake.totalElements).toBeGreaterThan(2);
@@ -122,7 +124,17 @@ describe('adding and editing vehicles and trailers', () => {
     const res = await t.app.inject({ method: 'POST', url: url(a.orgId), headers: a.admin, payload: body });
     expect(res.statusCode).toBe(201);
     const v = res.json();
-    expect(v).toMatchObject({ unitNumber: body.unitNumber, vin: body.vin, plate: 'P-123', plateState: 'IL', fuelType: 'DIESEL', odometerKm: 120000, status: 'ACTIVE', currentDriver: null, device: null });
+    expect(v).toMatchObject({
+      unitNumber: body.unitNumber,
+      vin: body.vin,
+      plate: 'P-123',
+      plateState: 'IL',
+      fuelType: 'DIESEL',
+      odometerKm: 120000,
+      status: 'ACTIVE',
+      currentDriver: null,
+      device: null,
+    });
     expect((await activityRows(t.database.db as never, v.id)).map((r) => r.action)).toEqual(['CREATE']);
     const got = await t.app.inject({ method: 'GET', url: url(a.orgId, `/${v.id}`), headers: a.dispatcher });
     expect(got.json()).toMatchObject({ id: v.id, recentActivity: [expect.objectContaining({ action: 'CREATE' })], driverHistory: [], deviceHistory: [] });
@@ -156,12 +168,17 @@ describe('adding and editing vehicles and trailers', () => {
       const res = await t.app.inject({ method: 'POST', url: url(a.orgId), headers: a.admin, payload: body });
       expect(res.statusCode, JSON.stringify(over)).toBe(400);
       expect(expectErrorBody(res.json(), 400).technicalMessage).toContain(message);
-      const search = (await t.app.inject({ method: 'GET', url: url(a.orgId, `?search=${encodeURIComponent(String(body.unitNumber || 'zzzz-none'))}`), headers: a.admin })).json();
+      const search = (
+        await t.app.inject({ method: 'GET', url: url(a.orgId, `?search=${encodeURIComponent(String(body.unitNumber || 'zzzz-none'))}`), headers: a.admin })
+      ).json();
       expect(search.totalElements).toBe(0);
     }
     const trailer = await t.app.inject({ method: 'POST', url: url(a.orgId), headers: a.admin, payload: trailerBody({ trailerType: 'HOPPER', lengthM: 90 }) });
     expect(trailer.statusCode).toBe(400);
-    expectFieldErrors(trailer.json(), 400, { trailerType: 'Trailer type must be one of DRY_VAN, REEFER, FLATBED, TANKER, OTHER', lengthM: 'Length is too large' });
+    expectFieldErrors(trailer.json(), 400, {
+      trailerType: 'Trailer type must be one of DRY_VAN, REEFER, FLATBED, TANKER, OTHER',
+      lengthM: 'Length is too large',
+    });
   });
 
   it('answers one 400 naming every bad field in words, and saves nothing', async () => {
@@ -186,9 +203,16 @@ describe('adding and editing vehicles and trailers', () => {
   it('answers 409 saying what clashed for a duplicate unit number or VIN, case-insensitively, without constraint names', async () => {
     const body = vehicleBody();
     expect((await t.app.inject({ method: 'POST', url: url(a.orgId), headers: a.admin, payload: body })).statusCode).toBe(201);
-    const unit = await t.app.inject({ method: 'POST', url: url(a.orgId), headers: a.admin, payload: vehicleBody({ unitNumber: body.unitNumber.toLowerCase() }) });
+    const unit = await t.app.inject({
+      method: 'POST',
+      url: url(a.orgId),
+      headers: a.admin,
+      payload: vehicleBody({ unitNumber: body.unitNumber.toLowerCase() }),
+    });
     expect(unit.statusCode).toBe(409);
-    const unitError = expectFieldErrors(unit.json(), 409, { unitNumber: `Unit number ${body.unitNumber.toLowerCase()} is already used by another vehicle or trailer` });
+    const unitError = expectFieldErrors(unit.json(), 409, {
+      unitNumber: `Unit number ${body.unitNumber.toLowerCase()} is already used by another vehicle or trailer`,
+    });
     expect(unitError.message).toBe(`Unit number ${body.unitNumber.toLowerCase()} is already used by another vehicle or trailer`);
     expect(unit.body).not.toMatch(/assets_org_unit_uq|_uq\b|constraint/);
     const vin = await t.app.inject({ method: 'POST', url: url(a.orgId), headers: a.admin, payload: vehicleBody({ vin: body.vin.toLowerCase() }) });
@@ -201,7 +225,12 @@ describe('adding and editing vehicles and trailers', () => {
 
   it('edits a vehicle, refuses to turn it into a trailer, and hides it from other organizations', async () => {
     const v = (await t.app.inject({ method: 'POST', url: url(a.orgId), headers: a.admin, payload: vehicleBody() })).json();
-    const edit = await t.app.inject({ method: 'PUT', url: url(a.orgId, `/${v.id}`), headers: a.admin, payload: vehicleBody({ unitNumber: v.unitNumber, vin: v.vin, make: 'Kenworth', notes: 'New tyres' }) });
+    const edit = await t.app.inject({
+      method: 'PUT',
+      url: url(a.orgId, `/${v.id}`),
+      headers: a.admin,
+      payload: vehicleBody({ unitNumber: v.unitNumber, vin: v.vin, make: 'Kenworth', notes: 'New tyres' }),
+    });
     expect(edit.statusCode).toBe(200);
     expect(edit.json()).toMatchObject({ make: 'Kenworth', notes: 'New tyres' });
     const morph = await t.app.inject({ method: 'PUT', url: url(a.orgId, `/${v.id}`), headers: a.admin, payload: trailerBody({ unitNumber: v.unitNumber }) });

@@ -22,10 +22,20 @@ beforeAll(async () => {
   const vehicles = ['Unit number,VIN,Make,Model,Year,Plate,Plate state,Fuel type,IFTA qualified,Odometer (mi)'];
   for (let i = 0; i < N; i++) {
     drivers.push(`Pat,Broad${pad(i)},pat.broad${i}@broad.test,BR${i},BRD${pad(i)},IL,A,America/Chicago`);
-    vehicles.push(`WIDE${pad(i)},${withVinCheckDigit(`1XKYD49X0NW${String(i).padStart(6, '0')}`)},Widecorp,W9,${2015 + (i % 10)},WP${pad(i)},IL,DIESEL,yes,1000`);
+    vehicles.push(
+      `WIDE${pad(i)},${withVinCheckDigit(`1XKYD49X0NW${String(i).padStart(6, '0')}`)},Widecorp,W9,${2015 + (i % 10)},WP${pad(i)},IL,DIESEL,yes,1000`,
+    );
   }
-  for (const [kind, csv] of [['drivers', drivers], ['vehicles', vehicles]] as const) {
-    const res = await t.app.inject({ method: 'POST', url: `/api/v1/organizations/${a.orgId}/imports/${kind}`, headers: a.admin, payload: { csv: csv.join('\n') } });
+  for (const [kind, csv] of [
+    ['drivers', drivers],
+    ['vehicles', vehicles],
+  ] as const) {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `/api/v1/organizations/${a.orgId}/imports/${kind}`,
+      headers: a.admin,
+      payload: { csv: csv.join('\n') },
+    });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().imported).toBe(N);
   }
@@ -89,11 +99,21 @@ describe.each([
   });
 
   it('finds a driver by the new name after an edit and no longer by the old one', async () => {
-    const created = await t.app.inject({ method: 'POST', url: `/api/v1/organizations/${a.orgId}/drivers`, headers: a.admin, payload: driverBody({ lastName: `Quillfeather${tag}` }) });
+    const created = await t.app.inject({
+      method: 'POST',
+      url: `/api/v1/organizations/${a.orgId}/drivers`,
+      headers: a.admin,
+      payload: driverBody({ lastName: `Quillfeather${tag}` }),
+    });
     expect(created.statusCode, created.body).toBe(201);
     const id = created.json().id as string;
     expect((await drivers(`search=quillfeather${tag}`)).content.map((d) => d.id)).toEqual([id]);
-    const edited = await t.app.inject({ method: 'PUT', url: `/api/v1/organizations/${a.orgId}/drivers/${id}`, headers: a.admin, payload: driverBody({ lastName: `Thistledown${tag}` }) });
+    const edited = await t.app.inject({
+      method: 'PUT',
+      url: `/api/v1/organizations/${a.orgId}/drivers/${id}`,
+      headers: a.admin,
+      payload: driverBody({ lastName: `Thistledown${tag}` }),
+    });
     expect(edited.statusCode, edited.body).toBe(200);
     expect((await drivers(`search=quillfeather${tag}`)).totalElements).toBe(0);
     expect((await drivers(`search=THISTLEDOWN${tag.toUpperCase()}`)).content.map((d) => d.id)).toEqual([id]);

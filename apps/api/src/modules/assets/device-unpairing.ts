@@ -18,8 +18,19 @@ export async function unpairInTx(tx: DbOrTx, orgId: string, actor: Actor, g: Gat
     .set({ unpairedAt: at })
     .where(and(eq(gatewayPairings.gatewayId, g.id), isNull(gatewayPairings.unpairedAt)));
   await tx.update(gateways).set({ assetId: null, updatedAt: at }).where(eq(gateways.id, g.id));
-  for (const [entityType, entityId] of [['GATEWAY', g.id], ['ASSET', g.assetId]] as const) {
-    await recordActivity(tx, { orgId, actor, action: 'UNPAIR_DEVICE', entityType, entityId, before: { gatewayId: g.id, uniqueId: g.uniqueId, assetId: g.assetId }, after: null });
+  for (const [entityType, entityId] of [
+    ['GATEWAY', g.id],
+    ['ASSET', g.assetId],
+  ] as const) {
+    await recordActivity(tx, {
+      orgId,
+      actor,
+      action: 'UNPAIR_DEVICE',
+      entityType,
+      entityId,
+      before: { gatewayId: g.id, uniqueId: g.uniqueId, assetId: g.assetId },
+      after: null,
+    });
   }
 }
 

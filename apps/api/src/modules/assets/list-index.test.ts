@@ -28,10 +28,20 @@ beforeAll(async () => {
     const expiry = i % 7 === 0 ? '' : `2027-${String((i % 12) + 1).padStart(2, '0')}-${String((i % 27) + 1).padStart(2, '0')}`;
     drivers.push(`Ana${i % 5},${LAST[i % 5]}${i % 3 === 0 ? '' : pad(i)},ana${i}@idx.test,IX${i},IDX${pad(i)},TX,A,America/Chicago,${expiry}`);
     // Repeated years and makes: ties that only the id breaks.
-    vehicles.push(`IX-${pad((i * 37) % N)},${withVinCheckDigit(`1XKYD49X0NH${String(i).padStart(6, '0')}`)},${MAKES[i % 4]},M${i % 3},${2016 + (i % 4)},IP${pad(i)},TX,DIESEL,yes,1000`);
+    vehicles.push(
+      `IX-${pad((i * 37) % N)},${withVinCheckDigit(`1XKYD49X0NH${String(i).padStart(6, '0')}`)},${MAKES[i % 4]},M${i % 3},${2016 + (i % 4)},IP${pad(i)},TX,DIESEL,yes,1000`,
+    );
   }
-  for (const [kind, csv] of [['drivers', drivers], ['vehicles', vehicles]] as const) {
-    const res = await t.app.inject({ method: 'POST', url: `/api/v1/organizations/${a.orgId}/imports/${kind}`, headers: a.admin, payload: { csv: csv.join('\n') } });
+  for (const [kind, csv] of [
+    ['drivers', drivers],
+    ['vehicles', vehicles],
+  ] as const) {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `/api/v1/organizations/${a.orgId}/imports/${kind}`,
+      headers: a.admin,
+      payload: { csv: csv.join('\n') },
+    });
     expect(res.statusCode, res.body).toBe(200);
   }
 }, 120_000);
@@ -83,10 +93,22 @@ describe('registry lists from the in-memory index', () => {
   it('follows every kind of write at once: create, edit, deactivate, delete, groups, import', async () => {
     const find = async (search: string) => (await get(`assets?search=${search}`)).content.map((x) => x.unitNumber);
     expect(await find('fresh-unit')).toEqual([]);
-    const v = (await t.app.inject({ method: 'POST', url: `/api/v1/organizations/${a.orgId}/assets`, headers: a.admin, payload: vehicleBody({ unitNumber: 'FRESH-UNIT-1' }) })).json();
+    const v = (
+      await t.app.inject({
+        method: 'POST',
+        url: `/api/v1/organizations/${a.orgId}/assets`,
+        headers: a.admin,
+        payload: vehicleBody({ unitNumber: 'FRESH-UNIT-1' }),
+      })
+    ).json();
     expect(await find('fresh-unit')).toEqual(['FRESH-UNIT-1']);
 
-    const edited = await t.app.inject({ method: 'PUT', url: `/api/v1/organizations/${a.orgId}/assets/${v.id}`, headers: a.admin, payload: vehicleBody({ unitNumber: 'RENAMED-UNIT-1', vin: v.vin }) });
+    const edited = await t.app.inject({
+      method: 'PUT',
+      url: `/api/v1/organizations/${a.orgId}/assets/${v.id}`,
+      headers: a.admin,
+      payload: vehicleBody({ unitNumber: 'RENAMED-UNIT-1', vin: v.vin }),
+    });
     expect(edited.statusCode, edited.body).toBe(200);
     expect(await find('fresh-unit')).toEqual([]);
     expect(await find('renamed-unit')).toEqual(['RENAMED-UNIT-1']);
@@ -95,18 +117,32 @@ describe('registry lists from the in-memory index', () => {
     expect(bySort.content.map((x) => x.unitNumber)).toContain('RENAMED-UNIT-1');
     expect(bySort).toEqual(JSON.parse(JSON.stringify(await sqlAssets({ type: 'VEHICLE', sort: 'unitNumber,desc', page: 0, size: 50 }))));
 
-    const deactivated = await t.app.inject({ method: 'PUT', url: `/api/v1/organizations/${a.orgId}/assets/${v.id}`, headers: a.admin, payload: vehicleBody({ unitNumber: 'RENAMED-UNIT-1', vin: v.vin, status: 'INACTIVE' }) });
+    const deactivated = await t.app.inject({
+      method: 'PUT',
+      url: `/api/v1/organizations/${a.orgId}/assets/${v.id}`,
+      headers: a.admin,
+      payload: vehicleBody({ unitNumber: 'RENAMED-UNIT-1', vin: v.vin, status: 'INACTIVE' }),
+    });
     expect(deactivated.statusCode, deactivated.body).toBe(200);
     expect((await get('assets?status=INACTIVE&search=renamed')).totalElements).toBe(1);
     expect((await get('assets?status=ACTIVE&search=renamed')).totalElements).toBe(0);
 
-    const g = (await t.app.inject({ method: 'POST', url: `/api/v1/organizations/${a.orgId}/groups`, headers: a.admin, payload: { name: `Index group ${Date.now()}` } })).json();
+    const g = (
+      await t.app.inject({ method: 'POST', url: `/api/v1/organizations/${a.orgId}/groups`, headers: a.admin, payload: { name: `Index group ${Date.now()}` } })
+    ).json();
     expect((await get(`assets?group=${g.id}`)).totalElements).toBe(0);
     await t.app.inject({ method: 'POST', url: `/api/v1/organizations/${a.orgId}/groups/${g.id}/assets`, headers: a.admin, payload: { assetIds: [v.id] } });
     expect((await get(`assets?group=${g.id}`)).content.map((x) => x.id)).toEqual([v.id]);
-    const d = (await t.app.inject({ method: 'POST', url: `/api/v1/organizations/${a.orgId}/drivers`, headers: a.admin, payload: driverBody({ lastName: 'Indexson' }) })).json();
+    const d = (
+      await t.app.inject({ method: 'POST', url: `/api/v1/organizations/${a.orgId}/drivers`, headers: a.admin, payload: driverBody({ lastName: 'Indexson' }) })
+    ).json();
     expect((await get(`drivers?group=${g.id}`)).totalElements).toBe(0);
-    await t.app.inject({ method: 'POST', url: `/api/v1/organizations/${a.orgId}/groups/${g.id}/members`, headers: a.admin, payload: { members: [{ type: 'DRIVER', id: d.id }] } });
+    await t.app.inject({
+      method: 'POST',
+      url: `/api/v1/organizations/${a.orgId}/groups/${g.id}/members`,
+      headers: a.admin,
+      payload: { members: [{ type: 'DRIVER', id: d.id }] },
+    });
     expect((await get(`drivers?group=${g.id}`)).content.map((x) => x.id)).toEqual([d.id]);
     // Deleting the group cascades to its memberships, and the lists follow.
     expect((await t.app.inject({ method: 'DELETE', url: `/api/v1/organizations/${a.orgId}/groups/${g.id}`, headers: a.admin })).statusCode).toBe(204);
@@ -119,7 +155,9 @@ describe('registry lists from the in-memory index', () => {
 
     const before = (await get('drivers?search=late-import')).totalElements;
     const csv = ['First name,Last name,Licence number,Licence state', 'Lena,Late-Import,LATE0001,TX', 'Lars,Late-Import,LATE0002,TX'].join('\n');
-    expect((await t.app.inject({ method: 'POST', url: `/api/v1/organizations/${a.orgId}/imports/drivers`, headers: a.admin, payload: { csv } })).json().imported).toBe(2);
+    expect(
+      (await t.app.inject({ method: 'POST', url: `/api/v1/organizations/${a.orgId}/imports/drivers`, headers: a.admin, payload: { csv } })).json().imported,
+    ).toBe(2);
     expect((await get('drivers?search=late-import')).totalElements).toBe(before + 2);
   }, 60_000);
 
@@ -137,7 +175,10 @@ describe('registry lists from the in-memory index', () => {
     const grp = await post('/groups', { name: `Linked group ${Date.now()}` });
     // Both lists, through the index and through the SQL path, must agree after each change.
     const same = async (what: string) => {
-      for (const q of [{ search: 'linked', sort: 'unitNumber,asc' }, { type: 'VEHICLE', sort: 'updatedAt,desc' }] as const) {
+      for (const q of [
+        { search: 'linked', sort: 'unitNumber,asc' },
+        { type: 'VEHICLE', sort: 'updatedAt,desc' },
+      ] as const) {
         const viaIndex = await get(`assets?${query({ ...q, size: 15 })}`);
         expect(viaIndex, `${what}: assets ${query(q)}`).toEqual(JSON.parse(JSON.stringify(await sqlAssets({ ...q, page: 0, size: 15 }))));
       }
@@ -152,7 +193,12 @@ describe('registry lists from the in-memory index', () => {
     expect(seen.vehicle.currentDriver).toMatchObject({ id: d.id, lastName: 'Linked' });
     expect(seen.driver.vehicle).toMatchObject({ id: v.id, unitNumber: 'LINKED-1' });
 
-    const renamed = await t.app.inject({ method: 'PUT', url: `${org}/drivers/${d.id}`, headers: a.admin, payload: driverBody({ firstName: 'Lina', lastName: 'Linked-Renamed', licenseNumber: d.licenseNumber, licenseState: d.licenseState }) });
+    const renamed = await t.app.inject({
+      method: 'PUT',
+      url: `${org}/drivers/${d.id}`,
+      headers: a.admin,
+      payload: driverBody({ firstName: 'Lina', lastName: 'Linked-Renamed', licenseNumber: d.licenseNumber, licenseState: d.licenseState }),
+    });
     expect(renamed.statusCode, renamed.body).toBe(200);
     seen = await same('driver renamed');
     expect(seen.vehicle.currentDriver).toMatchObject({ lastName: 'Linked-Renamed' });
@@ -178,11 +224,22 @@ describe('registry lists from the in-memory index', () => {
 
     // The driver's sign-in account: linked, then its e-mail changed through the API (which moves
     // the drivers list's version itself since migration 0037 dropped the users trigger).
-    const userId = ((await t.app.db.execute(sql`select id from users where organization_id = ${a.orgId} and email = 'dispatcher@demofreight.test'`)) as unknown as { rows: Array<{ id: string }> }).rows[0]!.id;
+    const userId = (
+      (await t.app.db.execute(sql`select id from users where organization_id = ${a.orgId} and email = 'dispatcher@demofreight.test'`)) as unknown as {
+        rows: Array<{ id: string }>;
+      }
+    ).rows[0]!.id;
     await t.app.db.execute(sql`update drivers set user_id = ${userId} where organization_id = ${a.orgId} and id = ${d.id}`);
     expect((await same('account linked')).driver.user).toMatchObject({ id: userId, email: 'dispatcher@demofreight.test' });
     const account = (await t.app.inject({ method: 'GET', url: `${org}/users/${userId}`, headers: a.admin })).json() as Record<string, unknown>;
-    const profile = (email: string) => ({ firstName: account.firstName, lastName: account.lastName, email, position: account.position, phone: account.phone, timeZone: account.timeZone });
+    const profile = (email: string) => ({
+      firstName: account.firstName,
+      lastName: account.lastName,
+      email,
+      position: account.position,
+      phone: account.phone,
+      timeZone: account.timeZone,
+    });
     const edit = async (email: string) => {
       const res = await t.app.inject({ method: 'PUT', url: `${org}/users/${userId}`, headers: a.admin, payload: profile(email) });
       expect(res.statusCode, res.body).toBe(200);
@@ -203,7 +260,12 @@ describe('registry lists from the in-memory index', () => {
   it('answers concurrent pages from shared version checks, and a page asked after a write sees it', async () => {
     const expected = JSON.parse(JSON.stringify(await sqlAssets({ search: 'kenworth', sort: 'year,desc', page: 1, size: 15 })));
     const background = Array.from({ length: 30 }, () => get('assets?search=kenworth&sort=year,desc&page=1&size=15'));
-    const created = await t.app.inject({ method: 'POST', url: `/api/v1/organizations/${a.orgId}/assets`, headers: a.admin, payload: vehicleBody({ unitNumber: 'BATCH-UNIT-1' }) });
+    const created = await t.app.inject({
+      method: 'POST',
+      url: `/api/v1/organizations/${a.orgId}/assets`,
+      headers: a.admin,
+      payload: vehicleBody({ unitNumber: 'BATCH-UNIT-1' }),
+    });
     expect(created.statusCode).toBe(201);
     // Sent after the write's answer, while other pages' checks are under way.
     expect((await get('assets?search=batch-unit')).content.map((x) => x.unitNumber)).toEqual(['BATCH-UNIT-1']);
@@ -222,7 +284,9 @@ describe('registry lists from the in-memory index', () => {
   it('never trusts an index built inside a transaction that rolled back', async () => {
     // Version numbers come from a sequence: the rolled-back bump's number is never reused.
     const version = async () => {
-      const res = (await t.app.db.execute(sql`select version::text from list_versions where organization_id = ${a.orgId} and list = 'assets'`)) as unknown as { rows: Array<{ version: string }> };
+      const res = (await t.app.db.execute(sql`select version::text from list_versions where organization_id = ${a.orgId} and list = 'assets'`)) as unknown as {
+        rows: Array<{ version: string }>;
+      };
       return res.rows[0]?.version ?? '0';
     };
     const v0 = await version();

@@ -53,12 +53,21 @@ describe("a vehicle's odometer", () => {
     expect(page.odometerKm! / 1.609344).toBeCloseTo(ENTERED_MI, 0);
 
     // The log: the driver goes on duty; the event carries the vehicle's odometer.
-    const day = hosLogDaySchema.parse((await t.app.inject({ method: 'GET', url: org(`/users/${driver.userId}/hos_log/current-day`), headers: driver.headers })).json());
-    const res = await t.app.inject({ method: 'POST', url: org(`/users/${driver.userId}/hos_log/${day.id}/hos_event`), headers: driver.headers, payload: { status: 'ON' } });
+    const day = hosLogDaySchema.parse(
+      (await t.app.inject({ method: 'GET', url: org(`/users/${driver.userId}/hos_log/current-day`), headers: driver.headers })).json(),
+    );
+    const res = await t.app.inject({
+      method: 'POST',
+      url: org(`/users/${driver.userId}/hos_log/${day.id}/hos_event`),
+      headers: driver.headers,
+      payload: { status: 'ON' },
+    });
     expect(res.statusCode, res.body).toBe(201);
     const event = hosEventDetailSchema.parse(res.json());
     expect(event.odometerM! / 1000).toBeCloseTo(km, 1);
-    const office = hosLogDaySchema.parse((await t.app.inject({ method: 'GET', url: org(`/drivers/${driver.driverId}/hos_log/current-day`), headers: a.admin })).json());
+    const office = hosLogDaySchema.parse(
+      (await t.app.inject({ method: 'GET', url: org(`/drivers/${driver.driverId}/hos_log/current-day`), headers: a.admin })).json(),
+    );
     expect(office.events.find((e) => e.id === event.id)!.odometerM! / 1000).toBeCloseTo(km, 1);
 
     // The ELD output file: the vehicle's miles now, whole miles as an odometer shows them.
@@ -67,9 +76,16 @@ describe("a vehicle's odometer", () => {
     expect(parseEldFile(file.body).header.current.totalVehicleMiles).toBe(Math.floor(km / 1.609344));
 
     // The maintenance schedule: due 10,000 mi after what the vehicle reads now.
-    const made = await t.app.inject({ method: 'POST', url: org('/maintenance-schedules'), headers: a.admin, payload: { assetId: truckId, name: 'Oil change', everyMiles: 10_000 } });
+    const made = await t.app.inject({
+      method: 'POST',
+      url: org('/maintenance-schedules'),
+      headers: a.admin,
+      payload: { assetId: truckId, name: 'Oil change', everyMiles: 10_000 },
+    });
     expect(made.statusCode, made.body).toBe(201);
-    const next = maintenanceNextSchema.parse((await t.app.inject({ method: 'GET', url: org(`/maintenance/next?assetId=${truckId}`), headers: a.admin })).json());
+    const next = maintenanceNextSchema.parse(
+      (await t.app.inject({ method: 'GET', url: org(`/maintenance/next?assetId=${truckId}`), headers: a.admin })).json(),
+    );
     const oil = next.items.find((i) => i.name === 'Oil change')!;
     expect(oil.status).toBe('OK');
     expect(oil.dueOdometer! - 10_000 * 1.609344).toBeCloseTo(km, 0);
@@ -81,8 +97,15 @@ describe("a vehicle's odometer", () => {
     const other = made.json() as { id: string };
     const page = assetDetailSchema.parse((await t.app.inject({ method: 'GET', url: org(`/assets/${other.id}`), headers: a.admin })).json());
     expect(page.currentOdometer).toEqual({ km: 200_000, source: 'ENTERED', at: null });
-    await t.app.inject({ method: 'POST', url: org('/maintenance-schedules'), headers: a.admin, payload: { assetId: other.id, name: 'Grease', everyMiles: 5_000 } });
-    const next = maintenanceNextSchema.parse((await t.app.inject({ method: 'GET', url: org(`/maintenance/next?assetId=${other.id}`), headers: a.admin })).json());
+    await t.app.inject({
+      method: 'POST',
+      url: org('/maintenance-schedules'),
+      headers: a.admin,
+      payload: { assetId: other.id, name: 'Grease', everyMiles: 5_000 },
+    });
+    const next = maintenanceNextSchema.parse(
+      (await t.app.inject({ method: 'GET', url: org(`/maintenance/next?assetId=${other.id}`), headers: a.admin })).json(),
+    );
     expect(next.items.find((i) => i.name === 'Grease')!.dueOdometer! - 5_000 * 1.609344).toBeCloseTo(200_000, 0);
   });
 });

@@ -85,7 +85,8 @@ async function ticketUser(db: Db, request: FastifyRequest): Promise<{ userId: st
   const orgId = (request.params as Record<string, string | undefined> | undefined)?.orgId;
   if (orgId !== ticket.orgId) throw unauthorized('This live connection ticket is for another organization', 'Stream ticket issued for another organization');
   // ...and the one stream it was asked for: a live map ticket does not open a person's inbox.
-  if (ticket.stream !== request.routeOptions.url) throw unauthorized('This live connection ticket is for another stream', `Stream ticket issued for ${ticket.stream || 'another stream'}`);
+  if (ticket.stream !== request.routeOptions.url)
+    throw unauthorized('This live connection ticket is for another stream', `Stream ticket issued for ${ticket.stream || 'another stream'}`);
   return { userId: ticket.userId, epoch: ticket.sessionEpoch, session: ticket.sessionId };
 }
 
@@ -139,7 +140,8 @@ export const authPlugin = fp(async (app) => {
     if (!ctx) throw unauthorized('Your session has expired, please sign in again', 'User inactive or removed', 'auth.session_expired');
     // Logged out everywhere (or the password changed) since this credential was issued: an access
     // token cannot be taken back, so its epoch is what ends it.
-    if (epoch < ctx.sessionEpoch) throw unauthorized('Your session has ended, please sign in again', 'Credential issued before the sessions were ended', 'auth.session_expired');
+    if (epoch < ctx.sessionEpoch)
+      throw unauthorized('Your session has ended, please sign in again', 'Credential issued before the sessions were ended', 'auth.session_expired');
     request.auth = ctx;
     request.credential = { epoch, session, tokenId: null, seenChanges };
 

@@ -34,7 +34,13 @@ export function accessTokens(secret: string, ttlMs = ACCESS_TOKEN_TTL_MS): Acces
       const claims = verifier(token) as Partial<AccessClaims>;
       if (claims.typ !== 'access' || typeof claims.sub !== 'string') throw new Error('not an access token');
       // A token from before epochs existed carries none: epoch 0.
-      return { sub: claims.sub, org: claims.org ?? null, gen: typeof claims.gen === 'number' ? claims.gen : 0, ...(typeof claims.sid === 'string' ? { sid: claims.sid } : {}), typ: 'access' };
+      return {
+        sub: claims.sub,
+        org: claims.org ?? null,
+        gen: typeof claims.gen === 'number' ? claims.gen : 0,
+        ...(typeof claims.sid === 'string' ? { sid: claims.sid } : {}),
+        typ: 'access',
+      };
     },
   };
 }
@@ -42,7 +48,10 @@ export function accessTokens(secret: string, ttlMs = ACCESS_TOKEN_TTL_MS): Acces
 /** Outside production the secret is random and kept in the database, so it survives restarts of one data dir. */
 export async function resolveJwtSecret(db: Db, configured: string | undefined): Promise<string> {
   if (configured) return configured;
-  await db.insert(appMeta).values({ key: 'jwt_secret', value: randomToken(48) }).onConflictDoNothing();
+  await db
+    .insert(appMeta)
+    .values({ key: 'jwt_secret', value: randomToken(48) })
+    .onConflictDoNothing();
   const rows = await db.select({ value: appMeta.value }).from(appMeta).where(eq(appMeta.key, 'jwt_secret'));
   const secret = rows.find(Boolean)?.value;
   if (!secret) throw new Error('could not establish a JWT secret');

@@ -53,10 +53,22 @@ async function member(permissions: string[]): Promise<Member> {
   const n = ++serial;
   const email = `streams${n}.${Date.now()}@demofreight.test`;
   const password = 'Streams#2026';
-  const [role] = await t.database.db.insert(roles).values({ organizationId: orgId, name: `Streams ${n} ${Date.now()}`, permissions: permissions as never }).returning();
+  const [role] = await t.database.db
+    .insert(roles)
+    .values({ organizationId: orgId, name: `Streams ${n} ${Date.now()}`, permissions: permissions as never })
+    .returning();
   const [user] = await t.database.db
     .insert(users)
-    .values({ organizationId: orgId, role: 'USER', roleId: role!.id, email, username: email, firstName: 'Stream', lastName: `Watcher ${n}`, passwordHash: await hashPassword(password) })
+    .values({
+      organizationId: orgId,
+      role: 'USER',
+      roleId: role!.id,
+      email,
+      username: email,
+      firstName: 'Stream',
+      lastName: `Watcher ${n}`,
+      passwordHash: await hashPassword(password),
+    })
     .returning();
   return { id: user!.id, roleId: role!.id, email, password, session: await login(b, { email, password }) };
 }
@@ -108,12 +120,17 @@ function publishOnB(latitude: number): void {
 
 /** Posts through instance A and answers when its answer came. */
 async function onA(method: 'POST' | 'PUT', url: string, token: string, payload?: unknown): Promise<{ status: number; at: number; json: () => unknown }> {
-  const res = await t.app.inject({ method, url: `/api/v1${url}`, headers: bearer(token), ...(payload === undefined ? {} : { payload: payload as Record<string, unknown> }) });
+  const res = await t.app.inject({
+    method,
+    url: `/api/v1${url}`,
+    headers: bearer(token),
+    ...(payload === undefined ? {} : { payload: payload as Record<string, unknown> }),
+  });
   return { status: res.statusCode, at: Date.now(), json: () => res.json() };
 }
 
-describe('open streams follow their user\'s access, on every instance', () => {
-  it('ends the live map and the notifications streams on B within a second of the user\'s deactivation through A; no position reaches them after', async () => {
+describe("open streams follow their user's access, on every instance", () => {
+  it("ends the live map and the notifications streams on B within a second of the user's deactivation through A; no position reaches them after", async () => {
     const u = await member(['ASSET_LIST']);
     const { live, bell } = await openBoth(u.session.accessToken);
     publishOnB(39.1);
@@ -129,13 +146,16 @@ describe('open streams follow their user\'s access, on every instance', () => {
     expect(b.openStreams.size).toBe(0);
   });
 
-  it('ends the live map stream when ASSET_LIST is taken from the user\'s role, and keeps the bell, which stops telling HoS changes once HOS_LIST goes too', async () => {
+  it("ends the live map stream when ASSET_LIST is taken from the user's role, and keeps the bell, which stops telling HoS changes once HOS_LIST goes too", async () => {
     const u = await member(['ASSET_LIST', 'HOS_LIST']);
     const { live, bell } = await openBoth(u.session.accessToken);
     await t.database.db.execute(sql`select pg_notify('hos_changes', ${orgId})`);
     await bell.next((e) => e.event === 'hos');
 
-    const edit = await onA('PUT', `/organizations/${orgId}/roles/${u.roleId}`, admin.accessToken, { name: `Streams narrowed ${Date.now()}`, permissions: ['USER_READ'] });
+    const edit = await onA('PUT', `/organizations/${orgId}/roles/${u.roleId}`, admin.accessToken, {
+      name: `Streams narrowed ${Date.now()}`,
+      permissions: ['USER_READ'],
+    });
     expect(edit.status).toBe(200);
     await expectRevoked(live, edit.at, 'forbidden');
     // The bell needs no permission: it stays open, and follows the permissions it does use.
@@ -152,10 +172,18 @@ describe('open streams follow their user\'s access, on every instance', () => {
 
   it('ends the live map stream when the user is moved to a role without ASSET_LIST', async () => {
     const u = await member(['ASSET_LIST']);
-    const [narrow] = await t.database.db.insert(roles).values({ organizationId: orgId, name: `Streams no map ${Date.now()}`, permissions: ['USER_READ'] as never }).returning();
+    const [narrow] = await t.database.db
+      .insert(roles)
+      .values({ organizationId: orgId, name: `Streams no map ${Date.now()}`, permissions: ['USER_READ'] as never })
+      .returning();
     const { live, bell } = await openBoth(u.session.accessToken);
 
-    const moved = await onA('PUT', `/organizations/${orgId}/users/${u.id}`, admin.accessToken, { firstName: 'Stream', lastName: 'Moved', email: u.email, roleId: narrow!.id });
+    const moved = await onA('PUT', `/organizations/${orgId}/users/${u.id}`, admin.accessToken, {
+      firstName: 'Stream',
+      lastName: 'Moved',
+      email: u.email,
+      roleId: narrow!.id,
+    });
     expect(moved.status).toBe(200);
     await expectRevoked(live, moved.at, 'forbidden');
     expect(await stateOf(bell)).toBe('open');
@@ -174,7 +202,7 @@ describe('open streams follow their user\'s access, on every instance', () => {
     await Promise.all([expectRevoked(live, off.at, 'session'), expectRevoked(bell, off.at, 'session')]);
   });
 
-  it('keeps the streams of a user whose access did not change, through changes to others, to the role\'s name and to the user\'s own profile', async () => {
+  it("keeps the streams of a user whose access did not change, through changes to others, to the role's name and to the user's own profile", async () => {
     const u = await member(['ASSET_LIST']);
     const { live, bell } = await openBoth(u.session.accessToken);
     const dispatcher = await login(t.app, DEMO.dispatcher);
@@ -186,8 +214,20 @@ describe('open streams follow their user\'s access, on every instance', () => {
       position: `Dispatcher ${Date.now()}`,
     });
     expect(renamed.status).toBe(200);
-    expect((await onA('PUT', `/organizations/${orgId}/roles/${u.roleId}`, admin.accessToken, { name: `Streams renamed ${Date.now()}`, permissions: ['ASSET_LIST'] })).status).toBe(200);
-    expect((await onA('PUT', `/organizations/${orgId}/users/${u.id}`, u.session.accessToken, { firstName: 'Stream', lastName: 'Renamed', email: u.email, phone: '+1 312 555 0143' })).status).toBe(200);
+    expect(
+      (await onA('PUT', `/organizations/${orgId}/roles/${u.roleId}`, admin.accessToken, { name: `Streams renamed ${Date.now()}`, permissions: ['ASSET_LIST'] }))
+        .status,
+    ).toBe(200);
+    expect(
+      (
+        await onA('PUT', `/organizations/${orgId}/users/${u.id}`, u.session.accessToken, {
+          firstName: 'Stream',
+          lastName: 'Renamed',
+          email: u.email,
+          phone: '+1 312 555 0143',
+        })
+      ).status,
+    ).toBe(200);
     // Every notification delivered and checked on B. The time passing is the subject: nothing is
     // revoked meanwhile (some of these changes notify, some by design do not: no count to wait for).
     await new Promise((r) => setTimeout(r, 500));
@@ -208,7 +248,9 @@ describe('log out everywhere', () => {
     const u = await member(['ASSET_LIST']);
     const second = await login(b, { email: u.email, password: u.password });
     // As the browser opens the map: a single-use ticket, no Authorization header.
-    const ticket = async () => (await b.inject({ method: 'POST', url: `/api/v1/organizations/${orgId}/assets/stream/ticket`, headers: bearer(u.session.accessToken) })).json().ticket as string;
+    const ticket = async () =>
+      (await b.inject({ method: 'POST', url: `/api/v1/organizations/${orgId}/assets/stream/ticket`, headers: bearer(u.session.accessToken) })).json()
+        .ticket as string;
     const live = await openLiveStream(`${liveUrl(bUrl)}?ticket=${await ticket()}`, '');
     expect(live.status).toBe(200);
     await live.next((e) => e.event === 'snapshot');
@@ -245,7 +287,10 @@ describe('log out everywhere', () => {
   it('a password change ends the streams on B too; the session it answers opens them again', async () => {
     const u = await member(['ASSET_LIST']);
     const { live, bell } = await openBoth(u.session.accessToken);
-    const changed = await onA('PUT', `/organizations/${orgId}/users/${u.id}/changePassword`, u.session.accessToken, { currentPassword: u.password, newPassword: 'Changed#2026' });
+    const changed = await onA('PUT', `/organizations/${orgId}/users/${u.id}/changePassword`, u.session.accessToken, {
+      currentPassword: u.password,
+      newPassword: 'Changed#2026',
+    });
     expect(changed.status).toBe(200);
     await Promise.all([expectRevoked(live, changed.at, 'session'), expectRevoked(bell, changed.at, 'session')]);
     const renewed = changed.json() as { accessToken: string };
@@ -262,7 +307,12 @@ describe('a stream lives no longer than its credential (issue 66)', () => {
     return res.json().ticket as string;
   };
   const createToken = async (permissions: string[], by = admin.accessToken) => {
-    const res = await t.app.inject({ method: 'POST', url: `/api/v1/organizations/${orgId}/api-tokens`, headers: bearer(by), payload: { name: `Stream token ${++serial}`, permissions } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `/api/v1/organizations/${orgId}/api-tokens`,
+      headers: bearer(by),
+      payload: { name: `Stream token ${++serial}`, permissions },
+    });
     expect(res.statusCode, res.body).toBe(201);
     return res.json() as { id: string; token: string };
   };
@@ -302,7 +352,10 @@ describe('a stream lives no longer than its credential (issue 66)', () => {
     const live = await openLiveStream(liveUrl(bUrl), token.token);
     expect(live.status).toBe(200);
     await live.next((e) => e.event === 'snapshot');
-    const changed = await onA('PUT', `/organizations/${orgId}/roles/${creator.roleId}`, admin.accessToken, { name: `Creator ${serial} narrowed`, permissions: ['API_TOKEN_MANAGE'] });
+    const changed = await onA('PUT', `/organizations/${orgId}/roles/${creator.roleId}`, admin.accessToken, {
+      name: `Creator ${serial} narrowed`,
+      permissions: ['API_TOKEN_MANAGE'],
+    });
     expect(changed.status).toBe(200);
     await expectRevoked(live, changed.at, 'forbidden');
   });
@@ -343,7 +396,12 @@ describe('OpenStreams', () => {
     ...over,
   });
   const request = (ctx: AuthContext, seenChanges: number) =>
-    ({ auth: ctx, credential: { epoch: 0, session: null, tokenId: null, seenChanges }, params: { orgId: 'org-1' }, routeOptions: { config: { permissions: ['ASSET_LIST'] } } }) as unknown as FastifyRequest;
+    ({
+      auth: ctx,
+      credential: { epoch: 0, session: null, tokenId: null, seenChanges },
+      params: { orgId: 'org-1' },
+      routeOptions: { config: { permissions: ['ASSET_LIST'] } },
+    }) as unknown as FastifyRequest;
   const loaders = (users: StreamAccessLoader['users']): StreamAccessLoader => ({ users, tokens: async () => new Map(), endedSessions: async () => new Set() });
   const fakeStream = () => {
     const sent: string[] = [];

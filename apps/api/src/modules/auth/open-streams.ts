@@ -115,7 +115,15 @@ export class OpenStreams {
       anyPermissions: config.anyPermissions,
     };
     return (stream) => {
-      const watched: Watched = { userId: ctx.userId, epoch: credential.epoch, session: credential.session, tokenId: credential.tokenId, need, stream, onContext };
+      const watched: Watched = {
+        userId: ctx.userId,
+        epoch: credential.epoch,
+        session: credential.session,
+        tokenId: credential.tokenId,
+        need,
+        stream,
+        onContext,
+      };
       const set = this.byUser.get(ctx.userId) ?? new Set();
       set.add(watched);
       this.byUser.set(ctx.userId, set);

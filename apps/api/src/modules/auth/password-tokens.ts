@@ -10,11 +10,7 @@ export const RESET_TOKEN_TTL_MS = 3600 * 1000;
 export const INVITE_TOKEN_TTL_MS = 7 * 24 * 3600 * 1000;
 
 /** Creates a single-use set-password token and returns the raw value for the link. */
-export async function createPasswordToken(
-  tx: DbOrTx,
-  userId: string,
-  purpose: 'RESET' | 'INVITE',
-): Promise<string> {
+export async function createPasswordToken(tx: DbOrTx, userId: string, purpose: 'RESET' | 'INVITE'): Promise<string> {
   const raw = randomToken(32);
   await tx.insert(passwordResetTokens).values({
     userId,

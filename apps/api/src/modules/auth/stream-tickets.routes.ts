@@ -25,7 +25,13 @@ export function streamTicketRoute(app: ZodApp, route: { stream: string; tags: st
       reply.header('cache-control', 'no-store');
       const ctx = requireAuth(req);
       // The ticket is worth what the credential that asked for it is: void once its sessions end.
-      return issueStreamTicket(app.db, { userId: ctx.userId, orgId: req.params.orgId, sessionEpoch: req.credential?.epoch ?? ctx.sessionEpoch, stream, sessionId: req.credential?.session ?? null });
+      return issueStreamTicket(app.db, {
+        userId: ctx.userId,
+        orgId: req.params.orgId,
+        sessionEpoch: req.credential?.epoch ?? ctx.sessionEpoch,
+        stream,
+        sessionId: req.credential?.session ?? null,
+      });
     },
   });
 }

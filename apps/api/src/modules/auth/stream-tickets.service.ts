@@ -9,7 +9,10 @@ import { randomToken, sha256 } from './crypto.ts';
  * (docs/decisions/0087). Only its hash is stored; expiry is the database's clock, so every API
  * instance agrees on it. Expired tickets are swept here: tickets are few (one per map (re)connect).
  */
-export async function issueStreamTicket(db: Db, input: { userId: string; orgId: string; sessionEpoch: number; stream: string; sessionId: string | null }): Promise<StreamTicket> {
+export async function issueStreamTicket(
+  db: Db,
+  input: { userId: string; orgId: string; sessionEpoch: number; stream: string; sessionId: string | null },
+): Promise<StreamTicket> {
   const raw = randomToken(32);
   const [row] = await db
     .insert(streamTickets)
@@ -32,12 +35,24 @@ export async function issueStreamTicket(db: Db, input: { userId: string; orgId: 
  * instances presented the same ticket cannot both accept it. Null when unknown, used or expired.
  * The caller still checks the user's current status, permissions, organization and session epoch.
  */
-export async function redeemStreamTicket(db: Db, raw: string): Promise<{ userId: string; orgId: string; sessionEpoch: number; stream: string; sessionId: string | null } | null> {
+export async function redeemStreamTicket(
+  db: Db,
+  raw: string,
+): Promise<{ userId: string; orgId: string; sessionEpoch: number; stream: string; sessionId: string | null } | null> {
   const rows = await db
     .delete(streamTickets)
     .where(eq(streamTickets.tokenHash, sha256(raw)))
     // The expiry is compared here: Citus refuses now() in the RETURNING of a write to its tables.
-    .returning({ userId: streamTickets.userId, orgId: streamTickets.organizationId, expiresAt: streamTickets.expiresAt, sessionEpoch: streamTickets.sessionEpoch, stream: streamTickets.stream, sessionId: streamTickets.sessionId });
+    .returning({
+      userId: streamTickets.userId,
+      orgId: streamTickets.organizationId,
+      expiresAt: streamTickets.expiresAt,
+      sessionEpoch: streamTickets.sessionEpoch,
+      stream: streamTickets.stream,
+      sessionId: streamTickets.sessionId,
+    });
   const row = rows[0];
-  return row && row.expiresAt.getTime() > Date.now() ? { userId: row.userId, orgId: row.orgId, sessionEpoch: row.sessionEpoch, stream: row.stream, sessionId: row.sessionId } : null;
+  return row && row.expiresAt.getTime() > Date.now()
+    ? { userId: row.userId, orgId: row.orgId, sessionEpoch: row.sessionEpoch, stream: row.stream, sessionId: row.sessionId }
+    : null;
 }

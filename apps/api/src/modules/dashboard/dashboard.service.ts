@@ -62,7 +62,8 @@ export async function getDashboard(s: ReadScope, caller: AuthContext, q: z.outpu
   const group = q.groupId ?? null;
   const g = group ? `&group=${group}` : '';
   const counters: DashboardCounter[] = [];
-  const add = (key: DashboardCounterKey, label: string, value: number | null, link: string | null, tone: DashboardCounter['tone']) => counters.push({ key, label, value, link, tone });
+  const add = (key: DashboardCounterKey, label: string, value: number | null, link: string | null, tone: DashboardCounter['tone']) =>
+    counters.push({ key, label, value, link, tone });
 
   const myGroups = await db
     .select({ id: groups.id, name: groups.name })
@@ -103,7 +104,13 @@ export async function getDashboard(s: ReadScope, caller: AuthContext, q: z.outpu
       .filter((x) => x.status === 'D' || x.status === 'ON')
       .sort((x, y) => x.availableDriveMs - y.availableDriveMs)
       .slice(0, 5)
-      .map((x) => ({ driver: x.driver, status: x.status, availableDriveMs: x.availableDriveMs, limit: limitingClock(x), vehicleUnit: x.vehicle?.unitNumber ?? null }));
+      .map((x) => ({
+        driver: x.driver,
+        status: x.status,
+        availableDriveMs: x.availableDriveMs,
+        limit: limitingClock(x),
+        vehicleUnit: x.vehicle?.unitNumber ?? null,
+      }));
   }
 
   let latestViolations: Dashboard['lists']['latestViolations'] = [];
@@ -113,7 +120,13 @@ export async function getDashboard(s: ReadScope, caller: AuthContext, q: z.outpu
     const todayCount = v.filter((x) => x.endMs > todayStart).length;
     const weekCount = v.filter((x) => x.endMs > weekFrom).length;
     add('violationsToday', 'Violations today', todayCount, `/hos/violations?from=${today}&to=${today}${g}`, todayCount ? 'bad' : 'ok');
-    add('violations7Days', 'Violations, 7 days', weekCount, `/hos/violations?from=${logDateOf(weekFrom, tz, '00:00')}&to=${today}${g}`, weekCount ? 'warn' : 'ok');
+    add(
+      'violations7Days',
+      'Violations, 7 days',
+      weekCount,
+      `/hos/violations?from=${logDateOf(weekFrom, tz, '00:00')}&to=${today}${g}`,
+      weekCount ? 'warn' : 'ok',
+    );
     const byDate = new Map(violationsPerDay.map((d) => [d.date, d]));
     for (const x of v) {
       const d = byDate.get(logDateOf(x.startMs, tz, '00:00'));
@@ -127,7 +140,13 @@ export async function getDashboard(s: ReadScope, caller: AuthContext, q: z.outpu
   if (can('HOS_LIST')) {
     const yesterday = previousDate(today);
     const page = await listLogDays({ db, orgId, now: at }, { date: yesterday, page: 0, size: 1, problem: 'UNCERTIFIED', groupId: q.groupId });
-    add('uncertifiedLogDays', 'Uncertified logs, yesterday', page.totalElements, `/hos/logs?date=${yesterday}&problem=UNCERTIFIED${g}`, page.totalElements ? 'warn' : 'ok');
+    add(
+      'uncertifiedLogDays',
+      'Uncertified logs, yesterday',
+      page.totalElements,
+      `/hos/logs?date=${yesterday}&problem=UNCERTIFIED${g}`,
+      page.totalElements ? 'warn' : 'ok',
+    );
     const ms = await unidentifiedDrivingMs(db, orgId, at - 7 * DAY, at, q.groupId);
     add('unidentifiedDrivingHours', 'Unidentified driving, 7 days (h)', ms === null ? null : Math.round((ms / HOUR) * 10) / 10, null, ms ? 'warn' : 'ok');
   }
@@ -178,7 +197,11 @@ export async function getDashboard(s: ReadScope, caller: AuthContext, q: z.outpu
 }
 
 async function withLogIds(db: DbOrTx, orgId: string, list: FleetViolation[]): Promise<Dashboard['lists']['latestViolations']> {
-  const ids = await ensureLogDays(db, orgId, list.map((v) => ({ driverId: v.driver.id, logDate: v.logDate })));
+  const ids = await ensureLogDays(
+    db,
+    orgId,
+    list.map((v) => ({ driverId: v.driver.id, logDate: v.logDate })),
+  );
   return list.map((v) => ({
     driver: v.driver,
     rule: v.rule,
@@ -199,12 +222,21 @@ async function distancePerDay(db: DbOrTx, orgId: string, dates: string[], group:
       driven: sql<number>`count(*) filter (where ${vehicleDailyStats.drivingMs} > 0)::int`,
     })
     .from(vehicleDailyStats)
-    .where(and(eq(vehicleDailyStats.organizationId, orgId), gte(vehicleDailyStats.day, dates[0]!), lt(vehicleDailyStats.day, nextDate(dates[dates.length - 1]!)), inGroup))
+    .where(
+      and(
+        eq(vehicleDailyStats.organizationId, orgId),
+        gte(vehicleDailyStats.day, dates[0]!),
+        lt(vehicleDailyStats.day, nextDate(dates[dates.length - 1]!)),
+        inGroup,
+      ),
+    )
     .groupBy(vehicleDailyStats.day);
   const [active] = await db
     .select({ n: count() })
     .from(assets)
-    .where(and(eq(assets.organizationId, orgId), eq(assets.type, 'VEHICLE'), eq(assets.status, 'ACTIVE'), group ? assetInGroup(orgId, group, assets.id) : undefined));
+    .where(
+      and(eq(assets.organizationId, orgId), eq(assets.type, 'VEHICLE'), eq(assets.status, 'ACTIVE'), group ? assetInGroup(orgId, group, assets.id) : undefined),
+    );
   const activeVehicles = active?.n ?? 0;
   const byDay = new Map(rows.map((r) => [r.day, r]));
   return dates.map((date) => {

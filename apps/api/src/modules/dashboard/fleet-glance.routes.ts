@@ -25,7 +25,8 @@ const fleetGlanceRoutes: FastifyPluginAsyncZod = async (app) => {
     config: { permissions: ['ORG_DASH_READ'], tokens: true },
     schema: {
       tags: ['dashboard'],
-      summary: 'Counters (each with the list it counts), charts over 7/14/30 days and short lists; optionally one group; counters of lists the caller may not open are left out',
+      summary:
+        'Counters (each with the list it counts), charts over 7/14/30 days and short lists; optionally one group; counters of lists the caller may not open are left out',
       params: orgIdParams,
       querystring: dashboardQuery,
       response: { 200: dashboardSchema, ...orgErrors() },
@@ -48,7 +49,8 @@ const fleetGlanceRoutes: FastifyPluginAsyncZod = async (app) => {
     config: { tokens: true },
     schema: {
       tags: ['search'],
-      summary: 'Search vehicles (unit, VIN fragment, plate), trailers, drivers, devices, users, groups and log days ("Lopez 2026-06-01"); tags, status and group narrow it',
+      summary:
+        'Search vehicles (unit, VIN fragment, plate), trailers, drivers, devices, users, groups and log days ("Lopez 2026-06-01"); tags, status and group narrow it',
       params: orgIdParams,
       querystring: searchQuery,
       response: { 200: searchResultSchema, ...orgErrors() },
@@ -58,13 +60,23 @@ const fleetGlanceRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get('/organizations/:orgId/search/tags', {
     config: { tokens: true },
-    schema: { tags: ['search'], summary: 'The record types search covers, and which the caller may search', params: orgIdParams, response: { 200: searchTagsSchema, ...orgErrors() } },
+    schema: {
+      tags: ['search'],
+      summary: 'The record types search covers, and which the caller may search',
+      params: orgIdParams,
+      response: { 200: searchTagsSchema, ...orgErrors() },
+    },
     handler: (req) => searchTags(requireAuth(req).permissions),
   });
 
   app.get('/organizations/:orgId/search/filters', {
     config: { tokens: true },
-    schema: { tags: ['search'], summary: 'The filters search takes: record status and the organization groups (groups only with GROUP_LIST)', params: orgIdParams, response: { 200: searchFiltersSchema, ...orgErrors() } },
+    schema: {
+      tags: ['search'],
+      summary: 'The filters search takes: record status and the organization groups (groups only with GROUP_LIST)',
+      params: orgIdParams,
+      response: { 200: searchFiltersSchema, ...orgErrors() },
+    },
     handler: (req) => searchFilters(scopeOf(req, req.params.orgId), requireAuth(req)),
   });
 
@@ -72,7 +84,8 @@ const fleetGlanceRoutes: FastifyPluginAsyncZod = async (app) => {
     config: { permissions: ['ANALYTICS_FLEET_PERFORMANCE'], tokens: true },
     schema: {
       tags: ['analytics'],
-      summary: 'Distance, driving and idle hours, utilization, speeds, speeding events, stops and fuel economy per vehicle, per group and per day, from daily aggregates',
+      summary:
+        'Distance, driving and idle hours, utilization, speeds, speeding events, stops and fuel economy per vehicle, per group and per day, from daily aggregates',
       params: orgIdParams,
       querystring: fleetPerformanceQuery,
       response: { 200: fleetPerformanceSchema, ...orgErrors() },

@@ -27,8 +27,16 @@ describe('dashboard', () => {
     const moving = await createTestVehicle(t.app.db, a.orgId, { uniqueId: `dash-m-${Date.now()}` });
     const quiet = await createTestVehicle(t.app.db, a.orgId, { uniqueId: `dash-q-${Date.now()}` });
     const now = Date.now();
-    const post = (v: typeof moving, positions: object[]) => t.app.inject({ method: 'POST', url: '/api/v1/ingest/positions', headers: { authorization: `Bearer ${v.token}` }, payload: { positions } });
-    expect((await post(moving, [0, 1, 2].map((i) => ({ fixTime: new Date(now - (2 - i) * 60_000).toISOString(), latitude: 40, longitude: -90 + i * 0.01, speed: 70 })))).statusCode).toBe(200);
+    const post = (v: typeof moving, positions: object[]) =>
+      t.app.inject({ method: 'POST', url: '/api/v1/ingest/positions', headers: { authorization: `Bearer ${v.token}` }, payload: { positions } });
+    expect(
+      (
+        await post(
+          moving,
+          [0, 1, 2].map((i) => ({ fixTime: new Date(now - (2 - i) * 60_000).toISOString(), latitude: 40, longitude: -90 + i * 0.01, speed: 70 })),
+        )
+      ).statusCode,
+    ).toBe(200);
     expect((await post(quiet, [{ fixTime: new Date(now - 48 * H).toISOString(), latitude: 41, longitude: -88, speed: 0 }])).statusCode).toBe(200);
     await t.database.db.execute(sql`update gateways set last_seen_at = now() - interval '48 hours' where id = ${quiet.gatewayId}`);
     await t.database.db.execute(sql`update latest_positions set server_time = now() - interval '48 hours' where asset_id = ${quiet.assetId}`);
@@ -39,20 +47,43 @@ describe('dashboard', () => {
     const d = dashboardSchema.parse(res.json());
     const c = (k: string) => d.counters.find((x) => x.key === k)!;
     expect(d.counters.map((x) => x.key)).toEqual([
-      'vehiclesMoving', 'vehiclesIdle', 'vehiclesStopped', 'vehiclesOffline', 'driversDriving', 'driversOnDuty', 'driversOffDuty',
-      'driversUnderOneHour', 'violationsToday', 'violations7Days', 'uncertifiedLogDays', 'unidentifiedDrivingHours', 'devicesOffline',
-      'inspectionsDue', 'openDefects', 'serviceOverdue',
+      'vehiclesMoving',
+      'vehiclesIdle',
+      'vehiclesStopped',
+      'vehiclesOffline',
+      'driversDriving',
+      'driversOnDuty',
+      'driversOffDuty',
+      'driversUnderOneHour',
+      'violationsToday',
+      'violations7Days',
+      'uncertifiedLogDays',
+      'unidentifiedDrivingHours',
+      'devicesOffline',
+      'inspectionsDue',
+      'openDefects',
+      'serviceOverdue',
     ]);
     // Vehicles: the map's statuses.
     const live = (await get('/assets/live')).json().vehicles as Array<{ status: string }>;
-    for (const [k, st] of [['vehiclesMoving', 'MOVING'], ['vehiclesIdle', 'IDLING'], ['vehiclesStopped', 'STOPPED'], ['vehiclesOffline', 'OFFLINE']] as const) {
+    for (const [k, st] of [
+      ['vehiclesMoving', 'MOVING'],
+      ['vehiclesIdle', 'IDLING'],
+      ['vehiclesStopped', 'STOPPED'],
+      ['vehiclesOffline', 'OFFLINE'],
+    ] as const) {
       expect(c(k).value, k).toBe(live.filter((v) => v.status === st).length);
       expect(c(k).link).toBe(`/map?status=${st}`);
     }
     expect(c('vehiclesMoving').value).toBeGreaterThanOrEqual(1);
     expect(c('vehiclesOffline').value).toBeGreaterThanOrEqual(1);
     // Drivers: availability with the counter's filters.
-    for (const [k, q] of [['driversDriving', 'duty=DRIVING'], ['driversOnDuty', 'duty=ON_DUTY'], ['driversOffDuty', 'duty=OFF_DUTY'], ['driversUnderOneHour', 'underMinutes=60']] as const) {
+    for (const [k, q] of [
+      ['driversDriving', 'duty=DRIVING'],
+      ['driversOnDuty', 'duty=ON_DUTY'],
+      ['driversOffDuty', 'duty=OFF_DUTY'],
+      ['driversUnderOneHour', 'underMinutes=60'],
+    ] as const) {
       const page = (await get(`/availability?${q}&size=1`)).json();
       expect(c(k).value, k).toBe(page.totalElements);
     }
@@ -114,13 +145,20 @@ describe('dashboard days (decision 0140)', () => {
   it('counts "today" in the user’s profile zone, else the organization’s, and the count is the list the counter opens', async () => {
     // A Chicago driver (the organization's zone) driving 12 hours from 20:00 CDT on May 31: the break
     // and 11-hour violations fall on the Chicago morning of June 1 (09:00Z, 12:00Z), before Tokyo's June 2 begins (15:00Z).
-    const d = (await t.app.inject({ method: 'POST', url: api('/drivers'), headers: a.admin, payload: driverBody({ homeTimeZone: 'America/Chicago' }) })).json() as { id: string };
+    const d = (
+      await t.app.inject({ method: 'POST', url: api('/drivers'), headers: a.admin, payload: driverBody({ homeTimeZone: 'America/Chicago' }) })
+    ).json() as { id: string };
     const start = Date.parse('2026-06-01T01:00:00Z');
     const periods = [
       { status: 'D', start: new Date(start).toISOString(), end: new Date(start + 12 * H).toISOString() },
       { status: 'OFF', start: new Date(start + 12 * H).toISOString(), end: new Date(start + 24 * H).toISOString() },
     ];
-    const imported = await t.app.inject({ method: 'POST', url: api(`/drivers/${d.id}/hos_log/import`), headers: a.admin, payload: { source: 'Test ELD', periods } });
+    const imported = await t.app.inject({
+      method: 'POST',
+      url: api(`/drivers/${d.id}/hos_log/import`),
+      headers: a.admin,
+      payload: { source: 'Test ELD', periods },
+    });
     expect(imported.statusCode, imported.body).toBe(201);
     const viewer = await userWithPermissions(t, a.orgId, ['ORG_DASH_READ', 'VIO_LIST', 'HOS_LIST']);
     const me = (await t.app.inject({ method: 'GET', url: '/api/v1/auth/me', headers: viewer })).json();
@@ -129,7 +167,8 @@ describe('dashboard days (decision 0140)', () => {
     // 23:59 CDT on June 1 is 13:59 on June 2 in Tokyo.
     const at = '2026-06-02T04:59:00Z';
     const dash = async () => dashboardSchema.parse((await get(`/dashboard/charts?days=7&at=${at}`, viewer)).json());
-    const violations = async (from: string, to: string, driver = '') => (await get(`/violations?from=${from}&to=${to}&size=100${driver}`, viewer)).json() as { totalElements: number; content: Array<{ logId: string }> };
+    const violations = async (from: string, to: string, driver = '') =>
+      (await get(`/violations?from=${from}&to=${to}&size=100${driver}`, viewer)).json() as { totalElements: number; content: Array<{ logId: string }> };
     const today = (x: Awaited<ReturnType<typeof dash>>) => x.counters.find((c) => c.key === 'violationsToday')!;
 
     const chicago = await dash();
@@ -176,7 +215,10 @@ describe('fleet overview', () => {
     expect(o.unassignedVehicles.find((v) => v.id === bare.id)?.missing).toEqual(['driver', 'device']);
     expect(o.unpairedDevices.map((d) => d.id)).toContain(unpaired.gatewayId);
     const devices = o.sections.find((s) => s.key === 'devices')!;
-    expect(devices.unassigned[0]).toMatchObject({ value: (await get('/gateways?paired=false&size=1')).json().totalElements, link: '/settings/organization-settings/devices?paired=false' });
+    expect(devices.unassigned[0]).toMatchObject({
+      value: (await get('/gateways?paired=false&size=1')).json().totalElements,
+      link: '/settings/organization-settings/devices?paired=false',
+    });
     // Only the parts the caller may list.
     const driversOnly = await userWithPermissions(t, a.orgId, ['DRIVER_LIST']);
     expect(fleetOverviewSchema.parse((await get('/fleet/overview', driversOnly)).json()).sections.map((s) => s.key)).toEqual(['drivers']);
@@ -233,22 +275,42 @@ describe('daily statistics behind ingest', () => {
       return { fixTime: new Date(start + i * 60_000).toISOString(), latitude: 39, longitude: lon, speed, ignition: i % 30 < 25 };
     });
     const send = async (positions: typeof all) => {
-      const res = await t.app.inject({ method: 'POST', url: '/api/v1/ingest/positions', headers: { authorization: `Bearer ${v.token}` }, payload: { positions } });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/v1/ingest/positions',
+        headers: { authorization: `Bearer ${v.token}` },
+        payload: { positions },
+      });
       expect(res.statusCode, res.body).toBe(200);
       await t.app.fleetStats.idle();
     };
     const row = async () =>
-      rowsOf<Record<string, number>>(await t.database.db.execute(sql`select distance_m, driving_ms, idle_ms, max_speed_kmh, speeding_events, stops, fixes from vehicle_daily_stats where asset_id = ${v.assetId} and day = '2026-06-10'`))[0]!;
+      rowsOf<Record<string, number>>(
+        await t.database.db.execute(
+          sql`select distance_m, driving_ms, idle_ms, max_speed_kmh, speeding_events, stops, fixes from vehicle_daily_stats where asset_id = ${v.assetId} and day = '2026-06-10'`,
+        ),
+      )[0]!;
     const rebuilt0 = t.app.fleetStats.stats.daysRebuilt;
     await send(all.filter((_, i) => i !== 40));
     expect(t.app.fleetStats.stats.daysRebuilt).toBe(rebuilt0);
     await send([all[40]!]);
     expect(t.app.fleetStats.stats.daysRebuilt).toBe(rebuilt0 + 1);
-    const expected = addFixes(emptyTotals(), null, all.map((p) => ({ t: Date.parse(p.fixTime), lat: p.latitude, lon: p.longitude, speed: p.speed, ignition: p.ignition })), 105).totals;
+    const expected = addFixes(
+      emptyTotals(),
+      null,
+      all.map((p) => ({ t: Date.parse(p.fixTime), lat: p.latitude, lon: p.longitude, speed: p.speed, ignition: p.ignition })),
+      105,
+    ).totals;
     const got = await row();
     expect(Number(got.fixes)).toBe(90);
     expect(Number(got.distance_m)).toBeCloseTo(expected.distanceM, 3);
-    expect({ driving: Number(got.driving_ms), idle: Number(got.idle_ms), speeding: Number(got.speeding_events), stops: Number(got.stops), max: Number(got.max_speed_kmh) }).toEqual({
+    expect({
+      driving: Number(got.driving_ms),
+      idle: Number(got.idle_ms),
+      speeding: Number(got.speeding_events),
+      stops: Number(got.stops),
+      max: Number(got.max_speed_kmh),
+    }).toEqual({
       driving: expected.drivingMs,
       idle: expected.idleMs,
       speeding: expected.speedingEvents,
@@ -278,7 +340,12 @@ describe('fleet performance', () => {
       lon += f.speed > 0 ? f.speed / 60 / 85 : 0;
       return { fixTime: new Date(f.t).toISOString(), latitude: 39, longitude: lon, speed: f.speed, ignition: true };
     });
-    const res = await t.app.inject({ method: 'POST', url: '/api/v1/ingest/positions', headers: { authorization: `Bearer ${v.token}` }, payload: { positions } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/ingest/positions',
+      headers: { authorization: `Bearer ${v.token}` },
+      payload: { positions },
+    });
     expect(res.statusCode, res.body).toBe(200);
     await t.app.fleetStats.idle();
     const today = new Date().toISOString().slice(0, 10);

@@ -13,7 +13,9 @@ import { rowsOf } from '../../db/sql/rows.ts';
 export async function unidentifiedDrivingMs(db: DbOrTx, orgId: string, fromMs: number, toMs: number, groupId?: string): Promise<number | null> {
   const from = new Date(fromMs).toISOString();
   const to = new Date(toMs).toISOString();
-  const inGroup = groupId ? sql`and exists (select 1 from group_assets ga where ga.asset_id = e.vehicle_id and ga.group_id = ${groupId} and ga.organization_id = ${orgId})` : sql``;
+  const inGroup = groupId
+    ? sql`and exists (select 1 from group_assets ga where ga.asset_id = e.vehicle_id and ga.group_id = ${groupId} and ga.organization_id = ${orgId})`
+    : sql``;
   const rows = rowsOf<{ ms: string | number | null }>(
     await db.execute(sql`with ev as (
         select e.event_code, e.event_time, lead(e.event_time) over (partition by e.vehicle_id order by e.event_time, e.sequence_id) as next_time

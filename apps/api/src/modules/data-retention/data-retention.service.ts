@@ -42,7 +42,14 @@ export async function getDataRetention({ db, orgId }: ReadScope): Promise<DataRe
     const rows = await db
       .select({ changes: activityLog.changes })
       .from(activityLog)
-      .where(and(eq(activityLog.organizationId, orgId), eq(activityLog.action, 'PURGE'), eq(activityLog.entityType, 'DATA_RETENTION'), gte(activityLog.createdAt, run.startedAt)))
+      .where(
+        and(
+          eq(activityLog.organizationId, orgId),
+          eq(activityLog.action, 'PURGE'),
+          eq(activityLog.entityType, 'DATA_RETENTION'),
+          gte(activityLog.createdAt, run.startedAt),
+        ),
+      )
       .orderBy(desc(activityLog.id))
       .limit(1);
     const after = rows[0]?.changes?.after as { removed?: Record<string, number> } | undefined;
@@ -80,7 +87,10 @@ export async function updateDataRetention({ db, orgId, actor }: Scope, input: Da
       await tx
         .insert(retentionPolicies)
         .values({ organizationId: orgId, kind: p.kind, retentionDays: p.retentionDays })
-        .onConflictDoUpdate({ target: [retentionPolicies.organizationId, retentionPolicies.kind], set: { retentionDays: p.retentionDays, updatedAt: new Date() } });
+        .onConflictDoUpdate({
+          target: [retentionPolicies.organizationId, retentionPolicies.kind],
+          set: { retentionDays: p.retentionDays, updatedAt: new Date() },
+        });
     }
     const after = await effectivePolicies(tx, orgId);
     await recordActivity(tx, { orgId, actor, action: 'UPDATE', entityType: 'DATA_RETENTION', entityId: orgId, before, after });

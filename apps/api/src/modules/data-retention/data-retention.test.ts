@@ -41,7 +41,13 @@ describe('data retention settings', () => {
       method: 'PUT',
       url: url(a.user.organization?.id),
       headers: bearer(a.accessToken),
-      payload: { policies: [{ kind: 'HOS_RECORDS', retentionDays: 90 }, { kind: 'FUEL_IFTA', retentionDays: 365 }, { kind: 'NOTIFICATIONS', retentionDays: 30 }] },
+      payload: {
+        policies: [
+          { kind: 'HOS_RECORDS', retentionDays: 90 },
+          { kind: 'FUEL_IFTA', retentionDays: 365 },
+          { kind: 'NOTIFICATIONS', retentionDays: 30 },
+        ],
+      },
     });
     expect(res.statusCode).toBe(400);
     expectFieldErrors(res.json(), 400, {
@@ -54,10 +60,18 @@ describe('data retention settings', () => {
       method: 'PUT',
       url: url(a.user.organization?.id),
       headers: bearer(a.accessToken),
-      payload: { policies: [{ kind: 'POSITIONS', retentionDays: 60 }, { kind: 'POSITIONS', retentionDays: 90 }, { kind: 'NOPE', retentionDays: 9 }] },
+      payload: {
+        policies: [
+          { kind: 'POSITIONS', retentionDays: 60 },
+          { kind: 'POSITIONS', retentionDays: 90 },
+          { kind: 'NOPE', retentionDays: 9 },
+        ],
+      },
     });
     expect(twice.statusCode).toBe(400);
-    expectFieldErrors(twice.json(), 400, { 'policies.2.kind': 'Data kind must be one of POSITIONS, HOS_RECORDS, INSPECTIONS, ACTIVITY_LOG, FUEL_IFTA or NOTIFICATIONS' });
+    expectFieldErrors(twice.json(), 400, {
+      'policies.2.kind': 'Data kind must be one of POSITIONS, HOS_RECORDS, INSPECTIONS, ACTIVITY_LOG, FUEL_IFTA or NOTIFICATIONS',
+    });
   });
 
   it('saves periods (null keeps forever), logs before and after, and needs RET_UPDATE', async () => {
@@ -67,13 +81,26 @@ describe('data retention settings', () => {
       method: 'PUT',
       url: url(orgId),
       headers: bearer(a.accessToken),
-      payload: { policies: [{ kind: 'HOS_RECORDS', retentionDays: 183 }, { kind: 'POSITIONS', retentionDays: null }] },
+      payload: {
+        policies: [
+          { kind: 'HOS_RECORDS', retentionDays: 183 },
+          { kind: 'POSITIONS', retentionDays: null },
+        ],
+      },
     });
     expect(res.statusCode).toBe(200);
     const byKind = Object.fromEntries(res.json().policies.map((p: { kind: string; retentionDays: number | null }) => [p.kind, p.retentionDays]));
     expect(byKind).toMatchObject({ HOS_RECORDS: 183, POSITIONS: null, ACTIVITY_LOG: 730 });
-    const log = await t.app.inject({ method: 'GET', url: `/api/v1/organizations/${orgId}/activity-logs?entityType=DATA_RETENTION`, headers: bearer(a.accessToken) });
-    const detail = await t.app.inject({ method: 'GET', url: `/api/v1/organizations/${orgId}/activity-logs/${log.json().content[0].id}`, headers: bearer(a.accessToken) });
+    const log = await t.app.inject({
+      method: 'GET',
+      url: `/api/v1/organizations/${orgId}/activity-logs?entityType=DATA_RETENTION`,
+      headers: bearer(a.accessToken),
+    });
+    const detail = await t.app.inject({
+      method: 'GET',
+      url: `/api/v1/organizations/${orgId}/activity-logs/${log.json().content[0].id}`,
+      headers: bearer(a.accessToken),
+    });
     expect(detail.json().changes).toEqual(
       expect.arrayContaining([
         { field: 'HOS_RECORDS', before: 400, after: 183 },
@@ -82,7 +109,12 @@ describe('data retention settings', () => {
     );
     const { session: reader } = await memberWithRole(t.app, t.dataDir, a, ['RET_READ', 'ORG_READ'], 'retreader');
     expect((await t.app.inject({ method: 'GET', url: url(orgId), headers: bearer(reader.accessToken) })).statusCode).toBe(200);
-    const denied = await t.app.inject({ method: 'PUT', url: url(orgId), headers: bearer(reader.accessToken), payload: { policies: [{ kind: 'POSITIONS', retentionDays: 30 }] } });
+    const denied = await t.app.inject({
+      method: 'PUT',
+      url: url(orgId),
+      headers: bearer(reader.accessToken),
+      payload: { policies: [{ kind: 'POSITIONS', retentionDays: 30 }] },
+    });
     expect(denied.statusCode).toBe(403);
     const d = await login(t.app, DEMO.dispatcher);
     expect((await t.app.inject({ method: 'GET', url: url(orgId), headers: bearer(d.accessToken) })).statusCode).toBe(403);
@@ -110,19 +142,36 @@ describe('retention purge job', () => {
     await db.execute(sql`create table purge_scratch (id bigserial primary key, organization_id uuid not null, fix_time timestamptz not null)`);
     const now = new Date();
     const seedRows = async (orgId: string, ages: number[]) => {
-      for (const days of ages) await db.execute(sql`insert into purge_scratch (organization_id, fix_time) values (${orgId}, ${new Date(now.getTime() - days * DAY).toISOString()}::timestamptz)`);
+      for (const days of ages)
+        await db.execute(
+          sql`insert into purge_scratch (organization_id, fix_time) values (${orgId}, ${new Date(now.getTime() - days * DAY).toISOString()}::timestamptz)`,
+        );
     };
     // Demo keeps positions 60 days; the peer keeps the default 400.
-    await t.app.inject({ method: 'PUT', url: url(demo), headers: bearer(a.accessToken), payload: { policies: [{ kind: 'POSITIONS', retentionDays: 60 }, { kind: 'ACTIVITY_LOG', retentionDays: 365 }] } });
+    await t.app.inject({
+      method: 'PUT',
+      url: url(demo),
+      headers: bearer(a.accessToken),
+      payload: {
+        policies: [
+          { kind: 'POSITIONS', retentionDays: 60 },
+          { kind: 'ACTIVITY_LOG', retentionDays: 365 },
+        ],
+      },
+    });
     await seedRows(demo, [1, 30, 59, 61, 70, 100, 200, 500, 800]);
     await seedRows(peer, [1, 61, 100, 399, 401, 900]);
     // Old activity-log rows of the demo organization (two years) and a recent one.
     for (const days of [800, 700, 400, 10]) {
-      await db.execute(sql`insert into activity_log (organization_id, action, entity_type, created_at) values (${demo}, 'SEEDED', 'TEST', ${new Date(now.getTime() - days * DAY).toISOString()}::timestamptz)`);
+      await db.execute(
+        sql`insert into activity_log (organization_id, action, entity_type, created_at) values (${demo}, 'SEEDED', 'TEST', ${new Date(now.getTime() - days * DAY).toISOString()}::timestamptz)`,
+      );
     }
     // HoS events (kept 400 days by default): one past the policy, one within it.
     for (const days of [500, 10]) {
-      await db.execute(sql`insert into hos_events (organization_id, sequence_id, event_type, event_code, record_origin, event_time, log_date) values (${demo}, ${days}, 1, 1, 4, ${new Date(now.getTime() - days * DAY).toISOString()}::timestamptz, '2026-01-01')`);
+      await db.execute(
+        sql`insert into hos_events (organization_id, sequence_id, event_type, event_code, record_origin, event_time, log_date) values (${demo}, ${days}, 1, 1, 4, ${new Date(now.getTime() - days * DAY).toISOString()}::timestamptz, '2026-01-01')`,
+      );
     }
     const targets = { ...RETENTION_TARGETS, POSITIONS: [{ table: 'purge_scratch', timeColumn: 'fix_time' }] };
 
@@ -192,7 +241,9 @@ describe('retention purge job', () => {
     expect(first.ran).toBe(true);
     // Another instance whose timer fired late, or that started after the run.
     expect(await runRetentionPurge(t.database, { slot })).toMatchObject({ ran: false, skipped: 'done' });
-    const [run] = await rows<{ started: Date; ranBy: string }>(sql`select started_at as started, summary->>'ranBy' as "ranBy" from job_runs where name = 'retention-purge'`);
+    const [run] = await rows<{ started: Date; ranBy: string }>(
+      sql`select started_at as started, summary->>'ranBy' as "ranBy" from job_runs where name = 'retention-purge'`,
+    );
     expect(new Date(run!.started).getTime()).toBe(slot.getTime());
     expect(run!.ranBy).toMatch(new RegExp(` pid ${process.pid}$`));
     expect((await runRetentionPurge(t.database, { slot: new Date(slot.getTime() + DAY) })).ran).toBe(true);
@@ -217,11 +268,21 @@ describe('inspection reports (49 CFR 396.11(a)(4))', () => {
     const kept = before.json().policies.find((p: { kind: string }) => p.kind === 'INSPECTIONS');
     expect(kept).toMatchObject({ label: 'Vehicle inspection reports', minimumDays: DVIR_MIN_RETENTION_DAYS, defaultDays: 365, stored: true });
     expect(DVIR_MIN_RETENTION_DAYS).toBe(92);
-    const short = await t.app.inject({ method: 'PUT', url: url(orgId), headers: bearer(a.accessToken), payload: { policies: [{ kind: 'INSPECTIONS', retentionDays: 91 }] } });
+    const short = await t.app.inject({
+      method: 'PUT',
+      url: url(orgId),
+      headers: bearer(a.accessToken),
+      payload: { policies: [{ kind: 'INSPECTIONS', retentionDays: 91 }] },
+    });
     expectFieldErrors(short.json(), 400, { 'policies.0.retentionDays': 'Vehicle inspection reports must be kept at least 92 days (49 CFR 396.11(a)(4)' });
     const after = await t.app.inject({ method: 'GET', url: url(orgId), headers: bearer(a.accessToken) });
     expect(after.json().policies.find((p: { kind: string }) => p.kind === 'INSPECTIONS').retentionDays).toBe(kept.retentionDays);
-    const ok = await t.app.inject({ method: 'PUT', url: url(orgId), headers: bearer(a.accessToken), payload: { policies: [{ kind: 'INSPECTIONS', retentionDays: 92 }] } });
+    const ok = await t.app.inject({
+      method: 'PUT',
+      url: url(orgId),
+      headers: bearer(a.accessToken),
+      payload: { policies: [{ kind: 'INSPECTIONS', retentionDays: 92 }] },
+    });
     expect(ok.statusCode, ok.body).toBe(200);
     expect(ok.json().policies.find((p: { kind: string }) => p.kind === 'INSPECTIONS').retentionDays).toBe(92);
   });
@@ -234,7 +295,12 @@ describe('inspection reports (49 CFR 396.11(a)(4))', () => {
     await t.app.inject({ method: 'PUT', url: url(demo), headers: bearer(a.accessToken), payload: { policies: [{ kind: 'INSPECTIONS', retentionDays: 100 }] } });
     const now = new Date();
     const ago = (days: number) => new Date(now.getTime() - days * DAY).toISOString();
-    const image = async (orgId: string) => (await rows<{ id: string }>(sql`insert into images (organization_id, content_type, size, data) values (${orgId}, 'image/png', 1, '\\x00'::bytea) returning id::text as id`))[0]!.id;
+    const image = async (orgId: string) =>
+      (
+        await rows<{ id: string }>(
+          sql`insert into images (organization_id, content_type, size, data) values (${orgId}, 'image/png', 1, '\\x00'::bytea) returning id::text as id`,
+        )
+      )[0]!.id;
     const report = async (orgId: string, days: number, o: { signature?: string; photo?: string } = {}) => {
       const items = JSON.stringify([{ item: 'HORN', label: 'Horn', assetId: orgId, ok: true, note: null, imageIds: o.photo ? [o.photo] : [], safety: false }]);
       const [r] = await rows<{ id: string }>(sql`
@@ -248,7 +314,11 @@ describe('inspection reports (49 CFR 396.11(a)(4))', () => {
         values (${orgId}, ${dvirId}, gen_random_uuid(), 'P-1', 'HORN', 'Horn', true, ${status}, ${workOrder}, ${photo ? sql`array[${photo}::uuid]` : sql`'{}'::uuid[]`})`);
     };
     const order = async (orgId: string, status: string) =>
-      (await rows<{ id: string }>(sql`insert into work_orders (organization_id, asset_id, unit_number, title, status) values (${orgId}, gen_random_uuid(), 'P-1', 'Fix', ${status}) returning id::text as id`))[0]!.id;
+      (
+        await rows<{ id: string }>(
+          sql`insert into work_orders (organization_id, asset_id, unit_number, title, status) values (${orgId}, gen_random_uuid(), 'P-1', 'Fix', ${status}) returning id::text as id`,
+        )
+      )[0]!.id;
 
     const [oldSignature, sharedSignature, defectPhoto, peerSignature] = [await image(demo), await image(demo), await image(demo), await image(peer)];
     const plain = await report(demo, 150, { signature: oldSignature });
@@ -270,7 +340,9 @@ describe('inspection reports (49 CFR 396.11(a)(4))', () => {
     const left = new Set((await rows<{ id: string }>(sql`select id::text as id from dvirs`)).map((r) => r.id));
     for (const id of [plain, sharing, repaired, peerOld]) expect(left.has(id), id).toBe(false);
     for (const id of [recentSharing, openDefect, onOpenOrder, young, peerReport]) expect(left.has(id), id).toBe(true);
-    const defects = await rows<{ dvir: string }>(sql`select dvir_id::text as dvir from vehicle_defects where dvir_id in (${openDefect}, ${onOpenOrder}, ${repaired})`);
+    const defects = await rows<{ dvir: string }>(
+      sql`select dvir_id::text as dvir from vehicle_defects where dvir_id in (${openDefect}, ${onOpenOrder}, ${repaired})`,
+    );
     expect(defects.map((d) => d.dvir).sort()).toEqual([openDefect, onOpenOrder].sort());
     const images = new Set((await rows<{ id: string }>(sql`select id::text as id from images`)).map((r) => r.id));
     expect([images.has(oldSignature), images.has(defectPhoto), images.has(sharedSignature), images.has(peerSignature)]).toEqual([false, false, true, true]);

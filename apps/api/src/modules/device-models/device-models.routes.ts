@@ -11,7 +11,12 @@ const tags = ['device-models'];
 const deviceModelsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get('/settings/device-models', {
     config: { tokens: true },
-    schema: { tags, summary: 'Device models (for the device form); size defaults to 100', querystring: deviceModelListQuery, response: { 200: deviceModelPageSchema, ...errors(400, 401) } },
+    schema: {
+      tags,
+      summary: 'Device models (for the device form); size defaults to 100',
+      querystring: deviceModelListQuery,
+      response: { 200: deviceModelPageSchema, ...errors(400, 401) },
+    },
     handler: (req) => {
       requireAuth(req);
       return svc.listDeviceModels(app.db, req.query);
@@ -20,19 +25,35 @@ const deviceModelsRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post('/settings/device-models', {
     config: { permissions: ['SUPER_ADMIN'] },
-    schema: { tags, summary: 'Add a device model (super administrator)', body: deviceModelInputSchema, response: { 201: deviceModelSchema, ...errors(400, 401, 403, 409) } },
+    schema: {
+      tags,
+      summary: 'Add a device model (super administrator)',
+      body: deviceModelInputSchema,
+      response: { 201: deviceModelSchema, ...errors(400, 401, 403, 409) },
+    },
     handler: async (req, reply) => reply.code(201).send(await svc.createDeviceModel(app.db, actorOf(req), req.body)),
   });
 
   app.put('/settings/device-models/:id', {
     config: { permissions: ['SUPER_ADMIN'] },
-    schema: { tags, summary: 'Edit a device model (super administrator)', params: deviceModelIdParams, body: deviceModelInputSchema, response: { 200: deviceModelSchema, ...errors(400, 401, 403, 404, 409) } },
+    schema: {
+      tags,
+      summary: 'Edit a device model (super administrator)',
+      params: deviceModelIdParams,
+      body: deviceModelInputSchema,
+      response: { 200: deviceModelSchema, ...errors(400, 401, 403, 404, 409) },
+    },
     handler: (req) => svc.updateDeviceModel(app.db, actorOf(req), req.params.id, req.body),
   });
 
   app.delete('/settings/device-models/:id', {
     config: { permissions: ['SUPER_ADMIN'] },
-    schema: { tags, summary: 'Delete a device model no device uses (super administrator)', params: deviceModelIdParams, response: { 204: z.null(), ...errors(400, 401, 403, 404, 409) } },
+    schema: {
+      tags,
+      summary: 'Delete a device model no device uses (super administrator)',
+      params: deviceModelIdParams,
+      response: { 204: z.null(), ...errors(400, 401, 403, 404, 409) },
+    },
     handler: async (req, reply) => {
       await svc.deleteDeviceModel(app.db, actorOf(req), req.params.id);
       return reply.code(204).send(null);

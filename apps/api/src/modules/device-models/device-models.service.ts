@@ -13,7 +13,12 @@ import { countAll } from '../../db/sql/count-all.ts';
 
 type Input = z.output<typeof deviceModelInputSchema>;
 
-const SORTS = { name: sql`lower(${deviceModels.name})`, manufacturer: sql`lower(${deviceModels.manufacturer})`, protocol: deviceModels.protocol, createdAt: deviceModels.createdAt };
+const SORTS = {
+  name: sql`lower(${deviceModels.name})`,
+  manufacturer: sql`lower(${deviceModels.manufacturer})`,
+  protocol: deviceModels.protocol,
+  createdAt: deviceModels.createdAt,
+};
 
 /**
  * Devices of all organizations using each of these models (the catalogue is global), counted in a
@@ -31,11 +36,23 @@ async function deviceCounts(db: Db, ids: string[]): Promise<Map<string, number>>
 }
 
 function present(m: typeof deviceModels.$inferSelect, count: number): DeviceModel {
-  return { id: m.id, name: m.name, manufacturer: m.manufacturer, protocol: m.protocol, notes: m.notes, ioMap: m.ioMap, deviceCount: count, createdAt: m.createdAt.toISOString(), updatedAt: m.updatedAt.toISOString() };
+  return {
+    id: m.id,
+    name: m.name,
+    manufacturer: m.manufacturer,
+    protocol: m.protocol,
+    notes: m.notes,
+    ioMap: m.ioMap,
+    deviceCount: count,
+    createdAt: m.createdAt.toISOString(),
+    updatedAt: m.updatedAt.toISOString(),
+  };
 }
 
 export async function listDeviceModels(db: Db, q: { page: number; size: number; sort?: string; search?: string }): Promise<Page<DeviceModel>> {
-  const where = q.search ? sql`lower(${deviceModels.name} || ' ' || coalesce(${deviceModels.manufacturer}, '') || ' ' || ${deviceModels.protocol}) like ${likeTerm(q.search)}` : undefined;
+  const where = q.search
+    ? sql`lower(${deviceModels.name} || ' ' || coalesce(${deviceModels.manufacturer}, '') || ' ' || ${deviceModels.protocol}) like ${likeTerm(q.search)}`
+    : undefined;
   const [total] = await db.select({ n: countAll }).from(deviceModels).where(where);
   const rows = await db
     .select()
@@ -44,8 +61,15 @@ export async function listDeviceModels(db: Db, q: { page: number; size: number; 
     .orderBy(...orderBy(q.sort, SORTS, 'name', asc(deviceModels.id)))
     .limit(q.size)
     .offset(q.page * q.size);
-  const counts = await deviceCounts(db, rows.map((m) => m.id));
-  return toPage(rows.map((m) => present(m, counts.get(m.id) ?? 0)), total?.n ?? 0, q);
+  const counts = await deviceCounts(
+    db,
+    rows.map((m) => m.id),
+  );
+  return toPage(
+    rows.map((m) => present(m, counts.get(m.id) ?? 0)),
+    total?.n ?? 0,
+    q,
+  );
 }
 
 async function getOne(db: Db, id: string): Promise<DeviceModel> {
@@ -57,7 +81,10 @@ async function getOne(db: Db, id: string): Promise<DeviceModel> {
 export async function createDeviceModel(db: Db, actor: Actor, input: Input): Promise<DeviceModel> {
   try {
     const id = await db.transaction(async (tx) => {
-      const [row] = await tx.insert(deviceModels).values({ ...input, ioMap: input.ioMap ?? {} }).returning();
+      const [row] = await tx
+        .insert(deviceModels)
+        .values({ ...input, ioMap: input.ioMap ?? {} })
+        .returning();
       if (!row) throw new Error('device model insert returned nothing');
       await recordActivity(tx, { orgId: null, actor, action: 'CREATE', entityType: 'DEVICE_MODEL', entityId: row.id, after: row });
       return row.id;
@@ -73,7 +100,11 @@ export async function updateDeviceModel(db: Db, actor: Actor, id: string, input:
     await db.transaction(async (tx) => {
       const [before] = await tx.select().from(deviceModels).where(eq(deviceModels.id, id)).for('update');
       if (!before) throw notFound('Device model');
-      const [after] = await tx.update(deviceModels).set({ ...input, ioMap: input.ioMap ?? before.ioMap, updatedAt: new Date() }).where(eq(deviceModels.id, id)).returning();
+      const [after] = await tx
+        .update(deviceModels)
+        .set({ ...input, ioMap: input.ioMap ?? before.ioMap, updatedAt: new Date() })
+        .where(eq(deviceModels.id, id))
+        .returning();
       await recordActivity(tx, { orgId: null, actor, action: 'UPDATE', entityType: 'DEVICE_MODEL', entityId: id, before, after });
     });
   } catch (err) {

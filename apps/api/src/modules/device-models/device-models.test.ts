@@ -29,7 +29,12 @@ describe('device models (global catalogue)', () => {
       expect(res.statusCode).toBe(403);
       expectErrorBody(res.json(), 403);
     }
-    const created = await t.app.inject({ method: 'POST', url, headers: a.superAdmin, payload: { name: 'Queclink GV300', manufacturer: 'Queclink', protocol: 'GL200' } });
+    const created = await t.app.inject({
+      method: 'POST',
+      url,
+      headers: a.superAdmin,
+      payload: { name: 'Queclink GV300', manufacturer: 'Queclink', protocol: 'GL200' },
+    });
     expect(created.statusCode).toBe(201);
     const m = created.json();
     expect(m).toMatchObject({ protocol: 'gl200', deviceCount: 0 });
@@ -39,7 +44,12 @@ describe('device models (global catalogue)', () => {
     const bad = await t.app.inject({ method: 'POST', url, headers: a.superAdmin, payload: { name: '', protocol: 'no spaces allowed' } });
     expect(bad.statusCode).toBe(400);
     expectFieldErrors(bad.json(), 400, { name: 'Name is a required field', protocol: 'Protocol may use letters, digits, _ and -' });
-    const edited = await t.app.inject({ method: 'PUT', url: `${url}/${m.id}`, headers: a.superAdmin, payload: { name: 'Queclink GV300W', protocol: 'gl200', notes: '3G' } });
+    const edited = await t.app.inject({
+      method: 'PUT',
+      url: `${url}/${m.id}`,
+      headers: a.superAdmin,
+      payload: { name: 'Queclink GV300W', protocol: 'gl200', notes: '3G' },
+    });
     expect(edited.json()).toMatchObject({ name: 'Queclink GV300W', notes: '3G' });
     expect((await t.app.inject({ method: 'PUT', url: `${url}/${m.id}`, headers: a.admin, payload: { name: 'x', protocol: 'y' } })).statusCode).toBe(403);
     expect((await t.app.inject({ method: 'DELETE', url: `${url}/${m.id}`, headers: a.superAdmin })).statusCode).toBe(204);
@@ -58,10 +68,25 @@ describe('reference lists', () => {
   it('lists states and provinces, US time zones and unit systems to signed-in users', async () => {
     expect((await t.app.inject({ method: 'GET', url: '/api/v1/settings/states' })).statusCode).toBe(401);
     const states = (await t.app.inject({ method: 'GET', url: '/api/v1/settings/states', headers: a.dispatcher })).json();
-    expect(states).toEqual(expect.arrayContaining([{ code: 'TX', name: 'Texas', country: 'US' }, { code: 'ON', name: 'Ontario', country: 'CA' }]));
+    expect(states).toEqual(
+      expect.arrayContaining([
+        { code: 'TX', name: 'Texas', country: 'US' },
+        { code: 'ON', name: 'Ontario', country: 'CA' },
+      ]),
+    );
     expect(states.length).toBe(65);
     const zones = (await t.app.inject({ method: 'GET', url: '/api/v1/settings/time-zone/us', headers: a.dispatcher })).json();
-    expect(zones.map((z: { id: string }) => z.id)).toEqual(expect.arrayContaining(['America/New_York', 'America/Chicago', 'America/Denver', 'America/Phoenix', 'America/Los_Angeles', 'America/Anchorage', 'Pacific/Honolulu']));
+    expect(zones.map((z: { id: string }) => z.id)).toEqual(
+      expect.arrayContaining([
+        'America/New_York',
+        'America/Chicago',
+        'America/Denver',
+        'America/Phoenix',
+        'America/Los_Angeles',
+        'America/Anchorage',
+        'Pacific/Honolulu',
+      ]),
+    );
     for (const z of zones) expect(() => new Intl.DateTimeFormat('en-US', { timeZone: z.id })).not.toThrow();
     const units = (await t.app.inject({ method: 'GET', url: '/api/v1/settings/units', headers: a.dispatcher })).json();
     expect(units.map((u: { id: string }) => u.id)).toEqual(['IMPERIAL', 'METRIC']);
@@ -70,23 +95,48 @@ describe('reference lists', () => {
 
 describe('device models: protocol and IO map (issue 30)', () => {
   it('stores, reads and edits the IO map; an edit without it keeps it; a bad map is a 400 naming the field', async () => {
-    const ioMap = { '239': { attribute: 'ignition' }, '87': { attribute: 'vehicleOdometer' }, '102': { attribute: 'engineHours', multiplier: 1 / 60 }, '10800': { attribute: 'fuelTemp', multiplier: 0.1 } };
-    const created = await t.app.inject({ method: 'POST', url, headers: a.superAdmin, payload: { name: 'Teltonika FMC650', manufacturer: 'Teltonika', protocol: 'teltonika', ioMap } });
+    const ioMap = {
+      '239': { attribute: 'ignition' },
+      '87': { attribute: 'vehicleOdometer' },
+      '102': { attribute: 'engineHours', multiplier: 1 / 60 },
+      '10800': { attribute: 'fuelTemp', multiplier: 0.1 },
+    };
+    const created = await t.app.inject({
+      method: 'POST',
+      url,
+      headers: a.superAdmin,
+      payload: { name: 'Teltonika FMC650', manufacturer: 'Teltonika', protocol: 'teltonika', ioMap },
+    });
     expect(created.statusCode).toBe(201);
     const m = created.json();
     expect(m).toMatchObject({ protocol: 'teltonika', ioMap });
     const listed = (await t.app.inject({ method: 'GET', url: `${url}?search=FMC650`, headers: a.admin })).json().content[0];
     expect(listed.ioMap).toEqual(ioMap);
-    const kept = await t.app.inject({ method: 'PUT', url: `${url}/${m.id}`, headers: a.superAdmin, payload: { name: 'Teltonika FMC650 CAN', protocol: 'teltonika' } });
+    const kept = await t.app.inject({
+      method: 'PUT',
+      url: `${url}/${m.id}`,
+      headers: a.superAdmin,
+      payload: { name: 'Teltonika FMC650 CAN', protocol: 'teltonika' },
+    });
     expect(kept.json()).toMatchObject({ name: 'Teltonika FMC650 CAN', ioMap });
-    const emptied = await t.app.inject({ method: 'PUT', url: `${url}/${m.id}`, headers: a.superAdmin, payload: { name: 'Teltonika FMC650 CAN', protocol: 'teltonika', ioMap: {} } });
+    const emptied = await t.app.inject({
+      method: 'PUT',
+      url: `${url}/${m.id}`,
+      headers: a.superAdmin,
+      payload: { name: 'Teltonika FMC650 CAN', protocol: 'teltonika', ioMap: {} },
+    });
     expect(emptied.json().ioMap).toEqual({});
     for (const [bad, path] of [
       [{ abc: { attribute: 'ignition' } }, 'ioMap.abc'],
       [{ '239': { attribute: 'not a name' } }, 'ioMap.239.attribute'],
       [{ '239': { attribute: 'ignition', multiplier: -1 } }, 'ioMap.239.multiplier'],
     ] as const) {
-      const res = await t.app.inject({ method: 'PUT', url: `${url}/${m.id}`, headers: a.superAdmin, payload: { name: 'Teltonika FMC650 CAN', protocol: 'teltonika', ioMap: bad } });
+      const res = await t.app.inject({
+        method: 'PUT',
+        url: `${url}/${m.id}`,
+        headers: a.superAdmin,
+        payload: { name: 'Teltonika FMC650 CAN', protocol: 'teltonika', ioMap: bad },
+      });
       expect(res.statusCode, path).toBe(400);
       expect(expectErrorBody(res.json(), 400).technicalMessage).toContain(path);
     }

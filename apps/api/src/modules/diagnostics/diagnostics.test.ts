@@ -47,10 +47,13 @@ describe('memory report', () => {
     let res = await report();
     // On PostgreSQL the sign-in's own auth_change notification may arrive after this request cached
     // the user and empty the cache: the next request caches it again.
-    await vi.waitFor(async () => {
-      if (res.json().caches?.authUsers?.entries === 0) res = await report();
-      expect(res.json().caches?.authUsers?.entries).not.toBe(0);
-    }, { timeout: 5_000, interval: 100 });
+    await vi.waitFor(
+      async () => {
+        if (res.json().caches?.authUsers?.entries === 0) res = await report();
+        expect(res.json().caches?.authUsers?.entries).not.toBe(0);
+      },
+      { timeout: 5_000, interval: 100 },
+    );
     expect(res.statusCode).toBe(200);
     const body = res.json();
     expect(body.rssMb).toBeGreaterThan(body.heapUsedMb);
@@ -73,7 +76,15 @@ describe('memory report', () => {
 });
 
 describe('cache caps', () => {
-  const ctx = (userId: string): AuthContext => ({ userId, email: `${userId}@x.test`, role: 'USER', orgId: null, permissions: new Set(), isSuperAdmin: false, sessionEpoch: 0 });
+  const ctx = (userId: string): AuthContext => ({
+    userId,
+    email: `${userId}@x.test`,
+    role: 'USER',
+    orgId: null,
+    permissions: new Set(),
+    isSuperAdmin: false,
+    sessionEpoch: 0,
+  });
 
   it('the auth cache keeps at most its cap, dropping the user loaded longest ago', async () => {
     const cache = new AuthCache(2);

@@ -11,7 +11,11 @@ import { invalidField } from '../../http/errors.ts';
 export const FAULTS = ['kill-database-thread', 'stall-database'] as const;
 
 const faultParams = z.object({
-  fault: z.enum(FAULTS).describe('kill-database-thread: end the embedded database\'s worker thread at once (a no-op on PostgreSQL or with PGLITE_THREAD=main); stall-database: hold the database for `ms`'),
+  fault: z
+    .enum(FAULTS)
+    .describe(
+      "kill-database-thread: end the embedded database's worker thread at once (a no-op on PostgreSQL or with PGLITE_THREAD=main); stall-database: hold the database for `ms`",
+    ),
 });
 const faultBody = z
   .object({ ms: z.number().int().min(1).max(600_000).optional().describe('How long stall-database holds the database, in milliseconds (1-600000)') })
@@ -26,7 +30,7 @@ const faultsRoutes: FastifyPluginAsyncZod = async (app) => {
     config: { permissions: ['SUPER_ADMIN'] },
     schema: {
       tags: ['diagnostics'],
-      summary: 'Inject a database fault into this API instance (only with FAULT_INJECTION=1; the soak\'s hook)',
+      summary: "Inject a database fault into this API instance (only with FAULT_INJECTION=1; the soak's hook)",
       params: faultParams,
       body: faultBody,
       response: { 202: faultAccepted, ...errors(400), ...authErrors() },

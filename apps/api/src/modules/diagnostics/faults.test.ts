@@ -58,25 +58,34 @@ describe('with FAULT_INJECTION=1', () => {
     // PGlite's one session runs it before anything sent after it.
     if (t.database.kind !== 'pglite') {
       const held = `select count(*)::int as n from pg_locks l join pg_class c on c.oid = l.relation where c.relname = 'positions' and l.mode = 'ExclusiveLock' and l.granted`;
-      await vi.waitFor(async () => expect(rowsOf<{ n: number }>(await t.database.db.execute(held as never))[0]!.n).toBeGreaterThan(0), { timeout: 10_000, interval: 20 });
+      await vi.waitFor(async () => expect(rowsOf<{ n: number }>(await t.database.db.execute(held as never))[0]!.n).toBeGreaterThan(0), {
+        timeout: 10_000,
+        interval: 20,
+      });
     }
-    const fix = await faulty.inject({ method: 'GET', url: `/api/v1/ingest/osmand?id=demo-truck-01&lat=35&lon=-97&timestamp=${Math.floor(Date.now() / 1000)}&speed=0` });
+    const fix = await faulty.inject({
+      method: 'GET',
+      url: `/api/v1/ingest/osmand?id=demo-truck-01&lat=35&lon=-97&timestamp=${Math.floor(Date.now() / 1000)}&speed=0`,
+    });
     expect(fix.statusCode, fix.body).toBe(200);
     expect(Date.now() - t0).toBeGreaterThanOrEqual(1300);
   });
 
   // Last: the kill takes the in-memory test database with its thread (a data directory would open
   // again, bench/soak.ts shows that). On PostgreSQL, or with the database on the API's thread, it is a no-op.
-  it.skipIf(!!process.env.TEST_DATABASE_URL || !!process.env.TEST_CITUS_URL || process.env.PGLITE_THREAD === 'main')('ends the database worker thread', async () => {
-    const logged: string[] = [];
-    vi.spyOn(console, 'error').mockImplementation((...args: unknown[]) => void logged.push(args.map(String).join(' ')));
-    const su = await login(faulty, DEMO.superAdmin);
-    const res = await faulty.inject({ method: 'POST', url: faultUrl('kill-database-thread'), headers: bearer(su.accessToken) });
-    expect(res.statusCode, res.body).toBe(202);
-    expect(res.json()).toEqual({ fault: 'kill-database-thread', ms: null });
-    await vi.waitFor(() => expect(logged.some((l) => /worker thread stopped/.test(l))).toBe(true), { timeout: 10_000, interval: 50 });
-    const ready = await faulty.inject({ method: 'GET', url: '/readyz' });
-    expect(ready.statusCode).toBe(503);
-    expect(ready.json().technicalMessage).toMatch(/in-memory database is lost/);
-  });
+  it.skipIf(!!process.env.TEST_DATABASE_URL || !!process.env.TEST_CITUS_URL || process.env.PGLITE_THREAD === 'main')(
+    'ends the database worker thread',
+    async () => {
+      const logged: string[] = [];
+      vi.spyOn(console, 'error').mockImplementation((...args: unknown[]) => void logged.push(args.map(String).join(' ')));
+      const su = await login(faulty, DEMO.superAdmin);
+      const res = await faulty.inject({ method: 'POST', url: faultUrl('kill-database-thread'), headers: bearer(su.accessToken) });
+      expect(res.statusCode, res.body).toBe(202);
+      expect(res.json()).toEqual({ fault: 'kill-database-thread', ms: null });
+      await vi.waitFor(() => expect(logged.some((l) => /worker thread stopped/.test(l))).toBe(true), { timeout: 10_000, interval: 50 });
+      const ready = await faulty.inject({ method: 'GET', url: '/readyz' });
+      expect(ready.statusCode).toBe(503);
+      expect(ready.json().technicalMessage).toMatch(/in-memory database is lost/);
+    },
+  );
 });

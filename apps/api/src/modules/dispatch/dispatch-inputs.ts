@@ -13,7 +13,10 @@ export type LoadRow = typeof loads.$inferSelect;
 export type StopRow = typeof loadStops.$inferSelect;
 
 export async function loadWithStops(db: DbOrTx, orgId: string, loadId: string): Promise<{ load: LoadRow; stops: StopRow[] }> {
-  const [load] = await db.select().from(loads).where(and(eq(loads.organizationId, orgId), eq(loads.id, loadId)));
+  const [load] = await db
+    .select()
+    .from(loads)
+    .where(and(eq(loads.organizationId, orgId), eq(loads.id, loadId)));
   if (!load) throw notFound('Load');
   const stops = await db.select().from(loadStops).where(eq(loadStops.loadId, loadId)).orderBy(asc(loadStops.seq));
   return { load, stops };
@@ -41,9 +44,19 @@ export interface Fix extends LatLon {
 }
 
 /** The newest fix of every vehicle of the organization, by vehicle and by the driver it last reported. */
-export async function fleetPositions(db: DbOrTx, orgId: string, assetIds?: readonly string[]): Promise<{ byAsset: Map<string, Fix>; byDriver: Map<string, Fix> }> {
+export async function fleetPositions(
+  db: DbOrTx,
+  orgId: string,
+  assetIds?: readonly string[],
+): Promise<{ byAsset: Map<string, Fix>; byDriver: Map<string, Fix> }> {
   const rows = await db
-    .select({ assetId: latestPositions.assetId, driverId: latestPositions.driverId, lat: latestPositions.latitude, lon: latestPositions.longitude, t: latestPositions.fixTime })
+    .select({
+      assetId: latestPositions.assetId,
+      driverId: latestPositions.driverId,
+      lat: latestPositions.latitude,
+      lon: latestPositions.longitude,
+      t: latestPositions.fixTime,
+    })
     .from(latestPositions)
     .where(and(eq(latestPositions.organizationId, orgId), assetIds ? inArray(latestPositions.assetId, [...assetIds]) : undefined));
   const byAsset = new Map<string, Fix>();
@@ -58,7 +71,11 @@ export async function fleetPositions(db: DbOrTx, orgId: string, assetIds?: reado
 }
 
 /** Where a driver is: the given vehicle's fix, else their assigned vehicle's, else the newest fix they reported. */
-export function driverFix(p: { byAsset: Map<string, Fix>; byDriver: Map<string, Fix> }, driverId: string, assetIds: ReadonlyArray<string | null | undefined>): Fix | null {
+export function driverFix(
+  p: { byAsset: Map<string, Fix>; byDriver: Map<string, Fix> },
+  driverId: string,
+  assetIds: ReadonlyArray<string | null | undefined>,
+): Fix | null {
   for (const a of assetIds) {
     const f = a ? p.byAsset.get(a) : undefined;
     if (f) return f;
@@ -88,13 +105,23 @@ export async function busyLoads(db: DbOrTx, orgId: string, driverIds?: readonly 
   const out = new Map<string, BusyLoadRow[]>();
   if (driverIds && driverIds.length === 0) return out;
   const rows = await db
-    .select({ id: loads.id, number: loads.number, status: loads.status, driverId: loads.driverId, coDriverId: loads.coDriverId, assetId: loads.assetId, createdAt: loads.createdAt })
+    .select({
+      id: loads.id,
+      number: loads.number,
+      status: loads.status,
+      driverId: loads.driverId,
+      coDriverId: loads.coDriverId,
+      assetId: loads.assetId,
+      createdAt: loads.createdAt,
+    })
     .from(loads)
     .where(
       and(
         eq(loads.organizationId, orgId),
         inArray(loads.status, [...ACTIVE_LOAD_STATUSES]),
-        driverIds ? or(inArray(loads.driverId, [...driverIds]), inArray(loads.coDriverId, [...driverIds])) : or(sql`${loads.driverId} is not null`, sql`${loads.coDriverId} is not null`),
+        driverIds
+          ? or(inArray(loads.driverId, [...driverIds]), inArray(loads.coDriverId, [...driverIds]))
+          : or(sql`${loads.driverId} is not null`, sql`${loads.coDriverId} is not null`),
       ),
     );
   if (rows.length === 0) return out;
@@ -102,7 +129,15 @@ export async function busyLoads(db: DbOrTx, orgId: string, driverIds?: readonly 
     .select({ stop: loadStops, placeName: places.name })
     .from(loadStops)
     .leftJoin(places, and(eq(places.id, loadStops.placeId), eq(places.organizationId, loadStops.organizationId)))
-    .where(and(eq(loadStops.organizationId, orgId), inArray(loadStops.loadId, rows.map((r) => r.id))))
+    .where(
+      and(
+        eq(loadStops.organizationId, orgId),
+        inArray(
+          loadStops.loadId,
+          rows.map((r) => r.id),
+        ),
+      ),
+    )
     .orderBy(asc(loadStops.loadId), asc(loadStops.seq));
   const stopsOf = new Map<string, BusyLoadRow['stops']>();
   for (const r of stopRows) {
@@ -111,7 +146,10 @@ export async function busyLoads(db: DbOrTx, orgId: string, driverIds?: readonly 
     stopsOf.set(r.stop.loadId, list);
   }
   const first = (l: BusyLoadRow) => l.stops[0]?.windowStart.getTime() ?? Infinity;
-  const all = rows.map((r) => ({ row: r, load: { id: r.id, number: r.number, status: r.status, driverId: r.driverId, coDriverId: r.coDriverId, assetId: r.assetId, stops: stopsOf.get(r.id) ?? [] } }));
+  const all = rows.map((r) => ({
+    row: r,
+    load: { id: r.id, number: r.number, status: r.status, driverId: r.driverId, coDriverId: r.coDriverId, assetId: r.assetId, stops: stopsOf.get(r.id) ?? [] },
+  }));
   all.sort((a, b) => {
     const ua = UNDER_WAY.has(a.load.status) ? 0 : 1;
     const ub = UNDER_WAY.has(b.load.status) ? 0 : 1;
@@ -135,7 +173,9 @@ export async function busyLoads(db: DbOrTx, orgId: string, driverIds?: readonly 
  * one under way, and the assigned ones whose first appointment opens before the target's.
  */
 export function loadsBefore(busy: readonly BusyLoadRow[] | undefined, target: { id: string; firstWindowStart: number }): BusyLoadRow[] {
-  return (busy ?? []).filter((l) => l.id !== target.id && (UNDER_WAY.has(l.status) || (l.stops[0]?.windowStart.getTime() ?? Infinity) < target.firstWindowStart));
+  return (busy ?? []).filter(
+    (l) => l.id !== target.id && (UNDER_WAY.has(l.status) || (l.stops[0]?.windowStart.getTime() ?? Infinity) < target.firstWindowStart),
+  );
 }
 
 /** The load a driver is on: the first under way, else the first assigned; null when none. */

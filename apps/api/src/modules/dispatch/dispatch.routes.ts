@@ -30,7 +30,8 @@ const dispatchRoutes: FastifyPluginAsyncZod = async (app) => {
       querystring: planQuerySchema,
       response: { 200: loadPlanSchema, ...orgErrors() },
     },
-    handler: (req) => planLoad({ db: req.server.db, orgId: req.params.orgId, userId: actorOf(req).userId }, routing, req.params.id, req.query, knownLegs(req.server)),
+    handler: (req) =>
+      planLoad({ db: req.server.db, orgId: req.params.orgId, userId: actorOf(req).userId }, routing, req.params.id, req.query, knownLegs(req.server)),
   });
 
   app.get('/organizations/:orgId/loads/:id/candidates', {
@@ -42,7 +43,8 @@ const dispatchRoutes: FastifyPluginAsyncZod = async (app) => {
       querystring: candidateQuerySchema,
       response: { 200: candidatePageSchema, ...orgErrors() },
     },
-    handler: (req) => loadCandidates({ db: req.server.db, orgId: req.params.orgId, userId: actorOf(req).userId }, routing, req.params.id, req.query, knownLegs(req.server)),
+    handler: (req) =>
+      loadCandidates({ db: req.server.db, orgId: req.params.orgId, userId: actorOf(req).userId }, routing, req.params.id, req.query, knownLegs(req.server)),
   });
 };
 

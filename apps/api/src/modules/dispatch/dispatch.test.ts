@@ -60,7 +60,14 @@ async function createLoad(opts: {
 }): Promise<{ id: string; stopIds: string[] }> {
   const [l] = await t.database.db
     .insert(loads)
-    .values({ organizationId: orgId, number: `L-${++numbers}`, customer: 'Test Foods', status: opts.status ?? 'PLANNED', driverId: opts.driverId ?? null, assetId: opts.assetId ?? null })
+    .values({
+      organizationId: orgId,
+      number: `L-${++numbers}`,
+      customer: 'Test Foods',
+      status: opts.status ?? 'PLANNED',
+      driverId: opts.driverId ?? null,
+      assetId: opts.assetId ?? null,
+    })
     .returning({ id: loads.id });
   const stops = await t.database.db
     .insert(loadStops)
@@ -113,7 +120,9 @@ describe('a load’s plan', () => {
     expect(Date.parse(plan.stops[1]!.eta)).toBeGreaterThan(now + 7 * HOUR);
 
     // Another driver, far away, cannot: a 10-hour rest (and the reason says so).
-    const other = loadPlanSchema.parse((await t.app.inject({ method: 'GET', url: `/api/v1/organizations/${orgId}/loads/${load.id}/plan?driverId=${far.driverId}`, headers: dispatcher })).json());
+    const other = loadPlanSchema.parse(
+      (await t.app.inject({ method: 'GET', url: `/api/v1/organizations/${orgId}/loads/${load.id}/plan?driverId=${far.driverId}`, headers: dispatcher })).json(),
+    );
     expect(other.feasible).toBe(false);
     expect(other.reason).toMatch(/late/);
     expect(other.segments.some((s) => s.kind === 'REST')).toBe(true);
@@ -121,7 +130,12 @@ describe('a load’s plan', () => {
 
   it('answers 400 without a driver, 400 naming an unknown driver, 404 for another organization’s load', async () => {
     const now = Date.now();
-    const load = await createLoad({ stops: [{ at: DALLAS, kind: 'PICKUP', from: now, to: now + HOUR }, { at: MEMPHIS, kind: 'DELIVERY', from: now, to: now + 40 * HOUR }] });
+    const load = await createLoad({
+      stops: [
+        { at: DALLAS, kind: 'PICKUP', from: now, to: now + HOUR },
+        { at: MEMPHIS, kind: 'DELIVERY', from: now, to: now + 40 * HOUR },
+      ],
+    });
     const none = await t.app.inject({ method: 'GET', url: `/api/v1/organizations/${orgId}/loads/${load.id}/plan`, headers: dispatcher });
     expect(expectErrorBody(none.json(), 400).technicalMessage).toMatch(/^driverId/);
     const unknown = await t.app.inject({ method: 'GET', url: `/api/v1/organizations/${orgId}/loads/${load.id}/plan?driverId=${orgId}`, headers: dispatcher });
@@ -129,9 +143,17 @@ describe('a load’s plan', () => {
     const bad = await t.app.inject({ method: 'GET', url: `/api/v1/organizations/${orgId}/loads/${load.id}/plan?driverId=nope`, headers: dispatcher });
     expect(bad.statusCode).toBe(400);
     const stranger = await registerOrganization(t.app);
-    const foreign = await t.app.inject({ method: 'GET', url: `/api/v1/organizations/${stranger.user.organization!.id}/loads/${load.id}/plan?driverId=${near.driverId}`, headers: bearer(stranger.accessToken) });
+    const foreign = await t.app.inject({
+      method: 'GET',
+      url: `/api/v1/organizations/${stranger.user.organization!.id}/loads/${load.id}/plan?driverId=${near.driverId}`,
+      headers: bearer(stranger.accessToken),
+    });
     expect(foreign.statusCode).toBe(404);
-    const candidates = await t.app.inject({ method: 'GET', url: `/api/v1/organizations/${stranger.user.organization!.id}/loads/${load.id}/candidates`, headers: bearer(stranger.accessToken) });
+    const candidates = await t.app.inject({
+      method: 'GET',
+      url: `/api/v1/organizations/${stranger.user.organization!.id}/loads/${load.id}/candidates`,
+      headers: bearer(stranger.accessToken),
+    });
     expect(candidates.statusCode).toBe(404);
   });
 });
@@ -154,7 +176,11 @@ describe('candidates', () => {
         { at: ATLANTA, kind: 'DELIVERY', from: now, to: now + 36 * HOUR },
       ],
     });
-    const res = await t.app.inject({ method: 'GET', url: `/api/v1/organizations/${orgId}/loads/${load.id}/candidates?search=disp-&size=10`, headers: dispatcher });
+    const res = await t.app.inject({
+      method: 'GET',
+      url: `/api/v1/organizations/${orgId}/loads/${load.id}/candidates?search=disp-&size=10`,
+      headers: dispatcher,
+    });
     expect(res.statusCode, res.body).toBe(200);
     const page = candidatePageSchema.parse(res.json());
     expect(page.totalElements).toBe(3);
@@ -174,7 +200,11 @@ describe('candidates', () => {
     expect(third).toMatchObject({ feasible: false, lastStopEta: null });
     expect(third!.reason).toMatch(/no position/);
     // Paging: the second page of one.
-    const p2 = candidatePageSchema.parse((await t.app.inject({ method: 'GET', url: `/api/v1/organizations/${orgId}/loads/${load.id}/candidates?search=disp-&size=1&page=1`, headers: dispatcher })).json());
+    const p2 = candidatePageSchema.parse(
+      (
+        await t.app.inject({ method: 'GET', url: `/api/v1/organizations/${orgId}/loads/${load.id}/candidates?search=disp-&size=1&page=1`, headers: dispatcher })
+      ).json(),
+    );
     expect(p2.content.map((c) => c.driverId)).toEqual([far.driverId]);
     expect(p2.totalPages).toBe(3);
     await t.database.db.update(loads).set({ status: 'DELIVERED' }).where(eq(loads.id, running.id));
@@ -220,7 +250,9 @@ describe('a driver on other loads', () => {
     expect(c!.feasible).toBe(true);
 
     // Their plan for it starts there and then (the load page's "Show plan").
-    const plan = loadPlanSchema.parse((await t.app.inject({ method: 'GET', url: `/api/v1/organizations/${orgId}/loads/${next.id}/plan?driverId=${v.driverId}`, headers: dispatcher })).json());
+    const plan = loadPlanSchema.parse(
+      (await t.app.inject({ method: 'GET', url: `/api/v1/organizations/${orgId}/loads/${next.id}/plan?driverId=${v.driverId}`, headers: dispatcher })).json(),
+    );
     expect(plan.after).toMatchObject({ loadId: running.id, place: 'Memphis, TN' });
     expect(Math.abs(Date.parse(plan.startsAt) - freeAt)).toBeLessThan(2 * 60_000);
     expect(plan.origin.latitude).toBeCloseTo(MEMPHIS.lat, 2);
@@ -243,7 +275,9 @@ describe('the plan’s roads', () => {
         { at: MEMPHIS, kind: 'DELIVERY', from: now, to: now + 30 * HOUR },
       ],
     });
-    const plan = loadPlanSchema.parse((await t.app.inject({ method: 'GET', url: `/api/v1/organizations/${orgId}/loads/${load.id}/plan`, headers: dispatcher })).json());
+    const plan = loadPlanSchema.parse(
+      (await t.app.inject({ method: 'GET', url: `/api/v1/organizations/${orgId}/loads/${load.id}/plan`, headers: dispatcher })).json(),
+    );
     expect(plan.route.map((l) => [l.fromStopId, l.toStopId])).toEqual([
       [load.stopIds[0], load.stopIds[1]],
       [null, load.stopIds[0]],
@@ -287,7 +321,9 @@ describe('live ETAs', () => {
       const [l] = rowsOf<{ at_risk: boolean; risk_reason: string | null; risk_notified_at: string | null; eta_updated_at: string | null }>(
         await t.database.db.execute(sql`select at_risk, risk_reason, risk_notified_at::text, eta_updated_at::text from loads where id = ${load.id}`),
       );
-      const stops = rowsOf<{ eta: string | null; window_met: boolean | null }>(await t.database.db.execute(sql`select eta::text, window_met from load_stops where load_id = ${load.id} order by seq`));
+      const stops = rowsOf<{ eta: string | null; window_met: boolean | null }>(
+        await t.database.db.execute(sql`select eta::text, window_met from load_stops where load_id = ${load.id} order by seq`),
+      );
       return { l: l!, stops };
     };
     const first = await read();
@@ -302,7 +338,9 @@ describe('live ETAs', () => {
     // Told once: a second plan of the load (forced) tells no one again.
     await t.app.liveEtas.recompute(orgId);
     const notices = async (who: Record<string, string>) =>
-      notificationPageSchema.parse((await t.app.inject({ method: 'GET', url: `/api/v1/organizations/${orgId}/notifications?size=50&kind=LOAD_AT_RISK`, headers: who })).json()).content;
+      notificationPageSchema.parse(
+        (await t.app.inject({ method: 'GET', url: `/api/v1/organizations/${orgId}/notifications?size=50&kind=LOAD_AT_RISK`, headers: who })).json(),
+      ).content;
     // The administrator hears of it (the demo dispatcher hears only of their group's trucks).
     const mine = (await notices(admin)).filter((n) => n.title === `Load L-${numbers} will miss its delivery appointment at Memphis, TN`);
     expect(mine).toHaveLength(1);

@@ -24,7 +24,10 @@ export const liveEtasFollower = follower('liveEtas', ({ database, config, onErro
             const started = Date.now();
             return liveEtas
               .recompute()
-              .then((n) => n && info(`live ETAs: ${n} running loads planned from their vehicles' latest positions in ${((Date.now() - started) / 1000).toFixed(1)} s`))
+              .then(
+                (n) =>
+                  n && info(`live ETAs: ${n} running loads planned from their vehicles' latest positions in ${((Date.now() - started) / 1000).toFixed(1)} s`),
+              )
               .catch(onError('live ETAs catch-up'));
           },
         }

@@ -206,7 +206,16 @@ export class LiveEtas {
       .from(loads)
       .where(and(eq(loads.organizationId, orgId), inArray(loads.id, ids), inArray(loads.status, [...ACTIVE_LOAD_STATUSES])));
     if (loadRows.length === 0) return;
-    const stopRows = await this.db.select().from(loadStops).where(inArray(loadStops.loadId, loadRows.map((l) => l.id))).orderBy(asc(loadStops.loadId), asc(loadStops.seq));
+    const stopRows = await this.db
+      .select()
+      .from(loadStops)
+      .where(
+        inArray(
+          loadStops.loadId,
+          loadRows.map((l) => l.id),
+        ),
+      )
+      .orderBy(asc(loadStops.loadId), asc(loadStops.seq));
     const stopsOf = new Map<string, StopRow[]>();
     for (const s of stopRows) stopsOf.set(s.loadId, [...(stopsOf.get(s.loadId) ?? []), s]);
     const driverIds = [...new Set(loadRows.flatMap((l) => [l.driverId, l.coDriverId].filter((d): d is string => d !== null)))];
@@ -290,10 +299,22 @@ export class LiveEtas {
         const first = await tx
           .update(loads)
           .set({ riskNotifiedAt: new Date(now) })
-          .where(and(inArray(loads.id, atRisk.map((r) => r.load.id)), isNull(loads.riskNotifiedAt)))
+          .where(
+            and(
+              inArray(
+                loads.id,
+                atRisk.map((r) => r.load.id),
+              ),
+              isNull(loads.riskNotifiedAt),
+            ),
+          )
           .returning({ id: loads.id });
         const mine = new Set(first.map((r) => r.id));
-        await riskNotices(tx, orgId, atRisk.filter((r) => mine.has(r.load.id)));
+        await riskNotices(
+          tx,
+          orgId,
+          atRisk.filter((r) => mine.has(r.load.id)),
+        );
       }
     });
   }

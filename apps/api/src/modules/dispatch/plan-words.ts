@@ -10,7 +10,12 @@ export const milesOf = (metres: number) => Math.round((metres / METRES_PER_MILE)
 const minutes = (ms: number) => Math.round(ms / 60_000);
 
 /** The engine's clocks in the API's minutes. */
-export const clockMinutes = (c: Clocks) => ({ driveMinutes: minutes(c.driveMs), windowMinutes: minutes(c.windowMs), breakMinutes: c.breakMs === null ? null : minutes(c.breakMs), cycleMinutes: minutes(c.cycleMs) });
+export const clockMinutes = (c: Clocks) => ({
+  driveMinutes: minutes(c.driveMs),
+  windowMinutes: minutes(c.windowMs),
+  breakMinutes: c.breakMs === null ? null : minutes(c.breakMs),
+  cycleMinutes: minutes(c.cycleMs),
+});
 
 /** The plan as the API answers it. */
 export function presentPlan(

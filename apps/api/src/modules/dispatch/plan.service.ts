@@ -1,5 +1,16 @@
 import { clocksAt, type Clocks } from '@fleet/hos';
-import { busyPoints, freeAfter, planTrip, rankCandidatesRouted, type BusyLoad, type CandidateDriver, type LatLon, type PlanDriver, type RouteLeg, type RoutingPort } from '@fleet/dispatch';
+import {
+  busyPoints,
+  freeAfter,
+  planTrip,
+  rankCandidatesRouted,
+  type BusyLoad,
+  type CandidateDriver,
+  type LatLon,
+  type PlanDriver,
+  type RouteLeg,
+  type RoutingPort,
+} from '@fleet/dispatch';
 import type { Candidate, FreeAfter, LoadPlan, Page, PlanRouteLeg } from '@fleet/api-contract';
 import type { z } from 'zod';
 import type { candidateQuerySchema, planQuerySchema } from '@fleet/api-contract';
@@ -7,7 +18,19 @@ import { badRequest, invalidField } from '../../http/errors.ts';
 import { toPage } from '../../http/paging.ts';
 import type { ReadScope } from '../auth/index.ts';
 import { planDriversOf, type PlanDriverRecord } from '../hos/index.ts';
-import { busyLoads, currentLoadOf, driverFix, fleetPositions, loadsBefore, loadWithStops, remainingStops, stopPlaceWords, userTimeZone, type BusyLoadRow, type StopRow } from './dispatch-inputs.ts';
+import {
+  busyLoads,
+  currentLoadOf,
+  driverFix,
+  fleetPositions,
+  loadsBefore,
+  loadWithStops,
+  remainingStops,
+  stopPlaceWords,
+  userTimeZone,
+  type BusyLoadRow,
+  type StopRow,
+} from './dispatch-inputs.ts';
 import { clockMinutes, milesOf, presentPlan } from './plan-words.ts';
 import { thinLeg } from './remaining-leg.ts';
 
@@ -46,17 +69,34 @@ function busyOf(rows: readonly BusyLoadRow[], recs: ReadonlyMap<string, PlanDriv
 export type KnownLegs = (loadId: string, at: LatLon, stopIds: readonly string[]) => RouteLeg[] | null;
 
 /** The first busy load's legs when it is under way and its legs are followed from the driver's fix; undefined for the rest. */
-function knownBusyLegs(busy: ReadonlyArray<BusyLoad & { row: BusyLoadRow }>, fix: LatLon | null, known: KnownLegs | undefined): Array<RouteLeg[] | null | undefined> | undefined {
+function knownBusyLegs(
+  busy: ReadonlyArray<BusyLoad & { row: BusyLoadRow }>,
+  fix: LatLon | null,
+  known: KnownLegs | undefined,
+): Array<RouteLeg[] | null | undefined> | undefined {
   const b = busy[0];
   if (!b || !fix || !known || (b.row.status !== 'EN_ROUTE' && b.row.status !== 'AT_STOP')) return undefined;
-  const legs = known(b.loadId, fix, b.stops.map((s) => s.stopId));
+  const legs = known(
+    b.loadId,
+    fix,
+    b.stops.map((s) => s.stopId),
+  );
   return legs ? [legs] : undefined;
 }
 
 /** The API's words for where and when the driver is free. */
 function freeAfterOf(row: BusyLoadRow, count: number, at: number, clocks: Clocks): FreeAfter {
   const last = row.stops[row.stops.length - 1]!;
-  return { loadId: row.id, number: row.number, loads: count, freeAt: new Date(at).toISOString(), place: stopPlaceWords(last), latitude: last.latitude, longitude: last.longitude, clocks: clockMinutes(clocks) };
+  return {
+    loadId: row.id,
+    number: row.number,
+    loads: count,
+    freeAt: new Date(at).toISOString(),
+    place: stopPlaceWords(last),
+    latitude: last.latitude,
+    longitude: last.longitude,
+    clocks: clockMinutes(clocks),
+  };
 }
 
 const ROUTE_STEP_M = 1000;
@@ -79,7 +119,13 @@ async function routeOf(routing: RoutingPort, stops: readonly StopRow[], first: R
  * GET loads/{id}/plan: the driver's (default: the load's lead driver's, with its co-driver) legal
  * timeline from where they are now, or from where and when the loads they finish first end.
  */
-export async function planLoad(s: ReadScope & { userId: string | null }, routing: RoutingPort, loadId: string, q: PlanQuery, known?: KnownLegs): Promise<LoadPlan> {
+export async function planLoad(
+  s: ReadScope & { userId: string | null },
+  routing: RoutingPort,
+  loadId: string,
+  q: PlanQuery,
+  known?: KnownLegs,
+): Promise<LoadPlan> {
   const now = s.now ?? Date.now();
   const { load, stops } = await loadWithStops(s.db, s.orgId, loadId);
   const leadId = q.driverId ?? load.driverId;
@@ -136,13 +182,24 @@ type CandidateQuery = z.output<typeof candidateQuerySchema>;
  * (the planner's ranking: straight-line deadheads first, the best 25 routed exactly); each excluded
  * one with the reason in the reader's zone. A driver whose vehicle never reported comes last.
  */
-export async function loadCandidates(s: ReadScope & { userId: string | null }, routing: RoutingPort, loadId: string, q: CandidateQuery, known?: KnownLegs): Promise<Page<Candidate>> {
+export async function loadCandidates(
+  s: ReadScope & { userId: string | null },
+  routing: RoutingPort,
+  loadId: string,
+  q: CandidateQuery,
+  known?: KnownLegs,
+): Promise<Page<Candidate>> {
   const now = s.now ?? Date.now();
   const { stops } = await loadWithStops(s.db, s.orgId, loadId);
   const remaining = remainingStops(stops);
   if (remaining.length === 0) throw badRequest('Every stop of this load is done: nobody is left to find');
   const target = { id: loadId, firstWindowStart: stops[0]!.windowStart.getTime() };
-  const [recs, positions, busyByDriver, timeZone] = await Promise.all([planDriversOf(s.db, s.orgId, now), fleetPositions(s.db, s.orgId), busyLoads(s.db, s.orgId), userTimeZone(s.db, s.orgId, s.userId)]);
+  const [recs, positions, busyByDriver, timeZone] = await Promise.all([
+    planDriversOf(s.db, s.orgId, now),
+    fleetPositions(s.db, s.orgId),
+    busyLoads(s.db, s.orgId),
+    userTimeZone(s.db, s.orgId, s.userId),
+  ]);
   const term = q.search?.trim().toLowerCase();
   const nameOf = (r: PlanDriverRecord) => `${r.driver.firstName} ${r.driver.lastName}`;
   const chosen = [...recs.values()].filter((r) => !term || nameOf(r).toLowerCase().includes(term));
@@ -157,7 +214,13 @@ export async function loadCandidates(s: ReadScope & { userId: string | null }, r
     const origin = fix ?? (busy[0] ? { lat: busy[0].stops[0]!.lat, lon: busy[0].stops[0]!.lon } : null);
     if (busy.length) firstLoads.set(rec.driver.id, busy);
     if (origin)
-      located.push({ driverId: rec.driver.id, origin: { lat: origin.lat, lon: origin.lon }, drivers: [driver], busy: busy.length ? busy : undefined, busyLegs: knownBusyLegs(busy, fix, known) });
+      located.push({
+        driverId: rec.driver.id,
+        origin: { lat: origin.lat, lon: origin.lon },
+        drivers: [driver],
+        busy: busy.length ? busy : undefined,
+        busyLegs: knownBusyLegs(busy, fix, known),
+      });
     else
       unlocated.push({
         driverId: rec.driver.id,

@@ -34,12 +34,37 @@ export async function riskNotices(db: DbOrTx, orgId: string, items: ReadonlyArra
   const tz = org?.tz ?? 'UTC';
   const driverIds = [...new Set(items.flatMap((i) => (i.load.driverId ? [i.load.driverId] : [])))];
   const people = new Map(
-    driverIds.length ? (await db.select({ id: drivers.id, firstName: drivers.firstName, lastName: drivers.lastName }).from(drivers).where(and(eq(drivers.organizationId, orgId), inArray(drivers.id, driverIds)))).map((d) => [d.id, d]) : [],
+    driverIds.length
+      ? (
+          await db
+            .select({ id: drivers.id, firstName: drivers.firstName, lastName: drivers.lastName })
+            .from(drivers)
+            .where(and(eq(drivers.organizationId, orgId), inArray(drivers.id, driverIds)))
+        ).map((d) => [d.id, d])
+      : [],
   );
   const assetIds = [...new Set(items.flatMap((i) => (i.load.assetId ? [i.load.assetId] : [])))];
-  const units = new Map(assetIds.length ? (await db.select({ id: assets.id, unit: assets.unitNumber }).from(assets).where(and(eq(assets.organizationId, orgId), inArray(assets.id, assetIds)))).map((a) => [a.id, a.unit]) : []);
+  const units = new Map(
+    assetIds.length
+      ? (
+          await db
+            .select({ id: assets.id, unit: assets.unitNumber })
+            .from(assets)
+            .where(and(eq(assets.organizationId, orgId), inArray(assets.id, assetIds)))
+        ).map((a) => [a.id, a.unit])
+      : [],
+  );
   const placeIds = [...new Set(items.flatMap((i) => i.stops.flatMap((s) => (s.placeId ? [s.placeId] : []))))];
-  const placeNames = new Map(placeIds.length ? (await db.select({ id: places.id, name: places.name }).from(places).where(and(eq(places.organizationId, orgId), inArray(places.id, placeIds)))).map((p) => [p.id, p.name]) : []);
+  const placeNames = new Map(
+    placeIds.length
+      ? (
+          await db
+            .select({ id: places.id, name: places.name })
+            .from(places)
+            .where(and(eq(places.organizationId, orgId), inArray(places.id, placeIds)))
+        ).map((p) => [p.id, p.name])
+      : [],
+  );
   const inputs: NotifyInput[] = [];
   for (const { load, stops, plan } of items) {
     const missed = plan.stops.find((s) => !s.windowMet)!;
@@ -60,7 +85,12 @@ export async function riskNotices(db: DbOrTx, orgId: string, items: ReadonlyArra
       linkLabel: 'See the load',
       subject: d ? { firstName: d.firstName, lastName: d.lastName } : null,
       about: { driverId: load.driverId, assetId: load.assetId },
-      webhook: { orgId, type: 'load.at_risk', at: Date.now(), data: { id: load.id, number: load.number, riskReason: cause, etaUpdatedAt: new Date().toISOString() } },
+      webhook: {
+        orgId,
+        type: 'load.at_risk',
+        at: Date.now(),
+        data: { id: load.id, number: load.number, riskReason: cause, etaUpdatedAt: new Date().toISOString() },
+      },
     });
   }
   await notifyMany(db, inputs);

@@ -31,7 +31,10 @@ function conditions(f: DriverListFilter): SQL {
   const parts: SQL[] = [sql`${drivers.organizationId} = ${ph('org')}`];
   if (f.status) parts.push(sql`${drivers.status} = ${ph('status')}`);
   // The group must be the organization's own: a foreign group id matches nothing.
-  if (f.group) parts.push(sql`exists (select 1 from group_members gm where gm.member_type = 'DRIVER' and gm.member_id = ${drivers.id} and gm.group_id = ${ph('group')} and gm.organization_id = ${ph('org')})`);
+  if (f.group)
+    parts.push(
+      sql`exists (select 1 from group_members gm where gm.member_type = 'DRIVER' and gm.member_id = ${drivers.id} and gm.group_id = ${ph('group')} and gm.organization_id = ${ph('org')})`,
+    );
   if (f.search) parts.push(sql`${driverSearchDoc} like ${ph('search')}`);
   return sql.join(parts, sql` and `);
 }
@@ -39,7 +42,17 @@ function conditions(f: DriverListFilter): SQL {
 const driverList: ListTable = {
   table: drivers,
   id: drivers.id,
-  sortable: [drivers.lastName, drivers.firstName, drivers.email, drivers.employeeId, drivers.licenseNumber, drivers.licenseState, drivers.licenseExpiry, drivers.status, drivers.createdAt],
+  sortable: [
+    drivers.lastName,
+    drivers.firstName,
+    drivers.email,
+    drivers.employeeId,
+    drivers.licenseNumber,
+    drivers.licenseState,
+    drivers.licenseExpiry,
+    drivers.status,
+    drivers.createdAt,
+  ],
 };
 
 /** The ids of one page in order, each with the total count (exported for bench/registry-explain.ts). */

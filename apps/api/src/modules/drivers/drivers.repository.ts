@@ -57,7 +57,11 @@ export async function selectDrivers(
   // The page is chosen on the drivers table alone, then only its rows are joined (see selectAssets).
   let pageIds: string[] | null = null;
   if (opts.limit !== undefined) {
-    let ids = db.select({ id: drivers.id }).from(drivers).where(and(eq(drivers.organizationId, orgId), where)).$dynamic();
+    let ids = db
+      .select({ id: drivers.id })
+      .from(drivers)
+      .where(and(eq(drivers.organizationId, orgId), where))
+      .$dynamic();
     if (opts.orderBy) ids = ids.orderBy(...opts.orderBy);
     pageIds = (await ids.limit(opts.limit).offset(opts.offset ?? 0)).map((r) => r.id);
     if (pageIds.length === 0) return [];

@@ -1,5 +1,13 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { driverDetailSchema, driverIdParams, driverInputSchema, driverListQuery, driverPageSchema, orgIdParams, removalResultSchema } from '@fleet/api-contract';
+import {
+  driverDetailSchema,
+  driverIdParams,
+  driverInputSchema,
+  driverListQuery,
+  driverPageSchema,
+  orgIdParams,
+  removalResultSchema,
+} from '@fleet/api-contract';
 import type { FastifyRequest } from 'fastify';
 import { requireAuth, scopeOf } from '../auth/index.ts';
 import { compiledSerializer } from '../../http/compiled-serializer.ts';
@@ -28,7 +36,13 @@ const driversRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post('/organizations/:orgId/drivers', {
     config: { permissions: ['DRIVER_CREATE'], tokens: true },
-    schema: { tags, summary: 'Add a driver; with `invite` and an e-mail the driver gets a sign-in with the built-in Driver role (needs USER_CREATE)', params: orgIdParams, body: driverInputSchema, response: { 201: driverDetailSchema, ...orgErrors(409) } },
+    schema: {
+      tags,
+      summary: 'Add a driver; with `invite` and an e-mail the driver gets a sign-in with the built-in Driver role (needs USER_CREATE)',
+      params: orgIdParams,
+      body: driverInputSchema,
+      response: { 201: driverDetailSchema, ...orgErrors(409) },
+    },
     handler: async (req, reply) => reply.code(201).send(await svc.createDriver(scopeOf(req, req.params.orgId), req.body, invite(req))),
   });
 
@@ -40,13 +54,24 @@ const driversRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.put('/organizations/:orgId/drivers/:id', {
     config: { permissions: ['DRIVER_UPDATE'], tokens: true },
-    schema: { tags, summary: 'Edit a driver (deactivating releases their vehicle)', params: driverIdParams, body: driverInputSchema, response: { 200: driverDetailSchema, ...orgErrors(409) } },
+    schema: {
+      tags,
+      summary: 'Edit a driver (deactivating releases their vehicle)',
+      params: driverIdParams,
+      body: driverInputSchema,
+      response: { 200: driverDetailSchema, ...orgErrors(409) },
+    },
     handler: (req) => svc.updateDriver(scopeOf(req, req.params.orgId), req.params.id, req.body, invite(req)),
   });
 
   app.delete('/organizations/:orgId/drivers/:id', {
     config: { permissions: ['DRIVER_DELETE'], tokens: true },
-    schema: { tags, summary: 'Delete, or deactivate when the driver has history', params: driverIdParams, response: { 200: removalResultSchema, ...orgErrors() } },
+    schema: {
+      tags,
+      summary: 'Delete, or deactivate when the driver has history',
+      params: driverIdParams,
+      response: { 200: removalResultSchema, ...orgErrors() },
+    },
     handler: (req) => svc.removeDriver(scopeOf(req, req.params.orgId), req.params.id),
   });
 };

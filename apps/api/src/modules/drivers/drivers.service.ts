@@ -47,10 +47,7 @@ export function driverConditions(orgId: string, f: DriverFilter) {
 }
 
 /** A page of drivers, sorted by last name by default (first name breaks ties). */
-export async function listDrivers(
-  { db, orgId }: ReadScope,
-  q: DriverFilter & { page: number; size: number; sort?: string },
-): Promise<Page<Driver>> {
+export async function listDrivers({ db, orgId }: ReadScope, q: DriverFilter & { page: number; size: number; sort?: string }): Promise<Page<Driver>> {
   const order = orderBy(q.sort, SORTS, 'lastName', asc(drivers.id));
   if (!q.sort || q.sort.startsWith('lastName')) order.splice(1, 0, sql`lower(${drivers.firstName})`);
   return selectDriverPage(db, orgId, q, { page: q.page, size: q.size, sortKey: sortKey(q.sort, 'lastName'), order });
@@ -58,7 +55,10 @@ export async function listDrivers(
 
 async function assertUserInOrg(db: DbOrTx, orgId: string, userId: string | null): Promise<void> {
   if (!userId) return;
-  const [u] = await db.select({ id: users.id }).from(users).where(and(eq(users.id, userId), eq(users.organizationId, orgId)));
+  const [u] = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(and(eq(users.id, userId), eq(users.organizationId, orgId)));
   if (!u) throw invalidField('userId', 'Sign-in account is not a user of this organization');
 }
 
@@ -68,7 +68,12 @@ async function assertUserInOrg(db: DbOrTx, orgId: string, userId: string | null)
  * days follow the terminal. Left out (undefined): the stored link stays, the zone is the input's
  * unless the driver keeps a terminal, whose zone stands.
  */
-async function terminalValues(db: DbOrTx, orgId: string, input: ParsedDriverInput, kept: string | null = null): Promise<{ homeTerminalId: string | null; homeTimeZone: string }> {
+async function terminalValues(
+  db: DbOrTx,
+  orgId: string,
+  input: ParsedDriverInput,
+  kept: string | null = null,
+): Promise<{ homeTerminalId: string | null; homeTimeZone: string }> {
   const id = input.homeTerminalId === undefined ? kept : input.homeTerminalId;
   if (!id) return { homeTerminalId: null, homeTimeZone: input.homeTimeZone };
   const t = await terminalOf(db, orgId, id);
@@ -112,8 +117,15 @@ export interface InviteDeps {
  * Inside the driver's transaction: a new INVITED account with the built-in Driver role for the
  * driver's e-mail, linked to the driver record (decision 0111). Returns it, for the e-mail sent after commit.
  */
-async function inviteDriverAccount(tx: DbOrTx, orgId: string, actor: Actor, deps: InviteDeps | undefined, driver: { id: string; firstName: string; lastName: string; email: string | null; homeTimeZone: string }) {
-  if (!deps || !deps.ctx.permissions.has('USER_CREATE')) throw forbidden('Inviting a driver to sign in needs the permission to invite users', 'Missing permission: USER_CREATE');
+async function inviteDriverAccount(
+  tx: DbOrTx,
+  orgId: string,
+  actor: Actor,
+  deps: InviteDeps | undefined,
+  driver: { id: string; firstName: string; lastName: string; email: string | null; homeTimeZone: string },
+) {
+  if (!deps || !deps.ctx.permissions.has('USER_CREATE'))
+    throw forbidden('Inviting a driver to sign in needs the permission to invite users', 'Missing permission: USER_CREATE');
   if (!driver.email) throw invalidField('email', 'Email is a required field to invite the driver to sign in');
   const role = await driverRoleOf(tx, orgId);
   if (!role) throw conflict('The organization has no built-in Driver role', 'No DRIVER system role');
@@ -135,7 +147,10 @@ async function inviteDriverAccount(tx: DbOrTx, orgId: string, actor: Actor, deps
     })
     .returning();
   if (!user) throw new Error('user insert returned nothing');
-  await tx.update(drivers).set({ userId: user.id }).where(and(eq(drivers.organizationId, orgId), eq(drivers.id, driver.id)));
+  await tx
+    .update(drivers)
+    .set({ userId: user.id })
+    .where(and(eq(drivers.organizationId, orgId), eq(drivers.id, driver.id)));
   await notifyAuthChange(tx, [user.id]);
   await recordActivity(tx, { orgId, actor, action: 'INVITE', entityType: 'USER', entityId: user.id, after: user });
   return user;
@@ -151,7 +166,10 @@ export async function createDriver({ db, orgId, actor }: Scope, input: ParsedDri
   try {
     const { id, invited } = await db.transaction(async (tx) => {
       const terminal = await terminalValues(tx, orgId, input);
-      const [row] = await tx.insert(drivers).values({ organizationId: orgId, ...driverValues(input), ...terminal }).returning();
+      const [row] = await tx
+        .insert(drivers)
+        .values({ organizationId: orgId, ...driverValues(input), ...terminal })
+        .returning();
       if (!row) throw new Error('driver insert returned nothing');
       // The account it signs in for now has a driver record (db/sql/notify.ts: sent by the API for Citus).
       await notifyAuthChange(tx, [row.userId]);
@@ -192,7 +210,11 @@ export async function updateDriver({ db, orgId, actor }: Scope, id: string, inpu
       if (before.status === 'ACTIVE' && input.status === 'INACTIVE') await releaseVehicle(tx, orgId, actor, id, now);
       // Every statement names the organization: on Citus it routes the statement to one shard.
       const terminal = await terminalValues(tx, orgId, input, before.homeTerminalId);
-      const [after] = await tx.update(drivers).set({ ...driverValues(input), ...terminal, updatedAt: now }).where(and(eq(drivers.organizationId, orgId), eq(drivers.id, id))).returning();
+      const [after] = await tx
+        .update(drivers)
+        .set({ ...driverValues(input), ...terminal, updatedAt: now })
+        .where(and(eq(drivers.organizationId, orgId), eq(drivers.id, id)))
+        .returning();
       if (after && after.userId !== before.userId) await notifyAuthChange(tx, [before.userId, after.userId]);
       await recordActivity(tx, { orgId, actor, action: 'UPDATE', entityType: 'DRIVER', entityId: id, before, after });
       return input.invite && after ? inviteDriverAccount(tx, orgId, actor, invite, after) : null;
@@ -209,7 +231,10 @@ export async function removeDriver({ db, orgId, actor }: Scope, id: string): Pro
   return db.transaction(async (tx) => {
     const before = await lockDriverRow(tx, orgId, id, 'update');
     const name = `${before.firstName} ${before.lastName}`;
-    const [history] = await tx.select({ n: countAll }).from(assetDriverAssignments).where(and(eq(assetDriverAssignments.organizationId, orgId), eq(assetDriverAssignments.driverId, id)));
+    const [history] = await tx
+      .select({ n: countAll })
+      .from(assetDriverAssignments)
+      .where(and(eq(assetDriverAssignments.organizationId, orgId), eq(assetDriverAssignments.driverId, id)));
     if ((history?.n ?? 0) === 0) {
       try {
         await tx.transaction(async (sp) => {
@@ -224,7 +249,10 @@ export async function removeDriver({ db, orgId, actor }: Scope, id: string): Pro
     }
     const now = new Date();
     await releaseVehicle(tx, orgId, actor, id, now);
-    await tx.update(drivers).set({ status: 'INACTIVE', updatedAt: now }).where(and(eq(drivers.organizationId, orgId), eq(drivers.id, id)));
+    await tx
+      .update(drivers)
+      .set({ status: 'INACTIVE', updatedAt: now })
+      .where(and(eq(drivers.organizationId, orgId), eq(drivers.id, id)));
     await recordActivity(tx, { orgId, actor, action: 'DEACTIVATE', entityType: 'DRIVER', entityId: id, before, after: { status: 'INACTIVE' } });
     return { result: 'DEACTIVATED' as const, message: `Driver ${name} has driving history, so they were deactivated instead of deleted` };
   });

@@ -85,7 +85,18 @@ describe('adding and editing drivers', () => {
     });
     expect(res.statusCode).toBe(201);
     const d = res.json();
-    expect(d).toMatchObject({ email: 'new.driver@example.com', licenseNumber: 'TX-12345678', licenseState: 'TX', licenseExpiry: '2029-03-31', homeTimeZone: 'America/Denver', ruleset: 'US_PROPERTY_60_7', shortHaul150: true, eldExempt: true, vehicle: null, vehicleHistory: [] });
+    expect(d).toMatchObject({
+      email: 'new.driver@example.com',
+      licenseNumber: 'TX-12345678',
+      licenseState: 'TX',
+      licenseExpiry: '2029-03-31',
+      homeTimeZone: 'America/Denver',
+      ruleset: 'US_PROPERTY_60_7',
+      shortHaul150: true,
+      eldExempt: true,
+      vehicle: null,
+      vehicleHistory: [],
+    });
     expect((await activityRows(t.database.db as never, d.id)).map((r) => r.action)).toEqual(['CREATE']);
   });
 
@@ -115,11 +126,27 @@ describe('adding and editing drivers', () => {
   it('answers 409 naming the licence for a duplicate licence number and state, and for a linked account', async () => {
     const body = driverBody();
     expect((await t.app.inject({ method: 'POST', url: url(a.orgId), headers: a.admin, payload: body })).statusCode).toBe(201);
-    const dup = await t.app.inject({ method: 'POST', url: url(a.orgId), headers: a.admin, payload: driverBody({ licenseNumber: body.licenseNumber.toLowerCase() }) });
+    const dup = await t.app.inject({
+      method: 'POST',
+      url: url(a.orgId),
+      headers: a.admin,
+      payload: driverBody({ licenseNumber: body.licenseNumber.toLowerCase() }),
+    });
     expect(dup.statusCode).toBe(409);
-    expectFieldErrors(dup.json(), 409, { licenseNumber: `Licence ${body.licenseNumber.toUpperCase()} (${body.licenseState}) is already used by another driver` });
+    expectFieldErrors(dup.json(), 409, {
+      licenseNumber: `Licence ${body.licenseNumber.toUpperCase()} (${body.licenseState}) is already used by another driver`,
+    });
     // Same number in another state is another licence.
-    expect((await t.app.inject({ method: 'POST', url: url(a.orgId), headers: a.admin, payload: driverBody({ licenseNumber: body.licenseNumber, licenseState: 'WI' }) })).statusCode).toBe(201);
+    expect(
+      (
+        await t.app.inject({
+          method: 'POST',
+          url: url(a.orgId),
+          headers: a.admin,
+          payload: driverBody({ licenseNumber: body.licenseNumber, licenseState: 'WI' }),
+        })
+      ).statusCode,
+    ).toBe(201);
     const me = (await t.app.inject({ method: 'GET', url: '/api/v1/auth/me', headers: a.dispatcher })).json();
     expect((await t.app.inject({ method: 'POST', url: url(a.orgId), headers: a.admin, payload: driverBody({ userId: me.id }) })).statusCode).toBe(201);
     const twice = await t.app.inject({ method: 'POST', url: url(a.orgId), headers: a.admin, payload: driverBody({ userId: me.id }) });
@@ -135,7 +162,12 @@ describe('adding and editing drivers', () => {
     const d = (await t.app.inject({ method: 'POST', url: url(a.orgId), headers: a.admin, payload: driverBody() })).json();
     const v = (await t.app.inject({ method: 'POST', url: `/api/v1/organizations/${a.orgId}/assets`, headers: a.admin, payload: vehicleBody() })).json();
     await t.app.inject({ method: 'PUT', url: `/api/v1/organizations/${a.orgId}/assets/${v.id}/driver/${d.id}`, headers: a.admin });
-    const res = await t.app.inject({ method: 'PUT', url: url(a.orgId, `/${d.id}`), headers: a.admin, payload: driverBody({ firstName: 'Edited', licenseNumber: d.licenseNumber, status: 'INACTIVE' }) });
+    const res = await t.app.inject({
+      method: 'PUT',
+      url: url(a.orgId, `/${d.id}`),
+      headers: a.admin,
+      payload: driverBody({ firstName: 'Edited', licenseNumber: d.licenseNumber, status: 'INACTIVE' }),
+    });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ firstName: 'Edited', status: 'INACTIVE', vehicle: null });
     expect((await t.app.inject({ method: 'GET', url: `/api/v1/organizations/${a.orgId}/assets/${v.id}`, headers: a.admin })).json().currentDriver).toBeNull();

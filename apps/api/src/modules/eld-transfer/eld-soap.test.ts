@@ -8,7 +8,14 @@ import type { EldTransferError } from './eld-transfer.errors.ts';
 // conforming XML parser (the stand-in's, saxes) and by fast-xml-parser; what it reads from answers.
 
 const FILE = 'ELD File Header Segment:\rLine,One,A1\rLine <two> & "three",B2\rEnd of File:\r4F2A\r';
-const submission = { eldIdentifier: 'FLTLN1', registrationId: 'FLT0', fileBody: FILE, comment: 'Officer 12 & Co', fileName: 'Smith2312060126-000000000.csv', test: true };
+const submission = {
+  eldIdentifier: 'FLTLN1',
+  registrationId: 'FLT0',
+  fileBody: FILE,
+  comment: 'Officer 12 & Co',
+  fileName: 'Smith2312060126-000000000.csv',
+  test: true,
+};
 const TO = 'https://eldws.fmcsa.dot.gov/ELDSubmissionService.svc';
 const CONTENT_TYPE = 'application/soap+xml; charset=utf-8; action="http://www.fmcsa.dot.gov/schemas/FMCSA.ELD.Infrastructure/IELDSubmissionService/Submit"';
 
@@ -21,7 +28,9 @@ describe('the Submit message', () => {
   it("writes the file's carriage returns as &#13; and never as themselves", () => {
     expect(xml).not.toMatch(/[\r\n]/);
     expect(xml.match(/&#13;/g)).toHaveLength(5);
-    expect(xml).toContain('<OutputFileBody>ELD File Header Segment:&#13;Line,One,A1&#13;Line &lt;two&gt; &amp; &quot;three&quot;,B2&#13;End of File:&#13;4F2A&#13;</OutputFileBody>');
+    expect(xml).toContain(
+      '<OutputFileBody>ELD File Header Segment:&#13;Line,One,A1&#13;Line &lt;two&gt; &amp; &quot;three&quot;,B2&#13;End of File:&#13;4F2A&#13;</OutputFileBody>',
+    );
   });
 
   it('reads back, by a conforming XML parser, as the file byte for byte, carriage returns and all', () => {
@@ -41,7 +50,15 @@ describe('the Submit message', () => {
 
   it("holds ELDSubmission's elements in the WSDL's order, in its namespace, with the WS-Addressing headers", () => {
     const request = readSoapRequest(xml, CONTENT_TYPE);
-    expect(request.data.map(([k]) => k)).toEqual(['ELDIdentifier', 'ELDRegistrationId', 'OutputFileBody', 'OutputFileComment', 'OutputFilename', 'Test', 'Version']);
+    expect(request.data.map(([k]) => k)).toEqual([
+      'ELDIdentifier',
+      'ELDRegistrationId',
+      'OutputFileBody',
+      'OutputFileComment',
+      'OutputFilename',
+      'Test',
+      'Version',
+    ]);
     expect(request.data.map(([k, v]) => (k === 'OutputFileBody' ? [k] : [k, v]))).toEqual([
       ['ELDIdentifier', 'FLTLN1'],
       ['ELDRegistrationId', 'FLT0'],
@@ -51,7 +68,11 @@ describe('the Submit message', () => {
       ['Test', 'true'],
       ['Version', 'V1'],
     ]);
-    expect(request).toMatchObject({ action: `${ELD_INFRASTRUCTURE_NS}/IELDSubmissionService/Submit`, to: TO, messageId: 'urn:uuid:6b1e1f4e-1111-4222-8333-944455556666' });
+    expect(request).toMatchObject({
+      action: `${ELD_INFRASTRUCTURE_NS}/IELDSubmissionService/Submit`,
+      to: TO,
+      messageId: 'urn:uuid:6b1e1f4e-1111-4222-8333-944455556666',
+    });
     const env = readXml(xml);
     expect([env.ns, env.local]).toEqual([SOAP12_NS, 'Envelope']);
     expect(env.children[0]!.children.map((h) => [h.ns, h.local])).toEqual([
@@ -67,7 +88,10 @@ describe('the Submit message', () => {
   });
 
   it('Ping carries the ELD identifier and registration id as a DiagnosticRequest', async () => {
-    const ping = readSoapRequest(await pingEnvelope({ eldIdentifier: 'FLTLN1', registrationId: 'FLT0' }, TO, 'urn:uuid:p'), CONTENT_TYPE.replace('/Submit', '/Ping'));
+    const ping = readSoapRequest(
+      await pingEnvelope({ eldIdentifier: 'FLTLN1', registrationId: 'FLT0' }, TO, 'urn:uuid:p'),
+      CONTENT_TYPE.replace('/Submit', '/Ping'),
+    );
     expect(ping.operation).toBe('Ping');
     expect(ping.data).toEqual([
       ['ELDIdentifier', 'FLTLN1'],
@@ -131,8 +155,17 @@ describe('reading the answers', () => {
       }
       return null;
     };
-    expect(await bad('<html><body>Service Unavailable</body></html>')).toEqual(['BAD_RESPONSE', "FMCSA's web service answered XML that is not a SOAP envelope"]);
-    expect(await bad(submitAnswer('<ErrorCount>0</ErrorCount><Status>Great</Status>'))).toEqual(['BAD_RESPONSE', 'FMCSA\'s web service answered an unknown status "Great"']);
-    expect(await bad(`<s:Envelope xmlns:s="${SOAP12_NS}"><s:Body><PingResponse/></s:Body></s:Envelope>`)).toEqual(['BAD_RESPONSE', "FMCSA's web service answered without a SubmitResult"]);
+    expect(await bad('<html><body>Service Unavailable</body></html>')).toEqual([
+      'BAD_RESPONSE',
+      "FMCSA's web service answered XML that is not a SOAP envelope",
+    ]);
+    expect(await bad(submitAnswer('<ErrorCount>0</ErrorCount><Status>Great</Status>'))).toEqual([
+      'BAD_RESPONSE',
+      'FMCSA\'s web service answered an unknown status "Great"',
+    ]);
+    expect(await bad(`<s:Envelope xmlns:s="${SOAP12_NS}"><s:Body><PingResponse/></s:Body></s:Envelope>`)).toEqual([
+      'BAD_RESPONSE',
+      "FMCSA's web service answered without a SubmitResult",
+    ]);
   });
 });

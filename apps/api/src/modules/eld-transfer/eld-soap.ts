@@ -71,7 +71,12 @@ const ENTITIES = [
   { regex: /\r/g, val: '&#13;' },
 ];
 // `entities` is an option the builder reads (fast-xml-builder's defaultOptions) that its typings omit.
-const builderOptions: XmlBuilderOptions & { entities: typeof ENTITIES } = { ignoreAttributes: false, attributeNamePrefix: '@_', suppressEmptyNode: false, entities: ENTITIES };
+const builderOptions: XmlBuilderOptions & { entities: typeof ENTITIES } = {
+  ignoreAttributes: false,
+  attributeNamePrefix: '@_',
+  suppressEmptyNode: false,
+  entities: ENTITIES,
+};
 // Answers are read without prefixes (a service may name its namespaces as it likes), every value as
 // text (a submission id of digits stays a string), numeric character references decoded.
 const parserOptions: X2jOptions = {
@@ -84,7 +89,8 @@ const parserOptions: X2jOptions = {
 };
 
 let tools: Promise<{ builder: XMLBuilder; parser: XMLParser }> | null = null;
-const xmlTools = () => (tools ??= import('fast-xml-parser').then((m) => ({ builder: new m.XMLBuilder(builderOptions), parser: new m.XMLParser(parserOptions) })));
+const xmlTools = () =>
+  (tools ??= import('fast-xml-parser').then((m) => ({ builder: new m.XMLBuilder(builderOptions), parser: new m.XMLParser(parserOptions) })));
 
 /** An envelope with the WS-Addressing headers: the action, a new message id, the endpoint. */
 async function envelope(operation: SoapOperation, to: string, messageId: string, body: Record<string, unknown>): Promise<string> {

@@ -24,7 +24,9 @@ let standIn: FmcsaStandIn;
 beforeAll(async () => {
   certs = makeTestCertificates();
   standIn = await startFmcsaStandIn({ certs });
-  t = await createTestApp({ eldTransfer: { ...testConfig().eldTransfer, url: standIn.url, clientCert: certs.clientCert, clientKey: certs.clientKey, ca: certs.ca } });
+  t = await createTestApp({
+    eldTransfer: { ...testConfig().eldTransfer, url: standIn.url, clientCert: certs.clientCert, clientKey: certs.clientKey, ca: certs.ca },
+  });
   a = await registryActors(t.app);
   const trucks = (await findDemoTrucks(t.app.db)).filter((x) => x.orgId === a.orgId);
   const now = Date.now();
@@ -41,12 +43,21 @@ afterAll(async () => {
 
 describe("every demo driver's 8 days", () => {
   it('pass the stand-in with no Error or Warning, and our parser', async () => {
-    const drivers = ((await t.database.db.execute(`select id, last_name from drivers where organization_id = '${a.orgId}' order by last_name` as never)) as unknown as { rows: Array<{ id: string; last_name: string }> }).rows;
+    const drivers = (
+      (await t.database.db.execute(`select id, last_name from drivers where organization_id = '${a.orgId}' order by last_name` as never)) as unknown as {
+        rows: Array<{ id: string; last_name: string }>;
+      }
+    ).rows;
     expect(drivers).toHaveLength(25);
     const found: string[] = [];
     const totals = { events: 0, annotations: 0, certifications: 0, malfunctions: 0, enginePower: 0, unidentified: 0 };
     for (const d of drivers) {
-      const res = await t.app.inject({ method: 'POST', url: `/api/v1/organizations/${a.orgId}/drivers/${d.id}/hos_log/eld-transfer`, headers: a.admin, payload: { method: 'WEB_SERVICE', outputFileComment: 'DEMO WEEK' } });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: `/api/v1/organizations/${a.orgId}/drivers/${d.id}/hos_log/eld-transfer`,
+        headers: a.admin,
+        payload: { method: 'WEB_SERVICE', outputFileComment: 'DEMO WEEK' },
+      });
       expect(res.statusCode, res.body).toBe(200);
       const body = eldTransferSchema.parse(res.json());
       const got = standIn.submissions.at(-1)!;

@@ -40,7 +40,12 @@ export function transferVerdict(latest: CheckFact | null, streakStart: number | 
   const at = new Date(latest.checkedAt).toISOString();
   if (latest.ok) {
     const detail = `The check of the data transfer mechanism succeeded at ${at}`;
-    return { codes: [{ code: DATA_TRANSFER_DIAGNOSTIC, active: false, detail }, { code: DATA_TRANSFER_MALFUNCTION, active: false, detail }] };
+    return {
+      codes: [
+        { code: DATA_TRANSFER_DIAGNOSTIC, active: false, detail },
+        { code: DATA_TRANSFER_MALFUNCTION, active: false, detail },
+      ],
+    };
   }
   const since = streakStart ?? latest.checkedAt;
   const failing = latest.checkedAt - since;
@@ -51,7 +56,10 @@ export function transferVerdict(latest: CheckFact | null, streakStart: number | 
       {
         code: DATA_TRANSFER_MALFUNCTION,
         active: failing >= MALFUNCTION_AFTER_MS,
-        detail: `The data transfer mechanism has failed its checks since ${new Date(since).toISOString()} (${Math.floor(failing / DAY_MS)} days)${why}`.slice(0, 500),
+        detail: `The data transfer mechanism has failed its checks since ${new Date(since).toISOString()} (${Math.floor(failing / DAY_MS)} days)${why}`.slice(
+          0,
+          500,
+        ),
       },
     ],
   };
@@ -82,11 +90,15 @@ async function activeTransferCodes(db: DbOrTx, orgId: string): Promise<Map<strin
  */
 export async function recordTransferDiagnostics(db: Db, orgId: string, verdict: TransferVerdict, now: number): Promise<{ logged: number; cleared: number }> {
   const [list, inForce] = await Promise.all([
-    db.select({ id: drivers.id }).from(drivers).where(and(eq(drivers.organizationId, orgId), eq(drivers.status, 'ACTIVE'))),
+    db
+      .select({ id: drivers.id })
+      .from(drivers)
+      .where(and(eq(drivers.organizationId, orgId), eq(drivers.status, 'ACTIVE'))),
     activeTransferCodes(db, orgId),
   ]);
   const active = new Set(list.map((d) => d.id));
-  const wanted = (driverId: string) => verdict.codes.filter((c) => c.active !== (inForce.get(driverId)?.has(c.code) ?? false) && (c.active ? active.has(driverId) : true));
+  const wanted = (driverId: string) =>
+    verdict.codes.filter((c) => c.active !== (inForce.get(driverId)?.has(c.code) ?? false) && (c.active ? active.has(driverId) : true));
   const touched = [...new Set([...active, ...inForce.keys()])].filter((d) => wanted(d).length > 0);
   if (touched.length === 0) return { logged: 0, cleared: 0 };
   const periodStart = await periodStartOf(db, orgId);
@@ -102,7 +114,9 @@ export async function recordTransferDiagnostics(db: Db, orgId: string, verdict: 
     // Read again under the locks: another instance may have written the same change meanwhile.
     const current = await activeTransferCodes(tx, orgId);
     const seqRows = rowsOf<{ driver_id: string; n: number | null }>(
-      await tx.execute(sql`select driver_id, max(sequence_id) as n from hos_events where organization_id = ${orgId}::uuid and driver_id = any(${`{${touched.join(',')}}`}::uuid[]) group by driver_id`),
+      await tx.execute(
+        sql`select driver_id, max(sequence_id) as n from hos_events where organization_id = ${orgId}::uuid and driver_id = any(${`{${touched.join(',')}}`}::uuid[]) group by driver_id`,
+      ),
     );
     const seq = new Map(seqRows.map((r) => [r.driver_id, Number(r.n ?? 0)]));
     const rows: Array<typeof hosEvents.$inferInsert> = [];

@@ -37,4 +37,6 @@ export const notConfiguredWords = (what: string, missing: readonly string[]) => 
 
 /** 502: FMCSA (or the mail server) could not be reached or refused the request; the send was recorded as FAILED. */
 export const transferFailed = (failure: ContractFailure, message: string, forDriver: boolean) =>
-  forDriver ? new AppError(502, driverWords(failure), `eld-transfer: ${failure}`, 'eld_transfer.failed') : new AppError(502, message, `eld-transfer: ${failure}: ${message}`, 'eld_transfer.failed');
+  forDriver
+    ? new AppError(502, driverWords(failure), `eld-transfer: ${failure}`, 'eld_transfer.failed')
+    : new AppError(502, message, `eld-transfer: ${failure}: ${message}`, 'eld_transfer.failed');

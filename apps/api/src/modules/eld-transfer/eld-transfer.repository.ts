@@ -54,7 +54,11 @@ export async function insertTransfer(db: DbOrTx, row: NewEldTransfer): Promise<E
 }
 
 /** A page of the organization's sends, newest first, of one driver when `driverId` is given. */
-export async function listTransfers(db: DbOrTx, orgId: string, q: { driverId: string | null; page: number; size: number }): Promise<{ rows: EldTransfer[]; total: number }> {
+export async function listTransfers(
+  db: DbOrTx,
+  orgId: string,
+  q: { driverId: string | null; page: number; size: number },
+): Promise<{ rows: EldTransfer[]; total: number }> {
   const where = and(eq(eldTransfers.organizationId, orgId), q.driverId ? eq(eldTransfers.driverId, q.driverId) : undefined);
   const [rows, [total]] = await Promise.all([
     select(db)
@@ -78,7 +82,12 @@ export async function latestCheck(db: DbOrTx): Promise<EldTransferCheckRow | nul
 
 /** The oldest failed check since the last successful one (the start of the current run of failures), or null. */
 export async function failingSince(db: DbOrTx): Promise<number | null> {
-  const [lastOk] = await db.select({ at: eldTransferChecks.checkedAt }).from(eldTransferChecks).where(eq(eldTransferChecks.ok, true)).orderBy(desc(eldTransferChecks.checkedAt)).limit(1);
+  const [lastOk] = await db
+    .select({ at: eldTransferChecks.checkedAt })
+    .from(eldTransferChecks)
+    .where(eq(eldTransferChecks.ok, true))
+    .orderBy(desc(eldTransferChecks.checkedAt))
+    .limit(1);
   const [first] = await db
     .select({ at: sql<Date | string | null>`min(${eldTransferChecks.checkedAt})` })
     .from(eldTransferChecks)

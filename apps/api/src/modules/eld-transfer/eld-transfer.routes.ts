@@ -1,5 +1,14 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { driverHosParams, eldTransferInputSchema, eldTransferPageSchema, eldTransferQuery, eldTransferSchema, eldTransferStatusSchema, errorBodySchema, orgIdParams } from '@fleet/api-contract';
+import {
+  driverHosParams,
+  eldTransferInputSchema,
+  eldTransferPageSchema,
+  eldTransferQuery,
+  eldTransferSchema,
+  eldTransferStatusSchema,
+  errorBodySchema,
+  orgIdParams,
+} from '@fleet/api-contract';
 import { orgErrors } from '../../http/route-schemas.ts';
 import { requireAuth, scopeOf } from '../auth/index.ts';
 import { assertDriverPath } from '../hos/index.ts';
@@ -48,7 +57,8 @@ const eldTransferRoutes: FastifyPluginAsyncZod = async (app) => {
     config: read,
     schema: {
       tags,
-      summary: "Whether FMCSA's web service and the e-mail path are set up here (what is missing, in words, to the office only), test mode, and the last self-check of the transfer mechanism",
+      summary:
+        "Whether FMCSA's web service and the e-mail path are set up here (what is missing, in words, to the office only), test mode, and the last self-check of the transfer mechanism",
       params: orgIdParams,
       response: { 200: eldTransferStatusSchema, ...orgErrors() },
     },

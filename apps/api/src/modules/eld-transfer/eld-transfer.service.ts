@@ -1,4 +1,12 @@
-import type { EldTransfer, EldTransferFailure, EldTransferInput, EldTransferStatus, EldTransferStatusBody, EldValidationMessage, Page } from '@fleet/api-contract';
+import type {
+  EldTransfer,
+  EldTransferFailure,
+  EldTransferInput,
+  EldTransferStatus,
+  EldTransferStatusBody,
+  EldValidationMessage,
+  Page,
+} from '@fleet/api-contract';
 import type { z } from 'zod';
 import type { eldTransferQuery } from '@fleet/api-contract';
 import type { EldIdentity, EldTransferConfig } from '../../config.ts';
@@ -21,7 +29,17 @@ import type { EldWebService, EldWebServiceOptions } from './eld-web-service.ts';
 
 /** What the e-mail path needs from the S/MIME builder (smime.ts). */
 export interface SmimeBuilder {
-  build(opts: { fileName: string; fileText: string; subject: string; from: string; to: string; recipientCertPem: string; signerCertPem: string; signerKeyPem: string; text?: string }): Promise<string>;
+  build(opts: {
+    fileName: string;
+    fileText: string;
+    subject: string;
+    from: string;
+    to: string;
+    recipientCertPem: string;
+    signerCertPem: string;
+    signerKeyPem: string;
+    text?: string;
+  }): Promise<string>;
   subject(opts: { test: boolean; fileName: string; comment: string; registrationId?: string; eldIdentifier?: string }): string;
 }
 
@@ -102,7 +120,13 @@ async function pathOf(deps: EldTransferDeps, method: EldTransferInput['method'])
  * refusing) is recorded FAILED and answers 502. The office (`HOS_READ`) reads what to configure, a
  * caller acting only as the driver reads what to do.
  */
-export async function sendEldTransfer({ db, orgId, actor, now = Date.now() }: Scope, deps: EldTransferDeps, ctx: AuthContext, driverId: string, input: EldTransferInput): Promise<EldTransfer> {
+export async function sendEldTransfer(
+  { db, orgId, actor, now = Date.now() }: Scope,
+  deps: EldTransferDeps,
+  ctx: AuthContext,
+  driverId: string,
+  input: EldTransferInput,
+): Promise<EldTransfer> {
   const test = deps.config.test;
   // Acting only as the driver: without the office's read code (as the list decides).
   const forDriver = selfOnly(ctx, 'HOS_READ');
@@ -123,11 +147,22 @@ export async function sendEldTransfer({ db, orgId, actor, now = Date.now() }: Sc
     } else {
       const to = deps.config.fmcsaEmail;
       const subject = deps.smime.subject({ test, fileName: attachment, comment, registrationId: deps.eld.registrationId, eldIdentifier: deps.eld.identifier });
-      const raw = await deps.smime.build({ fileName: attachment, fileText: file.text, subject, from: deps.config.from, to, ...path.signing, ...(comment ? { text: `Output file comment: ${comment}\r\n` } : {}) });
+      const raw = await deps.smime.build({
+        fileName: attachment,
+        fileText: file.text,
+        subject,
+        from: deps.config.from,
+        to,
+        ...path.signing,
+        ...(comment ? { text: `Output file comment: ${comment}\r\n` } : {}),
+      });
       try {
         await deps.mailer.sendRaw({ from: addressOf(deps.config.from), to }, raw);
       } catch (err) {
-        throw new EldTransferError('MAIL', `The mail server did not take the e-mail to FMCSA (${to}) from ${addressOf(deps.config.from)}: ${(err as Error).message}`);
+        throw new EldTransferError(
+          'MAIL',
+          `The mail server did not take the e-mail to FMCSA (${to}) from ${addressOf(deps.config.from)}: ${(err as Error).message}`,
+        );
       }
       outcome = { status: 'SENT', submissionId: null, errors: [], failure: null, reason: null };
     }

@@ -84,14 +84,20 @@ export async function webServiceSetup(c: EldTransferConfig): Promise<{ credentia
 }
 
 /** FMCSA's certificate and the provider's signing pair (PEM) for the e-mail path, or what is missing. */
-export async function emailSetup(c: EldTransferConfig): Promise<{ recipientCertPem: string; signerCertPem: string; signerKeyPem: string } | { missing: string[] }> {
+export async function emailSetup(
+  c: EldTransferConfig,
+): Promise<{ recipientCertPem: string; signerCertPem: string; signerKeyPem: string } | { missing: string[] }> {
   const missing: string[] = [];
   const recipient = await readCertificate('ELD_FMCSA_CERT', c.fmcsaCert);
   if (recipient.value === null) missing.push(recipient.missing);
   let signer: { cert: Buffer; key: Buffer } | null = null;
   if (!c.clientCert && !c.clientKey) {
     // The signature is made with the PEM pair; a PKCS #12 file alone serves only the web service.
-    missing.push(c.pfx ? 'the e-mail is signed with ELD_CLIENT_CERT and ELD_CLIENT_KEY (PEM files): ELD_CLIENT_PFX alone cannot sign it' : 'ELD_CLIENT_CERT and ELD_CLIENT_KEY are not set');
+    missing.push(
+      c.pfx
+        ? 'the e-mail is signed with ELD_CLIENT_CERT and ELD_CLIENT_KEY (PEM files): ELD_CLIENT_PFX alone cannot sign it'
+        : 'ELD_CLIENT_CERT and ELD_CLIENT_KEY are not set',
+    );
   } else {
     const [cert, key] = await Promise.all([readCertificate('ELD_CLIENT_CERT', c.clientCert), readKey('ELD_CLIENT_KEY', c.clientKey)]);
     if (cert.value === null) missing.push(cert.missing);

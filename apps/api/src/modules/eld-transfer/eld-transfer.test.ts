@@ -55,13 +55,15 @@ afterAll(async () => {
 
 const org = (rest: string, orgId = a.orgId) => `/api/v1/organizations/${orgId}${rest}`;
 const sendUrl = (driverId: string, orgId = a.orgId) => org(`/drivers/${driverId}/hos_log/eld-transfer`, orgId);
-const send = (driverId: string, headers: Record<string, string>, payload: unknown) => t.app.inject({ method: 'POST', url: sendUrl(driverId), headers, payload: payload as object });
+const send = (driverId: string, headers: Record<string, string>, payload: unknown) =>
+  t.app.inject({ method: 'POST', url: sendUrl(driverId), headers, payload: payload as object });
 const list = async (headers: Record<string, string>, q = '') => {
   const res = await t.app.inject({ method: 'GET', url: org(`/hos_log/eld-transfers${q}`), headers });
   expect(res.statusCode, res.body).toBe(200);
   return eldTransferPageSchema.parse(res.json());
 };
-const count = async (table: string) => Number(((await t.database.db.execute(`select count(*)::int as n from ${table}` as never)) as unknown as { rows: Array<{ n: number }> }).rows[0]!.n);
+const count = async (table: string) =>
+  Number(((await t.database.db.execute(`select count(*)::int as n from ${table}` as never)) as unknown as { rows: Array<{ n: number }> }).rows[0]!.n);
 
 describe('sending by web service', () => {
   it('sends the driver their 8 days with the officer comment: received by FMCSA (test), as the stand-in answered', async () => {
@@ -69,14 +71,29 @@ describe('sending by web service', () => {
     expect(res.statusCode, res.body).toBe(200);
     const body = eldTransferSchema.parse(res.json());
     const got = standIn.submissions.at(-1)!;
-    expect(body).toMatchObject({ method: 'WEB_SERVICE', test: true, status: 'INFORMATION', submissionId: got.submissionId, outputFileComment: 'ROADSIDE 7-A', driverId: driver.driverId, reason: null });
+    expect(body).toMatchObject({
+      method: 'WEB_SERVICE',
+      test: true,
+      status: 'INFORMATION',
+      submissionId: got.submissionId,
+      outputFileComment: 'ROADSIDE 7-A',
+      driverId: driver.driverId,
+      reason: null,
+    });
     expect(body.errors.map((e) => [e.type, e.message])).toEqual([
       ['INFORMATION', 'Test Information'],
       ['INFORMATION', 'File Received'],
     ]);
     expect(body.fileName).toMatch(/^.{25}$/);
     // The submission: the provider's certificate, a test, the comment, the file named as 4.8.2.2 says.
-    expect(got).toMatchObject({ registrationId: 'FLT0', eldIdentifier: 'FLTLN1', comment: 'ROADSIDE 7-A', fileName: `${body.fileName}.csv`, test: true, clientCertificate: 'Fleetline test ELD provider' });
+    expect(got).toMatchObject({
+      registrationId: 'FLT0',
+      eldIdentifier: 'FLTLN1',
+      comment: 'ROADSIDE 7-A',
+      fileName: `${body.fileName}.csv`,
+      test: true,
+      clientCertificate: 'Fleetline test ELD provider',
+    });
     // The file: lines ending with a CR alone, the comment in its header, today and the 7 days before, dates MMDDYY.
     expect(got.fileBody).not.toContain('\n');
     expect(got.fileBody.endsWith('\r')).toBe(true);
@@ -103,7 +120,7 @@ describe('sending by web service', () => {
     expect(standIn.submissions.at(-1)).toMatchObject({ comment: 'LOT 4; BAY 2', messages: [] });
   });
 
-  it('a send is a submission on the driver\'s behalf: HOS_EDIT or the driver\'s HOS_SELF_WRITE, never a read code alone (issue 66)', async () => {
+  it("a send is a submission on the driver's behalf: HOS_EDIT or the driver's HOS_SELF_WRITE, never a read code alone (issue 66)", async () => {
     const [before, sent] = [await count('eld_transfers'), standIn.submissions.length];
     const body = { method: 'WEB_SERVICE', outputFileComment: 'READ ONLY' };
     // The dispatcher reads every log (HOS_READ) but edits none; a driver role without the write code.
@@ -148,9 +165,16 @@ describe('sending by web service', () => {
       const [last] = (await list(a.admin, `?driverId=${driver.driverId}`)).content;
       expect(last).toMatchObject({ status: 'FAILED', failure: 'CONNECTION', outputFileComment: 'NO LINE', submissionId: null, reason: err.message });
       const mine = expectErrorBody((await send(driver.driverId, driver.headers, { method: 'WEB_SERVICE', outputFileComment: 'NO LINE 2' })).json(), 502);
-      expect(mine.message).toBe('FMCSA could not take the file just now. Try again, or show the officer your logs on this screen or the downloaded ELD file, and tell your office if it keeps failing.');
+      expect(mine.message).toBe(
+        'FMCSA could not take the file just now. Try again, or show the officer your logs on this screen or the downloaded ELD file, and tell your office if it keeps failing.',
+      );
       expect(`${mine.message} ${mine.technicalMessage}`).not.toContain('127.0.0.1');
-      expect((await list(driver.headers)).content[0]).toMatchObject({ status: 'FAILED', failure: 'CONNECTION', outputFileComment: 'NO LINE 2', reason: mine.message });
+      expect((await list(driver.headers)).content[0]).toMatchObject({
+        status: 'FAILED',
+        failure: 'CONNECTION',
+        outputFileComment: 'NO LINE 2',
+        reason: mine.message,
+      });
     } finally {
       config.url = url;
     }
@@ -158,7 +182,9 @@ describe('sending by web service', () => {
     standIn.submitMode = 'fault';
     try {
       const res = await send(driver.driverId, a.admin, { method: 'WEB_SERVICE', outputFileComment: 'FAULT' });
-      expect(expectErrorBody(res.json(), 502).message).toBe("FMCSA's web service refused the Submit: The server was unable to process the request due to an internal error. (s:Receiver / a:InternalServiceFault)");
+      expect(expectErrorBody(res.json(), 502).message).toBe(
+        "FMCSA's web service refused the Submit: The server was unable to process the request due to an internal error. (s:Receiver / a:InternalServiceFault)",
+      );
       expect((await list(driver.headers)).content[0]).toMatchObject({ status: 'FAILED', failure: 'SOAP_FAULT', outputFileComment: 'FAULT' });
     } finally {
       standIn.submitMode = 'answer';
@@ -175,7 +201,11 @@ describe('sending by web service', () => {
       [{ method: 'WEB_SERVICE', outputFileComment: 'A', from: '06/01/2026' }, { from: 'From must be a date like 2026-06-01' }],
     ];
     for (const [payload, fields] of cases) expectFieldErrors((await send(driver.driverId, driver.headers, payload)).json(), 400, fields);
-    expectFieldErrors((await send(driver.driverId, driver.headers, { method: 'WEB_SERVICE', outputFileComment: 'A', from: '2026-06-10', to: '2026-06-01' })).json(), 400, { to: 'To must not be before From' });
+    expectFieldErrors(
+      (await send(driver.driverId, driver.headers, { method: 'WEB_SERVICE', outputFileComment: 'A', from: '2026-06-10', to: '2026-06-01' })).json(),
+      400,
+      { to: 'To must not be before From' },
+    );
     expect([await count('eld_transfers'), standIn.submissions.length]).toEqual([before, sent]);
   });
 
@@ -207,8 +237,12 @@ describe('the list', () => {
     const own = await list(driver.headers);
     expect(own.content.every((x) => x.driverId === driver.driverId)).toBe(true);
     expect(own.totalElements).toBe(all.content.filter((x) => x.driverId === driver.driverId).length);
-    expect((await t.app.inject({ method: 'GET', url: org(`/hos_log/eld-transfers?driverId=${driver2.driverId}`), headers: driver.headers })).statusCode).toBe(404);
-    expectFieldErrors((await t.app.inject({ method: 'GET', url: org('/hos_log/eld-transfers?driverId=x'), headers: a.admin })).json(), 400, { 'querystring.driverId': 'driverId must be a driver id' });
+    expect((await t.app.inject({ method: 'GET', url: org(`/hos_log/eld-transfers?driverId=${driver2.driverId}`), headers: driver.headers })).statusCode).toBe(
+      404,
+    );
+    expectFieldErrors((await t.app.inject({ method: 'GET', url: org('/hos_log/eld-transfers?driverId=x'), headers: a.admin })).json(), 400, {
+      'querystring.driverId': 'driverId must be a driver id',
+    });
   });
 });
 
@@ -218,7 +252,9 @@ describe('sending by e-mail', () => {
     expect(res.statusCode, res.body).toBe(200);
     const body = eldTransferSchema.parse(res.json());
     expect(body).toMatchObject({ method: 'EMAIL', status: 'SENT', test: true, submissionId: null, errors: [] });
-    const mail = readOutbox(t.dataDir).filter((m) => m.to === 'fmcsaeldsub@dot.gov').at(-1) as unknown as { subject: string; from: string; raw: string };
+    const mail = readOutbox(t.dataDir)
+      .filter((m) => m.to === 'fmcsaeldsub@dot.gov')
+      .at(-1) as unknown as { subject: string; from: string; raw: string };
     expect(mail.subject).toMatch(/^TEST/);
     expect(mail.subject).toContain(`${body.fileName}.csv`);
     expect(mail.from).toBe('eld@demofreight.test');
@@ -229,7 +265,11 @@ describe('sending by e-mail', () => {
     run(['cms', '-verify', '-in', 'signed.eml', '-CAfile', certs.ca, '-purpose', 'any', '-out', 'content.eml']);
     const content = fs.readFileSync(path.join(dir, 'content.eml'), 'latin1');
     const part = content.split(/\r?\n--/).find((p) => p.includes(`${body.fileName}.csv`))!;
-    const base64 = part.split(/\r?\n\r?\n/).slice(1).join('').replace(/[\r\n]|--$/g, '');
+    const base64 = part
+      .split(/\r?\n\r?\n/)
+      .slice(1)
+      .join('')
+      .replace(/[\r\n]|--$/g, '');
     const file = Buffer.from(base64, 'base64').toString('latin1');
     expect(file).not.toContain('\n');
     expect(parseEldFile(file).header.outputFileComment).toBe('MAIL 12');
@@ -241,7 +281,12 @@ describe('the status of the transfer', () => {
     for (const headers of [a.admin, driver.headers]) {
       const res = await t.app.inject({ method: 'GET', url: org('/hos_log/eld-transfer-status'), headers });
       expect(res.statusCode, res.body).toBe(200);
-      expect(eldTransferStatusSchema.parse(res.json())).toEqual({ test: true, webService: { ready: true, missing: [] }, email: { ready: true, missing: [] }, lastCheck: null });
+      expect(eldTransferStatusSchema.parse(res.json())).toEqual({
+        test: true,
+        webService: { ready: true, missing: [] },
+        email: { ready: true, missing: [] },
+        lastCheck: null,
+      });
     }
     expect((await t.app.inject({ method: 'GET', url: org('/hos_log/eld-transfer-status'), headers: a.other })).statusCode).toBe(404);
   });
@@ -255,10 +300,19 @@ describe('the status of the transfer', () => {
     const gone = path.join(certs.dir, 'nothing.pem');
     const broken = await transferReadiness({ ...none, clientCert: gone, clientKey: certs.clientKey, fmcsaCert: certs.clientKey });
     expect(broken.webService.missing).toEqual([`the file ${gone} named by ELD_CLIENT_CERT cannot be read (ENOENT)`]);
-    expect(broken.email.missing).toEqual([`the file ${certs.clientKey} named by ELD_FMCSA_CERT is not a PEM certificate`, `the file ${gone} named by ELD_CLIENT_CERT cannot be read (ENOENT)`]);
-    expect((await transferReadiness({ ...none, clientCert: certs.clientCert, clientKey: certs.serverKey })).webService.missing[0]).toMatch(/^the client certificate of ELD_CLIENT_CERT and ELD_CLIENT_KEY cannot be used: /);
-    expect((await transferReadiness({ ...none, pfx: certs.clientPfx, pfxPassword: 'wrong' })).webService.missing[0]).toMatch(/^the client certificate of ELD_CLIENT_PFX \(with ELD_CLIENT_PFX_PASSWORD\) cannot be used: /);
-    expect(await transferReadiness({ ...none, pfx: certs.clientPfx, pfxPassword: certs.pfxPassword })).toMatchObject({ webService: { ready: true, missing: [] } });
+    expect(broken.email.missing).toEqual([
+      `the file ${certs.clientKey} named by ELD_FMCSA_CERT is not a PEM certificate`,
+      `the file ${gone} named by ELD_CLIENT_CERT cannot be read (ENOENT)`,
+    ]);
+    expect((await transferReadiness({ ...none, clientCert: certs.clientCert, clientKey: certs.serverKey })).webService.missing[0]).toMatch(
+      /^the client certificate of ELD_CLIENT_CERT and ELD_CLIENT_KEY cannot be used: /,
+    );
+    expect((await transferReadiness({ ...none, pfx: certs.clientPfx, pfxPassword: 'wrong' })).webService.missing[0]).toMatch(
+      /^the client certificate of ELD_CLIENT_PFX \(with ELD_CLIENT_PFX_PASSWORD\) cannot be used: /,
+    );
+    expect(await transferReadiness({ ...none, pfx: certs.clientPfx, pfxPassword: certs.pfxPassword })).toMatchObject({
+      webService: { ready: true, missing: [] },
+    });
   });
 
   it('a path that is not set up answers 409 and records the attempt: the office reads what to configure, the driver what to do (issue 66)', async () => {
@@ -267,24 +321,43 @@ describe('the status of the transfer', () => {
     Object.assign(config, { clientCert: undefined, clientKey: undefined, fmcsaCert: undefined });
     try {
       const [before, sent] = [await count('eld_transfers'), standIn.submissions.length];
-      const driverWords = 'Sending to FMCSA is not set up for your carrier yet. Show the officer your logs on this screen or the downloaded ELD file, and tell your office.';
+      const driverWords =
+        'Sending to FMCSA is not set up for your carrier yet. Show the officer your logs on this screen or the downloaded ELD file, and tell your office.';
       // The driver at the roadside: plain words, no server variable or file name anywhere.
       const web = await send(driver.driverId, driver.headers, { method: 'WEB_SERVICE', outputFileComment: 'ROADSIDE 9' });
       expect(web.statusCode).toBe(409);
       expect(expectErrorBody(web.json(), 409).message).toBe(driverWords);
       expect(web.body).not.toMatch(/ELD_|\.pem/);
       const own = await list(driver.headers);
-      expect(own.content[0]).toMatchObject({ method: 'WEB_SERVICE', status: 'FAILED', failure: 'NOT_SET_UP', outputFileComment: 'ROADSIDE 9', submissionId: null, reason: driverWords });
+      expect(own.content[0]).toMatchObject({
+        method: 'WEB_SERVICE',
+        status: 'FAILED',
+        failure: 'NOT_SET_UP',
+        outputFileComment: 'ROADSIDE 9',
+        submissionId: null,
+        reason: driverWords,
+      });
       expect(JSON.stringify(own)).not.toContain('ELD_');
       const status = await t.app.inject({ method: 'GET', url: org('/hos_log/eld-transfer-status'), headers: driver.headers });
       expect(eldTransferStatusSchema.parse(status.json())).toMatchObject({ webService: { ready: false, missing: [] }, email: { ready: false, missing: [] } });
       // The office: the same record, naming what to configure; its own send says so too.
       const theirs = (await list(a.admin, `?driverId=${driver.driverId}`)).content[0]!;
-      expect(theirs).toMatchObject({ id: own.content[0]!.id, failure: 'NOT_SET_UP', reason: "FMCSA's web service is not set up on this server: ELD_CLIENT_CERT and ELD_CLIENT_KEY (or ELD_CLIENT_PFX) are not set" });
+      expect(theirs).toMatchObject({
+        id: own.content[0]!.id,
+        failure: 'NOT_SET_UP',
+        reason: "FMCSA's web service is not set up on this server: ELD_CLIENT_CERT and ELD_CLIENT_KEY (or ELD_CLIENT_PFX) are not set",
+      });
       const mail = expectErrorBody((await send(driver.driverId, a.admin, { method: 'EMAIL', outputFileComment: 'A' })).json(), 409);
       expect(mail.message).toContain('ELD_FMCSA_CERT is not set');
-      expect((await list(a.admin, `?driverId=${driver.driverId}`)).content[0]).toMatchObject({ method: 'EMAIL', status: 'FAILED', failure: 'NOT_SET_UP', reason: mail.message });
-      const officeStatus = eldTransferStatusSchema.parse((await t.app.inject({ method: 'GET', url: org('/hos_log/eld-transfer-status'), headers: a.admin })).json());
+      expect((await list(a.admin, `?driverId=${driver.driverId}`)).content[0]).toMatchObject({
+        method: 'EMAIL',
+        status: 'FAILED',
+        failure: 'NOT_SET_UP',
+        reason: mail.message,
+      });
+      const officeStatus = eldTransferStatusSchema.parse(
+        (await t.app.inject({ method: 'GET', url: org('/hos_log/eld-transfer-status'), headers: a.admin })).json(),
+      );
       expect(officeStatus.email.missing).toContain('ELD_FMCSA_CERT is not set');
       // Both attempts recorded (and in the activity log), nothing reached FMCSA.
       expect([await count('eld_transfers'), standIn.submissions.length]).toEqual([before + 2, sent]);

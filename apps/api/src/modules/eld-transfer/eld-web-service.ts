@@ -2,7 +2,18 @@ import { randomUUID } from 'node:crypto';
 import https from 'node:https';
 import tls from 'node:tls';
 import { EldTransferError } from './eld-transfer.errors.ts';
-import { pingEnvelope, readPingResponse, readSubmitResponse, SOAP_ACTIONS, soapFault, submitEnvelope, type EldSubmission, type PingResult, type SoapOperation, type SubmitResult } from './eld-soap.ts';
+import {
+  pingEnvelope,
+  readPingResponse,
+  readSubmitResponse,
+  SOAP_ACTIONS,
+  soapFault,
+  submitEnvelope,
+  type EldSubmission,
+  type PingResult,
+  type SoapOperation,
+  type SubmitResult,
+} from './eld-soap.ts';
 
 // The SOAP client of FMCSA's ELDSubmissionService (4.10.1.1, decision 0185): HTTPS with the provider's
 // client certificate (the registered key pair), one POST per operation, no redirects, no retries (a
@@ -37,12 +48,17 @@ export function eldWebService(opts: EldWebServiceOptions): EldWebService {
     const answer = await postSoap(opts, operation, body);
     const fault = await soapFault(answer.body);
     if (fault) throw new EldTransferError('SOAP_FAULT', `FMCSA's web service refused the ${operation}: ${fault.reason}${fault.code ? ` (${fault.code})` : ''}`);
-    if (answer.status < 200 || answer.status > 299) throw new EldTransferError('HTTP_STATUS', `FMCSA's web service answered HTTP ${answer.status} to the ${operation}`);
+    if (answer.status < 200 || answer.status > 299)
+      throw new EldTransferError('HTTP_STATUS', `FMCSA's web service answered HTTP ${answer.status} to the ${operation}`);
     return answer.body;
   };
   return {
     async submit(s) {
-      const xml = await submitEnvelope({ ...s, registrationId: opts.identity.registrationId, eldIdentifier: opts.identity.eldIdentifier }, opts.url, `urn:uuid:${randomUUID()}`);
+      const xml = await submitEnvelope(
+        { ...s, registrationId: opts.identity.registrationId, eldIdentifier: opts.identity.eldIdentifier },
+        opts.url,
+        `urn:uuid:${randomUUID()}`,
+      );
       return readSubmitResponse(await call('Submit', xml));
     },
     async ping() {
@@ -58,8 +74,15 @@ function failureOf(err: NodeJS.ErrnoException, url: URL): EldTransferError {
   const code = err.code ?? '';
   const where = url.host;
   if (TLS_CODE.test(code)) return new EldTransferError('TLS', `The secure connection to FMCSA's web service (${where}) failed: ${err.message}`);
-  if (code === 'ECONNRESET') return new EldTransferError('CONNECTION', `FMCSA's web service (${where}) closed the connection (a client certificate it does not accept is one cause): ${err.message}`);
-  return new EldTransferError('CONNECTION', `FMCSA's web service (${where}) could not be reached: ${err.message}${code && !err.message.includes(code) ? ` (${code})` : ''}`);
+  if (code === 'ECONNRESET')
+    return new EldTransferError(
+      'CONNECTION',
+      `FMCSA's web service (${where}) closed the connection (a client certificate it does not accept is one cause): ${err.message}`,
+    );
+  return new EldTransferError(
+    'CONNECTION',
+    `FMCSA's web service (${where}) could not be reached: ${err.message}${code && !err.message.includes(code) ? ` (${code})` : ''}`,
+  );
 }
 
 function postSoap(opts: EldWebServiceOptions, operation: SoapOperation, xml: string): Promise<{ status: number; body: string }> {

@@ -52,7 +52,11 @@ beforeAll(async () => {
     ['provider', 'ELD provider test'],
     ['other', 'Someone else'],
   ] as const) {
-    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', `${name}.key`, '-out', `${name}.crt`, '-days', '2', '-subj', `/CN=${cn}`], { cwd: dir, stdio: 'ignore' });
+    execFileSync(
+      'openssl',
+      ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', `${name}.key`, '-out', `${name}.crt`, '-days', '2', '-subj', `/CN=${cn}`],
+      { cwd: dir, stdio: 'ignore' },
+    );
   }
   raw = await buildEldSmimeMail({
     fileName: FILE_NAME,

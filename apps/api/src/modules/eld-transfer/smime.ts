@@ -100,9 +100,7 @@ export async function buildEldSmimeMail(opts: EldSmimeMailOptions): Promise<stri
   p7s.sign({ detached: true });
   const signed = detachedNode(Node, 'multipart/signed; protocol="application/pkcs7-signature"; micalg=sha-256');
   signed.createChild(false).setRaw(mixedBytes);
-  signed
-    .createChild('application/pkcs7-signature', { filename: 'smime.p7s' })
-    .setContent(derOf(forge, p7s.toAsn1()));
+  signed.createChild('application/pkcs7-signature', { filename: 'smime.p7s' }).setContent(derOf(forge, p7s.toAsn1()));
   const signedBytes = await signed.build();
 
   // 3. Encrypted to FMCSA's certificate with AES-256-CBC (a key from Node's CSPRNG).
@@ -151,13 +149,7 @@ function domainOf(address: string): string {
  * FMCSA's inbox or our sent mail sees what was sent for whom; FMCSA reads the file itself from the
  * attachment and the signature.
  */
-export function eldMailSubject(opts: {
-  test: boolean;
-  fileName: string;
-  comment: string;
-  registrationId?: string;
-  eldIdentifier?: string;
-}): string {
+export function eldMailSubject(opts: { test: boolean; fileName: string; comment: string; registrationId?: string; eldIdentifier?: string }): string {
   // One header line: line breaks and other control characters become spaces.
   const oneLine = (s: string) =>
     [...s]

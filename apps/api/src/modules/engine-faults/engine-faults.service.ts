@@ -42,7 +42,10 @@ export function presentEngineFault(r: Row, codes: ReadonlySet<string>): EngineFa
 
 /** The vehicle of the organization (404 otherwise: another organization's vehicle is not there). */
 async function vehicleOf(db: DbOrTx, orgId: string, assetId: string): Promise<{ unitNumber: string }> {
-  const [v] = await db.select({ unitNumber: assets.unitNumber }).from(assets).where(and(eq(assets.id, assetId), eq(assets.organizationId, orgId), eq(assets.type, 'VEHICLE')));
+  const [v] = await db
+    .select({ unitNumber: assets.unitNumber })
+    .from(assets)
+    .where(and(eq(assets.id, assetId), eq(assets.organizationId, orgId), eq(assets.type, 'VEHICLE')));
   if (!v) throw notFound('Vehicle');
   return v;
 }
@@ -68,7 +71,11 @@ export async function listEngineFaults({ db, orgId }: ReadScope, assetId: string
     .limit(q.size)
     .offset(q.page * q.size);
   const codes = new Set(await groundingCodesOf(db, orgId));
-  return toPage(rows.map((r) => presentEngineFault(r, codes)), total?.n ?? 0, q);
+  return toPage(
+    rows.map((r) => presentEngineFault(r, codes)),
+    total?.n ?? 0,
+    q,
+  );
 }
 
 /**
@@ -89,7 +96,14 @@ export async function createDefectFromFault({ db, orgId, actor }: Scope, assetId
     if (!f) throw notFound('Engine fault');
     if (f.defectId) throw conflict('This engine fault is already a defect', `engine fault ${faultId} has defect ${f.defectId}`);
     const description = describeFault(f);
-    const seen = new Intl.DateTimeFormat('en-US', { timeZone: tz, month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit', timeZoneName: 'short' }).format(f.firstSeenAt);
+    const seen = new Intl.DateTimeFormat('en-US', {
+      timeZone: tz,
+      month: 'short',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: '2-digit',
+      timeZoneName: 'short',
+    }).format(f.firstSeenAt);
     const id = await createEngineFaultDefect(tx, orgId, actor, {
       faultId,
       assetId,
@@ -100,7 +114,10 @@ export async function createDefectFromFault({ db, orgId, actor }: Scope, assetId
       safety: input.safety ?? grounds(codes, f),
       automatic: false,
     });
-    await tx.update(engineFaults).set({ defectId: id }).where(and(eq(engineFaults.organizationId, orgId), eq(engineFaults.id, faultId)));
+    await tx
+      .update(engineFaults)
+      .set({ defectId: id })
+      .where(and(eq(engineFaults.organizationId, orgId), eq(engineFaults.id, faultId)));
     return id;
   });
   return getDefect({ db, orgId }, defectId);
@@ -119,7 +136,15 @@ export async function putGroundingCodes({ db, orgId, actor }: Scope, input: Grou
       .insert(engineFaultSettings)
       .values({ organizationId: orgId, groundingCodes: codes })
       .onConflictDoUpdate({ target: engineFaultSettings.organizationId, set: { groundingCodes: codes, updatedAt: new Date() } });
-    await recordActivity(tx, { orgId, actor, action: 'UPDATE', entityType: 'ORGANIZATION', entityId: orgId, before: { groundingCodes: before.join(', ') || 'none' }, after: { groundingCodes: codes.join(', ') || 'none' } });
+    await recordActivity(tx, {
+      orgId,
+      actor,
+      action: 'UPDATE',
+      entityType: 'ORGANIZATION',
+      entityId: orgId,
+      before: { groundingCodes: before.join(', ') || 'none' },
+      after: { groundingCodes: codes.join(', ') || 'none' },
+    });
   });
   return { codes };
 }

@@ -32,10 +32,29 @@ let seq = 0;
 function forward(uniqueId: string, attributes: Record<string, unknown>) {
   const at = new Date(base + ++seq * 1000).toISOString();
   const body = {
-    position: { id: 0, attributes, deviceId: 1, protocol: 'teltonika', fixTime: at, deviceTime: at, valid: true, latitude: 41.8781, longitude: -87.6298, altitude: 181, speed: 10, course: 90, accuracy: 0 },
+    position: {
+      id: 0,
+      attributes,
+      deviceId: 1,
+      protocol: 'teltonika',
+      fixTime: at,
+      deviceTime: at,
+      valid: true,
+      latitude: 41.8781,
+      longitude: -87.6298,
+      altitude: 181,
+      speed: 10,
+      course: 90,
+      accuracy: 0,
+    },
     device: { id: 1, name: 'Truck', uniqueId, status: 'online' },
   };
-  return t.app.inject({ method: 'POST', url: '/api/v1/ingest/traccar', headers: { authorization: token, 'content-type': 'application/json' }, payload: JSON.stringify(body) });
+  return t.app.inject({
+    method: 'POST',
+    url: '/api/v1/ingest/traccar',
+    headers: { authorization: token, 'content-type': 'application/json' },
+    payload: JSON.stringify(body),
+  });
 }
 
 const list = async (v: TestVehicle, query = '', headers = a.admin) => {
@@ -48,7 +67,7 @@ const faults = async (v: TestVehicle, status: 'ACTIVE' | 'CLEARED') => {
   return (res.json() as Page<EngineFault>).content;
 };
 
-describe('engine faults from Traccar\'s dtcs', () => {
+describe("engine faults from Traccar's dtcs", () => {
   it('lists the codes a device reports as active, with their standard description, and clears the one it stops reporting', async () => {
     expect((await forward(obdTruck.uniqueId, { ignition: true, dtcs: 'P0301 P0420' })).statusCode).toBe(200);
     const active = await faults(obdTruck, 'ACTIVE');
@@ -78,7 +97,12 @@ describe('engine faults from Traccar\'s dtcs', () => {
     await forward(obdTruck.uniqueId, { dtcs: 'P0420 SPN 110 FMI 0' });
     const active = await faults(obdTruck, 'ACTIVE');
     expect(active.map((f) => f.code).sort()).toEqual(['P0420', 'SPN 110 FMI 0']);
-    expect(active.find((f) => f.code === 'SPN 110 FMI 0')).toMatchObject({ source: 'J1939', spn: 110, fmi: 0, description: 'Engine coolant temperature: data valid but above normal operational range (most severe)' });
+    expect(active.find((f) => f.code === 'SPN 110 FMI 0')).toMatchObject({
+      source: 'J1939',
+      spn: 110,
+      fmi: 0,
+      description: 'Engine coolant temperature: data valid but above normal operational range (most severe)',
+    });
     expect((await faults(obdTruck, 'CLEARED')).filter((f) => f.code === 'P0420')).toHaveLength(1);
   });
 
@@ -91,7 +115,9 @@ describe('engine faults from Traccar\'s dtcs', () => {
     // Nothing cleared by a list read wrong.
     expect(active.map((f) => f.code).sort()).toEqual(['P0420', 'SPN 110 FMI 0']);
     expect(t.app.engineFaults.stats.malformed).toBe(before + 1);
-    const [n] = await sql<{ n: number }>(`select count(*)::int as n from positions where gateway_id = '${obdTruck.gatewayId}' and attributes->>'dtcs' = 'P0420 not-a-code'`);
+    const [n] = await sql<{ n: number }>(
+      `select count(*)::int as n from positions where gateway_id = '${obdTruck.gatewayId}' and attributes->>'dtcs' = 'P0420 not-a-code'`,
+    );
     expect(n!.n).toBe(1);
     // A DM1 value of the wrong kind or size is left out the same way.
     expect((await forward(obdTruck.uniqueId, { dm1Dtc: 'hot', dm1: 'zz' })).statusCode).toBe(200);
@@ -99,7 +125,7 @@ describe('engine faults from Traccar\'s dtcs', () => {
     expect(t.app.engineFaults.stats.malformed).toBe(before + 3);
   });
 
-  it('notifies a new active fault by the users\' choices, once', async () => {
+  it("notifies a new active fault by the users' choices, once", async () => {
     await t.app.engineFaults.idle();
     const res = await t.app.inject({ method: 'GET', url: `/api/v1/organizations/${a.orgId}/notifications?kind=ENGINE_FAULT&size=50`, headers: a.admin });
     expect(res.statusCode).toBe(200);
@@ -117,19 +143,43 @@ describe('faults to defects', () => {
     await forward(groundTruck.uniqueId, { dtcs: 'P0171' });
     const [f] = await faults(groundTruck, 'ACTIVE');
     faultId = f!.id;
-    const res = await t.app.inject({ method: 'POST', url: `/api/v1/organizations/${a.orgId}/assets/${groundTruck.assetId}/engine-faults/${faultId}/defect`, headers: a.admin, payload: {} });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `/api/v1/organizations/${a.orgId}/assets/${groundTruck.assetId}/engine-faults/${faultId}/defect`,
+      headers: a.admin,
+      payload: {},
+    });
     expect(res.statusCode).toBe(201);
     const d = res.json() as Defect;
-    expect(d).toMatchObject({ dvirId: null, engineFaultId: faultId, asset: { id: groundTruck.assetId, unitNumber: 'G-1' }, label: 'Engine fault P0171', safety: false, status: 'OPEN' });
+    expect(d).toMatchObject({
+      dvirId: null,
+      engineFaultId: faultId,
+      asset: { id: groundTruck.assetId, unitNumber: 'G-1' },
+      label: 'Engine fault P0171',
+      safety: false,
+      status: 'OPEN',
+    });
     expect(d.note).toContain('System too lean (bank 1)');
     expect((await faults(groundTruck, 'ACTIVE'))[0]!.defectId).toBe(d.id);
-    const defects = (await t.app.inject({ method: 'GET', url: `/api/v1/organizations/${a.orgId}/defects?assetId=${groundTruck.assetId}`, headers: a.admin })).json();
+    const defects = (
+      await t.app.inject({ method: 'GET', url: `/api/v1/organizations/${a.orgId}/defects?assetId=${groundTruck.assetId}`, headers: a.admin })
+    ).json();
     expect(defects.content.map((x: Defect) => x.id)).toEqual([d.id]);
-    const wo = await t.app.inject({ method: 'POST', url: `/api/v1/organizations/${a.orgId}/work-orders`, headers: a.admin, payload: { assetId: groundTruck.assetId, title: 'Lean mixture', defectIds: [d.id] } });
+    const wo = await t.app.inject({
+      method: 'POST',
+      url: `/api/v1/organizations/${a.orgId}/work-orders`,
+      headers: a.admin,
+      payload: { assetId: groundTruck.assetId, title: 'Lean mixture', defectIds: [d.id] },
+    });
     expect(wo.statusCode).toBe(201);
     expect(wo.json().defectIds).toEqual([d.id]);
     // Once: a second click is a 409 with the spec's body.
-    const again = await t.app.inject({ method: 'POST', url: `/api/v1/organizations/${a.orgId}/assets/${groundTruck.assetId}/engine-faults/${faultId}/defect`, headers: a.admin, payload: {} });
+    const again = await t.app.inject({
+      method: 'POST',
+      url: `/api/v1/organizations/${a.orgId}/assets/${groundTruck.assetId}/engine-faults/${faultId}/defect`,
+      headers: a.admin,
+      payload: {},
+    });
     expect(again.statusCode).toBe(409);
     expectErrorBody(again.json(), 409);
   });
@@ -150,16 +200,22 @@ describe('faults to defects', () => {
     const f = (await faults(groundTruck, 'ACTIVE')).find((x) => x.code === 'SPN 111 FMI 1')!;
     expect(f).toMatchObject({ grounding: true, description: 'Engine coolant level: data valid but below normal operational range (most severe)' });
     expect(f.defectId).not.toBeNull();
-    const defects = (await t.app.inject({ method: 'GET', url: `/api/v1/organizations/${a.orgId}/defects?assetId=${groundTruck.assetId}&safety=true`, headers: a.admin })).json();
-    expect(defects.content).toEqual([expect.objectContaining({ id: f.defectId, engineFaultId: f.id, safety: true, label: 'Engine fault SPN 111 FMI 1', dvirId: null })]);
-    const notes = (await t.app.inject({ method: 'GET', url: `/api/v1/organizations/${a.orgId}/notifications?kind=ENGINE_FAULT&size=50`, headers: a.admin })).json();
+    const defects = (
+      await t.app.inject({ method: 'GET', url: `/api/v1/organizations/${a.orgId}/defects?assetId=${groundTruck.assetId}&safety=true`, headers: a.admin })
+    ).json();
+    expect(defects.content).toEqual([
+      expect.objectContaining({ id: f.defectId, engineFaultId: f.id, safety: true, label: 'Engine fault SPN 111 FMI 1', dvirId: null }),
+    ]);
+    const notes = (
+      await t.app.inject({ method: 'GET', url: `/api/v1/organizations/${a.orgId}/notifications?kind=ENGINE_FAULT&size=50`, headers: a.admin })
+    ).json();
     const n = notes.content.find((x: { title: string }) => x.title === 'Vehicle G-1: engine fault SPN 111 FMI 1');
     expect(n.expandedContent).toContain('grounding');
   });
 });
 
 describe('GET /assets/{assetId}/engine-faults', () => {
-  it('401 without a session, 400 naming a bad status, 404 for another organization\'s vehicle or a trailer id', async () => {
+  it("401 without a session, 400 naming a bad status, 404 for another organization's vehicle or a trailer id", async () => {
     const url = `/api/v1/organizations/${a.orgId}/assets/${obdTruck.assetId}/engine-faults`;
     expect((await t.app.inject({ method: 'GET', url })).statusCode).toBe(401);
     const bad = await t.app.inject({ method: 'GET', url: `${url}?status=OPEN`, headers: a.admin });
@@ -169,15 +225,31 @@ describe('GET /assets/{assetId}/engine-faults', () => {
     const foreign = await t.app.inject({ method: 'GET', url: `/api/v1/organizations/${a.orgId}/assets/${otherTruck.assetId}/engine-faults`, headers: a.admin });
     expect(foreign.statusCode).toBe(404);
     expectErrorBody(foreign.json(), 404);
-    expect((await t.app.inject({ method: 'GET', url: `/api/v1/organizations/${a.otherOrgId}/assets/${obdTruck.assetId}/engine-faults`, headers: a.other })).statusCode).toBe(404);
-    expect([403, 404]).toContain((await t.app.inject({ method: 'GET', url: `/api/v1/organizations/${a.otherOrgId}/assets/${otherTruck.assetId}/engine-faults`, headers: a.admin })).statusCode);
+    expect(
+      (await t.app.inject({ method: 'GET', url: `/api/v1/organizations/${a.otherOrgId}/assets/${obdTruck.assetId}/engine-faults`, headers: a.other }))
+        .statusCode,
+    ).toBe(404);
+    expect([403, 404]).toContain(
+      (await t.app.inject({ method: 'GET', url: `/api/v1/organizations/${a.otherOrgId}/assets/${otherTruck.assetId}/engine-faults`, headers: a.admin }))
+        .statusCode,
+    );
     // Nor can a fault of ours be made a defect through another organization's vehicle.
     const [f] = await faults(obdTruck, 'ACTIVE');
-    const cross = await t.app.inject({ method: 'POST', url: `/api/v1/organizations/${a.otherOrgId}/assets/${otherTruck.assetId}/engine-faults/${f!.id}/defect`, headers: a.other, payload: {} });
+    const cross = await t.app.inject({
+      method: 'POST',
+      url: `/api/v1/organizations/${a.otherOrgId}/assets/${otherTruck.assetId}/engine-faults/${f!.id}/defect`,
+      headers: a.other,
+      payload: {},
+    });
     expect(cross.statusCode).toBe(404);
     // The dispatcher reads a vehicle's maintenance data, so its faults; making defects stays with the shop.
     expect((await list(obdTruck, '', a.dispatcher)).statusCode).toBe(200);
-    const denied = await t.app.inject({ method: 'POST', url: `/api/v1/organizations/${a.orgId}/assets/${obdTruck.assetId}/engine-faults/${f!.id}/defect`, headers: a.dispatcher, payload: {} });
+    const denied = await t.app.inject({
+      method: 'POST',
+      url: `/api/v1/organizations/${a.orgId}/assets/${obdTruck.assetId}/engine-faults/${f!.id}/defect`,
+      headers: a.dispatcher,
+      payload: {},
+    });
     expect(denied.statusCode).toBe(403);
     expectErrorBody(denied.json(), 403);
   });

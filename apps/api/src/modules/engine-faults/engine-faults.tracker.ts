@@ -37,7 +37,10 @@ interface Episode {
 const SYSTEM: Actor = { userId: null, email: null, role: 'SYSTEM', ip: null };
 
 /** Words of a time in the organization's zone: "Nov 27, 10:02 AM CST". */
-const timeWords = (ms: number, tz: string) => new Intl.DateTimeFormat('en-US', { timeZone: tz, month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit', timeZoneName: 'short' }).format(new Date(ms));
+const timeWords = (ms: number, tz: string) =>
+  new Intl.DateTimeFormat('en-US', { timeZone: tz, month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit', timeZoneName: 'short' }).format(
+    new Date(ms),
+  );
 
 export class EngineFaults extends QueuedFollower<FaultFix> {
   protected readonly queue: VehicleQueue<FaultFix>;
@@ -106,7 +109,15 @@ export class EngineFaults extends QueuedFollower<FaultFix> {
   }
 
   /** One vehicle's fixes of a round, in one transaction; the ignition state after them. */
-  private async apply(tx: DbOrTx, orgId: string, assetId: string, fixes: readonly FaultFix[], ign: IgnitionState, codes: ReadonlySet<string>, tz: string): Promise<IgnitionState> {
+  private async apply(
+    tx: DbOrTx,
+    orgId: string,
+    assetId: string,
+    fixes: readonly FaultFix[],
+    ign: IgnitionState,
+    codes: ReadonlySet<string>,
+    tz: string,
+  ): Promise<IgnitionState> {
     const active = await tx
       .select()
       .from(engineFaults)
@@ -144,7 +155,20 @@ export class EngineFaults extends QueuedFollower<FaultFix> {
         const r = e.row;
         const [ins] = await tx
           .insert(engineFaults)
-          .values({ organizationId: orgId, assetId, source: r.source, channel: r.channel, code: r.code, spn: r.spn, fmi: r.fmi, occurrences: r.occurrences, lamps: r.lamps, firstSeenAt: r.firstSeenAt, lastSeenAt: r.lastSeenAt, clearedAt: r.clearedAt })
+          .values({
+            organizationId: orgId,
+            assetId,
+            source: r.source,
+            channel: r.channel,
+            code: r.code,
+            spn: r.spn,
+            fmi: r.fmi,
+            occurrences: r.occurrences,
+            lamps: r.lamps,
+            firstSeenAt: r.firstSeenAt,
+            lastSeenAt: r.lastSeenAt,
+            clearedAt: r.clearedAt,
+          })
           .returning({ id: engineFaults.id });
         e.row.id = ins!.id;
         this.stats.opened++;
@@ -194,8 +218,18 @@ export class EngineFaults extends QueuedFollower<FaultFix> {
   }
 
   /** New active faults: a notice each, and a safety defect of each the organization's grounding codes name. */
-  private async announce(tx: DbOrTx, orgId: string, assetId: string, opened: ReadonlyArray<Episode & { row: { id: string } }>, codes: ReadonlySet<string>, tz: string): Promise<void> {
-    const [unit] = await tx.select({ unitNumber: assets.unitNumber }).from(assets).where(and(eq(assets.organizationId, orgId), eq(assets.id, assetId)));
+  private async announce(
+    tx: DbOrTx,
+    orgId: string,
+    assetId: string,
+    opened: ReadonlyArray<Episode & { row: { id: string } }>,
+    codes: ReadonlySet<string>,
+    tz: string,
+  ): Promise<void> {
+    const [unit] = await tx
+      .select({ unitNumber: assets.unitNumber })
+      .from(assets)
+      .where(and(eq(assets.organizationId, orgId), eq(assets.id, assetId)));
     const unitNumber = unit?.unitNumber ?? '?';
     const notices: NotifyInput[] = [];
     for (const { row } of opened) {
@@ -212,7 +246,10 @@ export class EngineFaults extends QueuedFollower<FaultFix> {
           safety: true,
           automatic: true,
         });
-        await tx.update(engineFaults).set({ defectId }).where(and(eq(engineFaults.organizationId, orgId), eq(engineFaults.id, row.id)));
+        await tx
+          .update(engineFaults)
+          .set({ defectId })
+          .where(and(eq(engineFaults.organizationId, orgId), eq(engineFaults.id, row.id)));
       }
       notices.push({
         organizationId: orgId,

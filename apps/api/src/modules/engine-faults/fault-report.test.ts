@@ -11,9 +11,15 @@ describe('faultReport', () => {
   it('reads a J1939 DTC as DM1 carries it, SPNs above 65535 included, and 127 occurrences as not available', () => {
     // SPN 520192 (0x7F000: the first proprietary SPN) FMI 31, occurrence count 127.
     expect(decodeDtcBytes(0x00, 0xf0, 0xff, 0x7f)).toMatchObject({ code: 'SPN 520192 FMI 31', spn: 520_192, fmi: 31, occurrences: null });
-    for (const [spn, fmi, oc] of [[110, 16, 3], [524_287, 0, 1], [3364, 18, 126]] as const) {
+    for (const [spn, fmi, oc] of [
+      [110, 16, 3],
+      [524_287, 0, 1],
+      [3364, 18, 126],
+    ] as const) {
       const v = dtcValue(spn, fmi, oc);
-      expect(faultReport({ dm1Dtc: v })?.channels).toEqual([{ channel: 'dm1Dtc', kind: 'EVENT', faults: [expect.objectContaining({ spn, fmi, occurrences: oc })] }]);
+      expect(faultReport({ dm1Dtc: v })?.channels).toEqual([
+        { channel: 'dm1Dtc', kind: 'EVENT', faults: [expect.objectContaining({ spn, fmi, occurrences: oc })] },
+      ]);
     }
     // All zeros is "no active fault".
     expect(faultReport({ dm1Dtc: 0 })).toEqual({ channels: [], malformed: 0 });
@@ -30,7 +36,14 @@ describe('faultReport', () => {
       ['SPN 111 FMI 18', 1, { mil: true, redStop: false, amberWarning: true, protect: false }],
     ]);
     expect(faultReport({ dm1: { lamps: { redStop: true }, faults: [{ spn: 100, fmi: 1 }] } })!.channels[0]!.faults).toEqual([
-      { source: 'J1939', code: 'SPN 100 FMI 1', spn: 100, fmi: 1, occurrences: null, lamps: { mil: false, redStop: true, amberWarning: false, protect: false } },
+      {
+        source: 'J1939',
+        code: 'SPN 100 FMI 1',
+        spn: 100,
+        fmi: 1,
+        occurrences: null,
+        lamps: { mil: false, redStop: true, amberWarning: false, protect: false },
+      },
     ]);
     // A message with no fault (SPN 0) is an empty list: it clears.
     expect(faultReport({ dm1: '000000000000' })!.channels[0]!.faults).toEqual([]);

@@ -91,7 +91,12 @@ function dm1DtcValue(v: unknown): ReportedFault | null | 'bad' {
 }
 
 /** Lamp status byte: MIL in bits 8-7, red stop 6-5, amber warning 4-3, protect 2-1; "01" is on. */
-const lampsOf = (b: number): FaultLamps => ({ mil: ((b >> 6) & 3) === 1, redStop: ((b >> 4) & 3) === 1, amberWarning: ((b >> 2) & 3) === 1, protect: (b & 3) === 1 });
+const lampsOf = (b: number): FaultLamps => ({
+  mil: ((b >> 6) & 3) === 1,
+  redStop: ((b >> 4) & 3) === 1,
+  amberWarning: ((b >> 2) & 3) === 1,
+  protect: (b & 3) === 1,
+});
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const intIn = (v: unknown, max: number): v is number => typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= max;

@@ -64,7 +64,12 @@ const moving = (f: StatFix) => f.speed !== null && f.speed >= MOVING_KMH;
  *   STOP_MIN_MS or more; the top speed.
  * Returns new totals and carry; the inputs are not changed.
  */
-export function addFixes(totals: DayTotals, carry: DayCarry | null, fixes: readonly StatFix[], speedLimitKmh: number): { totals: DayTotals; carry: DayCarry | null } {
+export function addFixes(
+  totals: DayTotals,
+  carry: DayCarry | null,
+  fixes: readonly StatFix[],
+  speedLimitKmh: number,
+): { totals: DayTotals; carry: DayCarry | null } {
   const t = { ...totals };
   let c = carry ? { ...carry } : null;
   for (const f of fixes) {
@@ -81,7 +86,7 @@ export function addFixes(totals: DayTotals, carry: DayCarry | null, fixes: reado
     const prev = c.last;
     const dt = f.t - prev.t;
     const d = haversineM(prev, f);
-    if ((d / 1000) / (dt / 3_600_000) <= MAX_PLAUSIBLE_KMH) t.distanceM += d;
+    if (d / 1000 / (dt / 3_600_000) <= MAX_PLAUSIBLE_KMH) t.distanceM += d;
     if (dt <= MAX_GAP_MS) {
       if (moving(prev)) t.drivingMs += dt;
       else if (prev.ignition === true) t.idleMs += dt;

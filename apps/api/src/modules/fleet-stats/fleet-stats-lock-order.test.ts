@@ -23,8 +23,14 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('vehicle days rebuilt by two ins
       const { assetId, gatewayId } = await createTestVehicle(t.app.db, orgId, { uniqueId: `lock-order-stats-${v}`, driver: false });
       // Three days of a few fixes each (a second apart, moving east at about 36 km/h).
       for (const d of [0, 1, 2]) {
-        const values = Array.from({ length: 5 }, (_, k) => `('${orgId}', '${gatewayId}', '${assetId}', '${new Date(start + d * 86_400_000 + k * 1000).toISOString()}', 41.5, ${-90.5 + k * 0.0001}, 36, true, 'osmand')`);
-        await t.app.db.execute(`insert into positions (organization_id, gateway_id, asset_id, fix_time, latitude, longitude, speed, ignition, protocol) values ${values.join(', ')}` as never);
+        const values = Array.from(
+          { length: 5 },
+          (_, k) =>
+            `('${orgId}', '${gatewayId}', '${assetId}', '${new Date(start + d * 86_400_000 + k * 1000).toISOString()}', 41.5, ${-90.5 + k * 0.0001}, 36, true, 'osmand')`,
+        );
+        await t.app.db.execute(
+          `insert into positions (organization_id, gateway_id, asset_id, fix_time, latitude, longitude, speed, ignition, protocol) values ${values.join(', ')}` as never,
+        );
         days.push({ assetId, day: new Date(start + d * 86_400_000).toISOString().slice(0, 10) });
       }
     }
@@ -33,7 +39,9 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('vehicle days rebuilt by two ins
 
   it('never deadlocks two rebuilds of the same vehicle days given in opposite orders', async () => {
     expect(await failureInOppositeOrders(days, (list) => t.app.fleetStats.rebuildDays(t.app.db, orgId, list), 80)).toBeUndefined();
-    const [n] = rowsOf<{ n: number }>(await t.app.db.execute(`select count(*)::int as n from vehicle_daily_stats where organization_id = '${orgId}' and fixes = 5` as never));
+    const [n] = rowsOf<{ n: number }>(
+      await t.app.db.execute(`select count(*)::int as n from vehicle_daily_stats where organization_id = '${orgId}' and fixes = 5` as never),
+    );
     expect(n!.n).toBe(days.length);
   });
 });

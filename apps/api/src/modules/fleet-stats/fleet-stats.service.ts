@@ -19,7 +19,18 @@ const REBUILD_CHUNK = 50;
 /** Vehicle days an upsert writes in one statement (14 parameters each). */
 const UPSERT_CHUNK = 2000;
 /** What writing a vehicle day replaces in its row, a rebuild or a round's upsert (columns of vehicle_daily_stats). */
-const DAY_COLUMNS = ['distance_m', 'driving_ms', 'idle_ms', 'max_speed_kmh', 'speeding_events', 'stops', 'fixes', 'last_fix_at', 'carry', 'updated_at'] as const;
+const DAY_COLUMNS = [
+  'distance_m',
+  'driving_ms',
+  'idle_ms',
+  'max_speed_kmh',
+  'speeding_events',
+  'stops',
+  'fixes',
+  'last_fix_at',
+  'carry',
+  'updated_at',
+] as const;
 
 interface OrgFacts {
   timeZone: string;
@@ -100,10 +111,20 @@ export class FleetStats extends QueuedFollower<StatFix> {
             on s.asset_id = k.asset_id and s.day = k.day
           where s.organization_id = ${orgId}`),
       );
-      const found = new Map(rows.map((r) => [`${r.asset_id}|${typeof r.day === 'string' ? r.day.slice(0, 10) : new Date(r.day as unknown as string).toISOString().slice(0, 10)}`, r]));
+      const found = new Map(
+        rows.map((r) => [
+          `${r.asset_id}|${typeof r.day === 'string' ? r.day.slice(0, 10) : new Date(r.day as unknown as string).toISOString().slice(0, 10)}`,
+          r,
+        ]),
+      );
       for (const k of misses) {
         const r = found.get(`${k.assetId}|${k.day}`);
-        this.remember(k.assetId, { day: k.day, totals: r ? totalsOf(r) : emptyTotals(), carry: r?.carry ?? null, lastFixAt: r?.last_fix_at ? new Date(r.last_fix_at).toISOString() : null });
+        this.remember(k.assetId, {
+          day: k.day,
+          totals: r ? totalsOf(r) : emptyTotals(),
+          carry: r?.carry ?? null,
+          lastFixAt: r?.last_fix_at ? new Date(r.last_fix_at).toISOString() : null,
+        });
       }
     }
     const updates: DayUpsert[] = [];
@@ -171,7 +192,13 @@ export class FleetStats extends QueuedFollower<StatFix> {
     const updatedAt = new Date();
     for (const r of rows) {
       if (!r.j) continue;
-      const fixes: StatFix[] = (JSON.parse(r.j) as Array<[number, number, number, number | null, boolean | null]>).map(([t, lat, lon, speed, ignition]) => ({ t: Math.round(t), lat, lon, speed, ignition }));
+      const fixes: StatFix[] = (JSON.parse(r.j) as Array<[number, number, number, number | null, boolean | null]>).map(([t, lat, lon, speed, ignition]) => ({
+        t: Math.round(t),
+        lat,
+        lon,
+        speed,
+        ignition,
+      }));
       const { totals: t, carry } = addFixes(emptyTotals(), null, fixes, facts.speedLimitKmh);
       values.push({
         organizationId: orgId,
@@ -326,7 +353,10 @@ async function upsertDays(db: DbOrTx, orgId: string, unordered: DayUpsert[]): Pr
       // The row's last fix this was computed from rides in the carry, where the conflict check reads it,
       // as epoch seconds: Citus takes only immutable functions there, and to_timestamp(float8) is one
       // (a text-to-timestamptz cast is not).
-      carry: (u.carry ? { ...u.carry, prevS: u.previousLastFixAt === null ? null : Date.parse(u.previousLastFixAt) / 1000 } : null) as Record<string, unknown> | null,
+      carry: (u.carry ? { ...u.carry, prevS: u.previousLastFixAt === null ? null : Date.parse(u.previousLastFixAt) / 1000 } : null) as Record<
+        string,
+        unknown
+      > | null,
       updatedAt,
     }));
     const rows = await db

@@ -105,11 +105,17 @@ export async function fleetOverview(s: ReadScope, caller: AuthContext): Promise<
           from assets a where a.organization_id = ${orgId} and a.type = 'VEHICLE' and a.status = 'ACTIVE'
             and (a.current_driver_id is null or not exists (select 1 from gateways g where g.organization_id = ${orgId} and g.asset_id = a.id))
           order by a.unit_number limit 50`),
-      ).map((r) => ({ id: r.id, unitNumber: r.unit_number, missing: [...(r.no_driver ? (['driver'] as const) : []), ...(r.no_device ? (['device'] as const) : [])] }))
+      ).map((r) => ({
+        id: r.id,
+        unitNumber: r.unit_number,
+        missing: [...(r.no_driver ? (['driver'] as const) : []), ...(r.no_device ? (['device'] as const) : [])],
+      }))
     : [];
   const unpairedDevices = can('GAT_LIST')
     ? rowsOf<{ id: string; name: string; unique_id: string; last_seen_at: string | Date | null }>(
-        await db.execute(sql`select id, name, unique_id, last_seen_at from gateways where organization_id = ${orgId} and asset_id is null order by name limit 50`),
+        await db.execute(
+          sql`select id, name, unique_id, last_seen_at from gateways where organization_id = ${orgId} and asset_id is null order by name limit 50`,
+        ),
       ).map((r) => ({ id: r.id, name: r.name, uniqueId: r.unique_id, lastSeenAt: r.last_seen_at ? new Date(r.last_seen_at).toISOString() : null }))
     : [];
   return { sections, unassignedVehicles, unpairedDevices };

@@ -20,11 +20,19 @@ let n = 0;
 const base = (orgId = a.orgId) => `/api/v1/organizations/${orgId}/gateways`;
 const deviceBody = (over: Record<string, unknown> = {}) => ({ uniqueId: `77${Date.now()}${++n}`, name: `Directory tracker ${n}`, ...over });
 const sql = async <T>(q: string): Promise<T[]> => ((await t.database.db.execute(q as never)) as unknown as { rows: T[] }).rows;
-const directory = (gatewayId: string) => sql<{ unique_id: string; organization_id: string; ingest_token_hash: string | null }>(`select unique_id, organization_id, ingest_token_hash from device_ids where gateway_id = '${gatewayId}'`);
+const directory = (gatewayId: string) =>
+  sql<{ unique_id: string; organization_id: string; ingest_token_hash: string | null }>(
+    `select unique_id, organization_id, ingest_token_hash from device_ids where gateway_id = '${gatewayId}'`,
+  );
 const TS = Math.floor(Date.now() / 1000) - 60;
 const osmand = (id: string, lat = 41.5) => t.app.inject({ method: 'GET', url: `/api/v1/ingest/osmand?id=${id}&timestamp=${TS}&lat=${lat}&lon=-93.6&speed=40` });
 const batch = (token: string) =>
-  t.app.inject({ method: 'POST', url: '/api/v1/ingest/positions', headers: { authorization: `Bearer ${token}` }, payload: { positions: [{ fixTime: new Date(Date.now() - 30_000).toISOString(), latitude: 41.6, longitude: -93.6 }] } });
+  t.app.inject({
+    method: 'POST',
+    url: '/api/v1/ingest/positions',
+    headers: { authorization: `Bearer ${token}` },
+    payload: { positions: [{ fixTime: new Date(Date.now() - 30_000).toISOString(), latitude: 41.6, longitude: -93.6 }] },
+  });
 
 describe('the device-id directory', () => {
   it('follows a device through creation, a new id, a new token and deletion, and ingest finds it only through it', async () => {
@@ -57,7 +65,9 @@ describe('the device-id directory', () => {
     const uniqueId = `88${Date.now()}`;
     await sql(`insert into gateways (organization_id, unique_id, name) values ('${a.orgId}', '${uniqueId}', 'Outside the directory')`);
     expect((await osmand(uniqueId)).statusCode).toBe(400);
-    await sql(`insert into device_ids (unique_id, organization_id, gateway_id) select unique_id, organization_id, id from gateways where unique_id = '${uniqueId}'`);
+    await sql(
+      `insert into device_ids (unique_id, organization_id, gateway_id) select unique_id, organization_id, id from gateways where unique_id = '${uniqueId}'`,
+    );
     // Unknown ids are remembered for a while: a second id of the same device row is looked up afresh.
     const again = await sql<{ id: string }>(`select id from gateways where unique_id = '${uniqueId}'`);
     await sql(`update gateways set unique_id = '${uniqueId}1' where id = '${again[0]!.id}'`);
@@ -79,7 +89,12 @@ describe('the device-id directory', () => {
     // A rename onto it is refused the same way; the organization's own duplicate by its own index.
     const other = await t.app.inject({ method: 'POST', url: base(a.otherOrgId), headers: a.other, payload: deviceBody() });
     expect(other.statusCode, other.body).toBe(201);
-    const rename = await t.app.inject({ method: 'PUT', url: `${base(a.otherOrgId)}/${(other.json() as { id: string }).id}`, headers: a.other, payload: deviceBody({ uniqueId }) });
+    const rename = await t.app.inject({
+      method: 'PUT',
+      url: `${base(a.otherOrgId)}/${(other.json() as { id: string }).id}`,
+      headers: a.other,
+      payload: deviceBody({ uniqueId }),
+    });
     expectFieldErrors(rename.json(), 409, { uniqueId: `A device with unique id ${uniqueId} is already registered` });
     const own = await t.app.inject({ method: 'POST', url: base(), headers: a.admin, payload: deviceBody({ uniqueId }) });
     expectFieldErrors(own.json(), 409, { uniqueId: `A device with unique id ${uniqueId} is already registered` });

@@ -23,7 +23,11 @@ export async function putDeviceIds(tx: DbOrTx, rows: readonly DeviceIdRow[]): Pr
     rows.map((r) => r.id),
   );
   for (let i = 0; i < rows.length; i += 1000) {
-    await tx.insert(deviceIds).values(rows.slice(i, i + 1000).map((r) => ({ uniqueId: r.uniqueId, organizationId: r.organizationId, gatewayId: r.id, ingestTokenHash: r.ingestTokenHash })));
+    await tx
+      .insert(deviceIds)
+      .values(
+        rows.slice(i, i + 1000).map((r) => ({ uniqueId: r.uniqueId, organizationId: r.organizationId, gatewayId: r.id, ingestTokenHash: r.ingestTokenHash })),
+      );
   }
 }
 

@@ -14,7 +14,8 @@ beforeAll(async () => {
 afterAll(() => t?.close());
 
 const base = (orgId = a.orgId) => `/api/v1/organizations/${orgId}/gateways`;
-const addDevice = async (uniqueId: string) => (await t.app.inject({ method: 'POST', url: base(), headers: a.admin, payload: { uniqueId, name: `Device ${uniqueId}` } })).json();
+const addDevice = async (uniqueId: string) =>
+  (await t.app.inject({ method: 'POST', url: base(), headers: a.admin, payload: { uniqueId, name: `Device ${uniqueId}` } })).json();
 const insertPosition = (orgId: string, gatewayId: string, secondsAgo: number, cols: string, values: string) =>
   t.database.db.execute(
     `insert into positions (organization_id, gateway_id, fix_time, latitude, longitude, protocol${cols ? `, ${cols}` : ''}) values ('${orgId}', '${gatewayId}', now() - interval '${secondsAgo} seconds', 41.9, -87.6, 'traccar'${values ? `, ${values}` : ''})` as never,
@@ -25,13 +26,25 @@ describe('engine data seen', () => {
     const eld = await addDevice('eng-eld-1');
     const phone = await addDevice('eng-gps-1');
     const silent = await addDevice('eng-none-1');
-    await insertPosition(a.orgId, eld.id, 60, 'ignition, odometer, odometer_source, engine_hours, attributes', `true, 1000, 'ECM', 12.5, '{"ignition":true,"vehicleOdometer":1000,"engineHours":12.5,"rpm":900,"vin":"1FUJGLDR0NLBD1234"}'`);
+    await insertPosition(
+      a.orgId,
+      eld.id,
+      60,
+      'ignition, odometer, odometer_source, engine_hours, attributes',
+      `true, 1000, 'ECM', 12.5, '{"ignition":true,"vehicleOdometer":1000,"engineHours":12.5,"rpm":900,"vin":"1FUJGLDR0NLBD1234"}'`,
+    );
     await insertPosition(a.orgId, phone.id, 60, 'odometer, odometer_source, attributes', `500, 'GPS', '{"gpsOdometer":500,"motion":true}'`);
     const list = (await t.app.inject({ method: 'GET', url: `${base()}?search=eng-&size=10&sort=uniqueId,asc`, headers: a.dispatcher })).json().content;
     const by = (id: string) => list.find((g: { uniqueId: string }) => g.uniqueId === id).engineData;
-    expect(by('eng-eld-1')).toMatchObject({ gpsOnly: false, attributes: { ignition: true, vehicleOdometer: true, engineHours: true, rpm: true, vin: true, gpsOdometer: false, power: false } });
+    expect(by('eng-eld-1')).toMatchObject({
+      gpsOnly: false,
+      attributes: { ignition: true, vehicleOdometer: true, engineHours: true, rpm: true, vin: true, gpsOdometer: false, power: false },
+    });
     expect(by('eng-eld-1').lastPositionAt).not.toBeNull();
-    expect(by('eng-gps-1')).toMatchObject({ gpsOnly: true, attributes: { ignition: false, vehicleOdometer: false, engineHours: false, gpsOdometer: true, motion: true } });
+    expect(by('eng-gps-1')).toMatchObject({
+      gpsOnly: true,
+      attributes: { ignition: false, vehicleOdometer: false, engineHours: false, gpsOdometer: true, motion: true },
+    });
     // Nothing received yet: not called GPS only, nothing is known.
     expect(by('eng-none-1')).toMatchObject({ gpsOnly: false, lastPositionAt: null });
     const detail = (await t.app.inject({ method: 'GET', url: `${base()}/${silent.id}`, headers: a.dispatcher })).json();
@@ -40,7 +53,7 @@ describe('engine data seen', () => {
 });
 
 describe('refused device ids', () => {
-  it('lists to an organization only the ids refused through its own token, never the ones with no organization or another\'s', async () => {
+  it("lists to an organization only the ids refused through its own token, never the ones with no organization or another's", async () => {
     const known = t.app.ingest.unknownDevices;
     known.note('ref-mine-1', 'traccar', a.orgId, '203.0.113.5');
     known.note('ref-mine-1', 'traccar', a.orgId, '203.0.113.5');
@@ -58,7 +71,7 @@ describe('refused device ids', () => {
     expect((await t.app.inject({ method: 'GET', url: `${base()}/refused`, headers: viewer })).statusCode).toBe(403);
   });
 
-  it('answers an exact id typed in the add form: refused with no organization or through this one\'s token, never another\'s', async () => {
+  it("answers an exact id typed in the add form: refused with no organization or through this one's token, never another's", async () => {
     const known = t.app.ingest.unknownDevices;
     known.note('ref-look-tcp', 'teltonika', null, '192.0.2.9');
     known.note('ref-look-other', 'traccar', a.otherOrgId, null);

@@ -31,7 +31,10 @@ export async function engineDataSeen(db: DbOrTx, orgId: string, gatewayIds: read
     ENGINE_ATTRIBUTE_NAMES.map((n) => sql`coalesce(${seenSql(n)}, false) as ${sql.raw(`"${n}"`)}`),
     sql`, `,
   );
-  const ids = sql.join(gatewayIds.map((id) => sql`${id}::uuid`), sql`, `);
+  const ids = sql.join(
+    gatewayIds.map((id) => sql`${id}::uuid`),
+    sql`, `,
+  );
   const rows = rowsOf<Record<string, unknown> & { id: string; last: number | null }>(
     await db.execute(sql`
       select g.id, e.*

@@ -30,8 +30,16 @@ export async function selectGateways(
   if (opts.offset) q = q.offset(opts.offset);
   const rows = await q;
   // A device is in the groups of the vehicle it is paired with.
-  const groups = await groupsOfAssets(db, orgId, rows.flatMap((r) => (r.g.assetId ? [r.g.assetId] : [])));
-  const engine = await engineDataSeen(db, orgId, rows.map((r) => r.g.id));
+  const groups = await groupsOfAssets(
+    db,
+    orgId,
+    rows.flatMap((r) => (r.g.assetId ? [r.g.assetId] : [])),
+  );
+  const engine = await engineDataSeen(
+    db,
+    orgId,
+    rows.map((r) => r.g.id),
+  );
   return rows.map(({ g, model, asset }) => ({
     id: g.id,
     organizationId: g.organizationId,

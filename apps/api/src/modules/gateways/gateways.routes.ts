@@ -73,7 +73,7 @@ const gatewaysRoutes: FastifyPluginAsyncZod = async (app) => {
     config: { permissions: ['GAT_LIST', 'GAT_CREATE'], tokens: true },
     schema: {
       tags,
-      summary: 'Device ids refused through this organization\'s Traccar forwarding token, newest first (this API instance, since it started)',
+      summary: "Device ids refused through this organization's Traccar forwarding token, newest first (this API instance, since it started)",
       params: orgIdParams,
       response: { 200: z.array(refusedDeviceSchema), ...orgErrors() },
     },
@@ -96,7 +96,7 @@ const gatewaysRoutes: FastifyPluginAsyncZod = async (app) => {
     config: { permissions: ['SUPER_ADMIN'] },
     schema: {
       tags: ['diagnostics'],
-      summary: 'Every device id refused as unknown on this API instance, newest first, with the organization whose token it came with and the sender\'s address',
+      summary: "Every device id refused as unknown on this API instance, newest first, with the organization whose token it came with and the sender's address",
       response: { 200: z.array(refusedDeviceAdminSchema), ...authErrors() },
     },
     handler: () => refused.refusedForAdmin(app.db, app.ingest.unknownDevices),
@@ -104,7 +104,12 @@ const gatewaysRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get('/organizations/:orgId/gateways/:id', {
     config: { permissions: ['GAT_READ'], tokens: true },
-    schema: { tags, summary: 'Device detail: model, paired vehicle, pairing history, last seen', params: gatewayIdParams, response: { 200: gatewayDetailSchema, ...orgErrors() } },
+    schema: {
+      tags,
+      summary: 'Device detail: model, paired vehicle, pairing history, last seen',
+      params: gatewayIdParams,
+      response: { 200: gatewayDetailSchema, ...orgErrors() },
+    },
     handler: (req) => svc.getGateway(scopeOf(req, req.params.orgId), req.params.id),
   });
 
@@ -112,7 +117,8 @@ const gatewaysRoutes: FastifyPluginAsyncZod = async (app) => {
     config: { permissions: ['GAT_READ'], tokens: true },
     schema: {
       tags,
-      summary: 'The device\'s fixes refused in the last 24 hours (answered as received, not stored), one row per minute and reason, with the clock\'s offset and a hint; newest first',
+      summary:
+        "The device's fixes refused in the last 24 hours (answered as received, not stored), one row per minute and reason, with the clock's offset and a hint; newest first",
       params: gatewayIdParams,
       querystring: refusedFixListQuery,
       response: { 200: refusedFixPageSchema, ...orgErrors() },
@@ -122,7 +128,13 @@ const gatewaysRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.put('/organizations/:orgId/gateways/:id', {
     config: { permissions: ['GAT_UPDATE'], tokens: true },
-    schema: { tags, summary: 'Edit a device (deactivating unpairs it)', params: gatewayIdParams, body: gatewayInputSchema, response: { 200: gatewayDetailSchema, ...orgErrors(409) } },
+    schema: {
+      tags,
+      summary: 'Edit a device (deactivating unpairs it)',
+      params: gatewayIdParams,
+      body: gatewayInputSchema,
+      response: { 200: gatewayDetailSchema, ...orgErrors(409) },
+    },
     handler: async (req) => {
       const saved = await svc.updateGateway(scopeOf(req, req.params.orgId), req.params.id, req.body);
       // Its id, token and settings (use the time received) reach this instance's ingest at once, other instances' within TTL_MS.
@@ -134,13 +146,23 @@ const gatewaysRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.delete('/organizations/:orgId/gateways/:id', {
     config: { permissions: ['GAT_DELETE'], tokens: true },
-    schema: { tags, summary: 'Delete, or deactivate when the device has pairing history', params: gatewayIdParams, response: { 200: removalResultSchema, ...orgErrors() } },
+    schema: {
+      tags,
+      summary: 'Delete, or deactivate when the device has pairing history',
+      params: gatewayIdParams,
+      response: { 200: removalResultSchema, ...orgErrors() },
+    },
     handler: (req) => svc.removeGateway(scopeOf(req, req.params.orgId), req.params.id),
   });
 
   app.post('/organizations/:orgId/gateways/:id/token', {
     config: { permissions: ['GAT_UPDATE'], tokens: true },
-    schema: { tags, summary: 'Regenerate the batch-ingest token (the old one stops working)', params: gatewayIdParams, response: { 200: ingestTokenSchema, ...orgErrors() } },
+    schema: {
+      tags,
+      summary: 'Regenerate the batch-ingest token (the old one stops working)',
+      params: gatewayIdParams,
+      response: { 200: ingestTokenSchema, ...orgErrors() },
+    },
     handler: (req) => svc.regenerateIngestToken(scopeOf(req, req.params.orgId), req.params.id),
   });
 

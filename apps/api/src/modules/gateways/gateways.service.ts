@@ -52,13 +52,13 @@ export function gatewayConditions(orgId: string, f: GatewayFilter) {
   );
 }
 
-export async function listGateways(
-  { db, orgId }: ReadScope,
-  q: GatewayFilter & { page: number; size: number; sort?: string },
-): Promise<Page<Gateway>> {
+export async function listGateways({ db, orgId }: ReadScope, q: GatewayFilter & { page: number; size: number; sort?: string }): Promise<Page<Gateway>> {
   const where = gatewayConditions(orgId, q);
   const order = orderBy(q.sort, SORTS, 'name', asc(gateways.id));
-  const [totalRow] = await db.select({ n: countAll }).from(gateways).where(and(eq(gateways.organizationId, orgId), where));
+  const [totalRow] = await db
+    .select({ n: countAll })
+    .from(gateways)
+    .where(and(eq(gateways.organizationId, orgId), where));
   const total = totalRow?.n ?? 0;
   const content = total === 0 ? [] : await selectGateways(db, orgId, where, { orderBy: order, limit: q.size, offset: q.page * q.size });
   return toPage(content, total, q);
@@ -88,7 +88,10 @@ export async function createGateway({ db, orgId, actor }: Scope, input: ParsedIn
   const ingestToken = randomToken(32);
   try {
     const id = await db.transaction(async (tx) => {
-      const [row] = await tx.insert(gateways).values({ organizationId: orgId, ...values(input), ingestTokenHash: sha256(ingestToken) }).returning();
+      const [row] = await tx
+        .insert(gateways)
+        .values({ organizationId: orgId, ...values(input), ingestTokenHash: sha256(ingestToken) })
+        .returning();
       if (!row) throw new Error('gateway insert returned nothing');
       await putDeviceIds(tx, [row]);
       await recordActivity(tx, { orgId, actor, action: 'CREATE', entityType: 'GATEWAY', entityId: row.id, after: { ...row, ingestTokenHash: undefined } });
@@ -106,7 +109,11 @@ export async function regenerateIngestToken({ db, orgId, actor }: Scope, id: str
   const ingestToken = randomToken(32);
   await db.transaction(async (tx) => {
     await lockGateway(tx, orgId, id);
-    const [after] = await tx.update(gateways).set({ ingestTokenHash: sha256(ingestToken), updatedAt: new Date() }).where(eq(gateways.id, id)).returning();
+    const [after] = await tx
+      .update(gateways)
+      .set({ ingestTokenHash: sha256(ingestToken), updatedAt: new Date() })
+      .where(eq(gateways.id, id))
+      .returning();
     if (after) await putDeviceIds(tx, [after]);
     await recordActivity(tx, { orgId, actor, action: 'REGENERATE_TOKEN', entityType: 'GATEWAY', entityId: id });
   });
@@ -120,7 +127,11 @@ export async function updateGateway({ db, orgId, actor }: Scope, id: string, inp
       const before = await lockGateway(tx, orgId, id);
       const now = new Date();
       if (before.status === 'ACTIVE' && input.status === 'INACTIVE' && before.assetId) await unpairAssetInTx(tx, orgId, actor, before.assetId, now);
-      const [after] = await tx.update(gateways).set({ ...values(input), updatedAt: now }).where(eq(gateways.id, id)).returning();
+      const [after] = await tx
+        .update(gateways)
+        .set({ ...values(input), updatedAt: now })
+        .where(eq(gateways.id, id))
+        .returning();
       if (after && after.uniqueId !== before.uniqueId) await putDeviceIds(tx, [after]);
       await recordActivity(tx, {
         orgId,

@@ -15,9 +15,19 @@ afterAll(async () => {
 
 const base = (orgId = a.orgId) => `/api/v1/organizations/${orgId}`;
 let n = 0;
-const deviceBody = (over: Record<string, unknown> = {}) => ({ uniqueId: `35${Date.now()}${++n}`, name: `Tracker ${n}`, phone: '+1 312 555 0199', firmware: '1.2.3', ...over });
+const deviceBody = (over: Record<string, unknown> = {}) => ({
+  uniqueId: `35${Date.now()}${++n}`,
+  name: `Tracker ${n}`,
+  phone: '+1 312 555 0199',
+  firmware: '1.2.3',
+  ...over,
+});
 const tokenHash = async (id: string) =>
-  ((await t.database.db.execute(`select ingest_token_hash from gateways where id = '${id}'` as never)) as unknown as { rows: Array<{ ingest_token_hash: string }> }).rows[0]?.ingest_token_hash;
+  (
+    (await t.database.db.execute(`select ingest_token_hash from gateways where id = '${id}'` as never)) as unknown as {
+      rows: Array<{ ingest_token_hash: string }>;
+    }
+  ).rows[0]?.ingest_token_hash;
 
 describe('devices', () => {
   it('lists the 25 demo devices paired with trucks 101-125, searchable by unique id', async () => {
@@ -28,7 +38,12 @@ describe('devices', () => {
     expect(phones.length).toBeGreaterThan(0);
     const page = (await t.app.inject({ method: 'GET', url: `${base()}/gateways?search=demo-truck-0&size=50`, headers: a.dispatcher })).json();
     expect(page.totalElements).toBe(phones.length);
-    expect(phones[0]).toMatchObject({ uniqueId: expect.stringMatching(/^demo-truck-0\d$/), asset: { unitNumber: expect.stringMatching(/^10\d$/) }, deviceModel: { protocol: 'osmand' }, hasIngestToken: true });
+    expect(phones[0]).toMatchObject({
+      uniqueId: expect.stringMatching(/^demo-truck-0\d$/),
+      asset: { unitNumber: expect.stringMatching(/^10\d$/) },
+      deviceModel: { protocol: 'osmand' },
+      hasIngestToken: true,
+    });
     expect(JSON.stringify(all)).not.toContain('ingestTokenHash');
     const unpaired = (await t.app.inject({ method: 'GET', url: `${base()}/gateways?paired=false`, headers: a.admin })).json();
     expect(unpaired.totalElements).toBe(0);
@@ -52,14 +67,24 @@ describe('devices', () => {
   });
 
   it('answers 409 for a unique id registered in any organization, without naming it', async () => {
-    const res = await t.app.inject({ method: 'POST', url: `${base(a.otherOrgId)}/gateways`, headers: a.other, payload: deviceBody({ uniqueId: 'demo-truck-01' }) });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `${base(a.otherOrgId)}/gateways`,
+      headers: a.other,
+      payload: deviceBody({ uniqueId: 'demo-truck-01' }),
+    });
     expect(res.statusCode).toBe(409);
     const { message } = expectFieldErrors(res.json(), 409, { uniqueId: 'A device with unique id demo-truck-01 is already registered' });
     expect(message).not.toContain('Demo Freight');
   });
 
   it('answers 400 per field, 403 without GAT_CREATE, 401 without a token', async () => {
-    const bad = await t.app.inject({ method: 'POST', url: `${base()}/gateways`, headers: a.admin, payload: { uniqueId: 'has space', name: '', deviceModelId: 'x', phone: 'call me' } });
+    const bad = await t.app.inject({
+      method: 'POST',
+      url: `${base()}/gateways`,
+      headers: a.admin,
+      payload: { uniqueId: 'has space', name: '', deviceModelId: 'x', phone: 'call me' },
+    });
     expect(bad.statusCode).toBe(400);
     expectFieldErrors(bad.json(), 400, {
       uniqueId: 'Unique id may use letters, digits and . _ : -',
@@ -67,7 +92,12 @@ describe('devices', () => {
       deviceModelId: 'Device model must be a device model id',
       phone: 'Phone is not valid.',
     });
-    const unknownModel = await t.app.inject({ method: 'POST', url: `${base()}/gateways`, headers: a.admin, payload: deviceBody({ deviceModelId: '00000000-0000-4000-8000-000000000000' }) });
+    const unknownModel = await t.app.inject({
+      method: 'POST',
+      url: `${base()}/gateways`,
+      headers: a.admin,
+      payload: deviceBody({ deviceModelId: '00000000-0000-4000-8000-000000000000' }),
+    });
     expect(unknownModel.statusCode).toBe(400);
     expectFieldErrors(unknownModel.json(), 400, { deviceModelId: 'Device model does not exist' });
     expect((await t.app.inject({ method: 'POST', url: `${base()}/gateways`, headers: a.dispatcher, payload: deviceBody() })).statusCode).toBe(403);
@@ -89,12 +119,21 @@ describe('devices', () => {
     expect(taken.statusCode).toBe(409);
     expect(expectErrorBody(taken.json(), 409).message).toContain('unpair it first');
     const moved = await t.app.inject({ method: 'POST', url: `${base()}/gateways/${g1.id}/pair/${v2.id}`, headers: a.admin });
-    expect(moved.json().pairingHistory.map((p: { asset: { id: string }; to: string | null }) => [p.asset.id, p.to === null])).toEqual([[v2.id, true], [v1.id, false]]);
+    expect(moved.json().pairingHistory.map((p: { asset: { id: string }; to: string | null }) => [p.asset.id, p.to === null])).toEqual([
+      [v2.id, true],
+      [v1.id, false],
+    ]);
     expect((await t.app.inject({ method: 'GET', url: `${base()}/assets/${v2.id}`, headers: a.admin })).json().device).toMatchObject({ id: g1.id });
     expect((await t.app.inject({ method: 'GET', url: `${base()}/assets/${v1.id}`, headers: a.admin })).json().device).toBeNull();
     const unpair = await t.app.inject({ method: 'POST', url: `${base()}/gateways/${g1.id}/unpair`, headers: a.admin });
     expect(unpair.json().asset).toBeNull();
-    expect((await activityRows(t.database.db as never, g1.id)).map((r) => r.action)).toEqual(['CREATE', 'PAIR_DEVICE', 'UNPAIR_DEVICE', 'PAIR_DEVICE', 'UNPAIR_DEVICE']);
+    expect((await activityRows(t.database.db as never, g1.id)).map((r) => r.action)).toEqual([
+      'CREATE',
+      'PAIR_DEVICE',
+      'UNPAIR_DEVICE',
+      'PAIR_DEVICE',
+      'UNPAIR_DEVICE',
+    ]);
     const trailer = (await t.app.inject({ method: 'POST', url: `${base()}/assets`, headers: a.admin, payload: trailerBody() })).json();
     expect((await t.app.inject({ method: 'POST', url: `${base()}/gateways/${g2.id}/pair/${trailer.id}`, headers: a.admin })).statusCode).toBe(400);
     expect((await t.app.inject({ method: 'POST', url: `${base()}/gateways/${g2.id}/pair/${v1.id}`, headers: a.dispatcher })).statusCode).toBe(403);
@@ -107,12 +146,20 @@ describe('devices', () => {
     const demo = (await t.app.inject({ method: 'GET', url: `${base()}/gateways?search=demo-truck-25`, headers: a.admin })).json().content[0];
     const res = await t.app.inject({ method: 'DELETE', url: `${base()}/gateways/${demo.id}`, headers: a.admin });
     expect(res.json().result).toBe('DEACTIVATED');
-    expect((await t.app.inject({ method: 'GET', url: `${base()}/gateways/${demo.id}`, headers: a.admin })).json()).toMatchObject({ status: 'INACTIVE', asset: null });
+    expect((await t.app.inject({ method: 'GET', url: `${base()}/gateways/${demo.id}`, headers: a.admin })).json()).toMatchObject({
+      status: 'INACTIVE',
+      asset: null,
+    });
   });
 
   it('edits a device and refuses a duplicate unique id', async () => {
     const g = (await t.app.inject({ method: 'POST', url: `${base()}/gateways`, headers: a.admin, payload: deviceBody() })).json();
-    const res = await t.app.inject({ method: 'PUT', url: `${base()}/gateways/${g.id}`, headers: a.admin, payload: deviceBody({ uniqueId: g.uniqueId, name: 'Renamed', firmware: '2.0' }) });
+    const res = await t.app.inject({
+      method: 'PUT',
+      url: `${base()}/gateways/${g.id}`,
+      headers: a.admin,
+      payload: deviceBody({ uniqueId: g.uniqueId, name: 'Renamed', firmware: '2.0' }),
+    });
     expect(res.json()).toMatchObject({ name: 'Renamed', firmware: '2.0' });
     const dup = await t.app.inject({ method: 'PUT', url: `${base()}/gateways/${g.id}`, headers: a.admin, payload: deviceBody({ uniqueId: 'demo-truck-02' }) });
     expect(dup.statusCode).toBe(409);

@@ -23,12 +23,19 @@ const MIN = 60_000;
 const sql = async <T>(q: string) => rowsOf<T>(await t.database.db.execute(q as never));
 const base = (orgId = a.orgId) => `/api/v1/organizations/${orgId}`;
 const pair = (v: TestVehicle, payload?: unknown, headers = a.admin, orgId = a.orgId) =>
-  t.app.inject({ method: 'POST', url: `${base(orgId)}/gateways/${v.gatewayId}/pair/${v.assetId}`, headers, ...(payload === undefined ? {} : { payload: payload as object }) });
+  t.app.inject({
+    method: 'POST',
+    url: `${base(orgId)}/gateways/${v.gatewayId}/pair/${v.assetId}`,
+    headers,
+    ...(payload === undefined ? {} : { payload: payload as object }),
+  });
 
 /** An unpaired device and a vehicle whose driver has driven it since three days ago. */
 async function unpairedTruck(uniqueId: string): Promise<TestVehicle> {
   const v = await createTestVehicle(t.app.db, a.orgId, { uniqueId, paired: false });
-  await sql(`insert into asset_driver_assignments (organization_id, asset_id, driver_id, started_at) values ('${a.orgId}', '${v.assetId}', '${v.driverId}', now() - interval '3 days')`);
+  await sql(
+    `insert into asset_driver_assignments (organization_id, asset_id, driver_id, started_at) values ('${a.orgId}', '${v.assetId}', '${v.driverId}', now() - interval '3 days')`,
+  );
   return v;
 }
 
@@ -57,7 +64,10 @@ const settled = async () => {
   await t.app.fleetStats.idle();
 };
 
-const milesOf = async (v: TestVehicle) => sql<{ jurisdiction: string; metres: number }>(`select jurisdiction, sum(metres)::float8 as metres from ifta_distance_days where vehicle_id = '${v.assetId}' group by jurisdiction order by jurisdiction`);
+const milesOf = async (v: TestVehicle) =>
+  sql<{ jurisdiction: string; metres: number }>(
+    `select jurisdiction, sum(metres)::float8 as metres from ifta_distance_days where vehicle_id = '${v.assetId}' group by jurisdiction order by jurisdiction`,
+  );
 
 describe('pairing with a start in the past', () => {
   it('gives the vehicle the fixes the device sent since then: history, map, IFTA miles, duty status and statistics see them', async () => {
@@ -75,10 +85,14 @@ describe('pairing with a start in the past', () => {
     expect(res.json().asset.id).toBe(v.assetId);
     expect(res.json().pairingHistory[0]).toMatchObject({ from, to: null, asset: { id: v.assetId } });
 
-    const owned = await sql<{ asset_id: string | null; driver_id: string | null }>(`select asset_id, driver_id from positions where gateway_id = '${v.gatewayId}'`);
+    const owned = await sql<{ asset_id: string | null; driver_id: string | null }>(
+      `select asset_id, driver_id from positions where gateway_id = '${v.gatewayId}'`,
+    );
     expect(owned).toHaveLength(53);
     expect(owned.every((p) => p.asset_id === v.assetId && p.driver_id === v.driverId)).toBe(true);
-    const [latest] = await sql<{ fix_time: string | Date; stationary_since: string | Date | null }>(`select fix_time, stationary_since from latest_positions where asset_id = '${v.assetId}'`);
+    const [latest] = await sql<{ fix_time: string | Date; stationary_since: string | Date | null }>(
+      `select fix_time, stationary_since from latest_positions where asset_id = '${v.assetId}'`,
+    );
     expect(new Date(latest!.fix_time).getTime()).toBe(start + 52 * MIN);
     expect(new Date(latest!.stationary_since!).getTime()).toBe(start + 40 * MIN);
 
@@ -95,7 +109,9 @@ describe('pairing with a start in the past', () => {
     expect(miles.map((m) => m.jurisdiction)).toEqual(['KS', 'MO']);
     expect(miles.reduce((s, m) => s + m.metres, 0)).toBeGreaterThan(55_000);
 
-    const driving = await sql<{ driver_id: string; record_origin: number }>(`select driver_id, record_origin from hos_events where vehicle_id = '${v.assetId}' and event_type = 1 and event_code = 3`);
+    const driving = await sql<{ driver_id: string; record_origin: number }>(
+      `select driver_id, record_origin from hos_events where vehicle_id = '${v.assetId}' and event_type = 1 and event_code = 3`,
+    );
     expect(driving).toEqual([{ driver_id: v.driverId, record_origin: 1 }]);
 
     const stats = await sql<{ distance_m: number; fixes: number }>(`select distance_m, fixes from vehicle_daily_stats where asset_id = '${v.assetId}'`);
@@ -111,7 +127,10 @@ describe('pairing with a start in the past', () => {
     const start = Date.now() - 90 * MIN;
     await send(v, drive(start, 30));
     const now = Date.now();
-    await send(v, [0, 1].map((k) => ({ fixTime: new Date(now + k * 1000).toISOString(), latitude: 39, longitude: -94.2 + k * 0.001, speed: 0 })));
+    await send(
+      v,
+      [0, 1].map((k) => ({ fixTime: new Date(now + k * 1000).toISOString(), latitude: 39, longitude: -94.2 + k * 0.001, speed: 0 })),
+    );
     await settled();
     const counted = await milesOf(v);
     expect(counted.reduce((s, m) => s + m.metres, 0)).toBeLessThan(1000);
@@ -136,7 +155,8 @@ describe('pairing with a start in the past', () => {
     expect((await pair(v)).statusCode).toBe(200);
     const unpaired = await t.app.inject({ method: 'POST', url: `${base()}/gateways/${v.gatewayId}/unpair`, headers: a.admin });
     const ended = unpaired.json().pairingHistory[0].to as string;
-    const toOther = (payload: unknown) => t.app.inject({ method: 'POST', url: `${base()}/gateways/${v.gatewayId}/pair/${other.assetId}`, headers: a.admin, payload: payload as object });
+    const toOther = (payload: unknown) =>
+      t.app.inject({ method: 'POST', url: `${base()}/gateways/${v.gatewayId}/pair/${other.assetId}`, headers: a.admin, payload: payload as object });
 
     const early = await toOther({ from: new Date(Date.parse(ended) - 60 * MIN).toISOString() });
     expect(early.statusCode).toBe(400);
@@ -156,7 +176,7 @@ describe('pairing with a start in the past', () => {
     expect(ok.json().pairingHistory[0]).toMatchObject({ from: ended, to: null, asset: { id: other.assetId } });
   });
 
-  it('refuses a start before the vehicle\'s previous device was unpaired, and another organization\'s device is not found', async () => {
+  it("refuses a start before the vehicle's previous device was unpaired, and another organization's device is not found", async () => {
     const v = await unpairedTruck('pair-from-4');
     const second = await createTestVehicle(t.app.db, a.orgId, { uniqueId: 'pair-from-4b', paired: false, driver: false });
     expect((await pair(v)).statusCode).toBe(200);

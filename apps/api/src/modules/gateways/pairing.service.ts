@@ -57,11 +57,17 @@ export async function pairDevice(
       .limit(1);
     if (g.assetId === assetId && (!asked || (open && open.pairedAt <= from))) return [];
     if (g.assetId !== assetId) {
-      const [occupant] = await tx.select().from(gateways).where(and(eq(gateways.assetId, assetId), eq(gateways.organizationId, orgId)));
+      const [occupant] = await tx
+        .select()
+        .from(gateways)
+        .where(and(eq(gateways.assetId, assetId), eq(gateways.organizationId, orgId)));
       if (occupant) throw conflict(`${assetLabel(vehicle)} already has device ${occupant.name} (${occupant.uniqueId}); unpair it first`);
       // Moved from another vehicle: that pairing ends now, so the positions until now are that vehicle's.
       if (g.assetId && from < new Date(now.getTime() - CLOCK_SKEW_MS)) {
-        throw invalidField('from', `Positions from must be now or later: ${g.name} is paired with another vehicle until now; unpair it first to pair from an earlier time`);
+        throw invalidField(
+          'from',
+          `Positions from must be now or later: ${g.name} is paired with another vehicle until now; unpair it first to pair from an earlier time`,
+        );
       }
     }
     const [ended] = await tx
@@ -73,7 +79,8 @@ export async function pairDevice(
       .select({ t: max(gatewayPairings.unpairedAt) })
       .from(gatewayPairings)
       .where(and(eq(gatewayPairings.assetId, assetId), ne(gatewayPairings.gatewayId, g.id), isNotNull(gatewayPairings.unpairedAt)));
-    if (other?.t && from < other.t) throw invalidField('from', `Positions from must be on or after ${at(other.t)}, when ${assetLabel(vehicle)}'s previous device was unpaired`);
+    if (other?.t && from < other.t)
+      throw invalidField('from', `Positions from must be on or after ${at(other.t)}, when ${assetLabel(vehicle)}'s previous device was unpaired`);
 
     if (g.assetId === assetId && open) {
       // Already paired: the pairing starts earlier.
@@ -84,7 +91,10 @@ export async function pairDevice(
       await tx.insert(gatewayPairings).values({ organizationId: orgId, gatewayId: g.id, assetId, pairedAt: from });
     }
     const rows = from < now ? await attributeDevicePositions(tx, { orgId, gatewayId: g.id, assetId, from }) : [];
-    for (const [entityType, entityId] of [['GATEWAY', g.id], ['ASSET', assetId]] as const) {
+    for (const [entityType, entityId] of [
+      ['GATEWAY', g.id],
+      ['ASSET', assetId],
+    ] as const) {
       await recordActivity(tx, {
         orgId,
         actor,
@@ -108,12 +118,15 @@ export async function pairDevice(
 }
 
 function scheduleSweep(db: Db, hooks: PairingHooks, p: { orgId: string; gatewayId: string; assetId: string; from: Date }): void {
-  const timer = setTimeout(() => {
-    db.transaction((tx) => attributeDevicePositions(tx, { ...p, onlyWhilePaired: true }))
-      .then((rows) => hooks.attributed(rows))
-      // The database closed (shutdown, a test's end): the fixes stay stored without a vehicle.
-      .catch(() => undefined);
-  }, hooks.sweepAfterMs ?? TTL_MS + 1000);
+  const timer = setTimeout(
+    () => {
+      db.transaction((tx) => attributeDevicePositions(tx, { ...p, onlyWhilePaired: true }))
+        .then((rows) => hooks.attributed(rows))
+        // The database closed (shutdown, a test's end): the fixes stay stored without a vehicle.
+        .catch(() => undefined);
+    },
+    hooks.sweepAfterMs ?? TTL_MS + 1000,
+  );
   timer.unref();
 }
 

@@ -22,7 +22,9 @@ export const refusedForOrganization = (known: UnknownDevices, orgId: string): Re
  * organization's token, never through another's. Nothing is listed, so nothing leaks by browsing.
  */
 export function lookupRefused(known: UnknownDevices, orgId: string, uniqueId: string): { lastAt: string | null; protocol: string | null; attempts: number } {
-  const hit = known.recent({}, Number.MAX_SAFE_INTEGER).find((d) => d.uniqueId === uniqueId.trim() && (d.organizationId === null || d.organizationId === orgId));
+  const hit = known
+    .recent({}, Number.MAX_SAFE_INTEGER)
+    .find((d) => d.uniqueId === uniqueId.trim() && (d.organizationId === null || d.organizationId === orgId));
   return hit ? { lastAt: hit.lastAt.toISOString(), protocol: hit.protocol, attempts: hit.attempts } : { lastAt: null, protocol: null, attempts: 0 };
 }
 
@@ -30,6 +32,18 @@ export function lookupRefused(known: UnknownDevices, orgId: string, uniqueId: st
 export async function refusedForAdmin(db: DbOrTx, known: UnknownDevices): Promise<RefusedDeviceAdmin[]> {
   const list = known.recent({}, 200);
   const ids = [...new Set(list.flatMap((d) => (d.organizationId ? [d.organizationId] : [])))];
-  const names = new Map(ids.length ? (await db.select({ id: organizations.id, name: organizations.name }).from(organizations).where(inArray(organizations.id, ids))).map((o) => [o.id, o.name]) : []);
-  return list.map((d) => ({ ...present(d), organizationId: d.organizationId, organizationName: d.organizationId ? (names.get(d.organizationId) ?? null) : null, remoteAddress: d.remoteAddress }));
+  const names = new Map(
+    ids.length
+      ? (await db.select({ id: organizations.id, name: organizations.name }).from(organizations).where(inArray(organizations.id, ids))).map((o) => [
+          o.id,
+          o.name,
+        ])
+      : [],
+  );
+  return list.map((d) => ({
+    ...present(d),
+    organizationId: d.organizationId,
+    organizationName: d.organizationId ? (names.get(d.organizationId) ?? null) : null,
+    remoteAddress: d.remoteAddress,
+  }));
 }

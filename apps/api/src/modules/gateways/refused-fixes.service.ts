@@ -37,14 +37,33 @@ export function presentRefusedFix(r: typeof refusedFixes.$inferSelect): RefusedF
 }
 
 /** A device's refused fixes of the last 24 hours, newest first by default; another organization's device is a 404. */
-export async function listRefusedFixes({ db, orgId }: ReadScope, gatewayId: string, q: { page: number; size: number; sort?: string }): Promise<Page<RefusedFix>> {
-  const [device] = await db.select({ id: gateways.id }).from(gateways).where(and(eq(gateways.organizationId, orgId), eq(gateways.id, gatewayId)));
+export async function listRefusedFixes(
+  { db, orgId }: ReadScope,
+  gatewayId: string,
+  q: { page: number; size: number; sort?: string },
+): Promise<Page<RefusedFix>> {
+  const [device] = await db
+    .select({ id: gateways.id })
+    .from(gateways)
+    .where(and(eq(gateways.organizationId, orgId), eq(gateways.id, gatewayId)));
   if (!device) throw notFound('Device');
-  const where = and(eq(refusedFixes.organizationId, orgId), eq(refusedFixes.gatewayId, gatewayId), gte(refusedFixes.receivedAt, sql`now() - make_interval(secs => ${DAY_MS / 1000})`));
+  const where = and(
+    eq(refusedFixes.organizationId, orgId),
+    eq(refusedFixes.gatewayId, gatewayId),
+    gte(refusedFixes.receivedAt, sql`now() - make_interval(secs => ${DAY_MS / 1000})`),
+  );
   const [total] = await db.select({ n: countAll }).from(refusedFixes).where(where);
   const n = total?.n ?? 0;
   if (n === 0) return toPage([], 0, q);
-  const order = q.sort ? orderBy(q.sort, SORTS, 'receivedAt', sql`${refusedFixes.minute} desc, ${refusedFixes.reason}`) : [desc(refusedFixes.receivedAt), desc(refusedFixes.reason)];
-  const rows = await db.select().from(refusedFixes).where(where).orderBy(...order).limit(q.size).offset(q.page * q.size);
+  const order = q.sort
+    ? orderBy(q.sort, SORTS, 'receivedAt', sql`${refusedFixes.minute} desc, ${refusedFixes.reason}`)
+    : [desc(refusedFixes.receivedAt), desc(refusedFixes.reason)];
+  const rows = await db
+    .select()
+    .from(refusedFixes)
+    .where(where)
+    .orderBy(...order)
+    .limit(q.size)
+    .offset(q.page * q.size);
   return toPage(rows.map(presentRefusedFix), n, q);
 }

@@ -21,8 +21,11 @@ const withGroup = (read: string, groupId: string) => (read.endsWith('/') ? `${re
 
 describe('the group of another organization', () => {
   it('is refused with 404 Group by the dashboard, fleet performance, the IFTA return and the group detail; the own group is read', async () => {
-    const theirs = (await t.app.inject({ method: 'POST', url: api('/groups', a.otherOrgId), headers: a.other, payload: { name: `Theirs ${Date.now()}` } })).json().id as string;
-    const ours = (await t.app.inject({ method: 'POST', url: api('/groups', a.orgId), headers: a.admin, payload: { name: `Ours ${Date.now()}` } })).json().id as string;
+    const theirs = (
+      await t.app.inject({ method: 'POST', url: api('/groups', a.otherOrgId), headers: a.other, payload: { name: `Theirs ${Date.now()}` } })
+    ).json().id as string;
+    const ours = (await t.app.inject({ method: 'POST', url: api('/groups', a.orgId), headers: a.admin, payload: { name: `Ours ${Date.now()}` } })).json()
+      .id as string;
     const unknown = '00000000-0000-4000-8000-000000000000';
     for (const read of READS) {
       for (const groupId of [theirs, unknown]) {

@@ -22,7 +22,13 @@ const tags = ['groups'];
 const groupsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get('/organizations/:orgId/groups', {
     config: { permissions: ['GROUP_LIST'], tokens: true },
-    schema: { tags, summary: 'Groups with member and asset counts', params: orgIdParams, querystring: groupListQuery, response: { 200: groupPageSchema, ...orgErrors() } },
+    schema: {
+      tags,
+      summary: 'Groups with member and asset counts',
+      params: orgIdParams,
+      querystring: groupListQuery,
+      response: { 200: groupPageSchema, ...orgErrors() },
+    },
     handler: (req) => svc.listGroups(scopeOf(req, req.params.orgId), req.query),
   });
 
@@ -61,7 +67,13 @@ const groupsRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post('/organizations/:orgId/groups/:groupId/members', {
     config: { permissions: ['GROUP_UPDATE'], tokens: true },
-    schema: { tags, summary: 'Add users and drivers to the group', params: groupIdParams, body: groupMembersInputSchema, response: { 200: groupDetailSchema, ...orgErrors() } },
+    schema: {
+      tags,
+      summary: 'Add users and drivers to the group',
+      params: groupIdParams,
+      body: groupMembersInputSchema,
+      response: { 200: groupDetailSchema, ...orgErrors() },
+    },
     handler: (req) => svc.addMembers(scopeOf(req, req.params.orgId), req.params.groupId, req.body.members),
   });
 
@@ -79,7 +91,13 @@ const groupsRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post('/organizations/:orgId/groups/:groupId/assets', {
     config: { permissions: ['GROUP_UPDATE'], tokens: true },
-    schema: { tags, summary: 'Add vehicles and trailers to the group', params: groupIdParams, body: groupAssetsInputSchema, response: { 200: groupDetailSchema, ...orgErrors() } },
+    schema: {
+      tags,
+      summary: 'Add vehicles and trailers to the group',
+      params: groupIdParams,
+      body: groupAssetsInputSchema,
+      response: { 200: groupDetailSchema, ...orgErrors() },
+    },
     handler: (req) => svc.addAssets(scopeOf(req, req.params.orgId), req.params.groupId, req.body.assetIds),
   });
 

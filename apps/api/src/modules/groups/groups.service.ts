@@ -16,12 +16,23 @@ type Input = z.output<typeof groupInputSchema>;
 
 // The organization is named as the parameter (Citus keeps such a sub-select on the organization's
 // shard, decision 0169); written out because Drizzle leaves a join-less select's columns unqualified.
-const memberCount = (orgId: string) => sql<number>`(select count(*)::int from group_members gm where gm.group_id = "groups"."id" and gm.organization_id = ${orgId})`;
-const assetCount = (orgId: string) => sql<number>`(select count(*)::int from group_assets ga where ga.group_id = "groups"."id" and ga.organization_id = ${orgId})`;
+const memberCount = (orgId: string) =>
+  sql<number>`(select count(*)::int from group_members gm where gm.group_id = "groups"."id" and gm.organization_id = ${orgId})`;
+const assetCount = (orgId: string) =>
+  sql<number>`(select count(*)::int from group_assets ga where ga.group_id = "groups"."id" and ga.organization_id = ${orgId})`;
 const SORTS = { name: sql`lower(${groups.name})`, createdAt: groups.createdAt };
 
 function present(g: typeof groups.$inferSelect, members: number, assetsN: number): Group {
-  return { id: g.id, organizationId: g.organizationId, name: g.name, description: g.description, memberCount: members, assetCount: assetsN, createdAt: g.createdAt.toISOString(), updatedAt: g.updatedAt.toISOString() };
+  return {
+    id: g.id,
+    organizationId: g.organizationId,
+    name: g.name,
+    description: g.description,
+    memberCount: members,
+    assetCount: assetsN,
+    createdAt: g.createdAt.toISOString(),
+    updatedAt: g.updatedAt.toISOString(),
+  };
 }
 
 export async function listGroups({ db, orgId }: ReadScope, q: { page: number; size: number; sort?: string; search?: string }): Promise<Page<Group>> {
@@ -34,7 +45,11 @@ export async function listGroups({ db, orgId }: ReadScope, q: { page: number; si
     .orderBy(...orderBy(q.sort, SORTS, 'name', asc(groups.id)))
     .limit(q.size)
     .offset(q.page * q.size);
-  return toPage(rows.map((r) => present(r.g, r.m, r.a)), total?.n ?? 0, q);
+  return toPage(
+    rows.map((r) => present(r.g, r.m, r.a)),
+    total?.n ?? 0,
+    q,
+  );
 }
 
 export async function groupMembersOf(db: DbOrTx, orgId: string, groupId: string): Promise<GroupMember[]> {
@@ -50,7 +65,8 @@ export async function groupMembersOf(db: DbOrTx, orgId: string, groupId: string)
       .innerJoin(drivers, and(eq(drivers.id, groupMembers.memberId), eq(drivers.organizationId, groupMembers.organizationId)))
       .where(and(eq(groupMembers.groupId, groupId), eq(groupMembers.organizationId, orgId), eq(groupMembers.memberType, 'DRIVER'))),
   ]);
-  const name = (r: { firstName: string | null; lastName: string | null; email: string | null }) => [r.firstName, r.lastName].filter(Boolean).join(' ') || r.email || '';
+  const name = (r: { firstName: string | null; lastName: string | null; email: string | null }) =>
+    [r.firstName, r.lastName].filter(Boolean).join(' ') || r.email || '';
   return [
     ...u.map((r) => ({ type: 'USER' as const, id: r.id, name: name(r), email: r.email })),
     ...d.map((r) => ({ type: 'DRIVER' as const, id: r.id, name: name(r), email: r.email })),
@@ -89,7 +105,11 @@ export async function renameGroup({ db, orgId, actor }: Scope, groupId: string, 
   try {
     await db.transaction(async (tx) => {
       const before = await findGroup(tx, orgId, groupId, true);
-      const [after] = await tx.update(groups).set({ name: input.name, description: input.description, updatedAt: new Date() }).where(eq(groups.id, groupId)).returning();
+      const [after] = await tx
+        .update(groups)
+        .set({ name: input.name, description: input.description, updatedAt: new Date() })
+        .where(eq(groups.id, groupId))
+        .returning();
       await recordActivity(tx, { orgId, actor, action: 'UPDATE', entityType: 'GROUP', entityId: groupId, before, after });
     });
   } catch (err) {
@@ -113,14 +133,27 @@ export async function addMembers({ db, orgId, actor }: Scope, groupId: string, m
     await findGroup(tx, orgId, groupId, true);
     const userIds = [...new Set(members.filter((m) => m.type === 'USER').map((m) => m.id))];
     const driverIds = [...new Set(members.filter((m) => m.type === 'DRIVER').map((m) => m.id))];
-    const foundUsers = userIds.length ? await tx.select({ id: users.id }).from(users).where(and(eq(users.organizationId, orgId), inArray(users.id, userIds))) : [];
-    const foundDrivers = driverIds.length ? await tx.select({ id: drivers.id }).from(drivers).where(and(eq(drivers.organizationId, orgId), inArray(drivers.id, driverIds))) : [];
+    const foundUsers = userIds.length
+      ? await tx
+          .select({ id: users.id })
+          .from(users)
+          .where(and(eq(users.organizationId, orgId), inArray(users.id, userIds)))
+      : [];
+    const foundDrivers = driverIds.length
+      ? await tx
+          .select({ id: drivers.id })
+          .from(drivers)
+          .where(and(eq(drivers.organizationId, orgId), inArray(drivers.id, driverIds)))
+      : [];
     const missing = [
       ...userIds.filter((id) => !foundUsers.some((u) => u.id === id)).map((id) => `user ${id}`),
       ...driverIds.filter((id) => !foundDrivers.some((d) => d.id === id)).map((id) => `driver ${id}`),
     ];
     if (missing.length) throw invalidField('members', `Members not in this organization: ${missing.join(', ')}`);
-    const rows = [...userIds.map((id) => ({ memberType: 'USER' as const, memberId: id })), ...driverIds.map((id) => ({ memberType: 'DRIVER' as const, memberId: id }))];
+    const rows = [
+      ...userIds.map((id) => ({ memberType: 'USER' as const, memberId: id })),
+      ...driverIds.map((id) => ({ memberType: 'DRIVER' as const, memberId: id })),
+    ];
     const added = await tx
       .insert(groupMembers)
       .values(rows.map((r) => ({ ...r, groupId, organizationId: orgId })))
@@ -149,7 +182,10 @@ export async function addAssets({ db, orgId, actor }: Scope, groupId: string, as
   await db.transaction(async (tx) => {
     await findGroup(tx, orgId, groupId, true);
     const ids = [...new Set(assetIds)];
-    const found = await tx.select({ id: assets.id }).from(assets).where(and(eq(assets.organizationId, orgId), inArray(assets.id, ids)));
+    const found = await tx
+      .select({ id: assets.id })
+      .from(assets)
+      .where(and(eq(assets.organizationId, orgId), inArray(assets.id, ids)));
     const missing = ids.filter((id) => !found.some((f) => f.id === id));
     if (missing.length) throw invalidField('assetIds', `Vehicles and trailers not in this organization: ${missing.join(', ')}`);
     const added = await tx
@@ -165,7 +201,10 @@ export async function addAssets({ db, orgId, actor }: Scope, groupId: string, as
 export async function removeAsset({ db, orgId, actor }: Scope, groupId: string, assetId: string): Promise<GroupDetail> {
   await db.transaction(async (tx) => {
     await findGroup(tx, orgId, groupId, true);
-    const removed = await tx.delete(groupAssets).where(and(eq(groupAssets.groupId, groupId), eq(groupAssets.assetId, assetId))).returning({ assetId: groupAssets.assetId });
+    const removed = await tx
+      .delete(groupAssets)
+      .where(and(eq(groupAssets.groupId, groupId), eq(groupAssets.assetId, assetId)))
+      .returning({ assetId: groupAssets.assetId });
     if (removed.length === 0) throw notFound('Group asset');
     await recordActivity(tx, { orgId, actor, action: 'REMOVE_ASSET', entityType: 'GROUP', entityId: groupId, before: { assetId } });
   });

@@ -32,7 +32,12 @@ describe('groups', () => {
   });
 
   it('creates, renames and deletes a group, logging each, and answers 409 for a taken name', async () => {
-    const res = await t.app.inject({ method: 'POST', url: url(a.orgId), headers: a.admin, payload: { name: 'Reefer fleet', description: 'Temperature-controlled loads' } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: url(a.orgId),
+      headers: a.admin,
+      payload: { name: 'Reefer fleet', description: 'Temperature-controlled loads' },
+    });
     expect(res.statusCode).toBe(201);
     const g = res.json();
     expect(g).toMatchObject({ name: 'Reefer fleet', memberCount: 0, assetCount: 0, members: [], assets: [] });
@@ -51,11 +56,25 @@ describe('groups', () => {
     const d = (await t.app.inject({ method: 'POST', url: `/api/v1/organizations/${a.orgId}/drivers`, headers: a.admin, payload: driverBody() })).json();
     const v = (await t.app.inject({ method: 'POST', url: `/api/v1/organizations/${a.orgId}/assets`, headers: a.admin, payload: vehicleBody() })).json();
     const me = (await t.app.inject({ method: 'GET', url: '/api/v1/auth/me', headers: a.admin })).json();
-    const added = await t.app.inject({ method: 'POST', url: url(a.orgId, `/${g.id}/members`), headers: a.admin, payload: { members: [{ type: 'DRIVER', id: d.id }, { type: 'USER', id: me.id }] } });
+    const added = await t.app.inject({
+      method: 'POST',
+      url: url(a.orgId, `/${g.id}/members`),
+      headers: a.admin,
+      payload: {
+        members: [
+          { type: 'DRIVER', id: d.id },
+          { type: 'USER', id: me.id },
+        ],
+      },
+    });
     expect(added.statusCode).toBe(200);
     expect(added.json().memberCount).toBe(2);
     // Adding again is harmless.
-    expect((await t.app.inject({ method: 'POST', url: url(a.orgId, `/${g.id}/members`), headers: a.admin, payload: { members: [{ type: 'DRIVER', id: d.id }] } })).json().memberCount).toBe(2);
+    expect(
+      (
+        await t.app.inject({ method: 'POST', url: url(a.orgId, `/${g.id}/members`), headers: a.admin, payload: { members: [{ type: 'DRIVER', id: d.id }] } })
+      ).json().memberCount,
+    ).toBe(2);
     const withAsset = await t.app.inject({ method: 'POST', url: url(a.orgId, `/${g.id}/assets`), headers: a.admin, payload: { assetIds: [v.id] } });
     expect(withAsset.json().assets).toEqual([expect.objectContaining({ id: v.id })]);
     expect(await assetIdsInGroup(t.database.db, a.orgId, g.id)).toEqual([v.id]);
@@ -65,11 +84,23 @@ describe('groups', () => {
     const drivers = (await t.app.inject({ method: 'GET', url: `/api/v1/organizations/${a.orgId}/drivers?group=${g.id}`, headers: a.admin })).json();
     expect(drivers.content.map((x: { id: string; groups: Array<{ id: string }> }) => [x.id, x.groups.some((gr) => gr.id === g.id)])).toEqual([[d.id, true]]);
 
-    const foreignDriver = (await t.app.inject({ method: 'POST', url: `/api/v1/organizations/${a.otherOrgId}/drivers`, headers: a.other, payload: driverBody() })).json();
-    const bad = await t.app.inject({ method: 'POST', url: url(a.orgId, `/${g.id}/members`), headers: a.admin, payload: { members: [{ type: 'DRIVER', id: foreignDriver.id }] } });
+    const foreignDriver = (
+      await t.app.inject({ method: 'POST', url: `/api/v1/organizations/${a.otherOrgId}/drivers`, headers: a.other, payload: driverBody() })
+    ).json();
+    const bad = await t.app.inject({
+      method: 'POST',
+      url: url(a.orgId, `/${g.id}/members`),
+      headers: a.admin,
+      payload: { members: [{ type: 'DRIVER', id: foreignDriver.id }] },
+    });
     expect(bad.statusCode).toBe(400);
     expectFieldErrors(bad.json(), 400, { members: `Members not in this organization: driver ${foreignDriver.id}` });
-    const badType = await t.app.inject({ method: 'POST', url: url(a.orgId, `/${g.id}/members`), headers: a.admin, payload: { members: [{ type: 'ROBOT', id: d.id }] } });
+    const badType = await t.app.inject({
+      method: 'POST',
+      url: url(a.orgId, `/${g.id}/members`),
+      headers: a.admin,
+      payload: { members: [{ type: 'ROBOT', id: d.id }] },
+    });
     expect(badType.statusCode).toBe(400);
     expectFieldErrors(badType.json(), 400, { 'members.0.type': 'Member type must be USER or DRIVER' });
 

@@ -27,7 +27,12 @@ export const probeRoutes: FastifyPluginAsyncZod = async (app) => {
     method: ['GET', 'HEAD'],
     url: '/healthz',
     config: { public: true },
-    schema: { tags: ['health'], summary: 'Liveness: the process answers HTTP (no database check)', security: [], response: { 200: z.object({ status: z.literal('ok') }) } },
+    schema: {
+      tags: ['health'],
+      summary: 'Liveness: the process answers HTTP (no database check)',
+      security: [],
+      response: { 200: z.object({ status: z.literal('ok') }) },
+    },
     handler: async () => ({ status: 'ok' as const }),
   });
 
@@ -37,7 +42,8 @@ export const probeRoutes: FastifyPluginAsyncZod = async (app) => {
     config: { public: true },
     schema: {
       tags: ['health'],
-      summary: 'Readiness: database reachable, migrations applied, demo data seeded, positions being stored, not draining; 503 otherwise ("seeding demo data (n %)" while seeding)',
+      summary:
+        'Readiness: database reachable, migrations applied, demo data seeded, positions being stored, not draining; 503 otherwise ("seeding demo data (n %)" while seeding)',
       security: [],
       response: { 200: z.object({ status: z.literal('ready'), database: z.enum(['pglite', 'postgres']) }), 503: errorBodySchema },
     },
@@ -45,7 +51,15 @@ export const probeRoutes: FastifyPluginAsyncZod = async (app) => {
       if (app.draining) return reply.code(503).send(errorBody(503, 'Shutting down', 'This instance is draining before it stops'));
       // Answered without the database: seeding keeps its one embedded connection busy.
       if (app.startup.active) {
-        return reply.code(503).send(errorBody(503, `seeding demo data (${app.startup.percent} %)`, `Start-up is seeding the demo data (${app.startup.step}); the server answers meanwhile`));
+        return reply
+          .code(503)
+          .send(
+            errorBody(
+              503,
+              `seeding demo data (${app.startup.percent} %)`,
+              `Start-up is seeding the demo data (${app.startup.step}); the server answers meanwhile`,
+            ),
+          );
       }
       // The embedded database's worker thread stopped and its data cannot come back (in memory).
       const lost = app.database.unavailable();

@@ -43,7 +43,15 @@ function source(): EldSource {
     row({ eventType: 1, eventCode: 3, eventTime: at('2026-06-07T11:30:00Z') }),
     row({ eventType: 2, eventCode: 1, eventTime: at('2026-06-07T12:30:00Z'), locationDescription: null }),
     // The office proposed an earlier start; the driver rejected it.
-    row({ eventType: 1, eventCode: 4, eventTime: at('2026-06-07T10:50:00Z'), recordStatus: 4, recordOrigin: 3, createdByUserId: DISPATCHER, annotation: 'Yard check began 5:50' }),
+    row({
+      eventType: 1,
+      eventCode: 4,
+      eventTime: at('2026-06-07T10:50:00Z'),
+      recordStatus: 4,
+      recordOrigin: 3,
+      createdByUserId: DISPATCHER,
+      annotation: 'Yard check began 5:50',
+    }),
     row({ eventType: 1, eventCode: 1, eventTime: at('2026-06-07T17:00:00Z'), recordOrigin: 2 }),
     // Personal conveyance home: reduced precision.
     row({ eventType: 1, eventCode: 1, eventTime: at('2026-06-07T22:00:00Z'), recordOrigin: 2, latitude: 41.9, longitude: -87.6 }),
@@ -53,7 +61,16 @@ function source(): EldSource {
     // Assumed from unidentified driving on the spare truck.
     row({ eventType: 1, eventCode: 3, eventTime: at('2026-06-08T13:00:00Z'), recordOrigin: 4, vehicleId: SPARE }),
     row({ eventType: 1, eventCode: 4, eventTime: at('2026-06-08T14:00:00Z'), recordOrigin: 4, vehicleId: SPARE }),
-    row({ eventType: 4, eventCode: 1, eventTime: at('2026-06-08T12:00:00Z'), recordOrigin: 2, logDate: '2026-06-07', vehicleId: null, latitude: null, longitude: null }),
+    row({
+      eventType: 4,
+      eventCode: 1,
+      eventTime: at('2026-06-08T12:00:00Z'),
+      recordOrigin: 2,
+      logDate: '2026-06-07',
+      vehicleId: null,
+      latitude: null,
+      longitude: null,
+    }),
   ];
   const vehicleEvents: EldSourceEvent[] = [
     row({ driverId: null, vehicleId: SPARE, eventType: 1, eventCode: 3, eventTime: at('2026-06-08T13:00:00Z'), recordStatus: 2, sequenceId: 7 }),
@@ -65,12 +82,26 @@ function source(): EldSource {
     now: NOW,
     zone: ZONE,
     periodStart: '00:00',
-    driver: { firstName: 'Marta', lastName: 'Kowalczyk', username: 'marta@carrier.test', licenseState: 'IL', licenseNumber: 'K12345678901', exempt: false, ruleset: 'US_PROPERTY_70_8' },
+    driver: {
+      firstName: 'Marta',
+      lastName: 'Kowalczyk',
+      username: 'marta@carrier.test',
+      licenseState: 'IL',
+      licenseNumber: 'K12345678901',
+      exempt: false,
+      ruleset: 'US_PROPERTY_70_8',
+    },
     coDriver: { firstName: 'Ann', lastName: 'Lee', username: 'ann@carrier.test' },
     carrier: { usdotNumber: '1234567', name: 'Prairie Freight Lines LLC' },
     eld: { registrationId: 'FLT0', identifier: 'FLTLN1', authenticationValue: 'c2lnbmVkIGJ5IHRoZSBwcm92aWRlcg' },
     comment: 'Officer 4471',
-    current: { vehicleId: TRUCK, trailers: ['TR 4471', 'TR4472'], shippingDocuments: ['BOL-1', 'BOL-2'], position: { latitude: 41.52, longitude: -88.08 }, odometerM: 412_790 * 1609.344 },
+    current: {
+      vehicleId: TRUCK,
+      trailers: ['TR 4471', 'TR4472'],
+      shippingDocuments: ['BOL-1', 'BOL-2'],
+      position: { latitude: 41.52, longitude: -88.08 },
+      odometerM: 412_790 * 1609.344,
+    },
     vehicles: new Map([
       [TRUCK, { unitNumber: '101', vin: '1FUJGLDR3CLBP8834' }],
       [SPARE, { unitNumber: '117', vin: 'not-a-vin' }],
@@ -116,9 +147,26 @@ describe('the ELD file model of stored records', () => {
     ]);
     const byTime = (iso: string, type = 1) => f.events.find((e) => e.at === homeTerminalTime(iso, ZONE) && e.type === type)!;
     expect(f.events).toHaveLength(11);
-    expect(byTime('2026-06-07T11:05:00Z')).toMatchObject({ recordOrigin: 2, userOrder: 1, annotation: { username: 'marta@carrier.test', comment: 'Pre-trip inspection' } });
-    expect(byTime('2026-06-07T11:30:00Z')).toMatchObject({ recordOrigin: 1, userOrder: null, cmvOrder: 1, annotation: null, dataDiagnostic: false, malfunction: false });
-    expect(byTime('2026-06-07T10:50:00Z')).toMatchObject({ recordStatus: 4, recordOrigin: 3, userOrder: 3, annotation: { username: 'dispatch@carrier.test' }, dataDiagnostic: false });
+    expect(byTime('2026-06-07T11:05:00Z')).toMatchObject({
+      recordOrigin: 2,
+      userOrder: 1,
+      annotation: { username: 'marta@carrier.test', comment: 'Pre-trip inspection' },
+    });
+    expect(byTime('2026-06-07T11:30:00Z')).toMatchObject({
+      recordOrigin: 1,
+      userOrder: null,
+      cmvOrder: 1,
+      annotation: null,
+      dataDiagnostic: false,
+      malfunction: false,
+    });
+    expect(byTime('2026-06-07T10:50:00Z')).toMatchObject({
+      recordStatus: 4,
+      recordOrigin: 3,
+      userOrder: 3,
+      annotation: { username: 'dispatch@carrier.test' },
+      dataDiagnostic: false,
+    });
     expect(byTime('2026-06-07T22:00:00Z')).toMatchObject({ position: { kind: 'fix', reduced: true } });
     expect(byTime('2026-06-07T23:00:00Z')).toMatchObject({ position: { kind: 'manual' } });
     // The unidentified driving diagnostic logged at 12:00 and cleared at 20:00 marks the records between.
@@ -129,7 +177,9 @@ describe('the ELD file model of stored records', () => {
     expect(byTime('2026-06-08T13:00:00Z')).toMatchObject({ recordOrigin: 4, userOrder: 1, cmvOrder: 2 });
     expect(f.events.every((e) => e.accumulatedVehicleMiles === null && e.elapsedEngineHours === null)).toBe(true);
     expect(f.certifications).toEqual([{ sequenceId: 13, code: 1, at: '2026-06-08T07:00:00', certifiedDate: '2026-06-07', cmvOrder: null }]);
-    expect(f.loginLogouts).toEqual([{ sequenceId: 1, code: 1, username: 'marta@carrier.test', at: '2026-06-07T06:00:00', totalVehicleMiles: 248_548, totalEngineHours: null }]);
+    expect(f.loginLogouts).toEqual([
+      { sequenceId: 1, code: 1, username: 'marta@carrier.test', at: '2026-06-07T06:00:00', totalVehicleMiles: 248_548, totalEngineHours: null },
+    ]);
     // Sequence ids wrap past FFFF (7.24); every list most recent first.
     expect(f.malfunctions.map((m) => [m.sequenceId, m.code, m.diagnosticCode, m.cmvOrder])).toEqual([
       [4, 4, '5', 1],
@@ -145,7 +195,12 @@ describe('the ELD file model of stored records', () => {
 
   it('writes USDOT 0 for a carrier without one, and leaves out what it cannot know', () => {
     const src = source();
-    const f = eldFileOf({ ...src, carrier: { usdotNumber: null, name: 'New Carrier' }, coDriver: null, current: { ...src.current, vehicleId: null, position: null, odometerM: null } });
+    const f = eldFileOf({
+      ...src,
+      carrier: { usdotNumber: null, name: 'New Carrier' },
+      coDriver: null,
+      current: { ...src.current, vehicleId: null, position: null, odometerM: null },
+    });
     expect(f.header.carrier.usdotNumber).toBe('0');
     expect(f.header.cmv).toEqual({ powerUnitNumber: '', vin: '', trailerNumbers: ['TR-4471', 'TR4472'] });
     expect(f.header.current.position).toEqual({ kind: 'none' });
@@ -159,13 +214,34 @@ describe('the ELD file model of stored records', () => {
     const engineEvents = [
       // The power-up before the period: counted from, not listed.
       { ...row({ eventType: 6, eventCode: 1, eventTime: at('2026-05-30T09:00:00Z'), odometerM: 100 * MILE, engineHours: 10 }), before: true },
-      row({ eventType: 6, eventCode: 1, eventTime: at('2026-06-07T11:20:00Z'), odometerM: 400_000_000 - 25.5 * MILE, engineHours: 4000.25, logDate: '2026-06-07' }),
-      row({ eventType: 6, eventCode: 4, eventTime: at('2026-06-07T22:10:00Z'), odometerM: 400_000_000 + 300 * MILE, engineHours: 4011.04, latitude: 41.9, longitude: -87.6, driverId: null, logDate: '2026-06-07' }),
+      row({
+        eventType: 6,
+        eventCode: 1,
+        eventTime: at('2026-06-07T11:20:00Z'),
+        odometerM: 400_000_000 - 25.5 * MILE,
+        engineHours: 4000.25,
+        logDate: '2026-06-07',
+      }),
+      row({
+        eventType: 6,
+        eventCode: 4,
+        eventTime: at('2026-06-07T22:10:00Z'),
+        odometerM: 400_000_000 + 300 * MILE,
+        engineHours: 4011.04,
+        latitude: 41.9,
+        longitude: -87.6,
+        driverId: null,
+        logDate: '2026-06-07',
+      }),
     ];
     // The records before the power-up read what it read (a total never goes down, issue 46).
     const powerUpAt = at('2026-06-07T11:20:00Z');
     const events = src.events.map((e) =>
-      e.eventType === 1 && e.eventCode === 3 && e.vehicleId === TRUCK ? { ...e, engineHours: 4002.5 } : e.vehicleId === TRUCK && e.eventTime < powerUpAt ? { ...e, odometerM: 400_000_000 - 25.5 * MILE } : e,
+      e.eventType === 1 && e.eventCode === 3 && e.vehicleId === TRUCK
+        ? { ...e, engineHours: 4002.5 }
+        : e.vehicleId === TRUCK && e.eventTime < powerUpAt
+          ? { ...e, odometerM: 400_000_000 - 25.5 * MILE }
+          : e,
     );
     const f = eldFileOf({
       ...src,
@@ -195,7 +271,9 @@ describe('the ELD file model of stored records', () => {
   });
 
   it('multiday basis per ruleset and trailer numbers within 32 characters', () => {
-    expect(['US_PROPERTY_70_8', 'US_PROPERTY_60_7', 'CA_SOUTH_CYCLE_1', 'CA_INTRASTATE', 'TX_INTRASTATE'].map((r) => multidayBasis(r as never))).toEqual([8, 7, 7, 8, 7]);
+    expect(['US_PROPERTY_70_8', 'US_PROPERTY_60_7', 'CA_SOUTH_CYCLE_1', 'CA_INTRASTATE', 'TX_INTRASTATE'].map((r) => multidayBasis(r as never))).toEqual([
+      8, 7, 7, 8, 7,
+    ]);
     expect(trailerNumbers(['A1', 'B 2', '', 'C3'])).toEqual(['A1', 'B-2', 'C3']);
     expect(trailerNumbers(['ABCDEFGHIJKLMN', '0123456789', 'XXXXXXXXXX', 'YYYYYY']).join(' ').length).toBeLessThanOrEqual(32);
   });

@@ -120,7 +120,9 @@ export function trailerNumbers(units: readonly string[]): string[] {
 function position(e: EldSourceEvent, reduced: boolean): EldPosition {
   if (e.latitude !== null && e.longitude !== null) return { kind: 'fix', latitude: e.latitude, longitude: e.longitude, reduced };
   // No coordinates: a place the driver or office typed is a manual location (M), else no valid fix (X).
-  return e.locationDescription && (e.recordOrigin === HOS_RECORD_ORIGINS.DRIVER || e.recordOrigin === HOS_RECORD_ORIGINS.OTHER) ? { kind: 'manual' } : { kind: 'none' };
+  return e.locationDescription && (e.recordOrigin === HOS_RECORD_ORIGINS.DRIVER || e.recordOrigin === HOS_RECORD_ORIGINS.OTHER)
+    ? { kind: 'manual' }
+    : { kind: 'none' };
 }
 
 /** Whether a malfunction (codes 1/2) or a data diagnostic (3/4) was in force at an instant, from sorted type-7 records. */
@@ -161,13 +163,15 @@ function indicators(vehicleEvents: readonly EldSourceEvent[], own: readonly EldS
 
 /** Personal conveyance in force (reduced precision, 4.7.3) at each of the driver's events. */
 function personalUse(events: readonly EldSourceEvent[]): Set<string> {
-  const active = events.filter((e) => e.recordStatus === 1 && (e.eventType === HOS_EVENT_TYPES.DUTY_STATUS || e.eventType === HOS_EVENT_TYPES.SPECIAL_CATEGORY));
+  const active = events.filter(
+    (e) => e.recordStatus === 1 && (e.eventType === HOS_EVENT_TYPES.DUTY_STATUS || e.eventType === HOS_EVENT_TYPES.SPECIAL_CATEGORY),
+  );
   active.sort((a, b) => a.eventTime.getTime() - b.eventTime.getTime() || a.sequenceId - b.sequenceId);
   const out = new Set<string>();
   let status = 0;
   let pc = false;
   // The status and the category set at one instant belong together: judge them after both.
-  for (let i = 0; i < active.length; ) {
+  for (let i = 0; i < active.length;) {
     const t = active[i]!.eventTime.getTime();
     let j = i;
     for (; j < active.length && active[j]!.eventTime.getTime() === t; j++) {
@@ -198,9 +202,22 @@ function withMonotonicTotals(src: EldSource): EldSource {
   const of = new Map<EldSourceEvent, EldSourceEvent>(all.map((e, i) => [e, fixed[i]!]));
   const swap = <T extends EldSourceEvent>(list: readonly T[]): T[] => list.map((e) => of.get(e) as T);
   // The header's totals are the CMV's latest fix: not below what its records already carry.
-  const top = (pick: (e: EldSourceEvent) => number | null) => Math.max(-Infinity, ...fixed.filter((e) => e.vehicleId === src.current.vehicleId).map((e) => pick(e) ?? -Infinity));
+  const top = (pick: (e: EldSourceEvent) => number | null) =>
+    Math.max(-Infinity, ...fixed.filter((e) => e.vehicleId === src.current.vehicleId).map((e) => pick(e) ?? -Infinity));
   const atLeast = (v: number | null | undefined, floor: number) => (v === null || v === undefined || v >= floor ? (v ?? null) : floor);
-  const current = src.current.vehicleId ? { ...src.current, odometerM: atLeast(src.current.odometerM, top((e) => e.odometerM)), engineHours: atLeast(src.current.engineHours, top((e) => e.engineHours)) } : src.current;
+  const current = src.current.vehicleId
+    ? {
+        ...src.current,
+        odometerM: atLeast(
+          src.current.odometerM,
+          top((e) => e.odometerM),
+        ),
+        engineHours: atLeast(
+          src.current.engineHours,
+          top((e) => e.engineHours),
+        ),
+      }
+    : src.current;
   return { ...src, current, events: swap(src.events), vehicleEvents: swap(src.vehicleEvents), ...(src.engineEvents ? { engineEvents: swap(engine) } : {}) };
 }
 
@@ -209,7 +226,9 @@ export function eldFileOf(input: EldSource): EldFile {
   const src = withMonotonicTotals(input);
   const local = (d: Date | number) => homeTerminalTime(d, src.zone);
   // A team driver's passenger-seat marker has no ELD code (Table 6): the file shows that time as the OFF duty status it is.
-  const recorded = src.events.filter((e) => e.eventType <= HOS_EVENT_TYPES.SPECIAL_CATEGORY && !(e.eventType === HOS_EVENT_TYPES.SPECIAL_CATEGORY && e.eventCode === PASSENGER_CODE));
+  const recorded = src.events.filter(
+    (e) => e.eventType <= HOS_EVENT_TYPES.SPECIAL_CATEGORY && !(e.eventType === HOS_EVENT_TYPES.SPECIAL_CATEGORY && e.eventCode === PASSENGER_CODE),
+  );
   const unidentified = src.vehicleEvents.filter((e) => e.eventType <= HOS_EVENT_TYPES.SPECIAL_CATEGORY);
 
   // CMV list: the current one first, then by the latest record on each (most recent first, 4.8.2.1.3).
@@ -218,14 +237,19 @@ export function eldFileOf(input: EldSource): EldFile {
     if (e.vehicleId && src.vehicles.has(e.vehicleId)) lastUse.set(e.vehicleId, Math.max(lastUse.get(e.vehicleId) ?? 0, e.eventTime.getTime()));
   }
   if (src.current.vehicleId && src.vehicles.has(src.current.vehicleId)) lastUse.set(src.current.vehicleId, Infinity);
-  const cmvIds = [...lastUse.entries()].sort((a, b) => b[1] - a[1]).map(([id]) => id).slice(0, 99);
+  const cmvIds = [...lastUse.entries()]
+    .sort((a, b) => b[1] - a[1])
+    .map(([id]) => id)
+    .slice(0, 99);
   const cmvOrder = (vehicleId: string | null) => {
     const i = vehicleId ? cmvIds.indexOf(vehicleId) : -1;
     return i < 0 ? null : i + 1;
   };
 
   // User list: the driver, the co-driver, office users who requested edits, the unidentified profile (4.8.2.1.2).
-  const users: Array<{ accountType: 'D' | 'S'; lastName: string; firstName: string }> = [{ accountType: 'D', lastName: src.driver.lastName, firstName: src.driver.firstName }];
+  const users: Array<{ accountType: 'D' | 'S'; lastName: string; firstName: string }> = [
+    { accountType: 'D', lastName: src.driver.lastName, firstName: src.driver.firstName },
+  ];
   if (src.coDriver) users.push({ accountType: 'D', lastName: src.coDriver.lastName, firstName: src.coDriver.firstName });
   const officeOrder = new Map<string, number>();
   for (const e of recorded) {
@@ -247,7 +271,8 @@ export function eldFileOf(input: EldSource): EldFile {
     powerUps.set(e.vehicleId, list);
   }
   for (const list of powerUps.values()) list.sort((a, b) => a.time - b.time);
-  const accumulated = (e: EldSourceEvent) => sincePowerUp(e.vehicleId ? powerUpBefore(powerUps.get(e.vehicleId) ?? [], e.eventTime.getTime()) : null, e.odometerM, e.engineHours);
+  const accumulated = (e: EldSourceEvent) =>
+    sincePowerUp(e.vehicleId ? powerUpBefore(powerUps.get(e.vehicleId) ?? [], e.eventTime.getTime()) : null, e.odometerM, e.engineHours);
   const reduced = personalUse(src.events);
   const originator = (e: EldSourceEvent): { order: number | null; username: string } => {
     if (e.recordOrigin === HOS_RECORD_ORIGINS.AUTOMATIC) return { order: null, username: src.driver.username };
@@ -273,29 +298,39 @@ export function eldFileOf(input: EldSource): EldFile {
     cmvOrder: cmvOrder(e.vehicleId),
   });
 
-  const events: EldEvent[] = newestFirst(recorded.map((e) => {
-    const who = originator(e);
-    const f = flags(e.vehicleId, e.eventTime.getTime());
-    const pc = reduced.has(e.id) || (e.eventType === HOS_EVENT_TYPES.INTERMEDIATE_LOG && e.eventCode === 2);
-    return {
-      ...eventFields(e, pc),
-      userOrder: who.order,
-      malfunction: f.malfunction,
-      dataDiagnostic: f.diagnostic,
-      annotation: e.annotation ? { username: who.username, comment: safe(e.annotation), locationDescription: safe(e.locationDescription ?? '') } : null,
-    };
-  }));
+  const events: EldEvent[] = newestFirst(
+    recorded.map((e) => {
+      const who = originator(e);
+      const f = flags(e.vehicleId, e.eventTime.getTime());
+      const pc = reduced.has(e.id) || (e.eventType === HOS_EVENT_TYPES.INTERMEDIATE_LOG && e.eventCode === 2);
+      return {
+        ...eventFields(e, pc),
+        userOrder: who.order,
+        malfunction: f.malfunction,
+        dataDiagnostic: f.diagnostic,
+        annotation: e.annotation ? { username: who.username, comment: safe(e.annotation), locationDescription: safe(e.locationDescription ?? '') } : null,
+      };
+    }),
+  );
 
-  const unidentifiedEvents: EldUnidentifiedEvent[] = newestFirst(unidentified.map((e) => ({
-    ...eventFields(e, false),
-    // The unidentified profile's records: the vehicle's ELD only, not the driver's own.
-    malfunction: flags(e.vehicleId, e.eventTime.getTime(), false).malfunction,
-  })));
+  const unidentifiedEvents: EldUnidentifiedEvent[] = newestFirst(
+    unidentified.map((e) => ({
+      ...eventFields(e, false),
+      // The unidentified profile's records: the vehicle's ELD only, not the driver's own.
+      malfunction: flags(e.vehicleId, e.eventTime.getTime(), false).malfunction,
+    })),
+  );
 
   const current = src.current.vehicleId ? src.vehicles.get(src.current.vehicleId) : undefined;
   return {
     header: {
-      driver: { lastName: src.driver.lastName, firstName: src.driver.firstName, username: src.driver.username, licenseState: src.driver.licenseState, licenseNumber: src.driver.licenseNumber },
+      driver: {
+        lastName: src.driver.lastName,
+        firstName: src.driver.firstName,
+        username: src.driver.username,
+        licenseState: src.driver.licenseState,
+        licenseNumber: src.driver.licenseNumber,
+      },
       coDriver: src.coDriver,
       cmv: { powerUnitNumber: current?.unitNumber ?? '', vin: vinOf(current?.vin ?? null), trailerNumbers: trailerNumbers(src.current.trailers) },
       // A carrier without a USDOT number on its account writes 0: the field takes digits only (7.5).
@@ -307,7 +342,9 @@ export function eldFileOf(input: EldSource): EldFile {
       exempt: src.driver.exempt,
       current: {
         at: local(src.now),
-        position: src.current.position ? { kind: 'fix', latitude: src.current.position.latitude, longitude: src.current.position.longitude, reduced: false } : { kind: 'none' },
+        position: src.current.position
+          ? { kind: 'fix', latitude: src.current.position.latitude, longitude: src.current.position.longitude, reduced: false }
+          : { kind: 'none' },
         totalVehicleMiles: miles(src.current.odometerM),
         totalEngineHours: hours(src.current.engineHours ?? null),
       },
@@ -320,25 +357,38 @@ export function eldFileOf(input: EldSource): EldFile {
     certifications: newestFirst(
       src.events
         .filter((e) => e.eventType === HOS_EVENT_TYPES.CERTIFICATION)
-        .map((e) => ({ sequenceId: seq(e.sequenceId), code: Math.min(Math.max(e.eventCode, 1), 9), at: local(e.eventTime), certifiedDate: e.logDate, cmvOrder: cmvOrder(e.vehicleId) })),
+        .map((e) => ({
+          sequenceId: seq(e.sequenceId),
+          code: Math.min(Math.max(e.eventCode, 1), 9),
+          at: local(e.eventTime),
+          certifiedDate: e.logDate,
+          cmvOrder: cmvOrder(e.vehicleId),
+        })),
     ),
     malfunctions: newestFirst(
       [...src.vehicleEvents, ...(src.ownEldEvents ?? []).filter((e) => !e.before)]
-      .filter((e) => e.eventType === HOS_EVENT_TYPES.MALFUNCTION && e.diagnosticCode)
-      .map((e) => ({
-        sequenceId: seq(e.sequenceId),
-        code: e.eventCode as 1 | 2 | 3 | 4,
-        diagnosticCode: e.diagnosticCode!,
-        at: local(e.eventTime),
-        totalVehicleMiles: miles(e.odometerM),
-        totalEngineHours: hours(e.engineHours),
-        cmvOrder: cmvOrder(e.vehicleId),
-      })),
+        .filter((e) => e.eventType === HOS_EVENT_TYPES.MALFUNCTION && e.diagnosticCode)
+        .map((e) => ({
+          sequenceId: seq(e.sequenceId),
+          code: e.eventCode as 1 | 2 | 3 | 4,
+          diagnosticCode: e.diagnosticCode!,
+          at: local(e.eventTime),
+          totalVehicleMiles: miles(e.odometerM),
+          totalEngineHours: hours(e.engineHours),
+          cmvOrder: cmvOrder(e.vehicleId),
+        })),
     ),
     loginLogouts: newestFirst(
       src.events
         .filter((e) => e.eventType === HOS_EVENT_TYPES.LOGIN_LOGOUT && (e.eventCode === 1 || e.eventCode === 2))
-        .map((e) => ({ sequenceId: seq(e.sequenceId), code: e.eventCode as 1 | 2, username: src.driver.username, at: local(e.eventTime), totalVehicleMiles: miles(e.odometerM), totalEngineHours: hours(e.engineHours) })),
+        .map((e) => ({
+          sequenceId: seq(e.sequenceId),
+          code: e.eventCode as 1 | 2,
+          username: src.driver.username,
+          at: local(e.eventTime),
+          totalVehicleMiles: miles(e.odometerM),
+          totalEngineHours: hours(e.engineHours),
+        })),
     ),
     // Engine power-up and shut-down of the period's CMVs (decision 0155).
     enginePower: newestFirst(

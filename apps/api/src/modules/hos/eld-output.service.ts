@@ -57,7 +57,8 @@ function range(q: Pick<EldOutputQuery, 'from' | 'to'>, today: string): { from: s
     for (let i = 0; i < 7; i++) from = new Date(Date.parse(`${from}T00:00:00Z`) - DAY_MS).toISOString().slice(0, 10);
   }
   if (from > to) throw invalidField('to', 'To must not be before From');
-  if ((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY_MS + 1 > ELD_OUTPUT_MAX_DAYS) throw invalidField('to', `The file may cover at most ${ELD_OUTPUT_MAX_DAYS} days`);
+  if ((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY_MS + 1 > ELD_OUTPUT_MAX_DAYS)
+    throw invalidField('to', `The file may cover at most ${ELD_OUTPUT_MAX_DAYS} days`);
   return { from, to };
 }
 
@@ -99,8 +100,20 @@ export async function eldOutputFile(
     db
       .select(eventColumns)
       .from(hosEvents)
-      .where(and(eq(hosEvents.organizationId, orgId), eq(hosEvents.driverId, d.id), gte(hosEvents.logDate, from), lte(hosEvents.logDate, to), sql`${hosEvents.eventType} <= 5`)),
-    db.select().from(hosLogs).where(and(eq(hosLogs.driverId, d.id), gte(hosLogs.logDate, from), lte(hosLogs.logDate, to))).orderBy(desc(hosLogs.logDate)),
+      .where(
+        and(
+          eq(hosEvents.organizationId, orgId),
+          eq(hosEvents.driverId, d.id),
+          gte(hosEvents.logDate, from),
+          lte(hosEvents.logDate, to),
+          sql`${hosEvents.eventType} <= 5`,
+        ),
+      ),
+    db
+      .select()
+      .from(hosLogs)
+      .where(and(eq(hosLogs.driverId, d.id), gte(hosLogs.logDate, from), lte(hosLogs.logDate, to)))
+      .orderBy(desc(hosLogs.logDate)),
   ]);
   const vehicleIds = [...new Set([...events.map((e) => e.vehicleId), truck.vehicle?.id ?? null].filter((v): v is string => !!v))];
   const trailerIds = [...new Set(logs.flatMap((l) => l.trailerIds))];
@@ -123,7 +136,10 @@ export async function eldOutputFile(
           )
       : Promise.resolve([]),
     vehicleIds.length || trailerIds.length
-      ? db.select({ id: assets.id, unitNumber: assets.unitNumber, vin: assets.vin }).from(assets).where(and(eq(assets.organizationId, orgId), inArray(assets.id, [...vehicleIds, ...trailerIds])))
+      ? db
+          .select({ id: assets.id, unitNumber: assets.unitNumber, vin: assets.vin })
+          .from(assets)
+          .where(and(eq(assets.organizationId, orgId), inArray(assets.id, [...vehicleIds, ...trailerIds])))
       : Promise.resolve([]),
     coLog?.coDriverId
       ? db
@@ -133,7 +149,10 @@ export async function eldOutputFile(
           .where(and(eq(drivers.id, coLog.coDriverId), eq(drivers.organizationId, orgId)))
       : Promise.resolve([]),
     officeIds.length
-      ? db.select({ id: users.id, firstName: users.firstName, lastName: users.lastName, username: users.username, email: users.email }).from(users).where(inArray(users.id, officeIds))
+      ? db
+          .select({ id: users.id, firstName: users.firstName, lastName: users.lastName, username: users.username, email: users.email })
+          .from(users)
+          .where(inArray(users.id, officeIds))
       : Promise.resolve([]),
     engineEventsOf(db, orgId, vehicleIds, startMs, endMs),
     // The driver's own ELD's malfunctions and diagnostics (the data transfer codes, decision 0185):
@@ -159,7 +178,10 @@ export async function eldOutputFile(
   const co = coRows[0];
   const driverUsername = usernameOf(row.username || row.email ? { username: row.username, email: row.email } : null, `driver-${d.id.slice(0, 8)}`);
   const nowIso = new Date(now).toISOString();
-  const authenticationValue = createHmac('sha256', eld.authKey).update(`${eld.registrationId}|${eld.identifier}|${d.id}|${nowIso}`).digest('base64url').slice(0, 32);
+  const authenticationValue = createHmac('sha256', eld.authKey)
+    .update(`${eld.registrationId}|${eld.identifier}|${d.id}|${nowIso}`)
+    .digest('base64url')
+    .slice(0, 32);
   const file = eldFileOf({
     now,
     zone,
@@ -173,7 +195,9 @@ export async function eldOutputFile(
       exempt: d.eldExempt,
       ruleset: d.ruleset as RulesetId,
     },
-    coDriver: co ? { firstName: co.firstName, lastName: co.lastName, username: usernameOf(co.username || co.email ? co : null, `driver-${co.id.slice(0, 8)}`) } : null,
+    coDriver: co
+      ? { firstName: co.firstName, lastName: co.lastName, username: usernameOf(co.username || co.email ? co : null, `driver-${co.id.slice(0, 8)}`) }
+      : null,
     carrier: { usdotNumber: row.org.dotNumber, name: row.org.name },
     eld: { registrationId: eld.registrationId, identifier: eld.identifier, authenticationValue },
     comment: q.comment ?? '',
@@ -189,12 +213,18 @@ export async function eldOutputFile(
     events: events as EldSourceEvent[],
     engineEvents,
     days: new Map(
-      logs.map((l) => [l.logDate, { trailers: l.trailerIds.map((t) => byId.get(t)?.unitNumber).filter((u): u is string => !!u), shippingDocuments: l.shippingDocuments }]),
+      logs.map((l) => [
+        l.logDate,
+        { trailers: l.trailerIds.map((t) => byId.get(t)?.unitNumber).filter((u): u is string => !!u), shippingDocuments: l.shippingDocuments },
+      ]),
     ),
     vehicleEvents: vehicleEvents as EldSourceEvent[],
     ownEldEvents: (ownEldEvents as EldSourceEvent[]).map((e) => (e.eventTime.getTime() < startMs ? { ...e, before: true } : e)),
     officeUsers: new Map<string, EldPerson>(
-      officeRows.map((u) => [u.id, { firstName: u.firstName ?? '', lastName: u.lastName ?? (u.email ?? ''), username: usernameOf(u, `user-${u.id.slice(0, 8)}`) }]),
+      officeRows.map((u) => [
+        u.id,
+        { firstName: u.firstName ?? '', lastName: u.lastName ?? u.email ?? '', username: usernameOf(u, `user-${u.id.slice(0, 8)}`) },
+      ]),
     ),
   });
   try {
@@ -202,7 +232,8 @@ export async function eldOutputFile(
     return { fileName: out.fileName, text: out.text, from, to };
   } catch (err) {
     // A stored value the file cannot hold (a unit number longer than 10 characters…): say which.
-    if (err instanceof EldInputError) throw conflict(`The ELD output file cannot hold a stored value: ${err.reason} (${err.path})`, `eld: ${err.path}: ${err.reason}`);
+    if (err instanceof EldInputError)
+      throw conflict(`The ELD output file cannot hold a stored value: ${err.reason} (${err.path})`, `eld: ${err.path}: ${err.reason}`);
     throw err;
   }
 }
@@ -211,7 +242,13 @@ export async function eldOutputFile(
  * The type-6 records of the CMVs in [startMs, endMs), whoever was signed in, and each CMV's last
  * power-up before the period (marked `before`: what its first records count their miles from).
  */
-async function engineEventsOf(db: DbOrTx, orgId: string, vehicleIds: readonly string[], startMs: number, endMs: number): Promise<Array<EldSourceEvent & { before?: boolean }>> {
+async function engineEventsOf(
+  db: DbOrTx,
+  orgId: string,
+  vehicleIds: readonly string[],
+  startMs: number,
+  endMs: number,
+): Promise<Array<EldSourceEvent & { before?: boolean }>> {
   if (vehicleIds.length === 0) return [];
   const inPeriod = db
     .select(eventColumns)

@@ -16,7 +16,10 @@ export const selfOnly = (ctx: AuthContext, officeCode: Permission): boolean => !
 
 /** The driver signing in with account `userId` in the organization; 404 "Driver" when there is none. */
 export async function driverIdOfAccount(db: DbOrTx, orgId: string, userId: string): Promise<string> {
-  const [d] = await db.select({ id: drivers.id }).from(drivers).where(and(eq(drivers.userId, userId), eq(drivers.organizationId, orgId)));
+  const [d] = await db
+    .select({ id: drivers.id })
+    .from(drivers)
+    .where(and(eq(drivers.userId, userId), eq(drivers.organizationId, orgId)));
   if (!d) throw notFound('Driver');
   return d.id;
 }
@@ -35,7 +38,10 @@ export async function driverOfUserPath(db: DbOrTx, ctx: AuthContext, orgId: stri
  * reaches any driver of the organization, a driver only the record linked to their account.
  */
 export async function assertDriverPath(db: DbOrTx, ctx: AuthContext, orgId: string, driverId: string, officeCode: Permission): Promise<void> {
-  const [d] = await db.select({ userId: drivers.userId }).from(drivers).where(and(eq(drivers.id, driverId), eq(drivers.organizationId, orgId)));
+  const [d] = await db
+    .select({ userId: drivers.userId })
+    .from(drivers)
+    .where(and(eq(drivers.id, driverId), eq(drivers.organizationId, orgId)));
   if (!d) throw notFound('Driver');
   if (selfOnly(ctx, officeCode) && d.userId !== ctx.userId) throw notFound('Driver');
 }

@@ -18,7 +18,9 @@ export function violationsOf(periods: DutyPeriodInput[], d: DriverHos, periodSta
   if (!facts?.teamDays.size || !isCanadian(d.ruleset)) return solo;
   const teamDay = (v: Violation) => facts.teamDays.has(logDateOf(Date.parse(v.start), d.homeTimeZone, periodStart));
   const team = auditLog(periods, engineOptions(d, periodStart, facts, true)).violations;
-  return [...solo.filter((v) => !teamDay(v)), ...team.filter(teamDay)].sort((x, y) => Date.parse(x.start) - Date.parse(y.start) || ruleRank(x.rule) - ruleRank(y.rule));
+  return [...solo.filter((v) => !teamDay(v)), ...team.filter(teamDay)].sort(
+    (x, y) => Date.parse(x.start) - Date.parse(y.start) || ruleRank(x.rule) - ruleRank(y.rule),
+  );
 }
 
 /** The options for the clocks at an instant: a team when the log day holding it has a co-driver. */

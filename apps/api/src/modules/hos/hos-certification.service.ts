@@ -40,7 +40,11 @@ export async function clearCertification(tx: DbOrTx, driverId: string, logDates:
  * each gets its log row if it had none, and asks for certification again.
  */
 export async function reopenLogDays(tx: DbOrTx, orgId: string, driverId: string, logDates: readonly string[]): Promise<void> {
-  await ensureLogDays(tx, orgId, logDates.map((logDate) => ({ driverId, logDate })));
+  await ensureLogDays(
+    tx,
+    orgId,
+    logDates.map((logDate) => ({ driverId, logDate })),
+  );
   await clearCertification(tx, driverId, logDates);
 }
 
@@ -48,7 +52,12 @@ export async function reopenLogDays(tx: DbOrTx, orgId: string, driverId: string,
  * The driver certifies a log day (today or an earlier one) with the rule's statement. A day already
  * certified (and not edited since) is answered as it stands: certifying twice writes nothing.
  */
-export async function certifyDay({ db, actor, now = Date.now() }: Scope, r: LogRef, input: { recordedAt?: string | null } = {}, clientId: string | null = null): Promise<HosLogDay> {
+export async function certifyDay(
+  { db, actor, now = Date.now() }: Scope,
+  r: LogRef,
+  input: { recordedAt?: string | null } = {},
+  clientId: string | null = null,
+): Promise<HosLogDay> {
   const periodStart = await periodStartOf(db, r.orgId);
   await db.transaction(async (tx) => {
     // The driver row lock serializes writers of one driver's records (sequence ids, the certification number).
@@ -59,8 +68,12 @@ export async function certifyDay({ db, actor, now = Date.now() }: Scope, r: LogR
       .for('no key update');
     if (!d) throw notFound('Driver');
     // Only the driver certifies their own records (4.3.2.3): an office user never can, whatever its codes.
-    if (!actor.userId || actor.userId !== d.userId) throw forbidden('Only the driver can certify their own records', 'Certification by another user than the driver');
-    const [log] = await tx.select().from(hosLogs).where(and(eq(hosLogs.id, r.logId), eq(hosLogs.driverId, d.id), eq(hosLogs.organizationId, r.orgId)));
+    if (!actor.userId || actor.userId !== d.userId)
+      throw forbidden('Only the driver can certify their own records', 'Certification by another user than the driver');
+    const [log] = await tx
+      .select()
+      .from(hosLogs)
+      .where(and(eq(hosLogs.id, r.logId), eq(hosLogs.driverId, d.id), eq(hosLogs.organizationId, r.orgId)));
     if (!log) throw notFound('Log');
     // A certification a phone took offline and sent late (decision 0184): the time the driver signed.
     const atMs = recordedTime(input.recordedAt, now);
@@ -68,10 +81,18 @@ export async function certifyDay({ db, actor, now = Date.now() }: Scope, r: LogR
       const [sent] = await tx
         .select({ id: hosEvents.id })
         .from(hosEvents)
-        .where(and(eq(hosEvents.organizationId, r.orgId), eq(hosEvents.driverId, d.id), eq(hosEvents.eventType, HOS_EVENT_TYPES.CERTIFICATION), eq(hosEvents.clientId, clientId)));
+        .where(
+          and(
+            eq(hosEvents.organizationId, r.orgId),
+            eq(hosEvents.driverId, d.id),
+            eq(hosEvents.eventType, HOS_EVENT_TYPES.CERTIFICATION),
+            eq(hosEvents.clientId, clientId),
+          ),
+        );
       if (sent) return;
     }
-    if (dayStartMs(log.logDate, d.homeTimeZone, periodStart) > atMs) throw invalidField('logId', `The log day ${log.logDate} has not begun yet`, 'hos.day_not_begun').withParams({ date: log.logDate });
+    if (dayStartMs(log.logDate, d.homeTimeZone, periodStart) > atMs)
+      throw invalidField('logId', `The log day ${log.logDate} has not begun yet`, 'hos.day_not_begun').withParams({ date: log.logDate });
     if (log.certifiedAt !== null) return;
     const n = log.certificationCount + 1;
     const at = new Date(atMs);
@@ -103,7 +124,12 @@ export async function certifyDay({ db, actor, now = Date.now() }: Scope, r: LogR
       entityId: d.id,
       after: { logDate: log.logDate, certification: n, eventId: event?.id, statement: HOS_CERTIFICATION_STATEMENT, driverName: `${d.firstName} ${d.lastName}` },
     });
-    await emitWebhookEvent(tx, { orgId: r.orgId, type: 'hos.log_certified', at, data: { driverId: d.id, driverName: `${d.firstName} ${d.lastName}`, date: log.logDate, certifiedAt: at.toISOString() } });
+    await emitWebhookEvent(tx, {
+      orgId: r.orgId,
+      type: 'hos.log_certified',
+      at,
+      data: { driverId: d.id, driverName: `${d.firstName} ${d.lastName}`, date: log.logDate, certifiedAt: at.toISOString() },
+    });
   });
   return getLogDay({ db, orgId: r.orgId, now }, r.logId);
 }

@@ -50,7 +50,14 @@ function computationsOf(db: DbOrTx): FleetComputations | undefined {
  * computes alone), and kept while the organization's HoS state holds when `pastUntil` says the
  * answer is about the past only.
  */
-async function fleetRows<T>(db: DbOrTx, orgId: string, key: string, compute: (state: FleetState, now: number) => Promise<T[]>, pastOnly: (now: number) => boolean, pinnedNow?: number): Promise<readonly T[]> {
+async function fleetRows<T>(
+  db: DbOrTx,
+  orgId: string,
+  key: string,
+  compute: (state: FleetState, now: number) => Promise<T[]>,
+  pastOnly: (now: number) => boolean,
+  pinnedNow?: number,
+): Promise<readonly T[]> {
   const run = async (): Promise<T[]> => {
     const now = pinnedNow ?? Date.now();
     const state = await fleetStateOf(db, orgId);
@@ -81,13 +88,35 @@ export async function listViolations({ db, orgId, now }: ReadScope, q: Violation
   if (fromMs >= toMs) throw invalidField('to', 'To must be after From');
   if (toMs - fromMs > VIOLATIONS_MAX_RANGE_DAYS * DAY_MS) throw invalidField('to', `The range may cover at most ${VIOLATIONS_MAX_RANGE_DAYS} days`);
   const key = JSON.stringify(['violations', q.from ?? null, q.to ?? null, q.driverId ?? null, q.groupId ?? null, q.rule ?? null, q.severity ?? null]);
-  const all = await fleetRows<ViolationRow>(db, orgId, key, (state, at) => violationRows(db, orgId, state, q, range(at), at), (at) => q.to !== undefined && range(at).toMs <= at, now);
+  const all = await fleetRows<ViolationRow>(
+    db,
+    orgId,
+    key,
+    (state, at) => violationRows(db, orgId, state, q, range(at), at),
+    (at) => q.to !== undefined && range(at).toMs <= at,
+    now,
+  );
   const page = all.slice(q.page * q.size, (q.page + 1) * q.size);
-  const logIds = await ensureLogDays(db, orgId, page.map((v) => ({ driverId: v.driver.id, logDate: v.logDate })));
-  return toPage(page.map((v) => ({ ...v, logId: logIds.get(`${v.driver.id}|${v.logDate}`)! })), all.length, q);
+  const logIds = await ensureLogDays(
+    db,
+    orgId,
+    page.map((v) => ({ driverId: v.driver.id, logDate: v.logDate })),
+  );
+  return toPage(
+    page.map((v) => ({ ...v, logId: logIds.get(`${v.driver.id}|${v.logDate}`)! })),
+    all.length,
+    q,
+  );
 }
 
-async function violationRows(db: DbOrTx, orgId: string, state: FleetState, q: ViolationFilter, { fromMs, toMs }: { fromMs: number; toMs: number }, now: number): Promise<ViolationRow[]> {
+async function violationRows(
+  db: DbOrTx,
+  orgId: string,
+  state: FleetState,
+  q: ViolationFilter,
+  { fromMs, toMs }: { fromMs: number; toMs: number },
+  now: number,
+): Promise<ViolationRow[]> {
   const { periodStart } = state;
   const list = await fleetDriversOf(db, orgId, state, { driverId: q.driverId, groupId: q.groupId });
   if (list.length === 0) return [];
@@ -125,7 +154,13 @@ async function violationRows(db: DbOrTx, orgId: string, state: FleetState, q: Vi
 }
 
 /** What the engine is called with for one driver's clocks at `at` (the driver's phone repeats the call offline). */
-export function engineInputOf(d: FleetDriver, periods: MsPeriod[], atMs: number, periodStart: string, facts?: LogFacts): { periods: MsPeriod[]; options: HosOptions } {
+export function engineInputOf(
+  d: FleetDriver,
+  periods: MsPeriod[],
+  atMs: number,
+  periodStart: string,
+  facts?: LogFacts,
+): { periods: MsPeriod[]; options: HosOptions } {
   return { periods: periods.length ? periods : [{ status: 'OFF', start: atMs - LOOKBACK_MS, end: atMs }], options: optionsAt(atMs, d, periodStart, facts) };
 }
 

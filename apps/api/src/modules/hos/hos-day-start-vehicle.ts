@@ -26,7 +26,11 @@ export function startsInVehicle(events: readonly DutyEventFacts[], startMs: numb
  * The vehicle of each driver's last active duty status before their day's start, in one statement
  * (one index probe per driver); drivers without one are absent.
  */
-export async function vehiclesAtDayStart(db: DbOrTx, orgId: string, starts: ReadonlyArray<{ driverId: string; startMs: number }>): Promise<Map<string, DayStartVehicle>> {
+export async function vehiclesAtDayStart(
+  db: DbOrTx,
+  orgId: string,
+  starts: ReadonlyArray<{ driverId: string; startMs: number }>,
+): Promise<Map<string, DayStartVehicle>> {
   if (starts.length === 0) return new Map();
   const ids = `{${starts.map((s) => s.driverId).join(',')}}`;
   const times = `{${starts.map((s) => s.startMs).join(',')}}`;

@@ -1,5 +1,13 @@
 import { and, asc, eq, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
-import { ELD_DIAGNOSTIC_NAMES, HOS_EVENT_TYPES, HOS_RECORD_ORIGINS, HOS_RECORD_STATUSES, type HosDiagnostic, type Page, type hosDiagnosticQuery } from '@fleet/api-contract';
+import {
+  ELD_DIAGNOSTIC_NAMES,
+  HOS_EVENT_TYPES,
+  HOS_RECORD_ORIGINS,
+  HOS_RECORD_STATUSES,
+  type HosDiagnostic,
+  type Page,
+  type hosDiagnosticQuery,
+} from '@fleet/api-contract';
 import type { z } from 'zod';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import { assets, drivers, hosEvents, latestPositions, organizations } from '../../db/schema/index.ts';
@@ -10,7 +18,19 @@ import { notify } from '../notifications/index.ts';
 import { rowsOf } from '../../db/sql/rows.ts';
 import { lockVehicles } from './auto-duty/auto-duty.repository.ts';
 import { MOVING_KMH } from './auto-duty/derive.ts';
-import { engineFixFacts, evaluateVehicle, isMalfunction, POSITION_EVERY_MS, transitions, UNIDENTIFIED_WINDOW_MS, type EngineFacts, type FixFacts, type FixPair, type FixRun, type Interval } from './hos-diagnostics.ts';
+import {
+  engineFixFacts,
+  evaluateVehicle,
+  isMalfunction,
+  POSITION_EVERY_MS,
+  transitions,
+  UNIDENTIFIED_WINDOW_MS,
+  type EngineFacts,
+  type FixFacts,
+  type FixPair,
+  type FixRun,
+  type Interval,
+} from './hos-diagnostics.ts';
 import { periodStartOf } from './hos.repository.ts';
 import { DAY_MS, logDateOf } from './hos.time.ts';
 import type { ReadScope } from '../auth/index.ts';
@@ -52,7 +72,7 @@ async function activeCodes(db: DbOrTx, orgId: string, vehicleIds: readonly strin
 
 /** Intervals of type-1 events grouped by owner: each D lasts until the owner's next duty status (or `now`). */
 function drivingIntervals(rows: ReadonlyArray<{ owner: string; vehicleId: string | null; code: number; at: number }>, now: number): Map<string, Interval[]> {
-  const byOwner = new Map<string, typeof rows[number][]>();
+  const byOwner = new Map<string, (typeof rows)[number][]>();
   for (const r of rows) {
     const list = byOwner.get(r.owner);
     if (list) list.push(r);
@@ -104,7 +124,9 @@ export async function detectDiagnostics(db: Db, orgId: string, now = Date.now())
         ignition: latestPositions.ignition,
         speed: latestPositions.speed,
         odometerM: latestPositions.odometer,
-        engineHours: sql<number | null>`case when jsonb_typeof(${latestPositions.attributes}->'engineHours') = 'number' then (${latestPositions.attributes}->>'engineHours')::float8 end`,
+        engineHours: sql<
+          number | null
+        >`case when jsonb_typeof(${latestPositions.attributes}->'engineHours') = 'number' then (${latestPositions.attributes}->>'engineHours')::float8 end`,
       })
       .from(latestPositions)
       .innerJoin(assets, and(eq(assets.id, latestPositions.assetId), eq(assets.organizationId, latestPositions.organizationId)))
@@ -189,7 +211,11 @@ export async function detectDiagnostics(db: Db, orgId: string, now = Date.now())
   }
   const totals = new Map(latest.map((l) => [l.id, { odometerM: l.odometerM, engineHours: l.engineHours === null ? null : Number(l.engineHours) }]));
   if (toWrite.length) await writeDiagnostics(db, orgId, toWrite, now, totals);
-  return { vehicles: vehicleIds.length, logged: toWrite.filter((t) => t.eventCode === 1 || t.eventCode === 3).length, cleared: toWrite.filter((t) => t.eventCode === 2 || t.eventCode === 4).length };
+  return {
+    vehicles: vehicleIds.length,
+    logged: toWrite.filter((t) => t.eventCode === 1 || t.eventCode === 3).length,
+    cleared: toWrite.filter((t) => t.eventCode === 2 || t.eventCode === 4).length,
+  };
 }
 
 /** Records type-7 events under the vehicles' derivation locks (their sequence ids are shared with unidentified records). */
@@ -200,7 +226,10 @@ async function writeDiagnostics(
   now: number,
   totals: ReadonlyMap<string, { odometerM: number | null; engineHours: number | null }>,
 ): Promise<void> {
-  const [[org], periodStart] = await Promise.all([db.select({ zone: organizations.timeZone }).from(organizations).where(eq(organizations.id, orgId)), periodStartOf(db, orgId)]);
+  const [[org], periodStart] = await Promise.all([
+    db.select({ zone: organizations.timeZone }).from(organizations).where(eq(organizations.id, orgId)),
+    periodStartOf(db, orgId),
+  ]);
   const logDate = logDateOf(now, org?.zone ?? 'America/Chicago', periodStart);
   await db.transaction(async (tx) => {
     const vehicles = [...new Set(list.map((t) => t.vehicleId))];
@@ -208,7 +237,9 @@ async function writeDiagnostics(
     // Stored again under the lock: another instance may have recorded the same change meanwhile.
     const current = await activeCodes(tx, orgId, vehicles);
     const seqRows = rowsOf<{ vehicle_id: string; n: number | null }>(
-      await tx.execute(sql`select vehicle_id, max(sequence_id) as n from hos_events where organization_id = ${orgId} and driver_id is null and vehicle_id = any(${`{${vehicles.join(',')}}`}::uuid[]) group by vehicle_id`),
+      await tx.execute(
+        sql`select vehicle_id, max(sequence_id) as n from hos_events where organization_id = ${orgId} and driver_id is null and vehicle_id = any(${`{${vehicles.join(',')}}`}::uuid[]) group by vehicle_id`,
+      ),
     );
     const seq = new Map(seqRows.map((r) => [r.vehicle_id, Number(r.n ?? 0)]));
     const rows: Array<typeof hosEvents.$inferInsert> = [];
@@ -239,28 +270,52 @@ async function writeDiagnostics(
     // ELD malfunctions (event code 1) as webhooks (issue 48), in the records' transaction.
     const malfunctions = rows.filter((r) => r.eventCode === 1 && r.vehicleId);
     if (malfunctions.length) {
-      const unitOf = new Map((await tx.select({ id: assets.id, unit: assets.unitNumber }).from(assets).where(and(eq(assets.organizationId, orgId), inArray(assets.id, malfunctions.map((r) => r.vehicleId!))))).map((u) => [u.id, u.unit]));
+      const unitOf = new Map(
+        (
+          await tx
+            .select({ id: assets.id, unit: assets.unitNumber })
+            .from(assets)
+            .where(
+              and(
+                eq(assets.organizationId, orgId),
+                inArray(
+                  assets.id,
+                  malfunctions.map((r) => r.vehicleId!),
+                ),
+              ),
+            )
+        ).map((u) => [u.id, u.unit]),
+      );
       await emitWebhookEvents(
         tx,
         malfunctions.map((r) => ({
           orgId,
           type: 'eld.malfunction_recorded' as const,
           at: r.eventTime,
-          data: { assetId: r.vehicleId!, unitNumber: unitOf.get(r.vehicleId!) ?? '', code: r.diagnosticCode ?? '', label: r.annotation ?? r.diagnosticCode ?? '', recordedAt: r.eventTime.toISOString() },
+          data: {
+            assetId: r.vehicleId!,
+            unitNumber: unitOf.get(r.vehicleId!) ?? '',
+            code: r.diagnosticCode ?? '',
+            label: r.annotation ?? r.diagnosticCode ?? '',
+            recordedAt: r.eventTime.toISOString(),
+          },
         })),
       );
     }
     // Unidentified driving over 30 minutes in 24 hours reaches the office's bell (decision 0130).
     const unidentified = rows.filter((r) => r.diagnosticCode === '5' && r.eventCode === 3).map((r) => r.vehicleId!);
     if (unidentified.length) {
-      const units = await tx.select({ id: assets.id, unit: assets.unitNumber }).from(assets).where(and(eq(assets.organizationId, orgId), inArray(assets.id, unidentified)));
+      const units = await tx
+        .select({ id: assets.id, unit: assets.unitNumber })
+        .from(assets)
+        .where(and(eq(assets.organizationId, orgId), inArray(assets.id, unidentified)));
       for (const u of units) {
         await notify(tx, {
           organizationId: orgId,
           kind: 'UNIDENTIFIED_DRIVING',
           factKey: `unidentified:${u.id}:${new Date(now).toISOString()}`,
           title: `Vehicle ${u.unit} drove over 30 minutes with nobody logged in`,
-          body: 'Propose the driving to its driver, or note why it is nobody\'s (a shop test drive).',
+          body: "Propose the driving to its driver, or note why it is nobody's (a shop test drive).",
           link: '/hos/unidentified',
           linkLabel: 'Review unidentified driving',
         });
@@ -364,10 +419,24 @@ export async function validFixRuns(db: DbOrTx, orgId: string, vehicleIds: readon
 type SilenceEnd = [number, number, number, boolean | null, boolean, boolean];
 
 /** Each vehicle's engine facts of its fixes in (from, to] (what engineFixFacts makes of them), and the vehicles whose device reported engine data. */
-export async function engineFixFactsOf(db: DbOrTx, orgId: string, vehicleIds: readonly string[], fromMs: number, toMs: number): Promise<{ facts: Map<string, FixFacts>; reports: Set<string> }> {
+export async function engineFixFactsOf(
+  db: DbOrTx,
+  orgId: string,
+  vehicleIds: readonly string[],
+  fromMs: number,
+  toMs: number,
+): Promise<{ facts: Map<string, FixFacts>; reports: Set<string> }> {
   const from = new Date(fromMs).toISOString();
   const to = new Date(toMs).toISOString();
-  const rows = rowsOf<{ v: string; reports: boolean | null; silences: string | null; starts: string | null; ends: string | null; last_ign: string; last_on_data: boolean | null }>(
+  const rows = rowsOf<{
+    v: string;
+    reports: boolean | null;
+    silences: string | null;
+    starts: string | null;
+    ends: string | null;
+    last_ign: string;
+    last_on_data: boolean | null;
+  }>(
     await db.execute(sql`
       select v, bool_or(reports) as reports,
           -- The fixes on either side of a silence, flagged [before one, after one].
@@ -402,12 +471,21 @@ export async function engineFixFactsOf(db: DbOrTx, orgId: string, vehicleIds: re
       let i = befores.length - 1;
       while (i >= 0 && befores[i]![0] >= time) i--;
       const b = befores[i];
-      if (after && b) silences.push([{ time: b[0], lat: b[1], lon: b[2], ignition: b[3] }, { time, lat, lon, ignition }]);
+      if (after && b)
+        silences.push([
+          { time: b[0], lat: b[1], lon: b[2], ignition: b[3] },
+          { time, lat, lon, ignition },
+        ]);
       if (before) befores.push(e);
     }
     const starts = r.starts ? (JSON.parse(r.starts) as number[]) : [];
     const spanEnds = r.ends ? (JSON.parse(r.ends) as number[]) : [];
-    facts.set(r.v, { silences, withoutData: starts.map((s, i) => [s, spanEnds[i]!] as const), lastIgnition: (JSON.parse(r.last_ign) as Array<boolean | null>)[0] ?? null, lastOnEngineData: r.last_on_data });
+    facts.set(r.v, {
+      silences,
+      withoutData: starts.map((s, i) => [s, spanEnds[i]!] as const),
+      lastIgnition: (JSON.parse(r.last_ign) as Array<boolean | null>)[0] ?? null,
+      lastOnEngineData: r.last_on_data,
+    });
   }
   return { facts, reports };
 }
@@ -460,7 +538,13 @@ function episodes(rows: readonly Row[]): HosDiagnostic[] {
 }
 
 /** The vehicles' malfunctions and diagnostics in force at some time in [fromMs, toMs), oldest first. */
-export async function vehicleDiagnostics(db: DbOrTx, orgId: string, vehicleIds: readonly string[] | null, fromMs: number, toMs: number): Promise<HosDiagnostic[]> {
+export async function vehicleDiagnostics(
+  db: DbOrTx,
+  orgId: string,
+  vehicleIds: readonly string[] | null,
+  fromMs: number,
+  toMs: number,
+): Promise<HosDiagnostic[]> {
   if (vehicleIds && vehicleIds.length === 0) return [];
   const rows = await db
     .select({
@@ -493,7 +577,13 @@ export async function vehicleDiagnostics(db: DbOrTx, orgId: string, vehicleIds: 
  * The drivers' own malfunctions and diagnostics (the data transfer codes of 4.6.1.7, decision 0185:
  * type-7 records with the driver and no vehicle) in force at some time in [fromMs, toMs), oldest first.
  */
-export async function driverDiagnostics(db: DbOrTx, orgId: string, driverIds: readonly string[] | null, fromMs: number, toMs: number): Promise<HosDiagnostic[]> {
+export async function driverDiagnostics(
+  db: DbOrTx,
+  orgId: string,
+  driverIds: readonly string[] | null,
+  fromMs: number,
+  toMs: number,
+): Promise<HosDiagnostic[]> {
   if (driverIds && driverIds.length === 0) return [];
   const rows = await db
     .select({
@@ -529,11 +619,17 @@ export async function listDiagnostics({ db, orgId, now = Date.now() }: ReadScope
   const fromMs = q.from ? Date.parse(q.from) : toMs - 8 * DAY_MS;
   if (fromMs >= toMs) throw invalidField('to', 'To must be after From');
   if (q.assetId) {
-    const [v] = await db.select({ id: assets.id }).from(assets).where(and(eq(assets.id, q.assetId), eq(assets.organizationId, orgId)));
+    const [v] = await db
+      .select({ id: assets.id })
+      .from(assets)
+      .where(and(eq(assets.id, q.assetId), eq(assets.organizationId, orgId)));
     if (!v) throw invalidField('assetId', 'Vehicle must be a vehicle of the organization');
   }
   // A vehicle's when one is asked for; else the vehicles' and the drivers' own (data transfer), by time.
-  const [vehicles, ofDrivers] = await Promise.all([vehicleDiagnostics(db, orgId, q.assetId ? [q.assetId] : null, fromMs, toMs), q.assetId ? [] : driverDiagnostics(db, orgId, null, fromMs, toMs)]);
+  const [vehicles, ofDrivers] = await Promise.all([
+    vehicleDiagnostics(db, orgId, q.assetId ? [q.assetId] : null, fromMs, toMs),
+    q.assetId ? [] : driverDiagnostics(db, orgId, null, fromMs, toMs),
+  ]);
   let list = [...vehicles, ...ofDrivers].sort((x, y) => (x.loggedAt < y.loggedAt ? -1 : x.loggedAt > y.loggedAt ? 1 : 0));
   if (q.active) list = list.filter((d) => d.active === (q.active === 'true'));
   list.reverse();

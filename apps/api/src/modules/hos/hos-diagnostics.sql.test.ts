@@ -48,21 +48,25 @@ async function insertRandomFixes(v: TestVehicle, seed: number): Promise<void> {
     time += step;
   }
   const col = (i: number) => `{${rows.map((x) => x[i]).join(',')}}`;
-  await t.database.db.execute(`
+  await t.database.db.execute(
+    `
     insert into positions (organization_id, gateway_id, asset_id, fix_time, latitude, longitude, accuracy, ignition, odometer_source, engine_hours, protocol)
     select '${orgId}', '${v.gatewayId}', '${v.assetId}', u.t, u.lat, u.lon, u.acc, u.ign, u.src, u.hours, 'osmand'
     from unnest('${col(0)}'::timestamptz[], '${col(1)}'::float8[], '${col(2)}'::float8[], '${col(3)}'::real[], '${col(4)}'::boolean[], '${col(5)}'::text[], '${col(6)}'::float8[])
-      as u(t, lat, lon, acc, ign, src, hours)` as never);
+      as u(t, lat, lon, acc, ign, src, hours)` as never,
+  );
 }
 
 /** Every fix of the vehicle in (from, to], read back plainly. */
 async function everyFix(v: TestVehicle, from: number, to: number) {
   return rowsOf<{ t: number; lat: number; lon: number; accuracy: number | null; ignition: boolean | null; engine: boolean }>(
-    await t.database.db.execute(`
+    await t.database.db.execute(
+      `
       select floor(extract(epoch from fix_time) * 1000)::float8 as t, latitude as lat, longitude as lon, accuracy, ignition,
         odometer_source is not distinct from 'ECM' and engine_hours is not null as engine
       from positions where asset_id = '${v.assetId}' and fix_time > '${new Date(from).toISOString()}' and fix_time <= '${new Date(to).toISOString()}'
-      order by fix_time, gateway_id` as never),
+      order by fix_time, gateway_id` as never,
+    ),
   ).map((f) => ({ ...f, t: Number(f.t) }));
 }
 
@@ -80,8 +84,16 @@ describe('the diagnostics job reads compact facts computed in the database', () 
       const expected = engineFixFacts(plain, NOW);
       const got = engine.facts.get(v.assetId)!;
       expect(got.withoutData).toEqual(expected.withoutData);
-      expect(got.silences).toEqual(expected.silences.map(([a, b]) => [{ time: a.time, lat: a.lat, lon: a.lon, ignition: a.ignition }, { time: b.time, lat: b.lat, lon: b.lon, ignition: b.ignition }]));
-      expect({ lastIgnition: got.lastIgnition, lastOnEngineData: got.lastOnEngineData }).toEqual({ lastIgnition: expected.lastIgnition, lastOnEngineData: expected.lastOnEngineData });
+      expect(got.silences).toEqual(
+        expected.silences.map(([a, b]) => [
+          { time: a.time, lat: a.lat, lon: a.lon, ignition: a.ignition },
+          { time: b.time, lat: b.lat, lon: b.lon, ignition: b.ignition },
+        ]),
+      );
+      expect({ lastIgnition: got.lastIgnition, lastOnEngineData: got.lastOnEngineData }).toEqual({
+        lastIgnition: expected.lastIgnition,
+        lastOnEngineData: expected.lastOnEngineData,
+      });
       expect(expected.silences.length).toBeGreaterThan(3);
       expect(expected.withoutData.length).toBeGreaterThan(3);
     }

@@ -1,15 +1,43 @@
 import { describe, expect, it } from 'vitest';
-import { drivingWithin, drivingWithoutEngineData, drivingWithoutPosition, drivingWithoutPositionInRuns, engineFixFacts, evaluateVehicle, fixRuns, pairsOf, POSITION_EVERY_MS, totalWithin, transitionCode, transitions, unrecordedDriving, type EngineFacts, type EngineFix, type Interval, type VehicleFacts } from './hos-diagnostics.ts';
+import {
+  drivingWithin,
+  drivingWithoutEngineData,
+  drivingWithoutPosition,
+  drivingWithoutPositionInRuns,
+  engineFixFacts,
+  evaluateVehicle,
+  fixRuns,
+  pairsOf,
+  POSITION_EVERY_MS,
+  totalWithin,
+  transitionCode,
+  transitions,
+  unrecordedDriving,
+  type EngineFacts,
+  type EngineFix,
+  type Interval,
+  type VehicleFacts,
+} from './hos-diagnostics.ts';
 import { seededRandom } from '../../lib/seeded-random.ts';
 
 const MIN = 60_000;
 const H = 60 * MIN;
 const NOW = Date.parse('2026-06-08T18:00:00Z');
 
-const facts = (over: Partial<VehicleFacts> = {}): VehicleFacts => ({ now: NOW, driving: [], unidentified: [], lastFixAt: NOW, onDutySince: null, active: new Set(), fixRuns: [], ...over });
+const facts = (over: Partial<VehicleFacts> = {}): VehicleFacts => ({
+  now: NOW,
+  driving: [],
+  unidentified: [],
+  lastFixAt: NOW,
+  onDutySince: null,
+  active: new Set(),
+  fixRuns: [],
+  ...over,
+});
 const verdict = (f: VehicleFacts, code: string) => evaluateVehicle(f).find((v) => v.code === code)!;
 /** A fix every `everyMin` minutes over [from, to). */
-const fixesEvery = (from: number, to: number, everyMin: number) => Array.from({ length: Math.ceil((to - from) / (everyMin * MIN)) }, (_, i) => from + i * everyMin * MIN);
+const fixesEvery = (from: number, to: number, everyMin: number) =>
+  Array.from({ length: Math.ceil((to - from) / (everyMin * MIN)) }, (_, i) => from + i * everyMin * MIN);
 
 describe('positioning compliance (L): driving without a valid position', () => {
   it('counts nothing while a fix comes at least every 5 minutes', () => {
@@ -68,7 +96,16 @@ describe('unidentified driving records data diagnostic (5)', () => {
   });
 
   it('sums intervals clipped to the window', () => {
-    expect(totalWithin([[NOW - 2 * H, NOW + H], [NOW - 30 * H, NOW - 23 * H]], NOW - 24 * H, NOW)).toBe(2 * H + H);
+    expect(
+      totalWithin(
+        [
+          [NOW - 2 * H, NOW + H],
+          [NOW - 30 * H, NOW - 23 * H],
+        ],
+        NOW - 24 * H,
+        NOW,
+      ),
+    ).toBe(2 * H + H);
   });
 });
 
@@ -81,7 +118,14 @@ describe('event codes (Table 6, type 7)', () => {
 describe('checks that need the engine (P, 1, E, 2, 3, T; decision 0155)', () => {
   /** A fix every minute over [from, to), moving east at about 60 mph (0.0215 degrees a minute at 40 N). */
   const drive = (from: number, to: number, over: Partial<EngineFix> = {}): EngineFix[] =>
-    Array.from({ length: Math.round((to - from) / MIN) }, (_, i) => ({ time: from + i * MIN, lat: 40, lon: -100 + ((from - (NOW - 24 * H)) / MIN + i) * 0.0215, ignition: true, engineData: true, ...over }));
+    Array.from({ length: Math.round((to - from) / MIN) }, (_, i) => ({
+      time: from + i * MIN,
+      lat: 40,
+      lon: -100 + ((from - (NOW - 24 * H)) / MIN + i) * 0.0215,
+      ignition: true,
+      engineData: true,
+      ...over,
+    }));
   const engine = (over: Partial<EngineFacts> & { fixes?: EngineFix[] } = {}): EngineFacts => {
     const { fixes = [], ...rest } = over;
     return { ...engineFixFacts(fixes, NOW), incompleteRecords: [], clockLagMs: 0, ...rest };
@@ -124,7 +168,10 @@ describe('checks that need the engine (P, 1, E, 2, 3, T; decision 0155)', () => 
     expect(verdict(f, 'E')).toMatchObject({ active: true, detail: expect.stringContaining('40 min') });
     // The data came back: the diagnostic clears; the malfunction stays for the 24 hours.
     expect(verdict(f, '2').active).toBe(false);
-    const lost = facts({ driving: [[s, s + 25 * MIN]], engine: engine({ fixes: [...drive(s, s + 20 * MIN), ...drive(s + 20 * MIN, s + 25 * MIN, { engineData: false })] }) });
+    const lost = facts({
+      driving: [[s, s + 25 * MIN]],
+      engine: engine({ fixes: [...drive(s, s + 20 * MIN), ...drive(s + 20 * MIN, s + 25 * MIN, { engineData: false })] }),
+    });
     expect(verdict(lost, '2').active).toBe(true);
     expect(verdict(lost, 'E').active).toBe(false);
   });
@@ -176,7 +223,9 @@ describe('the compact facts the database computes give the plain answers (random
       const plain = drivingWithoutPosition(driving, times, NOW - 24 * H, NOW);
       expect(drivingWithoutPositionInRuns(driving, runs, NOW - 24 * H, NOW), `seed ${seed}`).toBe(plain);
       // The job reads only the fixes after 5 minutes before the window: the same answer.
-      expect(drivingWithoutPositionInRuns(driving, fixRuns(times.filter((x) => x > NOW - 24 * H - POSITION_EVERY_MS)), NOW - 24 * H, NOW), `seed ${seed}`).toBe(plain);
+      expect(drivingWithoutPositionInRuns(driving, fixRuns(times.filter((x) => x > NOW - 24 * H - POSITION_EVERY_MS)), NOW - 24 * H, NOW), `seed ${seed}`).toBe(
+        plain,
+      );
     }
   });
 

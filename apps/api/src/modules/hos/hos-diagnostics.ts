@@ -302,18 +302,36 @@ function engineVerdicts(f: VehicleFacts, e: EngineFacts): DiagnosticVerdict[] {
   const withoutData = drivingWithin(f.driving, e.withoutData, dayAgo, f.now);
   const clockOff = e.clockLagMs === null ? f.active.has('T') : e.clockLagMs > CLOCK_LIMIT_MS;
   return [
-    { code: 'P', active: unrecorded >= POWER_LIMIT_MS, detail: `${minutes(unrecorded)} of driving with the engine on not recorded in the last 24 hours (limit 30 min)` },
-    { code: 'E', active: withoutData > ENGINE_SYNC_LIMIT_MS, detail: `${minutes(withoutData)} of driving without the engine's odometer and hours in the last 24 hours (limit 30 min)` },
+    {
+      code: 'P',
+      active: unrecorded >= POWER_LIMIT_MS,
+      detail: `${minutes(unrecorded)} of driving with the engine on not recorded in the last 24 hours (limit 30 min)`,
+    },
+    {
+      code: 'E',
+      active: withoutData > ENGINE_SYNC_LIMIT_MS,
+      detail: `${minutes(withoutData)} of driving without the engine's odometer and hours in the last 24 hours (limit 30 min)`,
+    },
     {
       code: '2',
       active: e.lastOnEngineData === false,
-      detail: e.lastOnEngineData === null ? 'No fix with the engine on' : e.lastOnEngineData ? "The engine's odometer and hours are reported" : "The newest fix with the engine on lacks the engine's odometer or hours",
+      detail:
+        e.lastOnEngineData === null
+          ? 'No fix with the engine on'
+          : e.lastOnEngineData
+            ? "The engine's odometer and hours are reported"
+            : "The newest fix with the engine on lacks the engine's odometer or hours",
     },
-    { code: '3', active: e.incompleteRecords.some((t) => t > dayAgo), detail: `${e.incompleteRecords.filter((t) => t > dayAgo).length} records without a required element in the last 24 hours` },
+    {
+      code: '3',
+      active: e.incompleteRecords.some((t) => t > dayAgo),
+      detail: `${e.incompleteRecords.filter((t) => t > dayAgo).length} records without a required element in the last 24 hours`,
+    },
     {
       code: 'T',
       active: clockOff,
-      detail: e.clockLagMs === null ? 'No live fix to compare the clock with' : `The device's clock is ${minutes(e.clockLagMs)} behind the server's (limit 10 min)`,
+      detail:
+        e.clockLagMs === null ? 'No live fix to compare the clock with' : `The device's clock is ${minutes(e.clockLagMs)} behind the server's (limit 10 min)`,
     },
   ];
 }

@@ -1,7 +1,13 @@
 import { HOS_EVENT_TYPES, HOS_RECORD_STATUSES } from '@fleet/api-contract';
 
 /** Event types whose odometer is the vehicle's at the event's instant (4.5.1: certification and diagnostics carry none that counts). */
-export const DRIVEN_EVENT_TYPES: readonly number[] = [HOS_EVENT_TYPES.DUTY_STATUS, HOS_EVENT_TYPES.INTERMEDIATE_LOG, HOS_EVENT_TYPES.SPECIAL_CATEGORY, HOS_EVENT_TYPES.LOGIN_LOGOUT, HOS_EVENT_TYPES.ENGINE_POWER];
+export const DRIVEN_EVENT_TYPES: readonly number[] = [
+  HOS_EVENT_TYPES.DUTY_STATUS,
+  HOS_EVENT_TYPES.INTERMEDIATE_LOG,
+  HOS_EVENT_TYPES.SPECIAL_CATEGORY,
+  HOS_EVENT_TYPES.LOGIN_LOGOUT,
+  HOS_EVENT_TYPES.ENGINE_POWER,
+];
 const DRIVEN_TYPES = new Set<number>(DRIVEN_EVENT_TYPES);
 
 export interface OdometerReading {

@@ -53,7 +53,8 @@ const read = { anyPermissions: ['HOS_READ', 'HOS_SELF_READ'] } as const;
 const write = { anyPermissions: ['HOS_EDIT', 'HOS_SELF_WRITE'] } as const;
 
 const hosDriverRoutes: FastifyPluginAsyncZod = async (app) => {
-  const driverOf = (req: FastifyRequest, p: { orgId: string; userId: string }, officeCode: Permission) => driverOfUserPath(app.db, requireAuth(req), p.orgId, p.userId, officeCode);
+  const driverOf = (req: FastifyRequest, p: { orgId: string; userId: string }, officeCode: Permission) =>
+    driverOfUserPath(app.db, requireAuth(req), p.orgId, p.userId, officeCode);
 
   // ---------------------------------------------------------------- the driver's screen
 
@@ -61,7 +62,8 @@ const hosDriverRoutes: FastifyPluginAsyncZod = async (app) => {
     config: read,
     schema: {
       tags,
-      summary: "The driver's screen: driver, vehicle and whether it moves, the four clocks now, today's log id, days to certify, pending proposals, unidentified driving to claim, diagnostics in force",
+      summary:
+        "The driver's screen: driver, vehicle and whether it moves, the four clocks now, today's log id, days to certify, pending proposals, unidentified driving to claim, diagnostics in force",
       params: userHosParams,
       response: { 200: hosDriverStatusSchema, ...orgErrors() },
     },
@@ -70,13 +72,23 @@ const hosDriverRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get('/organizations/:orgId/users/:userId/hos_log/choices', {
     config: read,
-    schema: { tags, summary: "What the driver may pick on a log day: the organization's active trailers and the other active drivers", params: userHosParams, response: { 200: hosDriverChoicesSchema, ...orgErrors() } },
+    schema: {
+      tags,
+      summary: "What the driver may pick on a log day: the organization's active trailers and the other active drivers",
+      params: userHosParams,
+      response: { 200: hosDriverChoicesSchema, ...orgErrors() },
+    },
     handler: async (req) => driverChoices(scopeOf(req, req.params.orgId), await driverOf(req, req.params, 'HOS_READ')),
   });
 
   app.get('/organizations/:orgId/users/:userId/hos_log/:logId', {
     config: read,
-    schema: { tags, summary: "One of the driver's log days (same body as hos_log/{id}): the driver screen and the roadside inspection view", params: userLogParams, response: { 200: hosLogDaySchema, ...orgErrors() } },
+    schema: {
+      tags,
+      summary: "One of the driver's log days (same body as hos_log/{id}): the driver screen and the roadside inspection view",
+      params: userLogParams,
+      response: { 200: hosLogDaySchema, ...orgErrors() },
+    },
     handler: async (req) => driverLogDay(scopeOf(req, req.params.orgId), await driverOf(req, req.params, 'HOS_READ'), req.params.logId),
   });
 
@@ -96,38 +108,67 @@ const hosDriverRoutes: FastifyPluginAsyncZod = async (app) => {
     config: { permissions: ['HOS_SELF_WRITE'] },
     schema: {
       tags,
-      summary: 'The driver certifies a log day, agreeing to the statement of Appendix A 4.3.2.3 (a type-4 event, the nth certification of the day); only the driver themself',
+      summary:
+        'The driver certifies a log day, agreeing to the statement of Appendix A 4.3.2.3 (a type-4 event, the nth certification of the day); only the driver themself',
       params: userLogParams,
       body: hosCertifySchema,
       response: { 200: hosLogDaySchema, ...orgErrors() },
     },
-    handler: async (req) => certifyDay(scopeOf(req, req.params.orgId), { ...req.params, driverId: await driverOf(req, req.params, 'HOS_EDIT') }, req.body, idempotencyKeyOf(req)),
+    handler: async (req) =>
+      certifyDay(scopeOf(req, req.params.orgId), { ...req.params, driverId: await driverOf(req, req.params, 'HOS_EDIT') }, req.body, idempotencyKeyOf(req)),
   });
 
   // ---------------------------------------------------------------- edit proposals
 
   app.get('/organizations/:orgId/users/:userId/hos_log/proposals', {
     config: read,
-    schema: { tags, summary: "The driver's edit proposals, the originals and the proposed records side by side, pending first", params: userHosParams, querystring: hosProposalQuery, response: { 200: hosProposalPageSchema, ...orgErrors() } },
+    schema: {
+      tags,
+      summary: "The driver's edit proposals, the originals and the proposed records side by side, pending first",
+      params: userHosParams,
+      querystring: hosProposalQuery,
+      response: { 200: hosProposalPageSchema, ...orgErrors() },
+    },
     handler: async (req) => listProposals(scopeOf(req, req.params.orgId), await driverOf(req, req.params, 'HOS_READ'), req.query),
   });
 
   app.get('/organizations/:orgId/drivers/:driverId/hos_log/proposals', {
     config: { permissions: ['HOS_READ'], tokens: true },
-    schema: { tags, summary: "A driver's edit proposals and what became of them (pending, accepted, rejected)", params: driverHosParams, querystring: hosProposalQuery, response: { 200: hosProposalPageSchema, ...orgErrors() } },
+    schema: {
+      tags,
+      summary: "A driver's edit proposals and what became of them (pending, accepted, rejected)",
+      params: driverHosParams,
+      querystring: hosProposalQuery,
+      response: { 200: hosProposalPageSchema, ...orgErrors() },
+    },
     handler: async (req) => listProposals(scopeOf(req, req.params.orgId), req.params.driverId, req.query),
   });
 
   const decisionSchema = { tags, params: userProposalParams, response: { 200: hosProposalSchema, ...orgErrors(409) } };
   app.post('/organizations/:orgId/users/:userId/hos_log/proposals/:proposalId/accept', {
     config: { permissions: ['HOS_SELF_WRITE'] },
-    schema: { ...decisionSchema, body: hosProposalAcceptSchema.nullish(), summary: 'The driver accepts a proposal: the proposed records become active, the originals inactive-changed (409 when the records changed since)' },
-    handler: async (req) => acceptProposal(scopeOf(req, req.params.orgId), await driverOf(req, req.params, 'HOS_EDIT'), req.params.proposalId, { recordedAt: req.body?.recordedAt ?? null }),
+    schema: {
+      ...decisionSchema,
+      body: hosProposalAcceptSchema.nullish(),
+      summary: 'The driver accepts a proposal: the proposed records become active, the originals inactive-changed (409 when the records changed since)',
+    },
+    handler: async (req) =>
+      acceptProposal(scopeOf(req, req.params.orgId), await driverOf(req, req.params, 'HOS_EDIT'), req.params.proposalId, {
+        recordedAt: req.body?.recordedAt ?? null,
+      }),
   });
   app.post('/organizations/:orgId/users/:userId/hos_log/proposals/:proposalId/reject', {
     config: { permissions: ['HOS_SELF_WRITE'] },
-    schema: { ...decisionSchema, body: hosProposalDecisionSchema.nullish(), summary: 'The driver rejects a proposal: the proposed records become inactive-change-rejected, the originals stay' },
-    handler: async (req) => rejectProposal(scopeOf(req, req.params.orgId), await driverOf(req, req.params, 'HOS_EDIT'), req.params.proposalId, { note: req.body?.note ?? null, recordedAt: req.body?.recordedAt ?? null }),
+    schema: {
+      ...decisionSchema,
+      body: hosProposalDecisionSchema.nullish(),
+      summary: 'The driver rejects a proposal: the proposed records become inactive-change-rejected, the originals stay',
+    },
+    handler: async (req) =>
+      rejectProposal(scopeOf(req, req.params.orgId), await driverOf(req, req.params, 'HOS_EDIT'), req.params.proposalId, {
+        note: req.body?.note ?? null,
+        recordedAt: req.body?.recordedAt ?? null,
+      }),
   });
 
   // ---------------------------------------------------------------- unidentified driving
@@ -136,7 +177,8 @@ const hosDriverRoutes: FastifyPluginAsyncZod = async (app) => {
     config: { permissions: ['HOS_LIST'], tokens: true },
     schema: {
       tags,
-      summary: 'Unidentified driving segments (default the last 8 days, newest first): vehicle, start, end, distance, locations and whether assigned, proposed or annotated',
+      summary:
+        'Unidentified driving segments (default the last 8 days, newest first): vehicle, start, end, distance, locations and whether assigned, proposed or annotated',
       params: orgIdParams,
       querystring: hosUnidentifiedQuery,
       response: { 200: hosUnidentifiedPageSchema, ...orgErrors() },
@@ -170,7 +212,13 @@ const hosDriverRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get('/organizations/:orgId/users/:userId/hos_log/unidentified', {
     config: read,
-    schema: { tags, summary: "Unassigned unidentified driving on the driver's vehicles that they may claim", params: userHosParams, querystring: hosUnidentifiedQuery, response: { 200: hosUnidentifiedPageSchema, ...orgErrors() } },
+    schema: {
+      tags,
+      summary: "Unassigned unidentified driving on the driver's vehicles that they may claim",
+      params: userHosParams,
+      querystring: hosUnidentifiedQuery,
+      response: { 200: hosUnidentifiedPageSchema, ...orgErrors() },
+    },
     handler: async (req) => listDriverUnidentified(scopeOf(req, req.params.orgId), await driverOf(req, req.params, 'HOS_READ'), req.query),
   });
 
@@ -178,13 +226,16 @@ const hosDriverRoutes: FastifyPluginAsyncZod = async (app) => {
     config: { permissions: ['HOS_SELF_WRITE'] },
     schema: {
       tags,
-      summary: 'The driver claims unidentified driving of their vehicle: its records become inactive-changed, the driver gets them with origin assumed from unidentified',
+      summary:
+        'The driver claims unidentified driving of their vehicle: its records become inactive-changed, the driver gets them with origin assumed from unidentified',
       params: userSegmentParams,
       body: hosSegmentClaimSchema.nullish(),
       response: { 200: hosUnidentifiedSegmentSchema, ...orgErrors(409) },
     },
     handler: async (req) =>
-      claimSegment(scopeOf(req, req.params.orgId), await driverOf(req, req.params, 'HOS_EDIT'), req.params.segmentId, { annotation: req.body?.annotation ?? null }),
+      claimSegment(scopeOf(req, req.params.orgId), await driverOf(req, req.params, 'HOS_EDIT'), req.params.segmentId, {
+        annotation: req.body?.annotation ?? null,
+      }),
   });
 
   // ---------------------------------------------------------------- diagnostics
@@ -193,7 +244,8 @@ const hosDriverRoutes: FastifyPluginAsyncZod = async (app) => {
     config: { permissions: ['HOS_LIST'], tokens: true },
     schema: {
       tags,
-      summary: "Malfunctions and data diagnostics of the vehicles' ELDs (positioning, device not reporting, unidentified driving), per vehicle with assetId, newest first",
+      summary:
+        "Malfunctions and data diagnostics of the vehicles' ELDs (positioning, device not reporting, unidentified driving), per vehicle with assetId, newest first",
       params: orgIdParams,
       querystring: hosDiagnosticQuery,
       response: { 200: hosDiagnosticPageSchema, ...orgErrors() },
@@ -207,7 +259,8 @@ const hosDriverRoutes: FastifyPluginAsyncZod = async (app) => {
     config: read,
     schema: {
       tags,
-      summary: 'The ELD output file (49 CFR 395 Appendix A 4.8.2) of a driver for log days from..to (default today and the 7 days before): the driver themself or HOS_READ',
+      summary:
+        'The ELD output file (49 CFR 395 Appendix A 4.8.2) of a driver for log days from..to (default today and the 7 days before): the driver themself or HOS_READ',
       params: driverHosParams,
       querystring: eldOutputQuery,
       produces: ['text/csv'],

@@ -50,7 +50,15 @@ export async function driverStatus({ db, orgId, now = Date.now() }: ReadScope, d
     db
       .select({ id: hosLogs.id, date: hosLogs.logDate })
       .from(hosLogs)
-      .where(and(eq(hosLogs.driverId, driverId), eq(hosLogs.organizationId, orgId), gte(hosLogs.logDate, from), lt(hosLogs.logDate, today), isNull(hosLogs.certifiedAt)))
+      .where(
+        and(
+          eq(hosLogs.driverId, driverId),
+          eq(hosLogs.organizationId, orgId),
+          gte(hosLogs.logDate, from),
+          lt(hosLogs.logDate, today),
+          isNull(hosLogs.certifiedAt),
+        ),
+      )
       .orderBy(asc(hosLogs.logDate)),
     countPending(db, orgId, driverId),
     countDriverUnidentified(db, orgId, driverId, now),
@@ -90,7 +98,10 @@ export async function driverStatus({ db, orgId, now = Date.now() }: ReadScope, d
 
 /** One of the driver's log days (the driver's inspection view reads them without HOS_READ); 404 "Log" for another driver's. */
 export async function driverLogDay({ db, orgId, now = Date.now() }: ReadScope, driverId: string, logId: string): Promise<HosLogDay> {
-  const [log] = await db.select({ id: hosLogs.id }).from(hosLogs).where(and(eq(hosLogs.id, logId), eq(hosLogs.driverId, driverId), eq(hosLogs.organizationId, orgId)));
+  const [log] = await db
+    .select({ id: hosLogs.id })
+    .from(hosLogs)
+    .where(and(eq(hosLogs.id, logId), eq(hosLogs.driverId, driverId), eq(hosLogs.organizationId, orgId)));
   if (!log) throw notFound('Log');
   return getLogDay({ db, orgId, now }, log.id);
 }

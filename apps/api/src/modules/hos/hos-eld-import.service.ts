@@ -37,12 +37,18 @@ const headerLine = (n: number) => `Line ${n + 1} (${SEGMENT_TITLES.header.replac
 export function periodsOfFile(file: EldFile, driver: { licenseNumber: string | null; homeTimeZone: string }): Period[] {
   const h = file.header;
   if (!driver.licenseNumber || bare(h.driver.licenseNumber) !== bare(driver.licenseNumber)) {
-    throw invalidField('file', `${headerLine(1)}, Driver's License Number: the file is for licence ${h.driver.licenseNumber || '(none)'}, not this driver's ${driver.licenseNumber ?? '(none)'}`);
+    throw invalidField(
+      'file',
+      `${headerLine(1)}, Driver's License Number: the file is for licence ${h.driver.licenseNumber || '(none)'}, not this driver's ${driver.licenseNumber ?? '(none)'}`,
+    );
   }
   const madeAt = localToInstant(h.current.at, driver.homeTimeZone);
   const offset = utcOffsetHours(madeAt, driver.homeTimeZone);
   if (offset !== h.timeZoneOffsetHours) {
-    throw invalidField('file', `${headerLine(4)}, Time Zone Offset from UTC: the file is written ${h.timeZoneOffsetHours} hours from UTC, the driver's home terminal (${driver.homeTimeZone}) is ${offset}`);
+    throw invalidField(
+      'file',
+      `${headerLine(4)}, Time Zone Offset from UTC: the file is written ${h.timeZoneOffsetHours} hours from UTC, the driver's home terminal (${driver.homeTimeZone}) is ${offset}`,
+    );
   }
   const active = file.events.filter((e) => e.recordStatus === 1 && (e.type === 1 || e.type === 3));
   const statuses = active.filter((e) => e.type === 1).sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : a.sequenceId - b.sequenceId));
@@ -73,7 +79,10 @@ export function parseUploadedFile(text: string): EldFile {
     return parseEldFile(text, { verifyEventCheckValues: false });
   } catch (err) {
     if (err instanceof EldParseError) {
-      throw invalidField('file', `Line ${err.line}${err.segment ? ` (${err.segment.replace(/:$/, '')})` : ''}${err.field ? `, ${err.field}` : ''}: ${err.reason}`);
+      throw invalidField(
+        'file',
+        `Line ${err.line}${err.segment ? ` (${err.segment.replace(/:$/, '')})` : ''}${err.field ? `, ${err.field}` : ''}: ${err.reason}`,
+      );
     }
     throw err;
   }
@@ -90,7 +99,10 @@ export async function importEldFile({ db, orgId, actor }: Scope, driverId: strin
 }
 
 async function driverFor(db: DbOrTx, orgId: string, driverId: string) {
-  const [d] = await db.select({ licenseNumber: drivers.licenseNumber, homeTimeZone: drivers.homeTimeZone }).from(drivers).where(and(eq(drivers.id, driverId), eq(drivers.organizationId, orgId)));
+  const [d] = await db
+    .select({ licenseNumber: drivers.licenseNumber, homeTimeZone: drivers.homeTimeZone })
+    .from(drivers)
+    .where(and(eq(drivers.id, driverId), eq(drivers.organizationId, orgId)));
   if (!d) throw notFound('Driver');
   return d;
 }
@@ -105,7 +117,8 @@ export type ImportPayload = { kind: 'file'; text: string } | { kind: 'json'; bod
 export async function importPayload(scope: Scope, driverId: string, payload: ImportPayload): Promise<HosImportResult> {
   if (payload.kind === 'file') return importEldFile(scope, driverId, payload.text);
   const body = payload.body;
-  if (body && typeof body === 'object' && typeof (body as { eldFile?: unknown }).eldFile === 'string') return importEldFile(scope, driverId, (body as { eldFile: string }).eldFile);
+  if (body && typeof body === 'object' && typeof (body as { eldFile?: unknown }).eldFile === 'string')
+    return importEldFile(scope, driverId, (body as { eldFile: string }).eldFile);
   const parsed = hosImportBodySchema.safeParse(body);
   if (!parsed.success) {
     const issues = parsed.error.issues.map((i) => ({ path: i.path.join('.') || 'body', words: i.message }));

@@ -25,7 +25,15 @@ const MANUAL_LOCATION_MIN = 5;
 
 /** "10:03 on 2026-11-27 (America/Chicago)": an instant as the driver's log shows it. */
 function logTime(ms: number, timeZone: string): string {
-  const parts = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).formatToParts(ms);
+  const parts = new Intl.DateTimeFormat('en-CA', {
+    timeZone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+  }).formatToParts(ms);
   const p = (type: string) => parts.find((x) => x.type === type)?.value ?? '';
   return `${p('hour')}:${p('minute')} on ${p('year')}-${p('month')}-${p('day')} (${timeZone})`;
 }
@@ -76,7 +84,12 @@ export async function checkInsert(tx: DbOrTx, driverId: string, atMs: number, en
  * status entered without one while PC or YM is in force clears it, so the new status is never
  * silently personal conveyance or a yard move.
  */
-export async function createEvent({ db, actor, now = Date.now() }: Scope, r: LogRef, input: HosEventCreate, clientId: string | null = null): Promise<HosEventDetail> {
+export async function createEvent(
+  { db, actor, now = Date.now() }: Scope,
+  r: LogRef,
+  input: HosEventCreate,
+  clientId: string | null = null,
+): Promise<HosEventDetail> {
   const periodStart = await periodStartOf(db, r.orgId);
   const created = await db.transaction(async (tx) => {
     // The driver row lock serializes writers of one driver's records (sequence ids, neighbours).
@@ -94,15 +107,20 @@ export async function createEvent({ db, actor, now = Date.now() }: Scope, r: Log
       .where(and(eq(drivers.id, r.driverId), eq(drivers.organizationId, r.orgId)))
       .for('no key update');
     if (!d) throw notFound('Driver');
-    const [log] = await tx.select({ logDate: hosLogs.logDate }).from(hosLogs).where(and(eq(hosLogs.id, r.logId), eq(hosLogs.driverId, d.id), eq(hosLogs.organizationId, r.orgId)));
+    const [log] = await tx
+      .select({ logDate: hosLogs.logDate })
+      .from(hosLogs)
+      .where(and(eq(hosLogs.id, r.logId), eq(hosLogs.driverId, d.id), eq(hosLogs.organizationId, r.orgId)));
     if (!log) throw notFound('Log');
     const byDriver = !!actor.userId && actor.userId === d.userId;
     const live = byDriver && input.at === null;
     // A resend of a record the phone sent before (its answer lost): the first one, unchanged.
     const sent = clientId ? await recordOfKey(tx, r.orgId, d.id, HOS_EVENT_TYPES.DUTY_STATUS, clientId) : null;
-    if (sent) return { id: sent.id, logId: (await ensureLogDays(tx, r.orgId, [{ driverId: d.id, logDate: sent.logDate }])).get(`${d.id}|${sent.logDate}`) ?? r.logId };
+    if (sent)
+      return { id: sent.id, logId: (await ensureLogDays(tx, r.orgId, [{ driverId: d.id, logDate: sent.logDate }])).get(`${d.id}|${sent.logDate}`) ?? r.logId };
 
-    if (byDriver && input.status === 'D') throw invalidField('status', "Driving is recorded from the vehicle's motion and cannot be chosen", 'hos.driving_automatic');
+    if (byDriver && input.status === 'D')
+      throw invalidField('status', "Driving is recorded from the vehicle's motion and cannot be chosen", 'hos.driving_automatic');
     if (!byDriver && input.at === null) throw invalidField('at', 'Time is a required field');
     if (!live && input.annotation === null) throw invalidField('annotation', 'Annotation is a required field');
     // A change the phone took offline is stored when the driver made it (decision 0184).
@@ -112,15 +130,20 @@ export async function createEvent({ db, actor, now = Date.now() }: Scope, r: Log
       const certified = await lastCertifiedDay(tx, r.orgId, d.id);
       const day = logDateOf(atMs, d.homeTimeZone, periodStart);
       if (certified !== null && day < certified) {
-        throw invalidField('recordedAt', `This change, made at ${logTime(atMs, d.homeTimeZone)}, falls before your last certified day (${certified}), so it was not recorded`);
+        throw invalidField(
+          'recordedAt',
+          `This change, made at ${logTime(atMs, d.homeTimeZone)}, falls before your last certified day (${certified}), so it was not recorded`,
+        );
       }
     }
     // A change now belongs in today's log: posted to another day's log it would silently land today.
-    if (live && !late && log.logDate !== logDateOf(now, d.homeTimeZone, periodStart)) throw invalidField('at', `Time is a required field for an entry in the log of ${log.logDate}: a change without it happens now, in today's log`);
+    if (live && !late && log.logDate !== logDateOf(now, d.homeTimeZone, periodStart))
+      throw invalidField('at', `Time is a required field for an entry in the log of ${log.logDate}: a change without it happens now, in today's log`);
     if (!live) {
       const startMs = dayStartMs(log.logDate, d.homeTimeZone, periodStart);
       const endMs = dayStartMs(nextDate(log.logDate), d.homeTimeZone, periodStart);
-      if (atMs < startMs || atMs >= endMs) throw invalidField('at', `Time must fall in the log day ${log.logDate} (${new Date(startMs).toISOString()} to ${new Date(endMs).toISOString()})`);
+      if (atMs < startMs || atMs >= endMs)
+        throw invalidField('at', `Time must fall in the log day ${log.logDate} (${new Date(startMs).toISOString()} to ${new Date(endMs).toISOString()})`);
       if (atMs > now) throw invalidField('at', 'Time cannot be in the future', 'hos.time_in_future');
       if (byDriver && atMs > now - LIVE_SLACK_MS) throw invalidField('at', 'Leave the time out to change your status now');
     }
@@ -129,7 +152,8 @@ export async function createEvent({ db, actor, now = Date.now() }: Scope, r: Log
     if (input.special === 'PASSENGER' && input.status !== 'OFF') throw invalidField('special', 'Passenger-seat time goes only with status OFF');
     if (input.special === 'PC' && !d.pc) throw invalidField('special', 'This driver is not allowed personal conveyance', 'hos.personal_conveyance_not_allowed');
     if (input.special === 'YM' && !d.ym) throw invalidField('special', 'This driver is not allowed yard moves', 'hos.yard_moves_not_allowed');
-    if ((input.latitude === null) !== (input.longitude === null)) throw invalidField(input.latitude === null ? 'latitude' : 'longitude', 'Latitude and longitude go together');
+    if ((input.latitude === null) !== (input.longitude === null))
+      throw invalidField(input.latitude === null ? 'latitude' : 'longitude', 'Latitude and longitude go together');
 
     // A change now is located where the driver's vehicle is (the ELD's own position, 4.5.1.1).
     // A change sent late is located, and checked for motion, by the fix at its time.
@@ -140,9 +164,14 @@ export async function createEvent({ db, actor, now = Date.now() }: Scope, r: Log
       const running = await inForceAt(tx, d.id, HOS_EVENT_TYPES.DUTY_STATUS, new Date(atMs));
       if (running && isAutomaticDriving(running) && truck?.moving) {
         // The engine's Driving stands (ELD 4.4.1): the driver is told what became of their change.
-        if (late) throw invalidField('recordedAt', `The truck was moving at ${logTime(atMs, d.homeTimeZone)}: the Driving the ELD recorded stands, so this change was not recorded`, 'hos.moved_since').withParams({
-          time: logTime(atMs, d.homeTimeZone),
-        });
+        if (late)
+          throw invalidField(
+            'recordedAt',
+            `The truck was moving at ${logTime(atMs, d.homeTimeZone)}: the Driving the ELD recorded stands, so this change was not recorded`,
+            'hos.moved_since',
+          ).withParams({
+            time: logTime(atMs, d.homeTimeZone),
+          });
         throw invalidField('status', 'The vehicle is moving: Driving is recorded until it stops', 'hos.vehicle_moving');
       }
     }
@@ -158,13 +187,19 @@ export async function createEvent({ db, actor, now = Date.now() }: Scope, r: Log
     const longitude = fix?.longitude ?? null;
     // ELD 4.3.2.7 / 4.5.1.1: every duty-status change has a location; without a position the driver types one (5-60 characters).
     if (live && (latitude === null || longitude === null) && (input.locationDescription?.length ?? 0) < MANUAL_LOCATION_MIN) {
-      throw invalidField('locationDescription', `Your position is not known: type where you are (at least ${MANUAL_LOCATION_MIN} characters, e.g. "2 mi ESE Darien, IL")`, 'hos.position_unknown');
+      throw invalidField(
+        'locationDescription',
+        `Your position is not known: type where you are (at least ${MANUAL_LOCATION_MIN} characters, e.g. "2 mi ESE Darien, IL")`,
+        'hos.position_unknown',
+      );
     }
     const description = input.locationDescription ?? (latitude !== null && longitude !== null ? describeLocation(latitude, longitude, { reduced }).text : null);
     const inForce = special ? specialOfCode(special.eventCode) : null;
     const writeSpecial = input.special !== null || inForce !== null;
     const logDate = live ? logDateOf(atMs, d.homeTimeZone, periodStart) : log.logDate;
-    const request = byDriver ? null : await createEditRequest(tx, { orgId: r.orgId, driverId: d.id, kind: 'INSERT', logDate, annotation: input.annotation, actor });
+    const request = byDriver
+      ? null
+      : await createEditRequest(tx, { orgId: r.orgId, driverId: d.id, kind: 'INSERT', logDate, annotation: input.annotation, actor });
     const firstSeq = await nextSequenceId(tx, d.id);
     const base = {
       organizationId: r.orgId,
@@ -193,7 +228,10 @@ export async function createEvent({ db, actor, now = Date.now() }: Scope, r: Log
       .returning({ id: hosEvents.id });
     if (!row) throw new Error('event insert returned nothing');
     // A proposal is not a change until the driver accepts it: only the driver's own record is told (issue 48).
-    if (byDriver) await emitDutyChanges(tx, r.orgId, [{ eventId: row.id, driverId: d.id, code: statusCode(input.status), at, origin: HOS_RECORD_ORIGINS.DRIVER, assetId: base.vehicleId ?? null }]);
+    if (byDriver)
+      await emitDutyChanges(tx, r.orgId, [
+        { eventId: row.id, driverId: d.id, code: statusCode(input.status), at, origin: HOS_RECORD_ORIGINS.DRIVER, assetId: base.vehicleId ?? null },
+      ]);
     const ids = await ensureLogDays(tx, r.orgId, [{ driverId: d.id, logDate }]);
     await notifyHosChange(tx, r.orgId);
     if (byDriver) await clearCertification(tx, d.id, [logDate]);
@@ -203,7 +241,15 @@ export async function createEvent({ db, actor, now = Date.now() }: Scope, r: Log
       action: byDriver ? 'ADD_HOS_EVENT' : 'PROPOSE_HOS_EVENT',
       entityType: 'DRIVER',
       entityId: d.id,
-      after: { eventId: row.id, status: input.status, special: input.special, at: at.toISOString(), annotation: input.annotation, proposalId: request, driverName: `${d.firstName} ${d.lastName}` },
+      after: {
+        eventId: row.id,
+        status: input.status,
+        special: input.special,
+        at: at.toISOString(),
+        annotation: input.annotation,
+        proposalId: request,
+        driverName: `${d.firstName} ${d.lastName}`,
+      },
     });
     return { id: row.id, logId: ids.get(`${d.id}|${logDate}`) ?? r.logId };
   });

@@ -27,7 +27,15 @@ async function findEvent(db: DbOrTx, r: EventRef) {
   const [row] = await db
     .select({ e: hosEvents })
     .from(hosEvents)
-    .innerJoin(hosLogs, and(eq(hosLogs.id, r.logId), eq(hosLogs.organizationId, hosEvents.organizationId), eq(hosLogs.driverId, hosEvents.driverId), eq(hosLogs.logDate, hosEvents.logDate)))
+    .innerJoin(
+      hosLogs,
+      and(
+        eq(hosLogs.id, r.logId),
+        eq(hosLogs.organizationId, hosEvents.organizationId),
+        eq(hosLogs.driverId, hosEvents.driverId),
+        eq(hosLogs.logDate, hosEvents.logDate),
+      ),
+    )
     .where(and(eq(hosEvents.id, r.eventId), eq(hosEvents.organizationId, r.orgId), eq(hosEvents.driverId, r.driverId)));
   if (!row) throw notFound('Event');
   return row.e;
@@ -37,24 +45,47 @@ async function findEvent(db: DbOrTx, r: EventRef) {
 export async function getEvent({ db }: ReadScope, r: EventRef): Promise<HosEventDetail> {
   const e = await findEvent(db, r);
   const versions: Array<typeof e> = [];
-  for (let id = e.replacesEventId; id && versions.length < 100; ) {
-    const [older] = await db.select().from(hosEvents).where(and(eq(hosEvents.id, id), eq(hosEvents.organizationId, r.orgId)));
+  for (let id = e.replacesEventId; id && versions.length < 100;) {
+    const [older] = await db
+      .select()
+      .from(hosEvents)
+      .where(and(eq(hosEvents.id, id), eq(hosEvents.organizationId, r.orgId)));
     if (!older) break;
     versions.push(older);
     id = older.replacesEventId;
   }
   const vehicleIds = [e, ...versions].map((x) => x.vehicleId).filter((v): v is string => !!v);
-  const vehicles = vehicleIds.length ? await db.select({ id: assets.id, unitNumber: assets.unitNumber, type: assets.type }).from(assets).where(and(eq(assets.organizationId, r.orgId), inArray(assets.id, vehicleIds))) : [];
+  const vehicles = vehicleIds.length
+    ? await db
+        .select({ id: assets.id, unitNumber: assets.unitNumber, type: assets.type })
+        .from(assets)
+        .where(and(eq(assets.organizationId, r.orgId), inArray(assets.id, vehicleIds)))
+    : [];
   const ref = (id: string | null) => vehicles.find((v) => v.id === id) ?? null;
   return { ...presentEvent(e, ref(e.vehicleId)), versions: versions.map((v) => presentEvent(v, ref(v.vehicleId))) };
 }
 
 /** The duty-status events just before and after `old` among the driver's active ones (excluding `old`). */
 async function neighboursOf(tx: DbOrTx, driverId: string, old: { id: string; eventTime: Date }) {
-  const active = and(eq(hosEvents.driverId, driverId), eq(hosEvents.recordStatus, HOS_RECORD_STATUSES.ACTIVE), eq(hosEvents.eventType, HOS_EVENT_TYPES.DUTY_STATUS), ne(hosEvents.id, old.id));
+  const active = and(
+    eq(hosEvents.driverId, driverId),
+    eq(hosEvents.recordStatus, HOS_RECORD_STATUSES.ACTIVE),
+    eq(hosEvents.eventType, HOS_EVENT_TYPES.DUTY_STATUS),
+    ne(hosEvents.id, old.id),
+  );
   const [[prev], [next]] = await Promise.all([
-    tx.select().from(hosEvents).where(and(active, lt(hosEvents.eventTime, old.eventTime))).orderBy(desc(hosEvents.eventTime)).limit(1),
-    tx.select().from(hosEvents).where(and(active, gt(hosEvents.eventTime, old.eventTime))).orderBy(asc(hosEvents.eventTime)).limit(1),
+    tx
+      .select()
+      .from(hosEvents)
+      .where(and(active, lt(hosEvents.eventTime, old.eventTime)))
+      .orderBy(desc(hosEvents.eventTime))
+      .limit(1),
+    tx
+      .select()
+      .from(hosEvents)
+      .where(and(active, gt(hosEvents.eventTime, old.eventTime)))
+      .orderBy(asc(hosEvents.eventTime))
+      .limit(1),
   ]);
   return { prev, next };
 }
@@ -101,7 +132,9 @@ export async function editEvent({ db, actor }: Scope, r: EventRef, input: HosEve
     await checkEdit(tx, r.driverId, old, input.status, atMs);
     const byDriver = !!actor.userId && actor.userId === d.userId;
     const logDate = logDateOf(atMs, d.homeTimeZone, periodStart);
-    const request = byDriver ? null : await createEditRequest(tx, { orgId: r.orgId, driverId: d.id, kind: 'EDIT', logDate, annotation: input.annotation, actor });
+    const request = byDriver
+      ? null
+      : await createEditRequest(tx, { orgId: r.orgId, driverId: d.id, kind: 'EDIT', logDate, annotation: input.annotation, actor });
     const sequenceId = await nextSequenceId(tx, r.driverId);
     if (byDriver) await tx.update(hosEvents).set({ recordStatus: HOS_RECORD_STATUSES.INACTIVE_CHANGED }).where(eq(hosEvents.id, old.id));
     const [row] = await tx
@@ -133,7 +166,10 @@ export async function editEvent({ db, actor }: Scope, r: EventRef, input: HosEve
     await notifyHosChange(tx, r.orgId);
     if (byDriver) await clearCertification(tx, d.id, [old.logDate, row.logDate]);
     // The driver's own edit is in force at once: receivers hear of it (an office edit waits for the driver's acceptance).
-    if (byDriver) await emitDutyChanges(tx, r.orgId, [{ eventId: row.id, driverId: d.id, code: statusCode(input.status), at: atMs, origin: HOS_RECORD_ORIGINS.DRIVER, assetId: old.vehicleId }]);
+    if (byDriver)
+      await emitDutyChanges(tx, r.orgId, [
+        { eventId: row.id, driverId: d.id, code: statusCode(input.status), at: atMs, origin: HOS_RECORD_ORIGINS.DRIVER, assetId: old.vehicleId },
+      ]);
     await recordActivity(tx, {
       orgId: r.orgId,
       actor,
@@ -141,10 +177,20 @@ export async function editEvent({ db, actor }: Scope, r: EventRef, input: HosEve
       entityType: 'DRIVER',
       entityId: r.driverId,
       before: { eventId: old.id, status: statusOfCode(old.eventCode), at: old.eventTime.toISOString() },
-      after: { eventId: row.id, status: input.status, at: new Date(atMs).toISOString(), annotation: input.annotation, proposalId: request, driverName: `${d.firstName} ${d.lastName}` },
+      after: {
+        eventId: row.id,
+        status: input.status,
+        at: new Date(atMs).toISOString(),
+        annotation: input.annotation,
+        proposalId: request,
+        driverName: `${d.firstName} ${d.lastName}`,
+      },
     });
     return { id: row.id, logDate: row.logDate };
   });
-  const [log] = await db.select({ id: hosLogs.id }).from(hosLogs).where(and(eq(hosLogs.driverId, r.driverId), eq(hosLogs.logDate, newId.logDate)));
+  const [log] = await db
+    .select({ id: hosLogs.id })
+    .from(hosLogs)
+    .where(and(eq(hosLogs.driverId, r.driverId), eq(hosLogs.logDate, newId.logDate)));
   return getEvent({ db, orgId: r.orgId }, { ...r, logId: log?.id ?? r.logId, eventId: newId.id });
 }

@@ -36,7 +36,11 @@ export interface FleetHos {
  * Violations, clocks and daily hours of the organization's active drivers (or one group's) for
  * [fromMs, atMs]: one read of the drivers' records and one engine pass per driver.
  */
-export async function fleetHos(db: DbOrTx, orgId: string, opts: { fromMs: number; atMs: number; groupId?: string; driverIds?: ReadonlySet<string> }): Promise<FleetHos> {
+export async function fleetHos(
+  db: DbOrTx,
+  orgId: string,
+  opts: { fromMs: number; atMs: number; groupId?: string; driverIds?: ReadonlySet<string> },
+): Promise<FleetHos> {
   const state = await fleetStateOf(db, orgId);
   const all = await fleetDriversOf(db, orgId, state, { groupId: opts.groupId });
   // Only some drivers (the notification checks behind ingest judge those who just drove).
@@ -55,7 +59,15 @@ export async function fleetHos(db: DbOrTx, orgId: string, opts: { fromMs: number
       const s = Date.parse(v.start);
       const e = Date.parse(v.end);
       if (e <= opts.fromMs || s >= opts.atMs) continue;
-      violations.push({ driver: { id: d.id, firstName: d.firstName, lastName: d.lastName }, rule: v.rule, severity: v.severity, startMs: s, endMs: e, logDate: logDateOf(s, d.homeTimeZone, periodStart), timeZone: d.homeTimeZone });
+      violations.push({
+        driver: { id: d.id, firstName: d.firstName, lastName: d.lastName },
+        rule: v.rule,
+        severity: v.severity,
+        startMs: s,
+        endMs: e,
+        logDate: logDateOf(s, d.homeTimeZone, periodStart),
+        timeZone: d.homeTimeZone,
+      });
     }
   });
   violations.sort((x, y) => y.startMs - x.startMs);

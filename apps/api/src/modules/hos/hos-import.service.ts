@@ -40,21 +40,51 @@ const END_PREFIX = 'End of periods imported from ';
 async function checkAgainstRecords(tx: DbOrTx, orgId: string, driverId: string, periods: DutyPeriod[]): Promise<{ followed: boolean }> {
   const startMs = Date.parse(periods[0]!.start);
   const endMs = Date.parse(periods[periods.length - 1]!.end);
-  const active = and(eq(hosEvents.organizationId, orgId), eq(hosEvents.driverId, driverId), eq(hosEvents.recordStatus, HOS_RECORD_STATUSES.ACTIVE), eq(hosEvents.eventType, HOS_EVENT_TYPES.DUTY_STATUS));
+  const active = and(
+    eq(hosEvents.organizationId, orgId),
+    eq(hosEvents.driverId, driverId),
+    eq(hosEvents.recordStatus, HOS_RECORD_STATUSES.ACTIVE),
+    eq(hosEvents.eventType, HOS_EVENT_TYPES.DUTY_STATUS),
+  );
   const read = () =>
     Promise.all([
-      tx.select({ at: hosEvents.eventTime }).from(hosEvents).where(and(active, lt(hosEvents.eventTime, new Date(startMs)))).orderBy(desc(hosEvents.eventTime)).limit(1),
-      tx.select({ id: hosEvents.id, at: hosEvents.eventTime, origin: hosEvents.recordOrigin, code: hosEvents.eventCode, annotation: hosEvents.annotation }).from(hosEvents).where(and(active, gte(hosEvents.eventTime, new Date(startMs)))).orderBy(asc(hosEvents.eventTime)).limit(2),
+      tx
+        .select({ at: hosEvents.eventTime })
+        .from(hosEvents)
+        .where(and(active, lt(hosEvents.eventTime, new Date(startMs))))
+        .orderBy(desc(hosEvents.eventTime))
+        .limit(1),
+      tx
+        .select({ id: hosEvents.id, at: hosEvents.eventTime, origin: hosEvents.recordOrigin, code: hosEvents.eventCode, annotation: hosEvents.annotation })
+        .from(hosEvents)
+        .where(and(active, gte(hosEvents.eventTime, new Date(startMs))))
+        .orderBy(asc(hosEvents.eventTime))
+        .limit(2),
     ]);
   const first = await read();
   let [[prev], [next]] = first;
   const afterNext = first[1][1];
-  if (next && !afterNext && next.at.getTime() === startMs && next.origin === HOS_RECORD_ORIGINS.OTHER && next.code === statusCode('OFF') && next.annotation?.startsWith(END_PREFIX)) {
+  if (
+    next &&
+    !afterNext &&
+    next.at.getTime() === startMs &&
+    next.origin === HOS_RECORD_ORIGINS.OTHER &&
+    next.code === statusCode('OFF') &&
+    next.annotation?.startsWith(END_PREFIX)
+  ) {
     // The closing record and the special-category event written with it.
     await tx
       .update(hosEvents)
       .set({ recordStatus: HOS_RECORD_STATUSES.INACTIVE_CHANGED })
-      .where(and(eq(hosEvents.driverId, driverId), eq(hosEvents.recordStatus, HOS_RECORD_STATUSES.ACTIVE), eq(hosEvents.eventTime, next.at), eq(hosEvents.recordOrigin, HOS_RECORD_ORIGINS.OTHER), eq(hosEvents.annotation, next.annotation)));
+      .where(
+        and(
+          eq(hosEvents.driverId, driverId),
+          eq(hosEvents.recordStatus, HOS_RECORD_STATUSES.ACTIVE),
+          eq(hosEvents.eventTime, next.at),
+          eq(hosEvents.recordOrigin, HOS_RECORD_ORIGINS.OTHER),
+          eq(hosEvents.annotation, next.annotation),
+        ),
+      );
     [[prev], [next]] = await read();
   }
   if (!next) return { followed: false };
@@ -94,7 +124,13 @@ type NewEvent = typeof hosEvents.$inferInsert;
  * The events of the periods: a duty-status change at each start, special categories set and
  * cleared; with `end`, an off-duty record at the end of the last period (see closesAt).
  */
-function eventsOf(periods: DutyPeriod[], base: Omit<NewEvent, 'sequenceId' | 'eventType' | 'eventCode' | 'eventTime' | 'logDate'>, firstSeq: number, dayOf: (ms: number) => string, end: { annotation: string } | null): NewEvent[] {
+function eventsOf(
+  periods: DutyPeriod[],
+  base: Omit<NewEvent, 'sequenceId' | 'eventType' | 'eventCode' | 'eventTime' | 'logDate'>,
+  firstSeq: number,
+  dayOf: (ms: number) => string,
+  end: { annotation: string } | null,
+): NewEvent[] {
   const out: NewEvent[] = [];
   let special: SpecialCategory | null = null;
   const push = (eventType: number, eventCode: number, ms: number, annotation = base.annotation) =>
@@ -124,12 +160,21 @@ const CURRENT_MS = 5 * 60_000;
  * judges the periods as the engine does. Nothing is stored when a period is unsorted, gapped, overlapping,
  * or overlaps the driver's records.
  */
-export async function importPeriods({ db, orgId, actor, now = Date.now() }: Scope, driverId: string, body: HosImportBody, { closeLast = true }: { closeLast?: boolean } = {}): Promise<HosImportResult> {
+export async function importPeriods(
+  { db, orgId, actor, now = Date.now() }: Scope,
+  driverId: string,
+  body: HosImportBody,
+  { closeLast = true }: { closeLast?: boolean } = {},
+): Promise<HosImportResult> {
   const periods: DutyPeriod[] = body.periods.map((p) => ({ status: p.status, start: p.start, end: p.end, ...(p.special ? { special: p.special } : {}) }));
   const periodStart = await periodStartOf(db, orgId);
   return db.transaction(async (tx) => {
     // The driver row lock serializes imports and edits of one driver (sequence ids, overlap check).
-    const [d] = await tx.select(driverHosColumns).from(drivers).where(and(eq(drivers.id, driverId), eq(drivers.organizationId, orgId))).for('no key update');
+    const [d] = await tx
+      .select(driverHosColumns)
+      .from(drivers)
+      .where(and(eq(drivers.id, driverId), eq(drivers.organizationId, orgId)))
+      .for('no key update');
     if (!d) throw notFound('Driver');
     checkWithEngine(periods, d, periodStart);
     const { followed } = await checkAgainstRecords(tx, orgId, driverId, periods);
@@ -137,7 +182,14 @@ export async function importPeriods({ db, orgId, actor, now = Date.now() }: Scop
     const dayOf = (ms: number) => logDateOf(ms, d.homeTimeZone, periodStart);
     const rows = eventsOf(
       periods,
-      { organizationId: orgId, driverId, recordStatus: HOS_RECORD_STATUSES.ACTIVE, recordOrigin: HOS_RECORD_ORIGINS.OTHER, annotation: `Imported from ${body.source}`, createdByUserId: actor.userId },
+      {
+        organizationId: orgId,
+        driverId,
+        recordStatus: HOS_RECORD_STATUSES.ACTIVE,
+        recordOrigin: HOS_RECORD_ORIGINS.OTHER,
+        annotation: `Imported from ${body.source}`,
+        createdByUserId: actor.userId,
+      },
       firstSeq,
       dayOf,
       closesAt(periods, followed, closeLast, now) ? { annotation: endAnnotation(body.source) } : null,
@@ -150,11 +202,21 @@ export async function importPeriods({ db, orgId, actor, now = Date.now() }: Scop
     for (let day = dayOf(startMs), last = dayOf(endMs - 1); day <= last; day = nextDate(day)) days.push(day);
     // The record closing the periods may fall in the next log day.
     for (const r of rows) if (!days.includes(r.logDate)) days.push(r.logDate);
-    const ids = await ensureLogDays(tx, orgId, days.map((logDate) => ({ driverId, logDate })));
+    const ids = await ensureLogDays(
+      tx,
+      orgId,
+      days.map((logDate) => ({ driverId, logDate })),
+    );
     const logs = days.map((date) => ({ id: ids.get(`${driverId}|${date}`)!, date }));
     const result = { driverId, events: rows.length, from: when(startMs), to: when(endMs), logs };
-    await recordActivity(tx, { orgId, actor, action: 'IMPORT_HOS_LOG', entityType: 'DRIVER', entityId: driverId, after: { source: body.source, periods: periods.length, from: result.from, to: result.to, driverName: `${d.firstName} ${d.lastName}` } });
+    await recordActivity(tx, {
+      orgId,
+      actor,
+      action: 'IMPORT_HOS_LOG',
+      entityType: 'DRIVER',
+      entityId: driverId,
+      after: { source: body.source, periods: periods.length, from: result.from, to: result.to, driverName: `${d.firstName} ${d.lastName}` },
+    });
     return result;
   });
 }
-

@@ -1,7 +1,16 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { dailyTotals } from '@fleet/hos';
-import { HOS_EVENT_TYPES, HOS_RECORD_ORIGINS, HOS_RECORD_STATUSES, terminalAddress, type HosEvent, type HosLogDay, type HosRecordOrigin, type HosRecordStatus } from '@fleet/api-contract';
+import {
+  HOS_EVENT_TYPES,
+  HOS_RECORD_ORIGINS,
+  HOS_RECORD_STATUSES,
+  terminalAddress,
+  type HosEvent,
+  type HosLogDay,
+  type HosRecordOrigin,
+  type HosRecordStatus,
+} from '@fleet/api-contract';
 import type { DbOrTx } from '../../db/client.ts';
 import { assets, drivers, hosEvents, hosLogs, organizations, terminals } from '../../db/schema/index.ts';
 import { notFound } from '../../http/errors.ts';
@@ -19,7 +28,8 @@ import { driverHosColumns, driverRecordsOf, engineOptions, ensureLogDays, fleetS
 import { dayStartMs, logDateOf, nextDate, previousDate } from './hos.time.ts';
 import type { ReadScope } from '../auth/index.ts';
 
-export const nameOf = <T extends Record<string, number>>(codes: T, code: number): keyof T => Object.entries(codes).find(([, v]) => v === code)?.[0] ?? Object.keys(codes)[0]!;
+export const nameOf = <T extends Record<string, number>>(codes: T, code: number): keyof T =>
+  Object.entries(codes).find(([, v]) => v === code)?.[0] ?? Object.keys(codes)[0]!;
 const iso = (ms: number) => new Date(ms).toISOString();
 
 type EventRow = typeof hosEvents.$inferSelect;
@@ -62,7 +72,18 @@ function withMonotonicTotals(dayEvents: EventRow[], powerUps: Map<string, PowerU
   const isPowerUp = (e: EventRow) => e.eventType === HOS_EVENT_TYPES.ENGINE_POWER && (e.eventCode === 1 || e.eventCode === 2) && e.vehicleId !== null;
   const inDay = new Set(dayEvents.filter(isPowerUp).map((e) => `${e.vehicleId}|${e.eventTime.getTime()}`));
   const ups = [...powerUps]
-    .flatMap(([vehicleId, list]) => list.map((u) => ({ vehicleId, eventTime: new Date(u.time), sequenceId: -1, latitude: null, longitude: null, odometerM: u.odometerM, engineHours: u.engineHours, code: u.code })))
+    .flatMap(([vehicleId, list]) =>
+      list.map((u) => ({
+        vehicleId,
+        eventTime: new Date(u.time),
+        sequenceId: -1,
+        latitude: null,
+        longitude: null,
+        odometerM: u.odometerM,
+        engineHours: u.engineHours,
+        code: u.code,
+      })),
+    )
     .filter((u) => !inDay.has(`${u.vehicleId}|${u.eventTime.getTime()}`));
   const fixed = monotonicTotals<TotalsRecord & { code?: number; eventType?: number; eventCode?: number }>([...ups, ...dayEvents]);
   const day = fixed.slice(ups.length) as EventRow[];
@@ -72,8 +93,10 @@ function withMonotonicTotals(dayEvents: EventRow[], powerUps: Map<string, PowerU
     list.push(u);
     out.set(vehicleId, list);
   };
-  for (const u of fixed.slice(0, ups.length)) add(u.vehicleId!, { time: u.eventTime.getTime(), odometerM: u.odometerM, engineHours: u.engineHours, code: u.code! });
-  for (const e of day.filter(isPowerUp)) add(e.vehicleId!, { time: e.eventTime.getTime(), odometerM: e.odometerM, engineHours: e.engineHours, code: e.eventCode });
+  for (const u of fixed.slice(0, ups.length))
+    add(u.vehicleId!, { time: u.eventTime.getTime(), odometerM: u.odometerM, engineHours: u.engineHours, code: u.code! });
+  for (const e of day.filter(isPowerUp))
+    add(e.vehicleId!, { time: e.eventTime.getTime(), odometerM: e.odometerM, engineHours: e.engineHours, code: e.eventCode });
   for (const list of out.values()) list.sort((a, b) => a.time - b.time);
   return { dayEvents: day, powerUps: out };
 }
@@ -87,17 +110,35 @@ function withMonotonicTotals(dayEvents: EventRow[], powerUps: Map<string, PowerU
 function buildLogDayQueries(db: DbOrTx) {
   const co = alias(drivers, 'co_driver');
   // Sub-selects name the organization as the parameter, not the outer row's: Citus keeps them on its shard.
-  const neighbour = (days: number) => sql<string | null>`(select n.id::text from hos_logs n where n.organization_id = ${sql.placeholder('orgId')}::uuid and n.driver_id = ${hosLogs.driverId} and n.log_date = ${hosLogs.logDate} + ${sql.raw(String(days))})`;
+  const neighbour = (days: number) =>
+    sql<
+      string | null
+    >`(select n.id::text from hos_logs n where n.organization_id = ${sql.placeholder('orgId')}::uuid and n.driver_id = ${hosLogs.driverId} and n.log_date = ${hosLogs.logDate} + ${sql.raw(String(days))})`;
   const row = db
     .select({
       log: hosLogs,
       driver: driverHosColumns,
-      org: { name: organizations.name, dotNumber: organizations.dotNumber, addressLine1: organizations.addressLine1, city: organizations.city, state: organizations.state },
+      org: {
+        name: organizations.name,
+        dotNumber: organizations.dotNumber,
+        addressLine1: organizations.addressLine1,
+        city: organizations.city,
+        state: organizations.state,
+      },
       // The driver's home terminal (issue 46): its address heads the log.
-      terminal: { id: terminals.id, name: terminals.name, addressLine1: terminals.addressLine1, city: terminals.city, state: terminals.state, postalCode: terminals.postalCode },
+      terminal: {
+        id: terminals.id,
+        name: terminals.name,
+        addressLine1: terminals.addressLine1,
+        city: terminals.city,
+        state: terminals.state,
+        postalCode: terminals.postalCode,
+      },
       ...fleetStateColumnsOf(sql`${sql.placeholder('orgId')}::uuid`),
       coDriver: { id: co.id, firstName: co.firstName, lastName: co.lastName },
-      trailers: sql<Array<NonNullable<VehicleRef>> | null>`(select json_agg(json_build_object('id', t.id, 'unitNumber', t.unit_number, 'type', t.type) order by t.unit_number) from assets t where t.organization_id = ${sql.placeholder('orgId')}::uuid and t.id = any(${hosLogs.trailerIds}))`,
+      trailers: sql<Array<
+        NonNullable<VehicleRef>
+      > | null>`(select json_agg(json_build_object('id', t.id, 'unitNumber', t.unit_number, 'type', t.type) order by t.unit_number) from assets t where t.organization_id = ${sql.placeholder('orgId')}::uuid and t.id = any(${hosLogs.trailerIds}))`,
       previousId: neighbour(-1),
       nextId: neighbour(1),
     })
@@ -112,7 +153,13 @@ function buildLogDayQueries(db: DbOrTx) {
     .select({ e: hosEvents, vehicle: { id: assets.id, unitNumber: assets.unitNumber, type: assets.type } })
     .from(hosEvents)
     .leftJoin(assets, and(eq(assets.id, hosEvents.vehicleId), eq(assets.organizationId, hosEvents.organizationId)))
-    .where(and(eq(hosEvents.organizationId, sql.placeholder('orgId')), eq(hosEvents.driverId, sql.placeholder('driverId')), eq(hosEvents.logDate, sql.placeholder('logDate'))))
+    .where(
+      and(
+        eq(hosEvents.organizationId, sql.placeholder('orgId')),
+        eq(hosEvents.driverId, sql.placeholder('driverId')),
+        eq(hosEvents.logDate, sql.placeholder('logDate')),
+      ),
+    )
     .orderBy(asc(hosEvents.eventTime), asc(hosEvents.sequenceId))
     .prepare('hos_log_day_events');
   return { row, events };
@@ -140,7 +187,10 @@ export async function getLogDay({ db, orgId, now = Date.now() }: ReadScope, id: 
   const { periodStart } = state;
   const startMs = dayStartMs(log.logDate, d.homeTimeZone, periodStart);
   const endMs = dayStartMs(nextDate(log.logDate), d.homeTimeZone, periodStart);
-  const [records, events] = await Promise.all([driverRecordsOf(db, orgId, [d.id], startMs - LOOKBACK_MS, endMs, state), logDayQueries(db).events.execute({ orgId, driverId: d.id, logDate: log.logDate })]);
+  const [records, events] = await Promise.all([
+    driverRecordsOf(db, orgId, [d.id], startMs - LOOKBACK_MS, endMs, state),
+    logDayQueries(db).events.execute({ orgId, driverId: d.id, logDate: log.logDate }),
+  ]);
   const trailers = row.trailers ?? [];
   const coDriver = row.coDriver?.id ? [row.coDriver] : [];
   const dutyEvents = records.eventsOf(d.id);
@@ -152,7 +202,10 @@ export async function getLogDay({ db, orgId, now = Date.now() }: ReadScope, id: 
   const neighbours = new Map<string, string>();
   if (row.previousId) neighbours.set(`${d.id}|${prevDate}`, row.previousId);
   if (row.nextId) neighbours.set(`${d.id}|${followDate}`, row.nextId);
-  const missing = [...(!row.previousId && dutyEvents.some((e) => e.at < startMs) ? [{ driverId: d.id, logDate: prevDate }] : []), ...(!row.nextId && endMs <= now ? [{ driverId: d.id, logDate: followDate }] : [])];
+  const missing = [
+    ...(!row.previousId && dutyEvents.some((e) => e.at < startMs) ? [{ driverId: d.id, logDate: prevDate }] : []),
+    ...(!row.nextId && endMs <= now ? [{ driverId: d.id, logDate: followDate }] : []),
+  ];
   if (missing.length) for (const [k, v] of await ensureLogDays(db, orgId, missing)) neighbours.set(k, v);
   const refOf = (date: string) => {
     const id = neighbours.get(`${d.id}|${date}`);
@@ -166,20 +219,32 @@ export async function getLogDay({ db, orgId, now = Date.now() }: ReadScope, id: 
   const violations = periods.length
     ? violationsOf(periods, d, periodStart, records.factsOf(d.id))
         .filter((v) => Date.parse(v.end) > startMs && Date.parse(v.start) < endMs)
-        .map((v) => ({ rule: v.rule, start: v.start, end: v.end, durationMs: Date.parse(v.end) - Date.parse(v.start), severity: v.severity, logDate: logDateOf(Date.parse(v.start), d.homeTimeZone, periodStart), ruleset: d.ruleset }))
+        .map((v) => ({
+          rule: v.rule,
+          start: v.start,
+          end: v.end,
+          durationMs: Date.parse(v.end) - Date.parse(v.start),
+          severity: v.severity,
+          logDate: logDateOf(Date.parse(v.start), d.homeTimeZone, periodStart),
+          ruleset: d.ruleset,
+        }))
     : [];
   // A drive or on-duty period carried over midnight used its vehicle this day too (4.8.1.3).
   const carried = startsInVehicle(dutyEvents, startMs) ? (await vehiclesAtDayStart(db, orgId, [{ driverId: d.id, startMs }])).get(d.id) : undefined;
   const vehicles = new Map([...(carried ? [carried] : []), ...events.flatMap((r) => (r.vehicle?.id ? [r.vehicle] : []))].map((v) => [v.id, v]));
   // Each record's distance and engine hours since its vehicle's last power-up (decision 0155), the
   // totals never going down per vehicle across its power-ups and the day's records (issue 46).
-  const { dayEvents, powerUps } = withMonotonicTotals(events.map((r) => r.e), await powerUpsBefore(db, orgId, [...vehicles.keys()], endMs));
+  const { dayEvents, powerUps } = withMonotonicTotals(
+    events.map((r) => r.e),
+    await powerUpsBefore(db, orgId, [...vehicles.keys()], endMs),
+  );
   const distance = dayDistance(dayEvents);
   const presented = events.map(({ vehicle }, i) => {
     const e = dayEvents[i]!;
     const p = presentEvent(e, vehicle);
     const list = e.vehicleId ? powerUps.get(e.vehicleId) : undefined;
-    if (list && e.eventType !== HOS_EVENT_TYPES.ENGINE_POWER) p.sincePowerUp = distanceSincePowerUp(powerUpBefore(list, e.eventTime.getTime()), e.odometerM, e.engineHours);
+    if (list && e.eventType !== HOS_EVENT_TYPES.ENGINE_POWER)
+      p.sincePowerUp = distanceSincePowerUp(powerUpBefore(list, e.eventTime.getTime()), e.odometerM, e.engineHours);
     return p;
   });
   const office = [org.addressLine1, [org.city, org.state].filter(Boolean).join(', ')].filter(Boolean).join(', ') || null;
@@ -206,13 +271,21 @@ export async function getLogDay({ db, orgId, now = Date.now() }: ReadScope, id: 
     dayStart: iso(startMs),
     dayEnd: iso(endMs),
     segments,
-    totals: dayTotals(day, startMs, endMs, now, dutyEvents.some((e) => e.at < endMs)),
+    totals: dayTotals(
+      day,
+      startMs,
+      endMs,
+      now,
+      dutyEvents.some((e) => e.at < endMs),
+    ),
     events: presented,
     violations,
     certification: { certified: log.certifiedAt !== null, certifiedAt: log.certifiedAt?.toISOString() ?? null, count: log.certificationCount },
     deferral: { declared: log.deferralDeclaredAt !== null, declaredAt: log.deferralDeclaredAt?.toISOString() ?? null },
     // The day's vehicles' and the driver's own (the data transfer codes, decision 0185).
-    diagnostics: (await Promise.all([vehicleDiagnostics(db, orgId, [...vehicles.keys()], startMs, endMs), driverDiagnostics(db, orgId, [d.id], startMs, endMs)])).flat(),
+    diagnostics: (
+      await Promise.all([vehicleDiagnostics(db, orgId, [...vehicles.keys()], startMs, endMs), driverDiagnostics(db, orgId, [d.id], startMs, endMs)])
+    ).flat(),
     previous: refOf(prevDate),
     next: refOf(followDate),
   };

@@ -20,7 +20,10 @@ async function lockedLog(tx: DbOrTx, r: LogRef) {
     .where(and(eq(drivers.id, r.driverId), eq(drivers.organizationId, r.orgId)))
     .for('no key update');
   if (!d) throw notFound('Driver');
-  const [log] = await tx.select().from(hosLogs).where(and(eq(hosLogs.id, r.logId), eq(hosLogs.driverId, d.id), eq(hosLogs.organizationId, r.orgId)));
+  const [log] = await tx
+    .select()
+    .from(hosLogs)
+    .where(and(eq(hosLogs.id, r.logId), eq(hosLogs.driverId, d.id), eq(hosLogs.organizationId, r.orgId)));
   if (!log) throw notFound('Log');
   return { d, log };
 }
@@ -40,13 +43,19 @@ export async function setDeferral({ db, actor }: Scope, r: LogRef, input: HosDef
       const declared = await tx
         .select({ logDate: hosLogs.logDate })
         .from(hosLogs)
-        .where(and(eq(hosLogs.driverId, d.id), inArray(hosLogs.logDate, [previousDate(log.logDate), nextDate(log.logDate)]), isNotNull(hosLogs.deferralDeclaredAt)));
+        .where(
+          and(eq(hosLogs.driverId, d.id), inArray(hosLogs.logDate, [previousDate(log.logDate), nextDate(log.logDate)]), isNotNull(hosLogs.deferralDeclaredAt)),
+        );
       for (const n of declared) {
-        if (n.logDate < log.logDate) throw invalidField('declared', `${log.logDate} is day 2 of the deferral declared on ${n.logDate}; it cannot be a day 1 too`);
+        if (n.logDate < log.logDate)
+          throw invalidField('declared', `${log.logDate} is day 2 of the deferral declared on ${n.logDate}; it cannot be a day 1 too`);
         throw invalidField('declared', `The next day ${n.logDate} is declared day 1 of a deferral, so ${log.logDate} cannot make it its day 2`);
       }
     }
-    await tx.update(hosLogs).set({ deferralDeclaredAt: input.declared ? new Date() : null }).where(eq(hosLogs.id, log.id));
+    await tx
+      .update(hosLogs)
+      .set({ deferralDeclaredAt: input.declared ? new Date() : null })
+      .where(eq(hosLogs.id, log.id));
     await notifyHosChange(tx, r.orgId);
     await recordActivity(tx, {
       orgId: r.orgId,
@@ -80,7 +89,10 @@ export async function updateLogHeader({ db, actor }: Scope, r: LogRef, input: Ho
     }
     if (input.coDriverId !== null) {
       if (input.coDriverId === d.id) throw invalidField('coDriverId', 'The co-driver must be another driver', 'hos.co_driver_self');
-      const [co] = await tx.select({ id: drivers.id }).from(drivers).where(and(eq(drivers.id, input.coDriverId), eq(drivers.organizationId, r.orgId), eq(drivers.status, 'ACTIVE')));
+      const [co] = await tx
+        .select({ id: drivers.id })
+        .from(drivers)
+        .where(and(eq(drivers.id, input.coDriverId), eq(drivers.organizationId, r.orgId), eq(drivers.status, 'ACTIVE')));
       if (!co) throw invalidField('coDriverId', 'Co-driver must be an active driver of the organization', 'hos.co_driver_unknown');
     }
     const after = { shippingDocuments: input.shippingDocuments, trailerIds, coDriverId: input.coDriverId };

@@ -41,7 +41,13 @@ export async function listLogDays({ db, orgId, now = Date.now() }: ReadScope, q:
   const [records, logs, spans] = await Promise.all([
     driverRecordsOf(db, orgId, null, utcDay - DAY_MS - LOOKBACK_MS, utcDay + 3 * DAY_MS, state),
     db
-      .select({ id: hosLogs.id, driverId: hosLogs.driverId, certifiedAt: hosLogs.certifiedAt, shippingDocuments: hosLogs.shippingDocuments, trailerIds: hosLogs.trailerIds })
+      .select({
+        id: hosLogs.id,
+        driverId: hosLogs.driverId,
+        certifiedAt: hosLogs.certifiedAt,
+        shippingDocuments: hosLogs.shippingDocuments,
+        trailerIds: hosLogs.trailerIds,
+      })
       .from(hosLogs)
       .where(and(eq(hosLogs.organizationId, orgId), eq(hosLogs.logDate, q.date))),
     vehicleSpansOf(db, orgId, q.date),
@@ -55,9 +61,18 @@ export async function listLogDays({ db, orgId, now = Date.now() }: ReadScope, q:
     mine.push(v);
   }
   // A begun day the driver is on the records for (a record before its end) gets a log row the screen can open.
-  const started = list.filter((d) => !logOf.has(d.id) && dayStartMs(q.date, d.homeTimeZone, periodStart) < now && records.eventsOf(d.id).some((e) => e.at < dayStartMs(nextDate(q.date), d.homeTimeZone, periodStart)));
+  const started = list.filter(
+    (d) =>
+      !logOf.has(d.id) &&
+      dayStartMs(q.date, d.homeTimeZone, periodStart) < now &&
+      records.eventsOf(d.id).some((e) => e.at < dayStartMs(nextDate(q.date), d.homeTimeZone, periodStart)),
+  );
   if (started.length) {
-    const ids = await ensureLogDays(db, orgId, started.map((d) => ({ driverId: d.id, logDate: q.date })));
+    const ids = await ensureLogDays(
+      db,
+      orgId,
+      started.map((d) => ({ driverId: d.id, logDate: q.date })),
+    );
     for (const d of started) {
       const logId = ids.get(`${d.id}|${q.date}`);
       if (logId) logOf.set(d.id, { id: logId, certifiedAt: null, shippingDocuments: [], trailerIds: [] });
@@ -79,7 +94,9 @@ export async function listLogDays({ db, orgId, now = Date.now() }: ReadScope, q:
     const periods = startMs < now ? records.periodsOf(d.id, Math.min(endMs, now)) : [];
     const opts = engineOptions(d, periodStart, records.factsOf(d.id));
     const t = periods.length ? dailyTotals(periods, opts).find((x) => x.date === q.date) : undefined;
-    const violationCount = periods.length ? violationsOf(periods, d, periodStart, records.factsOf(d.id)).filter((v) => Date.parse(v.end) > startMs && Date.parse(v.start) < endMs).length : 0;
+    const violationCount = periods.length
+      ? violationsOf(periods, d, periodStart, records.factsOf(d.id)).filter((v) => Date.parse(v.end) > startMs && Date.parse(v.start) < endMs).length
+      : 0;
     let last: (typeof mineEvents)[number] | undefined;
     for (const e of mineEvents) if (e.eventType === HOS_EVENT_TYPES.DUTY_STATUS && e.at >= startMs && e.at < endMs) last = e;
     const lastStatus = last ? statusOfCode(last.eventCode) : null;
@@ -152,9 +169,21 @@ async function vehicleSpansOf(db: DbOrTx, orgId: string, date: string): Promise<
     })
     .from(hosEvents)
     .leftJoin(assets, and(eq(assets.organizationId, hosEvents.organizationId), eq(assets.id, hosEvents.vehicleId)))
-    .where(and(eq(hosEvents.organizationId, orgId), eq(hosEvents.logDate, date), eq(hosEvents.recordStatus, HOS_RECORD_STATUSES.ACTIVE), isNotNull(hosEvents.driverId)))
+    .where(
+      and(
+        eq(hosEvents.organizationId, orgId),
+        eq(hosEvents.logDate, date),
+        eq(hosEvents.recordStatus, HOS_RECORD_STATUSES.ACTIVE),
+        isNotNull(hosEvents.driverId),
+      ),
+    )
     // The asset's key is (id, organization_id) (migration 0034): both, so its other columns may be selected.
     .groupBy(hosEvents.driverId, hosEvents.vehicleId, assets.id, assets.organizationId)
     .orderBy(hosEvents.driverId, sql`min(${hosEvents.eventTime})`);
-  return rows.map((r) => ({ driverId: r.driverId, vehicle: r.vehicle?.id ? r.vehicle : null, minM: r.minM === null ? null : Number(r.minM), maxM: r.maxM === null ? null : Number(r.maxM) }));
+  return rows.map((r) => ({
+    driverId: r.driverId,
+    vehicle: r.vehicle?.id ? r.vehicle : null,
+    minM: r.minM === null ? null : Number(r.minM),
+    maxM: r.maxM === null ? null : Number(r.maxM),
+  }));
 }

@@ -25,7 +25,11 @@ export async function recordDriverLogin(db: Db, userId: string, code: 1 | 2, now
   await db.transaction(async (tx) => {
     // The driver row lock serializes writers of the driver's records (sequence ids).
     // By the organization too: Citus takes a row lock on one shard only.
-    await tx.select({ id: drivers.id }).from(drivers).where(and(eq(drivers.organizationId, d.orgId), eq(drivers.id, d.id))).for('no key update');
+    await tx
+      .select({ id: drivers.id })
+      .from(drivers)
+      .where(and(eq(drivers.organizationId, d.orgId), eq(drivers.id, d.id)))
+      .for('no key update');
     await tx.insert(hosEvents).values({
       organizationId: d.orgId,
       driverId: d.id,

@@ -31,13 +31,20 @@ describe('engine options from the driver record', () => {
     expect(nonCdlShortHaul(driver({ licenseClass: 'NON_CDL' }))).toBe(true);
     expect(nonCdlShortHaul(driver({ licenseClass: null }))).toBe(false);
     expect(nonCdlShortHaul(driver({ licenseClass: 'NON_CDL', shortHaul150: false }))).toBe(false);
-    expect(engineOptions(driver({ licenseClass: 'NON_CDL', sixteenHour: true }), '00:00').exemptions).toEqual({ shortHaul150: true, sixteenHour: false, nonCdlShortHaul: true });
+    expect(engineOptions(driver({ licenseClass: 'NON_CDL', sixteenHour: true }), '00:00').exemptions).toEqual({
+      shortHaul150: true,
+      sixteenHour: false,
+      nonCdlShortHaul: true,
+    });
     expect(engineOptions(driver({ licenseClass: 'A', sixteenHour: true }), '00:00').exemptions).toEqual({ shortHaul150: true, sixteenHour: true });
   });
 
   it('passes declared deferrals and team only when there are some', () => {
     const d = driver({ ruleset: 'CA_SOUTH_CYCLE_1' });
     expect(engineOptions(d, '00:00', { deferrals: [], teamDays: new Set() })).not.toHaveProperty('deferrals');
-    expect(engineOptions(d, '00:00', { deferrals: ['2026-06-01'], teamDays: new Set() }, true)).toMatchObject({ deferrals: [{ day: '2026-06-01' }], team: true });
+    expect(engineOptions(d, '00:00', { deferrals: ['2026-06-01'], teamDays: new Set() }, true)).toMatchObject({
+      deferrals: [{ day: '2026-06-01' }],
+      team: true,
+    });
   });
 });

@@ -35,7 +35,8 @@ function log(startLocal: string, ...parts: Part[]): DutyPeriod[] {
 
 const org = (rest: string) => `/api/v1/organizations/${a.orgId}${rest}`;
 const opts = (ruleset: RulesetId): HosOptions => ({ ruleset, timeZone: 'America/Chicago', cycleDayStart: '00:00' });
-const brief = (vs: Array<{ rule: string; start: string; end: string }>) => vs.map((v) => [v.rule, v.start, v.end]).sort((x, y) => (x[1]! < y[1]! ? -1 : x[1]! > y[1]! ? 1 : x[0]! < y[0]! ? -1 : 1));
+const brief = (vs: Array<{ rule: string; start: string; end: string }>) =>
+  vs.map((v) => [v.rule, v.start, v.end]).sort((x, y) => (x[1]! < y[1]! ? -1 : x[1]! > y[1]! ? 1 : x[0]! < y[0]! ? -1 : 1));
 
 async function driverWith(ruleset: RulesetId) {
   const res = await t.app.inject({ method: 'POST', url: org('/drivers'), headers: a.admin, payload: driverBody({ homeTimeZone: 'America/Chicago', ruleset }) });
@@ -75,7 +76,11 @@ describe('US passenger rules through the API', () => {
   const cases: Array<[string, RulesetId, DutyPeriod[]]> = [
     ['exactly 10 h of driving and 15 h on duty, the day ending at the wheel', 'US_PASSENGER_70_8', log('2026-06-01T06:00', ['OFF', 8], ['ON', 5], ['D', 10])],
     ['exactly 10 h of driving and 15 h on duty, then off duty', 'US_PASSENGER_60_7', log('2026-06-01T06:00', ['OFF', 8], ['ON', 5], ['D', 10], ['OFF', 8])],
-    ['exactly at the limits with an off-duty break in between', 'US_PASSENGER_70_8', log('2026-06-01T06:00', ['OFF', 8], ['ON', 2], ['D', 5], ['OFF', 3], ['ON', 3], ['D', 5])],
+    [
+      'exactly at the limits with an off-duty break in between',
+      'US_PASSENGER_70_8',
+      log('2026-06-01T06:00', ['OFF', 8], ['ON', 2], ['D', 5], ['OFF', 3], ['ON', 3], ['D', 5]),
+    ],
     ['16 h on duty: one hour of driving past the 15th hour', 'US_PASSENGER_70_8', log('2026-06-01T06:00', ['OFF', 8], ['ON', 6], ['D', 10])],
     ['10.5 h of driving', 'US_PASSENGER_60_7', log('2026-06-01T06:00', ['OFF', 8], ['ON', 1], ['D', 10.5])],
     ['15 h on duty reached after a 4-hour break', 'US_PASSENGER_70_8', log('2026-06-01T06:00', ['OFF', 8], ['ON', 5], ['OFF', 4], ['ON', 5], ['D', 6])],
@@ -103,12 +108,22 @@ describe('US passenger rules through the API', () => {
     const first = log('2026-06-01T06:00', ['OFF', 8], ['ON', 5], ['D', 4]);
     const { d } = await imported('US_PASSENGER_70_8', first);
     const rest = log('2026-06-01T23:00', ['D', 6], ['OFF', 8]);
-    const again = await t.app.inject({ method: 'POST', url: org(`/drivers/${d.id}/hos_log/import`), headers: a.admin, payload: { source: 'Bus ELD', periods: rest } });
+    const again = await t.app.inject({
+      method: 'POST',
+      url: org(`/drivers/${d.id}/hos_log/import`),
+      headers: a.admin,
+      payload: { source: 'Bus ELD', periods: rest },
+    });
     expect(again.statusCode, again.body).toBe(201);
     const all = [...first, ...rest];
     expect(brief(await apiViolations(d.id, DAYS_FROM, DAYS_TO))).toEqual(brief(auditLog(all, opts('US_PASSENGER_70_8')).violations));
     // Nothing may start inside the imported periods.
-    const inside = await t.app.inject({ method: 'POST', url: org(`/drivers/${d.id}/hos_log/import`), headers: a.admin, payload: { source: 'Bus ELD', periods: log('2026-06-01T22:00', ['D', 1]) } });
+    const inside = await t.app.inject({
+      method: 'POST',
+      url: org(`/drivers/${d.id}/hos_log/import`),
+      headers: a.admin,
+      payload: { source: 'Bus ELD', periods: log('2026-06-01T22:00', ['D', 1]) },
+    });
     expect(inside.statusCode).toBe(400);
   });
 });
@@ -125,34 +140,60 @@ describe("a team driver's passenger-seat time (49 CFR 395.1(g)(1))", () => {
     const onDuty = team.map((p): DutyPeriod => (p.special === 'PASSENGER' ? { status: 'ON', start: p.start, end: p.end } : p));
     expect(auditLog(onDuty, opts('US_PROPERTY_70_8')).violations.length).toBeGreaterThan(0);
     expect(await apiViolations(d.id, DAYS_FROM, DAYS_TO)).toEqual([]);
-    const days = await Promise.all(result.logs.map(async (l) => hosLogDaySchema.parse((await t.app.inject({ method: 'GET', url: org(`/hos_log/${l.id}`), headers: a.admin })).json())));
+    const days = await Promise.all(
+      result.logs.map(async (l) => hosLogDaySchema.parse((await t.app.inject({ method: 'GET', url: org(`/hos_log/${l.id}`), headers: a.admin })).json())),
+    );
     const seat = days.flatMap((day) => day.segments).filter((s) => s.special === 'PASSENGER');
     expect(seat.length).toBeGreaterThan(0);
     expect(seat.every((s) => s.status === 'OFF')).toBe(true);
     expect(days.flatMap((day) => day.events).filter((e) => e.special === 'PASSENGER')).toHaveLength(1);
     const mid = new Date(Date.parse(team[6]!.start) + H).toISOString();
-    const av = availabilityPageSchema.parse((await t.app.inject({ method: 'GET', url: org(`/availability?at=${mid}&search=${d.lastName}`), headers: a.admin })).json());
+    const av = availabilityPageSchema.parse(
+      (await t.app.inject({ method: 'GET', url: org(`/availability?at=${mid}&search=${d.lastName}`), headers: a.admin })).json(),
+    );
     expect(av.content.find((r) => r.driver.id === d.id)).toMatchObject({ status: 'OFF', special: 'PASSENGER' });
   });
 
   it('is refused with any status but OFF, naming the period', async () => {
     const d = await driverWith('US_PROPERTY_70_8');
     const bad = log('2026-06-01T06:00', ['OFF', 10], ['ON', 1]).map((p, i) => (i === 1 ? { ...p, special: 'PASSENGER' as const } : p));
-    const res = await t.app.inject({ method: 'POST', url: org(`/drivers/${d.id}/hos_log/import`), headers: a.admin, payload: { source: 'Team ELD', periods: bad } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: org(`/drivers/${d.id}/hos_log/import`),
+      headers: a.admin,
+      payload: { source: 'Team ELD', periods: bad },
+    });
     expectFieldErrors(res.json(), 400, { 'periods.1.special': 'Period 1: special "PASSENGER" is not allowed with status ON' });
-    const unknown = await t.app.inject({ method: 'POST', url: org(`/drivers/${d.id}/hos_log/import`), headers: a.admin, payload: { source: 'Team ELD', periods: [{ ...bad[0]!, special: 'CO_DRIVER' }] } });
+    const unknown = await t.app.inject({
+      method: 'POST',
+      url: org(`/drivers/${d.id}/hos_log/import`),
+      headers: a.admin,
+      payload: { source: 'Team ELD', periods: [{ ...bad[0]!, special: 'CO_DRIVER' }] },
+    });
     expectFieldErrors(unknown.json(), 400, { 'periods.0.special': 'Special category must be PC, YM or PASSENGER' });
   });
 
   it('is entered by the office as an OFF status with the PASSENGER category, and the ELD file shows it as OFF', async () => {
     const { d } = await imported('US_PROPERTY_70_8', log('2026-06-01T06:00', ['OFF', 10], ['ON', 1], ['D', 10], ['SB', 7]));
-    const period = (await t.app.inject({ method: 'GET', url: org(`/drivers/${d.id}/hos_log/hos-logs-for-period?from=2026-06-02&to=2026-06-02`), headers: a.admin })).json() as { days: Array<{ id: string }> };
+    const period = (
+      await t.app.inject({ method: 'GET', url: org(`/drivers/${d.id}/hos_log/hos-logs-for-period?from=2026-06-02&to=2026-06-02`), headers: a.admin })
+    ).json() as { days: Array<{ id: string }> };
     const logId = period.days[0]!.id;
     const at = '2026-06-02T12:00:00.000Z';
     const url = org(`/drivers/${d.id}/hos_log/${logId}/hos_event`);
-    const wrong = await t.app.inject({ method: 'POST', url, headers: a.admin, payload: { status: 'ON', special: 'PASSENGER', at, annotation: 'Rode as co-driver' } });
+    const wrong = await t.app.inject({
+      method: 'POST',
+      url,
+      headers: a.admin,
+      payload: { status: 'ON', special: 'PASSENGER', at, annotation: 'Rode as co-driver' },
+    });
     expectFieldErrors(wrong.json(), 400, { special: 'Passenger-seat time goes only with status OFF' });
-    const ok = await t.app.inject({ method: 'POST', url, headers: a.admin, payload: { status: 'OFF', special: 'PASSENGER', at, annotation: 'Rode as co-driver' } });
+    const ok = await t.app.inject({
+      method: 'POST',
+      url,
+      headers: a.admin,
+      payload: { status: 'OFF', special: 'PASSENGER', at, annotation: 'Rode as co-driver' },
+    });
     expect(ok.statusCode, ok.body).toBe(201);
     expect(ok.json()).toMatchObject({ status: 'OFF' });
     const file = await t.app.inject({ method: 'GET', url: org(`/drivers/${d.id}/hos_log/eld-output?from=2026-06-01&to=2026-06-02`), headers: a.admin });

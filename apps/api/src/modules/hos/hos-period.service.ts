@@ -13,14 +13,20 @@ import { DAY_MS, dayStartMs, logDateOf, nextDate } from './hos.time.ts';
 import type { ReadScope } from '../auth/index.ts';
 
 async function driverOf(db: DbOrTx, orgId: string, driverId: string) {
-  const [d] = await db.select(driverHosColumns).from(drivers).where(and(eq(drivers.id, driverId), eq(drivers.organizationId, orgId)));
+  const [d] = await db
+    .select(driverHosColumns)
+    .from(drivers)
+    .where(and(eq(drivers.id, driverId), eq(drivers.organizationId, orgId)));
   if (!d) throw notFound('Driver');
   return d;
 }
 
 /** The driver whose sign-in account is `userId` (the spec's `users/{userId}/hos_log/...` paths); 404 "Driver" when the user drives for nobody here. */
 export async function driverIdOfUser(db: DbOrTx, orgId: string, userId: string): Promise<string> {
-  const [d] = await db.select({ id: drivers.id }).from(drivers).where(and(eq(drivers.userId, userId), eq(drivers.organizationId, orgId)));
+  const [d] = await db
+    .select({ id: drivers.id })
+    .from(drivers)
+    .where(and(eq(drivers.userId, userId), eq(drivers.organizationId, orgId)));
   if (!d) throw notFound('Driver');
   return d.id;
 }
@@ -48,18 +54,27 @@ export async function logsForPeriod({ db, orgId, now = Date.now() }: ReadScope, 
   const toMs = dayStartMs(nextDate(q.to), d.homeTimeZone, periodStart);
   const [records, rows] = await Promise.all([
     driverRecordsOf(db, orgId, [d.id], fromMs - LOOKBACK_MS, toMs, state),
-    db.select({ id: hosLogs.id, date: hosLogs.logDate, certifiedAt: hosLogs.certifiedAt }).from(hosLogs).where(and(eq(hosLogs.driverId, d.id), gte(hosLogs.logDate, q.from), lte(hosLogs.logDate, q.to))),
+    db
+      .select({ id: hosLogs.id, date: hosLogs.logDate, certifiedAt: hosLogs.certifiedAt })
+      .from(hosLogs)
+      .where(and(eq(hosLogs.driverId, d.id), gte(hosLogs.logDate, q.from), lte(hosLogs.logDate, q.to))),
   ]);
   const events = records.eventsOf(d.id);
   const firstMs = events[0]?.at ?? Infinity;
   const dates: string[] = [];
   for (let date = q.from; date <= q.to; date = nextDate(date)) dates.push(date);
-  const bounds = new Map(dates.map((date) => [date, { startMs: dayStartMs(date, d.homeTimeZone, periodStart), endMs: dayStartMs(nextDate(date), d.homeTimeZone, periodStart) }]));
+  const bounds = new Map(
+    dates.map((date) => [date, { startMs: dayStartMs(date, d.homeTimeZone, periodStart), endMs: dayStartMs(nextDate(date), d.homeTimeZone, periodStart) }]),
+  );
   const onRecords = (date: string) => bounds.get(date)!.startMs < now && firstMs < bounds.get(date)!.endMs;
   const logOf = new Map(rows.map((r) => [r.date, r]));
   const missing = dates.filter((date) => !logOf.has(date) && onRecords(date));
   if (missing.length) {
-    const ids = await ensureLogDays(db, orgId, missing.map((logDate) => ({ driverId: d.id, logDate })));
+    const ids = await ensureLogDays(
+      db,
+      orgId,
+      missing.map((logDate) => ({ driverId: d.id, logDate })),
+    );
     for (const date of missing) logOf.set(date, { id: ids.get(`${d.id}|${date}`)!, date, certifiedAt: null });
   }
   const periods = records.periodsOf(d.id, Math.min(toMs, Math.max(now, fromMs)));

@@ -32,11 +32,20 @@ type Query = z.output<typeof hosProposalQuery>;
 const vehicleColumns = { id: assets.id, unitNumber: assets.unitNumber, type: assets.type };
 
 async function eventsWithVehicles(db: DbOrTx, where: ReturnType<typeof and>) {
-  return db.select({ e: hosEvents, vehicle: vehicleColumns }).from(hosEvents).leftJoin(assets, and(eq(assets.id, hosEvents.vehicleId), eq(assets.organizationId, hosEvents.organizationId))).where(where).orderBy(asc(hosEvents.eventTime), asc(hosEvents.sequenceId));
+  return db
+    .select({ e: hosEvents, vehicle: vehicleColumns })
+    .from(hosEvents)
+    .leftJoin(assets, and(eq(assets.id, hosEvents.vehicleId), eq(assets.organizationId, hosEvents.organizationId)))
+    .where(where)
+    .orderBy(asc(hosEvents.eventTime), asc(hosEvents.sequenceId));
 }
 
 /** Proposals with their records, in one read of the requests' rows and one of the originals. */
-async function presentAll(db: DbOrTx, orgId: string, requests: Array<{ r: RequestRow; by: string | null; byName: string | null; driver: { id: string; firstName: string; lastName: string } }>): Promise<HosProposal[]> {
+async function presentAll(
+  db: DbOrTx,
+  orgId: string,
+  requests: Array<{ r: RequestRow; by: string | null; byName: string | null; driver: { id: string; firstName: string; lastName: string } }>,
+): Promise<HosProposal[]> {
   if (requests.length === 0) return [];
   const ids = requests.map((x) => x.r.id);
   const proposed = await eventsWithVehicles(db, and(eq(hosEvents.organizationId, orgId), inArray(hosEvents.editRequestId, ids)));
@@ -45,7 +54,13 @@ async function presentAll(db: DbOrTx, orgId: string, requests: Array<{ r: Reques
   const logRows = await db
     .select({ id: hosLogs.id, driverId: hosLogs.driverId, date: hosLogs.logDate })
     .from(hosLogs)
-    .where(and(eq(hosLogs.organizationId, orgId), inArray(hosLogs.driverId, [...new Set(requests.map((x) => x.r.driverId))]), inArray(hosLogs.logDate, [...new Set(requests.map((x) => x.r.logDate))])));
+    .where(
+      and(
+        eq(hosLogs.organizationId, orgId),
+        inArray(hosLogs.driverId, [...new Set(requests.map((x) => x.r.driverId))]),
+        inArray(hosLogs.logDate, [...new Set(requests.map((x) => x.r.logDate))]),
+      ),
+    );
   return requests.map(({ r, by, byName, driver }) => {
     const mine = proposed.filter((p) => p.e.editRequestId === r.id);
     const replaced = new Set(mine.map((p) => p.e.replacesEventId));
@@ -77,16 +92,32 @@ const requestColumns = {
   driver: { id: drivers.id, firstName: drivers.firstName, lastName: drivers.lastName },
 };
 
-function named(rows: Array<{ r: RequestRow; by: string | null; byFirst: string | null; byLast: string | null; byEmail: string | null; driver: { id: string; firstName: string; lastName: string } }>) {
+function named(
+  rows: Array<{
+    r: RequestRow;
+    by: string | null;
+    byFirst: string | null;
+    byLast: string | null;
+    byEmail: string | null;
+    driver: { id: string; firstName: string; lastName: string };
+  }>,
+) {
   return rows.map((x) => ({ r: x.r, by: x.by, byName: [x.byFirst, x.byLast].filter(Boolean).join(' ') || x.byEmail, driver: x.driver }));
 }
 
 /** A driver's proposals, newest first (pending ones first when no state is asked). */
 export async function listProposals({ db, orgId }: ReadScope, driverId: string, q: Query): Promise<Page<HosProposal>> {
   // A driver of another organization (or none) is not found, never an empty list that says it exists.
-  const [driver] = await db.select({ id: drivers.id }).from(drivers).where(and(eq(drivers.id, driverId), eq(drivers.organizationId, orgId)));
+  const [driver] = await db
+    .select({ id: drivers.id })
+    .from(drivers)
+    .where(and(eq(drivers.id, driverId), eq(drivers.organizationId, orgId)));
   if (!driver) throw notFound('Driver');
-  const where = and(eq(hosEditRequests.organizationId, orgId), eq(hosEditRequests.driverId, driverId), q.state ? eq(hosEditRequests.state, q.state) : undefined);
+  const where = and(
+    eq(hosEditRequests.organizationId, orgId),
+    eq(hosEditRequests.driverId, driverId),
+    q.state ? eq(hosEditRequests.state, q.state) : undefined,
+  );
   const [rows, [total]] = await Promise.all([
     db
       .select(requestColumns)
@@ -104,7 +135,10 @@ export async function listProposals({ db, orgId }: ReadScope, driverId: string, 
 
 /** How many proposals wait for the driver. */
 export async function countPending(db: DbOrTx, orgId: string, driverId: string): Promise<number> {
-  const [row] = await db.select({ n: count() }).from(hosEditRequests).where(and(eq(hosEditRequests.organizationId, orgId), eq(hosEditRequests.driverId, driverId), eq(hosEditRequests.state, 'PENDING')));
+  const [row] = await db
+    .select({ n: count() })
+    .from(hosEditRequests)
+    .where(and(eq(hosEditRequests.organizationId, orgId), eq(hosEditRequests.driverId, driverId), eq(hosEditRequests.state, 'PENDING')));
   return row?.n ?? 0;
 }
 
@@ -128,20 +162,39 @@ async function lockPending(tx: DbOrTx, actor: Actor, orgId: string, driverId: st
     .where(and(eq(drivers.id, driverId), eq(drivers.organizationId, orgId)))
     .for('no key update');
   if (!d) throw notFound('Driver');
-  const [r] = await tx.select().from(hosEditRequests).where(and(eq(hosEditRequests.id, id), eq(hosEditRequests.organizationId, orgId), eq(hosEditRequests.driverId, d.id)));
+  const [r] = await tx
+    .select()
+    .from(hosEditRequests)
+    .where(and(eq(hosEditRequests.id, id), eq(hosEditRequests.organizationId, orgId), eq(hosEditRequests.driverId, d.id)));
   if (!r) throw notFound('Proposal');
   // 4.3.3.1.3: edits requested by anyone but the driver need the driver's own confirmation or rejection.
-  if (!actor.userId || actor.userId !== d.userId) throw forbidden('Only the driver can accept or reject a proposed edit of their records', 'Decision by another user than the driver');
+  if (!actor.userId || actor.userId !== d.userId)
+    throw forbidden('Only the driver can accept or reject a proposed edit of their records', 'Decision by another user than the driver');
   // The same decision sent again (a phone resending after a lost answer, decision 0184) is the decision made.
   if (r.state === want) return { d, r, proposed: [], originals: [], decided: true };
-  if (r.state !== 'PENDING') throw conflict(`This proposal was already ${r.state === 'ACCEPTED' ? 'accepted' : 'rejected'}`, 'proposalId: decided', r.state === 'ACCEPTED' ? 'hos.proposal_accepted' : 'hos.proposal_rejected');
-  const proposed = await tx.select().from(hosEvents).where(and(eq(hosEvents.organizationId, orgId), eq(hosEvents.editRequestId, r.id))).orderBy(asc(hosEvents.eventTime), asc(hosEvents.sequenceId));
+  if (r.state !== 'PENDING')
+    throw conflict(
+      `This proposal was already ${r.state === 'ACCEPTED' ? 'accepted' : 'rejected'}`,
+      'proposalId: decided',
+      r.state === 'ACCEPTED' ? 'hos.proposal_accepted' : 'hos.proposal_rejected',
+    );
+  const proposed = await tx
+    .select()
+    .from(hosEvents)
+    .where(and(eq(hosEvents.organizationId, orgId), eq(hosEvents.editRequestId, r.id)))
+    .orderBy(asc(hosEvents.eventTime), asc(hosEvents.sequenceId));
   const originalIds = proposed.map((p) => p.replacesEventId).filter((v): v is string => !!v);
-  const originals = originalIds.length ? await tx.select().from(hosEvents).where(and(eq(hosEvents.organizationId, orgId), inArray(hosEvents.id, originalIds))) : [];
+  const originals = originalIds.length
+    ? await tx
+        .select()
+        .from(hosEvents)
+        .where(and(eq(hosEvents.organizationId, orgId), inArray(hosEvents.id, originalIds)))
+    : [];
   return { d, r, proposed, originals, decided: false };
 }
 
-const stale = () => conflict('The records changed since this edit was proposed: it can only be rejected now', 'proposalId: originals no longer active', 'hos.proposal_stale');
+const stale = () =>
+  conflict('The records changed since this edit was proposed: it can only be rejected now', 'proposalId: originals no longer active', 'hos.proposal_stale');
 
 /** Re-checks a proposal against the driver's records as they stand now. */
 async function checkStillFits(tx: DbOrTx, r: RequestRow, proposed: EventRow[], originals: EventRow[]): Promise<void> {
@@ -167,7 +220,14 @@ async function checkStillFits(tx: DbOrTx, r: RequestRow, proposed: EventRow[], o
 }
 
 /** The office user who proposed it hears of the driver's decision (decision 0130), committed with it. */
-async function notifyDecision(tx: DbOrTx, orgId: string, d: { firstName: string; lastName: string }, r: { id: string; logDate: string; requestedByUserId: string | null }, accepted: boolean, note: string | null): Promise<void> {
+async function notifyDecision(
+  tx: DbOrTx,
+  orgId: string,
+  d: { firstName: string; lastName: string },
+  r: { id: string; logDate: string; requestedByUserId: string | null },
+  accepted: boolean,
+  note: string | null,
+): Promise<void> {
   if (!r.requestedByUserId) return;
   const name = `${d.firstName} ${d.lastName}`;
   await notify(tx, {
@@ -187,20 +247,44 @@ async function notifyDecision(tx: DbOrTx, orgId: string, d: { firstName: string;
  * inactive-changed (Appendix A 4.4.4.2.6), and the days it touches ask for certification again.
  * Refused (409) when the records changed so that it no longer fits; it can then be rejected.
  */
-export async function acceptProposal({ db, orgId, actor, now = Date.now() }: Scope, driverId: string, id: string, input: { recordedAt?: string | null } = {}): Promise<HosProposal> {
+export async function acceptProposal(
+  { db, orgId, actor, now = Date.now() }: Scope,
+  driverId: string,
+  id: string,
+  input: { recordedAt?: string | null } = {},
+): Promise<HosProposal> {
   // When a phone without signal decided (decision 0184), else now.
   const at = new Date(recordedTime(input.recordedAt, now));
   await db.transaction(async (tx) => {
     const { d, r, proposed, originals, decided } = await lockPending(tx, actor, orgId, driverId, id, 'ACCEPTED');
     if (decided) return;
     await checkStillFits(tx, r, proposed, originals);
-    if (originals.length) await tx.update(hosEvents).set({ recordStatus: HOS_RECORD_STATUSES.INACTIVE_CHANGED }).where(inArray(hosEvents.id, originals.map((o) => o.id)));
-    await tx.update(hosEvents).set({ recordStatus: HOS_RECORD_STATUSES.ACTIVE }).where(inArray(hosEvents.id, proposed.map((p) => p.id)));
+    if (originals.length)
+      await tx
+        .update(hosEvents)
+        .set({ recordStatus: HOS_RECORD_STATUSES.INACTIVE_CHANGED })
+        .where(
+          inArray(
+            hosEvents.id,
+            originals.map((o) => o.id),
+          ),
+        );
+    await tx
+      .update(hosEvents)
+      .set({ recordStatus: HOS_RECORD_STATUSES.ACTIVE })
+      .where(
+        inArray(
+          hosEvents.id,
+          proposed.map((p) => p.id),
+        ),
+      );
     // The accepted duty statuses are now the driver's record: receivers hear of each.
     await emitDutyChanges(
       tx,
       orgId,
-      proposed.filter((p) => p.eventType === HOS_EVENT_TYPES.DUTY_STATUS && p.driverId === d.id).map((p) => ({ eventId: p.id, driverId: d.id, code: p.eventCode, at: p.eventTime, origin: p.recordOrigin, assetId: p.vehicleId })),
+      proposed
+        .filter((p) => p.eventType === HOS_EVENT_TYPES.DUTY_STATUS && p.driverId === d.id)
+        .map((p) => ({ eventId: p.id, driverId: d.id, code: p.eventCode, at: p.eventTime, origin: p.recordOrigin, assetId: p.vehicleId })),
     );
     await tx.update(hosEditRequests).set({ state: 'ACCEPTED', decidedAt: at, decidedByUserId: actor.userId }).where(eq(hosEditRequests.id, r.id));
     const days = [...new Set([...proposed, ...originals].filter((e) => e.driverId === d.id).map((e) => e.logDate))];
@@ -220,13 +304,26 @@ export async function acceptProposal({ db, orgId, actor, now = Date.now() }: Sco
 }
 
 /** The driver rejects a proposal: the proposed records become inactive-change-rejected; the records stay as they were. */
-export async function rejectProposal({ db, orgId, actor, now = Date.now() }: Scope, driverId: string, id: string, input: { note: string | null; recordedAt?: string | null }): Promise<HosProposal> {
+export async function rejectProposal(
+  { db, orgId, actor, now = Date.now() }: Scope,
+  driverId: string,
+  id: string,
+  input: { note: string | null; recordedAt?: string | null },
+): Promise<HosProposal> {
   // When a phone without signal decided (decision 0184), else now.
   const at = new Date(recordedTime(input.recordedAt, now));
   await db.transaction(async (tx) => {
     const { d, r, proposed, decided } = await lockPending(tx, actor, orgId, driverId, id, 'REJECTED');
     if (decided) return;
-    await tx.update(hosEvents).set({ recordStatus: HOS_RECORD_STATUSES.INACTIVE_CHANGE_REJECTED }).where(inArray(hosEvents.id, proposed.map((p) => p.id)));
+    await tx
+      .update(hosEvents)
+      .set({ recordStatus: HOS_RECORD_STATUSES.INACTIVE_CHANGE_REJECTED })
+      .where(
+        inArray(
+          hosEvents.id,
+          proposed.map((p) => p.id),
+        ),
+      );
     await notifyHosChange(tx, orgId);
     await tx.update(hosEditRequests).set({ state: 'REJECTED', decidedAt: at, decidedByUserId: actor.userId }).where(eq(hosEditRequests.id, r.id));
     await recordActivity(tx, {

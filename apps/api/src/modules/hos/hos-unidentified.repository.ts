@@ -58,7 +58,11 @@ const ms = (v: Date | string) => new Date(v).getTime();
  * taken over by a driver), proposed (an edit request waits for a driver), annotated as nobody's, or
  * unassigned.
  */
-export async function readSegments(db: DbOrTx, orgId: string, f: { fromMs?: number; toMs?: number; vehicleIds?: readonly string[]; segmentId?: string }): Promise<Segment[]> {
+export async function readSegments(
+  db: DbOrTx,
+  orgId: string,
+  f: { fromMs?: number; toMs?: number; vehicleIds?: readonly string[]; segmentId?: string },
+): Promise<Segment[]> {
   if (f.vehicleIds && f.vehicleIds.length === 0) return [];
   const conds = [
     sql`d.organization_id = ${orgId}::uuid and d.driver_id is null and d.event_type = ${HOS_EVENT_TYPES.DUTY_STATUS} and d.event_code = 3 and d.record_status in (1, 2)`,
@@ -86,7 +90,12 @@ export async function readSegments(db: DbOrTx, orgId: string, f: { fromMs?: numb
   const ids = rows.map((r) => r.id);
   const [notes, takers] = await Promise.all([
     db
-      .select({ id: hosUnidentifiedAnnotations.segmentEventId, reason: hosUnidentifiedAnnotations.reason, at: hosUnidentifiedAnnotations.annotatedAt, by: users.email })
+      .select({
+        id: hosUnidentifiedAnnotations.segmentEventId,
+        reason: hosUnidentifiedAnnotations.reason,
+        at: hosUnidentifiedAnnotations.annotatedAt,
+        by: users.email,
+      })
       .from(hosUnidentifiedAnnotations)
       .leftJoin(users, eq(users.id, hosUnidentifiedAnnotations.annotatedByUserId))
       .where(and(eq(hosUnidentifiedAnnotations.organizationId, orgId), inArray(hosUnidentifiedAnnotations.segmentEventId, ids))),
@@ -101,7 +110,13 @@ export async function readSegments(db: DbOrTx, orgId: string, f: { fromMs?: numb
       .from(hosEvents)
       .innerJoin(drivers, and(eq(drivers.id, hosEvents.driverId), eq(drivers.organizationId, hosEvents.organizationId)))
       .leftJoin(hosEditRequests, and(eq(hosEditRequests.id, hosEvents.editRequestId), eq(hosEditRequests.organizationId, hosEvents.organizationId)))
-      .where(and(eq(hosEvents.organizationId, orgId), inArray(hosEvents.replacesEventId, ids), inArray(hosEvents.recordStatus, [HOS_RECORD_STATUSES.ACTIVE, HOS_RECORD_STATUSES.INACTIVE_CHANGE_REQUESTED]))),
+      .where(
+        and(
+          eq(hosEvents.organizationId, orgId),
+          inArray(hosEvents.replacesEventId, ids),
+          inArray(hosEvents.recordStatus, [HOS_RECORD_STATUSES.ACTIVE, HOS_RECORD_STATUSES.INACTIVE_CHANGE_REQUESTED]),
+        ),
+      ),
   ]);
   const noteOf = new Map(notes.map((n) => [n.id, n]));
   return rows.map((r): Segment => {
@@ -109,7 +124,8 @@ export async function readSegments(db: DbOrTx, orgId: string, f: { fromMs?: numb
     const assigned = taken.find((t) => t.status === HOS_RECORD_STATUSES.ACTIVE);
     const proposed = taken.find((t) => t.status === HOS_RECORD_STATUSES.INACTIVE_CHANGE_REQUESTED && t.requestState === 'PENDING');
     const note = noteOf.get(r.id);
-    const state: SegmentState = Number(r.record_status) === HOS_RECORD_STATUSES.INACTIVE_CHANGED || assigned ? 'ASSIGNED' : proposed ? 'PROPOSED' : note ? 'ANNOTATED' : 'UNASSIGNED';
+    const state: SegmentState =
+      Number(r.record_status) === HOS_RECORD_STATUSES.INACTIVE_CHANGED || assigned ? 'ASSIGNED' : proposed ? 'PROPOSED' : note ? 'ANNOTATED' : 'UNASSIGNED';
     return {
       id: r.id,
       vehicleId: r.vehicle_id,
@@ -172,9 +188,11 @@ export async function checkAssign(tx: DbOrTx, driverId: string, s: Pick<Segment,
       ),
     )
     .limit(1);
-  if (inside) throw conflict(`The driver has a duty status recorded at ${inside.at.toISOString()}, during this driving`, `${field}: overlaps the driver's records`);
+  if (inside)
+    throw conflict(`The driver has a duty status recorded at ${inside.at.toISOString()}, during this driving`, `${field}: overlaps the driver's records`);
   const running = await inForceAt(tx, driverId, HOS_EVENT_TYPES.DUTY_STATUS, new Date(s.start));
-  if (running && isAutomaticDriving(running)) throw conflict('The driver was already driving another vehicle when this driving started', `${field}: overlaps automatic driving`);
+  if (running && isAutomaticDriving(running))
+    throw conflict('The driver was already driving another vehicle when this driving started', `${field}: overlaps automatic driving`);
 }
 
 /** Metres driven in a segment: its odometer readings, else the length of the vehicle's track. */
@@ -198,7 +216,10 @@ export async function segmentDistance(db: DbOrTx, s: Segment): Promise<number | 
 /** The vehicles a driver may see unidentified driving on: the one assigned now and those in their records of the last 8 days. */
 export async function vehiclesOfDriver(db: DbOrTx, orgId: string, driverId: string, sinceMs: number): Promise<string[]> {
   const [current, recent] = await Promise.all([
-    db.select({ id: assets.id }).from(assets).where(and(eq(assets.organizationId, orgId), eq(assets.currentDriverId, driverId), eq(assets.type, 'VEHICLE'))),
+    db
+      .select({ id: assets.id })
+      .from(assets)
+      .where(and(eq(assets.organizationId, orgId), eq(assets.currentDriverId, driverId), eq(assets.type, 'VEHICLE'))),
     db
       .selectDistinct({ id: hosEvents.vehicleId })
       .from(hosEvents)

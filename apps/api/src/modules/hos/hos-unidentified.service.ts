@@ -1,5 +1,12 @@
 import { and, eq, inArray, isNull } from 'drizzle-orm';
-import { HOS_EVENT_TYPES, HOS_RECORD_ORIGINS, HOS_RECORD_STATUSES, type HosUnidentifiedSegment, type Page, type hosUnidentifiedQuery } from '@fleet/api-contract';
+import {
+  HOS_EVENT_TYPES,
+  HOS_RECORD_ORIGINS,
+  HOS_RECORD_STATUSES,
+  type HosUnidentifiedSegment,
+  type Page,
+  type hosUnidentifiedQuery,
+} from '@fleet/api-contract';
 import type { z } from 'zod';
 import type { DbOrTx } from '../../db/client.ts';
 import { drivers, hosEvents, hosUnidentifiedAnnotations } from '../../db/schema/index.ts';
@@ -100,7 +107,14 @@ function copiesFor(
 
 async function lockDriver(tx: DbOrTx, orgId: string, driverId: string, field: string) {
   const [d] = await tx
-    .select({ id: drivers.id, userId: drivers.userId, homeTimeZone: drivers.homeTimeZone, firstName: drivers.firstName, lastName: drivers.lastName, status: drivers.status })
+    .select({
+      id: drivers.id,
+      userId: drivers.userId,
+      homeTimeZone: drivers.homeTimeZone,
+      firstName: drivers.firstName,
+      lastName: drivers.lastName,
+      status: drivers.status,
+    })
     .from(drivers)
     .where(and(eq(drivers.id, driverId), eq(drivers.organizationId, orgId)))
     .for('no key update');
@@ -128,7 +142,8 @@ async function takeable(tx: DbOrTx, orgId: string, segmentId: string) {
   await lockVehicles(tx, [s.vehicleId]);
   if (s.end === null) throw invalidField('segmentId', 'The vehicle is still driving: this driving can be assigned once it stops', 'hos.segment_driving');
   if (s.state === 'ASSIGNED') throw conflict('This driving is already assigned to a driver', 'segmentId: already assigned', 'hos.segment_assigned');
-  if (s.state === 'PROPOSED') throw conflict('This driving is proposed to a driver: they accept or reject it first', 'segmentId: proposal pending', 'hos.segment_proposed');
+  if (s.state === 'PROPOSED')
+    throw conflict('This driving is proposed to a driver: they accept or reject it first', 'segmentId: proposal pending', 'hos.segment_proposed');
   const records = await segmentRecords(tx, orgId, s);
   if (records.length === 0) throw conflict('This driving is already assigned to a driver', 'segmentId: no active records', 'hos.segment_assigned');
   return { s, records };
@@ -139,12 +154,18 @@ async function takeable(tx: DbOrTx, orgId: string, segmentId: string) {
  * inactive-changed and the driver gets active copies with origin "assumed from unidentified driver
  * profile". Refused when it collides with the driver's own records.
  */
-export async function claimSegment({ db, orgId, actor }: Scope, driverId: string, segmentId: string, input: { annotation: string | null }): Promise<HosUnidentifiedSegment> {
+export async function claimSegment(
+  { db, orgId, actor }: Scope,
+  driverId: string,
+  segmentId: string,
+  input: { annotation: string | null },
+): Promise<HosUnidentifiedSegment> {
   const periodStart = await periodStartOf(db, orgId);
   await db.transaction(async (tx) => {
     const d = await lockVehicleThenDriver(tx, orgId, segmentId, driverId, 'driver');
     // Only the driver takes over unidentified records as their own (4.4.4.2.4); the office proposes instead.
-    if (!actor.userId || actor.userId !== d.userId) throw forbidden('Only the driver can claim unidentified driving; propose it to them instead', 'Claim by another user than the driver');
+    if (!actor.userId || actor.userId !== d.userId)
+      throw forbidden('Only the driver can claim unidentified driving; propose it to them instead', 'Claim by another user than the driver');
     const vehicles = await vehiclesOfDriver(tx, orgId, d.id, Date.now() - WINDOW_MS);
     const seen = await segmentOf(tx, orgId, segmentId);
     // A driver sees only unidentified driving of their own vehicles.
@@ -152,17 +173,37 @@ export async function claimSegment({ db, orgId, actor }: Scope, driverId: string
     const { s, records } = await takeable(tx, orgId, segmentId);
     await checkAssign(tx, d.id, s, 'segmentId');
     const firstSeq = await nextSequenceId(tx, d.id);
-    const copies = copiesFor(records, d, { status: HOS_RECORD_STATUSES.ACTIVE, requestId: null, annotation: input.annotation ?? ASSIGNED_NOTE, firstSeq, periodStart, userId: actor.userId });
-    await tx.update(hosEvents).set({ recordStatus: HOS_RECORD_STATUSES.INACTIVE_CHANGED }).where(inArray(hosEvents.id, records.map((e) => e.id)));
-    const added = await tx
-      .insert(hosEvents)
-      .values(copies)
-      .returning({ id: hosEvents.id, eventType: hosEvents.eventType, eventCode: hosEvents.eventCode, eventTime: hosEvents.eventTime, vehicleId: hosEvents.vehicleId });
+    const copies = copiesFor(records, d, {
+      status: HOS_RECORD_STATUSES.ACTIVE,
+      requestId: null,
+      annotation: input.annotation ?? ASSIGNED_NOTE,
+      firstSeq,
+      periodStart,
+      userId: actor.userId,
+    });
+    await tx
+      .update(hosEvents)
+      .set({ recordStatus: HOS_RECORD_STATUSES.INACTIVE_CHANGED })
+      .where(
+        inArray(
+          hosEvents.id,
+          records.map((e) => e.id),
+        ),
+      );
+    const added = await tx.insert(hosEvents).values(copies).returning({
+      id: hosEvents.id,
+      eventType: hosEvents.eventType,
+      eventCode: hosEvents.eventCode,
+      eventTime: hosEvents.eventTime,
+      vehicleId: hosEvents.vehicleId,
+    });
     // The claimed driving is the driver's record now: receivers hear of each duty status taken over.
     await emitDutyChanges(
       tx,
       orgId,
-      added.filter((e) => e.eventType === HOS_EVENT_TYPES.DUTY_STATUS).map((e) => ({ eventId: e.id, driverId: d.id, code: e.eventCode, at: e.eventTime, origin: HOS_RECORD_ORIGINS.UNIDENTIFIED, assetId: e.vehicleId })),
+      added
+        .filter((e) => e.eventType === HOS_EVENT_TYPES.DUTY_STATUS)
+        .map((e) => ({ eventId: e.id, driverId: d.id, code: e.eventCode, at: e.eventTime, origin: HOS_RECORD_ORIGINS.UNIDENTIFIED, assetId: e.vehicleId })),
     );
     const days = [...new Set(copies.map((c) => c.logDate))];
     await reopenLogDays(tx, orgId, d.id, days);
@@ -173,7 +214,14 @@ export async function claimSegment({ db, orgId, actor }: Scope, driverId: string
       action: 'CLAIM_UNIDENTIFIED',
       entityType: 'DRIVER',
       entityId: d.id,
-      after: { segmentId, vehicleId: s.vehicleId, start: new Date(s.start).toISOString(), end: new Date(s.end!).toISOString(), records: records.length, driverName: `${d.firstName} ${d.lastName}` },
+      after: {
+        segmentId,
+        vehicleId: s.vehicleId,
+        start: new Date(s.start).toISOString(),
+        end: new Date(s.end!).toISOString(),
+        records: records.length,
+        driverName: `${d.firstName} ${d.lastName}`,
+      },
     });
   });
   return present(db, await segmentOf(db, orgId, segmentId), Date.now());
@@ -183,7 +231,11 @@ export async function claimSegment({ db, orgId, actor }: Scope, driverId: string
  * The office proposes a segment to a driver (a carrier edit request, 4.4.4.2.6): the driver's copies
  * are stored inactive-change-requested; the unidentified records stay active until the driver accepts.
  */
-export async function proposeSegment({ db, orgId, actor }: Scope, segmentId: string, input: { driverId: string; annotation: string | null }): Promise<HosUnidentifiedSegment> {
+export async function proposeSegment(
+  { db, orgId, actor }: Scope,
+  segmentId: string,
+  input: { driverId: string; annotation: string | null },
+): Promise<HosUnidentifiedSegment> {
   const periodStart = await periodStartOf(db, orgId);
   await db.transaction(async (tx) => {
     const d = await lockVehicleThenDriver(tx, orgId, segmentId, input.driverId, 'driverId');
@@ -196,11 +248,29 @@ export async function proposeSegment({ db, orgId, actor }: Scope, segmentId: str
       throw invalidField('driverId', (err as Error).message);
     }
     const annotation = input.annotation ?? ASSIGNED_NOTE;
-    const requestId = await createEditRequest(tx, { orgId, driverId: d.id, kind: 'ASSIGN_UNIDENTIFIED', logDate: logDateOf(s.start, d.homeTimeZone, periodStart), annotation, actor });
+    const requestId = await createEditRequest(tx, {
+      orgId,
+      driverId: d.id,
+      kind: 'ASSIGN_UNIDENTIFIED',
+      logDate: logDateOf(s.start, d.homeTimeZone, periodStart),
+      annotation,
+      actor,
+    });
     const firstSeq = await nextSequenceId(tx, d.id);
-    const copies = copiesFor(records, d, { status: HOS_RECORD_STATUSES.INACTIVE_CHANGE_REQUESTED, requestId, annotation, firstSeq, periodStart, userId: actor.userId });
+    const copies = copiesFor(records, d, {
+      status: HOS_RECORD_STATUSES.INACTIVE_CHANGE_REQUESTED,
+      requestId,
+      annotation,
+      firstSeq,
+      periodStart,
+      userId: actor.userId,
+    });
     await tx.insert(hosEvents).values(copies);
-    await ensureLogDays(tx, orgId, [...new Set(copies.map((c) => c.logDate))].map((logDate) => ({ driverId: d.id, logDate })));
+    await ensureLogDays(
+      tx,
+      orgId,
+      [...new Set(copies.map((c) => c.logDate))].map((logDate) => ({ driverId: d.id, logDate })),
+    );
     await notifyHosChange(tx, orgId);
     await recordActivity(tx, {
       orgId,
@@ -208,7 +278,14 @@ export async function proposeSegment({ db, orgId, actor }: Scope, segmentId: str
       action: 'PROPOSE_UNIDENTIFIED',
       entityType: 'DRIVER',
       entityId: d.id,
-      after: { segmentId, proposalId: requestId, vehicleId: s.vehicleId, start: new Date(s.start).toISOString(), end: new Date(s.end!).toISOString(), driverName: `${d.firstName} ${d.lastName}` },
+      after: {
+        segmentId,
+        proposalId: requestId,
+        vehicleId: s.vehicleId,
+        start: new Date(s.start).toISOString(),
+        end: new Date(s.end!).toISOString(),
+        driverName: `${d.firstName} ${d.lastName}`,
+      },
     });
   });
   return present(db, await segmentOf(db, orgId, segmentId), Date.now());
@@ -218,12 +295,16 @@ export async function proposeSegment({ db, orgId, actor }: Scope, segmentId: str
 export async function annotateSegment({ db, orgId, actor }: Scope, segmentId: string, input: { reason: string }): Promise<HosUnidentifiedSegment> {
   await db.transaction(async (tx) => {
     const s = await segmentOf(tx, orgId, segmentId);
-    if (s.state === 'ASSIGNED') throw conflict('This driving is assigned to a driver: it is their driving time', 'segmentId: already assigned', 'hos.segment_assigned');
+    if (s.state === 'ASSIGNED')
+      throw conflict('This driving is assigned to a driver: it is their driving time', 'segmentId: already assigned', 'hos.segment_assigned');
     const before = s.annotation;
     await tx
       .insert(hosUnidentifiedAnnotations)
       .values({ segmentEventId: s.id, organizationId: orgId, reason: input.reason, annotatedByUserId: actor.userId })
-      .onConflictDoUpdate({ target: [hosUnidentifiedAnnotations.segmentEventId, hosUnidentifiedAnnotations.organizationId], set: { reason: input.reason, annotatedByUserId: actor.userId, annotatedAt: new Date() } });
+      .onConflictDoUpdate({
+        target: [hosUnidentifiedAnnotations.segmentEventId, hosUnidentifiedAnnotations.organizationId],
+        set: { reason: input.reason, annotatedByUserId: actor.userId, annotatedAt: new Date() },
+      });
     await recordActivity(tx, {
       orgId,
       actor,
@@ -240,5 +321,6 @@ export async function annotateSegment({ db, orgId, actor }: Scope, segmentId: st
 /** How many unassigned, ended segments the driver's vehicles hold in the last 8 days (the driver screen's badge). */
 export async function countDriverUnidentified(db: DbOrTx, orgId: string, driverId: string, now = Date.now()): Promise<number> {
   const vehicles = await vehiclesOfDriver(db, orgId, driverId, now - WINDOW_MS);
-  return (await readSegments(db, orgId, { fromMs: now - WINDOW_MS, toMs: now, vehicleIds: vehicles })).filter((s) => s.state === 'UNASSIGNED' && s.end !== null).length;
+  return (await readSegments(db, orgId, { fromMs: now - WINDOW_MS, toMs: now, vehicleIds: vehicles })).filter((s) => s.state === 'UNASSIGNED' && s.end !== null)
+    .length;
 }

@@ -38,7 +38,9 @@ export async function driverVehicleOf(db: DbOrTx, orgId: string, driverId: strin
       longitude: latestPositions.longitude,
       odometer: latestPositions.odometer,
       // The engine's total hours the device reported with that fix (ECM, decision 0155).
-      engineHours: sql<number | null>`case when jsonb_typeof(${latestPositions.attributes}->'engineHours') = 'number' then (${latestPositions.attributes}->>'engineHours')::float8 end`,
+      engineHours: sql<
+        number | null
+      >`case when jsonb_typeof(${latestPositions.attributes}->'engineHours') = 'number' then (${latestPositions.attributes}->>'engineHours')::float8 end`,
       speed: latestPositions.speed,
     })
     .from(assets)
@@ -48,7 +50,16 @@ export async function driverVehicleOf(db: DbOrTx, orgId: string, driverId: strin
   if (!row) return { vehicle: null, position: null, moving: false };
   const fresh = row.fixTime !== null && row.latitude !== null && row.longitude !== null && now - row.fixTime.getTime() <= FRESH_FIX_MS;
   const odometerM = fresh ? await odometerAtFix(db, orgId, row.id, row.odometer, row.fixTime!) : null;
-  const position = fresh ? { latitude: row.latitude!, longitude: row.longitude!, odometerM, engineHours: row.engineHours === null ? null : Number(row.engineHours), at: row.fixTime!.getTime(), speedKmh: row.speed } : null;
+  const position = fresh
+    ? {
+        latitude: row.latitude!,
+        longitude: row.longitude!,
+        odometerM,
+        engineHours: row.engineHours === null ? null : Number(row.engineHours),
+        at: row.fixTime!.getTime(),
+        speedKmh: row.speed,
+      }
+    : null;
   return {
     vehicle: { id: row.id, unitNumber: row.unitNumber, type: row.type, vin: row.vin },
     position,
@@ -65,6 +76,13 @@ export async function driverVehicleAt(db: DbOrTx, orgId: string, driverId: strin
   if (!now.vehicle) return now;
   const fix = (await fixesOf(db, orgId, now.vehicle.id, atMs - FRESH_FIX_MS, atMs)).at(-1);
   if (!fix) return { ...now, position: null, moving: false };
-  const position = { latitude: fix.lat, longitude: fix.lon, odometerM: await odometerAtFix(db, orgId, now.vehicle.id, fix.odometerM, new Date(fix.time)), engineHours: fix.engineHours ?? null, at: fix.time, speedKmh: fix.speedKmh };
+  const position = {
+    latitude: fix.lat,
+    longitude: fix.lon,
+    odometerM: await odometerAtFix(db, orgId, now.vehicle.id, fix.odometerM, new Date(fix.time)),
+    engineHours: fix.engineHours ?? null,
+    at: fix.time,
+    speedKmh: fix.speedKmh,
+  };
   return { ...now, position, moving: (fix.speedKmh ?? 0) >= MOVING_KMH };
 }

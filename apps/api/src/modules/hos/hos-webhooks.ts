@@ -23,7 +23,12 @@ export async function emitDutyChanges(tx: DbOrTx, orgId: string, changes: readon
   const known = changes.filter((c) => c.code >= 1 && c.code <= 4);
   if (known.length === 0) return;
   const names = new Map(
-    (await tx.select({ id: drivers.id, firstName: drivers.firstName, lastName: drivers.lastName }).from(drivers).where(and(eq(drivers.organizationId, orgId), inArray(drivers.id, [...new Set(known.map((c) => c.driverId))])))).map((d) => [d.id, `${d.firstName} ${d.lastName}`]),
+    (
+      await tx
+        .select({ id: drivers.id, firstName: drivers.firstName, lastName: drivers.lastName })
+        .from(drivers)
+        .where(and(eq(drivers.organizationId, orgId), inArray(drivers.id, [...new Set(known.map((c) => c.driverId))])))
+    ).map((d) => [d.id, `${d.firstName} ${d.lastName}`]),
   );
   await emitWebhookEvents(
     tx,

@@ -33,7 +33,11 @@ describe('sliceEvents', () => {
       }
       const loadedFrom = 1_000_000 + Math.floor(rnd() * (at - 1_000_000 + 1));
       // The entry holds what readDutyEvents(loadedFrom, no end) returns.
-      const entry = packEvents(reference(all, loadedFrom, Infinity).map((e) => all.find((x) => x.at === e.at && x.eventType === e.eventType && x.eventCode === e.eventCode)!), 1, loadedFrom);
+      const entry = packEvents(
+        reference(all, loadedFrom, Infinity).map((e) => all.find((x) => x.at === e.at && x.eventType === e.eventType && x.eventCode === e.eventCode)!),
+        1,
+        loadedFrom,
+      );
       for (let k = 0; k < 5; k++) {
         const from = loadedFrom + Math.floor(rnd() * (at - loadedFrom + 2000));
         const to = from + Math.floor(rnd() * 20_000);
@@ -57,7 +61,11 @@ describe('windowPeriods', () => {
         all.push({ eventType: special ? 3 : 1, eventCode: special ? Math.floor(rnd() * 3) : 1 + Math.floor(rnd() * 4), at, seq: i + 1 });
       }
       const loadedFrom = 1_000_000 + Math.floor(rnd() * (at - 1_000_000 + 1));
-      const entry = packEvents(reference(all, loadedFrom, Infinity).map((e) => all.find((x) => x.at === e.at && x.eventType === e.eventType && x.eventCode === e.eventCode)!), 1, loadedFrom);
+      const entry = packEvents(
+        reference(all, loadedFrom, Infinity).map((e) => all.find((x) => x.at === e.at && x.eventType === e.eventType && x.eventCode === e.eventCode)!),
+        1,
+        loadedFrom,
+      );
       for (let k = 0; k < 6; k++) {
         const from = loadedFrom + Math.floor(rnd() * (at - loadedFrom + 3000));
         const until = from + Math.floor(rnd() * 25_000);
@@ -71,7 +79,12 @@ describe('windowPeriods', () => {
 describe('DriverEventsCache', () => {
   it('drops the least recently used drivers beyond its size, never the one just stored', () => {
     const cache = new DriverEventsCache(10);
-    const of = (n: number) => packEvents(Array.from({ length: n }, (_, i) => ({ eventType: 1, eventCode: 1, at: i, seq: i + 1 })), 1, 0);
+    const of = (n: number) =>
+      packEvents(
+        Array.from({ length: n }, (_, i) => ({ eventType: 1, eventCode: 1, at: i, seq: i + 1 })),
+        1,
+        0,
+      );
     cache.set('a', of(4));
     cache.set('b', of(4));
     cache.get('a');
@@ -106,10 +119,20 @@ describe('dutyEventsOf from memory', () => {
       for (let i = 0; i < n; i++) {
         const status = statuses[Math.floor(rnd() * 4)]!;
         const end = ms + Math.round((0.25 + rnd() * 6) * 4) * (H / 4);
-        periods.push({ status, start: new Date(ms).toISOString(), end: new Date(end).toISOString(), ...(status === 'OFF' && rnd() < 0.2 ? { special: 'PC' } : {}) });
+        periods.push({
+          status,
+          start: new Date(ms).toISOString(),
+          end: new Date(end).toISOString(),
+          ...(status === 'OFF' && rnd() < 0.2 ? { special: 'PC' } : {}),
+        });
         ms = end;
       }
-      const res = await t.app.inject({ method: 'POST', url: org(`/drivers/${driverId}/hos_log/import`), headers: a.admin, payload: { source: 'cache test', periods } });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: org(`/drivers/${driverId}/hos_log/import`),
+        headers: a.admin,
+        payload: { source: 'cache test', periods },
+      });
       expect(res.statusCode, res.body).toBe(201);
       return { end: ms, logs: hosImportResultSchema.parse(res.json()).logs };
     };
@@ -162,10 +185,20 @@ describe('dutyEventsOf from memory', () => {
 
   it('sees records and log facts written by plain SQL on the next read: the triggers, not the writer, move the versions', async () => {
     const db = t.database.db;
-    const res = await t.app.inject({ method: 'POST', url: org('/drivers'), headers: a.admin, payload: driverBody({ homeTimeZone: 'America/Toronto', ruleset: 'CA_SOUTH_CYCLE_1' }) });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: org('/drivers'),
+      headers: a.admin,
+      payload: driverBody({ homeTimeZone: 'America/Toronto', ruleset: 'CA_SOUTH_CYCLE_1' }),
+    });
     expect(res.statusCode, res.body).toBe(201);
     const driverId = res.json<{ id: string }>().id;
-    const co = await t.app.inject({ method: 'POST', url: org('/drivers'), headers: a.admin, payload: driverBody({ homeTimeZone: 'America/Toronto', ruleset: 'CA_SOUTH_CYCLE_1' }) });
+    const co = await t.app.inject({
+      method: 'POST',
+      url: org('/drivers'),
+      headers: a.admin,
+      payload: driverBody({ homeTimeZone: 'America/Toronto', ruleset: 'CA_SOUTH_CYCLE_1' }),
+    });
     const coDriverId = co.json<{ id: string }>().id;
     const start = Date.parse('2026-10-05T04:00:00Z');
     const periods = [
@@ -173,7 +206,12 @@ describe('dutyEventsOf from memory', () => {
       { status: 'D', start: new Date(start + 8 * H).toISOString(), end: new Date(start + 12 * H).toISOString() },
       { status: 'OFF', start: new Date(start + 12 * H).toISOString(), end: new Date(start + 30 * H).toISOString() },
     ];
-    const imported = await t.app.inject({ method: 'POST', url: org(`/drivers/${driverId}/hos_log/import`), headers: a.admin, payload: { source: 'trigger test', periods } });
+    const imported = await t.app.inject({
+      method: 'POST',
+      url: org(`/drivers/${driverId}/hos_log/import`),
+      headers: a.admin,
+      payload: { source: 'trigger test', periods },
+    });
     expect(imported.statusCode, imported.body).toBe(201);
     const from = start - 2 * H;
     const to = start + 40 * H;

@@ -39,11 +39,19 @@ export function packEvents(events: ReadonlyArray<DutyEventFacts & { seq: number 
  * before e.from, so it replaces whatever `e` held before e.from; `olderFacts` the facts of the log
  * days up to the one holding e.from. A new entry: requests under way keep the one they hold.
  */
-export function extendEvents(e: DriverEvents, older: ReadonlyArray<DutyEventFacts & { seq: number }>, from: number, olderFacts: LogFacts = NO_FACTS): DriverEvents {
+export function extendEvents(
+  e: DriverEvents,
+  older: ReadonlyArray<DutyEventFacts & { seq: number }>,
+  from: number,
+  olderFacts: LogFacts = NO_FACTS,
+): DriverEvents {
   const kept = e.events.filter((x) => x.at >= e.from);
   const events = [...older.map((x) => ({ eventType: x.eventType, eventCode: x.eventCode, at: x.at })), ...kept];
   const deferrals = [...new Set([...olderFacts.deferrals, ...e.facts.deferrals])].sort();
-  const facts = deferrals.length || olderFacts.teamDays.size || e.facts.teamDays.size ? { deferrals, teamDays: new Set([...olderFacts.teamDays, ...e.facts.teamDays]) } : NO_FACTS;
+  const facts =
+    deferrals.length || olderFacts.teamDays.size || e.facts.teamDays.size
+      ? { deferrals, teamDays: new Set([...olderFacts.teamDays, ...e.facts.teamDays]) }
+      : NO_FACTS;
   return { version: e.version, from, facts, events };
 }
 
@@ -129,7 +137,10 @@ export function windowPeriods(e: DriverEvents, fromMs: number, untilMs: number):
   const out = before.length ? dutyPeriods(before, headEnd) : [];
   for (let i = lo; i < end; i++) out.push(all[i]!);
   const last = out[out.length - 1];
-  if (last && last.end > untilMs) out[out.length - 1] = last.special ? { status: last.status, start: last.start, end: untilMs, special: last.special } : { status: last.status, start: last.start, end: untilMs };
+  if (last && last.end > untilMs)
+    out[out.length - 1] = last.special
+      ? { status: last.status, start: last.start, end: untilMs, special: last.special }
+      : { status: last.status, start: last.start, end: untilMs };
   return out;
 }
 

@@ -47,7 +47,8 @@ export function isCdlClass(licenseClass: string): boolean {
  * The non-CDL 150 air-mile exception (P15, §395.1(e)(2)) applies to a short-haul driver whose
  * licence is known not to be a CDL; an unknown (null) licence class is not taken as non-CDL.
  */
-export const nonCdlShortHaul = (d: Pick<DriverHos, 'shortHaul150' | 'licenseClass'>): boolean => d.shortHaul150 && d.licenseClass !== null && !isCdlClass(d.licenseClass);
+export const nonCdlShortHaul = (d: Pick<DriverHos, 'shortHaul150' | 'licenseClass'>): boolean =>
+  d.shortHaul150 && d.licenseClass !== null && !isCdlClass(d.licenseClass);
 
 /** Canada south of 60 (the rulesets with the C6 deferral and the C7 team split). */
 export const isCanadian = (ruleset: RulesetId): boolean => ruleset === 'CA_SOUTH_CYCLE_1' || ruleset === 'CA_SOUTH_CYCLE_2';
@@ -121,7 +122,11 @@ export const fleetStateColumnsOf = (org: SQL | string) => ({
 });
 
 type FleetStateRow = { orgSettings: (typeof organizations.$inferSelect)['settings']; driversVersion: string | null; fingerprint: string };
-export const fleetStateFrom = (row: FleetStateRow): FleetState => ({ periodStart: readSettings(row.orgSettings).periodStartTime ?? '00:00', driversVersion: row.driversVersion ?? '0', fingerprint: row.fingerprint });
+export const fleetStateFrom = (row: FleetStateRow): FleetState => ({
+  periodStart: readSettings(row.orgSettings).periodStartTime ?? '00:00',
+  driversVersion: row.driversVersion ?? '0',
+  fingerprint: row.fingerprint,
+});
 
 export async function fleetStateOf(db: DbOrTx, orgId: string): Promise<FleetState> {
   const [row] = await db.select(fleetStateColumnsOf(orgId)).from(organizations).where(eq(organizations.id, orgId));
@@ -230,7 +235,14 @@ export class DriverRecords {
  * otherwise one reads the versions, and only changed drivers are read again. Inside a transaction
  * (which may see its own unfinished writes) they are read as readDutyEvents and logFactsOf do.
  */
-export async function driverRecordsOf(db: DbOrTx, orgId: string, driverIds: string[] | null, fromMs: number, toMs: number, state?: FleetState): Promise<DriverRecords> {
+export async function driverRecordsOf(
+  db: DbOrTx,
+  orgId: string,
+  driverIds: string[] | null,
+  fromMs: number,
+  toMs: number,
+  state?: FleetState,
+): Promise<DriverRecords> {
   // A Drizzle transaction has no $client: only a pool or the embedded database gets a memory.
   const client = (db as { $client?: object }).$client;
   const [fromDate, toDate] = logDatesAround(fromMs, toMs);
@@ -266,7 +278,11 @@ export async function driverRecordsOf(db: DbOrTx, orgId: string, driverIds: stri
   };
   for (let i = 0; i < stale.length; i += 1000) {
     const chunk = stale.slice(i, i + 1000);
-    const { read, facts } = await load(chunk.map((s) => s.id), loadFrom, null);
+    const { read, facts } = await load(
+      chunk.map((s) => s.id),
+      loadFrom,
+      null,
+    );
     for (const s of chunk) {
       const e = packEvents(read.get(s.id) ?? [], s.version, loadFrom, facts.get(s.id));
       cache.set(s.id, e);
@@ -277,7 +293,11 @@ export async function driverRecordsOf(db: DbOrTx, orgId: string, driverIds: stri
   for (const [oldFrom, group] of extend) {
     for (let i = 0; i < group.length; i += 1000) {
       const chunk = group.slice(i, i + 1000);
-      const { read, facts } = await load(chunk.map((c) => c.id), extendFrom, oldFrom);
+      const { read, facts } = await load(
+        chunk.map((c) => c.id),
+        extendFrom,
+        oldFrom,
+      );
       for (const { id, entry } of chunk) {
         const e = extendEvents(entry, read.get(id) ?? [], extendFrom, facts.get(id));
         cache.set(id, e);
@@ -309,7 +329,10 @@ async function versionsOf(db: DbOrTx, orgId: string, driverIds: string[] | null,
       return new Map(rows.map((r) => [r.id, Number(r.version)]));
     }
     // The fingerprint was read before the versions: a commit in between changes the next fingerprint.
-    const rows = await db.select({ id: hosDriverVersions.driverId, version: hosDriverVersions.version }).from(hosDriverVersions).where(eq(hosDriverVersions.organizationId, orgId));
+    const rows = await db
+      .select({ id: hosDriverVersions.driverId, version: hosDriverVersions.version })
+      .from(hosDriverVersions)
+      .where(eq(hosDriverVersions.organizationId, orgId));
     org = { fingerprint: state.fingerprint, versions: new Map(rows.map((r) => [r.id, Number(r.version)])) };
     memory.orgVersions.set(orgId, org);
   }
@@ -323,7 +346,13 @@ async function versionsOf(db: DbOrTx, orgId: string, driverIds: string[] | null,
 }
 
 /** Active duty events only (see driverRecordsOf), as a map of the drivers that have some. */
-export async function dutyEventsOf(db: DbOrTx, orgId: string, driverIds: string[] | null, fromMs: number, toMs: number): Promise<Map<string, DutyEventFacts[]>> {
+export async function dutyEventsOf(
+  db: DbOrTx,
+  orgId: string,
+  driverIds: string[] | null,
+  fromMs: number,
+  toMs: number,
+): Promise<Map<string, DutyEventFacts[]>> {
   const records = await driverRecordsOf(db, orgId, driverIds, fromMs, toMs);
   const ids = driverIds ?? (await db.select({ id: drivers.id }).from(drivers).where(eq(drivers.organizationId, orgId))).map((d) => d.id);
   const out = new Map<string, DutyEventFacts[]>();
@@ -340,7 +369,13 @@ export async function dutyEventsOf(db: DbOrTx, orgId: string, driverIds: string[
  * before `fromMs` (the status and special category the range starts in), each found through the
  * (driver, type, time) index however long the history behind it.
  */
-export async function readDutyEvents(db: DbOrTx, orgId: string, driverIds: string[] | null, fromMs: number, toMs: number | null): Promise<Map<string, Array<DutyEventFacts & { seq: number }>>> {
+export async function readDutyEvents(
+  db: DbOrTx,
+  orgId: string,
+  driverIds: string[] | null,
+  fromMs: number,
+  toMs: number | null,
+): Promise<Map<string, Array<DutyEventFacts & { seq: number }>>> {
   if (driverIds && driverIds.length === 0) return new Map();
   const ids = driverIds ? sql`${`{${driverIds.join(',')}}`}::uuid[]` : null;
   const who = ids ? sql`e.driver_id = any(${ids})` : sql`e.driver_id is not null`;
@@ -382,7 +417,13 @@ export async function ensureLogDays(db: DbOrTx, orgId: string, days: Array<{ dri
     const rows = await db
       .select({ id: hosLogs.id, driverId: hosLogs.driverId, logDate: hosLogs.logDate })
       .from(hosLogs)
-      .where(and(eq(hosLogs.organizationId, orgId), inArray(hosLogs.driverId, [...new Set(chunk.map((d) => d.driverId))]), inArray(hosLogs.logDate, [...new Set(chunk.map((d) => d.logDate))])));
+      .where(
+        and(
+          eq(hosLogs.organizationId, orgId),
+          inArray(hosLogs.driverId, [...new Set(chunk.map((d) => d.driverId))]),
+          inArray(hosLogs.logDate, [...new Set(chunk.map((d) => d.logDate))]),
+        ),
+      );
     for (const r of rows) out.set(`${r.driverId}|${r.logDate}`, r.id);
   };
   for (let i = 0; i < unique.length; i += 1000) {
@@ -391,7 +432,10 @@ export async function ensureLogDays(db: DbOrTx, orgId: string, days: Array<{ dri
     await read(chunk);
     const missing = chunk.filter((d) => !out.has(`${d.driverId}|${d.logDate}`));
     if (missing.length === 0) continue;
-    await db.insert(hosLogs).values(missing.map((d) => ({ organizationId: orgId, driverId: d.driverId, logDate: d.logDate }))).onConflictDoNothing();
+    await db
+      .insert(hosLogs)
+      .values(missing.map((d) => ({ organizationId: orgId, driverId: d.driverId, logDate: d.logDate })))
+      .onConflictDoNothing();
     await notifyHosChange(db, orgId);
     await read(missing);
   }
@@ -400,7 +444,10 @@ export async function ensureLogDays(db: DbOrTx, orgId: string, days: Array<{ dri
 
 /** The next free sequence id of a driver's events (callers hold the driver row lock). */
 export async function nextSequenceId(db: DbOrTx, driverId: string): Promise<number> {
-  const [seq] = await db.select({ n: sql<number | null>`max(${hosEvents.sequenceId})` }).from(hosEvents).where(eq(hosEvents.driverId, driverId));
+  const [seq] = await db
+    .select({ n: sql<number | null>`max(${hosEvents.sequenceId})` })
+    .from(hosEvents)
+    .where(eq(hosEvents.driverId, driverId));
   return Number(seq?.n ?? 0) + 1;
 }
 
@@ -409,7 +456,14 @@ export async function inForceAt(tx: DbOrTx, driverId: string, eventType: number,
   const [row] = await tx
     .select()
     .from(hosEvents)
-    .where(and(eq(hosEvents.driverId, driverId), eq(hosEvents.recordStatus, HOS_RECORD_STATUSES.ACTIVE), eq(hosEvents.eventType, eventType), lte(hosEvents.eventTime, at)))
+    .where(
+      and(
+        eq(hosEvents.driverId, driverId),
+        eq(hosEvents.recordStatus, HOS_RECORD_STATUSES.ACTIVE),
+        eq(hosEvents.eventType, eventType),
+        lte(hosEvents.eventTime, at),
+      ),
+    )
     .orderBy(desc(hosEvents.eventTime), desc(hosEvents.sequenceId))
     .limit(1);
   return row;

@@ -49,7 +49,9 @@ const ELD_FILE_LIMIT = 4 * 1024 * 1024;
 const hosRoutes: FastifyPluginAsyncZod = async (app) => {
   // JSON periods, or an ELD output file from another ELD (text/csv or text/plain body, a multipart
   // upload, or JSON {eldFile}): the body is read and checked by the service (decision 0116).
-  app.addContentTypeParser('text/csv', { parseAs: 'buffer', bodyLimit: ELD_FILE_LIMIT }, (_req, body, done) => done(null, textFileBody(body as Buffer, 'file')));
+  app.addContentTypeParser('text/csv', { parseAs: 'buffer', bodyLimit: ELD_FILE_LIMIT }, (_req, body, done) =>
+    done(null, textFileBody(body as Buffer, 'file')),
+  );
   app.post('/organizations/:orgId/drivers/:driverId/hos_log/import', {
     config: { permissions: ['HOS_IMPORT'], tokens: true },
     bodyLimit: ELD_FILE_LIMIT,
@@ -123,11 +125,16 @@ const hosRoutes: FastifyPluginAsyncZod = async (app) => {
 
   // A driver's log: by driver id, and (the spec's paths) by the driver's sign-in account. On the account
   // paths an office user holding the office code reaches any driver, a driver only their own (decision 0111).
-  const byUser = (req: FastifyRequest, orgId: string, userId: string, officeCode: Permission) => driverOfUserPath(app.db, requireAuth(req), orgId, userId, officeCode);
+  const byUser = (req: FastifyRequest, orgId: string, userId: string, officeCode: Permission) =>
+    driverOfUserPath(app.db, requireAuth(req), orgId, userId, officeCode);
   const read = { anyPermissions: ['HOS_READ', 'HOS_SELF_READ'] } as const;
   const write = { anyPermissions: ['HOS_EDIT', 'HOS_SELF_WRITE'] } as const;
 
-  const currentDaySchema = { tags, summary: "Today's log day of the driver in their home zone (same body as hos_log/{id}), created on first need", response: { 200: hosLogDaySchema, ...orgErrors() } };
+  const currentDaySchema = {
+    tags,
+    summary: "Today's log day of the driver in their home zone (same body as hos_log/{id}), created on first need",
+    response: { 200: hosLogDaySchema, ...orgErrors() },
+  };
   app.get('/organizations/:orgId/drivers/:driverId/hos_log/current-day', {
     config: { permissions: ['HOS_READ'], tokens: true },
     schema: { ...currentDaySchema, params: driverHosParams },
@@ -165,13 +172,14 @@ const hosRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get('/organizations/:orgId/users/:userId/hos_log/:logId/hos_event/:eventId', {
     config: read,
     schema: { ...getEventSchema, params: userHosEventParams },
-    handler: async (req) => getEvent(scopeOf(req, req.params.orgId), { ...req.params, driverId: await byUser(req, req.params.orgId, req.params.userId, 'HOS_READ') }),
+    handler: async (req) =>
+      getEvent(scopeOf(req, req.params.orgId), { ...req.params, driverId: await byUser(req, req.params.orgId, req.params.userId, 'HOS_READ') }),
   });
 
   const editSchema = {
     tags,
     summary:
-      "Edit a duty-status event (annotation of 4-60 characters): by the driver a new version at once, the original kept inactive-changed; by an office user a proposal the driver accepts or rejects",
+      'Edit a duty-status event (annotation of 4-60 characters): by the driver a new version at once, the original kept inactive-changed; by an office user a proposal the driver accepts or rejects',
     body: hosEventEditSchema,
     response: { 200: hosEventDetailSchema, ...orgErrors() },
   };
@@ -183,7 +191,8 @@ const hosRoutes: FastifyPluginAsyncZod = async (app) => {
   app.put('/organizations/:orgId/users/:userId/hos_log/:logId/hos_event/:eventId', {
     config: write,
     schema: { ...editSchema, params: userHosEventParams },
-    handler: async (req) => editEvent(scopeOf(req, req.params.orgId), { ...req.params, driverId: await byUser(req, req.params.orgId, req.params.userId, 'HOS_EDIT') }, req.body),
+    handler: async (req) =>
+      editEvent(scopeOf(req, req.params.orgId), { ...req.params, driverId: await byUser(req, req.params.orgId, req.params.userId, 'HOS_EDIT') }, req.body),
   });
 
   const createSchema = {
@@ -204,7 +213,14 @@ const hosRoutes: FastifyPluginAsyncZod = async (app) => {
     handler: async (req, reply) =>
       reply
         .code(201)
-        .send(await createEvent(scopeOf(req, req.params.orgId), { ...req.params, driverId: await byUser(req, req.params.orgId, req.params.userId, 'HOS_EDIT') }, req.body, idempotencyKeyOf(req))),
+        .send(
+          await createEvent(
+            scopeOf(req, req.params.orgId),
+            { ...req.params, driverId: await byUser(req, req.params.orgId, req.params.userId, 'HOS_EDIT') },
+            req.body,
+            idempotencyKeyOf(req),
+          ),
+        ),
   });
 
   app.put('/organizations/:orgId/drivers/:driverId/hos_log/:logId', {

@@ -1,7 +1,20 @@
 import { describe, expect, it } from 'vitest';
 import { dayStartMs, exactZoneOffsetMs, logDateOf, zoneOffsetMs } from './hos.time.ts';
 
-const ZONES = ['America/Chicago', 'America/New_York', 'America/Los_Angeles', 'America/Phoenix', 'America/St_Johns', 'America/Toronto', 'America/Regina', 'Pacific/Honolulu', 'Asia/Kathmandu', 'Australia/Lord_Howe', 'Pacific/Chatham', 'UTC'];
+const ZONES = [
+  'America/Chicago',
+  'America/New_York',
+  'America/Los_Angeles',
+  'America/Phoenix',
+  'America/St_Johns',
+  'America/Toronto',
+  'America/Regina',
+  'Pacific/Honolulu',
+  'Asia/Kathmandu',
+  'Australia/Lord_Howe',
+  'Pacific/Chatham',
+  'UTC',
+];
 
 describe('zone offsets by quarter hour', () => {
   it('answer exactly what Intl answers, every 3 minutes around DST changes and at random instants', () => {

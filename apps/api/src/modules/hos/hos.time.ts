@@ -20,4 +20,7 @@ export const nextDate = (date: string): string => new Date(Date.parse(`${date}T0
 export const previousDate = (date: string): string => new Date(Date.parse(`${date}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
 export const DAY_MS = 86_400_000;
 /** The UTC dates around [fromMs, toMs), a day wider each side: every log day of any zone that overlaps it. */
-export const logDatesAround = (fromMs: number, toMs: number): [string, string] => [new Date(fromMs - DAY_MS).toISOString().slice(0, 10), new Date(toMs + DAY_MS).toISOString().slice(0, 10)];
+export const logDatesAround = (fromMs: number, toMs: number): [string, string] => [
+  new Date(fromMs - DAY_MS).toISOString().slice(0, 10),
+  new Date(toMs + DAY_MS).toISOString().slice(0, 10),
+];

@@ -23,15 +23,24 @@ afterAll(async () => {
 const H = 3_600_000;
 const org = (rest: string) => `/api/v1/organizations/${a.orgId}${rest}`;
 const rows = async (driverId: string) =>
-  ((await t.database.db.execute(`select event_type, event_time, client_id from hos_events where driver_id = '${driverId}' and event_type in (1, 4) order by event_time` as never)) as unknown as {
-    rows: Array<{ event_type: number; event_time: string | Date; client_id: string | null }>;
-  }).rows;
+  (
+    (await t.database.db.execute(
+      `select event_type, event_time, client_id from hos_events where driver_id = '${driverId}' and event_type in (1, 4) order by event_time` as never,
+    )) as unknown as {
+      rows: Array<{ event_type: number; event_time: string | Date; client_id: string | null }>;
+    }
+  ).rows;
 
 /** A driver with their own sign-in and three days of records ending a minute ago (On duty). */
 async function driverWithRecords() {
   const headers = await userWithPermissions(t, a.orgId, ['HOS_SELF_READ', 'HOS_SELF_WRITE']);
   const userId = (await t.app.inject({ method: 'GET', url: '/api/v1/auth/me', headers })).json().id as string;
-  const created = await t.app.inject({ method: 'POST', url: org('/drivers'), headers: a.admin, payload: driverBody({ homeTimeZone: 'America/Chicago', userId }) });
+  const created = await t.app.inject({
+    method: 'POST',
+    url: org('/drivers'),
+    headers: a.admin,
+    payload: driverBody({ homeTimeZone: 'America/Chicago', userId }),
+  });
   expect(created.statusCode, created.body).toBe(201);
   const driver = created.json() as { id: string };
   const now = Date.now();
@@ -39,7 +48,12 @@ async function driverWithRecords() {
     { status: 'OFF', start: new Date(now - 60 * H).toISOString(), end: new Date(now - 3 * H).toISOString() },
     { status: 'ON', start: new Date(now - 3 * H).toISOString(), end: new Date(now - 60_000).toISOString() },
   ];
-  const imported = await t.app.inject({ method: 'POST', url: org(`/drivers/${driver.id}/hos_log/import`), headers: a.admin, payload: { source: 'Earlier ELD', periods } });
+  const imported = await t.app.inject({
+    method: 'POST',
+    url: org(`/drivers/${driver.id}/hos_log/import`),
+    headers: a.admin,
+    payload: { source: 'Earlier ELD', periods },
+  });
   expect(imported.statusCode, imported.body).toBe(201);
   const logs = hosImportResultSchema.parse(imported.json()).logs;
   const today = logs.at(-1)!;
@@ -53,7 +67,8 @@ async function driverWithRecords() {
  */
 async function daysOf(me: Awaited<ReturnType<typeof driverWithRecords>>) {
   const days = [];
-  for (const log of me.logs) days.push(hosLogDaySchema.parse((await t.app.inject({ method: 'GET', url: org(`/users/${me.userId}/hos_log/${log.id}`), headers: me.headers })).json()));
+  for (const log of me.logs)
+    days.push(hosLogDaySchema.parse((await t.app.inject({ method: 'GET', url: org(`/users/${me.userId}/hos_log/${log.id}`), headers: me.headers })).json()));
   return days;
 }
 
@@ -87,7 +102,12 @@ describe('a status change sent late', () => {
     expect(after.filter((r) => r.client_id === key)).toHaveLength(1);
     // A second change made offline later, with its own key, follows it in the log.
     const later = new Date(Date.now() - 10 * 60_000).toISOString();
-    const next = await t.app.inject({ method: 'POST', url: me.url, headers: { ...me.headers, 'idempotency-key': crypto.randomUUID() }, payload: { status: 'ON', locationDescription: '5 mi E of Joliet, IL', recordedAt: later } });
+    const next = await t.app.inject({
+      method: 'POST',
+      url: me.url,
+      headers: { ...me.headers, 'idempotency-key': crypto.randomUUID() },
+      payload: { status: 'ON', locationDescription: '5 mi E of Joliet, IL', recordedAt: later },
+    });
     expect(next.statusCode, next.body).toBe(201);
     const segments = (await daysOf(me)).flatMap((d) => d.segments);
     expect(segments.filter((s) => s.start === madeAt || s.start === later).map((s) => [s.status, s.start])).toEqual([
@@ -99,16 +119,31 @@ describe('a status change sent late', () => {
   it('is refused with its reason when it is in the future or before the last certified day, and nothing is stored', async () => {
     const me = await driverWithRecords();
     const before = (await rows(me.driver.id)).length;
-    const future = await t.app.inject({ method: 'POST', url: me.url, headers: { ...me.headers, 'idempotency-key': crypto.randomUUID() }, payload: { status: 'OFF', locationDescription: 'Pilot, Joliet IL', recordedAt: new Date(Date.now() + 10 * 60_000).toISOString() } });
+    const future = await t.app.inject({
+      method: 'POST',
+      url: me.url,
+      headers: { ...me.headers, 'idempotency-key': crypto.randomUUID() },
+      payload: { status: 'OFF', locationDescription: 'Pilot, Joliet IL', recordedAt: new Date(Date.now() + 10 * 60_000).toISOString() },
+    });
     expectFieldErrors(future.json(), 400, { recordedAt: 'Recorded at cannot be in the future' });
     // The driver certified the day before today; a change made two days ago falls before it.
     const certified = me.logs.at(-2)!;
-    const cert = await t.app.inject({ method: 'POST', url: org(`/users/${me.userId}/hos_log/${certified.id}/certification`), headers: me.headers, payload: { agree: true } });
+    const cert = await t.app.inject({
+      method: 'POST',
+      url: org(`/users/${me.userId}/hos_log/${certified.id}/certification`),
+      headers: me.headers,
+      payload: { agree: true },
+    });
     expect(cert.statusCode, cert.body).toBe(200);
     const old = me.logs.find((l) => l.date < certified.date)!;
     expect(old).toBeDefined();
     const inOld = new Date(Date.parse(`${old.date}T18:00:00Z`)).toISOString();
-    const refused = await t.app.inject({ method: 'POST', url: me.url, headers: { ...me.headers, 'idempotency-key': crypto.randomUUID() }, payload: { status: 'OFF', locationDescription: 'Pilot, Joliet IL', recordedAt: inOld } });
+    const refused = await t.app.inject({
+      method: 'POST',
+      url: me.url,
+      headers: { ...me.headers, 'idempotency-key': crypto.randomUUID() },
+      payload: { status: 'OFF', locationDescription: 'Pilot, Joliet IL', recordedAt: inOld },
+    });
     const body = expectFieldErrors(refused.json(), 400, { recordedAt: 'This change, made at 12:00 on' });
     expect(body.message).toContain(`falls before your last certified day (${certified.date}), so it was not recorded`);
     expect((await rows(me.driver.id)).length).toBe(before + 1); // the certification only
@@ -120,7 +155,12 @@ describe('a status change sent late', () => {
     const signedAt = new Date(Date.now() - 20 * 60_000).toISOString();
     const headers = { ...me.headers, 'idempotency-key': crypto.randomUUID() };
     for (let i = 0; i < 2; i++) {
-      const res = await t.app.inject({ method: 'POST', url: org(`/users/${me.userId}/hos_log/${day.id}/certification`), headers, payload: { agree: true, recordedAt: signedAt } });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: org(`/users/${me.userId}/hos_log/${day.id}/certification`),
+        headers,
+        payload: { agree: true, recordedAt: signedAt },
+      });
       expect(res.statusCode, res.body).toBe(200);
       expect(hosLogDaySchema.parse(res.json()).certification).toMatchObject({ certified: true });
     }
@@ -147,11 +187,21 @@ describe('an office edit answered offline', () => {
     const answeredAt = new Date(Date.now() - 7 * 60_000).toISOString();
     const url = org(`/users/${me.userId}/hos_log/proposals/${proposalId}/accept`);
     for (let i = 0; i < 2; i++) {
-      const res = await t.app.inject({ method: 'POST', url, headers: { ...me.headers, 'idempotency-key': 'accept-edit-0001' }, payload: { recordedAt: answeredAt } });
+      const res = await t.app.inject({
+        method: 'POST',
+        url,
+        headers: { ...me.headers, 'idempotency-key': 'accept-edit-0001' },
+        payload: { recordedAt: answeredAt },
+      });
       expect(res.statusCode, res.body).toBe(200);
       expect(res.json()).toMatchObject({ state: 'ACCEPTED', decidedAt: answeredAt });
     }
-    const future = await t.app.inject({ method: 'POST', url: org(`/users/${me.userId}/hos_log/proposals/${proposalId}/reject`), headers: me.headers, payload: { recordedAt: new Date(Date.now() + 3_600_000).toISOString() } });
+    const future = await t.app.inject({
+      method: 'POST',
+      url: org(`/users/${me.userId}/hos_log/proposals/${proposalId}/reject`),
+      headers: me.headers,
+      payload: { recordedAt: new Date(Date.now() + 3_600_000).toISOString() },
+    });
     expectFieldErrors(future.json(), 400, { recordedAt: 'Recorded at cannot be in the future' });
   });
 });
@@ -170,7 +220,10 @@ describe('a status change sent late while the truck was driving', () => {
     for (let m = 0; m < 38; m++) {
       const kmh = m < 25 ? 90 : 0;
       const knots = kmh / 1.852;
-      const res = await t.app.inject({ method: 'GET', url: `/api/v1/ingest/osmand?id=${v.uniqueId}&timestamp=${(start + m * 60_000) / 1000}&lat=38.6&lon=${lon.toFixed(5)}&speed=${knots.toFixed(3)}` });
+      const res = await t.app.inject({
+        method: 'GET',
+        url: `/api/v1/ingest/osmand?id=${v.uniqueId}&timestamp=${(start + m * 60_000) / 1000}&lat=38.6&lon=${lon.toFixed(5)}&speed=${knots.toFixed(3)}`,
+      });
       expect(res.statusCode).toBe(200);
       lon += kmh / 60 / 87;
     }
@@ -180,13 +233,23 @@ describe('a status change sent late while the truck was driving', () => {
     const before = (await rows(driverId)).length;
     expect(before).toBeGreaterThan(0);
     const during = new Date(start + 12 * 60_000).toISOString();
-    const refused = await t.app.inject({ method: 'POST', url, headers: { ...headers, 'idempotency-key': crypto.randomUUID() }, payload: { status: 'SB', recordedAt: during } });
+    const refused = await t.app.inject({
+      method: 'POST',
+      url,
+      headers: { ...headers, 'idempotency-key': crypto.randomUUID() },
+      payload: { status: 'SB', recordedAt: during },
+    });
     const body = expectFieldErrors(refused.json(), 400, { recordedAt: 'The truck was moving at' });
     expect(body.message).toContain('the Driving the ELD recorded stands, so this change was not recorded');
     expect((await rows(driverId)).length).toBe(before);
     // Three minutes into the stop the driver chose Off duty, offline: stored then, at the truck's place.
     const stopped = new Date(start + 28 * 60_000).toISOString();
-    const ok = await t.app.inject({ method: 'POST', url, headers: { ...headers, 'idempotency-key': crypto.randomUUID() }, payload: { status: 'OFF', recordedAt: stopped } });
+    const ok = await t.app.inject({
+      method: 'POST',
+      url,
+      headers: { ...headers, 'idempotency-key': crypto.randomUUID() },
+      payload: { status: 'OFF', recordedAt: stopped },
+    });
     expect(ok.statusCode, ok.body).toBe(201);
     expect(hosEventDetailSchema.parse(ok.json())).toMatchObject({ status: 'OFF', at: stopped });
     expect(hosEventDetailSchema.parse(ok.json()).latitude).toBeCloseTo(38.6, 1);
@@ -194,7 +257,7 @@ describe('a status change sent late while the truck was driving', () => {
 });
 
 describe("the phone's own clocks (issue 44)", () => {
-  it('equal the server\'s once the changes made offline are sent: same engine, same periods', async () => {
+  it("equal the server's once the changes made offline are sent: same engine, same periods", async () => {
     const me = await driverWithRecords();
     const statusUrl = org(`/users/${me.userId}/hos_log/driver-status`);
     const s1 = hosDriverStatusSchema.parse((await t.app.inject({ method: 'GET', url: statusUrl, headers: me.headers })).json());
@@ -212,7 +275,12 @@ describe("the phone's own clocks (issue 44)", () => {
       { status: 'OFF', at: s1.engine.at + 2000 },
     ];
     for (const c of changes) {
-      const res = await t.app.inject({ method: 'POST', url: me.url, headers: { ...me.headers, 'idempotency-key': crypto.randomUUID() }, payload: { status: c.status, locationDescription: 'Rest area, I-80 mile 112', recordedAt: new Date(c.at).toISOString() } });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: me.url,
+        headers: { ...me.headers, 'idempotency-key': crypto.randomUUID() },
+        payload: { status: c.status, locationDescription: 'Rest area, I-80 mile 112', recordedAt: new Date(c.at).toISOString() },
+      });
       expect(res.statusCode, res.body).toBe(201);
     }
     const s2 = hosDriverStatusSchema.parse((await t.app.inject({ method: 'GET', url: statusUrl, headers: me.headers })).json());

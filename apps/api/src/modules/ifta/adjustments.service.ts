@@ -1,5 +1,5 @@
 import { and, asc, desc, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
-import type { iftaAdjustmentInputSchema, iftaAdjustmentListQuery} from '@fleet/api-contract';
+import type { iftaAdjustmentInputSchema, iftaAdjustmentListQuery } from '@fleet/api-contract';
 import { quarterDays, quarterOf, type IftaAdjustment, type Page } from '@fleet/api-contract';
 import type { z } from 'zod';
 import { assets, iftaAdjustments } from '../../db/schema/index.ts';
@@ -35,15 +35,29 @@ export async function listAdjustments({ db, orgId }: ReadScope, q: z.output<type
     where.push(gte(iftaAdjustments.day, from), lt(iftaAdjustments.day, to));
   }
   if (q.assetId) where.push(eq(iftaAdjustments.vehicleId, q.assetId));
-  if (q.search) where.push(sql`lower(${iftaAdjustments.reason} || ' ' || ${iftaAdjustments.jurisdiction} || ' ' || coalesce(${assets.unitNumber}, '')) like ${likeTerm(q.search)}`);
+  if (q.search)
+    where.push(
+      sql`lower(${iftaAdjustments.reason} || ' ' || ${iftaAdjustments.jurisdiction} || ' ' || coalesce(${assets.unitNumber}, '')) like ${likeTerm(q.search)}`,
+    );
   const cond = and(...where);
-  const [total] = await db.select({ n: sql<number>`count(*)::int` }).from(iftaAdjustments).leftJoin(assets, and(eq(assets.id, iftaAdjustments.vehicleId), eq(assets.organizationId, iftaAdjustments.organizationId))).where(cond);
+  const [total] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(iftaAdjustments)
+    .leftJoin(assets, and(eq(assets.id, iftaAdjustments.vehicleId), eq(assets.organizationId, iftaAdjustments.organizationId)))
+    .where(cond);
   const rows = await db
     .select({ a: iftaAdjustments, unit: assets.unitNumber })
     .from(iftaAdjustments)
     .leftJoin(assets, and(eq(assets.id, iftaAdjustments.vehicleId), eq(assets.organizationId, iftaAdjustments.organizationId)))
     .where(cond)
-    .orderBy(...orderBy(q.sort, { day: iftaAdjustments.day, jurisdiction: iftaAdjustments.jurisdiction, createdAt: iftaAdjustments.createdAt }, desc(iftaAdjustments.day), asc(iftaAdjustments.id)))
+    .orderBy(
+      ...orderBy(
+        q.sort,
+        { day: iftaAdjustments.day, jurisdiction: iftaAdjustments.jurisdiction, createdAt: iftaAdjustments.createdAt },
+        desc(iftaAdjustments.day),
+        asc(iftaAdjustments.id),
+      ),
+    )
     .limit(q.size)
     .offset(q.page * q.size);
   return toPage(
@@ -58,7 +72,10 @@ export async function createAdjustment({ db, orgId, actor }: Scope, input: Input
   return db.transaction(async (tx) => {
     let unit: string | null = null;
     if (input.assetId) {
-      const [v] = await tx.select({ unit: assets.unitNumber }).from(assets).where(and(eq(assets.id, input.assetId), eq(assets.organizationId, orgId), eq(assets.type, 'VEHICLE')));
+      const [v] = await tx
+        .select({ unit: assets.unitNumber })
+        .from(assets)
+        .where(and(eq(assets.id, input.assetId), eq(assets.organizationId, orgId), eq(assets.type, 'VEHICLE')));
       if (!v) throw invalidField('assetId', 'Vehicle is not a vehicle of this organization');
       unit = v.unit;
     }
@@ -83,7 +100,11 @@ export async function createAdjustment({ db, orgId, actor }: Scope, input: Input
 
 export async function deleteAdjustment({ db, orgId, actor }: Scope, id: string): Promise<void> {
   await db.transaction(async (tx) => {
-    const [before] = await tx.select().from(iftaAdjustments).where(and(eq(iftaAdjustments.id, id), eq(iftaAdjustments.organizationId, orgId))).for('update');
+    const [before] = await tx
+      .select()
+      .from(iftaAdjustments)
+      .where(and(eq(iftaAdjustments.id, id), eq(iftaAdjustments.organizationId, orgId)))
+      .for('update');
     if (!before) throw notFound('Adjustment');
     await tx.delete(iftaAdjustments).where(eq(iftaAdjustments.id, id));
     await recordActivity(tx, { orgId, actor, action: 'DELETE', entityType: 'IFTA_ADJUSTMENT', entityId: id, before });

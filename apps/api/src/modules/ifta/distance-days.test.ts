@@ -6,13 +6,25 @@ const MIN = 60_000;
 /** East along 39° N at 90 km/h from Kansas into Missouri, one fix a minute, with an odometer. */
 function track(start: number, minutes: number, lon0 = -94.9): TrackFix[] {
   const kmPerDegree = 111.32 * Math.cos((39 * Math.PI) / 180);
-  return Array.from({ length: minutes + 1 }, (_, i) => ({ time: start + i * MIN, lat: 39, lon: lon0 + (1.5 * i) / kmPerDegree, speedKmh: 90, odometerM: 1_000_000 + 1500 * i }));
+  return Array.from({ length: minutes + 1 }, (_, i) => ({
+    time: start + i * MIN,
+    lat: 39,
+    lon: lon0 + (1.5 * i) / kmPerDegree,
+    speedKmh: 90,
+    odometerM: 1_000_000 + 1500 * i,
+  }));
 }
 const total = (days: DayRecords) => [...days.values()].reduce((s, r) => s + [...r.metres.values()].reduce((a, [m]) => a + m, 0), 0);
 const flat = (days: DayRecords) =>
   [...days.values()]
     .sort((a, b) => a.day.localeCompare(b.day))
-    .map((r) => ({ day: r.day, fixes: r.fixes, odo: [r.odometerStartM, r.odometerEndM], metres: Object.fromEntries([...r.metres].map(([j, [m]]) => [j, Math.round(m)])), crossings: r.crossings.length }));
+    .map((r) => ({
+      day: r.day,
+      fixes: r.fixes,
+      odo: [r.odometerStartM, r.odometerEndM],
+      metres: Object.fromEntries([...r.metres].map(([j, [m]]) => [j, Math.round(m)])),
+      crossings: r.crossings.length,
+    }));
 
 describe('per-day distance records', () => {
   it('cuts a drive over midnight UTC between the two days by time, and puts the crossing on its day', () => {
@@ -50,7 +62,8 @@ describe('per-day distance records', () => {
         }
       }
     }
-    const round = (d: DayRecords) => flat(d).map((x) => ({ ...x, metres: Object.fromEntries(Object.entries(x.metres).map(([k, v]) => [k, Math.round(v / 10)])) }));
+    const round = (d: DayRecords) =>
+      flat(d).map((x) => ({ ...x, metres: Object.fromEntries(Object.entries(x.metres).map(([k, v]) => [k, Math.round(v / 10)])) }));
     expect(round(chunked)).toEqual(round(once));
     // A recompute of 13 May alone, from the fix before it.
     const before = t.filter((f) => f.time < Date.UTC(2026, 4, 13)).at(-1)!;

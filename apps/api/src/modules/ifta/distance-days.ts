@@ -85,7 +85,19 @@ export type DayRecords = Map<string, DayRecord>;
 function recordOf(days: DayRecords, day: string): DayRecord {
   let r = days.get(day);
   if (!r) {
-    r = { day, metres: new Map(), crossings: [], flagged: [], fixes: 0, firstFixAt: null, lastFixAt: null, odometerStartM: null, odometerEndM: null, odometerTravelM: 0, odometerMetres: 0 };
+    r = {
+      day,
+      metres: new Map(),
+      crossings: [],
+      flagged: [],
+      fixes: 0,
+      firstFixAt: null,
+      lastFixAt: null,
+      odometerStartM: null,
+      odometerEndM: null,
+      odometerTravelM: 0,
+      odometerMetres: 0,
+    };
     days.set(day, r);
   }
   return r;
@@ -198,7 +210,14 @@ export function accumulateDays(days: DayRecords, prev: TrackFix | null, fixes: r
 }
 
 /** Consecutive flagged pairs with the same flags become one stretch. */
-function addFlagged(r: DayRecord, a: TrackFix, b: TrackFix, flags: SegmentFlag[], metres: number, pieces: ReadonlyArray<{ code: string; metres: number }>): void {
+function addFlagged(
+  r: DayRecord,
+  a: TrackFix,
+  b: TrackFix,
+  flags: SegmentFlag[],
+  metres: number,
+  pieces: ReadonlyArray<{ code: string; metres: number }>,
+): void {
   const last = r.flagged[r.flagged.length - 1];
   const addPieces = (s: FlaggedStretch) => {
     for (const p of pieces) {

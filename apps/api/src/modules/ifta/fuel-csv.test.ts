@@ -16,7 +16,9 @@ describe('fuel-card CSV', () => {
   });
 
   it('reads decimals exactly, with thousands separators, currency signs and accounting negatives', () => {
-    expect([decimalUnits('1,234.567', 3), decimalUnits('$3.899', 3), decimalUnits('(12.50)', 2), decimalUnits('100', 3), decimalUnits('0.1', 2)]).toEqual([1_234_567, 3_899, -1_250, 100_000, 10]);
+    expect([decimalUnits('1,234.567', 3), decimalUnits('$3.899', 3), decimalUnits('(12.50)', 2), decimalUnits('100', 3), decimalUnits('0.1', 2)]).toEqual([
+      1_234_567, 3_899, -1_250, 100_000, 10,
+    ]);
     expect(decimalUnits('1.2345', 3)).toBeUndefined();
     expect(decimalUnits('abc', 3)).toBeUndefined();
     expect(decimalUnits('1.50000', 2)).toBe(150);
@@ -39,7 +41,15 @@ describe('fuel-card CSV', () => {
   it('starts from a preset, lets the upload change any column, and matches headers loosely', () => {
     const headers = ['TRANSACTION DATE', 'Transaction Time', 'Vehicle Number', 'Merchant State', 'Qty', 'Transaction Number', 'Product Description'];
     const m = resolveMapping(headers, 'WEX', { gallons: '', quantity: 'Qty' });
-    expect(m).toEqual({ date: 'TRANSACTION DATE', time: 'Transaction Time', unitNumber: 'Vehicle Number', jurisdiction: 'Merchant State', productCode: 'Product Description', receiptNumber: 'Transaction Number', quantity: 'Qty' });
+    expect(m).toEqual({
+      date: 'TRANSACTION DATE',
+      time: 'Transaction Time',
+      unitNumber: 'Vehicle Number',
+      jurisdiction: 'Merchant State',
+      productCode: 'Product Description',
+      receiptNumber: 'Transaction Number',
+      quantity: 'Qty',
+    });
   });
 
   it('reads an EFS export: one date-time column, litres by the default unit, Canadian purchases in CAD, per-row errors', () => {
@@ -53,16 +63,33 @@ describe('fuel-card CSV', () => {
     const r = parseFuelCsv(csv, { preset: 'EFS', mapping: {}, defaultUnit: 'L', toUtc: utc });
     expect(r.totalRows).toBe(4);
     expect(r.rows).toHaveLength(1);
-    expect(r.rows[0]).toMatchObject({ line: 2, unitNumber: '101', jurisdiction: 'ON', quantityMilli: 400_250, volumeUnit: 'L', pricePerUnitMilli: 1_589, totalCents: 63_600, currency: 'CAD', receiptNumber: 'E-1', purchasedAt: Date.UTC(2026, 4, 12, 14, 2) });
+    expect(r.rows[0]).toMatchObject({
+      line: 2,
+      unitNumber: '101',
+      jurisdiction: 'ON',
+      quantityMilli: 400_250,
+      volumeUnit: 'L',
+      pricePerUnitMilli: 1_589,
+      totalCents: 63_600,
+      currency: 'CAD',
+      receiptNumber: 'E-1',
+      purchasedAt: Date.UTC(2026, 4, 12, 14, 2),
+    });
     expect(r.skipped).toEqual([{ line: 3, productCode: 'DEFD', reason: 'Not a motor fuel product' }]);
     expect(r.errors).toEqual([
-      { line: 4, field: 'State/Prov', message: '"XX" is not an IFTA member (a US state or Canadian province) or a known non-member (AK, HI, DC, PR, YT, NT, NU, MX)' },
+      {
+        line: 4,
+        field: 'State/Prov',
+        message: '"XX" is not an IFTA member (a US state or Canadian province) or a known non-member (AK, HI, DC, PR, YT, NT, NU, MX)',
+      },
       { line: 5, field: 'Unit', message: 'The unit number is empty' },
       { line: 5, field: 'Invoice #', message: 'The receipt number is empty' },
     ]);
   });
 
   it('refuses a mapping without the columns a purchase needs', () => {
-    expect(() => parseFuelCsv('a,b\n1,2', { preset: 'CUSTOM', mapping: { date: 'a', unitNumber: 'b' }, defaultUnit: 'GAL', toUtc: utc })).toThrow(/the state or province, a quantity .*, the receipt or transaction number/);
+    expect(() => parseFuelCsv('a,b\n1,2', { preset: 'CUSTOM', mapping: { date: 'a', unitNumber: 'b' }, defaultUnit: 'GAL', toUtc: utc })).toThrow(
+      /the state or province, a quantity .*, the receipt or transaction number/,
+    );
   });
 });

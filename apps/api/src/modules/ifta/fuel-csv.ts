@@ -64,9 +64,13 @@ const NON_TAXABLE: Array<[RegExp, string]> = [
   [/\b(def|diesel exhaust fluid|adblue|urea)\b/i, 'Diesel exhaust fluid'],
   [/\b(oil|lube|lubricant|grease|antifreeze|coolant)\b/i, 'Oil and fluids'],
   [/\b(cash|advance|adv|atm|check|express code|comchek)\b/i, 'Cash advance'],
-  [/\b(fee|fees|scale|scales|wash|parking|shower|toll|tire|tires|repair|merch|merchandise|food|discount|rebate|permit)\b/i, 'Not fuel (fees, services, merchandise)'],
+  [
+    /\b(fee|fees|scale|scales|wash|parking|shower|toll|tire|tires|repair|merch|merchandise|food|discount|rebate|permit)\b/i,
+    'Not fuel (fees, services, merchandise)',
+  ],
 ];
-const TAXABLE = /\b(diesel|dsl|ulsd|d2|#2|no\.?\s?2|fuel|gas|gasoline|unleaded|unl|reg|regular|premium|bio|biodiesel|b\d{1,3}|cng|lng|propane|lpg|e85|ethanol|tractor)\b/i;
+const TAXABLE =
+  /\b(diesel|dsl|ulsd|d2|#2|no\.?\s?2|fuel|gas|gasoline|unleaded|unl|reg|regular|premium|bio|biodiesel|b\d{1,3}|cng|lng|propane|lpg|e85|ethanol|tractor)\b/i;
 
 /** Whether a product line is IFTA-taxable motor fuel; null reason = taxable. */
 export function classifyProduct(code: string | null): string | null {
@@ -78,7 +82,11 @@ export function classifyProduct(code: string | null): string | null {
 const norm = (h: string) => h.toLowerCase().replace(/[^a-z0-9#]/g, '');
 
 /** The mapping to use: the preset's columns, replaced field by field by the upload's own choices; headers matched loosely. */
-export function resolveMapping(headers: readonly string[], preset: FuelCsvPreset, mapping: Partial<Record<FuelCsvField, string>>): Partial<Record<FuelCsvField, string>> {
+export function resolveMapping(
+  headers: readonly string[],
+  preset: FuelCsvPreset,
+  mapping: Partial<Record<FuelCsvField, string>>,
+): Partial<Record<FuelCsvField, string>> {
   const base = preset === 'CUSTOM' ? {} : FUEL_CSV_PRESET_COLUMNS[preset].columns;
   const wanted: Partial<Record<FuelCsvField, string>> = { ...base };
   for (const [f, h] of Object.entries(mapping) as Array<[FuelCsvField, string]>) {
@@ -96,7 +104,10 @@ export function resolveMapping(headers: readonly string[], preset: FuelCsvPreset
 
 // The codes the API accepts (an IFTA member or a known non-member), by code or by name.
 const STATES = new Map<string, string>(
-  STATE_OPTIONS.filter((s) => FUEL_JURISDICTION_CODES.has(s.code)).flatMap((s) => [[s.code, s.code] as [string, string], [s.name.toUpperCase(), s.code] as [string, string]]),
+  STATE_OPTIONS.filter((s) => FUEL_JURISDICTION_CODES.has(s.code)).flatMap((s) => [
+    [s.code, s.code] as [string, string],
+    [s.name.toUpperCase(), s.code] as [string, string],
+  ]),
 );
 STATES.set('MX', 'MX');
 STATES.set('MEXICO', 'MX');
@@ -109,7 +120,10 @@ export function jurisdictionCode(text: string): string | null {
 
 /** A decimal written in a CSV ("1,234.56", "$3.899", "(12.00)") in 10^-digits units; undefined when it is not one or has more decimals. */
 export function decimalUnits(cell: string, digits: number): number | undefined {
-  let s = cell.trim().replace(/[$\s]/g, '').replace(/,(?=\d{3}(\D|$))/g, '');
+  let s = cell
+    .trim()
+    .replace(/[$\s]/g, '')
+    .replace(/,(?=\d{3}(\D|$))/g, '');
   let negative = false;
   if (/^\(.*\)$/.test(s)) {
     negative = true;
@@ -181,7 +195,16 @@ export function parseFuelCsv(csv: string, o: FuelCsvOptions): FuelCsvParse {
   const headers = (parsed.meta.fields ?? []).filter((h) => h.trim() !== '');
   const mapping = resolveMapping(headers, o.preset, o.mapping);
   const used = new Set(Object.values(mapping));
-  const out: FuelCsvParse = { headers, mapping, unmappedColumns: headers.filter((h) => !used.has(h)), totalRows: parsed.data.length, rows: [], errors: [], skipped: [], badLines: new Set() };
+  const out: FuelCsvParse = {
+    headers,
+    mapping,
+    unmappedColumns: headers.filter((h) => !used.has(h)),
+    totalRows: parsed.data.length,
+    rows: [],
+    errors: [],
+    skipped: [],
+    badLines: new Set(),
+  };
   const dateFormat = o.dateFormat ?? (o.preset !== 'CUSTOM' ? FUEL_CSV_PRESET_COLUMNS[o.preset].dateFormat : 'MDY');
 
   const fail = (line: number, field: FuelCsvField | 'row', message: string) => {
@@ -224,7 +247,11 @@ export function parseFuelCsv(csv: string, o: FuelCsvOptions): FuelCsvParse {
       const withOffset = /[T ]\d{1,2}:\d{2}(:\d{2})?(\.\d+)?(Z|[+-]\d{2}:?\d{2})$/i.test(dateText) ? Date.parse(dateText) : NaN;
       const local = Number.isNaN(withOffset) ? localDateTime(dateText, mapping.time ? cell('time') || null : null, dateFormat) : undefined;
       if (!Number.isNaN(withOffset)) purchasedAt = withOffset;
-      else if (local === undefined) err(mapping.dateTime ? 'dateTime' : 'date', `"${dateText}${mapping.time ? ` ${cell('time')}` : ''}" is not a date and time (${dateFormat === 'MDY' ? 'MM/DD/YYYY' : dateFormat === 'DMY' ? 'DD/MM/YYYY' : 'YYYY-MM-DD'})`);
+      else if (local === undefined)
+        err(
+          mapping.dateTime ? 'dateTime' : 'date',
+          `"${dateText}${mapping.time ? ` ${cell('time')}` : ''}" is not a date and time (${dateFormat === 'MDY' ? 'MM/DD/YYYY' : dateFormat === 'DMY' ? 'DD/MM/YYYY' : 'YYYY-MM-DD'})`,
+        );
       else purchasedAt = o.toUtc(local);
     }
     const unitNumber = cell('unitNumber');
@@ -238,10 +265,12 @@ export function parseFuelCsv(csv: string, o: FuelCsvOptions): FuelCsvParse {
     if (qField === 'litres') volumeUnit = 'L';
     const qText = cell(qField);
     const quantityMilli = decimalUnits(qText, 3);
-    if (quantityMilli === undefined || quantityMilli <= 0) err(qField, qText ? `"${qText}" is not a positive quantity with at most 3 decimals` : 'The quantity is empty');
+    if (quantityMilli === undefined || quantityMilli <= 0)
+      err(qField, qText ? `"${qText}" is not a positive quantity with at most 3 decimals` : 'The quantity is empty');
     const price = cell('pricePerUnit');
     const pricePerUnitMilli = price ? decimalUnits(price, 3) : null;
-    if (pricePerUnitMilli === undefined || (pricePerUnitMilli !== null && pricePerUnitMilli < 0)) err('pricePerUnit', `"${price}" is not a price with at most 3 decimals`);
+    if (pricePerUnitMilli === undefined || (pricePerUnitMilli !== null && pricePerUnitMilli < 0))
+      err('pricePerUnit', `"${price}" is not a price with at most 3 decimals`);
     const total = cell('totalAmount');
     const totalCents = total ? decimalUnits(total, 2) : null;
     if (totalCents === undefined) err('totalAmount', `"${total}" is not an amount with at most 2 decimals`);

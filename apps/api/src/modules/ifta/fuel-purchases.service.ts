@@ -1,8 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { and, asc, desc, eq, gte, inArray, lt, or, sql, type SQL } from 'drizzle-orm';
-import type {
-  fuelPurchaseInputSchema,
-  fuelPurchaseListQuery} from '@fleet/api-contract';
+import type { fuelPurchaseInputSchema, fuelPurchaseListQuery } from '@fleet/api-contract';
 import {
   FAR_FROM_STATION_M,
   distanceText,
@@ -18,7 +16,7 @@ import {
   type FuelPurchase,
   type LocationCheck,
   type Page,
-  fuelCsvImportBodySchema
+  fuelCsvImportBodySchema,
 } from '@fleet/api-contract';
 import { distanceM } from '@fleet/geo';
 import { locateJurisdiction } from '@fleet/geo/jurisdictions';
@@ -98,9 +96,21 @@ export interface LocationProbe {
  * no fix within an hour is NO_POSITION. The positions are the organization's (a parameter): Citus
  * then routes the statement, laterals with LIMIT over the unnest included, to one shard.
  */
-export async function checkLocations(db: DbOrTx, orgId: string, probes: readonly LocationProbe[]): Promise<Array<{ check: LocationCheck; distanceM: number | null }>> {
+export async function checkLocations(
+  db: DbOrTx,
+  orgId: string,
+  probes: readonly LocationProbe[],
+): Promise<Array<{ check: LocationCheck; distanceM: number | null }>> {
   if (probes.length === 0) return [];
-  const rows = rowsOf<{ i: number | string; bt: number | null; blat: number | null; blon: number | null; at: number | null; alat: number | null; alon: number | null }>(
+  const rows = rowsOf<{
+    i: number | string;
+    bt: number | null;
+    blat: number | null;
+    blon: number | null;
+    at: number | null;
+    alat: number | null;
+    alon: number | null;
+  }>(
     await db.execute(sql`
       select u.i, extract(epoch from b.fix_time) * 1000 as bt, b.latitude as blat, b.longitude as blon,
              extract(epoch from a.fix_time) * 1000 as at, a.latitude as alat, a.longitude as alon
@@ -190,7 +200,8 @@ async function checkQuantity(db: DbOrTx, orgId: string, input: Input, v: Vehicle
 }
 
 function checkStation(input: Input): void {
-  if ((input.stationLat == null) !== (input.stationLon == null)) throw invalidField(input.stationLat == null ? 'stationLat' : 'stationLon', 'Give both the station latitude and longitude, or neither');
+  if ((input.stationLat == null) !== (input.stationLon == null))
+    throw invalidField(input.stationLat == null ? 'stationLat' : 'stationLon', 'Give both the station latitude and longitude, or neither');
   if (Date.parse(input.purchasedAt) > Date.now() + 10 * 60_000) throw invalidField('purchasedAt', 'Purchase time is in the future');
 }
 
@@ -212,7 +223,15 @@ export async function createPurchase({ db, orgId, actor }: Scope, input: Input):
   try {
     const id = await db.transaction(async (tx) => {
       await checkQuantity(tx, orgId, input, await vehicleOf(tx, orgId, input.assetId));
-      const [check] = await checkLocations(tx, orgId, [{ vehicleId: input.assetId, time: Date.parse(input.purchasedAt), jurisdiction: input.jurisdiction, stationLat: input.stationLat ?? null, stationLon: input.stationLon ?? null }]);
+      const [check] = await checkLocations(tx, orgId, [
+        {
+          vehicleId: input.assetId,
+          time: Date.parse(input.purchasedAt),
+          jurisdiction: input.jurisdiction,
+          stationLat: input.stationLat ?? null,
+          stationLon: input.stationLon ?? null,
+        },
+      ]);
       const [row] = await tx
         .insert(iftaFuelPurchases)
         .values({ ...values(orgId, input), source: 'MANUAL', locationCheck: check!.check, locationDistanceM: check!.distanceM })
@@ -230,10 +249,22 @@ export async function updatePurchase({ db, orgId, actor }: Scope, id: string, in
   checkStation(input);
   try {
     await db.transaction(async (tx) => {
-      const [before] = await tx.select().from(iftaFuelPurchases).where(and(eq(iftaFuelPurchases.id, id), eq(iftaFuelPurchases.organizationId, orgId))).for('update');
+      const [before] = await tx
+        .select()
+        .from(iftaFuelPurchases)
+        .where(and(eq(iftaFuelPurchases.id, id), eq(iftaFuelPurchases.organizationId, orgId)))
+        .for('update');
       if (!before) throw notFound('Fuel purchase');
       await checkQuantity(tx, orgId, input, await vehicleOf(tx, orgId, input.assetId));
-      const [check] = await checkLocations(tx, orgId, [{ vehicleId: input.assetId, time: Date.parse(input.purchasedAt), jurisdiction: input.jurisdiction, stationLat: input.stationLat ?? null, stationLon: input.stationLon ?? null }]);
+      const [check] = await checkLocations(tx, orgId, [
+        {
+          vehicleId: input.assetId,
+          time: Date.parse(input.purchasedAt),
+          jurisdiction: input.jurisdiction,
+          stationLat: input.stationLat ?? null,
+          stationLon: input.stationLon ?? null,
+        },
+      ]);
       const [after] = await tx
         .update(iftaFuelPurchases)
         // Not organization_id: Citus refuses any write of the distribution column, even the same value.
@@ -250,7 +281,11 @@ export async function updatePurchase({ db, orgId, actor }: Scope, id: string, in
 
 export async function deletePurchase({ db, orgId, actor }: Scope, id: string): Promise<void> {
   await db.transaction(async (tx) => {
-    const [before] = await tx.select().from(iftaFuelPurchases).where(and(eq(iftaFuelPurchases.id, id), eq(iftaFuelPurchases.organizationId, orgId))).for('update');
+    const [before] = await tx
+      .select()
+      .from(iftaFuelPurchases)
+      .where(and(eq(iftaFuelPurchases.id, id), eq(iftaFuelPurchases.organizationId, orgId)))
+      .for('update');
     if (!before) throw notFound('Fuel purchase');
     await tx.delete(iftaFuelPurchases).where(eq(iftaFuelPurchases.id, id));
     await recordActivity(tx, { orgId, actor, action: 'DELETE', entityType: 'IFTA_FUEL_PURCHASE', entityId: id, before });
@@ -277,14 +312,24 @@ export async function listPurchases({ db, orgId }: ReadScope, q: ListQuery): Pro
   if (q.jurisdiction) where.push(eq(iftaFuelPurchases.jurisdiction, q.jurisdiction));
   if (q.fuelType) where.push(eq(iftaFuelPurchases.fuelType, q.fuelType));
   // The same purchases the report lists under To review (an unverified place alone is not one).
-  const toReview = or(inArray(iftaFuelPurchases.locationCheck, ['FAR', 'OTHER_JURISDICTION']), eq(iftaFuelPurchases.priceMismatch, true), and(eq(iftaFuelPurchases.bulk, true), overTankSql))!;
+  const toReview = or(
+    inArray(iftaFuelPurchases.locationCheck, ['FAR', 'OTHER_JURISDICTION']),
+    eq(iftaFuelPurchases.priceMismatch, true),
+    and(eq(iftaFuelPurchases.bulk, true), overTankSql),
+  )!;
   if (q.flagged === 'true') where.push(toReview);
   if (q.flagged === 'false') where.push(sql`not ${toReview}`);
   if (q.search) {
-    where.push(sql`lower(${iftaFuelPurchases.receiptNumber} || ' ' || coalesce(${iftaFuelPurchases.vendor}, '') || ' ' || coalesce(${iftaFuelPurchases.city}, '') || ' ' || ${assets.unitNumber}) like ${likeTerm(q.search)}`);
+    where.push(
+      sql`lower(${iftaFuelPurchases.receiptNumber} || ' ' || coalesce(${iftaFuelPurchases.vendor}, '') || ' ' || coalesce(${iftaFuelPurchases.city}, '') || ' ' || ${assets.unitNumber}) like ${likeTerm(q.search)}`,
+    );
   }
   const cond = and(...where);
-  const [total] = await db.select({ n: sql<number>`count(*)::int` }).from(iftaFuelPurchases).innerJoin(assets, and(eq(assets.id, iftaFuelPurchases.vehicleId), eq(assets.organizationId, iftaFuelPurchases.organizationId))).where(cond);
+  const [total] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(iftaFuelPurchases)
+    .innerJoin(assets, and(eq(assets.id, iftaFuelPurchases.vehicleId), eq(assets.organizationId, iftaFuelPurchases.organizationId)))
+    .where(cond);
   const rows = await db
     .select({ p: iftaFuelPurchases, unit: assets.unitNumber })
     .from(iftaFuelPurchases)
@@ -316,7 +361,13 @@ async function analyse(db: DbOrTx, orgId: string, body: ImportBody): Promise<Ana
   const zone = body.timeZone ?? org.zone;
   let parsed;
   try {
-    parsed = parseFuelCsv(body.csv, { preset: body.preset, mapping: body.mapping, defaultUnit: body.defaultUnit, dateFormat: body.dateFormat, toUtc: (ms) => zonedToUtc(ms, zone) });
+    parsed = parseFuelCsv(body.csv, {
+      preset: body.preset,
+      mapping: body.mapping,
+      defaultUnit: body.defaultUnit,
+      dateFormat: body.dateFormat,
+      toUtc: (ms) => zonedToUtc(ms, zone),
+    });
   } catch (err) {
     if (err instanceof MappingError) throw invalidField('mapping', err.message);
     throw err;
@@ -337,7 +388,12 @@ async function analyse(db: DbOrTx, orgId: string, body: ImportBody): Promise<Ana
   );
   const quantityField = parsed.mapping.gallons ? 'gallons' : parsed.mapping.litres ? 'litres' : 'quantity';
   const taken = new Set(
-    (await db.select({ r: sql<string>`lower(${iftaFuelPurchases.receiptNumber})` }).from(iftaFuelPurchases).where(eq(iftaFuelPurchases.organizationId, orgId))).map((r) => r.r),
+    (
+      await db
+        .select({ r: sql<string>`lower(${iftaFuelPurchases.receiptNumber})` })
+        .from(iftaFuelPurchases)
+        .where(eq(iftaFuelPurchases.organizationId, orgId))
+    ).map((r) => r.r),
   );
   const seen = new Map<string, number>();
   const col = (f: keyof typeof parsed.mapping) => parsed.mapping[f] ?? f;
@@ -374,20 +430,32 @@ async function analyse(db: DbOrTx, orgId: string, body: ImportBody): Promise<Ana
   const checks = await checkLocations(
     db,
     orgId,
-    candidates.map((c) => ({ vehicleId: c.vehicleId, time: c.row.purchasedAt, jurisdiction: c.row.jurisdiction, stationLat: c.row.stationLat, stationLon: c.row.stationLon })),
+    candidates.map((c) => ({
+      vehicleId: c.vehicleId,
+      time: c.row.purchasedAt,
+      jurisdiction: c.row.jurisdiction,
+      stationLat: c.row.stationLat,
+      stationLon: c.row.stationLon,
+    })),
   );
   const valid = candidates.map((c, i) => ({
     ...c,
     check: checks[i]!.check,
     distanceM: checks[i]!.distanceM,
-    priceMismatch: priceMismatch(c.row.quantityMilli / 1000, c.row.pricePerUnitMilli === null ? null : c.row.pricePerUnitMilli / 1000, c.row.totalCents === null ? null : c.row.totalCents / 100),
+    priceMismatch: priceMismatch(
+      c.row.quantityMilli / 1000,
+      c.row.pricePerUnitMilli === null ? null : c.row.pricePerUnitMilli / 1000,
+      c.row.totalCents === null ? null : c.row.totalCents / 100,
+    ),
   }));
   const tankOf = (v: (typeof valid)[number]) => vehicles.get(v.row.unitNumber.toLowerCase())?.tankCapacityL ?? null;
   const reasons = (v: (typeof valid)[number]): string[] => [
     ...(v.check === 'FAR' ? [`bought ${distanceText(v.distanceM ?? 0, org.units)} from where the vehicle was`] : []),
     ...(v.check === 'OTHER_JURISDICTION' ? [`the vehicle was not in ${v.row.jurisdiction} at that time`] : []),
     ...(v.priceMismatch ? ['price × quantity differs from the total by more than 1 %'] : []),
-    ...(v.row.bulk && exceedsTank(v.row.quantityMilli / 1000, v.row.volumeUnit, tankOf(v)) ? ['more than the tank holds, entered as a bulk or split entry'] : []),
+    ...(v.row.bulk && exceedsTank(v.row.quantityMilli / 1000, v.row.volumeUnit, tankOf(v))
+      ? ['more than the tank holds, entered as a bulk or split entry']
+      : []),
   ];
   errors.sort((a, b) => a.line - b.line);
   return {
@@ -400,7 +468,14 @@ async function analyse(db: DbOrTx, orgId: string, body: ImportBody): Promise<Ana
     flagged: valid
       .map((v) => ({ v, why: reasons(v) }))
       .filter(({ why }) => why.length > 0)
-      .map(({ v, why }) => ({ line: v.row.line, receiptNumber: v.row.receiptNumber, check: v.check, distanceM: v.distanceM, priceMismatch: v.priceMismatch, reason: why.join('; ') })),
+      .map(({ v, why }) => ({
+        line: v.row.line,
+        receiptNumber: v.row.receiptNumber,
+        check: v.check,
+        distanceM: v.distanceM,
+        priceMismatch: v.priceMismatch,
+        reason: why.join('; '),
+      })),
     mapping: parsed.mapping as Record<string, string>,
     headers: parsed.headers,
     unmappedColumns: parsed.unmappedColumns,
@@ -475,7 +550,9 @@ export async function commitFuelImport({ db, orgId, actor }: Scope, body: FuelCs
           body: [
             preview.invalidRows > 0 ? `${preview.invalidRows} rows of the file had errors and were not imported.` : 'Every valid row of the file was imported.',
             flagged > 0 ? `${flagged} to review (bought away from the vehicle, price and total apart, or a bulk entry): see the To review tab.` : '',
-          ].filter(Boolean).join(' '),
+          ]
+            .filter(Boolean)
+            .join(' '),
           link: '/ifta?tab=fuel',
           linkLabel: 'Open fuel purchases',
           userIds: [actor.userId],
@@ -484,7 +561,8 @@ export async function commitFuelImport({ db, orgId, actor }: Scope, body: FuelCs
       return { ...preview, imported: inserted.length };
     });
   } catch (err) {
-    if (uniqueViolation(err)) throw conflict('Some receipts were recorded since the preview; preview the file again', 'receiptNumber: a receipt number is already recorded');
+    if (uniqueViolation(err))
+      throw conflict('Some receipts were recorded since the preview; preview the file again', 'receiptNumber: a receipt number is already recorded');
     throw err;
   }
 }

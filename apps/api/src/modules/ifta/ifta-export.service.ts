@@ -23,7 +23,22 @@ export function unreviewedText(r: IftaReport): string {
 }
 
 export function returnCsv(r: IftaReport): string {
-  const header = ['Jurisdiction', 'Name', 'Fuel type', 'Total miles', 'Taxable miles', 'Taxable gallons', 'Tax-paid gallons', 'Net taxable gallons', 'Rate', 'Tax (credit)', 'Surcharge rate', 'Surcharge', 'Interest', 'Total'];
+  const header = [
+    'Jurisdiction',
+    'Name',
+    'Fuel type',
+    'Total miles',
+    'Taxable miles',
+    'Taxable gallons',
+    'Tax-paid gallons',
+    'Net taxable gallons',
+    'Rate',
+    'Tax (credit)',
+    'Surcharge rate',
+    'Surcharge',
+    'Interest',
+    'Total',
+  ];
   const data: Array<Array<string | number>> = r.rows.map((x) => [
     x.jurisdiction,
     x.name,
@@ -41,7 +56,22 @@ export function returnCsv(r: IftaReport): string {
     x.total.toFixed(2),
   ]);
   const t = r.totals;
-  data.push(['TOTAL', '', fuelTypeLabel(r.fuelType), t.totalMiles, t.taxableMiles, t.taxableGallons, t.taxPaidGallons, t.taxableGallons - t.taxPaidGallons, '', t.tax.toFixed(2), '', t.surcharge.toFixed(2), t.interest.toFixed(2), (t.total - t.penalty).toFixed(2)]);
+  data.push([
+    'TOTAL',
+    '',
+    fuelTypeLabel(r.fuelType),
+    t.totalMiles,
+    t.taxableMiles,
+    t.taxableGallons,
+    t.taxPaidGallons,
+    t.taxableGallons - t.taxPaidGallons,
+    '',
+    t.tax.toFixed(2),
+    '',
+    t.surcharge.toFixed(2),
+    t.interest.toFixed(2),
+    (t.total - t.penalty).toFixed(2),
+  ]);
   const summary = [
     ['Licensee', r.licensee.name],
     ['USDOT', r.licensee.dotNumber ?? ''],
@@ -66,7 +96,19 @@ export function returnCsv(r: IftaReport): string {
 }
 
 export function distanceCsv(days: readonly IftaDistanceDay[], zone = 'UTC'): string {
-  const header = ['Unit', `Day (${zone})`, 'First fix', 'Last fix', 'Odometer start (mi)', 'Odometer end (mi)', 'Miles', 'Miles by jurisdiction', 'Interpolated miles', 'State-line crossings', 'Source'];
+  const header = [
+    'Unit',
+    `Day (${zone})`,
+    'First fix',
+    'Last fix',
+    'Odometer start (mi)',
+    'Odometer end (mi)',
+    'Miles',
+    'Miles by jurisdiction',
+    'Interpolated miles',
+    'State-line crossings',
+    'Source',
+  ];
   const data = days.map((d) => [
     d.unitNumber,
     d.day,
@@ -77,7 +119,9 @@ export function distanceCsv(days: readonly IftaDistanceDay[], zone = 'UTC'): str
     mi(d.metres),
     d.jurisdictions.map((j) => `${j.jurisdiction} ${mi(j.metres)}`).join('; '),
     mi(d.jurisdictions.reduce((s, j) => s + j.interpolatedMetres, 0)),
-    d.crossings.map((c) => `${c.time} ${c.from}>${c.to} at ${c.latitude.toFixed(5)},${c.longitude.toFixed(5)}${c.odometerM === null ? '' : ` odo ${mi(c.odometerM)}`}`).join('; '),
+    d.crossings
+      .map((c) => `${c.time} ${c.from}>${c.to} at ${c.latitude.toFixed(5)},${c.longitude.toFixed(5)}${c.odometerM === null ? '' : ` odo ${mi(c.odometerM)}`}`)
+      .join('; '),
     d.imported ? 'Imported GPS history' : 'Device',
   ]);
   return `${unparseCsv(header, data)}\r\n`;
@@ -112,7 +156,11 @@ function stretched(doc: PDFKit.PDFDocument, columns: Column[]): Column[] {
 /** The title, a red box for a warning before any figure, and the heading's fields. */
 function heading(doc: PDFKit.PDFDocument, title: string, pairs: ReadonlyArray<readonly [string, string]>, warnings: readonly string[] = []): void {
   const left = doc.page.margins.left;
-  doc.font('Helvetica-Bold').fontSize(14).fillColor('#111827').text(title, left, doc.y, { width: contentWidth(doc) });
+  doc
+    .font('Helvetica-Bold')
+    .fontSize(14)
+    .fillColor('#111827')
+    .text(title, left, doc.y, { width: contentWidth(doc) });
   doc.y += 4;
   for (const warning of warnings) {
     const width = contentWidth(doc);
@@ -173,11 +221,48 @@ export function returnPdf(r: IftaReport): Promise<Buffer> {
       { title: 'Interest', width: 56, align: 'right' },
       { title: 'Total', width: 72, align: 'right' },
     ]);
-    const rows = r.rows.map((x) => ({ cells: [x.jurisdiction, int(x.totalMiles), int(x.taxableMiles), int(x.taxableGallons), int(x.taxPaidGallons), int(x.netTaxableGallons), rate(x.rate), money(x.tax), money(x.surcharge), money(x.interest), money(x.total)] }));
-    rows.push({ cells: ['Total', int(t.totalMiles - t.nonMemberMiles), int(t.taxableMiles), int(t.taxableGallons), int(t.taxPaidGallons), int(t.taxableGallons - t.taxPaidGallons), '', money(t.tax), money(t.surcharge), money(t.interest), money(t.total - t.penalty)] });
-    table(doc, cols, rows.map((row, i) => ({ ...row, bold: i === rows.length - 1 })), { rowH: 14 });
+    const rows = r.rows.map((x) => ({
+      cells: [
+        x.jurisdiction,
+        int(x.totalMiles),
+        int(x.taxableMiles),
+        int(x.taxableGallons),
+        int(x.taxPaidGallons),
+        int(x.netTaxableGallons),
+        rate(x.rate),
+        money(x.tax),
+        money(x.surcharge),
+        money(x.interest),
+        money(x.total),
+      ],
+    }));
+    rows.push({
+      cells: [
+        'Total',
+        int(t.totalMiles - t.nonMemberMiles),
+        int(t.taxableMiles),
+        int(t.taxableGallons),
+        int(t.taxPaidGallons),
+        int(t.taxableGallons - t.taxPaidGallons),
+        '',
+        money(t.tax),
+        money(t.surcharge),
+        money(t.interest),
+        money(t.total - t.penalty),
+      ],
+    });
+    table(
+      doc,
+      cols,
+      rows.map((row, i) => ({ ...row, bold: i === rows.length - 1 })),
+      { rowH: 14 },
+    );
     doc.moveDown(0.4);
-    doc.font('Helvetica-Bold').fontSize(10).fillColor('#111827').text(`Penalty ${money(t.penalty)}    Total due (refund) ${money(t.total)} US$`, doc.page.margins.left, doc.y);
+    doc
+      .font('Helvetica-Bold')
+      .fontSize(10)
+      .fillColor('#111827')
+      .text(`Penalty ${money(t.penalty)}    Total due (refund) ${money(t.total)} US$`, doc.page.margins.left, doc.y);
     if (r.amendment) {
       sectionKept(doc, `Amendment against the filed return: ${money(r.amendment.difference)} US$`);
       table(
@@ -190,7 +275,9 @@ export function returnPdf(r: IftaReport): Promise<Buffer> {
           { title: 'Now total', width: 90, align: 'right' },
           { title: 'Difference', width: 90, align: 'right' },
         ]),
-        r.amendment.rows.map((a) => ({ cells: [a.jurisdiction, int(a.filedMiles), int(a.currentMiles), money(a.filedTotal), money(a.currentTotal), money(a.difference)] })),
+        r.amendment.rows.map((a) => ({
+          cells: [a.jurisdiction, int(a.filedMiles), int(a.currentMiles), money(a.filedTotal), money(a.currentTotal), money(a.difference)],
+        })),
         { rowH: 14 },
       );
     }
@@ -206,7 +293,16 @@ export function returnPdf(r: IftaReport): Promise<Buffer> {
           { title: 'Odometer mi', width: 70, align: 'right' },
           { title: 'Miles by jurisdiction', width: 425 },
         ]),
-        r.vehicles.map((v) => ({ cells: [v.unitNumber, int(v.totalMiles), int(v.gallons), v.mpg === null ? '—' : v.mpg.toFixed(2), v.odometerMiles === null ? '—' : int(v.odometerMiles), v.jurisdictions.map((j) => `${j.jurisdiction} ${int(j.miles)}`).join(', ')] })),
+        r.vehicles.map((v) => ({
+          cells: [
+            v.unitNumber,
+            int(v.totalMiles),
+            int(v.gallons),
+            v.mpg === null ? '—' : v.mpg.toFixed(2),
+            v.odometerMiles === null ? '—' : int(v.odometerMiles),
+            v.jurisdictions.map((j) => `${j.jurisdiction} ${int(j.miles)}`).join(', '),
+          ],
+        })),
         { rowH: 14, grow: true },
       );
     }
@@ -221,11 +317,24 @@ export function returnPdf(r: IftaReport): Promise<Buffer> {
           { title: 'Detail', width: 393 },
           { title: 'Reviewed', width: 120 },
         ]),
-        r.flags.map((f) => ({ cells: [f.kind.replace(/_/g, ' ').toLowerCase(), f.unitNumber ?? '', f.day ?? '', f.message, f.reviewed ? `${f.reviewed.at.slice(0, 10)} ${f.reviewed.by ?? ''}`.trim() : 'not reviewed'] })),
+        r.flags.map((f) => ({
+          cells: [
+            f.kind.replace(/_/g, ' ').toLowerCase(),
+            f.unitNumber ?? '',
+            f.day ?? '',
+            f.message,
+            f.reviewed ? `${f.reviewed.at.slice(0, 10)} ${f.reviewed.by ?? ''}`.trim() : 'not reviewed',
+          ],
+        })),
         { rowH: 14, grow: true },
       );
     }
-    doc.moveDown(1).font('Helvetica').fontSize(7).fillColor('#6b7280').text(`Boundaries: ${r.boundaryDataset}. ${daysNote(r)}`, doc.page.margins.left, doc.y, { width: contentWidth(doc) });
+    doc
+      .moveDown(1)
+      .font('Helvetica')
+      .fontSize(7)
+      .fillColor('#6b7280')
+      .text(`Boundaries: ${r.boundaryDataset}. ${daysNote(r)}`, doc.page.margins.left, doc.y, { width: contentWidth(doc) });
   });
 }
 
@@ -273,10 +382,16 @@ export function distancePdf(title: string, days: readonly IftaDistanceDay[], zon
 export async function exportReturn(scope: ReadScope, q: ReportQuery, format: 'csv' | 'pdf'): Promise<{ body: string | Buffer; type: string; name: string }> {
   const r = await buildReport(scope, q);
   const name = `ifta-${q.quarter}-${q.fuelType.toLowerCase()}`;
-  return format === 'csv' ? { body: returnCsv(r), type: 'text/csv; charset=utf-8', name: `${name}.csv` } : { body: await returnPdf(r), type: 'application/pdf', name: `${name}.pdf` };
+  return format === 'csv'
+    ? { body: returnCsv(r), type: 'text/csv; charset=utf-8', name: `${name}.csv` }
+    : { body: await returnPdf(r), type: 'application/pdf', name: `${name}.pdf` };
 }
 
-export async function exportDistance(scope: ReadScope, q: { quarter: string; assetId?: string }, format: 'csv' | 'pdf'): Promise<{ body: string | Buffer; type: string; name: string }> {
+export async function exportDistance(
+  scope: ReadScope,
+  q: { quarter: string; assetId?: string },
+  format: 'csv' | 'pdf',
+): Promise<{ body: string | Buffer; type: string; name: string }> {
   const days = await allDistanceDays(scope.db, scope.orgId, q.quarter, q.assetId);
   const { zone } = await iftaClockOf(scope.db, scope.orgId);
   const name = `ifta-${q.quarter}-distance-records`;

@@ -35,11 +35,19 @@ export async function listFilings({ db, orgId }: ReadScope, quarter?: string): P
 async function fuelTypesOf(db: Db, orgId: string, quarter: string): Promise<string[]> {
   const { from, to } = quarterDays(quarter);
   const [v, p] = await Promise.all([
-    db.selectDistinct({ f: sql<string>`coalesce(${assets.fuelType}, 'DIESEL')` }).from(assets).where(and(eq(assets.organizationId, orgId), eq(assets.type, 'VEHICLE'), eq(assets.iftaQualified, true))),
+    db
+      .selectDistinct({ f: sql<string>`coalesce(${assets.fuelType}, 'DIESEL')` })
+      .from(assets)
+      .where(and(eq(assets.organizationId, orgId), eq(assets.type, 'VEHICLE'), eq(assets.iftaQualified, true))),
     db
       .selectDistinct({ f: iftaFuelPurchases.fuelType })
       .from(iftaFuelPurchases)
-      .where(and(eq(iftaFuelPurchases.organizationId, orgId), sql`${iftaFuelPurchases.purchasedAt} >= ${`${from}T00:00:00Z`}::timestamptz and ${iftaFuelPurchases.purchasedAt} < ${`${to}T00:00:00Z`}::timestamptz`)),
+      .where(
+        and(
+          eq(iftaFuelPurchases.organizationId, orgId),
+          sql`${iftaFuelPurchases.purchasedAt} >= ${`${from}T00:00:00Z`}::timestamptz and ${iftaFuelPurchases.purchasedAt} < ${`${to}T00:00:00Z`}::timestamptz`,
+        ),
+      ),
   ]);
   const used = new Set(['DIESEL', ...v.map((r) => r.f), ...p.map((r) => r.f)]);
   return FUEL_TYPE_CODES.filter((c) => used.has(c));
@@ -54,7 +62,11 @@ export async function fileQuarter({ db, orgId, actor }: Scope, input: { quarter:
   const filedAt = input.filedAt ?? today;
   const { to } = quarterDays(input.quarter);
   if (filedAt > today) throw invalidField('filedAt', 'Filing date is in the future');
-  if (filedAt < to) throw invalidField(input.filedAt ? 'filedAt' : 'quarter', `${input.quarter} ends on ${new Date(Date.parse(`${to}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10)}: it can be filed from ${to}`);
+  if (filedAt < to)
+    throw invalidField(
+      input.filedAt ? 'filedAt' : 'quarter',
+      `${input.quarter} ends on ${new Date(Date.parse(`${to}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10)}: it can be filed from ${to}`,
+    );
   if (quarterOf(Date.parse(`${to}T00:00:00Z`) - 1) !== input.quarter) throw invalidField('quarter', 'Not a quarter');
   return db.transaction(async (tx) => {
     // One filer at a time per organization and quarter: the version numbers stay consecutive.
@@ -82,7 +94,12 @@ export async function fileQuarter({ db, orgId, actor }: Scope, input: { quarter:
       action: row!.version > 1 ? 'AMEND' : 'CLOSE',
       entityType: 'IFTA_FILING',
       entityId: row!.id,
-      after: { quarter: input.quarter, version: row!.version, filedAt, totals: returns.map((r) => ({ fuelType: r.fuelType, total: r.totals.total, miles: r.totals.totalMiles, gallons: r.totals.totalGallons })) },
+      after: {
+        quarter: input.quarter,
+        version: row!.version,
+        filedAt,
+        totals: returns.map((r) => ({ fuelType: r.fuelType, total: r.totals.total, miles: r.totals.totalMiles, gallons: r.totals.totalGallons })),
+      },
     });
     return present(row!);
   });

@@ -24,19 +24,33 @@ export interface VehicleState {
 /** Takes the vehicles' locks in one order (no deadlock between instances). PostgreSQL only: PGlite is one process. */
 export async function lockVehicles(tx: DbOrTx, vehicleIds: readonly string[]): Promise<void> {
   if (vehicleIds.length === 0) return;
-  await tx.execute(sql`select count(pg_advisory_xact_lock(${IFTA_LOCK_CLASS}::int, k)) from (select distinct hashtext(v) as k from unnest(${arr(vehicleIds, (v) => v)}::text[]) v order by 1) x`);
+  await tx.execute(
+    sql`select count(pg_advisory_xact_lock(${IFTA_LOCK_CLASS}::int, k)) from (select distinct hashtext(v) as k from unnest(${arr(vehicleIds, (v) => v)}::text[]) v order by 1) x`,
+  );
 }
 
 /** The last counted fix of each listed vehicle of the organization (named: one shard on Citus, decision 0204). */
 export async function readStates(tx: DbOrTx, orgId: string, vehicleIds: readonly string[]): Promise<Map<string, VehicleState>> {
   const out = new Map<string, VehicleState>();
   if (vehicleIds.length === 0) return out;
-  const rows = rowsOf<{ vehicle_id: string; organization_id: string; t: number | string; latitude: number; longitude: number; speed: number | null; odometer: number | null }>(
+  const rows = rowsOf<{
+    vehicle_id: string;
+    organization_id: string;
+    t: number | string;
+    latitude: number;
+    longitude: number;
+    speed: number | null;
+    odometer: number | null;
+  }>(
     await tx.execute(sql`select vehicle_id, organization_id, extract(epoch from fix_time) * 1000 as t, latitude, longitude, speed, odometer
       from ifta_vehicle_state where organization_id = ${orgId} and vehicle_id = any(${arr(vehicleIds, (v) => v)}::uuid[])`),
   );
   for (const r of rows) {
-    out.set(r.vehicle_id, { vehicleId: r.vehicle_id, orgId: r.organization_id, fix: { time: Math.round(Number(r.t)), lat: r.latitude, lon: r.longitude, speedKmh: r.speed ?? 0, odometerM: r.odometer } });
+    out.set(r.vehicle_id, {
+      vehicleId: r.vehicle_id,
+      orgId: r.organization_id,
+      fix: { time: Math.round(Number(r.t)), lat: r.latitude, lon: r.longitude, speedKmh: r.speed ?? 0, odometerM: r.odometer },
+    });
   }
   return out;
 }
@@ -89,7 +103,14 @@ export async function fixesAfterMany(
 const FIXES_CHUNK = 200;
 
 /** The stored fix just before `ms` and the first at or after `endMs` (≤ watermark), for a range recompute; the organization named (one shard on Citus). */
-export async function neighbours(tx: DbOrTx, orgId: string, vehicleId: string, startMs: number, endMs: number, watermarkMs: number): Promise<{ before: TrackFix | null; after: TrackFix | null }> {
+export async function neighbours(
+  tx: DbOrTx,
+  orgId: string,
+  vehicleId: string,
+  startMs: number,
+  endMs: number,
+  watermarkMs: number,
+): Promise<{ before: TrackFix | null; after: TrackFix | null }> {
   const [b, a] = await Promise.all([
     tx.execute(sql`select extract(epoch from fix_time) * 1000 as t, latitude, longitude, speed, odometer from positions
       where organization_id = ${orgId} and asset_id = ${vehicleId} and fix_time < to_timestamp(${startMs / 1000}) order by fix_time desc limit 1`),
@@ -119,9 +140,35 @@ export interface VehicleDays {
 
 interface Flat {
   distance: Array<{ o: string; v: string; day: string; j: string; m: number; im: number }>;
-  vdays: Array<{ o: string; v: string; day: string; first: number | null; last: number | null; os: number | null; oe: number | null; n: number; m: number; ot: number; om: number }>;
+  vdays: Array<{
+    o: string;
+    v: string;
+    day: string;
+    first: number | null;
+    last: number | null;
+    os: number | null;
+    oe: number | null;
+    n: number;
+    m: number;
+    ot: number;
+    om: number;
+  }>;
   crossings: Array<{ o: string; v: string; day: string; t: number; lat: number; lon: number; odo: number | null; from: string; to: string }>;
-  flagged: Array<{ o: string; v: string; day: string; ft: number; tt: number; flat: number; flon: number; tlat: number; tlon: number; flags: string; m: number; js: string; jm: string }>;
+  flagged: Array<{
+    o: string;
+    v: string;
+    day: string;
+    ft: number;
+    tt: number;
+    flat: number;
+    flon: number;
+    tlat: number;
+    tlon: number;
+    flags: string;
+    m: number;
+    js: string;
+    jm: string;
+  }>;
 }
 
 function flatten(list: readonly VehicleDays[]): Flat {
@@ -133,10 +180,37 @@ function flatten(list: readonly VehicleDays[]): Flat {
         f.distance.push({ o, v, day: r.day, j, m, im });
         total += m;
       }
-      if (r.fixes > 0 || total > 0) f.vdays.push({ o, v, day: r.day, first: r.firstFixAt, last: r.lastFixAt, os: r.odometerStartM, oe: r.odometerEndM, n: r.fixes, m: total, ot: r.odometerTravelM, om: r.odometerMetres });
+      if (r.fixes > 0 || total > 0)
+        f.vdays.push({
+          o,
+          v,
+          day: r.day,
+          first: r.firstFixAt,
+          last: r.lastFixAt,
+          os: r.odometerStartM,
+          oe: r.odometerEndM,
+          n: r.fixes,
+          m: total,
+          ot: r.odometerTravelM,
+          om: r.odometerMetres,
+        });
       for (const c of r.crossings) f.crossings.push({ o, v, day: r.day, t: c.time, lat: c.lat, lon: c.lon, odo: c.odometerM, from: c.from, to: c.to });
       for (const s of r.flagged) {
-        f.flagged.push({ o, v, day: r.day, ft: s.from.time, tt: s.to.time, flat: s.from.lat, flon: s.from.lon, tlat: s.to.lat, tlon: s.to.lon, flags: s.flags.join(','), m: s.metres, js: s.jurisdictions.join(','), jm: JSON.stringify(s.byJurisdiction) });
+        f.flagged.push({
+          o,
+          v,
+          day: r.day,
+          ft: s.from.time,
+          tt: s.to.time,
+          flat: s.from.lat,
+          flon: s.from.lon,
+          tlat: s.to.lat,
+          tlon: s.to.lon,
+          flags: s.flags.join(','),
+          m: s.metres,
+          js: s.jurisdictions.join(','),
+          jm: JSON.stringify(s.byJurisdiction),
+        });
       }
     }
   }
@@ -326,26 +400,68 @@ async function writeOrgRoundRouted(
   await insertValues(
     tx,
     sql`insert into ifta_vehicle_days (organization_id, vehicle_id, day, first_fix_at, last_fix_at, odometer_start_m, odometer_end_m, fixes, metres, odometer_travel_m, odometer_metres)`,
-    f.vdays.map((r) => [sql`${r.o}::uuid`, sql`${r.v}::uuid`, sql`${r.day}::date`, ts(r.first), ts(r.last), f8(r.os), f8(r.oe), sql`${r.n}::int`, f8(r.m), f8(r.ot), f8(r.om)]),
+    f.vdays.map((r) => [
+      sql`${r.o}::uuid`,
+      sql`${r.v}::uuid`,
+      sql`${r.day}::date`,
+      ts(r.first),
+      ts(r.last),
+      f8(r.os),
+      f8(r.oe),
+      sql`${r.n}::int`,
+      f8(r.m),
+      f8(r.ot),
+      f8(r.om),
+    ]),
     VEHICLE_DAYS_MERGE,
   );
   await insertValues(
     tx,
     sql`insert into ifta_crossings (organization_id, vehicle_id, day, crossed_at, latitude, longitude, odometer_m, from_jurisdiction, to_jurisdiction)`,
-    f.crossings.map((r) => [sql`${r.o}::uuid`, sql`${r.v}::uuid`, sql`${r.day}::date`, ts(r.t), f8(r.lat), f8(r.lon), f8(r.odo), sql`${r.from}::text`, sql`${r.to}::text`]),
+    f.crossings.map((r) => [
+      sql`${r.o}::uuid`,
+      sql`${r.v}::uuid`,
+      sql`${r.day}::date`,
+      ts(r.t),
+      f8(r.lat),
+      f8(r.lon),
+      f8(r.odo),
+      sql`${r.from}::text`,
+      sql`${r.to}::text`,
+    ]),
   );
   await insertValues(
     tx,
     sql`insert into ifta_flagged_segments (organization_id, vehicle_id, day, from_time, to_time, from_lat, from_lon, to_lat, to_lon, flags, metres, jurisdictions, metres_by_jurisdiction)`,
     f.flagged.map((r) => [
-      sql`${r.o}::uuid`, sql`${r.v}::uuid`, sql`${r.day}::date`, ts(r.ft), ts(r.tt), f8(r.flat), f8(r.flon), f8(r.tlat), f8(r.tlon),
-      sql`string_to_array(${r.flags}::text, ',')`, f8(r.m), sql`string_to_array(${r.js}::text, ',')`, sql`${r.jm}::jsonb`,
+      sql`${r.o}::uuid`,
+      sql`${r.v}::uuid`,
+      sql`${r.day}::date`,
+      ts(r.ft),
+      ts(r.tt),
+      f8(r.flat),
+      f8(r.flon),
+      f8(r.tlat),
+      f8(r.tlon),
+      sql`string_to_array(${r.flags}::text, ',')`,
+      f8(r.m),
+      sql`string_to_array(${r.js}::text, ',')`,
+      sql`${r.jm}::jsonb`,
     ]),
   );
   await insertValues(
     tx,
     sql`insert into ifta_vehicle_state (vehicle_id, organization_id, fix_time, latitude, longitude, speed, odometer, updated_at)`,
-    states.map((s) => [sql`${s.vehicleId}::uuid`, sql`${s.orgId}::uuid`, ts(s.fix.time), f8(s.fix.lat), f8(s.fix.lon), f8(s.fix.speedKmh), f8(s.fix.odometerM), sql`${now}::timestamptz`]),
+    states.map((s) => [
+      sql`${s.vehicleId}::uuid`,
+      sql`${s.orgId}::uuid`,
+      ts(s.fix.time),
+      f8(s.fix.lat),
+      f8(s.fix.lon),
+      f8(s.fix.speedKmh),
+      f8(s.fix.odometerM),
+      sql`${now}::timestamptz`,
+    ]),
     STATE_MERGE,
   );
   const marks = new Map(dirty.map((d) => [`${d.vehicleId}|${d.day}`, d]));

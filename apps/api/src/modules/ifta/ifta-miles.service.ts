@@ -10,7 +10,17 @@ import { iftaClockOf } from './ifta-zone.ts';
 import { citusOf } from '../../db/database-kind.ts';
 import { rebuildRuns, widenedDays } from './ifta-recompute.ts';
 import { deleteDirtyMarks } from './ifta-recompute.repository.ts';
-import { fixesAfterMany, fixesBetween, lockVehicles, neighbours, readStates, replaceDays, writeRound, type VehicleDays, type VehicleState } from './ifta-miles.repository.ts';
+import {
+  fixesAfterMany,
+  fixesBetween,
+  lockVehicles,
+  neighbours,
+  readStates,
+  replaceDays,
+  writeRound,
+  type VehicleDays,
+  type VehicleState,
+} from './ifta-miles.repository.ts';
 
 // IFTA miles behind ingest (decision 0121), a follower of the position commit like automatic duty
 // status (decision 0095): committed rows go to the vehicle queue, worked in rounds, each one
@@ -206,7 +216,9 @@ export class IftaMiles {
       // after the oldest of them (a busy new vehicle would otherwise read its stream back each round).
       const cold = await fixesAfterMany(
         tx,
-        items.filter(([v]) => !this.warm.has(v)).map(([v, p]) => ({ vehicleId: v, orgId: p.orgId, afterMs: stateOf(v)?.fix.time ?? null, untilMs: p.until, ...inMemory(p) })),
+        items
+          .filter(([v]) => !this.warm.has(v))
+          .map(([v, p]) => ({ vehicleId: v, orgId: p.orgId, afterMs: stateOf(v)?.fix.time ?? null, untilMs: p.until, ...inMemory(p) })),
         this.coldChunk,
       );
       for (const [vehicleId, p] of items) {
@@ -314,12 +326,19 @@ export class IftaMiles {
         const ids = batch.map(([v]) => v);
         if (this.opts.shared) await lockVehicles(tx, ids);
         const states = await readStates(tx, orgId, ids);
-        await deleteDirtyMarks(tx, orgId, batch.map(([vehicleId, { days }]) => ({ vehicleId, days })));
+        await deleteDirtyMarks(
+          tx,
+          orgId,
+          batch.map(([vehicleId, { days }]) => ({ vehicleId, days })),
+        );
         const dirtyRuns = batch.flatMap(([vehicleId, { days }]) => {
           const state = states.get(vehicleId);
           return state ? runs(days).map(([from, to]) => ({ vehicleId, from, to, watermarkMs: state.fix.time })) : [];
         });
-        const { days, alone } = await rebuildRuns(tx, orgId, dirtyRuns, clock, { routed, fixesPerRead: this.opts.shared ? undefined : EMBEDDED_FIXES_PER_READ });
+        const { days, alone } = await rebuildRuns(tx, orgId, dirtyRuns, clock, {
+          routed,
+          fixesPerRead: this.opts.shared ? undefined : EMBEDDED_FIXES_PER_READ,
+        });
         let n = days;
         // Runs whose widened days overlap another of the vehicle's: one after the other, as the plain path.
         for (const r of alone) n += await this.rebuild(tx, r.vehicleId, orgId, r.from, r.to, r.watermarkMs, clock);
@@ -339,7 +358,9 @@ export class IftaMiles {
     return this.db.transaction(async (tx) => {
       if (this.opts.shared) await lockVehicles(tx, [vehicleId]);
       const state = (await readStates(tx, orgId, [vehicleId])).get(vehicleId);
-      await tx.execute(sql`delete from ifta_dirty_days where vehicle_id = ${vehicleId} and organization_id = ${orgId} and day = any(${`{${days.join(',')}}`}::date[])`);
+      await tx.execute(
+        sql`delete from ifta_dirty_days where vehicle_id = ${vehicleId} and organization_id = ${orgId} and day = any(${`{${days.join(',')}}`}::date[])`,
+      );
       if (!state) return 0;
       let n = 0;
       for (const [from, to] of runs(days)) n += await this.rebuild(tx, vehicleId, orgId, from, to, state.fix.time, clock);

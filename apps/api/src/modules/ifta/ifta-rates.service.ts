@@ -25,15 +25,38 @@ const presentRate = (r: typeof iftaTaxRates.$inferSelect): IftaRate => ({
 
 export async function getRateMatrix(db: DbOrTx, quarter: string): Promise<IftaRateMatrix> {
   const [q] = await db.select().from(iftaRateQuarters).where(eq(iftaRateQuarters.quarter, quarter));
-  const rates = q ? await db.select().from(iftaTaxRates).where(eq(iftaTaxRates.quarter, quarter)).orderBy(asc(iftaTaxRates.jurisdiction), asc(iftaTaxRates.fuelType), asc(iftaTaxRates.kind)) : [];
-  return { quarter, source: q?.source ?? null, sha256: q?.sha256 ?? null, importedAt: q?.importedAt.toISOString() ?? null, importedBy: q?.importedBy ?? null, rates: rates.map(presentRate) };
+  const rates = q
+    ? await db
+        .select()
+        .from(iftaTaxRates)
+        .where(eq(iftaTaxRates.quarter, quarter))
+        .orderBy(asc(iftaTaxRates.jurisdiction), asc(iftaTaxRates.fuelType), asc(iftaTaxRates.kind))
+    : [];
+  return {
+    quarter,
+    source: q?.source ?? null,
+    sha256: q?.sha256 ?? null,
+    importedAt: q?.importedAt.toISOString() ?? null,
+    importedBy: q?.importedBy ?? null,
+    rates: rates.map(presentRate),
+  };
 }
 
 /** The matrix a return of `quarter` uses: its own, else the latest earlier one (the report says which). */
-export async function ratesForReturn(db: DbOrTx, quarter: string, fuelType: string): Promise<{ ratesQuarter: string | null; rates: Map<string, { rateE4: number | null; surchargeE4: number | null }> }> {
+export async function ratesForReturn(
+  db: DbOrTx,
+  quarter: string,
+  fuelType: string,
+): Promise<{ ratesQuarter: string | null; rates: Map<string, { rateE4: number | null; surchargeE4: number | null }> }> {
   // The latest imported quarter up to this one and its rates of the fuel type, in one statement: no
   // row when none is imported, one row with no jurisdiction when that quarter has none of this fuel.
-  const latest = db.select({ quarter: iftaRateQuarters.quarter }).from(iftaRateQuarters).where(lte(iftaRateQuarters.quarter, quarter)).orderBy(desc(iftaRateQuarters.quarter)).limit(1).as('latest');
+  const latest = db
+    .select({ quarter: iftaRateQuarters.quarter })
+    .from(iftaRateQuarters)
+    .where(lte(iftaRateQuarters.quarter, quarter))
+    .orderBy(desc(iftaRateQuarters.quarter))
+    .limit(1)
+    .as('latest');
   const rows = await db
     .select({ quarter: latest.quarter, jurisdiction: iftaTaxRates.jurisdiction, kind: iftaTaxRates.kind, usdPerGallonE4: iftaTaxRates.usdPerGallonE4 })
     .from(latest)
@@ -55,7 +78,9 @@ function previewOf(parsed: ParsedMatrix, quarter: string, replaces: boolean): If
     quarter,
     jurisdictions: jurisdictions.size,
     rates: parsed.rates.length,
-    surcharges: parsed.rates.filter((r) => r.kind === 'SURCHARGE').map((r) => ({ jurisdiction: r.jurisdiction, fuelType: r.fuelType, usdPerGallon: r.usdPerGallonE4 === null ? null : r.usdPerGallonE4 / 10_000 })),
+    surcharges: parsed.rates
+      .filter((r) => r.kind === 'SURCHARGE')
+      .map((r) => ({ jurisdiction: r.jurisdiction, fuelType: r.fuelType, usdPerGallon: r.usdPerGallonE4 === null ? null : r.usdPerGallonE4 / 10_000 })),
     skipped: parsed.skipped,
     errors: parsed.errors,
     missing: parsed.missing,
@@ -88,7 +113,12 @@ export async function previewRateImport(db: Db, csv: string, quarter: string | u
  * refused whole (400 with the first error's line and column): half a matrix would tax some
  * jurisdictions at 0.
  */
-export async function importRates(db: Db, actor: Actor | null, csv: string, opts: { quarter?: string; source?: string }): Promise<IftaRateImportPreview & { imported: number }> {
+export async function importRates(
+  db: Db,
+  actor: Actor | null,
+  csv: string,
+  opts: { quarter?: string; source?: string },
+): Promise<IftaRateImportPreview & { imported: number }> {
   const { parsed, quarter } = parseChecked(csv, opts.quarter);
   const first = parsed.errors[0];
   if (first) throw invalidField(`csv.line ${first.line}.${first.field}`, `Line ${first.line}, ${first.field}: ${first.message}`);

@@ -24,7 +24,10 @@ let miles: IftaMiles;
 
 beforeAll(async () => {
   t = await createTestApp();
-  orgs = [(await registerOrganization(t.app, 'Batched Recompute Carrier')).user.organization!.id, (await registerOrganization(t.app, 'Plain Recompute Carrier')).user.organization!.id];
+  orgs = [
+    (await registerOrganization(t.app, 'Batched Recompute Carrier')).user.organization!.id,
+    (await registerOrganization(t.app, 'Plain Recompute Carrier')).user.organization!.id,
+  ];
   vehicles = [];
   for (let i = 0; i < PAIRS; i++) {
     const pair = await Promise.all(orgs.map((o, k) => createTestVehicle(t.app.db, o, { uniqueId: `recompute-${k}-${i}`, driver: false })));
@@ -44,7 +47,13 @@ const dayText = (d: number) => new Date(BASE + d * 86_400_000).toISOString().sli
 /** A vehicle's fixes: on some of ten days, a few each, moving east across Illinois into Indiana. */
 const fixesArb = fc
   .uniqueArray(fc.integer({ min: 0, max: 9 }), { minLength: 1, maxLength: 6 })
-  .chain((days) => fc.tuple(...days.map((d) => fc.uniqueArray(fc.integer({ min: 0, max: 86_399 }), { minLength: 1, maxLength: 5 }).map((secs) => secs.map((s) => BASE + d * 86_400_000 + s * 1000)))))
+  .chain((days) =>
+    fc.tuple(
+      ...days.map((d) =>
+        fc.uniqueArray(fc.integer({ min: 0, max: 86_399 }), { minLength: 1, maxLength: 5 }).map((secs) => secs.map((s) => BASE + d * 86_400_000 + s * 1000)),
+      ),
+    ),
+  )
   .map((perDay) => perDay.flat().sort((a, b) => a - b));
 const vehicleCase = fc.record({
   fixes: fixesArb,
@@ -96,7 +105,18 @@ describe('the batched IFTA recompute', () => {
       fc.asyncProperty(fc.array(vehicleCase, { minLength: PAIRS, maxLength: PAIRS }), async (cases) => {
         for (const pair of vehicles) {
           for (const v of pair) {
-            for (const table of ['positions', 'latest_positions', 'ifta_distance_days', 'ifta_distance_months', 'ifta_vehicle_months', 'ifta_vehicle_days', 'ifta_crossings', 'ifta_flagged_segments', 'ifta_vehicle_state', 'ifta_dirty_days']) {
+            for (const table of [
+              'positions',
+              'latest_positions',
+              'ifta_distance_days',
+              'ifta_distance_months',
+              'ifta_vehicle_months',
+              'ifta_vehicle_days',
+              'ifta_crossings',
+              'ifta_flagged_segments',
+              'ifta_vehicle_state',
+              'ifta_dirty_days',
+            ]) {
               const column = table.includes('positions') ? 'asset_id' : 'vehicle_id';
               await t.app.db.execute(sql.raw(`delete from ${table} where ${column} = '${v.assetId}'`));
             }
@@ -108,7 +128,11 @@ describe('the batched IFTA recompute', () => {
             const rows = rowsOf(v, orgId, c.fixes);
             await writePositions(t.app.db, rows);
             const last = rows.at(-1)!;
-            const state = { vehicleId: v.assetId, orgId, fix: { time: last.fixTime.getTime(), lat: last.latitude, lon: last.longitude, speedKmh: 80, odometerM: last.odometer } };
+            const state = {
+              vehicleId: v.assetId,
+              orgId,
+              fix: { time: last.fixTime.getTime(), lat: last.latitude, lon: last.longitude, speedKmh: 80, odometerM: last.odometer },
+            };
             const days = new Map(c.counted.map((d) => [dayText(d), counted(dayText(d), c.metres)]));
             const dirty = c.dirty.map((d) => ({ vehicleId: v.assetId, orgId, day: dayText(d) }));
             await t.app.db.transaction((tx) => writeRound(tx, [{ vehicleId: v.assetId, orgId, days }], [state], dirty, false));

@@ -71,15 +71,27 @@ export async function rebuildRuns(
     return { run, fromDay, toDay, span: spanOf(run, fromDay, toDay, clock), ...around[i]! };
   });
   const widened = plans.filter((p) => p.fromDay !== p.run.from || p.toDay !== p.run.to);
-  const wide = await neighboursMany(tx, orgId, widened.map((p) => p.span));
+  const wide = await neighboursMany(
+    tx,
+    orgId,
+    widened.map((p) => p.span),
+  );
   widened.forEach((p, i) => Object.assign(p, wide[i]!));
 
   const alone = overlapping(plans);
   const batch = plans.filter((p) => !alone.has(p.run.vehicleId));
-  const counts = await countFixesMany(tx, orgId, batch.map((p) => p.span));
+  const counts = await countFixesMany(
+    tx,
+    orgId,
+    batch.map((p) => p.span),
+  );
   const ranges: DayRange[] = [];
   for (const chunk of chunksByFixes(batch, counts, opts.fixesPerRead ?? FIXES_PER_READ)) {
-    const fixes = await fixesInMany(tx, orgId, chunk.map((p) => p.span));
+    const fixes = await fixesInMany(
+      tx,
+      orgId,
+      chunk.map((p) => p.span),
+    );
     chunk.forEach((p, i) => {
       const days: DayRecords = new Map();
       accumulateDays(days, p.before, [...fixes[i]!, ...(p.after ? [p.after] : [])], { fromDay: p.fromDay, toDay: p.toDay, clock });

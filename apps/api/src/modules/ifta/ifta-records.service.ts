@@ -24,15 +24,30 @@ import { iftaClockOf } from './ifta-zone.ts';
 const iso = (v: Date | string | null): string | null => (v === null ? null : new Date(v).toISOString());
 const dayText = (v: string | Date): string => (typeof v === 'string' ? v.slice(0, 10) : v.toISOString().slice(0, 10));
 
-export async function listDistanceDays({ db, orgId }: ReadScope, q: { quarter: string; assetId?: string; page: number; size: number }): Promise<Page<IftaDistanceDay>> {
+export async function listDistanceDays(
+  { db, orgId }: ReadScope,
+  q: { quarter: string; assetId?: string; page: number; size: number },
+): Promise<Page<IftaDistanceDay>> {
   const { from, to } = quarterDays(q.quarter);
   // The days are the base jurisdiction's (decision 0189).
   const { zone } = await iftaClockOf(db, orgId);
   const vehicle = q.assetId ? sql`and d.vehicle_id = ${q.assetId}` : sql``;
   const [count] = rowsOf<{ n: number }>(
-    await db.execute(sql`select count(*)::int as n from ifta_vehicle_days d where d.organization_id = ${orgId} and d.day >= ${from} and d.day < ${to} ${vehicle}`),
+    await db.execute(
+      sql`select count(*)::int as n from ifta_vehicle_days d where d.organization_id = ${orgId} and d.day >= ${from} and d.day < ${to} ${vehicle}`,
+    ),
   );
-  const days = rowsOf<{ vehicle_id: string; unit: string | null; day: string | Date; first_fix_at: Date | string | null; last_fix_at: Date | string | null; odometer_start_m: number | null; odometer_end_m: number | null; j: string | null; imported: boolean }>(
+  const days = rowsOf<{
+    vehicle_id: string;
+    unit: string | null;
+    day: string | Date;
+    first_fix_at: Date | string | null;
+    last_fix_at: Date | string | null;
+    odometer_start_m: number | null;
+    odometer_end_m: number | null;
+    j: string | null;
+    imported: boolean;
+  }>(
     await db.execute(sql`select d.vehicle_id, a.unit_number as unit, d.day, d.first_fix_at, d.last_fix_at, d.odometer_start_m, d.odometer_end_m,
         (select json_agg(json_build_array(x.jurisdiction, x.metres, x.interpolated_metres) order by x.metres desc)::text from ifta_distance_days x
           where x.organization_id = d.organization_id and x.vehicle_id = d.vehicle_id and x.day = d.day) as j,
@@ -47,18 +62,36 @@ export async function listDistanceDays({ db, orgId }: ReadScope, q: { quarter: s
     ? await db
         .select()
         .from(iftaCrossings)
-        .where(and(eq(iftaCrossings.organizationId, orgId), gte(iftaCrossings.day, from), lt(iftaCrossings.day, to), sql`${iftaCrossings.vehicleId}::text || '|' || ${iftaCrossings.day}::text = any(${`{${keys.join(',')}}`}::text[])`))
+        .where(
+          and(
+            eq(iftaCrossings.organizationId, orgId),
+            gte(iftaCrossings.day, from),
+            lt(iftaCrossings.day, to),
+            sql`${iftaCrossings.vehicleId}::text || '|' || ${iftaCrossings.day}::text = any(${`{${keys.join(',')}}`}::text[])`,
+          ),
+        )
         .orderBy(asc(iftaCrossings.crossedAt))
     : [];
   const byKey = new Map<string, IftaDistanceDay['crossings']>();
   for (const c of crossings) {
     const k = `${c.vehicleId}|${c.day}`;
     const list = byKey.get(k) ?? [];
-    list.push({ time: c.crossedAt.toISOString(), latitude: c.latitude, longitude: c.longitude, odometerM: c.odometerM, from: c.fromJurisdiction, to: c.toJurisdiction });
+    list.push({
+      time: c.crossedAt.toISOString(),
+      latitude: c.latitude,
+      longitude: c.longitude,
+      odometerM: c.odometerM,
+      from: c.fromJurisdiction,
+      to: c.toJurisdiction,
+    });
     byKey.set(k, list);
   }
   const content = days.map((d) => {
-    const j = (d.j ? (JSON.parse(d.j) as Array<[string, number, number]>) : []).map(([jurisdiction, metres, interpolatedMetres]) => ({ jurisdiction, metres, interpolatedMetres }));
+    const j = (d.j ? (JSON.parse(d.j) as Array<[string, number, number]>) : []).map(([jurisdiction, metres, interpolatedMetres]) => ({
+      jurisdiction,
+      metres,
+      interpolatedMetres,
+    }));
     return {
       assetId: d.vehicle_id,
       unitNumber: d.unit ?? '(removed vehicle)',
@@ -96,8 +129,15 @@ export async function iftaFilters(db: DbOrTx, orgId: string | null): Promise<Ift
         from (select day from ifta_vehicle_days where organization_id = ${orgId} group by day) d`),
       db.execute(sql`select distinct to_char(purchased_at at time zone ${zone}, 'YYYY') || 'Q' || extract(quarter from purchased_at at time zone ${zone})::int as q
         from ifta_fuel_purchases where organization_id = ${orgId}`),
-      db.select({ q: iftaFilings.quarter, v: sql<number>`max(${iftaFilings.version})::int` }).from(iftaFilings).where(eq(iftaFilings.organizationId, orgId)).groupBy(iftaFilings.quarter),
-      db.selectDistinct({ f: sql<string>`coalesce(${assets.fuelType}, 'DIESEL')` }).from(assets).where(and(eq(assets.organizationId, orgId), eq(assets.type, 'VEHICLE'))),
+      db
+        .select({ q: iftaFilings.quarter, v: sql<number>`max(${iftaFilings.version})::int` })
+        .from(iftaFilings)
+        .where(eq(iftaFilings.organizationId, orgId))
+        .groupBy(iftaFilings.quarter),
+      db
+        .selectDistinct({ f: sql<string>`coalesce(${assets.fuelType}, 'DIESEL')` })
+        .from(assets)
+        .where(and(eq(assets.organizationId, orgId), eq(assets.type, 'VEHICLE'))),
     ]);
     for (const r of rowsOf<{ q: string }>(m)) miles.add(r.q);
     for (const r of rowsOf<{ q: string }>(p)) purchases.add(r.q);
@@ -113,10 +153,22 @@ export async function iftaFilters(db: DbOrTx, orgId: string | null): Promise<Ift
       .filter((q) => q <= current)
       .sort()
       .reverse()
-      .map((q) => ({ quarter: q, label: quarterLabel(q), hasMiles: miles.has(q), hasPurchases: purchases.has(q), hasRates: rated.has(q), filedVersion: filed.get(q) ?? null })),
+      .map((q) => ({
+        quarter: q,
+        label: quarterLabel(q),
+        hasMiles: miles.has(q),
+        hasPurchases: purchases.has(q),
+        hasRates: rated.has(q),
+        filedVersion: filed.get(q) ?? null,
+      })),
     fuelTypes: FUEL_TYPES.map(([code, label]) => ({ code, label, inUse: inUse.has(code) })),
     jurisdictions: [
-      ...JURISDICTIONS.map(([code]) => ({ code, name: NAMES.get(code) ?? code, country: ['AB', 'BC', 'MB', 'NB', 'NL', 'NS', 'NT', 'NU', 'ON', 'PE', 'QC', 'SK', 'YT'].includes(code) ? 'CA' : 'US', member: IFTA_JURISDICTIONS.has(code) })),
+      ...JURISDICTIONS.map(([code]) => ({
+        code,
+        name: NAMES.get(code) ?? code,
+        country: ['AB', 'BC', 'MB', 'NB', 'NL', 'NS', 'NT', 'NU', 'ON', 'PE', 'QC', 'SK', 'YT'].includes(code) ? 'CA' : 'US',
+        member: IFTA_JURISDICTIONS.has(code),
+      })),
       { code: 'MX', name: 'Mexico', country: 'MX', member: false },
     ],
   };

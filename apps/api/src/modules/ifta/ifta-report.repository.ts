@@ -62,24 +62,41 @@ export interface MarkRow<T> {
 }
 
 /** The organization and the quarter's latest filing, in one statement; undefined when there is no such organization. */
-export async function readOrganizationAndFiling(db: DbOrTx, orgId: string, quarter: string): Promise<{ org: typeof organizations.$inferSelect; filing: FilingRow | null } | undefined> {
+export async function readOrganizationAndFiling(
+  db: DbOrTx,
+  orgId: string,
+  quarter: string,
+): Promise<{ org: typeof organizations.$inferSelect; filing: FilingRow | null } | undefined> {
   const latestFiling = sql`select version, filed_at as "filedAt", filed_by as "filedBy", returns from ifta_filings
     where organization_id = ${orgId} and quarter = ${quarter} order by version desc limit 1`;
-  const [head] = await db.select({ org: organizations, filing: sql<unknown>`(select row_to_json(f) from (${latestFiling}) f)` }).from(organizations).where(eq(organizations.id, orgId));
+  const [head] = await db
+    .select({ org: organizations, filing: sql<unknown>`(select row_to_json(f) from (${latestFiling}) f)` })
+    .from(organizations)
+    .where(eq(organizations.id, orgId));
   return head && { org: head.org, filing: jsonValue(head.filing) as FilingRow | null };
 }
 
 /** The organization's IFTA-qualified vehicles with their fuel type (diesel when unset), narrowed to one vehicle or a group's. */
-export async function readQualifiedVehicles(db: DbOrTx, orgId: string, q: { assetId?: string; groupId?: string }): Promise<Array<{ id: string; unitNumber: string; fuelType: string }>> {
+export async function readQualifiedVehicles(
+  db: DbOrTx,
+  orgId: string,
+  q: { assetId?: string; groupId?: string },
+): Promise<Array<{ id: string; unitNumber: string; fuelType: string }>> {
   const conds = [eq(assets.organizationId, orgId), eq(assets.type, 'VEHICLE'), eq(assets.iftaQualified, true)];
   if (q.assetId) conds.push(eq(assets.id, q.assetId));
   if (q.groupId) conds.push(inArray(assets.id, db.select({ id: groupAssets.assetId }).from(groupAssets).where(eq(groupAssets.groupId, q.groupId))));
-  return db.select({ id: assets.id, unitNumber: assets.unitNumber, fuelType: sql<string>`coalesce(${assets.fuelType}, 'DIESEL')` }).from(assets).where(and(...conds));
+  return db
+    .select({ id: assets.id, unitNumber: assets.unitNumber, fuelType: sql<string>`coalesce(${assets.fuelType}, 'DIESEL')` })
+    .from(assets)
+    .where(and(...conds));
 }
 
 /** Whether the organization has this asset (any type). */
 export async function vehicleExists(db: DbOrTx, orgId: string, assetId: string): Promise<boolean> {
-  const [v] = await db.select({ id: assets.id }).from(assets).where(and(eq(assets.id, assetId), eq(assets.organizationId, orgId)));
+  const [v] = await db
+    .select({ id: assets.id })
+    .from(assets)
+    .where(and(eq(assets.id, assetId), eq(assets.organizationId, orgId)));
   return !!v;
 }
 
@@ -164,7 +181,10 @@ export async function readQuarter(db: DbOrTx, orgId: string, q: QuarterRead): Pr
         where organization_id = ${orgId} and day >= ${q.from} and day < ${q.to}`)} as adjustments,
       ${rowsAsJson(sql`select item_key as "itemKey", reviewed_at as "reviewedAt", reviewed_by_email as "reviewedByEmail", note from ifta_review_marks
         where organization_id = ${orgId} and quarter = ${q.quarter}`)} as marks`);
-  const parts = rowsOf<Record<'distance' | 'odometers' | 'review_days' | 'impossible' | 'jumps' | 'purchases' | 'suspicious' | 'adjustments' | 'marks', unknown>>(everything)[0]!;
+  const parts =
+    rowsOf<Record<'distance' | 'odometers' | 'review_days' | 'impossible' | 'jumps' | 'purchases' | 'suspicious' | 'adjustments' | 'marks', unknown>>(
+      everything,
+    )[0]!;
   return {
     distance: jsonArray(parts.distance) as QuarterParts['distance'],
     odometers: jsonArray(parts.odometers) as QuarterParts['odometers'],
@@ -172,7 +192,11 @@ export async function readQuarter(db: DbOrTx, orgId: string, q: QuarterRead): Pr
     impossible: jsonArray(parts.impossible) as QuarterParts['impossible'],
     jumps: jsonArray(parts.jumps) as QuarterParts['jumps'],
     purchases: jsonArray(parts.purchases) as PurchaseTotal[],
-    suspicious: (jsonArray(parts.suspicious) as Array<SuspiciousRow<string>>).map((p) => ({ ...p, purchasedAt: new Date(p.purchasedAt), updatedAt: new Date(p.updatedAt) })),
+    suspicious: (jsonArray(parts.suspicious) as Array<SuspiciousRow<string>>).map((p) => ({
+      ...p,
+      purchasedAt: new Date(p.purchasedAt),
+      updatedAt: new Date(p.updatedAt),
+    })),
     adjustments: jsonArray(parts.adjustments) as AdjustmentRow[],
     marks: (jsonArray(parts.marks) as Array<MarkRow<string>>).map((m) => ({ ...m, reviewedAt: new Date(m.reviewedAt) })),
   };

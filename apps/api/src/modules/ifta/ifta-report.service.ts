@@ -55,7 +55,10 @@ async function scopeVehicles(db: DbOrTx, orgId: string, q: ReportQuery): Promise
   if (q.groupId) await assertGroup(db, orgId, q.groupId);
   const rows = await readQualifiedVehicles(db, orgId, q);
   if (q.assetId && rows.length === 0 && !(await vehicleExists(db, orgId, q.assetId))) throw notFound('Vehicle');
-  return { inScope: rows.filter((r) => r.fuelType === q.fuelType).sort((a, b) => a.unitNumber.localeCompare(b.unitNumber, undefined, { numeric: true })), otherFuel: new Set(rows.filter((r) => r.fuelType !== q.fuelType).map((r) => r.id)) };
+  return {
+    inScope: rows.filter((r) => r.fuelType === q.fuelType).sort((a, b) => a.unitNumber.localeCompare(b.unitNumber, undefined, { numeric: true })),
+    otherFuel: new Set(rows.filter((r) => r.fuelType !== q.fuelType).map((r) => r.id)),
+  };
 }
 
 export async function buildReport({ db, orgId }: ReadScope, q: ReportQuery): Promise<IftaReport> {
@@ -161,14 +164,24 @@ export async function buildReport({ db, orgId }: ReadScope, q: ReportQuery): Pro
     taxPaidMilliGallons: taxPaidByJur.get(code) ?? 0,
   }));
   const late = monthsLate(dueDate, asOf);
-  const ret = computeReturn({ fuelType: q.fuelType, lines, totalMilliGallons, rates: rates.rates, monthsLate: late, interestPpm: interestRatePpm(Number(dueDate.slice(0, 4))) });
+  const ret = computeReturn({
+    fuelType: q.fuelType,
+    lines,
+    totalMilliGallons,
+    rates: rates.rates,
+    monthsLate: late,
+    interestPpm: interestRatePpm(Number(dueDate.slice(0, 4))),
+  });
 
   // Per-vehicle breakdown with the odometer check.
   const odo = new Map((odometers as Array<{ vehicle_id: string; odo: number | string; m: number | string }>).map((r) => [r.vehicle_id, r] as const));
   const vehicles: IftaVehicleRow[] = [];
   for (const v of inScope) {
     const jm = perVehicle.get(v.id) ?? new Map<string, number>();
-    const juris = [...jm].map(([jurisdiction, m]) => ({ jurisdiction, miles: milesOf(m) })).filter((j) => j.miles !== 0).sort((a, b) => b.miles - a.miles);
+    const juris = [...jm]
+      .map(([jurisdiction, m]) => ({ jurisdiction, miles: milesOf(m) }))
+      .filter((j) => j.miles !== 0)
+      .sort((a, b) => b.miles - a.miles);
     const totalMiles = juris.reduce((s, j) => s + j.miles, 0);
     const gallons = Math.round((gallonsByVehicle.get(v.id) ?? 0) / 1000);
     if (totalMiles === 0 && gallons === 0) continue;
@@ -200,13 +213,29 @@ export async function buildReport({ db, orgId }: ReadScope, q: ReportQuery): Pro
     }
   }
 
-  const dayFlag = (kind: IftaFlag['kind'], rows: Array<{ vehicle_id: string; day: string; m: number | string; j?: string; n?: number }>, text: (r: { miles: number; j?: string; n?: number }) => string) => {
+  const dayFlag = (
+    kind: IftaFlag['kind'],
+    rows: Array<{ vehicle_id: string; day: string; m: number | string; j?: string; n?: number }>,
+    text: (r: { miles: number; j?: string; n?: number }) => string,
+  ) => {
     for (const r of rows.filter((x) => inScopeIds.has(x.vehicle_id)).slice(0, MAX_FLAGS_PER_KIND)) {
       const miles = Math.round((Number(r.m) / METRES_PER_MILE) * 10) / 10;
-      flags.push({ kind, assetId: r.vehicle_id, unitNumber: unit.get(r.vehicle_id) ?? null, day: r.day, jurisdiction: r.j ?? null, miles, message: text({ miles, j: r.j, n: r.n }), purchaseId: null, key: `${kind}:${r.vehicle_id}:${r.day}${r.j ? `:${r.j}` : ''}` });
+      flags.push({
+        kind,
+        assetId: r.vehicle_id,
+        unitNumber: unit.get(r.vehicle_id) ?? null,
+        day: r.day,
+        jurisdiction: r.j ?? null,
+        miles,
+        message: text({ miles, j: r.j, n: r.n }),
+        purchaseId: null,
+        key: `${kind}:${r.vehicle_id}:${r.day}${r.j ? `:${r.j}` : ''}`,
+      });
     }
   };
-  const review = (reviewDays as Array<{ vehicle_id: string; day: string; jurisdiction: string; m: number | string; im: number | string }>).filter((r) => inScopeIds.has(r.vehicle_id));
+  const review = (reviewDays as Array<{ vehicle_id: string; day: string; jurisdiction: string; m: number | string; im: number | string }>).filter((r) =>
+    inScopeIds.has(r.vehicle_id),
+  );
   const unknownRows = review.filter((r) => r.jurisdiction === 'unknown' && Number(r.m) > 0).map((r) => ({ vehicle_id: r.vehicle_id, day: r.day, m: r.m }));
   const gaps = new Map<string, { vehicle_id: string; day: string; m: number; j: string[] }>();
   for (const r of review) {
@@ -218,14 +247,28 @@ export async function buildReport({ db, orgId }: ReadScope, q: ReportQuery): Pro
     gaps.set(k, g);
   }
   dayFlag('UNKNOWN_PLACE', unknownRows, (r) => `${r.miles} mi in no state or province (a lake, the sea, abroad): assign them with an adjustment`);
-  dayFlag('INTERPOLATED', [...gaps.values()].map((g) => ({ ...g, j: g.j.sort().join(',') })), (r) => `${r.miles} mi allocated along a straight line over a gap in positions (${r.j})`);
+  dayFlag(
+    'INTERPOLATED',
+    [...gaps.values()].map((g) => ({ ...g, j: g.j.sort().join(',') })),
+    (r) => `${r.miles} mi allocated along a straight line over a gap in positions (${r.j})`,
+  );
   const speedLimit = units === 'IMPERIAL' ? '90 mph' : `${Math.round(90 * KM_PER_MILE)} ${UNIT_LABELS.METRIC.speed}`;
-  dayFlag('IMPOSSIBLE_SPEED', impossible as Array<{ vehicle_id: string; day: string; m: number | string; n: number }>, (r) => `${r.n} jump${r.n === 1 ? '' : 's'} faster than ${speedLimit} (${r.miles} mi): check the device; left out of the totals until marked reviewed`);
+  dayFlag(
+    'IMPOSSIBLE_SPEED',
+    impossible as Array<{ vehicle_id: string; day: string; m: number | string; n: number }>,
+    (r) => `${r.n} jump${r.n === 1 ? '' : 's'} faster than ${speedLimit} (${r.miles} mi): check the device; left out of the totals until marked reviewed`,
+  );
   // Every purchase to review, once per reason; a purchase edited since it was reviewed comes back (its key names its version).
   const purchaseFlags = { SUSPICIOUS_PURCHASE: 0, PRICE_MISMATCH: 0, BULK_PURCHASE: 0 };
   for (const p of suspicious) {
     if (!inScopeIds.has(p.vehicleId)) continue;
-    const base = { assetId: p.vehicleId, unitNumber: unit.get(p.vehicleId) ?? null, day: p.purchasedAt.toISOString().slice(0, 10), jurisdiction: p.jurisdiction, purchaseId: p.id };
+    const base = {
+      assetId: p.vehicleId,
+      unitNumber: unit.get(p.vehicleId) ?? null,
+      day: p.purchasedAt.toISOString().slice(0, 10),
+      jurisdiction: p.jurisdiction,
+      purchaseId: p.id,
+    };
     const version = p.updatedAt.getTime();
     const push = (kind: keyof typeof purchaseFlags, miles: number | null, message: string) => {
       if (purchaseFlags[kind]++ >= MAX_FLAGS_PER_KIND) return;
@@ -241,18 +284,46 @@ export async function buildReport({ db, orgId }: ReadScope, q: ReportQuery): Pro
       );
     }
     if (p.priceMismatch && p.pricePerUnitMilli !== null && p.totalCents !== null) {
-      push('PRICE_MISMATCH', null, priceMismatchMessage(p.receiptNumber, p.quantityMilli / 1000, p.volumeUnit, p.pricePerUnitMilli / 1000, p.totalCents / 100, p.currency));
+      push(
+        'PRICE_MISMATCH',
+        null,
+        priceMismatchMessage(p.receiptNumber, p.quantityMilli / 1000, p.volumeUnit, p.pricePerUnitMilli / 1000, p.totalCents / 100, p.currency),
+      );
     }
     if (p.bulk && p.overTank) {
       const qty = `${(p.quantityMilli / 1000).toLocaleString('en-US')} ${p.volumeUnit === 'GAL' ? 'gal' : 'L'}`;
-      push('BULK_PURCHASE', null, `Receipt ${p.receiptNumber}: ${qty}, more than the ${tankCapacityText(p.tank, units)} tank, entered as a bulk or split entry: check it is shared out to the right vehicles`);
+      push(
+        'BULK_PURCHASE',
+        null,
+        `Receipt ${p.receiptNumber}: ${qty}, more than the ${tankCapacityText(p.tank, units)} tank, entered as a bulk or split entry: check it is shared out to the right vehicles`,
+      );
     }
   }
   for (const v of mismatchedFuel) {
-    flags.push({ kind: 'UNQUALIFIED_FUEL', assetId: v, unitNumber: null, day: null, jurisdiction: null, miles: null, message: `${q.fuelType.toLowerCase()} bought for a vehicle registered with another fuel type: not in this return`, purchaseId: null, key: `UNQUALIFIED_FUEL:${v}:${q.fuelType}` });
+    flags.push({
+      kind: 'UNQUALIFIED_FUEL',
+      assetId: v,
+      unitNumber: null,
+      day: null,
+      jurisdiction: null,
+      miles: null,
+      message: `${q.fuelType.toLowerCase()} bought for a vehicle registered with another fuel type: not in this return`,
+      purchaseId: null,
+      key: `UNQUALIFIED_FUEL:${v}:${q.fuelType}`,
+    });
   }
   if (ret.totals.totalMiles > 0 && ret.totals.totalGallons === 0) {
-    flags.push({ kind: 'NO_PURCHASES', assetId: null, unitNumber: null, day: null, jurisdiction: null, miles: ret.totals.totalMiles, message: 'Miles but no fuel purchases this quarter: without gallons there is no fleet MPG and no taxable gallons', purchaseId: null, key: `NO_PURCHASES:${q.fuelType}` });
+    flags.push({
+      kind: 'NO_PURCHASES',
+      assetId: null,
+      unitNumber: null,
+      day: null,
+      jurisdiction: null,
+      miles: ret.totals.totalMiles,
+      message: 'Miles but no fuel purchases this quarter: without gallons there is no fleet MPG and no taxable gallons',
+      purchaseId: null,
+      key: `NO_PURCHASES:${q.fuelType}`,
+    });
   }
   if (rates.ratesQuarter !== q.quarter) {
     flags.push({
@@ -262,7 +333,9 @@ export async function buildReport({ db, orgId }: ReadScope, q: ReportQuery): Pro
       day: null,
       jurisdiction: null,
       miles: null,
-      message: rates.ratesQuarter ? `The ${q.quarter} tax rates are not imported: the ${rates.ratesQuarter} rates are used until a super administrator imports them` : `No tax rates imported: every rate is 0`,
+      message: rates.ratesQuarter
+        ? `The ${q.quarter} tax rates are not imported: the ${rates.ratesQuarter} rates are used until a super administrator imports them`
+        : `No tax rates imported: every rate is 0`,
       purchaseId: null,
       key: `RATES_FALLBACK:${rates.ratesQuarter ?? 'none'}`,
     });
@@ -287,7 +360,14 @@ export async function buildReport({ db, orgId }: ReadScope, q: ReportQuery): Pro
           const c = ret.rows.find((r) => r.jurisdiction === code);
           const filedTotal = f?.total ?? 0;
           const currentTotal = c?.total ?? 0;
-          return { jurisdiction: code, filedTotal, currentTotal, difference: Math.round((currentTotal - filedTotal) * 100) / 100, filedMiles: f?.totalMiles ?? 0, currentMiles: c?.totalMiles ?? 0 };
+          return {
+            jurisdiction: code,
+            filedTotal,
+            currentTotal,
+            difference: Math.round((currentTotal - filedTotal) * 100) / 100,
+            filedMiles: f?.totalMiles ?? 0,
+            currentMiles: c?.totalMiles ?? 0,
+          };
         })
         .filter((r) => r.difference !== 0 || r.filedMiles !== r.currentMiles);
       if (diffRows.length) amendment = { rows: diffRows, difference: Math.round((ret.totals.total - stored.totals.total) * 100) / 100 };
@@ -329,6 +409,15 @@ export async function buildReport({ db, orgId }: ReadScope, q: ReportQuery): Pro
 function jumpPieces(metres: number, js: string[] | string, jm: Record<string, number> | string | null): Array<[string, number]> {
   const parsed = typeof jm === 'string' ? (JSON.parse(jm) as Record<string, number>) : jm;
   if (parsed && Object.keys(parsed).length) return Object.entries(parsed).map(([k, v]) => [k, Number(v)]);
-  const codes = [...new Set(Array.isArray(js) ? js : js.replace(/^\{|\}$/g, '').split(',').filter(Boolean))];
+  const codes = [
+    ...new Set(
+      Array.isArray(js)
+        ? js
+        : js
+            .replace(/^\{|\}$/g, '')
+            .split(',')
+            .filter(Boolean),
+    ),
+  ];
   return codes.length ? codes.map((c) => [c, metres / codes.length]) : [];
 }

@@ -50,13 +50,23 @@ import { markReviewed } from './review-marks.service.ts';
 const tags = ['ifta'];
 const IMPORT_BODY_LIMIT = 10 * 1024 * 1024;
 const fileResponse = { 200: nonJsonResponse('text/csv', 'CSV (UTF-8) or PDF (format=pdf) file'), ...orgErrors() };
-const attachment = (name: string, type: string) => ({ 'content-type': type, 'content-disposition': `attachment; filename="${name}"`, 'cache-control': 'no-store' });
+const attachment = (name: string, type: string) => ({
+  'content-type': type,
+  'content-disposition': `attachment; filename="${name}"`,
+  'cache-control': 'no-store',
+});
 
 /** IFTA fuel tax (issue 17): rates, filters, fuel purchases, adjustments, the return, its filings and exports. */
 const iftaRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get('/settings/ifta-filters', {
     config: { tokens: true },
-    schema: { tags, summary: 'Quarters with miles, purchases, rates or filings; fuel types; jurisdictions (the organization is the caller’s, or organizationId for a super administrator)', querystring: iftaFiltersQuery, response: { 200: iftaFiltersSchema, ...errors(400, 401, 404) } },
+    schema: {
+      tags,
+      summary:
+        'Quarters with miles, purchases, rates or filings; fuel types; jurisdictions (the organization is the caller’s, or organizationId for a super administrator)',
+      querystring: iftaFiltersQuery,
+      response: { 200: iftaFiltersSchema, ...errors(400, 401, 404) },
+    },
     handler: async (req) => {
       const ctx = requireAuth(req);
       // Tenancy: another organization's quarters are not listed (a super administrator may pick any).
@@ -68,7 +78,12 @@ const iftaRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get('/settings/ifta-rates', {
     config: { tokens: true },
-    schema: { tags, summary: "A quarter's IFTA tax-rate matrix (US$ per US gallon and Can$ per litre, per jurisdiction and fuel type, with surcharges)", querystring: iftaRatesQuery, response: { 200: iftaRateMatrixSchema, ...errors(400, 401) } },
+    schema: {
+      tags,
+      summary: "A quarter's IFTA tax-rate matrix (US$ per US gallon and Can$ per litre, per jurisdiction and fuel type, with surcharges)",
+      querystring: iftaRatesQuery,
+      response: { 200: iftaRateMatrixSchema, ...errors(400, 401) },
+    },
     handler: (req) => {
       requireAuth(req);
       return getRateMatrix(app.db, req.query.quarter);
@@ -78,14 +93,24 @@ const iftaRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post('/settings/ifta-rates/preview', {
     config: { permissions: ['SUPER_ADMIN'] },
     bodyLimit: IMPORT_BODY_LIMIT,
-    schema: { tags, summary: 'Check an official IFTA matrix CSV (TaxDownload, CSV): what would be imported, nothing saved (super administrator)', body: iftaRateImportBodySchema, response: { 200: iftaRateImportPreviewSchema, ...errors(400, 401, 403, 413) } },
+    schema: {
+      tags,
+      summary: 'Check an official IFTA matrix CSV (TaxDownload, CSV): what would be imported, nothing saved (super administrator)',
+      body: iftaRateImportBodySchema,
+      response: { 200: iftaRateImportPreviewSchema, ...errors(400, 401, 403, 413) },
+    },
     handler: (req) => previewRateImport(app.db, req.body.csv, req.body.quarter),
   });
 
   app.post('/settings/ifta-rates', {
     config: { permissions: ['SUPER_ADMIN'] },
     bodyLimit: IMPORT_BODY_LIMIT,
-    schema: { tags, summary: "Import (or replace) a quarter's IFTA matrix for every organization (super administrator)", body: iftaRateImportBodySchema, response: { 200: iftaRateImportResultSchema, ...errors(400, 401, 403, 413) } },
+    schema: {
+      tags,
+      summary: "Import (or replace) a quarter's IFTA matrix for every organization (super administrator)",
+      body: iftaRateImportBodySchema,
+      response: { 200: iftaRateImportResultSchema, ...errors(400, 401, 403, 413) },
+    },
     handler: (req) => importRates(app.db, actorOf(req), req.body.csv, { quarter: req.body.quarter, source: req.body.source }),
   });
 
@@ -93,13 +118,26 @@ const iftaRoutes: FastifyPluginAsyncZod = async (app) => {
     config: { permissions: ['IFTA_LIST'], tokens: true },
     // A 500-vehicle return is a few hundred kB: compiled once instead of a zod pass per answer (decision 0044).
     serializerCompiler: compiledSerializer,
-    schema: { tags, summary: "The quarter's IFTA return for a fuel type: fleet totals, a row per jurisdiction, per-vehicle miles, items to review, the filing and any amendment", params: orgIdParams, querystring: iftaReportQuery, response: { 200: iftaReportSchema, ...orgErrors() } },
+    schema: {
+      tags,
+      summary:
+        "The quarter's IFTA return for a fuel type: fleet totals, a row per jurisdiction, per-vehicle miles, items to review, the filing and any amendment",
+      params: orgIdParams,
+      querystring: iftaReportQuery,
+      response: { 200: iftaReportSchema, ...orgErrors() },
+    },
     handler: (req) => buildReport(scopeOf(req, req.params.orgId), req.query),
   });
 
   app.get('/organizations/:orgId/ifta/report/export', {
     config: { permissions: ['IFTA_LIST'], tokens: true },
-    schema: { tags, summary: 'The return as CSV or PDF (same query as the report, plus format)', params: orgIdParams, querystring: iftaExportQuery, response: fileResponse },
+    schema: {
+      tags,
+      summary: 'The return as CSV or PDF (same query as the report, plus format)',
+      params: orgIdParams,
+      querystring: iftaExportQuery,
+      response: fileResponse,
+    },
     handler: async (req, reply) => {
       const { format, ...q } = req.query;
       const f = await exportReturn(scopeOf(req, req.params.orgId), q, format);
@@ -109,7 +147,13 @@ const iftaRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get('/organizations/:orgId/ifta/distance-records', {
     config: { permissions: ['IFTA_LIST'], tokens: true },
-    schema: { tags, summary: 'Per vehicle and UTC day: first and last fix, odometer, metres per jurisdiction, state lines crossed (the distance record)', params: orgIdParams, querystring: iftaDistanceQuery, response: { 200: iftaDistancePageSchema, ...orgErrors() } },
+    schema: {
+      tags,
+      summary: 'Per vehicle and UTC day: first and last fix, odometer, metres per jurisdiction, state lines crossed (the distance record)',
+      params: orgIdParams,
+      querystring: iftaDistanceQuery,
+      response: { 200: iftaDistancePageSchema, ...orgErrors() },
+    },
     handler: (req) => listDistanceDays(scopeOf(req, req.params.orgId), req.query),
   });
 
@@ -119,7 +163,11 @@ const iftaRoutes: FastifyPluginAsyncZod = async (app) => {
       tags,
       summary: 'The distance records of a quarter (one vehicle or all) as CSV or PDF',
       params: orgIdParams,
-      querystring: z.object({ quarter: quarterSchema, assetId: z.uuid().optional(), format: z.enum(['csv', 'pdf'], { error: () => 'format must be csv or pdf' }).default('csv') }),
+      querystring: z.object({
+        quarter: quarterSchema,
+        assetId: z.uuid().optional(),
+        format: z.enum(['csv', 'pdf'], { error: () => 'format must be csv or pdf' }).default('csv'),
+      }),
       response: fileResponse,
     },
     handler: async (req, reply) => {
@@ -131,7 +179,13 @@ const iftaRoutes: FastifyPluginAsyncZod = async (app) => {
   // Fuel purchases.
   app.get('/organizations/:orgId/ifta/fuel-purchases', {
     config: { permissions: ['IFTA_LIST'], tokens: true },
-    schema: { tags, summary: 'Fuel purchases (filters: quarter, vehicle, jurisdiction, fuel type, flagged; search: receipt, vendor, city, unit)', params: orgIdParams, querystring: fuelPurchaseListQuery, response: { 200: fuelPurchasePageSchema, ...orgErrors() } },
+    schema: {
+      tags,
+      summary: 'Fuel purchases (filters: quarter, vehicle, jurisdiction, fuel type, flagged; search: receipt, vendor, city, unit)',
+      params: orgIdParams,
+      querystring: fuelPurchaseListQuery,
+      response: { 200: fuelPurchasePageSchema, ...orgErrors() },
+    },
     handler: (req) => listPurchases(scopeOf(req, req.params.orgId), req.query),
   });
 
@@ -143,13 +197,25 @@ const iftaRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post('/organizations/:orgId/ifta/fuel-purchases', {
     config: { permissions: ['IFTA_UPDATE'], tokens: true },
-    schema: { tags, summary: 'Record a fuel purchase (a receipt number already recorded is a 409)', params: orgIdParams, body: fuelPurchaseInputSchema, response: { 201: fuelPurchaseSchema, ...orgErrors(409) } },
+    schema: {
+      tags,
+      summary: 'Record a fuel purchase (a receipt number already recorded is a 409)',
+      params: orgIdParams,
+      body: fuelPurchaseInputSchema,
+      response: { 201: fuelPurchaseSchema, ...orgErrors(409) },
+    },
     handler: async (req, reply) => reply.code(201).send(await createPurchase(scopeOf(req, req.params.orgId), req.body)),
   });
 
   app.put('/organizations/:orgId/ifta/fuel-purchases/:id', {
     config: { permissions: ['IFTA_UPDATE'], tokens: true },
-    schema: { tags, summary: 'Edit a fuel purchase', params: fuelPurchaseIdParams, body: fuelPurchaseInputSchema, response: { 200: fuelPurchaseSchema, ...orgErrors(409) } },
+    schema: {
+      tags,
+      summary: 'Edit a fuel purchase',
+      params: fuelPurchaseIdParams,
+      body: fuelPurchaseInputSchema,
+      response: { 200: fuelPurchaseSchema, ...orgErrors(409) },
+    },
     handler: (req) => updatePurchase(scopeOf(req, req.params.orgId), req.params.id, req.body),
   });
 
@@ -165,27 +231,52 @@ const iftaRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post('/organizations/:orgId/ifta/fuel-purchases/import/preview', {
     config: { permissions: ['IFTA_UPDATE'], tokens: true },
     bodyLimit: IMPORT_BODY_LIMIT,
-    schema: { tags, summary: 'Read a fuel-card CSV through a column mapping (WEX, Comdata, EFS presets or custom): per-row errors, skipped product lines, flagged purchases; nothing saved', params: orgIdParams, body: fuelCsvImportBodySchema, response: { 200: fuelCsvPreviewSchema, ...orgErrors(413) } },
+    schema: {
+      tags,
+      summary:
+        'Read a fuel-card CSV through a column mapping (WEX, Comdata, EFS presets or custom): per-row errors, skipped product lines, flagged purchases; nothing saved',
+      params: orgIdParams,
+      body: fuelCsvImportBodySchema,
+      response: { 200: fuelCsvPreviewSchema, ...orgErrors(413) },
+    },
     handler: (req) => previewFuelImport(scopeOf(req, req.params.orgId), req.body),
   });
 
   app.post('/organizations/:orgId/ifta/fuel-purchases/import', {
     config: { permissions: ['IFTA_UPDATE'], tokens: true },
     bodyLimit: IMPORT_BODY_LIMIT,
-    schema: { tags, summary: 'Import the valid rows of a fuel-card CSV in one transaction', params: orgIdParams, body: fuelCsvImportBodySchema, response: { 200: fuelCsvResultSchema, ...orgErrors(409, 413) } },
+    schema: {
+      tags,
+      summary: 'Import the valid rows of a fuel-card CSV in one transaction',
+      params: orgIdParams,
+      body: fuelCsvImportBodySchema,
+      response: { 200: fuelCsvResultSchema, ...orgErrors(409, 413) },
+    },
     handler: (req) => commitFuelImport(scopeOf(req, req.params.orgId), req.body),
   });
 
   // Adjustments.
   app.get('/organizations/:orgId/ifta/adjustments', {
     config: { permissions: ['IFTA_LIST'], tokens: true },
-    schema: { tags, summary: 'Mileage adjustments (filters: quarter, vehicle)', params: orgIdParams, querystring: iftaAdjustmentListQuery, response: { 200: iftaAdjustmentPageSchema, ...orgErrors() } },
+    schema: {
+      tags,
+      summary: 'Mileage adjustments (filters: quarter, vehicle)',
+      params: orgIdParams,
+      querystring: iftaAdjustmentListQuery,
+      response: { 200: iftaAdjustmentPageSchema, ...orgErrors() },
+    },
     handler: (req) => listAdjustments(scopeOf(req, req.params.orgId), req.query),
   });
 
   app.post('/organizations/:orgId/ifta/adjustments', {
     config: { permissions: ['IFTA_UPDATE'], tokens: true },
-    schema: { tags, summary: 'Add a mileage adjustment with a reason (missing trip, correction, off-highway or trip-permit miles)', params: orgIdParams, body: iftaAdjustmentInputSchema, response: { 201: iftaAdjustmentSchema, ...orgErrors() } },
+    schema: {
+      tags,
+      summary: 'Add a mileage adjustment with a reason (missing trip, correction, off-highway or trip-permit miles)',
+      params: orgIdParams,
+      body: iftaAdjustmentInputSchema,
+      response: { 201: iftaAdjustmentSchema, ...orgErrors() },
+    },
     handler: async (req, reply) => reply.code(201).send(await createAdjustment(scopeOf(req, req.params.orgId), req.body)),
   });
 
@@ -203,7 +294,8 @@ const iftaRoutes: FastifyPluginAsyncZod = async (app) => {
     config: { permissions: ['IFTA_UPDATE'], tokens: true },
     schema: {
       tags,
-      summary: "Mark items of a quarter's To review list reviewed (keys from the report's flags), or reviewed: false to undo; an item whose facts change later comes back unreviewed",
+      summary:
+        "Mark items of a quarter's To review list reviewed (keys from the report's flags), or reviewed: false to undo; an item whose facts change later comes back unreviewed",
       params: orgIdParams,
       body: iftaReviewInputSchema,
       response: { 200: iftaReviewResultSchema, ...orgErrors() },
@@ -214,13 +306,25 @@ const iftaRoutes: FastifyPluginAsyncZod = async (app) => {
   // Filings (closing a quarter; later ones are amendments).
   app.get('/organizations/:orgId/ifta/filings', {
     config: { permissions: ['IFTA_LIST'], tokens: true },
-    schema: { tags, summary: 'Filed returns, every version', params: orgIdParams, querystring: z.object({ quarter: quarterSchema.optional() }), response: { 200: iftaFilingListSchema, ...orgErrors() } },
+    schema: {
+      tags,
+      summary: 'Filed returns, every version',
+      params: orgIdParams,
+      querystring: z.object({ quarter: quarterSchema.optional() }),
+      response: { 200: iftaFilingListSchema, ...orgErrors() },
+    },
     handler: (req) => listFilings(scopeOf(req, req.params.orgId), req.query.quarter),
   });
 
   app.post('/organizations/:orgId/ifta/filings', {
     config: { permissions: ['IFTA_FILE'], tokens: true },
-    schema: { tags, summary: 'Close (file) a quarter: keep its figures; filing it again files an amendment', params: orgIdParams, body: iftaFilingInputSchema, response: { 201: iftaFilingSchema, ...orgErrors() } },
+    schema: {
+      tags,
+      summary: 'Close (file) a quarter: keep its figures; filing it again files an amendment',
+      params: orgIdParams,
+      body: iftaFilingInputSchema,
+      response: { 201: iftaFilingSchema, ...orgErrors() },
+    },
     handler: async (req, reply) => reply.code(201).send(await fileQuarter(scopeOf(req, req.params.orgId), req.body)),
   });
 };

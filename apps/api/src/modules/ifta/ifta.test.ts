@@ -46,7 +46,13 @@ function drive(start: number, minutes: number, lon0 = -94.75, odometer0 = 400_00
   const positions = [];
   const kmPerDegree = 111.32 * Math.cos((39 * Math.PI) / 180);
   for (let i = 0; i <= minutes; i++) {
-    positions.push({ fixTime: new Date(start + i * MIN).toISOString(), latitude: 39.0, longitude: lon0 + (1.5 * i) / kmPerDegree, speed: 90, odometer: odometer0 + 1500 * i });
+    positions.push({
+      fixTime: new Date(start + i * MIN).toISOString(),
+      latitude: 39.0,
+      longitude: lon0 + (1.5 * i) / kmPerDegree,
+      speed: 90,
+      odometer: odometer0 + 1500 * i,
+    });
   }
   return positions;
 }
@@ -70,12 +76,16 @@ describe('IFTA miles from positions', () => {
     const start = Date.UTC(2026, 4, 12, 15, 0);
     await ingest(truck, drive(start, 20));
     await t.app.iftaMiles.idle();
-    const rows = await sql<{ jurisdiction: string; metres: number; day: string }>(`select jurisdiction, metres, day::text from ifta_distance_days where organization_id = '${orgId}' and vehicle_id = '${truck.assetId}' order by jurisdiction`);
+    const rows = await sql<{ jurisdiction: string; metres: number; day: string }>(
+      `select jurisdiction, metres, day::text from ifta_distance_days where organization_id = '${orgId}' and vehicle_id = '${truck.assetId}' order by jurisdiction`,
+    );
     expect(rows.map((r) => r.jurisdiction)).toEqual(['KS', 'MO']);
     // The odometer decides how far: 20 minutes × 1.5 km.
     expect(rows.reduce((s, r) => s + r.metres, 0)).toBeCloseTo(30_000, 0);
     expect(rows[0]!.day).toBe('2026-05-12');
-    const [crossing] = await sql<{ from_jurisdiction: string; to_jurisdiction: string; longitude: number; odometer_m: number }>(`select * from ifta_crossings where vehicle_id = '${truck.assetId}'`);
+    const [crossing] = await sql<{ from_jurisdiction: string; to_jurisdiction: string; longitude: number; odometer_m: number }>(
+      `select * from ifta_crossings where vehicle_id = '${truck.assetId}'`,
+    );
     expect(crossing).toMatchObject({ from_jurisdiction: 'KS', to_jurisdiction: 'MO' });
     expect(crossing!.longitude).toBeCloseTo(-94.6077, 2);
     expect(crossing!.odometer_m).toBeGreaterThan(400_000_000);
@@ -114,10 +124,14 @@ describe('IFTA miles from positions', () => {
     const gapped = all.filter((_, i) => i < 5 || i > 15);
     await ingest(v, gapped);
     await t.app.iftaMiles.idle();
-    const before = await sql<{ m: number; im: number }>(`select sum(metres) as m, sum(interpolated_metres) as im from ifta_distance_days where organization_id = '${orgId}' and vehicle_id = '${v.assetId}'`);
+    const before = await sql<{ m: number; im: number }>(
+      `select sum(metres) as m, sum(interpolated_metres) as im from ifta_distance_days where organization_id = '${orgId}' and vehicle_id = '${v.assetId}'`,
+    );
     await ingest(v, all.slice(5, 16));
     await t.app.iftaMiles.idle({ dirty: true });
-    const after = await sql<{ m: number; im: number; n: number }>(`select sum(metres) as m, sum(interpolated_metres) as im, (select sum(fixes) from ifta_vehicle_days where organization_id = '${orgId}' and vehicle_id = '${v.assetId}')::int as n from ifta_distance_days where organization_id = '${orgId}' and vehicle_id = '${v.assetId}'`);
+    const after = await sql<{ m: number; im: number; n: number }>(
+      `select sum(metres) as m, sum(interpolated_metres) as im, (select sum(fixes) from ifta_vehicle_days where organization_id = '${orgId}' and vehicle_id = '${v.assetId}')::int as n from ifta_distance_days where organization_id = '${orgId}' and vehicle_id = '${v.assetId}'`,
+    );
     expect(Number(after[0]!.m)).toBeCloseTo(Number(before[0]!.m), 3);
     expect(after[0]!.n).toBe(21);
     expect(Number(after[0]!.im)).toBe(0);
@@ -127,7 +141,7 @@ describe('IFTA miles from positions', () => {
     expect(Number(months!.m)).toBeCloseTo(Number(after[0]!.m), 3);
   });
 
-  it('counts a new vehicle\'s stream from memory, and reads back a fix stored beside it that it was not handed', async () => {
+  it("counts a new vehicle's stream from memory, and reads back a fix stored beside it that it was not handed", async () => {
     const v = await createTestVehicle(t.app.db, orgId, { uniqueId: 'ifta-truck-3', unitNumber: 'IFTA3' });
     const all = drive(Date.UTC(2026, 4, 22, 10, 0), 20);
     const read0 = t.app.iftaMiles.stats.storedFixesRead;
@@ -135,7 +149,9 @@ describe('IFTA miles from positions', () => {
     for (const part of [all.slice(0, 7), all.slice(7, 14), all.slice(14)]) await ingest(v, part);
     await t.app.iftaMiles.idle();
     expect(t.app.iftaMiles.stats.storedFixesRead - read0).toBeLessThanOrEqual(1);
-    const counted = await sql<{ m: number; n: number }>(`select sum(metres) as m, (select sum(fixes) from ifta_vehicle_days where organization_id = '${orgId}' and vehicle_id = '${v.assetId}')::int as n from ifta_distance_days where organization_id = '${orgId}' and vehicle_id = '${v.assetId}'`);
+    const counted = await sql<{ m: number; n: number }>(
+      `select sum(metres) as m, (select sum(fixes) from ifta_vehicle_days where organization_id = '${orgId}' and vehicle_id = '${v.assetId}')::int as n from ifta_distance_days where organization_id = '${orgId}' and vehicle_id = '${v.assetId}'`,
+    );
     expect(counted[0]!.n).toBe(21);
     expect(Number(counted[0]!.m)).toBeCloseTo(30_000, 0);
 
@@ -150,21 +166,41 @@ describe('IFTA miles from positions', () => {
     const read1 = t.app.iftaMiles.stats.storedFixesRead;
     await t.app.iftaMiles.idle({ dirty: true });
     expect(t.app.iftaMiles.stats.storedFixesRead - read1).toBe(21);
-    const [days] = await sql<{ n: number }>(`select sum(fixes)::int as n from ifta_vehicle_days where organization_id = '${orgId}' and vehicle_id = '${w.assetId}'`);
+    const [days] = await sql<{ n: number }>(
+      `select sum(fixes)::int as n from ifta_vehicle_days where organization_id = '${orgId}' and vehicle_id = '${w.assetId}'`,
+    );
     expect(days!.n).toBe(21);
   });
 
-  it('gathers a large fleet\'s fixes for the pause between passes, a pass in rounds back to back', async () => {
+  it("gathers a large fleet's fixes for the pause between passes, a pass in rounds back to back", async () => {
     // Three vehicles, two a round: the old rule ran a round at once whenever a round's worth of
     // vehicles was waiting, so a fleet of a round or more was counted a fix or two at a time.
     const miles = new IftaMiles(t.database.db, { shared: t.database.kind !== 'pglite', roundPauseMs: 60_000, roundVehicles: 2 });
     const fleet = await Promise.all([1, 2, 3].map((i) => createTestVehicle(t.app.db, orgId, { uniqueId: `ifta-pass-${i}`, unitNumber: `PASS${i}` })));
     const row = (v: TestVehicle, minute: number): PositionRow => ({
-      organizationId: orgId, gatewayId: v.gatewayId, assetId: v.assetId, driverId: null, fixTime: new Date(Date.UTC(2025, 7, 4, 12, minute)),
-      latitude: 39, longitude: -95 + minute / 100, speed: 80, course: 90, altitude: null, accuracy: null, odometer: null, odometerSource: null, engineHours: null, ignition: true, protocol: 'batch', attributes: {},
+      organizationId: orgId,
+      gatewayId: v.gatewayId,
+      assetId: v.assetId,
+      driverId: null,
+      fixTime: new Date(Date.UTC(2025, 7, 4, 12, minute)),
+      latitude: 39,
+      longitude: -95 + minute / 100,
+      speed: 80,
+      course: 90,
+      altitude: null,
+      accuracy: null,
+      odometer: null,
+      odometerSource: null,
+      engineHours: null,
+      ignition: true,
+      protocol: 'batch',
+      attributes: {},
     });
     for (const minute of [0, 1]) {
-      miles.enqueue(fleet.map((v) => row(v, minute)), [true, true, true]);
+      miles.enqueue(
+        fleet.map((v) => row(v, minute)),
+        [true, true, true],
+      );
       // The time passing is the subject: no round starts while the pause runs.
       await new Promise((r) => setTimeout(r, 100));
       expect(miles.stats.rounds).toBe(minute * 2);
@@ -174,7 +210,10 @@ describe('IFTA miles from positions', () => {
     }
     await miles.close();
     const ids = `'${fleet.map((v) => v.assetId).join("','")}'`;
-    const [counted] = await sql<{ n: number; m: number }>(`select sum(fixes)::int as n, (select sum(metres) from ifta_distance_days where organization_id = '${orgId}' and vehicle_id in (${ids})) as m
+    const [counted] = await sql<{
+      n: number;
+      m: number;
+    }>(`select sum(fixes)::int as n, (select sum(metres) from ifta_distance_days where organization_id = '${orgId}' and vehicle_id in (${ids})) as m
       from ifta_vehicle_days where organization_id = '${orgId}' and vehicle_id in (${ids})`);
     expect(counted!.n).toBe(6);
     expect(Number(counted!.m)).toBeGreaterThan(3 * 800);
@@ -188,8 +227,11 @@ describe('IFTA miles from positions', () => {
     const fixes = drive((Math.floor(Date.now() / 86_400_000) - 20) * 86_400_000 + 10 * 3_600_000, 20);
     await ingest(v, fixes);
     await t.app.iftaMiles.idle();
-    const [whole] = await sql<{ m: number }>(`select sum(metres) as m from ifta_distance_days where organization_id = '${orgId}' and vehicle_id = '${v.assetId}'`);
-    for (const table of ['ifta_distance_days', 'ifta_vehicle_days', 'ifta_distance_months', 'ifta_vehicle_state']) await sql(`delete from ${table} where vehicle_id = '${v.assetId}'`);
+    const [whole] = await sql<{ m: number }>(
+      `select sum(metres) as m from ifta_distance_days where organization_id = '${orgId}' and vehicle_id = '${v.assetId}'`,
+    );
+    for (const table of ['ifta_distance_days', 'ifta_vehicle_days', 'ifta_distance_months', 'ifta_vehicle_state'])
+      await sql(`delete from ${table} where vehicle_id = '${v.assetId}'`);
     const miles = new IftaMiles(t.database.db, { shared: t.database.kind !== 'pglite', roundPauseMs: 0, coldReadFixes: 8 });
     miles.touch(v.assetId, orgId, Date.parse(fixes[fixes.length - 1]!.fixTime));
     await miles.idle();
@@ -197,7 +239,10 @@ describe('IFTA miles from positions', () => {
     // 21 fixes, 2 a round: 11 rounds, each reading at most its chunk.
     expect(miles.stats).toMatchObject({ storedFixesRead: 21, failures: 0 });
     expect(miles.stats.rounds).toBe(11);
-    const [again] = await sql<{ m: number; n: number }>(`select sum(metres) as m, (select sum(fixes) from ifta_vehicle_days where organization_id = '${orgId}' and vehicle_id = '${v.assetId}')::int as n
+    const [again] = await sql<{
+      m: number;
+      n: number;
+    }>(`select sum(metres) as m, (select sum(fixes) from ifta_vehicle_days where organization_id = '${orgId}' and vehicle_id = '${v.assetId}')::int as n
       from ifta_distance_days where organization_id = '${orgId}' and vehicle_id = '${v.assetId}'`);
     expect(again!.n).toBe(21);
     expect(Number(again!.m)).toBeCloseTo(Number(whole!.m), 3);
@@ -233,14 +278,25 @@ describe("IFTA days in the base jurisdiction's zone (issue 46, decision 0189)", 
     expect(q3.timeZone).toBe('America/Chicago');
     expect(q3.totals.totalMiles).toBeGreaterThanOrEqual(18);
     expect((await get('2026Q4')).totals.totalMiles).toBe(0);
-    const days = iftaDistancePageSchema.parse((await t.app.inject({ method: 'GET', url: `/api/v1/organizations/${oid}/ifta/distance-records?quarter=2026Q3`, headers: oh })).json());
+    const days = iftaDistancePageSchema.parse(
+      (await t.app.inject({ method: 'GET', url: `/api/v1/organizations/${oid}/ifta/distance-records?quarter=2026Q3`, headers: oh })).json(),
+    );
     expect(days.content.map((d) => d.day)).toEqual(['2026-09-30']);
     // Fuel bought that evening (03:30 UTC on October 1) counts in the same quarter.
     const buy = await t.app.inject({
       method: 'POST',
       url: `/api/v1/organizations/${oid}/ifta/fuel-purchases`,
       headers: oh,
-      payload: { assetId: v.assetId, purchasedAt: '2026-10-01T03:30:00Z', jurisdiction: 'MO', quantity: 50, volumeUnit: 'GAL', pricePerUnit: 4, totalAmount: 200, receiptNumber: 'CHI-EVE-1' },
+      payload: {
+        assetId: v.assetId,
+        purchasedAt: '2026-10-01T03:30:00Z',
+        jurisdiction: 'MO',
+        quantity: 50,
+        volumeUnit: 'GAL',
+        pricePerUnit: 4,
+        totalAmount: 200,
+        receiptNumber: 'CHI-EVE-1',
+      },
     });
     expect(buy.statusCode, buy.body).toBe(201);
     expect((await get('2026Q3')).totals.totalGallons).toBe(50);
@@ -282,10 +338,17 @@ describe('impossible jumps (issue 46)', () => {
     // The exports say so at the top.
     const csv = (await t.app.inject({ method: 'GET', url: `/api/v1/organizations/${oid}/ifta/report/export?quarter=2026Q3&format=csv`, headers: oh })).body;
     expect(csv).toMatch(/NOT COUNTED,"?\d[\d,]* mi of jumps flagged as impossible/);
-    const pdf = pdfText((await t.app.inject({ method: 'GET', url: `/api/v1/organizations/${oid}/ifta/report/export?quarter=2026Q3&format=pdf`, headers: oh })).rawPayload).replace(/\n/g, ' ');
+    const pdf = pdfText(
+      (await t.app.inject({ method: 'GET', url: `/api/v1/organizations/${oid}/ifta/report/export?quarter=2026Q3&format=pdf`, headers: oh })).rawPayload,
+    ).replace(/\n/g, ' ');
     expect(pdf).toContain('NOT COUNTED:');
     // Accepted (marked reviewed): counted again, and the return no longer says it is left out.
-    const mark = await t.app.inject({ method: 'PUT', url: `/api/v1/organizations/${oid}/ifta/review-marks`, headers: oh, payload: { quarter: '2026Q3', keys: [jump.key] } });
+    const mark = await t.app.inject({
+      method: 'PUT',
+      url: `/api/v1/organizations/${oid}/ifta/review-marks`,
+      headers: oh,
+      payload: { quarter: '2026Q3', keys: [jump.key] },
+    });
     expect(mark.statusCode, mark.body).toBe(200);
     const after = await get();
     expect(after.unacceptedJumps).toEqual({ days: 0, miles: 0, jurisdictions: [] });
@@ -317,7 +380,12 @@ describe('fuel purchases', () => {
     const dup = await t.app.inject({ method: 'POST', url: url('/fuel-purchases'), headers: admin, payload: purchase({ receiptNumber: 'r-1001' }) });
     expect(expectErrorBody(dup.json(), 409).technicalMessage).toMatch(/^receiptNumber: /);
     // Bought "in Illinois" while the truck was in Missouri: flagged, still recorded.
-    const far = await t.app.inject({ method: 'POST', url: url('/fuel-purchases'), headers: admin, payload: purchase({ receiptNumber: 'R-1002', jurisdiction: 'IL', quantity: 10 }) });
+    const far = await t.app.inject({
+      method: 'POST',
+      url: url('/fuel-purchases'),
+      headers: admin,
+      payload: purchase({ receiptNumber: 'R-1002', jurisdiction: 'IL', quantity: 10 }),
+    });
     expect(far.json()).toMatchObject({ locationCheck: 'OTHER_JURISDICTION' });
     const list = await t.app.inject({ method: 'GET', url: url('/fuel-purchases?quarter=2026Q2&flagged=true'), headers: dispatcher });
     expect(list.json()).toMatchObject({ totalElements: 1, content: [{ receiptNumber: 'R-1002' }] });
@@ -328,7 +396,12 @@ describe('fuel purchases', () => {
   });
 
   it('answers 400 naming the field for a bad purchase and changes nothing', async () => {
-    const bad = await t.app.inject({ method: 'POST', url: url('/fuel-purchases'), headers: admin, payload: purchase({ receiptNumber: 'R-BAD', quantity: 1.2345, jurisdiction: 'ZZ9' }) });
+    const bad = await t.app.inject({
+      method: 'POST',
+      url: url('/fuel-purchases'),
+      headers: admin,
+      payload: purchase({ receiptNumber: 'R-BAD', quantity: 1.2345, jurisdiction: 'ZZ9' }),
+    });
     const body = expectErrorBody(bad.json(), 400);
     expect(body.technicalMessage).toMatch(/quantity|jurisdiction/);
     expect(await sql(`select 1 from ifta_fuel_purchases where receipt_number = 'R-BAD'`)).toEqual([]);
@@ -362,7 +435,10 @@ describe('fuel purchases', () => {
     const [log] = await sql<{ n: number }>(`select count(*)::int as n from activity_log where entity_type = 'IFTA_FUEL_PURCHASE' and action = 'IMPORT'`);
     expect(log!.n).toBe(1);
     // The importer's bell says it finished, with the rows that were not imported.
-    const bell = (await t.app.inject({ method: 'GET', url: `/api/v1/organizations/${orgId}/notifications?size=50`, headers: admin })).json().content as Array<{ kind: string; title: string }>;
+    const bell = (await t.app.inject({ method: 'GET', url: `/api/v1/organizations/${orgId}/notifications?size=50`, headers: admin })).json().content as Array<{
+      kind: string;
+      title: string;
+    }>;
     expect(bell.find((n) => n.kind === 'IMPORT_FINISHED' && n.title === 'Import finished: 1 fuel purchase added')).toMatchObject({
       expandedContent: '2 rows of the file had errors and were not imported.',
       expandedButton: { href: '/ifta?tab=fuel', label: 'Open fuel purchases' },
@@ -370,7 +446,12 @@ describe('fuel purchases', () => {
   });
 
   it('refuses a mapping that names no receipt column with a 400 naming the mapping', async () => {
-    const res = await t.app.inject({ method: 'POST', url: url('/fuel-purchases/import/preview'), headers: admin, payload: { csv: 'a,b\n1,2', preset: 'CUSTOM', mapping: { date: 'a' } } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: url('/fuel-purchases/import/preview'),
+      headers: admin,
+      payload: { csv: 'a,b\n1,2', preset: 'CUSTOM', mapping: { date: 'a' } },
+    });
     expect(expectErrorBody(res.json(), 400).technicalMessage).toMatch(/^mapping: The column mapping names no column for the unit number/);
   });
 });
@@ -378,17 +459,40 @@ describe('fuel purchases', () => {
 describe('adjustments, permissions and tenancy', () => {
   it('adds and removes an adjustment with a reason, each written to the activity log', async () => {
     const before = await report('quarter=2026Q2');
-    const res = await t.app.inject({ method: 'POST', url: url('/adjustments'), headers: admin, payload: { day: '2026-05-14', assetId: truck.assetId, jurisdiction: 'IL', adjustmentKind: 'MISSING_TRIP', distanceM: 100 * MILE, reason: 'Device unplugged, trip sheet 5521' } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: url('/adjustments'),
+      headers: admin,
+      payload: {
+        day: '2026-05-14',
+        assetId: truck.assetId,
+        jurisdiction: 'IL',
+        adjustmentKind: 'MISSING_TRIP',
+        distanceM: 100 * MILE,
+        reason: 'Device unplugged, trip sheet 5521',
+      },
+    });
     expect(res.statusCode, res.body).toBe(201);
     const after = await report('quarter=2026Q2');
     expect(after.totals.totalMiles).toBe(before.totals.totalMiles + 100);
     expect(after.rows.find((r) => r.jurisdiction === 'IL')!.totalMiles).toBe(100);
-    const off = await t.app.inject({ method: 'POST', url: url('/adjustments'), headers: admin, payload: { day: '2026-05-14', assetId: truck.assetId, jurisdiction: 'IL', adjustmentKind: 'OFF_HIGHWAY', distanceM: 10 * MILE, reason: 'Yard' } });
+    const off = await t.app.inject({
+      method: 'POST',
+      url: url('/adjustments'),
+      headers: admin,
+      payload: { day: '2026-05-14', assetId: truck.assetId, jurisdiction: 'IL', adjustmentKind: 'OFF_HIGHWAY', distanceM: 10 * MILE, reason: 'Yard' },
+    });
     const il = (await report('quarter=2026Q2')).rows.find((r) => r.jurisdiction === 'IL')!;
     expect([il.totalMiles, il.taxableMiles]).toEqual([100, 90]);
-    const neg = await t.app.inject({ method: 'POST', url: url('/adjustments'), headers: admin, payload: { day: '2026-05-14', jurisdiction: 'IL', adjustmentKind: 'OFF_HIGHWAY', distanceM: -5, reason: 'x' } });
+    const neg = await t.app.inject({
+      method: 'POST',
+      url: url('/adjustments'),
+      headers: admin,
+      payload: { day: '2026-05-14', jurisdiction: 'IL', adjustmentKind: 'OFF_HIGHWAY', distanceM: -5, reason: 'x' },
+    });
     expect(expectErrorBody(neg.json(), 400).technicalMessage).toBe('distanceM: Distance may be negative only for a correction');
-    for (const id of [res.json().id, off.json().id]) expect((await t.app.inject({ method: 'DELETE', url: url(`/adjustments/${id}`), headers: admin })).statusCode).toBe(204);
+    for (const id of [res.json().id, off.json().id])
+      expect((await t.app.inject({ method: 'DELETE', url: url(`/adjustments/${id}`), headers: admin })).statusCode).toBe(204);
     const [n] = await sql<{ n: number }>(`select count(*)::int as n from activity_log where entity_type = 'IFTA_ADJUSTMENT'`);
     expect(n!.n).toBe(4);
   });
@@ -422,7 +526,8 @@ describe('tax rates', () => {
   it('serves the bundled 2Q2026 matrix with the Kentucky and Virginia surcharges', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/api/v1/settings/ifta-rates?quarter=2026Q2', headers: dispatcher });
     const m = res.json();
-    const rate = (j: string, kind = 'BASE') => m.rates.find((r: { jurisdiction: string; fuelType: string; kind: string }) => r.jurisdiction === j && r.fuelType === 'DIESEL' && r.kind === kind);
+    const rate = (j: string, kind = 'BASE') =>
+      m.rates.find((r: { jurisdiction: string; fuelType: string; kind: string }) => r.jurisdiction === j && r.fuelType === 'DIESEL' && r.kind === kind);
     expect(rate('IL').usdPerGallon).toBe(0.738);
     expect(rate('KY', 'SURCHARGE').usdPerGallon).toBe(0.105);
     expect(rate('VA', 'SURCHARGE').usdPerGallon).toBe(0.143);
@@ -455,7 +560,19 @@ describe('closing a quarter', () => {
     expect(closed.amendment).toBeNull();
     expect(closed.filed!.totals).toEqual(closed.totals);
 
-    await t.app.inject({ method: 'POST', url: url('/adjustments'), headers: admin, payload: { day: '2026-06-02', assetId: truck.assetId, jurisdiction: 'KY', adjustmentKind: 'MISSING_TRIP', distanceM: 50 * MILE, reason: 'Trip found after filing' } });
+    await t.app.inject({
+      method: 'POST',
+      url: url('/adjustments'),
+      headers: admin,
+      payload: {
+        day: '2026-06-02',
+        assetId: truck.assetId,
+        jurisdiction: 'KY',
+        adjustmentKind: 'MISSING_TRIP',
+        distanceM: 50 * MILE,
+        reason: 'Trip found after filing',
+      },
+    });
     const changed = await report('quarter=2026Q2');
     expect(changed.filed!.totals.totalMiles).toBe(closed.totals.totalMiles);
     expect(changed.totals.totalMiles).toBe(closed.totals.totalMiles + 50);
@@ -477,7 +594,11 @@ describe('closing a quarter', () => {
     const pdf = await t.app.inject({ method: 'GET', url: url('/report/export?quarter=2026Q2&format=pdf'), headers: dispatcher });
     expect(pdf.headers['content-type']).toBe('application/pdf');
     expect(pdf.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
-    const dist = await t.app.inject({ method: 'GET', url: url(`/distance-records/export?quarter=2026Q2&format=csv&assetId=${truck.assetId}`), headers: dispatcher });
+    const dist = await t.app.inject({
+      method: 'GET',
+      url: url(`/distance-records/export?quarter=2026Q2&format=csv&assetId=${truck.assetId}`),
+      headers: dispatcher,
+    });
     expect(dist.body).toContain('IFTA1,2026-05-12');
     const distPdf = await t.app.inject({ method: 'GET', url: url('/distance-records/export?quarter=2026Q2&format=pdf'), headers: dispatcher });
     expect(distPdf.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
@@ -504,7 +625,18 @@ describe('the return PDF laid out as the report PDFs (issue 46)', () => {
       const runs = pdfTextRuns(pdf);
       expect(runs.length).toBeGreaterThan(10);
       // Header rows: the titles of one table share one line (they were staggered diagonally).
-      const tables = name === 'return' ? ([['Jur.', 11], ['Unit', 6]] as const) : name === 'flags' ? ([['Jur.', 11], ['Kind', 5]] as const) : ([['Unit', 7]] as const);
+      const tables =
+        name === 'return'
+          ? ([
+              ['Jur.', 11],
+              ['Unit', 6],
+            ] as const)
+          : name === 'flags'
+            ? ([
+                ['Jur.', 11],
+                ['Kind', 5],
+              ] as const)
+            : ([['Unit', 7]] as const);
       for (const [title, columns] of tables) {
         const at = runs.findIndex((r) => r.text === title);
         expect(at, `${name}: a table headed "${title}"`).toBeGreaterThanOrEqual(0);
@@ -513,30 +645,53 @@ describe('the return PDF laid out as the report PDFs (issue 46)', () => {
       }
       // Nothing runs past the right margin (a long cell wraps in its column).
       for (const r of runs) {
-        const width = measure.font(r.size >= 9.5 ? 'Helvetica-Bold' : 'Helvetica').fontSize(r.size).widthOfString(r.text);
+        const width = measure
+          .font(r.size >= 9.5 ? 'Helvetica-Bold' : 'Helvetica')
+          .fontSize(r.size)
+          .widthOfString(r.text);
         expect(r.x + width, `${name} page ${r.page}: "${r.text.slice(0, 40)}"`).toBeLessThanOrEqual(792 - 30);
       }
       // A heading is followed on its page by what it heads.
       for (const h of runs.filter((r) => /^(To review \(|Miles and fuel per vehicle|Amendment against|Jurisdictions$|Distance records$)/.test(r.text))) {
-        expect(runs.some((r) => r.page === h.page && r.y > h.y + 12), `${name}: "${h.text}" alone at the foot of page ${h.page}`).toBe(true);
+        expect(
+          runs.some((r) => r.page === h.page && r.y > h.y + 12),
+          `${name}: "${h.text}" alone at the foot of page ${h.page}`,
+        ).toBe(true);
       }
     }
     // Page breaks: the stray carrier's return grown to a fleet's (60 vehicles, 45 items to review) runs
     // over several pages; each table's header repeats, and no heading is left alone at a page's foot.
-    const base = iftaReportSchema.parse((await t.app.inject({ method: 'GET', url: strayUrl('/report?quarter=2026Q3&fuelType=DIESEL'), headers: stray!.oh })).json());
+    const base = iftaReportSchema.parse(
+      (await t.app.inject({ method: 'GET', url: strayUrl('/report?quarter=2026Q3&fuelType=DIESEL'), headers: stray!.oh })).json(),
+    );
     const big = {
       ...base,
-      vehicles: Array.from({ length: 60 }, (_, i) => ({ ...base.vehicles[0]!, unitNumber: `T${100 + i}`, jurisdictions: ['TX', 'OK', 'KS', 'MO', 'IL', 'IN', 'OH', 'PA', 'NY', 'NJ', 'AR', 'TN'].map((jurisdiction, k) => ({ jurisdiction, miles: 100 * (k + 1) + i })) })),
-      flags: Array.from({ length: 45 }, (_, i) => ({ ...base.flags[i % base.flags.length]!, key: `k${i}`, message: `${base.flags[i % base.flags.length]!.message} ${'and a long explanation that wraps '.repeat(i % 4)}`.trim() })),
+      vehicles: Array.from({ length: 60 }, (_, i) => ({
+        ...base.vehicles[0]!,
+        unitNumber: `T${100 + i}`,
+        jurisdictions: ['TX', 'OK', 'KS', 'MO', 'IL', 'IN', 'OH', 'PA', 'NY', 'NJ', 'AR', 'TN'].map((jurisdiction, k) => ({
+          jurisdiction,
+          miles: 100 * (k + 1) + i,
+        })),
+      })),
+      flags: Array.from({ length: 45 }, (_, i) => ({
+        ...base.flags[i % base.flags.length]!,
+        key: `k${i}`,
+        message: `${base.flags[i % base.flags.length]!.message} ${'and a long explanation that wraps '.repeat(i % 4)}`.trim(),
+      })),
     };
     const bigPdf = await returnPdf(big);
     files.push(['pages', bigPdf]);
     expect(pdfPageCount(bigPdf)).toBeGreaterThan(2);
     const bigRuns = pdfTextRuns(bigPdf);
     for (const h of bigRuns.filter((r) => /^(To review \(|Miles and fuel per vehicle)/.test(r.text))) {
-      expect(bigRuns.some((r) => r.page === h.page && r.y > h.y + 12), `"${h.text}" alone at the foot of page ${h.page}`).toBe(true);
+      expect(
+        bigRuns.some((r) => r.page === h.page && r.y > h.y + 12),
+        `"${h.text}" alone at the foot of page ${h.page}`,
+      ).toBe(true);
     }
-    for (const r of bigRuns) expect(r.x + measure.font('Helvetica').fontSize(r.size).widthOfString(r.text), `pages: "${r.text.slice(0, 40)}"`).toBeLessThanOrEqual(792 - 30);
+    for (const r of bigRuns)
+      expect(r.x + measure.font('Helvetica').fontSize(r.size).widthOfString(r.text), `pages: "${r.text.slice(0, 40)}"`).toBeLessThanOrEqual(792 - 30);
     // Every page after the first starts with a table's header row.
     for (let page = 2; page <= pdfPageCount(bigPdf); page++) {
       const top = bigRuns.filter((r) => r.page === page).sort((x, y) => x.y - y.y)[0]!;
@@ -557,4 +712,3 @@ describe('the return PDF laid out as the report PDFs (issue 46)', () => {
     }
   });
 });
-

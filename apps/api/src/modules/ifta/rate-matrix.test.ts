@@ -5,7 +5,8 @@ import { IFTA_2Q2026_CSV, IFTA_2Q2026_SHA256 } from './rates-2q2026.ts';
 import { parseRateMatrix, quarterFromTitle, rateE4 } from './rate-matrix.ts';
 
 const m = parseRateMatrix(IFTA_2Q2026_CSV);
-const rate = (j: string, fuel = 'DIESEL', kind: 'BASE' | 'SURCHARGE' = 'BASE') => m.rates.find((r) => r.jurisdiction === j && r.fuelType === fuel && r.kind === kind);
+const rate = (j: string, fuel = 'DIESEL', kind: 'BASE' | 'SURCHARGE' = 'BASE') =>
+  m.rates.find((r) => r.jurisdiction === j && r.fuelType === fuel && r.kind === kind);
 
 describe('the official IFTA rate matrix CSV (the bundled 2Q2026 copy)', () => {
   it('is the file recorded in docs/data-sources.md, byte for byte', () => {
@@ -23,7 +24,30 @@ describe('the official IFTA rate matrix CSV (the bundled 2Q2026 copy)', () => {
   });
 
   it('matches the special diesel rates of reference section 5.4', () => {
-    const expected: Record<string, number> = { AL: 3100, AZ: 2600, CA: 9710, CO: 3250, CT: 4890, IL: 7380, IN: 6300, IA: 3250, KY: 2200, MD: 4675, MA: 2400, NV: 2700, NY: 3805, PA: 7410, TX: 2000, VA: 3270, WA: 5840, WY: 2400, ON: 2490, QC: 5588, AB: 3596, NL: 2628 };
+    const expected: Record<string, number> = {
+      AL: 3100,
+      AZ: 2600,
+      CA: 9710,
+      CO: 3250,
+      CT: 4890,
+      IL: 7380,
+      IN: 6300,
+      IA: 3250,
+      KY: 2200,
+      MD: 4675,
+      MA: 2400,
+      NV: 2700,
+      NY: 3805,
+      PA: 7410,
+      TX: 2000,
+      VA: 3270,
+      WA: 5840,
+      WY: 2400,
+      ON: 2490,
+      QC: 5588,
+      AB: 3596,
+      NL: 2628,
+    };
     for (const [j, e4] of Object.entries(expected)) expect([j, rate(j)?.usdPerGallonE4]).toEqual([j, e4]);
     expect(rate('ON')?.cadPerLitreE4).toBe(900);
     expect(rate('QC')?.cadPerLitreE4).toBe(2020);
@@ -37,7 +61,9 @@ describe('the official IFTA rate matrix CSV (the bundled 2Q2026 copy)', () => {
     expect(rate('KY', 'GASOLINE', 'SURCHARGE')?.usdPerGallonE4).toBe(450);
     expect(rate('VA', 'DIESEL', 'SURCHARGE')).toMatchObject({ usdPerGallonE4: 1430 });
     expect(rate('VA', 'GASOLINE', 'SURCHARGE')?.usdPerGallonE4).toBe(1530);
-    expect(m.rates.filter((r) => r.jurisdiction === 'IN' && r.kind === 'SURCHARGE')).toEqual([{ jurisdiction: 'IN', fuelType: 'PROPANE', kind: 'SURCHARGE', usdPerGallonE4: 6100, cadPerLitreE4: 2206 }]);
+    expect(m.rates.filter((r) => r.jurisdiction === 'IN' && r.kind === 'SURCHARGE')).toEqual([
+      { jurisdiction: 'IN', fuelType: 'PROPANE', kind: 'SURCHARGE', usdPerGallonE4: 6100, cadPerLitreE4: 2206 },
+    ]);
     expect(rate('IN', 'DIESEL', 'SURCHARGE')).toBeUndefined();
   });
 
@@ -52,6 +78,12 @@ describe('the official IFTA rate matrix CSV (the bundled 2Q2026 copy)', () => {
   });
 
   it('finds the quarter in the title line however it is written', () => {
-    expect([quarterFromTitle('2nd Quarter 2026'), quarterFromTitle('Fourth Quarter 2025'), quarterFromTitle('3Q2025'), quarterFromTitle('2026 Q1'), quarterFromTitle('rates')]).toEqual(['2026Q2', '2025Q4', '2025Q3', '2026Q1', null]);
+    expect([
+      quarterFromTitle('2nd Quarter 2026'),
+      quarterFromTitle('Fourth Quarter 2025'),
+      quarterFromTitle('3Q2025'),
+      quarterFromTitle('2026 Q1'),
+      quarterFromTitle('rates'),
+    ]).toEqual(['2026Q2', '2025Q4', '2025Q3', '2026Q1', null]);
   });
 });

@@ -49,7 +49,17 @@ describe('the return maths (reference 5.1)', () => {
     expect(r.totals).toMatchObject({ totalMiles: 18_100, nonMemberMiles: 100, totalGallons: 3_000, mpg: 6.03 });
     const row = (j: string) => r.rows.find((x) => x.jurisdiction === j)!;
     // 10,000 / 6.03 = 1,658.37 → 1,658; net 1,158 × 0.7380 = 854.604 → 854.60.
-    expect(row('IL')).toMatchObject({ totalMiles: 10_000, taxableMiles: 10_000, taxableGallons: 1658, taxPaidGallons: 500, netTaxableGallons: 1158, rate: 0.738, tax: 854.6, surcharge: 0, total: 854.6 });
+    expect(row('IL')).toMatchObject({
+      totalMiles: 10_000,
+      taxableMiles: 10_000,
+      taxableGallons: 1658,
+      taxPaidGallons: 500,
+      netTaxableGallons: 1158,
+      rate: 0.738,
+      tax: 854.6,
+      surcharge: 0,
+      total: 854.6,
+    });
     // 5,000 / 6.03 = 829.19 → 829; tax 829 × 0.22 = 182.38; surcharge on taxable gallons 829 × 0.1050 = 87.045 → 87.05.
     expect(row('KY')).toMatchObject({ taxableGallons: 829, netTaxableGallons: 829, tax: 182.38, surchargeRate: 0.105, surcharge: 87.05, total: 269.43 });
     // 3,000 / 6.03 = 497.51 → 498; 498 − 2,500 = −2,002 × 0.63 = −1,261.26 (a credit).
@@ -104,7 +114,14 @@ describe('the return maths (reference 5.1)', () => {
     const noFuel = computeReturn({ fuelType: 'DIESEL', lines: [line('IL', 500)], totalMilliGallons: 0, rates: RATES, monthsLate: 0, interestPpm: 7500 });
     expect(noFuel.totals.mpg).toBeNull();
     expect(noFuel.rows[0]).toMatchObject({ taxableGallons: 0, tax: 0 });
-    const fuelOnly = computeReturn({ fuelType: 'DIESEL', lines: [line('IL', 600), line('IN', 0, 100)], totalMilliGallons: 100_000, rates: RATES, monthsLate: 0, interestPpm: 7500 });
+    const fuelOnly = computeReturn({
+      fuelType: 'DIESEL',
+      lines: [line('IL', 600), line('IN', 0, 100)],
+      totalMilliGallons: 100_000,
+      rates: RATES,
+      monthsLate: 0,
+      interestPpm: 7500,
+    });
     expect(fuelOnly.rows.find((x) => x.jurisdiction === 'IN')).toMatchObject({ totalMiles: 0, taxPaidGallons: 100, netTaxableGallons: -100, tax: -63 });
   });
 });

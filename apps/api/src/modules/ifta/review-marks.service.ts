@@ -19,7 +19,10 @@ export async function markReviewed({ db, orgId, actor }: Scope, input: Input): P
   const byKey = new Map(report.flags.map((f) => [f.key, f]));
   const unknown = keys.filter((k) => !byKey.has(k));
   if (unknown.length) {
-    throw invalidField('keys', `${unknown.length === 1 ? 'An item is' : `${unknown.length} items are`} not on the ${input.quarter} list to review (it changed since it was shown: reload the list)`);
+    throw invalidField(
+      'keys',
+      `${unknown.length === 1 ? 'An item is' : `${unknown.length} items are`} not on the ${input.quarter} list to review (it changed since it was shown: reload the list)`,
+    );
   }
   const changed = keys.filter((k) => (byKey.get(k)!.reviewed !== null) !== input.reviewed);
   if (changed.length) {
@@ -27,10 +30,21 @@ export async function markReviewed({ db, orgId, actor }: Scope, input: Input): P
       if (input.reviewed) {
         await tx
           .insert(iftaReviewMarks)
-          .values(changed.map((itemKey) => ({ organizationId: orgId, quarter: input.quarter, itemKey, reviewedBy: actor.userId, reviewedByEmail: actor.email, note: input.note || null })))
+          .values(
+            changed.map((itemKey) => ({
+              organizationId: orgId,
+              quarter: input.quarter,
+              itemKey,
+              reviewedBy: actor.userId,
+              reviewedByEmail: actor.email,
+              note: input.note || null,
+            })),
+          )
           .onConflictDoNothing();
       } else {
-        await tx.delete(iftaReviewMarks).where(and(eq(iftaReviewMarks.organizationId, orgId), eq(iftaReviewMarks.quarter, input.quarter), inArray(iftaReviewMarks.itemKey, changed)));
+        await tx
+          .delete(iftaReviewMarks)
+          .where(and(eq(iftaReviewMarks.organizationId, orgId), eq(iftaReviewMarks.quarter, input.quarter), inArray(iftaReviewMarks.itemKey, changed)));
       }
       await recordActivityBatch(
         tx,

@@ -68,7 +68,7 @@ describe("a driver's message photo", () => {
     expect((await get(driverMessageSchema.parse(sent.json()).imageUrls[0]!, {})).statusCode).toBe(200);
   });
 
-  it("cannot be attached by another driver to their own message (it was: 201 with a fresh signed link)", async () => {
+  it('cannot be attached by another driver to their own message (it was: 201 with a fresh signed link)', async () => {
     const photo = await uploaded(driver1.headers);
     expect((await post(org('/messages'), driver1.headers, { driverId: driver1.driver.id, body: 'Tire', imageIds: [photo.id] })).statusCode).toBe(201);
     const res = await post(org('/messages'), driver2.headers, { driverId: driver2.driver.id, body: 'Mine now', imageIds: [photo.id] });
@@ -120,7 +120,11 @@ describe('photos of a report and papers of a load', () => {
 
     const messagePhoto = await uploaded(driver1.headers);
     expect((await post(org('/messages'), driver1.headers, { driverId: driver1.driver.id, body: 'Horn', imageIds: [messagePhoto.id] })).statusCode).toBe(201);
-    const withIt = DVIR_ITEMS.map((i) => ({ item: i.code, ok: i.code !== 'HORN', ...(i.code === 'HORN' ? { note: 'Weak', imageIds: [messagePhoto.id] } : {}) }));
+    const withIt = DVIR_ITEMS.map((i) => ({
+      item: i.code,
+      ok: i.code !== 'HORN',
+      ...(i.code === 'HORN' ? { note: 'Weak', imageIds: [messagePhoto.id] } : {}),
+    }));
     const refused = await post(org('/dvirs'), driver1.headers, { assetId: truckId, kind: 'POST_TRIP', items: withIt, signature: { name: 'Driver One' } });
     const horn = DVIR_ITEMS.findIndex((i) => i.code === 'HORN');
     expectFieldErrors(refused.json(), 400, { [`items.${horn}.imageIds`]: 'Photos are attached to something else: upload them again' });
@@ -130,8 +134,22 @@ describe('photos of a report and papers of a load', () => {
     const load = await post(org('/loads'), admin, {
       customer: 'Acme Foods',
       stops: [
-        { kind: 'PICKUP', latitude: 39.1, longitude: -94.58, windowStart: new Date(Date.now() + 3600_000).toISOString(), windowEnd: new Date(Date.now() + 7200_000).toISOString(), serviceMinutes: 30 },
-        { kind: 'DELIVERY', latitude: 38.63, longitude: -90.2, windowStart: new Date(Date.now() + 6 * 3600_000).toISOString(), windowEnd: new Date(Date.now() + 8 * 3600_000).toISOString(), serviceMinutes: 30 },
+        {
+          kind: 'PICKUP',
+          latitude: 39.1,
+          longitude: -94.58,
+          windowStart: new Date(Date.now() + 3600_000).toISOString(),
+          windowEnd: new Date(Date.now() + 7200_000).toISOString(),
+          serviceMinutes: 30,
+        },
+        {
+          kind: 'DELIVERY',
+          latitude: 38.63,
+          longitude: -90.2,
+          windowStart: new Date(Date.now() + 6 * 3600_000).toISOString(),
+          windowEnd: new Date(Date.now() + 8 * 3600_000).toISOString(),
+          serviceMinutes: 30,
+        },
       ],
       rate: { lineHaul: 900, fuelSurcharge: 0, accessorials: [] },
       driverIds: [driver1.driver.id],
@@ -140,7 +158,9 @@ describe('photos of a report and papers of a load', () => {
     const docs = org(`/loads/${load.json().id}/documents`);
     const bol = await uploaded(driver1.headers, '/dvirs/images');
     const stranger = await uploaded(driver2.headers, '/dvirs/images');
-    expectFieldErrors((await post(docs, driver1.headers, { documentKind: 'BOL', imageId: stranger.id })).json(), 400, { imageId: 'Photo must be an image you uploaded' });
+    expectFieldErrors((await post(docs, driver1.headers, { documentKind: 'BOL', imageId: stranger.id })).json(), 400, {
+      imageId: 'Photo must be an image you uploaded',
+    });
     expect((await post(docs, driver1.headers, { documentKind: 'BOL', imageId: bol.id })).statusCode).toBe(201);
     expect(await readBy(driver1.headers, bol.id)).toEqual([200, 200]);
     expect(await readBy(office, bol.id)).toEqual([200, 200]);

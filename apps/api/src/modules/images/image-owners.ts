@@ -48,7 +48,10 @@ export async function attachImages(
       and(
         eq(images.organizationId, orgId),
         inArray(images.id, wanted),
-        or(sameOwner, and(isNull(images.ownerType), uploader === null ? isNull(images.uploadedBy) : or(isNull(images.uploadedBy), eq(images.uploadedBy, uploader)))),
+        or(
+          sameOwner,
+          and(isNull(images.ownerType), uploader === null ? isNull(images.uploadedBy) : or(isNull(images.uploadedBy), eq(images.uploadedBy, uploader))),
+        ),
       ),
     )
     .returning({ id: images.id });

@@ -20,7 +20,13 @@ export async function uploadedFileBytes(req: FastifyRequest): Promise<Buffer> {
  * (image-owners.ts); its id and a signed link. With the uploading phone's Idempotency-Key (a photo
  * taken offline, decision 0184) a resend answers the first upload's image.
  */
-export async function storeOrganizationImage(db: Db, orgId: string, uploader: string | null, data: Buffer, clientId: string | null = null): Promise<UploadedImage> {
+export async function storeOrganizationImage(
+  db: Db,
+  orgId: string,
+  uploader: string | null,
+  data: Buffer,
+  clientId: string | null = null,
+): Promise<UploadedImage> {
   const id = await db.transaction((tx) => storeImage(tx, orgId, data, clientId, { uploader }));
   return { id, url: imageLink(id) };
 }

@@ -23,39 +23,39 @@ function send(reply: FastifyReply, image: ServedImage) {
 const imagesRoutes =
   (owners: OwnersInReach): FastifyPluginAsyncZod =>
   async (app) => {
-  app.get('/organizations/:orgId/images/:imageId', {
-    config: { tokens: true },
-    schema: {
-      tags,
-      summary:
-        "One of the organization's uploaded images, for a member who may read what it is attached to (its uploader until it is attached; a page embeds the signed link the API shows with the image instead)",
-      params: orgImageParams,
-      response: { 200: imageResponse, ...orgErrors() },
-    },
-    handler: async (req, reply) => {
-      const { db, orgId } = scopeOf(req, req.params.orgId);
-      return send(reply, await getOrgImage(db, orgId, req.params.imageId, mayReadImage(db, requireAuth(req), owners)));
-    },
-  });
+    app.get('/organizations/:orgId/images/:imageId', {
+      config: { tokens: true },
+      schema: {
+        tags,
+        summary:
+          "One of the organization's uploaded images, for a member who may read what it is attached to (its uploader until it is attached; a page embeds the signed link the API shows with the image instead)",
+        params: orgImageParams,
+        response: { 200: imageResponse, ...orgErrors() },
+      },
+      handler: async (req, reply) => {
+        const { db, orgId } = scopeOf(req, req.params.orgId);
+        return send(reply, await getOrgImage(db, orgId, req.params.imageId, mayReadImage(db, requireAuth(req), owners)));
+      },
+    });
 
-  app.get('/images/:imageId', {
-    // Open to the auth plugin: a signed link is a credential of its own (an <img src> cannot send the
-    // Authorization header); without one, the bearer token is checked here, as the plugin would.
-    config: { public: true },
-    schema: {
-      tags,
-      summary:
-        "An uploaded image, through the signed link the API gave with it (exp and sig, valid 1 to 2 hours) or for a signed-in caller who may read what it is attached to; any other image is a 404",
-      params: imageIdParams,
-      querystring: imageLinkQuery,
-      response: { 200: imageResponse, ...errors(400, 401, 404) },
-    },
-    handler: async (req, reply) => {
-      const caller = await bearerCaller(req);
-      const mayRead = caller ? mayReadImage(app.db, caller, owners) : async () => false;
-      return send(reply, await getImageByLinkOrCaller(app.db, req.params.imageId, req.query, caller, mayRead));
-    },
-  });
-};
+    app.get('/images/:imageId', {
+      // Open to the auth plugin: a signed link is a credential of its own (an <img src> cannot send the
+      // Authorization header); without one, the bearer token is checked here, as the plugin would.
+      config: { public: true },
+      schema: {
+        tags,
+        summary:
+          'An uploaded image, through the signed link the API gave with it (exp and sig, valid 1 to 2 hours) or for a signed-in caller who may read what it is attached to; any other image is a 404',
+        params: imageIdParams,
+        querystring: imageLinkQuery,
+        response: { 200: imageResponse, ...errors(400, 401, 404) },
+      },
+      handler: async (req, reply) => {
+        const caller = await bearerCaller(req);
+        const mayRead = caller ? mayReadImage(app.db, caller, owners) : async () => false;
+        return send(reply, await getImageByLinkOrCaller(app.db, req.params.imageId, req.query, caller, mayRead));
+      },
+    });
+  };
 
 export default imagesRoutes;

@@ -38,7 +38,12 @@ export async function storeImage(
   // The key is the uploader's: another caller's key never answers their image (issue 66).
   const ofKey = async () =>
     orgId && keyed
-      ? (await tx.select({ id: images.id, uploadedBy: images.uploadedBy }).from(images).where(and(eq(images.organizationId, orgId), eq(images.clientId, keyed))))[0]
+      ? (
+          await tx
+            .select({ id: images.id, uploadedBy: images.uploadedBy })
+            .from(images)
+            .where(and(eq(images.organizationId, orgId), eq(images.clientId, keyed)))
+        )[0]
       : undefined;
   // An upload stored before uploaders were recorded (null) is the resending phone's own.
   const mine = (r: { uploadedBy: string | null }) => r.uploadedBy === uploader || r.uploadedBy === null;
@@ -47,7 +52,16 @@ export async function storeImage(
   if (sent) throw conflict('This upload key was used by someone else: send the photo again with a new key', 'Idempotency-Key of another uploader');
   const [row] = await tx
     .insert(images)
-    .values({ organizationId: orgId, contentType, size: data.length, data, clientId: keyed, uploadedBy: uploader, ownerType: who.owner?.type ?? null, ownerId: who.owner?.id ?? null })
+    .values({
+      organizationId: orgId,
+      contentType,
+      size: data.length,
+      data,
+      clientId: keyed,
+      uploadedBy: uploader,
+      ownerType: who.owner?.type ?? null,
+      ownerId: who.owner?.id ?? null,
+    })
     .onConflictDoNothing()
     .returning({ id: images.id });
   if (row) return row.id;
@@ -69,14 +83,24 @@ export interface ServedImage {
   maxAgeSeconds: number;
 }
 
-const columns = { contentType: images.contentType, data: images.data, orgId: images.organizationId, uploadedBy: images.uploadedBy, ownerType: images.ownerType, ownerId: images.ownerId };
+const columns = {
+  contentType: images.contentType,
+  data: images.data,
+  orgId: images.organizationId,
+  uploadedBy: images.uploadedBy,
+  ownerType: images.ownerType,
+  ownerId: images.ownerId,
+};
 
 /** Whether the caller may read an image by id: whoever may read what it is attached to (image-access.ts). */
 export type MayReadImage = (image: ImageFacts) => Promise<boolean>;
 
 /** One of the organization's images, for a caller who may read it; any other is a 404, so its existence does not leak. */
 export async function getOrgImage(db: DbOrTx, orgId: string, imageId: string, mayRead: MayReadImage): Promise<ServedImage> {
-  const [row] = await db.select(columns).from(images).where(and(eq(images.id, imageId), eq(images.organizationId, orgId)));
+  const [row] = await db
+    .select(columns)
+    .from(images)
+    .where(and(eq(images.id, imageId), eq(images.organizationId, orgId)));
   if (!row || !(await mayRead(row))) throw notFound('Image');
   return { contentType: row.contentType, data: row.data, maxAgeSeconds: 0 };
 }

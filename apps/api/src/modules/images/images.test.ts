@@ -39,7 +39,12 @@ async function upload(headers: Headers, orgId: string) {
     PNG,
     Buffer.from(`\r\n--${boundary}--\r\n`),
   ]);
-  const res = await t.app.inject({ method: 'POST', url: `/api/v1/organizations/${orgId}/dvirs/images`, payload, headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, ...headers } });
+  const res = await t.app.inject({
+    method: 'POST',
+    url: `/api/v1/organizations/${orgId}/dvirs/images`,
+    payload,
+    headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, ...headers },
+  });
   expect(res.statusCode, res.body).toBe(201);
   return uploadedImageSchema.parse(res.json());
 }
@@ -143,7 +148,10 @@ describe('a signed link', () => {
   });
 
   it('opens an image of no organization, which a bearer token opens only for a super administrator', async () => {
-    const [row] = await t.app.db.insert(images).values({ organizationId: null, contentType: 'image/png', size: PNG.length, data: PNG }).returning({ id: images.id });
+    const [row] = await t.app.db
+      .insert(images)
+      .values({ organizationId: null, contentType: 'image/png', size: PNG.length, data: PNG })
+      .returning({ id: images.id });
     const id = row!.id;
     expectImage(await get(imageLink(id)));
     expectImage(await get(bare(id), a.superAdmin));

@@ -57,7 +57,13 @@ const ALIASES: Record<string, string> = {
 };
 const NUMERIC = new Set(['weightKg', 'lineHaul', 'fuelSurcharge', 'latitude', 'longitude', 'serviceMinutes']);
 const LOAD_FIELDS = ['customer', 'bolNumber', 'poNumber', 'commodity', 'weightKg', 'notes'] as const;
-const key = (h: string) => ALIASES[h.trim().toLowerCase().replace(/[\s_-]/g, '')];
+const key = (h: string) =>
+  ALIASES[
+    h
+      .trim()
+      .toLowerCase()
+      .replace(/[\s_-]/g, '')
+  ];
 
 interface Row {
   line: number;
@@ -65,11 +71,19 @@ interface Row {
 }
 
 export async function importLoads(s: Scope, body: Body): Promise<LoadImportResult> {
-  const parsed = Papa.parse<Record<string, string>>(body.content.replace(/^\uFEFF/, ''), { header: true, skipEmptyLines: 'greedy', transform: (v) => restoreCsvCell(v.trim()) });
+  const parsed = Papa.parse<Record<string, string>>(body.content.replace(/^\uFEFF/, ''), {
+    header: true,
+    skipEmptyLines: 'greedy',
+    transform: (v) => restoreCsvCell(v.trim()),
+  });
   const headers = parsed.meta.fields ?? [];
   const known = headers.map(key);
   for (const need of ['reference', 'customer', 'kind', 'windowStart', 'windowEnd']) {
-    if (!known.includes(need)) throw invalidField('content', `The CSV needs the columns reference, customer, kind, windowStart and windowEnd (and place, or latitude and longitude); ${need} is missing`);
+    if (!known.includes(need))
+      throw invalidField(
+        'content',
+        `The CSV needs the columns reference, customer, kind, windowStart and windowEnd (and place, or latitude and longitude); ${need} is missing`,
+      );
   }
   if (parsed.data.length > LOAD_IMPORT_MAX_ROWS) throw badRequest(`A file holds at most ${LOAD_IMPORT_MAX_ROWS.toLocaleString('en-US')} stops`);
   const rows: Row[] = parsed.data.map((record, i) => {
@@ -121,7 +135,11 @@ export async function importLoads(s: Scope, body: Body): Promise<LoadImportResul
         const text = String(c.place);
         const hits = byId.has(text) ? [byId.get(text)!] : (byName.get(text.toLowerCase()) ?? []);
         if (hits.length !== 1) {
-          errors.push({ line: r.line, field: 'place', message: hits.length ? `More than one place is named ${text}: give its id` : `No place of this organization is named ${text}` });
+          errors.push({
+            line: r.line,
+            field: 'place',
+            message: hits.length ? `More than one place is named ${text}: give its id` : `No place of this organization is named ${text}`,
+          });
         } else {
           const p = hits[0]!;
           stop.placeId = p.id;
@@ -139,7 +157,13 @@ export async function importLoads(s: Scope, body: Body): Promise<LoadImportResul
       for (const issue of r.error.issues) {
         const [head, index, ...rest] = issue.path.map(String);
         const stopRow = head === 'stops' && index !== undefined && /^\d+$/.test(index) ? group[Number(index)] : undefined;
-        const field = stopRow ? rest.join('.') || 'stop' : head === 'rate' ? (issue.path[1] === 'fuelSurcharge' ? 'fuelSurcharge' : 'lineHaul') : issue.path.join('.') || 'row';
+        const field = stopRow
+          ? rest.join('.') || 'stop'
+          : head === 'rate'
+            ? issue.path[1] === 'fuelSurcharge'
+              ? 'fuelSurcharge'
+              : 'lineHaul'
+            : issue.path.join('.') || 'row';
         const line = (stopRow ?? group[0]!).line;
         if (seen.has(`${line}:${field}`)) continue;
         seen.add(`${line}:${field}`);

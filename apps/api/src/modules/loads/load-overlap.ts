@@ -58,14 +58,26 @@ export async function refuseOverlap(
         eq(loads.organizationId, orgId),
         ne(loads.id, load.id),
         inArray(loads.status, [...ACTIVE_LOAD_STATUSES]),
-        or(ids.length ? inArray(loads.driverId, ids) : undefined, ids.length ? inArray(loads.coDriverId, ids) : undefined, who.assetId ? eq(loads.assetId, who.assetId) : undefined),
+        or(
+          ids.length ? inArray(loads.driverId, ids) : undefined,
+          ids.length ? inArray(loads.coDriverId, ids) : undefined,
+          who.assetId ? eq(loads.assetId, who.assetId) : undefined,
+        ),
       ),
     );
   if (others.length === 0) return;
   const stopRows = await tx
     .select()
     .from(loadStops)
-    .where(and(eq(loadStops.organizationId, orgId), inArray(loadStops.loadId, others.map((o) => o.id))))
+    .where(
+      and(
+        eq(loadStops.organizationId, orgId),
+        inArray(
+          loadStops.loadId,
+          others.map((o) => o.id),
+        ),
+      ),
+    )
     .orderBy(asc(loadStops.loadId), asc(loadStops.seq));
   const stopsOf = new Map<string, StopRow[]>();
   for (const s of stopRows) stopsOf.set(s.loadId, [...(stopsOf.get(s.loadId) ?? []), s]);
@@ -87,7 +99,10 @@ export async function refuseOverlap(
     throw conflictOn(`driverIds.${ids.indexOf(driverId)}`, `${name} is ${verb(o.status)} load ${o.number} ${when}; ${mineFrom}. ${assign}`);
   }
   const [a] = await tx.select({ unit: assets.unitNumber }).from(assets).where(eq(assets.id, who.assetId!));
-  throw conflictOn('assetId', `Tractor ${a?.unit ?? ''} is ${verb(o.status)} load ${o.number} ${when}; ${mineFrom}. ${assign}`.replace('Tractor  is', 'The tractor is'));
+  throw conflictOn(
+    'assetId',
+    `Tractor ${a?.unit ?? ''} is ${verb(o.status)} load ${o.number} ${when}; ${mineFrom}. ${assign}`.replace('Tractor  is', 'The tractor is'),
+  );
 }
 
 const verb = (s: LoadStatus) => (UNDER_WAY.includes(s) ? 'on' : 'assigned to');

@@ -71,8 +71,18 @@ export async function presentLoads(db: DbOrTx, rows: readonly LoadRow[], full: b
   const orgIds = [...new Set(rows.map((r) => r.organizationId))];
   const [stops, ds, units] = await Promise.all([
     stopsOf(db, ids),
-    driverIds.length ? db.select({ id: drivers.id, firstName: drivers.firstName, lastName: drivers.lastName }).from(drivers).where(and(inArray(drivers.organizationId, orgIds), inArray(drivers.id, driverIds))) : [],
-    unitIds.length ? db.select({ id: assets.id, unitNumber: assets.unitNumber }).from(assets).where(and(inArray(assets.organizationId, orgIds), inArray(assets.id, unitIds))) : [],
+    driverIds.length
+      ? db
+          .select({ id: drivers.id, firstName: drivers.firstName, lastName: drivers.lastName })
+          .from(drivers)
+          .where(and(inArray(drivers.organizationId, orgIds), inArray(drivers.id, driverIds)))
+      : [],
+    unitIds.length
+      ? db
+          .select({ id: assets.id, unitNumber: assets.unitNumber })
+          .from(assets)
+          .where(and(inArray(assets.organizationId, orgIds), inArray(assets.id, unitIds)))
+      : [],
   ]);
   const driverName = new Map(ds.map((d) => [d.id, `${d.firstName} ${d.lastName}`.trim()]));
   const unit = new Map(units.map((u) => [u.id, u.unitNumber]));
@@ -98,7 +108,15 @@ export async function presentLoads(db: DbOrTx, rows: readonly LoadRow[], full: b
       .orderBy(asc(loadDocuments.createdAt), asc(loadDocuments.id));
     for (const { d, u } of docs) {
       const list = documents.get(d.loadId) ?? [];
-      list.push({ id: d.id, documentKind: d.kind, imageId: d.imageId, imageUrl: imageLink(d.imageId), stopId: d.stopId, uploadedBy: u ? personName(u) : null, createdAt: d.createdAt.toISOString() });
+      list.push({
+        id: d.id,
+        documentKind: d.kind,
+        imageId: d.imageId,
+        imageUrl: imageLink(d.imageId),
+        stopId: d.stopId,
+        uploadedBy: u ? personName(u) : null,
+        createdAt: d.createdAt.toISOString(),
+      });
       documents.set(d.loadId, list);
     }
   }

@@ -13,13 +13,30 @@ import { statusFromStops } from './load-status.ts';
  * A status-history row (user null: the system, from a place visit), and the `load.status_changed`
  * webhook in the same transaction (issue 48), with the status the history held before.
  */
-export async function recordStatus(tx: DbOrTx, orgId: string, loadId: string, status: LoadStatus, at: Date, userId: string | null, note: string | null = null): Promise<void> {
+export async function recordStatus(
+  tx: DbOrTx,
+  orgId: string,
+  loadId: string,
+  status: LoadStatus,
+  at: Date,
+  userId: string | null,
+  note: string | null = null,
+): Promise<void> {
   const [prior] = await tx
-    .select({ number: loads.number, previous: sql<LoadStatus | null>`(select e.status from load_status_events e where e.organization_id = ${orgId} and e.load_id = ${loadId} order by e.at desc, e.id desc limit 1)` })
+    .select({
+      number: loads.number,
+      previous: sql<LoadStatus | null>`(select e.status from load_status_events e where e.organization_id = ${orgId} and e.load_id = ${loadId} order by e.at desc, e.id desc limit 1)`,
+    })
     .from(loads)
     .where(and(eq(loads.organizationId, orgId), eq(loads.id, loadId)));
   await tx.insert(loadStatusEvents).values({ organizationId: orgId, loadId, status, at, userId, note });
-  if (prior) await emitWebhookEvent(tx, { orgId, type: 'load.status_changed', at, data: { id: loadId, number: prior.number, status, previousStatus: prior.previous, changedAt: at.toISOString(), note } });
+  if (prior)
+    await emitWebhookEvent(tx, {
+      orgId,
+      type: 'load.status_changed',
+      at,
+      data: { id: loadId, number: prior.number, status, previousStatus: prior.previous, changedAt: at.toISOString(), note },
+    });
 }
 
 /**
@@ -39,13 +56,20 @@ export async function settleStatus(tx: Tx, load: LoadRow, actor: Actor | null, a
   return after!;
 }
 
-type StopState = Pick<StopRow, 'id' | 'seq' | 'kind' | 'placeId' | 'arrivedAt' | 'departedAt' | 'arrivalSource' | 'departureSource'> & { placeName: string | null };
+type StopState = Pick<StopRow, 'id' | 'seq' | 'kind' | 'placeId' | 'arrivedAt' | 'departedAt' | 'arrivalSource' | 'departureSource'> & {
+  placeName: string | null;
+};
 
 /**
  * `load.stop_arrived` and `load.stop_departed` for the stops whose arrival or departure became set
  * (issue 48), in the transaction that set them: `before` the stops as they were, `after` as saved.
  */
-export async function emitStopEvents(tx: DbOrTx, load: Pick<LoadRow, 'organizationId' | 'id' | 'number'>, before: readonly StopState[], after: ReadonlyArray<Omit<StopState, 'placeName'>>): Promise<void> {
+export async function emitStopEvents(
+  tx: DbOrTx,
+  load: Pick<LoadRow, 'organizationId' | 'id' | 'number'>,
+  before: readonly StopState[],
+  after: ReadonlyArray<Omit<StopState, 'placeName'>>,
+): Promise<void> {
   const facts: WebhookFact[] = [];
   for (const a of after) {
     const b = before.find((s) => s.id === a.id);
@@ -61,8 +85,10 @@ export async function emitStopEvents(tx: DbOrTx, load: Pick<LoadRow, 'organizati
       departedAt: a.departedAt?.toISOString() ?? null,
       source,
     });
-    if (a.arrivedAt && a.arrivedAt.getTime() !== b?.arrivedAt?.getTime()) facts.push({ orgId: load.organizationId, type: 'load.stop_arrived', at: a.arrivedAt, data: data(a.arrivalSource) });
-    if (a.departedAt && a.departedAt.getTime() !== b?.departedAt?.getTime()) facts.push({ orgId: load.organizationId, type: 'load.stop_departed', at: a.departedAt, data: data(a.departureSource) });
+    if (a.arrivedAt && a.arrivedAt.getTime() !== b?.arrivedAt?.getTime())
+      facts.push({ orgId: load.organizationId, type: 'load.stop_arrived', at: a.arrivedAt, data: data(a.arrivalSource) });
+    if (a.departedAt && a.departedAt.getTime() !== b?.departedAt?.getTime())
+      facts.push({ orgId: load.organizationId, type: 'load.stop_departed', at: a.departedAt, data: data(a.departureSource) });
   }
   await emitWebhookEvents(tx, facts);
 }

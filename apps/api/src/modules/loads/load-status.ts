@@ -29,12 +29,21 @@ export function statusFromStops(current: LoadStatus, hasDrivers: boolean, stops:
   // Marked delivered by hand before the last departure was known.
   if (current === 'DELIVERED') return { status: current, deliveredAt, since: null };
   const reached = [...stops].reverse().find((s) => s.arrivedAt || s.departedAt);
-  if (reached) return reached.departedAt ? { status: 'EN_ROUTE', deliveredAt: null, since: reached.departedAt } : { status: 'AT_STOP', deliveredAt: null, since: reached.arrivedAt };
+  if (reached)
+    return reached.departedAt
+      ? { status: 'EN_ROUTE', deliveredAt: null, since: reached.departedAt }
+      : { status: 'AT_STOP', deliveredAt: null, since: reached.arrivedAt };
   return { status: hasDrivers ? 'ASSIGNED' : 'PLANNED', deliveredAt: null, since: null };
 }
 
 /** Why a stop event by a person is refused (null: it fits the stops' order and times). */
-export function stopEventProblem(stops: readonly StopState[], stopId: string, event: 'ARRIVE' | 'DEPART', at: Date, now: Date): { field: 'at' | 'event'; message: string } | null {
+export function stopEventProblem(
+  stops: readonly StopState[],
+  stopId: string,
+  event: 'ARRIVE' | 'DEPART',
+  at: Date,
+  now: Date,
+): { field: 'at' | 'event'; message: string } | null {
   const order = (message: string) => ({ field: 'event' as const, message });
   const time = (message: string) => ({ field: 'at' as const, message });
   const i = stops.findIndex((s) => s.id === stopId);

@@ -39,7 +39,11 @@ export async function stopEvent(s: Scope, ctx: AuthContext, loadId: string, stop
     const recorded = input.event === 'ARRIVE' ? stop.arrivedAt : stop.departedAt;
     if (input.at && recorded && new Date(recorded).getTime() === Date.parse(input.at)) return;
     if (!MOVING.includes(load.status)) {
-      throw conflict(load.status === 'PLANNED' ? `Load ${load.number} has no driver yet: assign it before marking its stops` : `Load ${load.number} is ${load.status.toLowerCase()}: its stops can no longer change`);
+      throw conflict(
+        load.status === 'PLANNED'
+          ? `Load ${load.number} has no driver yet: assign it before marking its stops`
+          : `Load ${load.number} is ${load.status.toLowerCase()}: its stops can no longer change`,
+      );
     }
     const now = new Date(s.now ?? Date.now());
     const at = input.at ? new Date(input.at) : now;
@@ -50,7 +54,15 @@ export async function stopEvent(s: Scope, ctx: AuthContext, loadId: string, stop
     const [after] = await tx.update(loadStops).set(set).where(eq(loadStops.id, stopId)).returning();
     await emitStopEvents(tx, load, [stop], [after!]);
     await settleStatus(tx, load, s.actor, at);
-    await recordActivity(tx, { orgId: s.orgId, actor: s.actor, action: input.event === 'ARRIVE' ? 'STOP_ARRIVE' : 'STOP_DEPART', entityType: 'LOAD', entityId: loadId, before: stop, after });
+    await recordActivity(tx, {
+      orgId: s.orgId,
+      actor: s.actor,
+      action: input.event === 'ARRIVE' ? 'STOP_ARRIVE' : 'STOP_DEPART',
+      entityType: 'LOAD',
+      entityId: loadId,
+      before: stop,
+      after,
+    });
   });
   return fullLoad(s.db, s.orgId, loadId);
 }

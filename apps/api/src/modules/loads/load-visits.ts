@@ -60,7 +60,13 @@ export function stopsFromVisits(stops: readonly StopRow[], visits: readonly Visi
       atPlace[0];
     if (!visit) {
       // The visit it came from was recomputed away: the stop waits again.
-      if (stop.arrivalSource === 'PLACE') out.set(stop.id, { arrivedAt: null, arrivalSource: null, placeVisitId: null, ...(manual(stop.departureSource) ? {} : { departedAt: null, departureSource: null }) });
+      if (stop.arrivalSource === 'PLACE')
+        out.set(stop.id, {
+          arrivedAt: null,
+          arrivalSource: null,
+          placeVisitId: null,
+          ...(manual(stop.departureSource) ? {} : { departedAt: null, departureSource: null }),
+        });
       break;
     }
     const departedAt = manual(stop.departureSource) ? stop.departedAt : visit.departedAt;
@@ -105,7 +111,13 @@ export async function syncLoadStops(db: Db, orgId: string, loadId: string): Prom
     const visits = await tx
       .select({ id: placeVisits.id, placeId: placeVisits.placeId, arrivedAt: placeVisits.arrivedAt, departedAt: placeVisits.departedAt })
       .from(placeVisits)
-      .where(and(eq(placeVisits.assetId, load.assetId), inArray(placeVisits.placeId, placeIds), gte(placeVisits.arrivedAt, new Date(stops[0].windowStart.getTime() - FIRST_STOP_LEAD_MS))))
+      .where(
+        and(
+          eq(placeVisits.assetId, load.assetId),
+          inArray(placeVisits.placeId, placeIds),
+          gte(placeVisits.arrivedAt, new Date(stops[0].windowStart.getTime() - FIRST_STOP_LEAD_MS)),
+        ),
+      )
       .orderBy(asc(placeVisits.arrivedAt));
     const changes = stopsFromVisits(stops, visits);
     if (changes.size === 0) return false;
@@ -116,7 +128,15 @@ export async function syncLoadStops(db: Db, orgId: string, loadId: string): Prom
     }
     await emitStopEvents(tx, load, stops, after);
     await settleStatus(tx, load, null, new Date(), 'From place visits');
-    await recordActivity(tx, { orgId, actor: SYSTEM, action: 'STOPS_FROM_PLACES', entityType: 'LOAD', entityId: loadId, before: stops.filter((st) => changes.has(st.id)), after });
+    await recordActivity(tx, {
+      orgId,
+      actor: SYSTEM,
+      action: 'STOPS_FROM_PLACES',
+      entityType: 'LOAD',
+      entityId: loadId,
+      before: stops.filter((st) => changes.has(st.id)),
+      after,
+    });
     return true;
   });
 }

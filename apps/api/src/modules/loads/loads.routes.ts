@@ -47,7 +47,14 @@ const loadsRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post('/organizations/:orgId/loads', {
     config: { ...OFFICE, tokens: true },
-    schema: { tags, summary: 'Create a load (numbered L-1001, …); with drivers it is assigned (409 naming the load when a driver or the tractor is on a load whose time overlaps, unless overlapAllowed)', params: orgIdParams, body: loadInputSchema, response: { 201: loadSchema, ...orgErrors() } },
+    schema: {
+      tags,
+      summary:
+        'Create a load (numbered L-1001, …); with drivers it is assigned (409 naming the load when a driver or the tractor is on a load whose time overlaps, unless overlapAllowed)',
+      params: orgIdParams,
+      body: loadInputSchema,
+      response: { 201: loadSchema, ...orgErrors() },
+    },
     handler: async (req, reply) => reply.code(201).send(await service.createLoad(scopeOf(req, req.params.orgId), req.body)),
   });
 
@@ -74,7 +81,8 @@ const loadsRoutes: FastifyPluginAsyncZod = async (app) => {
     config: { ...OFFICE, tokens: true },
     schema: {
       tags,
-      summary: 'Replace a load; reached stops keep their times; a delivered or cancelled load answers 409, as does a newly named driver or tractor on an overlapping load (unless overlapAllowed)',
+      summary:
+        'Replace a load; reached stops keep their times; a delivered or cancelled load answers 409, as does a newly named driver or tractor on an overlapping load (unless overlapAllowed)',
       params: loadIdParams,
       body: loadInputSchema,
       response: { 200: loadSchema, ...orgErrors(409) },
@@ -84,7 +92,12 @@ const loadsRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.delete('/organizations/:orgId/loads/:loadId', {
     config: { ...OFFICE, tokens: true },
-    schema: { tags, summary: 'Delete a planned or cancelled load (others answer 409: cancel first)', params: loadIdParams, response: { 204: z.null(), ...orgErrors(409) } },
+    schema: {
+      tags,
+      summary: 'Delete a planned or cancelled load (others answer 409: cancel first)',
+      params: loadIdParams,
+      response: { 204: z.null(), ...orgErrors(409) },
+    },
     handler: async (req, reply) => {
       await service.deleteLoad(scopeOf(req, req.params.orgId), req.params.loadId);
       return reply.code(204).send(null);
@@ -95,7 +108,8 @@ const loadsRoutes: FastifyPluginAsyncZod = async (app) => {
     config: { ...OFFICE, tokens: true },
     schema: {
       tags,
-      summary: "Assign drivers (lead first), tractor (default: the lead driver's vehicle) and trailer; an empty list unassigns; 409 naming the load when a newly named driver or the tractor is on or assigned to a load whose time overlaps (overlapAllowed: true to assign anyway)",
+      summary:
+        "Assign drivers (lead first), tractor (default: the lead driver's vehicle) and trailer; an empty list unassigns; 409 naming the load when a newly named driver or the tractor is on or assigned to a load whose time overlaps (overlapAllowed: true to assign anyway)",
       params: loadIdParams,
       body: loadAssignmentSchema,
       response: { 200: loadSchema, ...orgErrors(409) },
@@ -105,7 +119,13 @@ const loadsRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post('/organizations/:orgId/loads/:loadId/status', {
     config: { ...OFFICE, tokens: true },
-    schema: { tags, summary: 'Cancel, back to planned (unassigned), or mark delivered', params: loadIdParams, body: loadStatusChangeSchema, response: { 200: loadSchema, ...orgErrors(409) } },
+    schema: {
+      tags,
+      summary: 'Cancel, back to planned (unassigned), or mark delivered',
+      params: loadIdParams,
+      body: loadStatusChangeSchema,
+      response: { 200: loadSchema, ...orgErrors(409) },
+    },
     handler: (req) => service.changeStatus(scopeOf(req, req.params.orgId), req.params.loadId, req.body),
   });
 
@@ -129,7 +149,13 @@ const loadsRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post('/organizations/:orgId/loads/:loadId/documents', {
     config: { ...AT_STOP, tokens: true },
-    schema: { tags, summary: 'Attach an uploaded photo as a BOL, POD or other paper', params: loadIdParams, body: loadDocumentInputSchema, response: { 201: loadDocumentSchema, ...orgErrors() } },
+    schema: {
+      tags,
+      summary: 'Attach an uploaded photo as a BOL, POD or other paper',
+      params: loadIdParams,
+      body: loadDocumentInputSchema,
+      response: { 201: loadDocumentSchema, ...orgErrors() },
+    },
     handler: async (req, reply) => reply.code(201).send(await addDocument(scopeOf(req, req.params.orgId), requireAuth(req), req.params.loadId, req.body)),
   });
 

@@ -50,7 +50,8 @@ const SORTS = {
 function filters(orgId: string, q: LoadListQuery): SQL | undefined {
   const statuses = q.status ? (q.status.split(',') as LoadStatus[]) : null;
   // Names the organization: Citus routes the sub-select to the organization's shard only then.
-  const firstWindow = (cond: SQL) => sql`exists (select 1 from load_stops s where s.organization_id = ${orgId} and s.load_id = ${loads.id} and s.seq = 0 and ${cond})`;
+  const firstWindow = (cond: SQL) =>
+    sql`exists (select 1 from load_stops s where s.organization_id = ${orgId} and s.load_id = ${loads.id} and s.seq = 0 and ${cond})`;
   return and(
     eq(loads.organizationId, orgId),
     statuses ? inArray(loads.status, statuses) : undefined,
@@ -134,7 +135,13 @@ const refsOf = (input: LoadInput) => ({
  * Inserts checked loads (the create route and the import): numbers, stops, the first status row
  * and an activity row each. `loadedM` is each load's road distance, computed before the transaction.
  */
-export async function insertLoads(tx: Tx, orgId: string, actor: Actor, items: ReadonlyArray<{ input: LoadInput; loadedM: number }>, action = 'CREATE'): Promise<LoadRow[]> {
+export async function insertLoads(
+  tx: Tx,
+  orgId: string,
+  actor: Actor,
+  items: ReadonlyArray<{ input: LoadInput; loadedM: number }>,
+  action = 'CREATE',
+): Promise<LoadRow[]> {
   const numbers = await nextNumbers(tx, orgId, items.length);
   const out: LoadRow[] = [];
   for (const [i, { input, loadedM }] of items.entries()) {
@@ -143,7 +150,17 @@ export async function insertLoads(tx: Tx, orgId: string, actor: Actor, items: Re
     const status: LoadStatus = lead ? 'ASSIGNED' : 'PLANNED';
     const [row] = await tx
       .insert(loads)
-      .values({ organizationId: orgId, number: numbers[i]!, ...columnsOf(input), status, driverId: lead ?? null, coDriverId: input.driverIds[1] ?? null, assetId, trailerId: input.trailerId ?? null, loadedM })
+      .values({
+        organizationId: orgId,
+        number: numbers[i]!,
+        ...columnsOf(input),
+        status,
+        driverId: lead ?? null,
+        coDriverId: input.driverIds[1] ?? null,
+        assetId,
+        trailerId: input.trailerId ?? null,
+        loadedM,
+      })
       .returning();
     const stops = await tx
       .insert(loadStops)
@@ -162,7 +179,11 @@ export async function createLoad(s: Scope, input: LoadInput): Promise<Load> {
     await checkLoadRefs(tx, s.orgId, refsOf(input));
     const made = (await insertLoads(tx, s.orgId, s.actor, [{ input, loadedM }]))[0]!;
     // Named at once, its drivers and tractor are checked as an assignment is.
-    if (!input.overlapAllowed) await refuseOverlap(tx, s.orgId, s.actor.userId, made, (await stopsOf(tx, [made.id])).get(made.id) ?? [], { driverIds: input.driverIds, assetId: made.assetId });
+    if (!input.overlapAllowed)
+      await refuseOverlap(tx, s.orgId, s.actor.userId, made, (await stopsOf(tx, [made.id])).get(made.id) ?? [], {
+        driverIds: input.driverIds,
+        assetId: made.assetId,
+      });
     return made;
   });
   // A truck already at the pick-up when the load is made.
@@ -177,7 +198,12 @@ function keepReached(old: readonly StopRow[], next: LoadInput['stops']): void {
   old.forEach((o, i) => {
     if (!o.arrivedAt) return;
     const n = next[i];
-    const same = n && n.kind === o.kind && (n.placeId ?? null) === o.placeId && Math.abs(n.latitude - o.latitude) < NEAR_DEG && Math.abs(n.longitude - o.longitude) < NEAR_DEG;
+    const same =
+      n &&
+      n.kind === o.kind &&
+      (n.placeId ?? null) === o.placeId &&
+      Math.abs(n.latitude - o.latitude) < NEAR_DEG &&
+      Math.abs(n.longitude - o.longitude) < NEAR_DEG;
     if (!same) throw conflictOn(`stops.${i}`, `Stop ${i + 1} has been reached: it stays in its place in the list, with its kind and location`);
   });
 }
@@ -188,7 +214,8 @@ export async function updateLoad(s: Scope, loadId: string, input: LoadInput): Pr
   await s.db.transaction(async (tx) => {
     const before = await findLoadRow(tx, s.orgId, loadId, true);
     if (!before) throw notFound('Load');
-    if (FINISHED.includes(before.status)) throw conflict(`Load ${before.number} is ${before.status === 'DELIVERED' ? 'delivered' : 'cancelled'} and can no longer be edited`);
+    if (FINISHED.includes(before.status))
+      throw conflict(`Load ${before.number} is ${before.status === 'DELIVERED' ? 'delivered' : 'cancelled'} and can no longer be edited`);
     await checkLoadRefs(tx, s.orgId, refsOf(input));
     const lead = input.driverIds[0];
     if (!lead && RUNNING.includes(before.status)) throw conflictOn('driverIds', 'A load on the road keeps its driver');
@@ -199,25 +226,52 @@ export async function updateLoad(s: Scope, loadId: string, input: LoadInput): Pr
     if (!input.overlapAllowed) {
       // As an assignment: who is newly named, against this load's new times.
       const added = input.driverIds.filter((d) => d !== before.driverId && d !== before.coDriverId);
-      const times = input.stops.map((st, i) => ({ windowStart: new Date(st.windowStart), serviceMinutes: st.serviceMinutes, arrivedAt: old[i]?.arrivedAt ?? null, departedAt: old[i]?.departedAt ?? null, eta: null }));
+      const times = input.stops.map((st, i) => ({
+        windowStart: new Date(st.windowStart),
+        serviceMinutes: st.serviceMinutes,
+        arrivedAt: old[i]?.arrivedAt ?? null,
+        departedAt: old[i]?.departedAt ?? null,
+        eta: null,
+      }));
       await refuseOverlap(tx, s.orgId, s.actor.userId, before, times, { driverIds: added, assetId: assetId !== before.assetId ? assetId : null });
     }
     const [updated] = await tx
       .update(loads)
-      .set({ ...columnsOf(input), status, driverId: lead ?? null, coDriverId: input.driverIds[1] ?? null, assetId, trailerId: input.trailerId ?? null, loadedM, updatedAt: new Date() })
+      .set({
+        ...columnsOf(input),
+        status,
+        driverId: lead ?? null,
+        coDriverId: input.driverIds[1] ?? null,
+        assetId,
+        trailerId: input.trailerId ?? null,
+        loadedM,
+        updatedAt: new Date(),
+      })
       .where(eq(loads.id, loadId))
       .returning();
     // In place by number, so stop ids (the driver's screen, documents) survive an edit.
     for (const [i, st] of input.stops.entries()) {
       const o = old[i];
-      if (o) await tx.update(loadStops).set({ ...stopColumns(st), eta: null, windowMet: null }).where(eq(loadStops.id, o.id));
+      if (o)
+        await tx
+          .update(loadStops)
+          .set({ ...stopColumns(st), eta: null, windowMet: null })
+          .where(eq(loadStops.id, o.id));
       else await tx.insert(loadStops).values({ organizationId: s.orgId, loadId, seq: i, ...stopColumns(st) });
     }
     const dropped = old.slice(input.stops.length).map((o) => o.id);
     if (dropped.length) await tx.delete(loadStops).where(inArray(loadStops.id, dropped));
     if (status !== before.status) await recordStatus(tx, s.orgId, loadId, status, new Date(), s.actor.userId);
     const after = await settleStatus(tx, updated!, s.actor, new Date());
-    await recordActivity(tx, { orgId: s.orgId, actor: s.actor, action: 'UPDATE', entityType: 'LOAD', entityId: loadId, before: { ...before, stops: old }, after: { ...after, stops: input.stops } });
+    await recordActivity(tx, {
+      orgId: s.orgId,
+      actor: s.actor,
+      action: 'UPDATE',
+      entityType: 'LOAD',
+      entityId: loadId,
+      before: { ...before, stops: old },
+      after: { ...after, stops: input.stops },
+    });
   });
   await syncLoadStops(s.db, s.orgId, loadId);
   return fullLoad(s.db, s.orgId, loadId);
@@ -228,7 +282,10 @@ export async function deleteLoad(s: Scope, loadId: string): Promise<void> {
   await s.db.transaction(async (tx) => {
     const before = await findLoadRow(tx, s.orgId, loadId, true);
     if (!before) throw notFound('Load');
-    if (before.status !== 'PLANNED' && before.status !== 'CANCELLED') throw conflict(`Only a planned or cancelled load can be deleted; load ${before.number} is ${before.status.toLowerCase().replace('_', ' ')} (cancel it first)`);
+    if (before.status !== 'PLANNED' && before.status !== 'CANCELLED')
+      throw conflict(
+        `Only a planned or cancelled load can be deleted; load ${before.number} is ${before.status.toLowerCase().replace('_', ' ')} (cancel it first)`,
+      );
     await tx.delete(loads).where(eq(loads.id, loadId));
     await recordActivity(tx, { orgId: s.orgId, actor: s.actor, action: 'DELETE', entityType: 'LOAD', entityId: loadId, before });
   });
@@ -239,7 +296,8 @@ export async function assignLoad(s: Scope, loadId: string, a: Assignment): Promi
   await s.db.transaction(async (tx) => {
     const before = await findLoadRow(tx, s.orgId, loadId, true);
     if (!before) throw notFound('Load');
-    if (FINISHED.includes(before.status)) throw conflict(`Load ${before.number} is ${before.status === 'DELIVERED' ? 'delivered' : 'cancelled'}: its assignment can no longer change`);
+    if (FINISHED.includes(before.status))
+      throw conflict(`Load ${before.number} is ${before.status === 'DELIVERED' ? 'delivered' : 'cancelled'}: its assignment can no longer change`);
     const lead = a.driverIds[0];
     if (!lead && RUNNING.includes(before.status)) throw conflictOn('driverIds', 'A load on the road keeps its driver');
     if (new Set(a.driverIds).size !== a.driverIds.length) throw conflictOn('driverIds', 'A driver is named twice');
@@ -274,16 +332,23 @@ export async function changeStatus(s: Scope, loadId: string, change: StatusChang
     const now = new Date();
     let set: Partial<LoadRow>;
     if (change.status === 'CANCELLED') {
-      if (FINISHED.includes(before.status)) throw conflictOn('status', `Load ${before.number} is already ${before.status === 'DELIVERED' ? 'delivered' : 'cancelled'}`);
+      if (FINISHED.includes(before.status))
+        throw conflictOn('status', `Load ${before.number} is already ${before.status === 'DELIVERED' ? 'delivered' : 'cancelled'}`);
       set = { status: 'CANCELLED' };
     } else if (change.status === 'PLANNED') {
       if (before.status === 'PLANNED' || before.status === 'DELIVERED' || stops.some((st) => st.arrivedAt)) {
-        throw conflictOn('status', before.status === 'PLANNED' ? `Load ${before.number} is already planned` : `Load ${before.number} has started: it cannot go back to planned`);
+        throw conflictOn(
+          'status',
+          before.status === 'PLANNED' ? `Load ${before.number} is already planned` : `Load ${before.number} has started: it cannot go back to planned`,
+        );
       }
       set = { status: 'PLANNED', driverId: null, coDriverId: null, assetId: null, trailerId: null };
     } else {
       if (!(['ASSIGNED', 'EN_ROUTE', 'AT_STOP'] as LoadStatus[]).includes(before.status)) {
-        throw conflictOn('status', before.status === 'PLANNED' ? 'Assign a driver before marking the load delivered' : `Load ${before.number} is already ${before.status.toLowerCase()}`);
+        throw conflictOn(
+          'status',
+          before.status === 'PLANNED' ? 'Assign a driver before marking the load delivered' : `Load ${before.number} is already ${before.status.toLowerCase()}`,
+        );
       }
       const last = stops[stops.length - 1];
       set = { status: 'DELIVERED', deliveredAt: last?.departedAt ?? last?.arrivedAt ?? now };

@@ -50,7 +50,15 @@ function body(over: Record<string, unknown> = {}, base = Date.now()) {
     bolNumber: 'BOL-77',
     stops: [
       { kind: 'PICKUP', latitude: 39.1, longitude: -94.58, windowStart: at(base - 2 * H), windowEnd: at(base + H), serviceMinutes: 60 },
-      { kind: 'DELIVERY', latitude: 38.63, longitude: -90.2, address: 'St. Louis, MO', windowStart: at(base + 4 * H), windowEnd: at(base + 6 * H), serviceMinutes: 45 },
+      {
+        kind: 'DELIVERY',
+        latitude: 38.63,
+        longitude: -90.2,
+        address: 'St. Louis, MO',
+        windowStart: at(base + 4 * H),
+        windowEnd: at(base + 6 * H),
+        serviceMinutes: 45,
+      },
     ],
     rate: { lineHaul: 1250.5, fuelSurcharge: 180.25, accessorials: [{ kind: 'DETENTION', amount: 75.1 }] },
     ...over,
@@ -64,7 +72,12 @@ async function create(over: Record<string, unknown> = {}, headers = dispatcher):
 }
 
 async function stopEvent(load: Load, i: number, event: 'ARRIVE' | 'DEPART', when?: number, headers = driver.headers) {
-  return t.app.inject({ method: 'POST', url: url(`/${load.id}/stops/${load.stops[i]!.id}/status`), headers, payload: { event, ...(when ? { at: at(when) } : {}) } });
+  return t.app.inject({
+    method: 'POST',
+    url: url(`/${load.id}/stops/${load.stops[i]!.id}/status`),
+    headers,
+    payload: { event, ...(when ? { at: at(when) } : {}) },
+  });
 }
 
 describe('loads', () => {
@@ -81,12 +94,17 @@ describe('loads', () => {
     // Kansas City to St. Louis is about 400 km by road, more than the 380 km straight line.
     expect(first.loadedKm).toBeGreaterThan(380);
     expect(first.loadedKm).toBeLessThan(520);
-    expect(first.stops.map((s) => [s.seq, s.kind])).toEqual([[0, 'PICKUP'], [1, 'DELIVERY']]);
+    expect(first.stops.map((s) => [s.seq, s.kind])).toEqual([
+      [0, 'PICKUP'],
+      [1, 'DELIVERY'],
+    ]);
     expect(first.statusHistory.map((h) => h.status)).toEqual(['ASSIGNED']);
     const second = await create({ customer: 'Globex' });
     expect(second.number).toBe('L-1002');
     expect(second.status).toBe('PLANNED');
-    const [log] = rowsOf<{ n: number }>(await t.app.db.execute(`select count(*)::int as n from activity_log where entity_type = 'LOAD' and organization_id = '${orgId}'` as never));
+    const [log] = rowsOf<{ n: number }>(
+      await t.app.db.execute(`select count(*)::int as n from activity_log where entity_type = 'LOAD' and organization_id = '${orgId}'` as never),
+    );
     expect(log!.n).toBe(2);
 
     const list = async (q: string, headers = dispatcher) => {
@@ -118,20 +136,37 @@ describe('loads', () => {
     });
     const theirs = placeSchema.parse(place.json());
     const stops = body().stops;
-    const foreignPlace = await t.app.inject({ method: 'POST', url: url(), headers: dispatcher, payload: body({ stops: [stops[0], { ...stops[1], placeId: theirs.id }] }) });
+    const foreignPlace = await t.app.inject({
+      method: 'POST',
+      url: url(),
+      headers: dispatcher,
+      payload: body({ stops: [stops[0], { ...stops[1], placeId: theirs.id }] }),
+    });
     expectFieldErrors(foreignPlace.json(), 400, { 'stops.1.placeId': 'Place must be a place of this organization' });
-    expectFieldErrors((await t.app.inject({ method: 'POST', url: url(), headers: dispatcher, payload: body({ trailerId: tractorId }) })).json(), 400, { trailerId: 'Trailer must be a trailer of this organization' });
-    expectFieldErrors((await t.app.inject({ method: 'POST', url: url(), headers: dispatcher, payload: body({ assetId: trailerId }) })).json(), 400, { assetId: 'Tractor must be a vehicle of this organization' });
+    expectFieldErrors((await t.app.inject({ method: 'POST', url: url(), headers: dispatcher, payload: body({ trailerId: tractorId }) })).json(), 400, {
+      trailerId: 'Trailer must be a trailer of this organization',
+    });
+    expectFieldErrors((await t.app.inject({ method: 'POST', url: url(), headers: dispatcher, payload: body({ assetId: trailerId }) })).json(), 400, {
+      assetId: 'Tractor must be a vehicle of this organization',
+    });
     const stranger = await invitedDriver(t.app, t.dataDir, other.orgId, other.headers);
-    expectFieldErrors((await t.app.inject({ method: 'POST', url: url(), headers: dispatcher, payload: body({ driverIds: [stranger.driver.id] }) })).json(), 400, { driverIds: 'Drivers must be drivers of this organization' });
-    expectFieldErrors((await t.app.inject({ method: 'POST', url: url(), headers: dispatcher, payload: body({ rate: { lineHaul: 10.123 } }) })).json(), 400, { 'rate.lineHaul': 'Line haul has at most two decimal places' });
+    expectFieldErrors(
+      (await t.app.inject({ method: 'POST', url: url(), headers: dispatcher, payload: body({ driverIds: [stranger.driver.id] }) })).json(),
+      400,
+      { driverIds: 'Drivers must be drivers of this organization' },
+    );
+    expectFieldErrors((await t.app.inject({ method: 'POST', url: url(), headers: dispatcher, payload: body({ rate: { lineHaul: 10.123 } }) })).json(), 400, {
+      'rate.lineHaul': 'Line haul has at most two decimal places',
+    });
     // Another organization: its admin reaches neither our organization nor, through its own, our load.
     expect((await t.app.inject({ method: 'GET', url: url(`/${first.id}`), headers: other.headers })).statusCode).toBe(404);
     const cross = await t.app.inject({ method: 'GET', url: `/api/v1/organizations/${other.orgId}/loads/${first.id}`, headers: other.headers });
     expect(expectErrorBody(cross.json(), 404).message).toBe('Load not found');
     // The driver does not create, edit, assign or import.
     expect((await t.app.inject({ method: 'POST', url: url(), headers: driver.headers, payload: body() })).statusCode).toBe(403);
-    expect((await t.app.inject({ method: 'POST', url: url(`/${first.id}/assignment`), headers: driver.headers, payload: { driverIds: [] } })).statusCode).toBe(403);
+    expect((await t.app.inject({ method: 'POST', url: url(`/${first.id}/assignment`), headers: driver.headers, payload: { driverIds: [] } })).statusCode).toBe(
+      403,
+    );
     expect((await t.app.inject({ method: 'POST', url: url('/import'), headers: driver.headers, payload: { content: 'x' } })).statusCode).toBe(403);
     // Revenue is the office's (ANALYTICS_REVENUE), and the organization's own.
     const revenue = `/api/v1/organizations/${orgId}/analytics/revenue?from=2026-11-01T00:00:00Z&to=2026-12-01T00:00:00Z`;
@@ -152,7 +187,12 @@ describe('loads', () => {
     expectFieldErrors((await stopEvent(load, 0, 'ARRIVE', now + 2 * H)).json(), 400, { at: 'The time must not be in the future' });
     // Another driver's load is unknown to this one.
     const others = await create({ driverIds: [] });
-    await t.app.inject({ method: 'POST', url: url(`/${others.id}/assignment`), headers: dispatcher, payload: { driverIds: [(await createTestVehicle(t.app.db, orgId, { uniqueId: 'ld-x' })).driverId] } });
+    await t.app.inject({
+      method: 'POST',
+      url: url(`/${others.id}/assignment`),
+      headers: dispatcher,
+      payload: { driverIds: [(await createTestVehicle(t.app.db, orgId, { uniqueId: 'ld-x' })).driverId] },
+    });
     expect((await stopEvent(others, 0, 'ARRIVE')).statusCode).toBe(404);
 
     const arrived = loadSchema.parse((await stopEvent(load, 0, 'ARRIVE', now - 3 * H)).json());
@@ -164,9 +204,20 @@ describe('loads', () => {
     expect(loadSchema.parse((await stopEvent(load, 1, 'ARRIVE', now - H, dispatcher)).json()).status).toBe('AT_STOP');
     const moved = body();
     moved.stops[0] = { ...moved.stops[0]!, latitude: 40 };
-    expectFieldErrors((await t.app.inject({ method: 'PUT', url: url(`/${load.id}`), headers: dispatcher, payload: { ...moved, driverIds: [driver.id] } })).json(), 409, { 'stops.0': 'Stop 1 has been reached' });
-    expectFieldErrors((await t.app.inject({ method: 'PUT', url: url(`/${load.id}`), headers: dispatcher, payload: body({ driverIds: [] }) })).json(), 409, { driverIds: 'A load on the road keeps its driver' });
-    const edited = await t.app.inject({ method: 'PUT', url: url(`/${load.id}`), headers: dispatcher, payload: body({ driverIds: [driver.id], customer: 'Acme Foods Inc.' }) });
+    expectFieldErrors(
+      (await t.app.inject({ method: 'PUT', url: url(`/${load.id}`), headers: dispatcher, payload: { ...moved, driverIds: [driver.id] } })).json(),
+      409,
+      { 'stops.0': 'Stop 1 has been reached' },
+    );
+    expectFieldErrors((await t.app.inject({ method: 'PUT', url: url(`/${load.id}`), headers: dispatcher, payload: body({ driverIds: [] }) })).json(), 409, {
+      driverIds: 'A load on the road keeps its driver',
+    });
+    const edited = await t.app.inject({
+      method: 'PUT',
+      url: url(`/${load.id}`),
+      headers: dispatcher,
+      payload: body({ driverIds: [driver.id], customer: 'Acme Foods Inc.' }),
+    });
     expect(edited.statusCode, edited.body).toBe(200);
     const kept = loadSchema.parse(edited.json());
     expect(kept.stops.map((s) => s.id)).toEqual(load.stops.map((s) => s.id));
@@ -177,7 +228,9 @@ describe('loads', () => {
     expect(done.statusHistory.map((h) => h.status)).toEqual(['ASSIGNED', 'AT_STOP', 'EN_ROUTE', 'AT_STOP', 'DELIVERED']);
     // Delivered: no edits, no deletion, no more stop events.
     expectErrorBody((await t.app.inject({ method: 'PUT', url: url(`/${load.id}`), headers: dispatcher, payload: body() })).json(), 409);
-    expect(expectErrorBody((await t.app.inject({ method: 'DELETE', url: url(`/${load.id}`), headers: dispatcher })).json(), 409).message).toContain('cancel it first');
+    expect(expectErrorBody((await t.app.inject({ method: 'DELETE', url: url(`/${load.id}`), headers: dispatcher })).json(), 409).message).toContain(
+      'cancel it first',
+    );
     expect((await stopEvent(load, 1, 'DEPART')).statusCode).toBe(409);
     // The driver's phone resends the delivering departure (its answer was lost): the same time is the
     // departure recorded, answered with the load as it is, and nothing changes (issue 44).
@@ -190,12 +243,18 @@ describe('loads', () => {
   it('cancels, goes back to planned, delivers by hand and deletes only what never ran', async () => {
     // The same driver as the first load, at the same times: said to be meant (issue 46).
     const load = await create({ driverIds: [driver.id], overlapAllowed: true });
-    const post = (status: string) => t.app.inject({ method: 'POST', url: url(`/${load.id}/status`), headers: dispatcher, payload: { status, note: 'customer called' } });
+    const post = (status: string) =>
+      t.app.inject({ method: 'POST', url: url(`/${load.id}/status`), headers: dispatcher, payload: { status, note: 'customer called' } });
     const planned = loadSchema.parse((await post('PLANNED')).json());
     expect(planned).toMatchObject({ status: 'PLANNED', drivers: [], asset: null });
     expectFieldErrors((await post('DELIVERED')).json(), 409, { status: 'Assign a driver before marking the load delivered' });
     // The driver is also on the first load at the same hours: assigned anyway, knowingly (issue 46).
-    const assigned = await t.app.inject({ method: 'POST', url: url(`/${load.id}/assignment`), headers: dispatcher, payload: { driverIds: [driver.id], overlapAllowed: true } });
+    const assigned = await t.app.inject({
+      method: 'POST',
+      url: url(`/${load.id}/assignment`),
+      headers: dispatcher,
+      payload: { driverIds: [driver.id], overlapAllowed: true },
+    });
     expect(loadSchema.parse(assigned.json())).toMatchObject({ status: 'ASSIGNED', asset: { id: tractorId } });
     const delivered = loadSchema.parse((await post('DELIVERED')).json());
     expect(delivered.status).toBe('DELIVERED');
@@ -203,7 +262,10 @@ describe('loads', () => {
     expect(expectErrorBody((await post('CANCELLED')).json(), 409).technicalMessage).toBe(`status: Load ${load.number} is already delivered`);
 
     const spare = await create();
-    expect(loadSchema.parse((await t.app.inject({ method: 'POST', url: url(`/${spare.id}/status`), headers: dispatcher, payload: { status: 'CANCELLED' } })).json()).status).toBe('CANCELLED');
+    expect(
+      loadSchema.parse((await t.app.inject({ method: 'POST', url: url(`/${spare.id}/status`), headers: dispatcher, payload: { status: 'CANCELLED' } })).json())
+        .status,
+    ).toBe('CANCELLED');
     expect((await t.app.inject({ method: 'DELETE', url: url(`/${spare.id}`), headers: dispatcher })).statusCode).toBe(204);
     expect((await t.app.inject({ method: 'GET', url: url(`/${spare.id}`), headers: dispatcher })).statusCode).toBe(404);
   });
@@ -213,7 +275,15 @@ describe('loads', () => {
     const v = await createTestVehicle(t.app.db, orgId, { uniqueId: 'ld-busy', unitNumber: 'T-BUSY' });
     const stops = (pickupFrom: number, deliverFrom: number) => [
       { kind: 'PICKUP', latitude: 39.1, longitude: -94.58, windowStart: at(pickupFrom), windowEnd: at(pickupFrom + 4 * H), serviceMinutes: 60 },
-      { kind: 'DELIVERY', latitude: 38.63, longitude: -90.2, address: 'St. Louis, MO', windowStart: at(deliverFrom), windowEnd: at(deliverFrom + 4 * H), serviceMinutes: 45 },
+      {
+        kind: 'DELIVERY',
+        latitude: 38.63,
+        longitude: -90.2,
+        address: 'St. Louis, MO',
+        windowStart: at(deliverFrom),
+        windowEnd: at(deliverFrom + 4 * H),
+        serviceMinutes: 45,
+      },
     ];
     // On the road: picked up in Kansas City, delivering in St. Louis from 20 hours on.
     const running = await create({ driverIds: [v.driverId], stops: stops(now - 4 * H, now + 20 * H) });
@@ -230,46 +300,107 @@ describe('loads', () => {
     expect(loadSchema.parse((await t.app.inject({ method: 'GET', url: url(`/${soon.id}`), headers: dispatcher })).json()).drivers).toEqual([]);
     // Another driver with the busy tractor: the tractor is named.
     const free = await createTestVehicle(t.app.db, orgId, { uniqueId: 'ld-free', unitNumber: 'T-FREE' });
-    const tractor = await t.app.inject({ method: 'POST', url: url(`/${soon.id}/assignment`), headers: dispatcher, payload: { driverIds: [free.driverId], assetId: v.assetId } });
+    const tractor = await t.app.inject({
+      method: 'POST',
+      url: url(`/${soon.id}/assignment`),
+      headers: dispatcher,
+      payload: { driverIds: [free.driverId], assetId: v.assetId },
+    });
     expect(expectErrorBody(tractor.json(), 409).technicalMessage).toMatch(new RegExp(`^assetId: Tractor T-BUSY is on load ${running.number} until `));
     // Said so, it is assigned.
-    const anyway = await t.app.inject({ method: 'POST', url: url(`/${soon.id}/assignment`), headers: dispatcher, payload: { driverIds: [v.driverId], overlapAllowed: true } });
+    const anyway = await t.app.inject({
+      method: 'POST',
+      url: url(`/${soon.id}/assignment`),
+      headers: dispatcher,
+      payload: { driverIds: [v.driverId], overlapAllowed: true },
+    });
     expect(anyway.statusCode, anyway.body).toBe(200);
     expect(loadSchema.parse(anyway.json())).toMatchObject({ status: 'ASSIGNED', drivers: [{ id: v.driverId }] });
     // A load after both needs no word; changing the trailer of the one assigned anyway checks nothing again.
     const later = await create({ stops: stops(now + 30 * H, now + 36 * H) });
     const after = await t.app.inject({ method: 'POST', url: url(`/${later.id}/assignment`), headers: dispatcher, payload: { driverIds: [v.driverId] } });
     expect(after.statusCode, after.body).toBe(200);
-    const trailer = await t.app.inject({ method: 'POST', url: url(`/${soon.id}/assignment`), headers: dispatcher, payload: { driverIds: [v.driverId], trailerId } });
+    const trailer = await t.app.inject({
+      method: 'POST',
+      url: url(`/${soon.id}/assignment`),
+      headers: dispatcher,
+      payload: { driverIds: [v.driverId], trailerId },
+    });
     expect(trailer.statusCode, trailer.body).toBe(200);
     // Bad input is a 400; another organization reaches nothing.
-    const bad = await t.app.inject({ method: 'POST', url: url(`/${later.id}/assignment`), headers: dispatcher, payload: { driverIds: [v.driverId], overlapAllowed: 'yes' } });
+    const bad = await t.app.inject({
+      method: 'POST',
+      url: url(`/${later.id}/assignment`),
+      headers: dispatcher,
+      payload: { driverIds: [v.driverId], overlapAllowed: 'yes' },
+    });
     expect(expectErrorBody(bad.json(), 400).technicalMessage).toMatch(/^overlapAllowed/);
-    const foreign = await t.app.inject({ method: 'POST', url: `/api/v1/organizations/${other.orgId}/loads/${later.id}/assignment`, headers: other.headers, payload: { driverIds: [], overlapAllowed: true } });
+    const foreign = await t.app.inject({
+      method: 'POST',
+      url: `/api/v1/organizations/${other.orgId}/loads/${later.id}/assignment`,
+      headers: other.headers,
+      payload: { driverIds: [], overlapAllowed: true },
+    });
     expect(foreign.statusCode).toBe(404);
     // A load made or edited with the busy driver already named is checked the same way, and nothing is stored.
     const before = (await t.app.inject({ method: 'GET', url: url('?size=1'), headers: dispatcher })).json().totalElements as number;
-    const made = await t.app.inject({ method: 'POST', url: url(''), headers: dispatcher, payload: { ...body(), driverIds: [v.driverId], stops: stops(now + 3 * H, now + 9 * H) } });
+    const made = await t.app.inject({
+      method: 'POST',
+      url: url(''),
+      headers: dispatcher,
+      payload: { ...body(), driverIds: [v.driverId], stops: stops(now + 3 * H, now + 9 * H) },
+    });
     expect(expectErrorBody(made.json(), 409).technicalMessage).toMatch(new RegExp(`^driverIds\\.0: Dana Driver ld-busy is on load ${running.number} until `));
     expect((await t.app.inject({ method: 'GET', url: url('?size=1'), headers: dispatcher })).json().totalElements).toBe(before);
-    const madeAnyway = await t.app.inject({ method: 'POST', url: url(''), headers: dispatcher, payload: { ...body(), driverIds: [v.driverId], stops: stops(now + 3 * H, now + 9 * H), overlapAllowed: true } });
+    const madeAnyway = await t.app.inject({
+      method: 'POST',
+      url: url(''),
+      headers: dispatcher,
+      payload: { ...body(), driverIds: [v.driverId], stops: stops(now + 3 * H, now + 9 * H), overlapAllowed: true },
+    });
     expect(madeAnyway.statusCode, madeAnyway.body).toBe(201);
     const plain = await create({ stops: stops(now + 3 * H, now + 9 * H) });
-    const edited = await t.app.inject({ method: 'PUT', url: url(`/${plain.id}`), headers: dispatcher, payload: { ...body(), driverIds: [free.driverId], assetId: v.assetId, stops: stops(now + 3 * H, now + 9 * H) } });
+    const edited = await t.app.inject({
+      method: 'PUT',
+      url: url(`/${plain.id}`),
+      headers: dispatcher,
+      payload: { ...body(), driverIds: [free.driverId], assetId: v.assetId, stops: stops(now + 3 * H, now + 9 * H) },
+    });
     expect(expectErrorBody(edited.json(), 409).technicalMessage).toMatch(new RegExp(`^assetId: Tractor T-BUSY is on load ${running.number} until `));
     expect(loadSchema.parse((await t.app.inject({ method: 'GET', url: url(`/${plain.id}`), headers: dispatcher })).json()).drivers).toEqual([]);
     // Moved after the running load, the same edit needs no word.
-    const movedLater = await t.app.inject({ method: 'PUT', url: url(`/${plain.id}`), headers: dispatcher, payload: { ...body(), driverIds: [free.driverId], stops: stops(now + 40 * H, now + 46 * H) } });
+    const movedLater = await t.app.inject({
+      method: 'PUT',
+      url: url(`/${plain.id}`),
+      headers: dispatcher,
+      payload: { ...body(), driverIds: [free.driverId], stops: stops(now + 40 * H, now + 46 * H) },
+    });
     expect(movedLater.statusCode, movedLater.body).toBe(200);
-    for (const l of [running, soon, later, loadSchema.parse(madeAnyway.json()), plain]) await t.app.inject({ method: 'POST', url: url(`/${l.id}/status`), headers: dispatcher, payload: { status: 'CANCELLED' } });
+    for (const l of [running, soon, later, loadSchema.parse(madeAnyway.json()), plain])
+      await t.app.inject({ method: 'POST', url: url(`/${l.id}/status`), headers: dispatcher, payload: { status: 'CANCELLED' } });
   });
 
   it("lets the driver photograph papers of their own load, from this organization's uploads", async () => {
-    const [mine] = await t.app.db.insert(images).values({ organizationId: orgId, contentType: 'image/png', size: 3, data: Buffer.from('png') }).returning({ id: images.id });
-    const [theirs] = await t.app.db.insert(images).values({ organizationId: other.orgId, contentType: 'image/png', size: 3, data: Buffer.from('png') }).returning({ id: images.id });
+    const [mine] = await t.app.db
+      .insert(images)
+      .values({ organizationId: orgId, contentType: 'image/png', size: 3, data: Buffer.from('png') })
+      .returning({ id: images.id });
+    const [theirs] = await t.app.db
+      .insert(images)
+      .values({ organizationId: other.orgId, contentType: 'image/png', size: 3, data: Buffer.from('png') })
+      .returning({ id: images.id });
     const docs = url(`/${first.id}/documents`);
-    expectFieldErrors((await t.app.inject({ method: 'POST', url: docs, headers: driver.headers, payload: { documentKind: 'BOL', imageId: theirs!.id } })).json(), 400, { imageId: 'Photo must be an image uploaded to this organization' });
-    const added = await t.app.inject({ method: 'POST', url: docs, headers: driver.headers, payload: { documentKind: 'POD', imageId: mine!.id, stopId: first.stops[1]!.id } });
+    expectFieldErrors(
+      (await t.app.inject({ method: 'POST', url: docs, headers: driver.headers, payload: { documentKind: 'BOL', imageId: theirs!.id } })).json(),
+      400,
+      { imageId: 'Photo must be an image uploaded to this organization' },
+    );
+    const added = await t.app.inject({
+      method: 'POST',
+      url: docs,
+      headers: driver.headers,
+      payload: { documentKind: 'POD', imageId: mine!.id, stopId: first.stops[1]!.id },
+    });
     expect(added.statusCode, added.body).toBe(201);
     const list = await t.app.inject({ method: 'GET', url: docs, headers: dispatcher });
     expect(list.json()).toEqual([expect.objectContaining({ documentKind: 'POD', imageId: mine!.id, stopId: first.stops[1]!.id })]);
@@ -353,7 +484,14 @@ describe('stop times from place visits', () => {
       method: 'POST',
       url: `/api/v1/organizations/${orgId}/places`,
       headers: admin,
-      payload: { name, category: 'CUSTOMER', geometry: { type: 'Point', coordinates: [lon, LAT] }, radiusMeters: 200, arrivalDwellSeconds: 30, departureDwellSeconds: 30 },
+      payload: {
+        name,
+        category: 'CUSTOMER',
+        geometry: { type: 'Point', coordinates: [lon, LAT] },
+        radiusMeters: 200,
+        arrivalDwellSeconds: 30,
+        departureDwellSeconds: 30,
+      },
     });
     expect(res.statusCode, res.body).toBe(201);
     return placeSchema.parse(res.json());
@@ -417,19 +555,36 @@ describe('stop times from place visits', () => {
     // The truck was at C the evening before, then again this morning: the load is this morning's.
     const evening = track(Date.now() - 14 * H);
     const morning = track(Date.now() - 40 * 60_000);
-    const res = await t.app.inject({ method: 'POST', url: '/api/v1/ingest/positions', headers: bearer(v.token), payload: { positions: [...evening.fixes, ...morning.fixes.slice(0, 40)] } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/ingest/positions',
+      headers: bearer(v.token),
+      payload: { positions: [...evening.fixes, ...morning.fixes.slice(0, 40)] },
+    });
     expect(res.statusCode, res.body).toBe(200);
     await t.app.placeVisits.idle();
     const load = await create({
       stops: [
         { kind: 'PICKUP', placeId: C.id, latitude: LAT, longitude: C_LON, windowStart: at(morning.atC - H), windowEnd: at(morning.atC + H), serviceMinutes: 5 },
-        { kind: 'DELIVERY', placeId: P.id, latitude: LAT, longitude: P_LON, windowStart: at(morning.atC + H), windowEnd: at(morning.atC + 3 * H), serviceMinutes: 5 },
+        {
+          kind: 'DELIVERY',
+          placeId: P.id,
+          latitude: LAT,
+          longitude: P_LON,
+          windowStart: at(morning.atC + H),
+          windowEnd: at(morning.atC + 3 * H),
+          serviceMinutes: 5,
+        },
       ],
       driverIds: [v.driverId],
       assetId: v.assetId,
     });
     // Its pick-up as the demo seeding records it: this morning's visit, the truck on its way.
-    const [visit] = rowsOf<{ id: string }>(await t.app.db.execute(`select id from place_visits where asset_id = '${v.assetId}' and place_id = '${C.id}' and arrived_at = '${at(morning.atC)}'` as never));
+    const [visit] = rowsOf<{ id: string }>(
+      await t.app.db.execute(
+        `select id from place_visits where asset_id = '${v.assetId}' and place_id = '${C.id}' and arrived_at = '${at(morning.atC)}'` as never,
+      ),
+    );
     expect(visit).toBeDefined();
     for (const statement of [
       `update load_stops set arrived_at = '${at(morning.atC)}', departed_at = '${at(morning.leftC)}', arrival_source = 'PLACE', departure_source = 'PLACE', place_visit_id = '${visit!.id}' where load_id = '${load.id}' and seq = 0`,

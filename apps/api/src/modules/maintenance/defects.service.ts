@@ -82,7 +82,11 @@ export async function listDefects({ db, orgId }: ReadScope, q: ListQuery): Promi
     .orderBy(...orderBy(q.sort, SORTS, desc(vehicleDefects.createdAt), desc(vehicleDefects.id)))
     .limit(q.size)
     .offset(q.page * q.size);
-  return toPage(rows.map(({ d, r }) => presentDefect(d, r)), total?.n ?? 0, q);
+  return toPage(
+    rows.map(({ d, r }) => presentDefect(d, r)),
+    total?.n ?? 0,
+    q,
+  );
 }
 
 export async function getDefect({ db, orgId }: ReadScope, defectId: string): Promise<Defect> {
@@ -110,7 +114,10 @@ export async function certifyDefect({ db, orgId, actor, now }: Scope, defectId: 
     await attachImages(tx, orgId, uploaderOf(actor), [input.signature.imageId], { type: 'DEFECT', id: defectId }, 'signature.imageId', 'Drawn signature', true);
     if (before.status !== 'OPEN') {
       const was = before.status === 'REPAIRED' ? 'repaired' : 'not needing repair';
-      throw conflict(`This defect was already certified as ${was}${before.certifiedAt ? ` on ${before.certifiedAt.toISOString().slice(0, 10)}` : ''}`, `defect status is ${before.status}, not OPEN`);
+      throw conflict(
+        `This defect was already certified as ${was}${before.certifiedAt ? ` on ${before.certifiedAt.toISOString().slice(0, 10)}` : ''}`,
+        `defect status is ${before.status}, not OPEN`,
+      );
     }
     const [after] = await tx
       .update(vehicleDefects)
@@ -129,7 +136,15 @@ export async function certifyDefect({ db, orgId, actor, now }: Scope, defectId: 
       orgId,
       type: 'defect.repaired',
       at: after.certifiedAt!,
-      data: { id: after.id, dvirId: after.dvirId, assetId: after.assetId, unitNumber: after.unitNumber, label: after.label, status: after.status, certifiedAt: after.certifiedAt!.toISOString() },
+      data: {
+        id: after.id,
+        dvirId: after.dvirId,
+        assetId: after.assetId,
+        unitNumber: after.unitNumber,
+        label: after.label,
+        status: after.status,
+        certifiedAt: after.certifiedAt!.toISOString(),
+      },
     });
     const facts = (d: DefectRow) => ({ defectId, dvirId: d.dvirId, unitNumber: d.unitNumber, label: d.label, status: d.status });
     await recordActivity(tx, {
@@ -150,16 +165,28 @@ export async function countOpenDefects(db: DbOrTx, orgId: string, groupId?: stri
   const [r] = await db
     .select({ open: countAll, safety: sql<number>`count(*) filter (where ${vehicleDefects.safety})::int` })
     .from(vehicleDefects)
-    .where(and(eq(vehicleDefects.organizationId, orgId), eq(vehicleDefects.status, 'OPEN'), groupId ? assetInGroup(orgId, groupId, vehicleDefects.assetId) : undefined));
+    .where(
+      and(
+        eq(vehicleDefects.organizationId, orgId),
+        eq(vehicleDefects.status, 'OPEN'),
+        groupId ? assetInGroup(orgId, groupId, vehicleDefects.assetId) : undefined,
+      ),
+    );
   return { open: r?.open ?? 0, safety: Number(r?.safety ?? 0) };
 }
 
 /** The open safety defects of one unit, oldest first: it may not run until they are repaired (the driver's warning, other modules). */
-export async function openSafetyDefectsOf(db: DbOrTx, orgId: string, assetId: string): Promise<Array<{ id: string; label: string; unitNumber: string; reportedAt: string }>> {
+export async function openSafetyDefectsOf(
+  db: DbOrTx,
+  orgId: string,
+  assetId: string,
+): Promise<Array<{ id: string; label: string; unitNumber: string; reportedAt: string }>> {
   const rows = await db
     .select({ id: vehicleDefects.id, label: vehicleDefects.label, unitNumber: vehicleDefects.unitNumber, at: vehicleDefects.createdAt })
     .from(vehicleDefects)
-    .where(and(eq(vehicleDefects.organizationId, orgId), eq(vehicleDefects.assetId, assetId), eq(vehicleDefects.status, 'OPEN'), eq(vehicleDefects.safety, true)))
+    .where(
+      and(eq(vehicleDefects.organizationId, orgId), eq(vehicleDefects.assetId, assetId), eq(vehicleDefects.status, 'OPEN'), eq(vehicleDefects.safety, true)),
+    )
     .orderBy(vehicleDefects.createdAt, vehicleDefects.id);
   return rows.map((r) => ({ id: r.id, label: r.label, unitNumber: r.unitNumber, reportedAt: r.at.toISOString() }));
 }
@@ -188,7 +215,17 @@ export interface EngineFaultDefect {
 export async function createEngineFaultDefect(tx: DbOrTx, orgId: string, actor: Actor, f: EngineFaultDefect): Promise<string> {
   const [row] = await tx
     .insert(vehicleDefects)
-    .values({ organizationId: orgId, dvirId: null, engineFaultId: f.faultId, assetId: f.assetId, unitNumber: f.unitNumber, item: 'engine_fault', label: f.label, note: f.note, safety: f.safety })
+    .values({
+      organizationId: orgId,
+      dvirId: null,
+      engineFaultId: f.faultId,
+      assetId: f.assetId,
+      unitNumber: f.unitNumber,
+      item: 'engine_fault',
+      label: f.label,
+      note: f.note,
+      safety: f.safety,
+    })
     .onConflictDoNothing()
     .returning({ id: vehicleDefects.id });
   if (!row) throw conflict('A defect was already made of this engine fault', `engine fault ${f.faultId} already has a defect`);
@@ -197,7 +234,18 @@ export async function createEngineFaultDefect(tx: DbOrTx, orgId: string, actor: 
     orgId,
     type: 'dvir.defect_opened',
     at: now,
-    data: { id: row.id, dvirId: null, engineFaultId: f.faultId, assetId: f.assetId, unitNumber: f.unitNumber, item: 'engine_fault', label: f.label, note: f.note, safety: f.safety, reportedAt: now.toISOString() },
+    data: {
+      id: row.id,
+      dvirId: null,
+      engineFaultId: f.faultId,
+      assetId: f.assetId,
+      unitNumber: f.unitNumber,
+      item: 'engine_fault',
+      label: f.label,
+      note: f.note,
+      safety: f.safety,
+      reportedAt: now.toISOString(),
+    },
   });
   await recordActivity(tx, {
     orgId,

@@ -15,8 +15,10 @@ let trailer: { id: string; unitNumber: string };
 type Headers = Record<string, string>;
 const org = (rest: string, orgId = a.orgId) => `/api/v1/organizations/${orgId}${rest}`;
 const get = (url: string, headers: Headers) => t.app.inject({ method: 'GET', url, headers });
-const post = (url: string, headers: Headers, payload?: unknown) => t.app.inject({ method: 'POST', url, headers, ...(payload === undefined ? {} : { payload: payload as object }) });
-const put = (url: string, headers: Headers, payload?: unknown) => t.app.inject({ method: 'PUT', url, headers, ...(payload === undefined ? {} : { payload: payload as object }) });
+const post = (url: string, headers: Headers, payload?: unknown) =>
+  t.app.inject({ method: 'POST', url, headers, ...(payload === undefined ? {} : { payload: payload as object }) });
+const put = (url: string, headers: Headers, payload?: unknown) =>
+  t.app.inject({ method: 'PUT', url, headers, ...(payload === undefined ? {} : { payload: payload as object }) });
 const unit = async (body: Record<string, unknown>) => {
   const res = await post(org('/assets'), a.admin, body);
   expect(res.statusCode, res.body).toBe(201);
@@ -31,15 +33,26 @@ beforeAll(async () => {
   const email = `defects${Date.now().toString(36)}@demofreight.test`;
   const created = await post(org('/drivers'), a.admin, driverBody({ email, invite: true }));
   expect(created.statusCode, created.body).toBe(201);
-  const token = /create-new-password\/([A-Za-z0-9_-]+)/.exec(readOutbox(t.dataDir).filter((m) => m.to === email).at(-1)!.text)![1]!;
+  const token = /create-new-password\/([A-Za-z0-9_-]+)/.exec(
+    readOutbox(t.dataDir)
+      .filter((m) => m.to === email)
+      .at(-1)!.text,
+  )![1]!;
   expect((await post('/api/v1/auth/create-new-password', {}, { token, password: 'Driver#Pass2026' })).statusCode).toBe(204);
   const driver = bearer((await login(t.app, { email, password: 'Driver#Pass2026' }, '10.32.0.1')).accessToken);
   [truck, trailer] = [await unit(vehicleBody()), await unit(trailerBody())];
   expect((await put(org(`/assets/${truck.id}/driver/${(created.json() as { id: string }).id}`), a.admin)).statusCode).toBe(200);
-  const failed: Record<string, { note: string; safety: boolean }> = { SERVICE_BRAKES: { note: 'Air leak', safety: true }, HORN: { note: 'Weak', safety: false } };
+  const failed: Record<string, { note: string; safety: boolean }> = {
+    SERVICE_BRAKES: { note: 'Air leak', safety: true },
+    HORN: { note: 'Weak', safety: false },
+  };
   const items = [
     ...DVIR_ITEMS.map((i) => (failed[i.code] ? { item: i.code, ok: false, ...failed[i.code] } : { item: i.code, ok: true })),
-    ...DVIR_ITEMS.filter((i) => i.trailer).map((i) => (i.code === 'LIGHTING' ? { item: i.code, assetId: trailer.id, ok: false, note: 'Marker light out', safety: true } : { item: i.code, assetId: trailer.id, ok: true })),
+    ...DVIR_ITEMS.filter((i) => i.trailer).map((i) =>
+      i.code === 'LIGHTING'
+        ? { item: i.code, assetId: trailer.id, ok: false, note: 'Marker light out', safety: true }
+        : { item: i.code, assetId: trailer.id, ok: true },
+    ),
   ];
   const res = await post(org('/dvirs'), driver, { assetId: truck.id, trailerIds: [trailer.id], kind: 'POST_TRIP', items, signature: { name: 'Test Driver' } });
   expect(res.statusCode, res.body).toBe(201);
@@ -105,7 +118,10 @@ describe("the mechanic's certification", () => {
       'signature.imageId': 'Drawn signature must be an image uploaded to this organization',
     });
     expect((await list('&status=OPEN')).map((d) => d.item)).toEqual(['HORN']);
-    expect(expectErrorBody((await put(org('/defects/00000000-0000-4000-8000-000000000000'), a.admin, { status: 'REPAIRED', signature: { name: 'M' } })).json(), 404).message).toBe('Defect not found');
+    expect(
+      expectErrorBody((await put(org('/defects/00000000-0000-4000-8000-000000000000'), a.admin, { status: 'REPAIRED', signature: { name: 'M' } })).json(), 404)
+        .message,
+    ).toBe('Defect not found');
   });
 
   it('needs DEFECT_UPDATE to certify and DVIR_LIST to list', async () => {

@@ -36,11 +36,22 @@ export async function callerDriver(db: DbOrTx, orgId: string, ctx: AuthContext):
  */
 export async function vehiclesDrivenBy(db: DbOrTx, orgId: string, driverId: string, nowMs: number): Promise<string[]> {
   const [assigned, logged] = await Promise.all([
-    db.select({ id: assets.id }).from(assets).where(and(eq(assets.organizationId, orgId), eq(assets.currentDriverId, driverId))),
+    db
+      .select({ id: assets.id })
+      .from(assets)
+      .where(and(eq(assets.organizationId, orgId), eq(assets.currentDriverId, driverId))),
     db
       .selectDistinct({ id: hosEvents.vehicleId })
       .from(hosEvents)
-      .where(and(eq(hosEvents.driverId, driverId), eq(hosEvents.organizationId, orgId), eq(hosEvents.recordStatus, 1), gte(hosEvents.eventTime, new Date(nowMs - DRIVEN_WINDOW_MS)), sql`${hosEvents.vehicleId} is not null`)),
+      .where(
+        and(
+          eq(hosEvents.driverId, driverId),
+          eq(hosEvents.organizationId, orgId),
+          eq(hosEvents.recordStatus, 1),
+          gte(hosEvents.eventTime, new Date(nowMs - DRIVEN_WINDOW_MS)),
+          sql`${hosEvents.vehicleId} is not null`,
+        ),
+      ),
   ]);
   return [...new Set([...assigned.map((r) => r.id), ...logged.flatMap((r) => (r.id ? [r.id] : []))])];
 }
@@ -56,7 +67,10 @@ export async function assertDrives(db: DbOrTx, orgId: string, driverId: string, 
  */
 export async function readableVehicles(db: DbOrTx, orgId: string, ctx: AuthContext, nowMs: number): Promise<string[] | null> {
   if (!selfOnly(ctx)) return null;
-  const [d] = await db.select({ id: drivers.id }).from(drivers).where(and(eq(drivers.userId, ctx.userId), eq(drivers.organizationId, orgId)));
+  const [d] = await db
+    .select({ id: drivers.id })
+    .from(drivers)
+    .where(and(eq(drivers.userId, ctx.userId), eq(drivers.organizationId, orgId)));
   return d ? vehiclesDrivenBy(db, orgId, d.id, nowMs) : [];
 }
 

@@ -45,7 +45,8 @@ const dvirRoutes: FastifyPluginAsyncZod = async (app) => {
     config: { permissions: ['DVIR_SELF_WRITE'] },
     schema: {
       tags,
-      summary: "The driver's signed inspection of a vehicle they drive and its trailers (49 CFR 396.11): every listed item, immutable once stored; failed items become open defects",
+      summary:
+        "The driver's signed inspection of a vehicle they drive and its trailers (49 CFR 396.11): every listed item, immutable once stored; failed items become open defects",
       params: orgIdParams,
       body: dvirInputSchema,
       response: { 201: dvirSchema, ...orgErrors() },
@@ -64,12 +65,20 @@ const dvirRoutes: FastifyPluginAsyncZod = async (app) => {
       response: { 201: uploadedImageSchema, ...orgErrors(413) },
     },
     validatorCompiler: checkedElsewhere({ body: 'handler' }),
-    handler: async (req, reply) => reply.code(201).send(await storeOrganizationImage(req.server.db, req.params.orgId, uploaderOf(requireAuth(req)), await uploadedFileBytes(req), idempotencyKeyOf(req))),
+    handler: async (req, reply) =>
+      reply
+        .code(201)
+        .send(await storeOrganizationImage(req.server.db, req.params.orgId, uploaderOf(requireAuth(req)), await uploadedFileBytes(req), idempotencyKeyOf(req))),
   });
 
   app.get('/organizations/:orgId/dvirs/:dvirId', {
     config: { ...readReports, tokens: true },
-    schema: { tags, summary: 'An inspection report with its defects and the next driver’s review', params: dvirIdParams, response: { 200: dvirSchema, ...orgErrors() } },
+    schema: {
+      tags,
+      summary: 'An inspection report with its defects and the next driver’s review',
+      params: dvirIdParams,
+      response: { 200: dvirSchema, ...orgErrors() },
+    },
     handler: (req) => getDvir(scopeOf(req, req.params.orgId), requireAuth(req), req.params.dvirId),
   });
 
@@ -77,7 +86,8 @@ const dvirRoutes: FastifyPluginAsyncZod = async (app) => {
     config: { permissions: ['DVIR_SELF_WRITE'] },
     schema: {
       tags,
-      summary: "The next driver signs that they reviewed the report's repair certifications (396.13(c)); 409 while a defect is open, without defects, or when already reviewed",
+      summary:
+        "The next driver signs that they reviewed the report's repair certifications (396.13(c)); 409 while a defect is open, without defects, or when already reviewed",
       params: dvirIdParams,
       body: dvirReviewInputSchema,
       response: { 200: dvirSchema, ...orgErrors(409) },
@@ -87,7 +97,13 @@ const dvirRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get('/organizations/:orgId/defects', {
     config: { permissions: ['DVIR_LIST'], tokens: true },
-    schema: { tags, summary: 'Defects reported on inspections, newest first, by unit, status and safety', params: orgIdParams, querystring: defectListQuery, response: { 200: defectPageSchema, ...orgErrors() } },
+    schema: {
+      tags,
+      summary: 'Defects reported on inspections, newest first, by unit, status and safety',
+      params: orgIdParams,
+      querystring: defectListQuery,
+      response: { 200: defectPageSchema, ...orgErrors() },
+    },
     handler: (req) => listDefects(scopeOf(req, req.params.orgId), req.query),
   });
 

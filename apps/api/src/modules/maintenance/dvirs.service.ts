@@ -32,7 +32,9 @@ type OrgItems = Awaited<ReturnType<typeof orgInspectionItems>>;
 
 const nowOf = (now: number | undefined) => now ?? Date.now();
 /** A 396.11 item by its code or its label, in any case; anything else is one of the organization's own items. */
-const ITEM_BY_NAME = new Map<string, (typeof DVIR_ITEMS)[number]>(DVIR_ITEMS.flatMap((i) => [[i.code.toLowerCase(), i] as const, [i.label.toLowerCase(), i] as const]));
+const ITEM_BY_NAME = new Map<string, (typeof DVIR_ITEMS)[number]>(
+  DVIR_ITEMS.flatMap((i) => [[i.code.toLowerCase(), i] as const, [i.label.toLowerCase(), i] as const]),
+);
 
 // ---------------------------------------------------------------- reading
 
@@ -54,7 +56,11 @@ function present(r: DvirRow, unordered: Dvir['defects']): Dvir {
     latitude: r.latitude,
     longitude: r.longitude,
     location: r.location,
-    items: r.items.map((i) => ({ ...i, imageUrls: i.imageIds.map((id) => imageLink(id)), defectId: i.ok ? null : (defectOf.get(`${i.assetId}|${i.item}`) ?? null) })),
+    items: r.items.map((i) => ({
+      ...i,
+      imageUrls: i.imageIds.map((id) => imageLink(id)),
+      defectId: i.ok ? null : (defectOf.get(`${i.assetId}|${i.item}`) ?? null),
+    })),
     defects,
     hasDefects: r.hasDefects,
     unsafe: defects.some((d) => d.safety && d.status === 'OPEN'),
@@ -109,7 +115,10 @@ export async function listDvirs({ db, orgId, now }: ReadScope, ctx: AuthContext,
 
 /** One report with its defects and review; 404 for another organization's, or a vehicle the driver does not drive. */
 export async function getDvir({ db, orgId, now }: ReadScope, ctx: AuthContext, dvirId: string): Promise<Dvir> {
-  const [row] = await db.select().from(dvirs).where(and(eq(dvirs.id, dvirId), eq(dvirs.organizationId, orgId)));
+  const [row] = await db
+    .select()
+    .from(dvirs)
+    .where(and(eq(dvirs.id, dvirId), eq(dvirs.organizationId, orgId)));
   if (!row) throw notFound('Inspection report');
   const vehicles = await readableVehicles(db, orgId, ctx, nowOf(now));
   if (vehicles && !vehicles.includes(row.assetId)) throw notFound('Inspection report');
@@ -161,7 +170,9 @@ function itemsOf(input: Input, vehicle: Unit, trailers: Unit[], own: OrgItems): 
   });
   const missing = [
     ...DVIR_ITEMS.filter((d) => !seen.has(`${vehicle.id}|${d.code.toLowerCase()}`)).map((d) => `${d.label} (vehicle ${vehicle.unitNumber})`),
-    ...trailers.flatMap((t) => DVIR_ITEMS.filter((d) => d.trailer && !seen.has(`${t.id}|${d.code.toLowerCase()}`)).map((d) => `${d.label} (trailer ${t.unitNumber})`)),
+    ...trailers.flatMap((t) =>
+      DVIR_ITEMS.filter((d) => d.trailer && !seen.has(`${t.id}|${d.code.toLowerCase()}`)).map((d) => `${d.label} (trailer ${t.unitNumber})`),
+    ),
     // The organization's own items (decision 0159): on the vehicle, and the trailer ones on each trailer.
     ...own.filter((o) => !seen.has(`${vehicle.id}|${o.name.toLowerCase()}`)).map((o) => `${o.name} (vehicle ${vehicle.unitNumber})`),
     ...trailers.flatMap((t) => own.filter((o) => o.trailer && !seen.has(`${t.id}|${o.name.toLowerCase()}`)).map((o) => `${o.name} (trailer ${t.unitNumber})`)),
@@ -172,7 +183,10 @@ function itemsOf(input: Input, vehicle: Unit, trailers: Unit[], own: OrgItems): 
 
 /** Odometer (metres) and position: as the driver gave them, else the vehicle's odometer (issue 66) and latest fix. */
 async function whereAndOdometer(db: DbOrTx, orgId: string, vehicle: Unit, input: Input) {
-  const [fix] = await db.select({ latitude: latestPositions.latitude, longitude: latestPositions.longitude }).from(latestPositions).where(eq(latestPositions.assetId, vehicle.id));
+  const [fix] = await db
+    .select({ latitude: latestPositions.latitude, longitude: latestPositions.longitude })
+    .from(latestPositions)
+    .where(eq(latestPositions.assetId, vehicle.id));
   const odometer = input.odometer != null ? null : await vehicleOdometerAt(db, orgId, vehicle.id);
   const odometerM = input.odometer != null ? input.odometer * 1000 : (odometer?.metres ?? null);
   const given = input.latitude != null && input.longitude != null;
@@ -232,20 +246,23 @@ export async function createDvir({ db, orgId, actor, now }: Scope, ctx: AuthCont
     const unitNumber = new Map([vehicle, ...trailers].map((u) => [u.id, u.unitNumber]));
     let defectRows: Array<typeof vehicleDefects.$inferSelect> = [];
     if (failed.length) {
-      defectRows = await tx.insert(vehicleDefects).values(
-        failed.map((i) => ({
-          organizationId: orgId,
-          dvirId: row.id,
-          assetId: i.assetId,
-          unitNumber: unitNumber.get(i.assetId) ?? vehicle.unitNumber,
-          item: i.item,
-          label: i.label,
-          note: i.note,
-          imageIds: i.imageIds,
-          safety: i.safety,
-          createdAt: new Date(at),
-        })),
-      ).returning();
+      defectRows = await tx
+        .insert(vehicleDefects)
+        .values(
+          failed.map((i) => ({
+            organizationId: orgId,
+            dvirId: row.id,
+            assetId: i.assetId,
+            unitNumber: unitNumber.get(i.assetId) ?? vehicle.unitNumber,
+            item: i.item,
+            label: i.label,
+            note: i.note,
+            imageIds: i.imageIds,
+            safety: i.safety,
+            createdAt: new Date(at),
+          })),
+        )
+        .returning();
     }
     // The webhooks of the report and its defects (issue 48), in the report's transaction.
     await emitWebhookEvents(tx, [
@@ -253,13 +270,33 @@ export async function createDvir({ db, orgId, actor, now }: Scope, ctx: AuthCont
         orgId,
         type: 'dvir.submitted',
         at,
-        data: { id: row.id, assetId: vehicle.id, unitNumber: vehicle.unitNumber, driverId: driver.id, kind: row.kind, inspectedAt: new Date(at).toISOString(), hasDefects: failed.length > 0, unsafe: failed.some((i) => i.safety) },
+        data: {
+          id: row.id,
+          assetId: vehicle.id,
+          unitNumber: vehicle.unitNumber,
+          driverId: driver.id,
+          kind: row.kind,
+          inspectedAt: new Date(at).toISOString(),
+          hasDefects: failed.length > 0,
+          unsafe: failed.some((i) => i.safety),
+        },
       },
       ...defectRows.map((d) => ({
         orgId,
         type: 'dvir.defect_opened' as const,
         at,
-        data: { id: d.id, dvirId: row.id, engineFaultId: null, assetId: d.assetId, unitNumber: d.unitNumber, item: d.item, label: d.label, note: d.note, safety: d.safety, reportedAt: new Date(at).toISOString() },
+        data: {
+          id: d.id,
+          dvirId: row.id,
+          engineFaultId: null,
+          assetId: d.assetId,
+          unitNumber: d.unitNumber,
+          item: d.item,
+          label: d.label,
+          note: d.note,
+          safety: d.safety,
+          reportedAt: new Date(at).toISOString(),
+        },
       })),
     ]);
     await recordActivity(tx, {
@@ -280,7 +317,9 @@ export async function createDvir({ db, orgId, actor, now }: Scope, ctx: AuthCont
       },
     });
     // The office hears of a safety defect at once (decision 0159), in the report's transaction.
-    const unsafe = [vehicle, ...trailers].map((u) => ({ u, labels: failed.filter((i) => i.safety && i.assetId === u.id).map((i) => i.label) })).filter((x) => x.labels.length);
+    const unsafe = [vehicle, ...trailers]
+      .map((u) => ({ u, labels: failed.filter((i) => i.safety && i.assetId === u.id).map((i) => i.label) }))
+      .filter((x) => x.labels.length);
     if (unsafe.length) {
       const { units } = await orgWording(tx, orgId);
       for (const { u, labels } of unsafe) {
@@ -322,8 +361,12 @@ export async function reviewDvir({ db, orgId, actor, now }: Scope, ctx: AuthCont
       });
     }
     await attachImages(tx, orgId, uploaderOf(actor), [input.signature.imageId], { type: 'DVIR', id: dvirId }, 'signature.imageId', 'Drawn signature', true);
-    if (row.reviewedAt) throw conflict(`This report was already reviewed by ${row.reviewerName ?? row.reviewSignatureName ?? 'a driver'}`, 'dvir already reviewed');
-    const defects = await tx.select({ label: vehicleDefects.label, unitNumber: vehicleDefects.unitNumber, status: vehicleDefects.status }).from(vehicleDefects).where(eq(vehicleDefects.dvirId, dvirId));
+    if (row.reviewedAt)
+      throw conflict(`This report was already reviewed by ${row.reviewerName ?? row.reviewSignatureName ?? 'a driver'}`, 'dvir already reviewed');
+    const defects = await tx
+      .select({ label: vehicleDefects.label, unitNumber: vehicleDefects.unitNumber, status: vehicleDefects.status })
+      .from(vehicleDefects)
+      .where(eq(vehicleDefects.dvirId, dvirId));
     if (defects.length === 0) throw conflict('This report has no defect, so there is no repair certification to review', 'dvir has no defects');
     const open = defects.filter((d) => d.status === 'OPEN');
     if (open.length) {
@@ -332,7 +375,13 @@ export async function reviewDvir({ db, orgId, actor, now }: Scope, ctx: AuthCont
     }
     await tx
       .update(dvirs)
-      .set({ reviewedByDriverId: driver.id, reviewerName: driver.name, reviewSignatureName: input.signature.name, reviewSignatureImageId: input.signature.imageId ?? null, reviewedAt: new Date(at) })
+      .set({
+        reviewedByDriverId: driver.id,
+        reviewerName: driver.name,
+        reviewSignatureName: input.signature.name,
+        reviewSignatureImageId: input.signature.imageId ?? null,
+        reviewedAt: new Date(at),
+      })
       .where(eq(dvirs.id, dvirId));
     await recordActivity(tx, {
       orgId,

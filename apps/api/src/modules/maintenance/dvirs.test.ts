@@ -21,7 +21,8 @@ afterAll(async () => {
 type Headers = Record<string, string>;
 const org = (rest: string, orgId = a.orgId) => `/api/v1/organizations/${orgId}${rest}`;
 const get = (url: string, headers: Headers) => t.app.inject({ method: 'GET', url, headers });
-const post = (url: string, headers: Headers, payload?: unknown) => t.app.inject({ method: 'POST', url, headers, ...(payload === undefined ? {} : { payload: payload as object }) });
+const post = (url: string, headers: Headers, payload?: unknown) =>
+  t.app.inject({ method: 'POST', url, headers, ...(payload === undefined ? {} : { payload: payload as object }) });
 const put = (url: string, headers: Headers, payload: unknown) => t.app.inject({ method: 'PUT', url, headers, payload: payload as object });
 const count = async (table: string) => {
   const res = (await t.database.db.execute(`select count(*)::int as n from ${table}` as never)) as unknown as { rows: Array<{ n: number }> };
@@ -52,7 +53,13 @@ function passedItems(trailerIds: string[] = []): ItemBody[] {
     ...trailerIds.flatMap((assetId) => DVIR_ITEMS.filter((i) => i.trailer).map((i) => ({ item: i.code, assetId, ok: true }))),
   ];
 }
-const report = (assetId: string, over: Record<string, unknown> = {}) => ({ assetId, kind: 'PRE_TRIP', items: passedItems(), signature: { name: 'Signed Driver' }, ...over });
+const report = (assetId: string, over: Record<string, unknown> = {}) => ({
+  assetId,
+  kind: 'PRE_TRIP',
+  items: passedItems(),
+  signature: { name: 'Signed Driver' },
+  ...over,
+});
 
 async function created(headers: Headers, body: unknown): Promise<Dvir> {
   const res = await post(org('/dvirs'), headers, body);
@@ -107,7 +114,17 @@ describe('the driver signs a report', () => {
       review: null,
     });
     expect(dvir.items).toHaveLength(DVIR_ITEMS.length);
-    expect(dvir.items.find((i) => i.item === 'PARKING_BRAKE')).toEqual({ item: 'PARKING_BRAKE', label: 'Parking brake', assetId: truck.id, ok: true, note: null, imageIds: [], imageUrls: [], safety: false, defectId: null });
+    expect(dvir.items.find((i) => i.item === 'PARKING_BRAKE')).toEqual({
+      item: 'PARKING_BRAKE',
+      label: 'Parking brake',
+      assetId: truck.id,
+      ok: true,
+      note: null,
+      imageIds: [],
+      imageUrls: [],
+      safety: false,
+      defectId: null,
+    });
     expect(Date.now() - Date.parse(dvir.inspectedAt)).toBeLessThan(60_000);
     expect((await activityRows(t.database.db, truck.id)).map((r) => [r.action, r.entity_type])).toContainEqual(['INSPECT', 'ASSET']);
     // The driver reads it back.
@@ -117,7 +134,11 @@ describe('the driver signs a report', () => {
   it('turns each failed item into an open defect with its label, on the vehicle or the trailer, the organization’s own items too', async () => {
     const before = await count('vehicle_defects');
     const items = passedItems([trailer.id]).map((i) =>
-      i.item === 'TIRES' && i.assetId === trailer.id ? { ...i, ok: false, note: 'Left rear tire flat', safety: true } : i.item === 'HORN' ? { ...i, ok: false, note: 'Weak', safety: false } : i,
+      i.item === 'TIRES' && i.assetId === trailer.id
+        ? { ...i, ok: false, note: 'Left rear tire flat', safety: true }
+        : i.item === 'HORN'
+          ? { ...i, ok: false, note: 'Weak', safety: false }
+          : i,
     );
     items.push({ item: 'Fire extinguisher bracket', ok: false, note: 'Loose', safety: false });
     const dvir = await created(luis.headers, report(truck.id, { kind: 'POST_TRIP', trailerIds: [trailer.id], items, odometer: 120450.5 }));
@@ -163,10 +184,16 @@ describe('the driver signs a report', () => {
   it('refuses an item on a trailer that is not on the report, and a trailer or vehicle of the wrong kind', async () => {
     const other = await newTrailer();
     const items = [...passedItems(), { item: 'TIRES', assetId: other.id, ok: true }];
-    expectFieldErrors((await post(org('/dvirs'), luis.headers, report(truck.id, { items }))).json(), 400, { 'items.11.assetId': 'Unit must be the vehicle or one of the trailers' });
-    expectFieldErrors((await post(org('/dvirs'), luis.headers, report(truck.id, { trailerIds: [marias.id] }))).json(), 400, { trailerIds: 'Trailers must be trailers of this organization' });
+    expectFieldErrors((await post(org('/dvirs'), luis.headers, report(truck.id, { items }))).json(), 400, {
+      'items.11.assetId': 'Unit must be the vehicle or one of the trailers',
+    });
+    expectFieldErrors((await post(org('/dvirs'), luis.headers, report(truck.id, { trailerIds: [marias.id] }))).json(), 400, {
+      trailerIds: 'Trailers must be trailers of this organization',
+    });
     const twice = [...passedItems(), { item: 'horn', ok: true }];
-    expectFieldErrors((await post(org('/dvirs'), luis.headers, report(truck.id, { items: twice }))).json(), 400, { 'items.11.item': 'Item "Horn" is reported twice' });
+    expectFieldErrors((await post(org('/dvirs'), luis.headers, report(truck.id, { items: twice }))).json(), 400, {
+      'items.11.item': 'Item "Horn" is reported twice',
+    });
   });
 
   it('answers bad input with a 400 naming the field, and changes nothing', async () => {
@@ -233,7 +260,11 @@ describe("the next driver's review", () => {
     expect(last?.id).toBe(dvir.id);
     const review = () => post(org(`/dvirs/${dvir.id}/review`), next.headers, { signature: { name: 'Next Driver' } });
     expect(expectErrorBody((await review()).json(), 409).message).toContain('Steering mechanism');
-    const cert = await put(org(`/defects/${dvir.defects[0]!.id}`), a.admin, { status: 'REPAIRED', certification: 'Replaced tie rod end', signature: { name: 'Mike Mechanic' } });
+    const cert = await put(org(`/defects/${dvir.defects[0]!.id}`), a.admin, {
+      status: 'REPAIRED',
+      certification: 'Replaced tie rod end',
+      signature: { name: 'Mike Mechanic' },
+    });
     expect(cert.statusCode, cert.body).toBe(200);
     const res = await review();
     expect(res.statusCode, res.body).toBe(200);
@@ -246,7 +277,9 @@ describe("the next driver's review", () => {
 
   it('is refused on a report without defects', async () => {
     const clean = await created(maria.headers, report(marias.id));
-    expect(expectErrorBody((await post(org(`/dvirs/${clean.id}/review`), maria.headers, { signature: { name: 'Maria' } })).json(), 409).message).toContain('no defect');
+    expect(expectErrorBody((await post(org(`/dvirs/${clean.id}/review`), maria.headers, { signature: { name: 'Maria' } })).json(), 409).message).toContain(
+      'no defect',
+    );
     expectFieldErrors((await post(org(`/dvirs/${clean.id}/review`), maria.headers, { signature: {} })).json(), 400, { 'signature.name': 'Name' });
   });
 });
@@ -273,7 +306,9 @@ describe('photos and signatures', () => {
     const foreign = (theirs.json() as { id: string }).id;
     const n = await count('dvirs');
     const withForeign = items.map((i) => (i.item === 'WIPERS' ? { ...i, imageIds: [foreign] } : i));
-    expectFieldErrors((await post(org('/dvirs'), luis.headers, report(truck.id, { items: withForeign }))).json(), 400, { 'items.6.imageIds': 'Photos must be images uploaded to this organization' });
+    expectFieldErrors((await post(org('/dvirs'), luis.headers, report(truck.id, { items: withForeign }))).json(), 400, {
+      'items.6.imageIds': 'Photos must be images uploaded to this organization',
+    });
     expectFieldErrors((await post(org('/dvirs'), luis.headers, report(truck.id, { signature: { name: 'L', imageId: foreign } }))).json(), 400, {
       'signature.imageId': 'Drawn signature must be an image uploaded to this organization',
     });
@@ -310,7 +345,9 @@ describe('a report a phone signed offline and sent late (issue 44)', () => {
     const again = await upload({ ...luis.headers, 'idempotency-key': photoKey });
     expect(again.json().id).toBe(photo.json().id);
     expect(await count('images')).toBe(photos + 1);
-    const items = passedItems().map((i) => (i.item === 'HORN' ? { ...i, ok: false, note: 'Weak horn', safety: false, imageIds: [photo.json().id as string] } : i));
+    const items = passedItems().map((i) =>
+      i.item === 'HORN' ? { ...i, ok: false, note: 'Weak horn', safety: false, imageIds: [photo.json().id as string] } : i,
+    );
     const body = report(truck.id, { items, recordedAt: signedAt });
     const first = await t.app.inject({ method: 'POST', url: org('/dvirs'), headers: { ...luis.headers, 'idempotency-key': key }, payload: body });
     expect(first.statusCode, first.body).toBe(201);
@@ -331,7 +368,12 @@ describe('a report a phone signed offline and sent late (issue 44)', () => {
     expect(await count('dvirs')).toBe(reports + 1);
     expect((dvirSchema.parse(first.json()).defects ?? []).length).toBe(1);
     // Another key is another report; a time in the future or a malformed key is a 400 that stores nothing.
-    const future = await t.app.inject({ method: 'POST', url: org('/dvirs'), headers: { ...luis.headers, 'idempotency-key': `dvir-${crypto.randomUUID()}` }, payload: report(truck.id, { recordedAt: new Date(Date.now() + 3_600_000).toISOString() }) });
+    const future = await t.app.inject({
+      method: 'POST',
+      url: org('/dvirs'),
+      headers: { ...luis.headers, 'idempotency-key': `dvir-${crypto.randomUUID()}` },
+      payload: report(truck.id, { recordedAt: new Date(Date.now() + 3_600_000).toISOString() }),
+    });
     expectFieldErrors(future.json(), 400, { recordedAt: 'Recorded at cannot be in the future' });
     const bad = await t.app.inject({ method: 'POST', url: org('/dvirs'), headers: { ...luis.headers, 'idempotency-key': 'no' }, payload: report(truck.id) });
     expectFieldErrors(bad.json(), 400, { 'Idempotency-Key': 'Idempotency-Key must be 8 to 100' });

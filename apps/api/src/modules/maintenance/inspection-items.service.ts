@@ -44,7 +44,15 @@ export async function putInspectionItems({ db, orgId, actor }: Scope, input: Ins
       .insert(inspectionItems)
       .values({ organizationId: orgId, items })
       .onConflictDoUpdate({ target: inspectionItems.organizationId, set: { items, updatedAt: new Date() } });
-    await recordActivity(tx, { orgId, actor, action: 'UPDATE', entityType: 'ORGANIZATION', entityId: orgId, before: { inspectionItems: words(before) }, after: { inspectionItems: words(items) } });
+    await recordActivity(tx, {
+      orgId,
+      actor,
+      action: 'UPDATE',
+      entityType: 'ORGANIZATION',
+      entityId: orgId,
+      before: { inspectionItems: words(before) },
+      after: { inspectionItems: words(items) },
+    });
   });
   return { items };
 }

@@ -68,7 +68,9 @@ export async function listInspectionsDue({ db, orgId, now }: ReadScope, userId: 
       driverId: drivers.id,
       firstName: drivers.firstName,
       lastName: drivers.lastName,
-      lastReportAt: sql<Date | string | null>`(select max(${dvirs.inspectedAt}) from ${dvirs} where ${dvirs.organizationId} = ${orgId} and ${dvirs.assetId} = ${assets.id} and ${dvirs.inspectedAt} < ${to}::timestamptz)`,
+      lastReportAt: sql<
+        Date | string | null
+      >`(select max(${dvirs.inspectedAt}) from ${dvirs} where ${dvirs.organizationId} = ${orgId} and ${dvirs.assetId} = ${assets.id} and ${dvirs.inspectedAt} < ${to}::timestamptz)`,
     })
     .from(vehicleDailyStats)
     .innerJoin(assets, and(eq(assets.id, vehicleDailyStats.assetId), eq(assets.organizationId, orgId)))

@@ -47,10 +47,30 @@ async function scheduleVehicles(db: DbOrTx, orgId: string, assetId?: string, gro
       engineHours: latestEngineHours,
     })
     .from(maintenanceSchedules)
-    .innerJoin(assets, and(eq(assets.organizationId, maintenanceSchedules.organizationId), eq(assets.type, 'VEHICLE'), scheduleCovers(assets.id, maintenanceSchedules, assets.organizationId)))
-    .leftJoin(maintenanceServices, and(eq(maintenanceServices.scheduleId, maintenanceSchedules.id), eq(maintenanceServices.assetId, assets.id), eq(maintenanceServices.organizationId, assets.organizationId)))
+    .innerJoin(
+      assets,
+      and(
+        eq(assets.organizationId, maintenanceSchedules.organizationId),
+        eq(assets.type, 'VEHICLE'),
+        scheduleCovers(assets.id, maintenanceSchedules, assets.organizationId),
+      ),
+    )
+    .leftJoin(
+      maintenanceServices,
+      and(
+        eq(maintenanceServices.scheduleId, maintenanceSchedules.id),
+        eq(maintenanceServices.assetId, assets.id),
+        eq(maintenanceServices.organizationId, assets.organizationId),
+      ),
+    )
     .leftJoin(latestPositions, and(eq(latestPositions.assetId, assets.id), eq(latestPositions.organizationId, assets.organizationId)))
-    .where(and(eq(maintenanceSchedules.organizationId, orgId), assetId ? eq(assets.id, assetId) : undefined, groupId ? assetInGroup(orgId, groupId, assets.id) : undefined));
+    .where(
+      and(
+        eq(maintenanceSchedules.organizationId, orgId),
+        assetId ? eq(assets.id, assetId) : undefined,
+        groupId ? assetInGroup(orgId, groupId, assets.id) : undefined,
+      ),
+    );
   return rows.map((r) => ({
     scheduleId: r.scheduleId,
     assetId: r.assetId,
@@ -72,7 +92,16 @@ async function settleBaselines(db: DbOrTx, orgId: string, lines: Line[], now: nu
   if (missing.length) {
     await db
       .insert(maintenanceServices)
-      .values(missing.map((l) => ({ scheduleId: l.scheduleId, assetId: l.assetId, organizationId: orgId, doneAt: new Date(now), odometerM: l.current.odometerM, engineHours: l.current.engineHours })))
+      .values(
+        missing.map((l) => ({
+          scheduleId: l.scheduleId,
+          assetId: l.assetId,
+          organizationId: orgId,
+          doneAt: new Date(now),
+          odometerM: l.current.odometerM,
+          engineHours: l.current.engineHours,
+        })),
+      )
       .onConflictDoNothing();
     for (const l of missing) l.last = { doneAt: now, ...l.current };
   }
@@ -117,12 +146,23 @@ export async function maintenanceDueNow(db: DbOrTx, orgId: string, at: number, g
   return (await judged(db, orgId, at, undefined, groupId, Date.now()))
     .flatMap(({ l, state }) => (state.status ? [{ l, state, status: state.status, remaining: state.remaining, unitNumber: l.unitNumber }] : []))
     .sort(compareDue)
-    .map(({ l, state, status, remaining }) => ({ scheduleId: l.scheduleId, assetId: l.assetId, unitNumber: l.unitNumber, name: l.name, status, ...wire(state), remaining }));
+    .map(({ l, state, status, remaining }) => ({
+      scheduleId: l.scheduleId,
+      assetId: l.assetId,
+      unitNumber: l.unitNumber,
+      name: l.name,
+      status,
+      ...wire(state),
+      remaining,
+    }));
 }
 
 /** Every schedule covering one vehicle with its next service, due or not (404 for a vehicle not of the organization). */
 export async function maintenanceNext({ db, orgId, now }: ReadScope, assetId: string): Promise<MaintenanceNext> {
-  const [vehicle] = await db.select({ id: assets.id }).from(assets).where(and(eq(assets.id, assetId), eq(assets.organizationId, orgId), eq(assets.type, 'VEHICLE')));
+  const [vehicle] = await db
+    .select({ id: assets.id })
+    .from(assets)
+    .where(and(eq(assets.id, assetId), eq(assets.organizationId, orgId), eq(assets.type, 'VEHICLE')));
   if (!vehicle) throw notFound('Vehicle');
   const lines = await judged(db, orgId, now ?? Date.now(), assetId);
   const items = lines
@@ -137,7 +177,11 @@ export async function listMaintenanceDue({ db, orgId, now }: ReadScope, q: DueQu
   const at = now ?? Date.now();
   if (q.groupId) await assertGroup(db, orgId, q.groupId);
   const due = (await judged(db, orgId, at, q.assetId, q.groupId))
-    .flatMap(({ l, state }) => (state.status && (!q.status || q.status === state.status) ? [{ l, state, status: state.status, remaining: state.remaining, unitNumber: l.unitNumber }] : []))
+    .flatMap(({ l, state }) =>
+      state.status && (!q.status || q.status === state.status)
+        ? [{ l, state, status: state.status, remaining: state.remaining, unitNumber: l.unitNumber }]
+        : [],
+    )
     .sort(compareDue);
   const content = due.slice(q.page * q.size, (q.page + 1) * q.size).map(({ l, state, status }) => ({
     scheduleId: l.scheduleId,

@@ -41,8 +41,17 @@ describe('maintenanceDue', () => {
 
   it('says nothing of a meter never read, or read at the service but not now', () => {
     const s = { ...none, everyM: 40_000_000, everyEngineHours: 500 };
-    expect(maintenanceDue(s, { doneAt: T0, odometerM: null, engineHours: null }, read(999_000_000, 99_999), T0)).toMatchObject({ status: null, dueOdometerM: null, dueEngineHours: null });
-    expect(maintenanceDue(s, last, read(null, null), T0)).toMatchObject({ status: null, dueOdometerM: 140_000_000, dueEngineHours: 5_500, remaining: Number.POSITIVE_INFINITY });
+    expect(maintenanceDue(s, { doneAt: T0, odometerM: null, engineHours: null }, read(999_000_000, 99_999), T0)).toMatchObject({
+      status: null,
+      dueOdometerM: null,
+      dueEngineHours: null,
+    });
+    expect(maintenanceDue(s, last, read(null, null), T0)).toMatchObject({
+      status: null,
+      dueOdometerM: 140_000_000,
+      dueEngineHours: 5_500,
+      remaining: Number.POSITIVE_INFINITY,
+    });
   });
 
   it('orders overdue first, then the least left, then unit numbers as people count them', () => {

@@ -64,7 +64,10 @@ export function maintenanceDue(schedule: DueIntervals, last: LastService, curren
 }
 
 /** Due list order: overdue first, then by how soon (the least share left), then by unit number. */
-export function compareDue(a: { status: 'DUE' | 'OVERDUE'; remaining: number; unitNumber: string }, b: { status: 'DUE' | 'OVERDUE'; remaining: number; unitNumber: string }): number {
+export function compareDue(
+  a: { status: 'DUE' | 'OVERDUE'; remaining: number; unitNumber: string },
+  b: { status: 'DUE' | 'OVERDUE'; remaining: number; unitNumber: string },
+): number {
   if (a.status !== b.status) return a.status === 'OVERDUE' ? -1 : 1;
   return a.remaining - b.remaining || a.unitNumber.localeCompare(b.unitNumber, 'en', { numeric: true });
 }

@@ -32,7 +32,8 @@ const maintenanceExportRoutes: FastifyPluginAsyncZod = async (app) => {
     config: { anyPermissions: ['MAINTENANCE_LIST', 'WORK_ORDER_LIST'], tokens: true },
     schema: {
       tags,
-      summary: "A vehicle's or trailer's maintenance history, newest first: inspections, defects and their certification, work orders, services (CSV, or PDF with format=pdf)",
+      summary:
+        "A vehicle's or trailer's maintenance history, newest first: inspections, defects and their certification, work orders, services (CSV, or PDF with format=pdf)",
       params: orgIdParams,
       querystring: maintenanceHistoryExportQuery,
       response: fileResponse,

@@ -1,7 +1,18 @@
 import { and, desc, eq, inArray, or, sql } from 'drizzle-orm';
 import { DEFAULT_ORGANIZATION_SETTINGS, DVIR_ITEMS, UNIT_LABELS, distanceFromKm, type Dvir, type UnitSystem } from '@fleet/api-contract';
 import type { DbOrTx } from '../../db/client.ts';
-import { assets, drivers, dvirs, images, maintenanceSchedules, maintenanceServices, organizations, users, vehicleDefects, workOrders } from '../../db/schema/index.ts';
+import {
+  assets,
+  drivers,
+  dvirs,
+  images,
+  maintenanceSchedules,
+  maintenanceServices,
+  organizations,
+  users,
+  vehicleDefects,
+  workOrders,
+} from '../../db/schema/index.ts';
 import { notFound } from '../../http/errors.ts';
 import { unparseCsv } from '../../lib/csv.ts';
 import type { AuthContext, ReadScope } from '../auth/index.ts';
@@ -35,7 +46,16 @@ const ORDER_WORDS = { OPEN: 'Open', IN_PROGRESS: 'In progress', DONE: 'Done' } a
 
 /** "Nov 24, 2026, 06:05 CST": a time in `zone`, the zone's short name said. */
 export function timeIn(at: Date | string, zone: string): string {
-  return new Intl.DateTimeFormat('en-US', { timeZone: zone, year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZoneName: 'short' }).format(new Date(at));
+  return new Intl.DateTimeFormat('en-US', {
+    timeZone: zone,
+    year: 'numeric',
+    month: 'short',
+    day: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+    timeZoneName: 'short',
+  }).format(new Date(at));
 }
 
 /** Kilometres in the organization's distance unit, with the unit: "123,456.7 mi". */
@@ -45,7 +65,8 @@ export function odometerText(km: number | null, units: UnitSystem): string {
 }
 
 const money = (cents: number | null) => (cents === null ? '' : (cents / 100).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 }));
-const fileDay = (at: Date | string, zone: string) => new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date(at));
+const fileDay = (at: Date | string, zone: string) =>
+  new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date(at));
 const safeName = (s: string) => s.replace(/[^A-Za-z0-9_-]+/g, '-').replace(/^-+|-+$/g, '') || 'unit';
 
 async function carrierOf(db: DbOrTx, orgId: string): Promise<Carrier> {
@@ -65,7 +86,10 @@ async function carrierOf(db: DbOrTx, orgId: string): Promise<Carrier> {
 async function imagesOf(db: DbOrTx, orgId: string, ids: ReadonlyArray<string | null | undefined>): Promise<Map<string, StoredImage>> {
   const wanted = [...new Set(ids.filter((id): id is string => !!id))];
   if (wanted.length === 0) return new Map();
-  const rows = await db.select({ id: images.id, contentType: images.contentType, data: images.data }).from(images).where(and(eq(images.organizationId, orgId), inArray(images.id, wanted)));
+  const rows = await db
+    .select({ id: images.id, contentType: images.contentType, data: images.data })
+    .from(images)
+    .where(and(eq(images.organizationId, orgId), inArray(images.id, wanted)));
   return new Map(rows.map((r) => [r.id, { contentType: r.contentType, data: r.data }]));
 }
 
@@ -80,9 +104,12 @@ interface ReportData {
   workOrders: Map<string, string>;
 }
 
-const unitName = (d: Dvir, assetId: string) => (assetId === d.asset.id ? `Vehicle ${d.asset.unitNumber}` : `Trailer ${d.trailers.find((t) => t.id === assetId)?.unitNumber ?? ''}`);
+const unitName = (d: Dvir, assetId: string) =>
+  assetId === d.asset.id ? `Vehicle ${d.asset.unitNumber}` : `Trailer ${d.trailers.find((t) => t.id === assetId)?.unitNumber ?? ''}`;
 const certificationText = (x: Dvir['defects'][number], zone: string) =>
-  x.certifiedBy ? `${DEFECT_WORDS[x.status]}, certified by ${x.certifiedBy.name}${x.certifiedAt ? ` on ${timeIn(x.certifiedAt, zone)}` : ''}${x.certification ? `: ${x.certification}` : ''}` : 'Not certified yet';
+  x.certifiedBy
+    ? `${DEFECT_WORDS[x.status]}, certified by ${x.certifiedBy.name}${x.certifiedAt ? ` on ${timeIn(x.certifiedAt, zone)}` : ''}${x.certification ? `: ${x.certification}` : ''}`
+    : 'Not certified yet';
 
 export function dvirCsv(r: ReportData): string {
   const { dvir: d, carrier: c, zone } = r;
@@ -120,7 +147,19 @@ export function dvirCsv(r: ReportData): string {
       x?.workOrderId ? (r.workOrders.get(x.workOrderId) ?? x.workOrderId) : '',
     ];
   });
-  const header = ['Unit', 'Item', 'Result', 'Affects safe operation', 'Note', 'Photos', 'Defect status', 'Certified by', 'Certified at', 'Certification', 'Work order'];
+  const header = [
+    'Unit',
+    'Item',
+    'Result',
+    'Affects safe operation',
+    'Note',
+    'Photos',
+    'Defect status',
+    'Certified by',
+    'Certified at',
+    'Certification',
+    'Work order',
+  ];
   return `${unparseCsv(['Field', 'Value'], summary)}\r\n\r\n${unparseCsv(header, rows)}\r\n`;
 }
 
@@ -129,9 +168,22 @@ function signatureBlock(doc: Doc, title: string, name: string, image: StoredImag
   doc.font('Helvetica').fontSize(6.5).fillColor('#6b7280').text(title.toUpperCase(), x, y, { width: w, lineBreak: false });
   const drawn = picture(doc, image, x, y + 8, [Math.min(w, 140), 26]);
   const lineY = y + 36;
-  doc.moveTo(x, lineY).lineTo(x + w - 8, lineY).strokeColor('#374151').lineWidth(0.5).stroke();
-  doc.font('Helvetica-Bold').fontSize(8.5).fillColor('#111827').text(`${name}${drawn ? '' : ' (typed)'}`, x, lineY + 2, { width: w - 8, lineBreak: false, ellipsis: true });
-  doc.font('Helvetica').fontSize(7.5).fillColor('#374151').text(when, x, lineY + 12, { width: w - 8, lineBreak: false, ellipsis: true });
+  doc
+    .moveTo(x, lineY)
+    .lineTo(x + w - 8, lineY)
+    .strokeColor('#374151')
+    .lineWidth(0.5)
+    .stroke();
+  doc
+    .font('Helvetica-Bold')
+    .fontSize(8.5)
+    .fillColor('#111827')
+    .text(`${name}${drawn ? '' : ' (typed)'}`, x, lineY + 2, { width: w - 8, lineBreak: false, ellipsis: true });
+  doc
+    .font('Helvetica')
+    .fontSize(7.5)
+    .fillColor('#374151')
+    .text(when, x, lineY + 12, { width: w - 8, lineBreak: false, ellipsis: true });
 }
 
 export function dvirPdf(r: ReportData): Promise<Buffer> {
@@ -140,11 +192,25 @@ export function dvirPdf(r: ReportData): Promise<Buffer> {
     const left = doc.page.margins.left;
     const width = contentWidth(doc);
     doc.font('Helvetica-Bold').fontSize(14).fillColor('#111827').text('Driver Vehicle Inspection Report', left, doc.y, { lineBreak: false });
-    doc.font('Helvetica').fontSize(8).fillColor('#374151').text('49 CFR 396.11 and 396.13', left, doc.y + 2, { width, align: 'right', lineBreak: false });
+    doc
+      .font('Helvetica')
+      .fontSize(8)
+      .fillColor('#374151')
+      .text('49 CFR 396.11 and 396.13', left, doc.y + 2, { width, align: 'right', lineBreak: false });
     doc.y += 8;
-    const status = d.unsafe ? 'NOT SAFE TO OPERATE: a defect affecting safe operation is open' : d.hasDefects ? (d.defects.every((x) => x.status !== 'OPEN') ? 'Defects reported, all certified' : 'Defects reported') : 'No defects reported';
+    const status = d.unsafe
+      ? 'NOT SAFE TO OPERATE: a defect affecting safe operation is open'
+      : d.hasDefects
+        ? d.defects.every((x) => x.status !== 'OPEN')
+          ? 'Defects reported, all certified'
+          : 'Defects reported'
+        : 'No defects reported';
     doc.rect(left, doc.y, width, 16).fill(d.unsafe ? '#fef2f2' : '#f3f4f6');
-    doc.font('Helvetica-Bold').fontSize(9).fillColor(d.unsafe ? '#991b1b' : '#111827').text(status, left + 6, doc.y + 4, { width: width - 12, lineBreak: false });
+    doc
+      .font('Helvetica-Bold')
+      .fontSize(9)
+      .fillColor(d.unsafe ? '#991b1b' : '#111827')
+      .text(status, left + 6, doc.y + 4, { width: width - 12, lineBreak: false });
     doc.y += 8;
     fields(
       doc,
@@ -180,7 +246,17 @@ export function dvirPdf(r: ReportData): Promise<Buffer> {
     table(
       doc,
       cols,
-      d.items.map((i) => ({ cells: [unitName(d, i.assetId), i.label, i.ok ? 'Pass' : 'DEFECT', i.ok ? '' : i.safety ? 'Yes' : 'No', i.note ?? '', i.imageIds.length ? String(i.imageIds.length) : ''], bold: !i.ok })),
+      d.items.map((i) => ({
+        cells: [
+          unitName(d, i.assetId),
+          i.label,
+          i.ok ? 'Pass' : 'DEFECT',
+          i.ok ? '' : i.safety ? 'Yes' : 'No',
+          i.note ?? '',
+          i.imageIds.length ? String(i.imageIds.length) : '',
+        ],
+        bold: !i.ok,
+      })),
       { rowH: 13, onePage: { reserve, more: (n) => `... and ${n} more item${n === 1 ? '' : 's'}: the CSV export lists every item` } },
     );
 
@@ -194,23 +270,60 @@ export function dvirPdf(r: ReportData): Promise<Buffer> {
           { title: 'Certification', width: width - 222 },
         ],
         certified.map((x) => ({ cells: [x.asset.unitNumber, x.label, certificationText(x, zone)] })),
-        { rowH: 22, wrap: true, onePage: { reserve: 16 + 110, more: (n) => `... and ${n} more defect${n === 1 ? '' : 's'}: the CSV export lists every certification` } },
+        {
+          rowH: 22,
+          wrap: true,
+          onePage: { reserve: 16 + 110, more: (n) => `... and ${n} more defect${n === 1 ? '' : 's'}: the CSV export lists every certification` },
+        },
       );
     }
 
     section(doc, 'Signatures');
     const y = Math.min(doc.y + 2, bottomOf(doc) - 110);
     const w = width / 2;
-    signatureBlock(doc, "Driver's signature", d.signature.name, d.signature.imageId ? (r.images.get(d.signature.imageId) ?? null) : null, `Signed ${timeIn(d.inspectedAt, zone)}`, left, y, w);
+    signatureBlock(
+      doc,
+      "Driver's signature",
+      d.signature.name,
+      d.signature.imageId ? (r.images.get(d.signature.imageId) ?? null) : null,
+      `Signed ${timeIn(d.inspectedAt, zone)}`,
+      left,
+      y,
+      w,
+    );
     const reviewTitle = "Next driver's review of the repairs, 49 CFR 396.13";
     if (d.review) {
-      signatureBlock(doc, reviewTitle, d.review.signature.name, d.review.signature.imageId ? (r.images.get(d.review.signature.imageId) ?? null) : null, `Reviewed ${timeIn(d.review.reviewedAt, zone)}`, left + w, y, w);
+      signatureBlock(
+        doc,
+        reviewTitle,
+        d.review.signature.name,
+        d.review.signature.imageId ? (r.images.get(d.review.signature.imageId) ?? null) : null,
+        `Reviewed ${timeIn(d.review.reviewedAt, zone)}`,
+        left + w,
+        y,
+        w,
+      );
     } else {
-      doc.font('Helvetica').fontSize(6.5).fillColor('#6b7280').text(reviewTitle.toUpperCase(), left + w, y, { width: w, lineBreak: false });
+      doc
+        .font('Helvetica')
+        .fontSize(6.5)
+        .fillColor('#6b7280')
+        .text(reviewTitle.toUpperCase(), left + w, y, { width: w, lineBreak: false });
       const words = d.hasDefects ? 'Not reviewed yet' : 'No defects: no review needed';
-      doc.font('Helvetica').fontSize(8.5).fillColor('#111827').text(words, left + w, y + 14, { width: w - 8, lineBreak: false });
+      doc
+        .font('Helvetica')
+        .fontSize(8.5)
+        .fillColor('#111827')
+        .text(words, left + w, y + 14, { width: w - 8, lineBreak: false });
     }
-    doc.font('Helvetica').fontSize(6.5).fillColor('#6b7280').text(`Report ${d.id}. Times in ${zone}. Odometer in ${UNIT_LABELS[c.units].distance === 'mi' ? 'miles' : 'kilometres'}.`, left, bottomOf(doc) - 10, { width, lineBreak: false });
+    doc
+      .font('Helvetica')
+      .fontSize(6.5)
+      .fillColor('#6b7280')
+      .text(`Report ${d.id}. Times in ${zone}. Odometer in ${UNIT_LABELS[c.units].distance === 'mi' ? 'miles' : 'kilometres'}.`, left, bottomOf(doc) - 10, {
+        width,
+        lineBreak: false,
+      });
   });
 }
 
@@ -219,10 +332,20 @@ export async function exportDvir(scope: ReadScope, ctx: AuthContext, dvirId: str
   const dvir = await getDvir(scope, ctx, dvirId);
   const { db, orgId } = scope;
   const carrier = await carrierOf(db, orgId);
-  const [home] = dvir.driver ? await db.select({ zone: drivers.homeTimeZone }).from(drivers).where(and(eq(drivers.id, dvir.driver.id), eq(drivers.organizationId, orgId))) : [];
+  const [home] = dvir.driver
+    ? await db
+        .select({ zone: drivers.homeTimeZone })
+        .from(drivers)
+        .where(and(eq(drivers.id, dvir.driver.id), eq(drivers.organizationId, orgId)))
+    : [];
   const zone = home?.zone ?? carrier.timeZone;
   const orderIds = [...new Set(dvir.defects.flatMap((x) => (x.workOrderId ? [x.workOrderId] : [])))];
-  const orders = orderIds.length ? await db.select({ id: workOrders.id, title: workOrders.title }).from(workOrders).where(and(eq(workOrders.organizationId, orgId), inArray(workOrders.id, orderIds))) : [];
+  const orders = orderIds.length
+    ? await db
+        .select({ id: workOrders.id, title: workOrders.title })
+        .from(workOrders)
+        .where(and(eq(workOrders.organizationId, orgId), inArray(workOrders.id, orderIds)))
+    : [];
   const data: ReportData = {
     dvir,
     carrier,
@@ -231,7 +354,9 @@ export async function exportDvir(scope: ReadScope, ctx: AuthContext, dvirId: str
     workOrders: new Map(orders.map((o) => [o.id, o.title])),
   };
   const name = `inspection-${safeName(dvir.asset.unitNumber)}-${fileDay(dvir.inspectedAt, zone)}-${dvir.kind === 'PRE_TRIP' ? 'pre-trip' : 'post-trip'}`;
-  return format === 'csv' ? { body: dvirCsv(data), type: 'text/csv; charset=utf-8', name: `${name}.csv` } : { body: await dvirPdf(data), type: 'application/pdf', name: `${name}.pdf` };
+  return format === 'csv'
+    ? { body: dvirCsv(data), type: 'text/csv; charset=utf-8', name: `${name}.csv` }
+    : { body: await dvirPdf(data), type: 'application/pdf', name: `${name}.pdf` };
 }
 
 // ---------------------------------------------------------------- a unit's history
@@ -247,24 +372,47 @@ export interface HistoryRow {
 const ITEM_LABEL = new Map<string, string>(DVIR_ITEMS.map((i) => [i.code, i.label]));
 
 /** The unit's inspections, defects with their certification, work orders and services, newest first. */
-export async function historyRows(db: DbOrTx, orgId: string, assetId: string, carrier: Carrier, zone: string): Promise<{ unitNumber: string; rows: HistoryRow[] }> {
-  const [unit] = await db.select({ unitNumber: assets.unitNumber }).from(assets).where(and(eq(assets.id, assetId), eq(assets.organizationId, orgId)));
+export async function historyRows(
+  db: DbOrTx,
+  orgId: string,
+  assetId: string,
+  carrier: Carrier,
+  zone: string,
+): Promise<{ unitNumber: string; rows: HistoryRow[] }> {
+  const [unit] = await db
+    .select({ unitNumber: assets.unitNumber })
+    .from(assets)
+    .where(and(eq(assets.id, assetId), eq(assets.organizationId, orgId)));
   const [reports, defects, orders, services] = await Promise.all([
     db
       .select()
       .from(dvirs)
       .where(and(eq(dvirs.organizationId, orgId), or(eq(dvirs.assetId, assetId), sql`${dvirs.trailers} @> ${JSON.stringify([{ id: assetId }])}::jsonb`)))
       .orderBy(desc(dvirs.inspectedAt)),
-    db.select().from(vehicleDefects).where(and(eq(vehicleDefects.organizationId, orgId), eq(vehicleDefects.assetId, assetId))),
-    db.select().from(workOrders).where(and(eq(workOrders.organizationId, orgId), eq(workOrders.assetId, assetId))),
+    db
+      .select()
+      .from(vehicleDefects)
+      .where(and(eq(vehicleDefects.organizationId, orgId), eq(vehicleDefects.assetId, assetId))),
+    db
+      .select()
+      .from(workOrders)
+      .where(and(eq(workOrders.organizationId, orgId), eq(workOrders.assetId, assetId))),
     db
       .select({ s: maintenanceServices, name: maintenanceSchedules.name })
       .from(maintenanceServices)
-      .innerJoin(maintenanceSchedules, and(eq(maintenanceSchedules.id, maintenanceServices.scheduleId), eq(maintenanceSchedules.organizationId, maintenanceServices.organizationId)))
+      .innerJoin(
+        maintenanceSchedules,
+        and(eq(maintenanceSchedules.id, maintenanceServices.scheduleId), eq(maintenanceSchedules.organizationId, maintenanceServices.organizationId)),
+      )
       .where(and(eq(maintenanceServices.organizationId, orgId), eq(maintenanceServices.assetId, assetId))),
   ]);
   // A removed unit keeps its history (its reports outlive it): its number comes from the records.
-  const unitNumber = unit?.unitNumber ?? defects[0]?.unitNumber ?? orders[0]?.unitNumber ?? reports.find((r) => r.assetId === assetId)?.unitNumber ?? reports[0]?.trailers.find((t) => t.id === assetId)?.unitNumber;
+  const unitNumber =
+    unit?.unitNumber ??
+    defects[0]?.unitNumber ??
+    orders[0]?.unitNumber ??
+    reports.find((r) => r.assetId === assetId)?.unitNumber ??
+    reports[0]?.trailers.find((t) => t.id === assetId)?.unitNumber;
   if (unitNumber === undefined) throw notFound('Vehicle');
   const orderTitle = new Map(orders.map((o) => [o.id, o.title]));
   const odo = (m: number | null) => odometerText(m === null ? null : m / 1000, carrier.units);
@@ -286,53 +434,49 @@ export async function historyRows(db: DbOrTx, orgId: string, assetId: string, ca
           .join('; '),
       };
     }),
-    ...defects.map(
-      (x): HistoryRow => ({
-        at: x.createdAt,
-        type: 'Defect',
-        summary: `${x.label || ITEM_LABEL.get(x.item) || x.item}${x.safety ? ' (affects safe operation)' : ''}${x.note ? `: ${x.note}` : ''}`,
-        status: DEFECT_WORDS[x.status],
-        detail: [
-          x.certifiedByName ? `certified by ${x.certifiedByName}${x.certifiedAt ? ` on ${timeIn(x.certifiedAt, zone)}` : ''}${x.certification ? `: ${x.certification}` : ''}` : '',
-          x.workOrderId ? `work order: ${orderTitle.get(x.workOrderId) ?? x.workOrderId}` : '',
-        ]
-          .filter(Boolean)
-          .join('; '),
-      }),
-    ),
-    ...orders.map(
-      (o): HistoryRow => ({
-        at: o.createdAt,
-        type: 'Work order',
-        summary: o.title,
-        status: ORDER_WORDS[o.status],
-        detail: [
-          o.assignee ? `by ${o.assignee}` : '',
-          o.laborHours === null ? '' : `${o.laborHours} h labour`,
-          o.costCents === null ? '' : `cost ${money(o.costCents)}`,
-          o.parts ? `parts: ${o.parts}` : '',
-          o.completedAt ? `done ${timeIn(o.completedAt, zone)}` : '',
-          o.description ?? '',
-        ]
-          .filter(Boolean)
-          .join('; '),
-      }),
-    ),
-    ...services.map(
-      ({ s, name }): HistoryRow => ({
-        at: s.doneAt,
-        type: 'Service',
-        summary: name,
-        status: s.workOrderId ? 'Serviced' : 'Schedule started',
-        detail: [
-          s.odometerM === null ? '' : `Odometer ${odo(s.odometerM)}`,
-          s.engineHours === null ? '' : `${s.engineHours.toFixed(1)} engine hours`,
-          s.workOrderId ? `work order: ${orderTitle.get(s.workOrderId) ?? s.workOrderId}` : '',
-        ]
-          .filter(Boolean)
-          .join('; '),
-      }),
-    ),
+    ...defects.map((x): HistoryRow => ({
+      at: x.createdAt,
+      type: 'Defect',
+      summary: `${x.label || ITEM_LABEL.get(x.item) || x.item}${x.safety ? ' (affects safe operation)' : ''}${x.note ? `: ${x.note}` : ''}`,
+      status: DEFECT_WORDS[x.status],
+      detail: [
+        x.certifiedByName
+          ? `certified by ${x.certifiedByName}${x.certifiedAt ? ` on ${timeIn(x.certifiedAt, zone)}` : ''}${x.certification ? `: ${x.certification}` : ''}`
+          : '',
+        x.workOrderId ? `work order: ${orderTitle.get(x.workOrderId) ?? x.workOrderId}` : '',
+      ]
+        .filter(Boolean)
+        .join('; '),
+    })),
+    ...orders.map((o): HistoryRow => ({
+      at: o.createdAt,
+      type: 'Work order',
+      summary: o.title,
+      status: ORDER_WORDS[o.status],
+      detail: [
+        o.assignee ? `by ${o.assignee}` : '',
+        o.laborHours === null ? '' : `${o.laborHours} h labour`,
+        o.costCents === null ? '' : `cost ${money(o.costCents)}`,
+        o.parts ? `parts: ${o.parts}` : '',
+        o.completedAt ? `done ${timeIn(o.completedAt, zone)}` : '',
+        o.description ?? '',
+      ]
+        .filter(Boolean)
+        .join('; '),
+    })),
+    ...services.map(({ s, name }): HistoryRow => ({
+      at: s.doneAt,
+      type: 'Service',
+      summary: name,
+      status: s.workOrderId ? 'Serviced' : 'Schedule started',
+      detail: [
+        s.odometerM === null ? '' : `Odometer ${odo(s.odometerM)}`,
+        s.engineHours === null ? '' : `${s.engineHours.toFixed(1)} engine hours`,
+        s.workOrderId ? `work order: ${orderTitle.get(s.workOrderId) ?? s.workOrderId}` : '',
+      ]
+        .filter(Boolean)
+        .join('; '),
+    })),
   ];
   rows.sort((x, y) => y.at.getTime() - x.at.getTime());
   return { unitNumber, rows };
@@ -352,7 +496,11 @@ export function historyCsv(carrier: Carrier, unitNumber: string, zone: string, r
 export function historyPdf(carrier: Carrier, unitNumber: string, zone: string, rows: readonly HistoryRow[]): Promise<Buffer> {
   return pdfBuffer(`Maintenance history ${unitNumber}`, 'landscape', (doc) => {
     doc.font('Helvetica-Bold').fontSize(15).fillColor('#111827').text(`Maintenance history: unit ${unitNumber}`);
-    doc.font('Helvetica').fontSize(9).fillColor('#374151').text(`${carrier.name}${carrier.dotNumber ? `, USDOT ${carrier.dotNumber}` : ''}${carrier.address ? `, ${carrier.address}` : ''}`);
+    doc
+      .font('Helvetica')
+      .fontSize(9)
+      .fillColor('#374151')
+      .text(`${carrier.name}${carrier.dotNumber ? `, USDOT ${carrier.dotNumber}` : ''}${carrier.address ? `, ${carrier.address}` : ''}`);
     doc.text(`${rows.length} records, newest first. Times in ${zone}; distances in ${carrier.units === 'IMPERIAL' ? 'miles' : 'kilometres'}.`);
     doc.moveDown(0.6);
     const width = contentWidth(doc);

@@ -21,7 +21,8 @@ afterAll(async () => {
 type Headers = Record<string, string>;
 const org = (rest: string, orgId = a.orgId) => `/api/v1/organizations/${orgId}${rest}`;
 const get = (url: string, headers: Headers) => t.app.inject({ method: 'GET', url, headers });
-const send = (method: 'POST' | 'PUT', url: string, headers: Headers, payload?: unknown) => t.app.inject({ method, url, headers, ...(payload === undefined ? {} : { payload: payload as object }) });
+const send = (method: 'POST' | 'PUT', url: string, headers: Headers, payload?: unknown) =>
+  t.app.inject({ method, url, headers, ...(payload === undefined ? {} : { payload: payload as object }) });
 
 const hasImage = (pdf: Buffer) => /\/Subtype \/Image/.test(pdf.toString('latin1'));
 
@@ -38,7 +39,12 @@ async function uploadSignature(headers: Headers, data = PNG): Promise<string> {
     data,
     Buffer.from(`\r\n--${boundary}--\r\n`),
   ]);
-  const res = await t.app.inject({ method: 'POST', url: org('/dvirs/images'), payload, headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, ...headers } });
+  const res = await t.app.inject({
+    method: 'POST',
+    url: org('/dvirs/images'),
+    payload,
+    headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, ...headers },
+  });
   expect(res.statusCode, res.body).toBe(201);
   return (res.json() as { id: string }).id;
 }
@@ -60,17 +66,37 @@ beforeAll(async () => {
   [truck, trailer] = [await newAsset(vehicleBody({ odometerKm: 160934.4 })), await newAsset(trailerBody())];
   expect((await send('PUT', org(`/assets/${truck.id}/driver/${driver.driver.id}`), a.admin)).statusCode).toBe(200);
   const items = [
-    ...DVIR_ITEMS.map((i) => (i.code === 'LIGHTING' ? { item: i.code, ok: false, note: '=HYPERLINK("x") left marker lamp out', safety: true } : { item: i.code, ok: true })),
+    ...DVIR_ITEMS.map((i) =>
+      i.code === 'LIGHTING' ? { item: i.code, ok: false, note: '=HYPERLINK("x") left marker lamp out', safety: true } : { item: i.code, ok: true },
+    ),
     ...DVIR_ITEMS.filter((i) => i.trailer).map((i) => ({ item: i.code, assetId: trailer.id, ok: true })),
   ];
   const signature = await uploadSignature(driver.headers);
-  const res = await send('POST', org('/dvirs'), driver.headers, { assetId: truck.id, trailerIds: [trailer.id], kind: 'POST_TRIP', items, location: 'Denver terminal', signature: { name: driver.name, imageId: signature } });
+  const res = await send('POST', org('/dvirs'), driver.headers, {
+    assetId: truck.id,
+    trailerIds: [trailer.id],
+    kind: 'POST_TRIP',
+    items,
+    location: 'Denver terminal',
+    signature: { name: driver.name, imageId: signature },
+  });
   expect(res.statusCode, res.body).toBe(201);
   dvir = dvirSchema.parse(res.json());
   const defect = dvir.defects[0]!;
-  const order = await send('POST', org('/work-orders'), a.admin, { assetId: truck.id, title: 'Replace marker lamp', defectIds: [defect.id], assignee: 'Bay 2', laborHours: 0.5, cost: 42.5 });
+  const order = await send('POST', org('/work-orders'), a.admin, {
+    assetId: truck.id,
+    title: 'Replace marker lamp',
+    defectIds: [defect.id],
+    assignee: 'Bay 2',
+    laborHours: 0.5,
+    cost: 42.5,
+  });
   expect(order.statusCode, order.body).toBe(201);
-  const cert = await send('PUT', org(`/defects/${defect.id}`), a.admin, { status: 'REPAIRED', certification: 'New lamp fitted', signature: { name: 'Mike Mechanic' } });
+  const cert = await send('PUT', org(`/defects/${defect.id}`), a.admin, {
+    status: 'REPAIRED',
+    certification: 'New lamp fitted',
+    signature: { name: 'Mike Mechanic' },
+  });
   expect(cert.statusCode, cert.body).toBe(200);
   const review = await send('POST', org(`/dvirs/${dvir.id}/review`), driver.headers, { signature: { name: driver.name } });
   expect(review.statusCode, review.body).toBe(200);
@@ -81,7 +107,9 @@ describe('the inspection report export', () => {
     const res = await get(org(`/dvirs/${dvir.id}/export?format=csv`), a.admin);
     expect(res.statusCode, res.body).toBe(200);
     expect(res.headers['content-type']).toContain('text/csv');
-    expect(res.headers['content-disposition']).toMatch(new RegExp(`attachment; filename="inspection-${truck.unitNumber}-\\d{4}-\\d{2}-\\d{2}-post-trip\\.csv"`));
+    expect(res.headers['content-disposition']).toMatch(
+      new RegExp(`attachment; filename="inspection-${truck.unitNumber}-\\d{4}-\\d{2}-\\d{2}-post-trip\\.csv"`),
+    );
     const csv = res.body;
     expect(csv).toContain('Carrier,Demo Freight');
     expect(csv).toContain('Inspection,Post-trip');
@@ -95,7 +123,11 @@ describe('the inspection report export', () => {
     expect(csv).toContain(`Vehicle ${truck.unitNumber},Parking brake,Pass`);
     expect(csv).toContain(`Trailer ${trailer.unitNumber},Tires,Pass`);
     // A note starting with "=" is written so a spreadsheet shows it as text.
-    expect(csv).toMatch(new RegExp(`Vehicle ${truck.unitNumber},Lighting devices and reflectors,Defect,Yes,"'=HYPERLINK\\(""x""\\) left marker lamp out",0,Repaired,Mike Mechanic,"[A-Z][a-z]{2} \\d+, \\d{4}, \\d{2}:\\d{2} M[SD]T",New lamp fitted,Replace marker lamp`));
+    expect(csv).toMatch(
+      new RegExp(
+        `Vehicle ${truck.unitNumber},Lighting devices and reflectors,Defect,Yes,"'=HYPERLINK\\(""x""\\) left marker lamp out",0,Repaired,Mike Mechanic,"[A-Z][a-z]{2} \\d+, \\d{4}, \\d{2}:\\d{2} M[SD]T",New lamp fitted,Replace marker lamp`,
+      ),
+    );
   });
 
   it('is a one-page PDF form with the carrier, units, odometer, zone, items, both signatures (the drawn one as an image) and the certification', async () => {
@@ -131,11 +163,22 @@ describe('the inspection report export', () => {
   it('stays one page with three trailers and many of the organization’s own items; a corrupt drawn signature prints as the typed name', async () => {
     const trailers = [trailer, await newAsset(trailerBody()), await newAsset(trailerBody())];
     const items = [
-      ...DVIR_ITEMS.map((i) => ({ item: i.code, ok: false, note: `Worn ${i.code.toLowerCase()} needs a look by the shop before the next trip out`, safety: false })),
+      ...DVIR_ITEMS.map((i) => ({
+        item: i.code,
+        ok: false,
+        note: `Worn ${i.code.toLowerCase()} needs a look by the shop before the next trip out`,
+        safety: false,
+      })),
       ...trailers.flatMap((tr) => DVIR_ITEMS.filter((i) => i.trailer).map((i) => ({ item: i.code, assetId: tr.id, ok: true }))),
       ...Array.from({ length: 30 }, (_, n) => ({ item: `Own item ${n + 1}`, ok: true })),
     ];
-    const res = await send('POST', org('/dvirs'), driver.headers, { assetId: truck.id, trailerIds: trailers.map((x) => x.id), kind: 'PRE_TRIP', items, signature: { name: driver.name, imageId: await uploadSignature(driver.headers, BROKEN) } });
+    const res = await send('POST', org('/dvirs'), driver.headers, {
+      assetId: truck.id,
+      trailerIds: trailers.map((x) => x.id),
+      kind: 'PRE_TRIP',
+      items,
+      signature: { name: driver.name, imageId: await uploadSignature(driver.headers, BROKEN) },
+    });
     expect(res.statusCode, res.body).toBe(201);
     const pdf = (await get(org(`/dvirs/${(res.json() as { id: string }).id}/export?format=pdf`), a.admin)).rawPayload;
     expect(pdfPageCount(pdf)).toBe(1);
@@ -167,7 +210,9 @@ describe('the maintenance history export', () => {
     expect(types.slice(0, 1)).toEqual(['Service']);
     expect(new Set(types)).toEqual(new Set(['Service', 'Work order', 'Defect', 'Inspection']));
     expect(res.body).toContain(`Post-trip by ${driver.name}`);
-    expect(res.body).toMatch(/Lighting devices and reflectors \(affects safe operation\).*,Repaired,"certified by Mike Mechanic on .*: New lamp fitted; work order: Replace marker lamp"/);
+    expect(res.body).toMatch(
+      /Lighting devices and reflectors \(affects safe operation\).*,Repaired,"certified by Mike Mechanic on .*: New lamp fitted; work order: Replace marker lamp"/,
+    );
     expect(res.body).toContain('Replace marker lamp,Open,by Bay 2; 0.5 h labour; cost 42.50');
     expect(res.body).toContain('Oil change,Schedule started,"Odometer 100,000.0 mi"');
     // The trailer's history holds the report it was inspected on.
@@ -181,7 +226,9 @@ describe('the maintenance history export', () => {
     expect(pdfText(pdf.rawPayload).replace(/\s+/g, ' ')).toContain(`Maintenance history: unit ${truck.unitNumber}`);
     expect((await get(org(`/maintenance/history/export?assetId=${truck.id}`, a.otherOrgId), a.other)).statusCode).toBe(404);
     expectFieldErrors((await get(org('/maintenance/history/export?format=pdf'), a.admin)).json(), 400, { assetId: '' });
-    expectFieldErrors((await get(org(`/maintenance/history/export?assetId=${truck.id}&format=doc`), a.admin)).json(), 400, { format: 'format must be csv or pdf' });
+    expectFieldErrors((await get(org(`/maintenance/history/export?assetId=${truck.id}&format=doc`), a.admin)).json(), 400, {
+      format: 'format must be csv or pdf',
+    });
     expect((await get(org(`/maintenance/history/export?assetId=${truck.id}`), driver.headers)).statusCode).toBe(403);
   });
 });

@@ -1,5 +1,12 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { inspectionDuePageSchema, inspectionItemsSchema, inspectionsDueQuery, maintenanceNextQuery, maintenanceNextSchema, orgIdParams } from '@fleet/api-contract';
+import {
+  inspectionDuePageSchema,
+  inspectionItemsSchema,
+  inspectionsDueQuery,
+  maintenanceNextQuery,
+  maintenanceNextSchema,
+  orgIdParams,
+} from '@fleet/api-contract';
 import { orgErrors } from '../../http/route-schemas.ts';
 import { requireAuth, scopeOf } from '../auth/index.ts';
 import { getInspectionItems, putInspectionItems } from './inspection-items.service.ts';
@@ -13,7 +20,13 @@ const tags = ['maintenance'];
 const maintenanceExtraRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get('/organizations/:orgId/maintenance/next', {
     config: { permissions: ['MAINTENANCE_LIST'], tokens: true },
-    schema: { tags, summary: 'Every schedule covering one vehicle with its next service: OK, DUE or OVERDUE, soonest first', params: orgIdParams, querystring: maintenanceNextQuery, response: { 200: maintenanceNextSchema, ...orgErrors() } },
+    schema: {
+      tags,
+      summary: 'Every schedule covering one vehicle with its next service: OK, DUE or OVERDUE, soonest first',
+      params: orgIdParams,
+      querystring: maintenanceNextQuery,
+      response: { 200: maintenanceNextSchema, ...orgErrors() },
+    },
     handler: (req) => maintenanceNext(scopeOf(req, req.params.orgId), req.query.assetId),
   });
 
@@ -31,7 +44,12 @@ const maintenanceExtraRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get('/organizations/:orgId/maintenance/inspection-items', {
     config: { anyPermissions: ['DVIR_LIST', 'DVIR_SELF_WRITE'], tokens: true },
-    schema: { tags, summary: "The organization's own inspection items, reported on every inspection besides the 396.11 list", params: orgIdParams, response: { 200: inspectionItemsSchema, ...orgErrors() } },
+    schema: {
+      tags,
+      summary: "The organization's own inspection items, reported on every inspection besides the 396.11 list",
+      params: orgIdParams,
+      response: { 200: inspectionItemsSchema, ...orgErrors() },
+    },
     handler: (req) => getInspectionItems(scopeOf(req, req.params.orgId)),
   });
 

@@ -1,5 +1,14 @@
 import { and, eq, gt, inArray, lte } from 'drizzle-orm';
-import { DEFAULT_ORGANIZATION_SETTINGS, DUTY_STATUSES, HOS_EVENT_TYPES, HOS_RECORD_STATUSES, UNIT_LABELS, distanceFromKm, type MaintenanceDue, type UnitSystem } from '@fleet/api-contract';
+import {
+  DEFAULT_ORGANIZATION_SETTINGS,
+  DUTY_STATUSES,
+  HOS_EVENT_TYPES,
+  HOS_RECORD_STATUSES,
+  UNIT_LABELS,
+  distanceFromKm,
+  type MaintenanceDue,
+  type UnitSystem,
+} from '@fleet/api-contract';
 import type { DbOrTx } from '../../db/client.ts';
 import { drivers, hosEvents, organizations, vehicleDefects } from '../../db/schema/index.ts';
 import { logDateOf } from '../hos/index.ts';
@@ -20,9 +29,12 @@ export async function orgWording(db: DbOrTx, orgId: string): Promise<{ units: Un
 /** "123,456.7 mi" for kilometres, in the organization's unit. */
 export const distanceWords = (km: number, units: UnitSystem) =>
   `${distanceFromKm(km, units).toLocaleString('en-US', { maximumFractionDigits: 1 })} ${UNIT_LABELS[units].distance}`;
-const dayWords = (ms: number, tz: string) => new Intl.DateTimeFormat('en-US', { timeZone: tz, month: 'short', day: 'numeric', year: 'numeric' }).format(new Date(ms));
+const dayWords = (ms: number, tz: string) =>
+  new Intl.DateTimeFormat('en-US', { timeZone: tz, month: 'short', day: 'numeric', year: 'numeric' }).format(new Date(ms));
 const timeWords = (ms: number, tz: string) =>
-  new Intl.DateTimeFormat('en-US', { timeZone: tz, month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit', timeZoneName: 'short' }).format(new Date(ms));
+  new Intl.DateTimeFormat('en-US', { timeZone: tz, month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit', timeZoneName: 'short' }).format(
+    new Date(ms),
+  );
 const list = (labels: string[]) => labels.join(', ');
 const defectsLink = (assetId: string) => `/maintenance/defects?status=OPEN&assetId=${assetId}`;
 
@@ -39,7 +51,9 @@ export interface ReportedSafetyDefects {
 /** One notice per unit of a report with safety defects: they keep the unit off the road until repaired. */
 export function safetyDefectNotice(orgId: string, r: ReportedSafetyDefects, units: UnitSystem): NotifyInput {
   const what = `${r.unit.trailer ? 'Trailer' : 'Vehicle'} ${r.unit.unitNumber}`;
-  const at = [r.odometerM === null ? null : `at ${distanceWords(r.odometerM / 1000, units)}`, r.location ? `near ${r.location}` : null].filter(Boolean).join(' ');
+  const at = [r.odometerM === null ? null : `at ${distanceWords(r.odometerM / 1000, units)}`, r.location ? `near ${r.location}` : null]
+    .filter(Boolean)
+    .join(' ');
   return {
     organizationId: orgId,
     kind: 'NEW_SAFETY_DEFECT',
@@ -131,4 +145,3 @@ export function serviceDueNotice(orgId: string, d: MaintenanceDue, units: UnitSy
     about: { assetId: d.assetId },
   };
 }
-

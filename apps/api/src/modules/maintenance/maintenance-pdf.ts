@@ -65,7 +65,12 @@ export function table(
       rowH,
     );
     const y = doc.y + 11;
-    doc.moveTo(left, y).lineTo(left + width, y).strokeColor('#9ca3af').lineWidth(0.5).stroke();
+    doc
+      .moveTo(left, y)
+      .lineTo(left + width, y)
+      .strokeColor('#9ca3af')
+      .lineWidth(0.5)
+      .stroke();
     doc.y = y + 3;
   };
   header();
@@ -86,7 +91,10 @@ export function table(
     }
     const y = doc.y;
     if (i % 2 === 1) doc.rect(left, y - 2, width, h).fill('#f3f4f6');
-    doc.font(row.bold ? 'Helvetica-Bold' : 'Helvetica').fontSize(8).fillColor('#111827');
+    doc
+      .font(row.bold ? 'Helvetica-Bold' : 'Helvetica')
+      .fontSize(8)
+      .fillColor('#111827');
     cells(doc, columns, row.cells, y, h, opts.wrap || opts.grow);
     doc.y = y + h;
   }
@@ -98,7 +106,12 @@ export function section(doc: Doc, title: string): void {
   const left = doc.page.margins.left;
   const y = doc.y + 8;
   doc.font('Helvetica-Bold').fontSize(9.5).fillColor('#111827').text(title, left, y, { lineBreak: false });
-  doc.moveTo(left, y + 13).lineTo(left + contentWidth(doc), y + 13).strokeColor('#111827').lineWidth(0.8).stroke();
+  doc
+    .moveTo(left, y + 13)
+    .lineTo(left + contentWidth(doc), y + 13)
+    .strokeColor('#111827')
+    .lineWidth(0.8)
+    .stroke();
   doc.x = left;
   doc.y = y + 18;
 }
@@ -111,8 +124,16 @@ export function fields(doc: Doc, pairs: ReadonlyArray<readonly [string, string]>
     const y = doc.y;
     let h = 0;
     pairs.slice(i, i + perRow).forEach(([label, value], k) => {
-      doc.font('Helvetica').fontSize(6.5).fillColor('#6b7280').text(label.toUpperCase(), left + k * w, y, { width: w - 6, lineBreak: false });
-      doc.font('Helvetica').fontSize(9).fillColor('#111827').text(value || '—', left + k * w, y + 8, { width: w - 6, height: 22, ellipsis: true });
+      doc
+        .font('Helvetica')
+        .fontSize(6.5)
+        .fillColor('#6b7280')
+        .text(label.toUpperCase(), left + k * w, y, { width: w - 6, lineBreak: false });
+      doc
+        .font('Helvetica')
+        .fontSize(9)
+        .fillColor('#111827')
+        .text(value || '—', left + k * w, y + 8, { width: w - 6, height: 22, ellipsis: true });
       h = Math.max(h, doc.y - y);
     });
     doc.y = y + Math.max(h, 19) + 3;
@@ -126,7 +147,7 @@ export function fields(doc: Doc, pairs: ReadonlyArray<readonly [string, string]>
  */
 export function pngInflates(data: Buffer): boolean {
   const idat: Buffer[] = [];
-  for (let at = 8; at + 8 <= data.length; ) {
+  for (let at = 8; at + 8 <= data.length;) {
     const length = data.readUInt32BE(at);
     const type = data.toString('latin1', at + 4, at + 8);
     if (type === 'IDAT') idat.push(data.subarray(at + 8, at + 8 + length));

@@ -1,6 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq, sql } from 'drizzle-orm';
-import { DVIR_ITEMS, dashboardSchema, distanceFromKm, inspectionDuePageSchema, maintenanceNextSchema, notificationPageSchema, type Dvir } from '@fleet/api-contract';
+import {
+  DVIR_ITEMS,
+  dashboardSchema,
+  distanceFromKm,
+  inspectionDuePageSchema,
+  maintenanceNextSchema,
+  notificationPageSchema,
+  type Dvir,
+} from '@fleet/api-contract';
 import { maintenanceServices } from '../../db/schema/index.ts';
 import { runServiceDue } from '../../jobs/service-due.ts';
 import { createTestApp, DEMO, expectErrorBody, expectFieldErrors, readOutbox, type TestContext } from '../../test/helpers.ts';
@@ -28,9 +36,11 @@ const DAY = 86_400_000;
 const BRAKES = DVIR_ITEMS.find((i) => i.code === 'SERVICE_BRAKES')!.label;
 const org = (rest: string, orgId = a.orgId) => `/api/v1/organizations/${orgId}${rest}`;
 const get = (url: string, headers: Headers) => t.app.inject({ method: 'GET', url, headers });
-const post = (url: string, headers: Headers, payload?: unknown) => t.app.inject({ method: 'POST', url, headers, ...(payload === undefined ? {} : { payload: payload as object }) });
+const post = (url: string, headers: Headers, payload?: unknown) =>
+  t.app.inject({ method: 'POST', url, headers, ...(payload === undefined ? {} : { payload: payload as object }) });
 const put = (url: string, headers: Headers, payload: unknown) => t.app.inject({ method: 'PUT', url, headers, payload: payload as object });
-const bell = async (headers: Headers, kind: string, orgId = a.orgId) => notificationPageSchema.parse((await get(org(`/notifications?size=100&kind=${kind}`, orgId), headers)).json()).content;
+const bell = async (headers: Headers, kind: string, orgId = a.orgId) =>
+  notificationPageSchema.parse((await get(org(`/notifications?size=100&kind=${kind}`, orgId), headers)).json()).content;
 
 const invitedDriver = () => invitedDriverOf(t.app, t.dataDir, a.orgId, a.admin);
 
@@ -54,12 +64,24 @@ function passedItems(trailerIds: string[] = [], extra: ItemBody[] = []): ItemBod
     ...extra,
   ];
 }
-const report = (assetId: string, over: Record<string, unknown> = {}) => ({ assetId, kind: 'PRE_TRIP', items: passedItems(), signature: { name: 'Signed Driver' }, ...over });
+const report = (assetId: string, over: Record<string, unknown> = {}) => ({
+  assetId,
+  kind: 'PRE_TRIP',
+  items: passedItems(),
+  signature: { name: 'Signed Driver' },
+  ...over,
+});
 
 /** Moving fixes over the last half hour: automatic duty status records Driving, the daily statistics count the drive today. */
 async function drive(v: TestVehicle) {
   const now = Date.now();
-  const positions = Array.from({ length: 16 }, (_, i) => ({ fixTime: new Date(now - (30 - 2 * i) * 60_000).toISOString(), latitude: 41.8, longitude: -87.6 + i * 0.02, speed: 80, ignition: true }));
+  const positions = Array.from({ length: 16 }, (_, i) => ({
+    fixTime: new Date(now - (30 - 2 * i) * 60_000).toISOString(),
+    latitude: 41.8,
+    longitude: -87.6 + i * 0.02,
+    speed: 80,
+    ignition: true,
+  }));
   const res = await post('/api/v1/ingest/positions', { authorization: `Bearer ${v.token}` }, { positions });
   expect(res.statusCode, res.body).toBe(200);
   await t.app.autoDuty.idle();
@@ -77,7 +99,9 @@ describe("the organization's own inspection items", () => {
 
     // Bad input: a name already on the 396.11 list, a name twice, an empty one; nothing changes.
     expectFieldErrors((await put(url, a.admin, { items: [{ name: 'Horn' }] })).json(), 400, { 'items.0.name': 'Item "Horn" is already on the 396.11 list' });
-    expectFieldErrors((await put(url, a.admin, { items: [{ name: 'Liftgate' }, { name: 'liftgate ' }] })).json(), 400, { 'items.1.name': 'Item "liftgate" is listed twice' });
+    expectFieldErrors((await put(url, a.admin, { items: [{ name: 'Liftgate' }, { name: 'liftgate ' }] })).json(), 400, {
+      'items.1.name': 'Item "liftgate" is listed twice',
+    });
     expectFieldErrors((await put(url, a.admin, { items: [{ name: '' }] })).json(), 400, { 'items.0.name': 'Item is a required field' });
     expect((await get(url, a.admin)).json()).toEqual({ items: [] });
     // Only MAINTENANCE_UPDATE replaces them; another organization's are its own.
@@ -86,15 +110,24 @@ describe("the organization's own inspection items", () => {
 
     const saved = await put(url, a.admin, { items: [{ name: 'Liftgate', trailer: true }, { name: 'Fire extinguisher seal' }] });
     expect(saved.statusCode, saved.body).toBe(200);
-    expect(saved.json()).toEqual({ items: [{ name: 'Liftgate', trailer: true }, { name: 'Fire extinguisher seal', trailer: false }] });
+    expect(saved.json()).toEqual({
+      items: [
+        { name: 'Liftgate', trailer: true },
+        { name: 'Fire extinguisher seal', trailer: false },
+      ],
+    });
     expect((await get(url, luis.headers)).json()).toEqual(saved.json());
     expect((await get(org('/maintenance/inspection-items', a.otherOrgId), a.other)).json()).toEqual({ items: [] });
-    const log = (await t.database.db.execute(sql`select changes from activity_log where entity_type = 'ORGANIZATION' and entity_id = ${a.orgId} and action = 'UPDATE' order by id desc limit 1`)) as unknown as { rows: Array<{ changes: { after: unknown } }> };
+    const log = (await t.database.db.execute(
+      sql`select changes from activity_log where entity_type = 'ORGANIZATION' and entity_id = ${a.orgId} and action = 'UPDATE' order by id desc limit 1`,
+    )) as unknown as { rows: Array<{ changes: { after: unknown } }> };
     expect(log.rows[0]?.changes.after).toEqual({ inspectionItems: 'Liftgate (trailers too); Fire extinguisher seal' });
 
     // A report without them names each missing one with its unit, and stores nothing.
     const missing = await post(org('/dvirs'), luis.headers, report(truck.id, { trailerIds: [trailer.id], items: passedItems([trailer.id]) }));
-    expectFieldErrors(missing.json(), 400, { items: `Items missing from the inspection: Liftgate (vehicle ${truck.unitNumber}); Fire extinguisher seal (vehicle ${truck.unitNumber}); Liftgate (trailer ${trailer.unitNumber})` });
+    expectFieldErrors(missing.json(), 400, {
+      items: `Items missing from the inspection: Liftgate (vehicle ${truck.unitNumber}); Fire extinguisher seal (vehicle ${truck.unitNumber}); Liftgate (trailer ${trailer.unitNumber})`,
+    });
     const own = [
       { item: 'liftgate', ok: true },
       { item: 'Fire extinguisher seal', ok: false, note: 'Seal broken', safety: false },
@@ -129,10 +162,21 @@ describe("a vehicle's next service", () => {
       ['Annual inspection', 'OK'],
       ['PM A', 'OK'],
     ]);
-    expect(first.find((i) => i.scheduleId === pm.id)).toMatchObject({ unitNumber: v.unitNumber, dueAt: null, dueOdometer: 120000 + 25000 * 1.609344, dueEngineHours: null });
+    expect(first.find((i) => i.scheduleId === pm.id)).toMatchObject({
+      unitNumber: v.unitNumber,
+      dueAt: null,
+      dueOdometer: 120000 + 25000 * 1.609344,
+      dueEngineHours: null,
+    });
     // 85 of 90 days gone: DUE; the annual one 400 days ago: OVERDUE (first).
-    await t.database.db.update(maintenanceServices).set({ doneAt: new Date(Date.now() - 85 * DAY) }).where(eq(maintenanceServices.scheduleId, oil.id));
-    await t.database.db.update(maintenanceServices).set({ doneAt: new Date(Date.now() - 400 * DAY) }).where(eq(maintenanceServices.scheduleId, annual.id));
+    await t.database.db
+      .update(maintenanceServices)
+      .set({ doneAt: new Date(Date.now() - 85 * DAY) })
+      .where(eq(maintenanceServices.scheduleId, oil.id));
+    await t.database.db
+      .update(maintenanceServices)
+      .set({ doneAt: new Date(Date.now() - 400 * DAY) })
+      .where(eq(maintenanceServices.scheduleId, annual.id));
     expect((await next()).map((i) => [i.name, i.status])).toEqual([
       ['Annual inspection', 'OVERDUE'],
       ['Oil change', 'DUE'],
@@ -160,12 +204,18 @@ describe('inspections due, a safety defect and driving with it', () => {
     await assign(v.assetId, driver.driver.id);
     unitNumber = `U-${v.uniqueId}`;
   });
-  const dueList = async (q = '', headers = a.admin) => inspectionDuePageSchema.parse((await get(org(`/maintenance/inspections-due?size=100${q}`), headers)).json());
+  const dueList = async (q = '', headers = a.admin) =>
+    inspectionDuePageSchema.parse((await get(org(`/maintenance/inspections-due?size=100${q}`), headers)).json());
 
   it('lists a vehicle that moved today without a report, with its driver; counts it on the dashboard; pages; keeps organizations apart', async () => {
     await drive(v);
     const page = await dueList();
-    expect(page.content.find((x) => x.assetId === v.assetId)).toEqual({ assetId: v.assetId, unitNumber, driver: { id: driver.driver.id, name: driver.name }, lastReportAt: null });
+    expect(page.content.find((x) => x.assetId === v.assetId)).toEqual({
+      assetId: v.assetId,
+      unitNumber,
+      driver: { id: driver.driver.id, name: driver.name },
+      lastReportAt: null,
+    });
     const dash = dashboardSchema.parse((await get(org('/dashboard/charts?days=7'), a.admin)).json());
     const counter = dash.counters.find((c) => c.key === 'inspectionsDue')!;
     expect(counter).toMatchObject({ value: page.totalElements, link: `/maintenance/inspections?view=due&date=${dash.today}`, tone: 'warn' });
@@ -181,7 +231,10 @@ describe('inspections due, a safety defect and driving with it', () => {
     await post(org(`/groups/${g.id}/assets`), a.admin, { assetIds: [v.assetId] });
     expect((await dueList(`&groupId=${g.id}`)).content.map((x) => x.assetId)).toEqual([v.assetId]);
     const grouped = dashboardSchema.parse((await get(org(`/dashboard/charts?days=7&groupId=${g.id}`), a.admin)).json());
-    expect(grouped.counters.find((c) => c.key === 'inspectionsDue')).toMatchObject({ value: 1, link: `/maintenance/inspections?view=due&date=${dash.today}&group=${g.id}` });
+    expect(grouped.counters.find((c) => c.key === 'inspectionsDue')).toMatchObject({
+      value: 1,
+      link: `/maintenance/inspections?view=due&date=${dash.today}&group=${g.id}`,
+    });
     // Bad input, permissions, tenancy.
     expectFieldErrors((await get(org('/maintenance/inspections-due?date=2026-13-40'), a.admin)).json(), 400, { date: 'date must be a day like 2026-06-01' });
     expectErrorBody((await get(org('/maintenance/inspections-due'), driver.headers)).json(), 403);
@@ -235,7 +288,8 @@ describe('inspections due, a safety defect and driving with it', () => {
   it('a Driving status on the vehicle after the defect was reported notifies once per vehicle and day; driving before it does not', async () => {
     // The drive of the first test began before the report: nothing to tell.
     await t.app.fleetWatch.check(a.orgId, { clock: false });
-    const mine = async (headers: Headers = a.admin) => (await bell(headers, 'DRIVEN_WITH_SAFETY_DEFECT')).filter((n) => n.title === `Vehicle ${unitNumber} is being driven with an open safety defect`);
+    const mine = async (headers: Headers = a.admin) =>
+      (await bell(headers, 'DRIVEN_WITH_SAFETY_DEFECT')).filter((n) => n.title === `Vehicle ${unitNumber} is being driven with an open safety defect`);
     expect(await mine()).toEqual([]);
     // Reported an hour earlier instead: that drive was with the defect open.
     await t.database.db.execute(sql`update vehicle_defects set created_at = now() - interval '1 hour' where asset_id = ${v.assetId}`);
@@ -251,8 +305,15 @@ describe('inspections due, a safety defect and driving with it', () => {
     expect(notes).toHaveLength(days.size);
     await t.app.fleetWatch.check(a.orgId, { clock: false });
     expect(await mine()).toHaveLength(days.size);
-    expect(notes[0]).toMatchObject({ category: 'Driven with a safety defect', expandedButton: { href: `/maintenance/defects?status=OPEN&assetId=${v.assetId}` } });
-    expect(notes[0]!.expandedContent).toMatch(new RegExp(`^(${driver.name}|An unidentified driver) started driving vehicle ${unitNumber} at [A-Z][a-z]{2} \\d{1,2}, \\d{1,2}:\\d{2} [AP]M C[SD]T while ${BRAKES.replace(/[,()]/g, '.')} was reported and not repaired\\.$`));
+    expect(notes[0]).toMatchObject({
+      category: 'Driven with a safety defect',
+      expandedButton: { href: `/maintenance/defects?status=OPEN&assetId=${v.assetId}` },
+    });
+    expect(notes[0]!.expandedContent).toMatch(
+      new RegExp(
+        `^(${driver.name}|An unidentified driver) started driving vehicle ${unitNumber} at [A-Z][a-z]{2} \\d{1,2}, \\d{1,2}:\\d{2} [AP]M C[SD]T while ${BRAKES.replace(/[,()]/g, '.')} was reported and not repaired\\.$`,
+      ),
+    );
     expect((await bell(a.other, 'DRIVEN_WITH_SAFETY_DEFECT', a.otherOrgId)).length).toBe(0);
     // Repaired: the counter and the next check see nothing open.
     const defect = (await get(org(`/defects?assetId=${v.assetId}&status=OPEN`), a.admin)).json().content[0] as { id: string };
@@ -265,9 +326,15 @@ describe('inspections due, a safety defect and driving with it', () => {
 describe('service coming due', () => {
   it('the hourly job notifies each schedule, vehicle and status once, in the organization’s units; the dashboard counts the overdue', async () => {
     const v = await newAsset(vehicleBody({ odometerKm: 120000 }));
-    const s = (await post(org('/maintenance-schedules'), a.admin, { assetId: v.id, name: 'PM B service', everyDays: 100, everyMiles: 25000 })).json() as { id: string };
+    const s = (await post(org('/maintenance-schedules'), a.admin, { assetId: v.id, name: 'PM B service', everyDays: 100, everyMiles: 25000 })).json() as {
+      id: string;
+    };
     const mine = async (headers: Headers = a.admin) => (await bell(headers, 'SERVICE_DUE')).filter((n) => n.title.endsWith(`for vehicle ${v.unitNumber}`));
-    const back = (days: number) => t.database.db.update(maintenanceServices).set({ doneAt: new Date(Date.now() - days * DAY) }).where(and(eq(maintenanceServices.scheduleId, s.id), eq(maintenanceServices.assetId, v.id)));
+    const back = (days: number) =>
+      t.database.db
+        .update(maintenanceServices)
+        .set({ doneAt: new Date(Date.now() - days * DAY) })
+        .where(and(eq(maintenanceServices.scheduleId, s.id), eq(maintenanceServices.assetId, v.id)));
     expect((await runServiceDue(t.database)).ran).toBe(true);
     expect(await mine()).toEqual([]);
 
@@ -277,12 +344,17 @@ describe('service coming due', () => {
     const due = await mine();
     expect(due.map((n) => n.title)).toEqual([`PM B service is coming due for vehicle ${v.unitNumber}`]);
     const miles = distanceFromKm(120000 + 25000 * 1.609344, 'IMPERIAL').toLocaleString('en-US', { maximumFractionDigits: 1 });
-    expect(due[0]!.expandedContent).toMatch(new RegExp(`^PM B service for vehicle ${v.unitNumber} is due on [A-Z][a-z]{2} \\d{1,2}, \\d{4} or at ${miles} mi\\.$`));
+    expect(due[0]!.expandedContent).toMatch(
+      new RegExp(`^PM B service for vehicle ${v.unitNumber} is due on [A-Z][a-z]{2} \\d{1,2}, \\d{4} or at ${miles} mi\\.$`),
+    );
     expect(due[0]!.expandedButton).toEqual({ label: 'See the service due', href: '/maintenance/due?status=DUE' });
 
     await back(101);
     await runServiceDue(t.database);
-    expect((await mine()).map((n) => n.title)).toEqual([`PM B service is overdue for vehicle ${v.unitNumber}`, `PM B service is coming due for vehicle ${v.unitNumber}`]);
+    expect((await mine()).map((n) => n.title)).toEqual([
+      `PM B service is overdue for vehicle ${v.unitNumber}`,
+      `PM B service is coming due for vehicle ${v.unitNumber}`,
+    ]);
     // Only who may list maintenance hears of it; another organization never.
     expect(await mine(await userWithPermissions(t, a.orgId, ['DVIR_LIST']))).toEqual([]);
     expect((await bell(a.other, 'SERVICE_DUE', a.otherOrgId)).length).toBe(0);

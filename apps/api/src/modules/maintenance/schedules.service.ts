@@ -24,11 +24,17 @@ type ScheduleRow = typeof maintenanceSchedules.$inferSelect;
 export const METRES_PER_MILE = 1609.344;
 
 /** The engine's total hours the device reported with the latest fix (ECM, decision 0155), else null. */
-export const latestEngineHours = sql<number | null>`case when jsonb_typeof(${latestPositions.attributes}->'engineHours') = 'number' then (${latestPositions.attributes}->>'engineHours')::float8 end`;
+export const latestEngineHours = sql<
+  number | null
+>`case when jsonb_typeof(${latestPositions.attributes}->'engineHours') = 'number' then (${latestPositions.attributes}->>'engineHours')::float8 end`;
 const num = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
 
 /** What each vehicle's meters read now (odometer metres, engine hours). */
-export async function readingsOf(db: DbOrTx, orgId: string, assetIds: string[]): Promise<Map<string, { odometerM: number | null; engineHours: number | null }>> {
+export async function readingsOf(
+  db: DbOrTx,
+  orgId: string,
+  assetIds: string[],
+): Promise<Map<string, { odometerM: number | null; engineHours: number | null }>> {
   const out = new Map<string, { odometerM: number | null; engineHours: number | null }>();
   if (assetIds.length === 0) return out;
   // The odometer is the vehicle's one reading (assets' vehicleOdometers, issue 66).
@@ -73,7 +79,16 @@ export async function ensureBaselines(db: DbOrTx, orgId: string, scheduleId: str
   const readings = await readingsOf(db, orgId, assetIds);
   await db
     .insert(maintenanceServices)
-    .values(assetIds.map((assetId) => ({ scheduleId, assetId, organizationId: orgId, doneAt: now, odometerM: readings.get(assetId)?.odometerM ?? null, engineHours: readings.get(assetId)?.engineHours ?? null })))
+    .values(
+      assetIds.map((assetId) => ({
+        scheduleId,
+        assetId,
+        organizationId: orgId,
+        doneAt: now,
+        odometerM: readings.get(assetId)?.odometerM ?? null,
+        engineHours: readings.get(assetId)?.engineHours ?? null,
+      })),
+    )
     .onConflictDoNothing();
 }
 

@@ -27,13 +27,25 @@ const tags = ['maintenance'];
 const workOrderRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get('/organizations/:orgId/work-orders', {
     config: { permissions: ['WORK_ORDER_LIST'], tokens: true },
-    schema: { tags, summary: 'Work orders, newest first', params: orgIdParams, querystring: workOrderListQuery, response: { 200: workOrderPageSchema, ...orgErrors() } },
+    schema: {
+      tags,
+      summary: 'Work orders, newest first',
+      params: orgIdParams,
+      querystring: workOrderListQuery,
+      response: { 200: workOrderPageSchema, ...orgErrors() },
+    },
     handler: (req) => orders.listWorkOrders(scopeOf(req, req.params.orgId), req.query),
   });
 
   app.post('/organizations/:orgId/work-orders', {
     config: { permissions: ['WORK_ORDER_UPDATE'], tokens: true },
-    schema: { tags, summary: 'Create a work order, linking defects of its vehicle or trailer', params: orgIdParams, body: workOrderInputSchema, response: { 201: workOrderSchema, ...orgErrors(409) } },
+    schema: {
+      tags,
+      summary: 'Create a work order, linking defects of its vehicle or trailer',
+      params: orgIdParams,
+      body: workOrderInputSchema,
+      response: { 201: workOrderSchema, ...orgErrors(409) },
+    },
     handler: async (req, reply) => reply.code(201).send(await orders.createWorkOrder(scopeOf(req, req.params.orgId), req.body)),
   });
 
@@ -45,7 +57,13 @@ const workOrderRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.put('/organizations/:orgId/work-orders/:workOrderId', {
     config: { permissions: ['WORK_ORDER_UPDATE'], tokens: true },
-    schema: { tags, summary: 'Replace a work order (DONE records its completion and restarts its schedule)', params: workOrderIdParams, body: workOrderInputSchema, response: { 200: workOrderSchema, ...orgErrors(409) } },
+    schema: {
+      tags,
+      summary: 'Replace a work order (DONE records its completion and restarts its schedule)',
+      params: workOrderIdParams,
+      body: workOrderInputSchema,
+      response: { 200: workOrderSchema, ...orgErrors(409) },
+    },
     handler: (req) => orders.updateWorkOrder(scopeOf(req, req.params.orgId), req.params.workOrderId, req.body),
   });
 
@@ -60,13 +78,25 @@ const workOrderRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get('/organizations/:orgId/maintenance-schedules', {
     config: { permissions: ['MAINTENANCE_LIST'], tokens: true },
-    schema: { tags, summary: 'Preventive maintenance schedules', params: orgIdParams, querystring: maintenanceScheduleListQuery, response: { 200: maintenanceSchedulePageSchema, ...orgErrors() } },
+    schema: {
+      tags,
+      summary: 'Preventive maintenance schedules',
+      params: orgIdParams,
+      querystring: maintenanceScheduleListQuery,
+      response: { 200: maintenanceSchedulePageSchema, ...orgErrors() },
+    },
     handler: (req) => schedules.listSchedules(scopeOf(req, req.params.orgId), req.query),
   });
 
   app.post('/organizations/:orgId/maintenance-schedules', {
     config: { permissions: ['MAINTENANCE_UPDATE'], tokens: true },
-    schema: { tags, summary: 'Create a schedule for a vehicle or a group (its vehicles start counting now)', params: orgIdParams, body: maintenanceScheduleInputSchema, response: { 201: maintenanceScheduleSchema, ...orgErrors() } },
+    schema: {
+      tags,
+      summary: 'Create a schedule for a vehicle or a group (its vehicles start counting now)',
+      params: orgIdParams,
+      body: maintenanceScheduleInputSchema,
+      response: { 201: maintenanceScheduleSchema, ...orgErrors() },
+    },
     handler: async (req, reply) => reply.code(201).send(await schedules.createSchedule(scopeOf(req, req.params.orgId), req.body)),
   });
 
@@ -78,7 +108,13 @@ const workOrderRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.put('/organizations/:orgId/maintenance-schedules/:scheduleId', {
     config: { permissions: ['MAINTENANCE_UPDATE'], tokens: true },
-    schema: { tags, summary: 'Replace a maintenance schedule', params: maintenanceScheduleIdParams, body: maintenanceScheduleInputSchema, response: { 200: maintenanceScheduleSchema, ...orgErrors() } },
+    schema: {
+      tags,
+      summary: 'Replace a maintenance schedule',
+      params: maintenanceScheduleIdParams,
+      body: maintenanceScheduleInputSchema,
+      response: { 200: maintenanceScheduleSchema, ...orgErrors() },
+    },
     handler: (req) => schedules.updateSchedule(scopeOf(req, req.params.orgId), req.params.scheduleId, req.body),
   });
 
@@ -93,7 +129,13 @@ const workOrderRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get('/organizations/:orgId/maintenance/due', {
     config: { permissions: ['MAINTENANCE_LIST'], tokens: true },
-    schema: { tags, summary: 'Vehicles due or overdue for service, overdue first', params: orgIdParams, querystring: maintenanceDueQuery, response: { 200: maintenanceDuePageSchema, ...orgErrors() } },
+    schema: {
+      tags,
+      summary: 'Vehicles due or overdue for service, overdue first',
+      params: orgIdParams,
+      querystring: maintenanceDueQuery,
+      response: { 200: maintenanceDuePageSchema, ...orgErrors() },
+    },
     handler: (req) => listMaintenanceDue(scopeOf(req, req.params.orgId), req.query),
   });
 };

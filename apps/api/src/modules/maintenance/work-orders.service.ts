@@ -79,7 +79,13 @@ async function checkInput(tx: DbOrTx, orgId: string, input: Input, orderId: stri
     const [s] = await tx
       .select({ id: maintenanceSchedules.id })
       .from(maintenanceSchedules)
-      .where(and(eq(maintenanceSchedules.id, input.scheduleId), eq(maintenanceSchedules.organizationId, orgId), scheduleCovers(sql`${input.assetId}::uuid`, maintenanceSchedules, orgId)));
+      .where(
+        and(
+          eq(maintenanceSchedules.id, input.scheduleId),
+          eq(maintenanceSchedules.organizationId, orgId),
+          scheduleCovers(sql`${input.assetId}::uuid`, maintenanceSchedules, orgId),
+        ),
+      );
     if (!s) throw invalidField('scheduleId', `Maintenance schedule is not a schedule of this organization covering ${unit.unitNumber}`);
   }
   const ids = [...new Set(input.defectIds)];
@@ -111,7 +117,13 @@ async function linkDefects(tx: DbOrTx, orgId: string, orderId: string, defectIds
   await tx
     .update(vehicleDefects)
     .set({ workOrderId: null })
-    .where(and(eq(vehicleDefects.organizationId, orgId), eq(vehicleDefects.workOrderId, orderId), defectIds.length ? notInArray(vehicleDefects.id, defectIds) : undefined));
+    .where(
+      and(
+        eq(vehicleDefects.organizationId, orgId),
+        eq(vehicleDefects.workOrderId, orderId),
+        defectIds.length ? notInArray(vehicleDefects.id, defectIds) : undefined,
+      ),
+    );
   if (defectIds.length) {
     await tx
       .update(vehicleDefects)
@@ -152,8 +164,16 @@ export async function listWorkOrders({ db, orgId }: ReadScope, q: ListQuery): Pr
     .orderBy(...orderBy(q.sort, SORTS, desc(workOrders.createdAt), desc(workOrders.id)))
     .limit(q.size)
     .offset(q.page * q.size);
-  const defects = await defectIdsOf(db, orgId, rows.map((r) => r.id));
-  return toPage(rows.map((r) => present(r, defects.get(r.id) ?? [])), total?.n ?? 0, q);
+  const defects = await defectIdsOf(
+    db,
+    orgId,
+    rows.map((r) => r.id),
+  );
+  return toPage(
+    rows.map((r) => present(r, defects.get(r.id) ?? [])),
+    total?.n ?? 0,
+    q,
+  );
 }
 
 export async function getWorkOrder({ db, orgId }: ReadScope, id: string): Promise<WorkOrder> {
@@ -201,7 +221,15 @@ export async function updateWorkOrder({ db, orgId, actor, now }: Scope, id: stri
     const defectIds = [...new Set(input.defectIds)];
     await linkDefects(tx, orgId, id, defectIds);
     if (done && before.status !== 'DONE' && after.scheduleId) await restartService(tx, orgId, after.scheduleId, after.assetId, id, at);
-    await recordActivity(tx, { orgId, actor, action: 'UPDATE', entityType: 'WORK_ORDER', entityId: id, before: { ...before, defectIds: beforeDefects }, after: { ...after, defectIds } });
+    await recordActivity(tx, {
+      orgId,
+      actor,
+      action: 'UPDATE',
+      entityType: 'WORK_ORDER',
+      entityId: id,
+      before: { ...before, defectIds: beforeDefects },
+      after: { ...after, defectIds },
+    });
   });
   return getWorkOrder({ db, orgId }, id);
 }

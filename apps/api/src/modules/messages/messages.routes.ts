@@ -28,7 +28,8 @@ const messagesRoutes: FastifyPluginAsyncZod = async (app) => {
     config: READ,
     schema: {
       tags,
-      summary: "Messages newest first: one driver's conversation (driverId; a driver always reads their own), a load's (loadId), older than `before`; with the caller's unread count",
+      summary:
+        "Messages newest first: one driver's conversation (driverId; a driver always reads their own), a load's (loadId), older than `before`; with the caller's unread count",
       params: orgIdParams,
       querystring: messageListQuery,
       response: { 200: messagePageSchema, ...orgErrors() },
@@ -63,7 +64,10 @@ const messagesRoutes: FastifyPluginAsyncZod = async (app) => {
       response: { 201: uploadedImageSchema, ...orgErrors(413) },
     },
     validatorCompiler: checkedElsewhere({ body: 'handler' }),
-    handler: async (req, reply) => reply.code(201).send(await storeOrganizationImage(req.server.db, req.params.orgId, uploaderOf(requireAuth(req)), await uploadedFileBytes(req), idempotencyKeyOf(req))),
+    handler: async (req, reply) =>
+      reply
+        .code(201)
+        .send(await storeOrganizationImage(req.server.db, req.params.orgId, uploaderOf(requireAuth(req)), await uploadedFileBytes(req), idempotencyKeyOf(req))),
   });
 
   app.post('/organizations/:orgId/messages/read', {
@@ -91,7 +95,12 @@ const messagesRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get('/organizations/:orgId/messages/unread-count', {
     config: READ,
-    schema: { tags, summary: "Messages to the caller's side not read yet (the menu's and the driver's badge)", params: orgIdParams, response: { 200: messageUnreadSchema, ...orgErrors() } },
+    schema: {
+      tags,
+      summary: "Messages to the caller's side not read yet (the menu's and the driver's badge)",
+      params: orgIdParams,
+      response: { 200: messageUnreadSchema, ...orgErrors() },
+    },
     handler: async (req) => ({ unread: await unreadCount(scopeOf(req, req.params.orgId), requireAuth(req)) }),
   });
 };

@@ -1,5 +1,16 @@
 import { and, count, desc, eq, inArray, isNull, lt, lte, sql } from 'drizzle-orm';
-import { MESSAGE_LATE_MAX_DAYS, type Conversation, type ConversationPage, type DriverMessage, type MessagePage, type MessageReadResult, type MessageSide, type messageCreateSchema, type messageListQuery, type messageReadSchema } from '@fleet/api-contract';
+import {
+  MESSAGE_LATE_MAX_DAYS,
+  type Conversation,
+  type ConversationPage,
+  type DriverMessage,
+  type MessagePage,
+  type MessageReadResult,
+  type MessageSide,
+  type messageCreateSchema,
+  type messageListQuery,
+  type messageReadSchema,
+} from '@fleet/api-contract';
 import type { z } from 'zod';
 import type { DbOrTx } from '../../db/client.ts';
 import { drivers, loads, messages, users } from '../../db/schema/index.ts';
@@ -93,7 +104,10 @@ async function present(db: DbOrTx, orgId: string, rows: readonly ListedRow[]): P
   const senderIds = [...new Set(rows.map((r) => r.senderUserId).filter((x): x is string => !!x))];
   const loadIds = [...new Set(rows.map((r) => r.loadId).filter((x): x is string => !!x))];
   const senders = new Map(
-    (senderIds.length ? await db.select({ id: users.id, firstName: users.firstName, lastName: users.lastName }).from(users).where(inArray(users.id, senderIds)) : []).map((u) => [u.id, u]),
+    (senderIds.length
+      ? await db.select({ id: users.id, firstName: users.firstName, lastName: users.lastName }).from(users).where(inArray(users.id, senderIds))
+      : []
+    ).map((u) => [u.id, u]),
   );
   const loadRefs = new Map(
     (loadIds.length
@@ -229,7 +243,12 @@ function writtenAt(side: MessageSide, recordedAt: string | null | undefined, now
   if (!recordedAt) return null;
   if (side !== 'DRIVER') throw invalidField('recordedAt', "Recorded at is for a driver's phone sending a message late: leave it out");
   const ms = recordedTime(recordedAt, now);
-  if (ms < now - LATE_MAX_MS) throw invalidField('recordedAt', `Recorded at cannot be more than ${MESSAGE_LATE_MAX_DAYS} days ago: check the phone's date and time`, 'sync.recorded_too_old').withParams({
+  if (ms < now - LATE_MAX_MS)
+    throw invalidField(
+      'recordedAt',
+      `Recorded at cannot be more than ${MESSAGE_LATE_MAX_DAYS} days ago: check the phone's date and time`,
+      'sync.recorded_too_old',
+    ).withParams({
       days: MESSAGE_LATE_MAX_DAYS,
     });
   return ms > now - AT_ONCE_MS ? null : new Date(ms);
@@ -239,7 +258,11 @@ function writtenAt(side: MessageSide, recordedAt: string | null | undefined, now
  * Sends a message in a driver's conversation. With a `clientId` already stored for the same
  * conversation and side, nothing new is stored and the first message is answered (`created: false`).
  */
-export async function sendMessage(s: Scope, ctx: AuthContext, input: z.output<typeof messageCreateSchema>): Promise<{ message: DriverMessage; created: boolean }> {
+export async function sendMessage(
+  s: Scope,
+  ctx: AuthContext,
+  input: z.output<typeof messageCreateSchema>,
+): Promise<{ message: DriverMessage; created: boolean }> {
   const reach = await reachOf(s.db, s.orgId, ctx);
   const clientId = input.clientId ?? null;
   let sentAt: Date | null;
@@ -257,7 +280,17 @@ export async function sendMessage(s: Scope, ctx: AuthContext, input: z.output<ty
   return s.db.transaction(async (tx) => {
     const [row] = await tx
       .insert(messages)
-      .values({ organizationId: s.orgId, driverId: driver.id, loadId: load?.id ?? null, side: reach.side, senderUserId: ctx.userId, body: input.body, imageIds, clientId, ...(sentAt ? { sentAt } : {}) })
+      .values({
+        organizationId: s.orgId,
+        driverId: driver.id,
+        loadId: load?.id ?? null,
+        side: reach.side,
+        senderUserId: ctx.userId,
+        body: input.body,
+        imageIds,
+        clientId,
+        ...(sentAt ? { sentAt } : {}),
+      })
       .onConflictDoNothing()
       .returning(messageColumns);
     if (!row) {
@@ -270,7 +303,8 @@ export async function sendMessage(s: Scope, ctx: AuthContext, input: z.output<ty
     const [message] = await present(tx, s.orgId, [row]);
     await notifyConversation(tx, s.orgId, driver.id);
     const sender = message!.sender;
-    const from = reach.side === 'DRIVER' ? `${driver.firstName} ${driver.lastName}` : [sender?.firstName, sender?.lastName].filter(Boolean).join(' ') || 'Dispatch';
+    const from =
+      reach.side === 'DRIVER' ? `${driver.firstName} ${driver.lastName}` : [sender?.firstName, sender?.lastName].filter(Boolean).join(' ') || 'Dispatch';
     const preview = input.body.length > 140 ? `${input.body.slice(0, 139)}…` : input.body;
     if (reach.side === 'DRIVER') {
       await notify(tx, {

@@ -31,7 +31,12 @@ async function upload(headers: Record<string, string>, org = orgId) {
     PNG,
     Buffer.from(`\r\n--${boundary}--\r\n`),
   ]);
-  return t.app.inject({ method: 'POST', url: url('/images', org), payload, headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, ...headers } });
+  return t.app.inject({
+    method: 'POST',
+    url: url('/images', org),
+    payload,
+    headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, ...headers },
+  });
 }
 
 function loadBody(driverIds: string[]) {
@@ -39,8 +44,22 @@ function loadBody(driverIds: string[]) {
   return {
     customer: 'Acme Foods',
     stops: [
-      { kind: 'PICKUP', latitude: 39.1, longitude: -94.58, windowStart: new Date(now + H).toISOString(), windowEnd: new Date(now + 2 * H).toISOString(), serviceMinutes: 30 },
-      { kind: 'DELIVERY', latitude: 38.63, longitude: -90.2, windowStart: new Date(now + 6 * H).toISOString(), windowEnd: new Date(now + 8 * H).toISOString(), serviceMinutes: 30 },
+      {
+        kind: 'PICKUP',
+        latitude: 39.1,
+        longitude: -94.58,
+        windowStart: new Date(now + H).toISOString(),
+        windowEnd: new Date(now + 2 * H).toISOString(),
+        serviceMinutes: 30,
+      },
+      {
+        kind: 'DELIVERY',
+        latitude: 38.63,
+        longitude: -90.2,
+        windowStart: new Date(now + 6 * H).toISOString(),
+        windowEnd: new Date(now + 8 * H).toISOString(),
+        serviceMinutes: 30,
+      },
     ],
     rate: { lineHaul: 900, fuelSurcharge: 0, accessorials: [] },
     driverIds,
@@ -74,7 +93,12 @@ beforeAll(async () => {
   const o = await registerOrganization(t.app, 'Other Messages Carrier');
   const oAdmin = bearer(o.accessToken);
   const oDriver = await invitedDriver(t.app, t.dataDir, o.user.organization!.id, oAdmin);
-  const oLoad = await t.app.inject({ method: 'POST', url: `/api/v1/organizations/${o.user.organization!.id}/loads`, headers: oAdmin, payload: loadBody([oDriver.driver.id]) });
+  const oLoad = await t.app.inject({
+    method: 'POST',
+    url: `/api/v1/organizations/${o.user.organization!.id}/loads`,
+    headers: oAdmin,
+    payload: loadBody([oDriver.driver.id]),
+  });
   other = { orgId: o.user.organization!.id, headers: oAdmin, driverId: oDriver.driver.id, loadId: oLoad.json().id };
 });
 afterAll(async () => {
@@ -100,7 +124,12 @@ describe('messages between a driver and dispatch', () => {
     expect(mine.unread).toBe(1);
     expect(mine.content.map((m) => m.id)).toEqual([toDriver.id]);
     expect((await t.app.inject({ method: 'GET', url: url('/unread-count'), headers: driver.headers })).json()).toEqual({ unread: 1 });
-    const read = await t.app.inject({ method: 'POST', url: url('/read'), headers: driver.headers, payload: { driverId: driver.driver.id, upTo: toDriver.sentAt } });
+    const read = await t.app.inject({
+      method: 'POST',
+      url: url('/read'),
+      headers: driver.headers,
+      payload: { driverId: driver.driver.id, upTo: toDriver.sentAt },
+    });
     expect(read.statusCode, read.body).toBe(200);
     expect(read.json()).toEqual({ updated: 1, unread: 0 });
 
@@ -132,21 +161,39 @@ describe('messages between a driver and dispatch', () => {
     expect((await list(dispatcher, `driverId=${driver.driver.id}`)).content.filter((m) => m.body === body.body)).toHaveLength(1);
   });
 
-  it('a driver reaches only their own conversation and loads; another organization\'s driver or load is a 404', async () => {
-    expect((await t.app.inject({ method: 'POST', url: url(), headers: driver.headers, payload: { driverId: second.driver.id, body: 'hi' } })).statusCode).toBe(404);
+  it("a driver reaches only their own conversation and loads; another organization's driver or load is a 404", async () => {
+    expect((await t.app.inject({ method: 'POST', url: url(), headers: driver.headers, payload: { driverId: second.driver.id, body: 'hi' } })).statusCode).toBe(
+      404,
+    );
     expect((await t.app.inject({ method: 'GET', url: url(`?driverId=${second.driver.id}`), headers: driver.headers })).statusCode).toBe(404);
-    expect((await t.app.inject({ method: 'POST', url: url(), headers: second.headers, payload: { driverId: second.driver.id, loadId, body: 'not my load' } })).statusCode).toBe(404);
+    expect(
+      (await t.app.inject({ method: 'POST', url: url(), headers: second.headers, payload: { driverId: second.driver.id, loadId, body: 'not my load' } }))
+        .statusCode,
+    ).toBe(404);
     expect((await t.app.inject({ method: 'GET', url: url('/conversations'), headers: driver.headers })).statusCode).toBe(403);
     expect((await t.app.inject({ method: 'POST', url: url(), headers: dispatcher, payload: { driverId: other.driverId, body: 'hi' } })).statusCode).toBe(404);
-    expect((await t.app.inject({ method: 'POST', url: url(), headers: dispatcher, payload: { driverId: driver.driver.id, loadId: other.loadId, body: 'hi' } })).statusCode).toBe(404);
-    expect((await t.app.inject({ method: 'POST', url: url('/read'), headers: dispatcher, payload: { driverId: other.driverId, upTo: new Date().toISOString() } })).statusCode).toBe(404);
+    expect(
+      (await t.app.inject({ method: 'POST', url: url(), headers: dispatcher, payload: { driverId: driver.driver.id, loadId: other.loadId, body: 'hi' } }))
+        .statusCode,
+    ).toBe(404);
+    expect(
+      (await t.app.inject({ method: 'POST', url: url('/read'), headers: dispatcher, payload: { driverId: other.driverId, upTo: new Date().toISOString() } }))
+        .statusCode,
+    ).toBe(404);
     // The other organization's photo is not ours to attach.
     const theirs = await upload(other.headers, other.orgId);
     expect(theirs.statusCode, theirs.body).toBe(201);
-    const res = await t.app.inject({ method: 'POST', url: url(), headers: dispatcher, payload: { driverId: driver.driver.id, body: 'look', imageIds: [theirs.json().id] } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: url(),
+      headers: dispatcher,
+      payload: { driverId: driver.driver.id, body: 'look', imageIds: [theirs.json().id] },
+    });
     expectFieldErrors(res.json(), 400, { 'imageIds.0': 'Photos must be images uploaded to this organization' });
     // And the other organization sees none of ours.
-    const oInbox = conversationPageSchema.parse((await t.app.inject({ method: 'GET', url: url('/conversations', other.orgId), headers: other.headers })).json());
+    const oInbox = conversationPageSchema.parse(
+      (await t.app.inject({ method: 'GET', url: url('/conversations', other.orgId), headers: other.headers })).json(),
+    );
     expect(oInbox.content).toEqual([]);
   });
 
@@ -165,7 +212,12 @@ describe('messages between a driver and dispatch', () => {
       if (Object.keys(fields).length) expectFieldErrors(res.json(), 400, fields);
       else expectErrorBody(res.json(), 400);
     }
-    const badRead = await t.app.inject({ method: 'POST', url: url('/read'), headers: dispatcher, payload: { driverId: driver.driver.id, upTo: '0050-01-01T00:00:00Z' } });
+    const badRead = await t.app.inject({
+      method: 'POST',
+      url: url('/read'),
+      headers: dispatcher,
+      payload: { driverId: driver.driver.id, upTo: '0050-01-01T00:00:00Z' },
+    });
     expect(badRead.statusCode).toBe(400);
     expect((await list(dispatcher, `driverId=${driver.driver.id}&size=100`)).content.length).toBe(before);
   });
@@ -190,10 +242,20 @@ describe('messages between a driver and dispatch', () => {
     expect((await list(second.headers)).content.find((m) => m.id === stored.id)?.sentAt).toBe(writtenAt);
     // A message that arrives within a minute of being written is stored at the server's time (a
     // phone's clock a few seconds off must not put an answer before its question).
-    const prompt = await send(second.headers, { driverId: second.driver.id, body: 'On my way', clientId: 'phone-late-0002', recordedAt: new Date(Date.now() - 20_000).toISOString() });
+    const prompt = await send(second.headers, {
+      driverId: second.driver.id,
+      body: 'On my way',
+      clientId: 'phone-late-0002',
+      recordedAt: new Date(Date.now() - 20_000).toISOString(),
+    });
     expect(prompt.sentAt).toBe(prompt.receivedAt);
     // And a clock a little ahead (under a minute) is taken as now.
-    const ahead = await send(second.headers, { driverId: second.driver.id, body: 'Clock ahead', clientId: 'phone-late-0003', recordedAt: new Date(Date.now() + 30_000).toISOString() });
+    const ahead = await send(second.headers, {
+      driverId: second.driver.id,
+      body: 'Clock ahead',
+      clientId: 'phone-late-0003',
+      recordedAt: new Date(Date.now() + 30_000).toISOString(),
+    });
     expect(ahead.sentAt).toBe(ahead.receivedAt);
   });
 
@@ -201,7 +263,12 @@ describe('messages between a driver and dispatch', () => {
     const before = (await list(dispatcher, `driverId=${driver.driver.id}&size=100`)).content.length;
     // With the code the phone words the refusal by in the driver's language (decision 0257).
     const cases: Array<[Record<string, string>, Record<string, unknown>, string, string, Record<string, unknown>?]> = [
-      [driver.headers, { recordedAt: new Date(Date.now() + 5 * 60_000).toISOString() }, "Recorded at cannot be in the future: check the phone's date and time", 'sync.recorded_in_future'],
+      [
+        driver.headers,
+        { recordedAt: new Date(Date.now() + 5 * 60_000).toISOString() },
+        "Recorded at cannot be in the future: check the phone's date and time",
+        'sync.recorded_in_future',
+      ],
       [
         driver.headers,
         { recordedAt: new Date(Date.now() - (MESSAGE_LATE_MAX_DAYS + 1) * 86_400_000).toISOString() },
@@ -210,10 +277,20 @@ describe('messages between a driver and dispatch', () => {
         { days: MESSAGE_LATE_MAX_DAYS },
       ],
       [driver.headers, { recordedAt: 'yesterday' }, 'Recorded at must be an instant like 2026-06-01T06:00:00-05:00', 'validation.invalid_body'],
-      [dispatcher, { recordedAt: new Date(Date.now() - 10 * 60_000).toISOString() }, "Recorded at is for a driver's phone sending a message late: leave it out", 'validation.invalid_field'],
+      [
+        dispatcher,
+        { recordedAt: new Date(Date.now() - 10 * 60_000).toISOString() },
+        "Recorded at is for a driver's phone sending a message late: leave it out",
+        'validation.invalid_field',
+      ],
     ];
     for (const [headers, extra, words, code, params] of cases) {
-      const res = await t.app.inject({ method: 'POST', url: url(), headers, payload: { driverId: driver.driver.id, body: 'Late?', clientId: `bad-late-${Math.random().toString(36).slice(2, 10)}`, ...extra } });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: url(),
+        headers,
+        payload: { driverId: driver.driver.id, body: 'Late?', clientId: `bad-late-${Math.random().toString(36).slice(2, 10)}`, ...extra },
+      });
       expect(expectFieldErrors(res.json(), 400, { recordedAt: words }).code).toBe(code);
       expect((res.json() as { params?: unknown }).params).toEqual(params);
     }
@@ -221,7 +298,12 @@ describe('messages between a driver and dispatch', () => {
   });
 
   it('a resend of a message stored just inside the bound answers it after the bound has passed', async () => {
-    const body = { driverId: second.driver.id, body: 'Written a month ago', clientId: 'phone-late-0004', recordedAt: new Date(Date.now() - MESSAGE_LATE_MAX_DAYS * 86_400_000 + 60_000).toISOString() };
+    const body = {
+      driverId: second.driver.id,
+      body: 'Written a month ago',
+      clientId: 'phone-late-0004',
+      recordedAt: new Date(Date.now() - MESSAGE_LATE_MAX_DAYS * 86_400_000 + 60_000).toISOString(),
+    };
     const first = await send(second.headers, body, 201);
     expect(first.sentAt).toBe(body.recordedAt);
     // Two minutes on, the same record is older than the bound: it was taken, so it is answered, not refused.
@@ -248,7 +330,8 @@ describe('messages between a driver and dispatch', () => {
   it('new messages and read marks reach the other side live, with a notification', async () => {
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     const port = (t.app.server.address() as { port: number }).port;
-    const open = (headers: Record<string, string>) => openLiveStream(`http://127.0.0.1:${port}/api/v1/organizations/${orgId}/notifications/stream`, headers.authorization!.slice(7));
+    const open = (headers: Record<string, string>) =>
+      openLiveStream(`http://127.0.0.1:${port}/api/v1/organizations/${orgId}/notifications/stream`, headers.authorization!.slice(7));
     const [officeStream, driverStream, secondStream] = await Promise.all([open(dispatcher), open(driver.headers), open(second.headers)]);
     await Promise.all([officeStream, driverStream, secondStream].map((s) => s.next((e) => e.event === 'unread')));
     const m = await send(dispatcher, { driverId: driver.driver.id, body: 'New pick-up time: 14:00' });

@@ -14,7 +14,10 @@ export interface NotificationSubscriber {
   hos?: boolean;
   /** Which drivers' conversations with dispatch the caller follows: every one (the office), one (a driver), none. */
   conversations?: { all: true } | { driverId: string } | null;
-  send(event: 'notification' | 'unread' | 'hos' | 'conversation', data: NotificationEvent | { unread: number } | HosChangedEvent | ConversationChangedEvent): void;
+  send(
+    event: 'notification' | 'unread' | 'hos' | 'conversation',
+    data: NotificationEvent | { unread: number } | HosChangedEvent | ConversationChangedEvent,
+  ): void;
   close(): void;
 }
 
@@ -205,7 +208,9 @@ export class NotificationHub {
     // Claimed per organization, each by one statement: of several instances, exactly one sends each
     // message. On Citus a FOR UPDATE must stay on one shard and users is a reference table read
     // apart (decision 0169).
-    const orgs = rowsOf<{ organization_id: string }>(await db.execute(sql`select distinct organization_id from notifications where email and emailed_at is null`));
+    const orgs = rowsOf<{ organization_id: string }>(
+      await db.execute(sql`select distinct organization_id from notifications where email and emailed_at is null`),
+    );
     const now = new Date().toISOString();
     const claimed: Array<{ id: string; email: string; title: string; body: string | null; link: string | null; first_name: string | null }> = [];
     for (const { organization_id: org } of orgs) {
@@ -228,7 +233,15 @@ export class NotificationHub {
     }
     for (const m of claimed) {
       const link = m.link ? new URL(m.link, this.publicUrl).toString() : null;
-      const text = [`Hello ${m.first_name ?? ''},`.replace(' ,', ','), '', m.title, ...(m.body ? ['', m.body] : []), ...(link ? ['', `Open it: ${link}`] : []), '', 'You receive this because you chose it in Fleetline (Notifications, preferences).'].join('\n');
+      const text = [
+        `Hello ${m.first_name ?? ''},`.replace(' ,', ','),
+        '',
+        m.title,
+        ...(m.body ? ['', m.body] : []),
+        ...(link ? ['', `Open it: ${link}`] : []),
+        '',
+        'You receive this because you chose it in Fleetline (Notifications, preferences).',
+      ].join('\n');
       try {
         await this.mailer.send({ to: m.email, subject: `Fleetline: ${m.title}`, text });
       } catch (err) {

@@ -30,7 +30,6 @@ export type OwnConversation = (db: FastifyInstance['db'], orgId: string, userId:
 const notificationsRoutes =
   (hub: NotificationHub, ownConversation: OwnConversation): FastifyPluginAsyncZod =>
   async (app) => {
-
     app.get('/organizations/:orgId/notifications', {
       schema: {
         tags,
@@ -43,7 +42,12 @@ const notificationsRoutes =
     });
 
     app.get('/organizations/:orgId/notifications/unread-count', {
-      schema: { tags, summary: "How many of the caller's notifications are unread (the bell's badge)", params, response: { 200: unreadCountSchema, ...orgErrors() } },
+      schema: {
+        tags,
+        summary: "How many of the caller's notifications are unread (the bell's badge)",
+        params,
+        response: { 200: unreadCountSchema, ...orgErrors() },
+      },
       handler: async (req) => ({ unread: await unreadCount(scopeOf(req, req.params.orgId), requireAuth(req).userId) }),
     });
 
@@ -70,7 +74,12 @@ const notificationsRoutes =
     });
 
     app.get('/organizations/:orgId/notifications/preferences', {
-      schema: { tags, summary: 'The kinds the caller receives, in the app and by e-mail', params, response: { 200: notificationPreferencesSchema, ...orgErrors() } },
+      schema: {
+        tags,
+        summary: 'The kinds the caller receives, in the app and by e-mail',
+        params,
+        response: { 200: notificationPreferencesSchema, ...orgErrors() },
+      },
       handler: (req) => getPreferences(scopeOf(req, req.params.orgId), requireAuth(req).userId),
     });
 
@@ -103,7 +112,13 @@ const notificationsRoutes =
           'When the caller loses access (deactivated, logged out everywhere, the organization withdrawn) a last `revoked` {reason, message} ends it.',
         params,
         querystring: z.object({ ticket: z.string().optional() }),
-        response: { 200: nonJsonResponse('text/event-stream', 'Server-Sent Events: `event: unread`, `event: notification`, `event: hos` and a last `event: revoked`, each `data:` JSON'), ...orgErrors() },
+        response: {
+          200: nonJsonResponse(
+            'text/event-stream',
+            'Server-Sent Events: `event: unread`, `event: notification`, `event: hos` and a last `event: revoked`, each `data:` JSON',
+          ),
+          ...orgErrors(),
+        },
       },
       handler: async (req, reply) => {
         const s = scopeOf(req, req.params.orgId);
@@ -123,10 +138,14 @@ const notificationsRoutes =
           close: () => stream.end(),
         };
         // Ended when the caller's session does; `hos` follows the caller's permissions while it stays open.
-        const stream = openEventStream(reply, { event: 'unread', data: { unread } }, app.openStreams.guard(req, (ctx) => {
-          sub.hos = readsHos(ctx.permissions);
-          sub.conversations = follows(ctx.permissions);
-        }));
+        const stream = openEventStream(
+          reply,
+          { event: 'unread', data: { unread } },
+          app.openStreams.guard(req, (ctx) => {
+            sub.hos = readsHos(ctx.permissions);
+            sub.conversations = follows(ctx.permissions);
+          }),
+        );
         stream.onClose(hub.subscribe(sub));
       },
     });

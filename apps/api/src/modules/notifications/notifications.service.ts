@@ -82,7 +82,10 @@ export async function notifyMany(db: DbOrTx, inputs: readonly NotifyInput[]): Pr
   if (inputs.length === 0) return [];
   const run = async (tx: DbOrTx) => {
     const results = await fanOut(tx, inputs);
-    await emitWebhookEvents(tx, inputs.flatMap((input, i) => (input.webhook && results[i]!.created ? [input.webhook] : [])));
+    await emitWebhookEvents(
+      tx,
+      inputs.flatMap((input, i) => (input.webhook && results[i]!.created ? [input.webhook] : [])),
+    );
     return results;
   };
   return isTx(db) ? run(db) : (db as Db).transaction(run);
@@ -96,7 +99,9 @@ async function fanOut(tx: DbOrTx, inputs: readonly NotifyInput[]): Promise<Notif
     .onConflictDoNothing()
     .returning({ org: notificationFacts.organizationId, key: notificationFacts.factKey });
   const isNew = new Set(fresh.map((f) => key(f.org, f.key)));
-  const todo = inputs.filter((i, n) => isNew.has(key(i.organizationId, i.factKey)) && inputs.findIndex((j) => j.organizationId === i.organizationId && j.factKey === i.factKey) === n);
+  const todo = inputs.filter(
+    (i, n) => isNew.has(key(i.organizationId, i.factKey)) && inputs.findIndex((j) => j.organizationId === i.organizationId && j.factKey === i.factKey) === n,
+  );
   const results = new Map<string, NotifyResult>();
   if (todo.length) {
     const users = await usersOf(tx, [...new Set(todo.map((i) => i.organizationId))]);
@@ -132,7 +137,11 @@ async function fanOut(tx: DbOrTx, inputs: readonly NotifyInput[]): Promise<Notif
       // `m`: some recipient wants it by e-mail (listeners start a mail round only then).
       signals.push(JSON.stringify({ o: input.organizationId, f: input.factKey, ...(recipients.some((r) => r.email) ? { m: 1 } : {}) }));
     }
-    for (let i = 0; i < rows.length; i += 1000) await tx.insert(notifications).values(rows.slice(i, i + 1000)).onConflictDoNothing();
+    for (let i = 0; i < rows.length; i += 1000)
+      await tx
+        .insert(notifications)
+        .values(rows.slice(i, i + 1000))
+        .onConflictDoNothing();
     if (signals.length) {
       await tx.execute(sql`select pg_notify(${NOTIFICATIONS_CHANNEL}, x) from json_array_elements_text(${JSON.stringify(signals)}::json) as x`);
     }
@@ -143,7 +152,10 @@ async function fanOut(tx: DbOrTx, inputs: readonly NotifyInput[]): Promise<Notif
 const ADMIN_CODES = new Set<string>(ORGANIZATION_PERMISSIONS);
 
 /** The kind's effective choice of a user: what they saved, else the kind's default. */
-export function choiceOf(saved: Record<string, { inApp: boolean; email: boolean }> | null | undefined, kind: NotificationKind): { inApp: boolean; email: boolean } {
+export function choiceOf(
+  saved: Record<string, { inApp: boolean; email: boolean }> | null | undefined,
+  kind: NotificationKind,
+): { inApp: boolean; email: boolean } {
   const c = saved?.[kind];
   return c ? { inApp: !!c.inApp, email: !!c.email } : NOTIFICATION_KIND_INFO[kind].defaults;
 }
@@ -155,7 +167,14 @@ export function mayReceive(role: string, rolePermissions: readonly string[] | nu
   return role === 'ADMIN' ? ADMIN_CODES.has(needed) : (rolePermissions ?? []).includes(needed);
 }
 
-type OrgUser = { id: string; org: string; role: string; permissions: string[] | null; kinds: Record<string, { inApp: boolean; email: boolean }> | null; groups: string[] | null };
+type OrgUser = {
+  id: string;
+  org: string;
+  role: string;
+  permissions: string[] | null;
+  kinds: Record<string, { inApp: boolean; email: boolean }> | null;
+  groups: string[] | null;
+};
 
 /**
  * Active users of these organizations with their role's codes, choices and groups. Three statements
@@ -205,13 +224,19 @@ async function aboutGroups(tx: DbOrTx, inputs: readonly NotifyInput[]): Promise<
     for (const r of g) byMember.set(`${r.org}|${r.member}`, [...(byMember.get(`${r.org}|${r.member}`) ?? []), r.group]);
   }
   if (assetIds.length) {
-    const g = await tx.select({ member: groupAssets.assetId, group: groupAssets.groupId, org: groupAssets.organizationId }).from(groupAssets).where(and(inArray(groupAssets.organizationId, orgIds), inArray(groupAssets.assetId, assetIds)));
+    const g = await tx
+      .select({ member: groupAssets.assetId, group: groupAssets.groupId, org: groupAssets.organizationId })
+      .from(groupAssets)
+      .where(and(inArray(groupAssets.organizationId, orgIds), inArray(groupAssets.assetId, assetIds)));
     for (const r of g) byMember.set(`${r.org}|${r.member}`, [...(byMember.get(`${r.org}|${r.member}`) ?? []), r.group]);
   }
   return (i) => {
     const { driverId, assetId } = i.about ?? {};
     if (!driverId && !assetId) return null;
-    return new Set([...(driverId ? (byMember.get(`${i.organizationId}|${driverId}`) ?? []) : []), ...(assetId ? (byMember.get(`${i.organizationId}|${assetId}`) ?? []) : [])]);
+    return new Set([
+      ...(driverId ? (byMember.get(`${i.organizationId}|${driverId}`) ?? []) : []),
+      ...(assetId ? (byMember.get(`${i.organizationId}|${assetId}`) ?? []) : []),
+    ]);
   };
 }
 
@@ -221,7 +246,10 @@ const visible = (s: ReadScope, userId: string): SQL =>
   and(eq(notifications.userId, userId), eq(notifications.organizationId, s.orgId), eq(notifications.inApp, true), isNull(notifications.clearedAt))!;
 
 export async function unreadCount(s: ReadScope, userId: string): Promise<number> {
-  const [r] = await s.db.select({ n: count() }).from(notifications).where(and(visible(s, userId), isNull(notifications.readAt)));
+  const [r] = await s.db
+    .select({ n: count() })
+    .from(notifications)
+    .where(and(visible(s, userId), isNull(notifications.readAt)));
   return r?.n ?? 0;
 }
 
@@ -234,7 +262,9 @@ export async function listNotifications(s: ReadScope, userId: string, q: z.outpu
     q.kind ? eq(notifications.kind, q.kind) : undefined,
     q.from ? gte(notifications.createdAt, new Date(q.from)) : undefined,
     q.to ? lt(notifications.createdAt, new Date(q.to)) : undefined,
-    q.search ? sql`(${notifications.title} ilike ${`%${q.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`} or ${notifications.body} ilike ${`%${q.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`})` : undefined,
+    q.search
+      ? sql`(${notifications.title} ilike ${`%${q.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`} or ${notifications.body} ilike ${`%${q.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`})`
+      : undefined,
   );
   const [total] = await s.db.select({ n: count() }).from(notifications).where(where);
   const rows = await s.db
@@ -256,14 +286,12 @@ export async function listNotifications(s: ReadScope, userId: string, q: z.outpu
 }
 
 /** Marks the caller's chosen (or all) notifications read; one activity-log row; other tabs are told. */
-export async function markRead(s: Scope,
-  userId: string, sel: NotificationSelection): Promise<{ changed: number; unread: number }> {
+export async function markRead(s: Scope, userId: string, sel: NotificationSelection): Promise<{ changed: number; unread: number }> {
   return changeOwn(s, userId, sel, 'READ_NOTIFICATIONS', { readAt: sql`now()` }, isNull(notifications.readAt));
 }
 
 /** Clears the caller's chosen (or all) notifications from the panel and the list. */
-export async function clearNotifications(s: Scope,
-  userId: string, sel: NotificationSelection): Promise<{ changed: number; unread: number }> {
+export async function clearNotifications(s: Scope, userId: string, sel: NotificationSelection): Promise<{ changed: number; unread: number }> {
   return changeOwn(s, userId, sel, 'CLEAR_NOTIFICATIONS', { clearedAt: sql`now()` }, undefined);
 }
 
@@ -282,7 +310,14 @@ async function changeOwn(
       .where(and(visible(s, userId), extra, sel.all ? undefined : inArray(notifications.id, sel.ids ?? [])))
       .returning({ id: notifications.id });
     if (changed.length > 0) {
-      await recordActivity(tx, { orgId: s.orgId, actor: s.actor, action, entityType: 'USER', entityId: userId, after: { notifications: changed.length, all: sel.all === true } });
+      await recordActivity(tx, {
+        orgId: s.orgId,
+        actor: s.actor,
+        action,
+        entityType: 'USER',
+        entityId: userId,
+        after: { notifications: changed.length, all: sel.all === true },
+      });
       await tx.execute(sql`select pg_notify(${NOTIFICATIONS_CHANNEL}, ${JSON.stringify({ o: s.orgId, u: userId })})`);
     }
     return changed.length;
@@ -306,14 +341,19 @@ export async function getPreferences(s: ReadScope, userId: string): Promise<Noti
   return {
     kinds: NOTIFICATION_KINDS.map((kind) => {
       const info = NOTIFICATION_KIND_INFO[kind];
-      return { kind, label: info.label, description: info.description, allowed: u ? mayReceive(u.role, u.permissions, kind) : false, ...choiceOf(u?.kinds, kind) };
+      return {
+        kind,
+        label: info.label,
+        description: info.description,
+        allowed: u ? mayReceive(u.role, u.permissions, kind) : false,
+        ...choiceOf(u?.kinds, kind),
+      };
     }),
   };
 }
 
 /** Saves the caller's choice for the kinds given (others keep theirs); logged with before and after. */
-export async function setPreferences(s: Scope,
-  userId: string, input: NotificationPreferencesInput): Promise<NotificationPreferences> {
+export async function setPreferences(s: Scope, userId: string, input: NotificationPreferencesInput): Promise<NotificationPreferences> {
   await (s.db as Db).transaction(async (tx) => {
     // Locked by the organization too: Citus takes FOR UPDATE on one shard only.
     const [row] = await tx
@@ -328,7 +368,15 @@ export async function setPreferences(s: Scope,
       .insert(notificationPreferences)
       .values({ userId: userId, organizationId: s.orgId, kinds: after })
       .onConflictDoUpdate({ target: [notificationPreferences.userId, notificationPreferences.organizationId], set: { kinds: after, updatedAt: new Date() } });
-    await recordActivity(tx, { orgId: s.orgId, actor: s.actor, action: 'UPDATE_NOTIFICATION_PREFERENCES', entityType: 'USER', entityId: userId, before, after });
+    await recordActivity(tx, {
+      orgId: s.orgId,
+      actor: s.actor,
+      action: 'UPDATE_NOTIFICATION_PREFERENCES',
+      entityType: 'USER',
+      entityId: userId,
+      before,
+      after,
+    });
   });
   return getPreferences(s, userId);
 }
@@ -339,6 +387,13 @@ export async function notificationsOfFact(db: DbOrTx, orgId: string, factKey: st
   const rows = await db
     .select()
     .from(notifications)
-    .where(and(eq(notifications.organizationId, orgId), eq(notifications.factKey, factKey), inArray(notifications.userId, [...userIds]), eq(notifications.inApp, true)));
+    .where(
+      and(
+        eq(notifications.organizationId, orgId),
+        eq(notifications.factKey, factKey),
+        inArray(notifications.userId, [...userIds]),
+        eq(notifications.inApp, true),
+      ),
+    );
   return rows as NotificationRow[];
 }

@@ -20,7 +20,8 @@ afterAll(async () => {
 });
 
 const url = (rest = '', orgId = a.orgId) => `/api/v1/organizations/${orgId}/notifications${rest}`;
-const list = async (headers: Record<string, string>, query = '') => notificationPageSchema.parse((await t.app.inject({ method: 'GET', url: url(`?size=100${query}`), headers })).json());
+const list = async (headers: Record<string, string>, query = '') =>
+  notificationPageSchema.parse((await t.app.inject({ method: 'GET', url: url(`?size=100${query}`), headers })).json());
 let seq = 0;
 const fact = (kind: NotificationKind = 'DEVICE_OFFLINE', over: Record<string, unknown> = {}) => ({
   organizationId: a.orgId,
@@ -65,10 +66,18 @@ describe('notify', () => {
   });
 
   it('sends a fact about a driver only to users of that driver’s groups (users in no group hear of everything)', async () => {
-    const groups = (await t.app.inject({ method: 'GET', url: `/api/v1/organizations/${a.orgId}/groups`, headers: a.admin })).json().content as Array<{ id: string; name: string }>;
+    const groups = (await t.app.inject({ method: 'GET', url: `/api/v1/organizations/${a.orgId}/groups`, headers: a.admin })).json().content as Array<{
+      id: string;
+      name: string;
+    }>;
     const west = groups.find((g) => g.name === 'West region')!;
     const d = (await t.app.inject({ method: 'POST', url: `/api/v1/organizations/${a.orgId}/drivers`, headers: a.admin, payload: driverBody() })).json();
-    await t.app.inject({ method: 'POST', url: `/api/v1/organizations/${a.orgId}/groups/${west.id}/members`, headers: a.admin, payload: { members: [{ type: 'DRIVER', id: d.id }] } });
+    await t.app.inject({
+      method: 'POST',
+      url: `/api/v1/organizations/${a.orgId}/groups/${west.id}/members`,
+      headers: a.admin,
+      payload: { members: [{ type: 'DRIVER', id: d.id }] },
+    });
     // The demo dispatcher is a member of East region only.
     const f = fact('DRIVE_TIME_LOW', { about: { driverId: d.id } });
     await notify(t.database.db, f);
@@ -113,7 +122,9 @@ describe('notifications API', () => {
     expect((await list(a.admin)).content.some((n) => n.id === n1.id)).toBe(false);
     const all = await t.app.inject({ method: 'POST', url: url('/read'), headers: a.admin, payload: { all: true } });
     expect(all.json().unread).toBe(0);
-    const log = rowsOf<{ action: string }>(await t.database.db.execute(sql`select action from activity_log where action in ('READ_NOTIFICATIONS', 'CLEAR_NOTIFICATIONS') order by id`));
+    const log = rowsOf<{ action: string }>(
+      await t.database.db.execute(sql`select action from activity_log where action in ('READ_NOTIFICATIONS', 'CLEAR_NOTIFICATIONS') order by id`),
+    );
     expect(log.map((r) => r.action)).toEqual(['READ_NOTIFICATIONS', 'CLEAR_NOTIFICATIONS', 'READ_NOTIFICATIONS']);
     // Someone else's notification cannot be touched by id.
     const theirs = (await list(a.dispatcher)).content[0];
@@ -133,7 +144,12 @@ describe('notifications API', () => {
     expect(expectErrorBody(badKind.json(), 400).technicalMessage).toContain('kind');
     const badRange = await t.app.inject({ method: 'GET', url: url('?from=2026-06-02T00:00:00Z&to=2026-06-01T00:00:00Z'), headers: a.admin });
     expectFieldErrors(badRange.json(), 400, { to: 'To must be after From' });
-    const badPrefs = await t.app.inject({ method: 'PUT', url: url('/preferences'), headers: a.admin, payload: { kinds: { NOPE: { inApp: true, email: true } } } });
+    const badPrefs = await t.app.inject({
+      method: 'PUT',
+      url: url('/preferences'),
+      headers: a.admin,
+      payload: { kinds: { NOPE: { inApp: true, email: true } } },
+    });
     expect(badPrefs.statusCode).toBe(400);
   });
 
@@ -142,7 +158,12 @@ describe('notifications API', () => {
     const prefs = notificationPreferencesSchema.parse((await t.app.inject({ method: 'GET', url: url('/preferences'), headers: u })).json());
     expect(prefs.kinds.find((k) => k.kind === 'DEVICE_OFFLINE')).toMatchObject({ allowed: true, inApp: true, email: false });
     expect(prefs.kinds.find((k) => k.kind === 'RETENTION_PURGE')).toMatchObject({ allowed: false });
-    const put = await t.app.inject({ method: 'PUT', url: url('/preferences'), headers: u, payload: { kinds: { DEVICE_OFFLINE: { inApp: false, email: true } } } });
+    const put = await t.app.inject({
+      method: 'PUT',
+      url: url('/preferences'),
+      headers: u,
+      payload: { kinds: { DEVICE_OFFLINE: { inApp: false, email: true } } },
+    });
     expect(put.statusCode).toBe(200);
     expect(put.json().kinds.find((k: { kind: string }) => k.kind === 'DEVICE_OFFLINE')).toMatchObject({ inApp: false, email: true });
     const f = fact('DEVICE_OFFLINE', { title: 'Device demo-x has been offline for 30 hours' });
@@ -155,7 +176,9 @@ describe('notifications API', () => {
     const mail = readOutbox(t.dataDir).find((m) => m.to === me.email);
     expect(mail?.subject).toBe(`Fleetline: ${f.title}`);
     expect(mail?.text).toContain('http://fleet.test/fleet');
-    const logged = rowsOf<{ n: number }>(await t.database.db.execute(sql`select count(*)::int as n from activity_log where action = 'UPDATE_NOTIFICATION_PREFERENCES' and entity_id = ${me.id}`));
+    const logged = rowsOf<{ n: number }>(
+      await t.database.db.execute(sql`select count(*)::int as n from activity_log where action = 'UPDATE_NOTIFICATION_PREFERENCES' and entity_id = ${me.id}`),
+    );
     expect(logged[0]?.n).toBe(1);
   });
 
@@ -181,7 +204,8 @@ describe('duty-status changes on the stream', () => {
   it('tells HoS readers of the organization, once per burst, that drivers’ records changed; nobody else', async () => {
     if (!t.app.server.listening) await t.app.listen({ port: 0, host: '127.0.0.1' });
     const addr = t.app.server.address() as { port: number };
-    const open = (headers: Record<string, string>, orgId = a.orgId) => openLiveStream(`http://127.0.0.1:${addr.port}${url('/stream', orgId)}`, headers.authorization!.slice(7));
+    const open = (headers: Record<string, string>, orgId = a.orgId) =>
+      openLiveStream(`http://127.0.0.1:${addr.port}${url('/stream', orgId)}`, headers.authorization!.slice(7));
     const limited = await userWithPermissions(t, a.orgId, ['VEHICLE_LIST']);
     const [office, outsider, otherOrg] = await Promise.all([open(a.admin), open(limited), open(a.other, a.otherOrgId)]);
     await Promise.all([office, outsider, otherOrg].map((s) => s.next((e) => e.event === 'unread')));
@@ -193,14 +217,24 @@ describe('duty-status changes on the stream', () => {
       { status: 'OFF', start: new Date(start + 3 * H).toISOString(), end: new Date(start + 4 * H).toISOString() },
     ];
     const sent = Date.now();
-    const imp = await t.app.inject({ method: 'POST', url: `/api/v1/organizations/${a.orgId}/drivers/${v.driverId}/hos_log/import`, headers: a.admin, payload: { source: 'Test ELD', periods } });
+    const imp = await t.app.inject({
+      method: 'POST',
+      url: `/api/v1/organizations/${a.orgId}/drivers/${v.driverId}/hos_log/import`,
+      headers: a.admin,
+      payload: { source: 'Test ELD', periods },
+    });
     expect(imp.statusCode, imp.body).toBe(201);
     const told = await office.next((e) => e.event === 'hos', 5_000);
     expect(told.at - sent).toBeLessThan(1_000);
     expect(Date.parse((told.data as unknown as { at: string }).at)).toBeGreaterThanOrEqual(sent);
     // Another change later is told again (the first was told: its coalescing window has closed).
     const more = [{ status: 'ON', start: new Date(start + 4 * H).toISOString(), end: new Date(start + 4.5 * H).toISOString() }];
-    const again = await t.app.inject({ method: 'POST', url: `/api/v1/organizations/${a.orgId}/drivers/${v.driverId}/hos_log/import`, headers: a.admin, payload: { source: 'Test ELD', periods: more } });
+    const again = await t.app.inject({
+      method: 'POST',
+      url: `/api/v1/organizations/${a.orgId}/drivers/${v.driverId}/hos_log/import`,
+      headers: a.admin,
+      payload: { source: 'Test ELD', periods: more },
+    });
     expect(again.statusCode, again.body).toBe(201);
     await office.next((e) => e.event === 'hos' && e !== told, 5_000);
     // The time passing is the subject: no third event follows, to anyone.
@@ -224,14 +258,30 @@ describe('what sends notifications', () => {
       { status: 'D', start: new Date(start + H).toISOString(), end: new Date(start + H + 10.95 * H).toISOString() },
       { status: 'ON', start: new Date(start + H + 10.95 * H).toISOString(), end: new Date(now - 11 * 60_000).toISOString() },
     ];
-    const imp = await t.app.inject({ method: 'POST', url: `/api/v1/organizations/${a.orgId}/drivers/${v.driverId}/hos_log/import`, headers: a.admin, payload: { source: 'Test ELD', periods } });
+    const imp = await t.app.inject({
+      method: 'POST',
+      url: `/api/v1/organizations/${a.orgId}/drivers/${v.driverId}/hos_log/import`,
+      headers: a.admin,
+      payload: { source: 'Test ELD', periods },
+    });
     expect(imp.statusCode, imp.body).toBe(201);
     await t.app.fleetWatch.check(a.orgId, { clock: false });
     const low = (await list(a.admin, '&kind=DRIVE_TIME_LOW')).content.filter((n) => n.title.startsWith('Dana Driver watch-'));
     expect(low).toHaveLength(1);
     // The truck drives for ten minutes: automatic duty status writes Driving, the 11-hour limit passes.
-    const positions = Array.from({ length: 11 }, (_, i) => ({ fixTime: new Date(now - (10 - i) * 60_000).toISOString(), latitude: 41.8, longitude: -87.6 + i * 0.015, speed: 80, ignition: true }));
-    const res = await t.app.inject({ method: 'POST', url: '/api/v1/ingest/positions', headers: { authorization: `Bearer ${v.token}` }, payload: { positions } });
+    const positions = Array.from({ length: 11 }, (_, i) => ({
+      fixTime: new Date(now - (10 - i) * 60_000).toISOString(),
+      latitude: 41.8,
+      longitude: -87.6 + i * 0.015,
+      speed: 80,
+      ignition: true,
+    }));
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/ingest/positions',
+      headers: { authorization: `Bearer ${v.token}` },
+      payload: { positions },
+    });
     expect(res.statusCode, res.body).toBe(200);
     await t.app.autoDuty.idle();
     await t.app.fleetWatch.idle();
@@ -256,7 +306,11 @@ describe('what sends notifications', () => {
 
   it('a notification carries the time of its fact, not the time the server noticed it (issue 46)', async () => {
     const v = await createTestVehicle(t.app.db, a.orgId, { uniqueId: `silent-${Date.now()}` });
-    const [g] = rowsOf<{ seen: string | Date }>(await t.database.db.execute(sql`update gateways set last_seen_at = date_trunc('second', now()) - interval '40 hours' where id = ${v.gatewayId} returning last_seen_at as seen`));
+    const [g] = rowsOf<{ seen: string | Date }>(
+      await t.database.db.execute(
+        sql`update gateways set last_seen_at = date_trunc('second', now()) - interval '40 hours' where id = ${v.gatewayId} returning last_seen_at as seen`,
+      ),
+    );
     const seen = new Date(g!.seen).toISOString();
     expect(await t.app.fleetWatch.tick()).toBe(true);
     const [n] = (await list(a.admin, '&kind=DEVICE_OFFLINE')).content.filter((x) => x.title.startsWith(`Device Device ${v.uniqueId}`));
@@ -283,9 +337,16 @@ describe('what sends notifications', () => {
     expect((await list(a.admin, '&kind=IMPORT_FINISHED')).content.map((n) => n.title)).toContain('Import finished: 1 driver added');
     expect((await list(a.dispatcher, '&kind=IMPORT_FINISHED')).content.some((n) => n.title === 'Import finished: 1 driver added')).toBe(false);
     // Old positions past a short retention period, then the purge.
-    await t.app.inject({ method: 'PUT', url: `/api/v1/organizations/${a.orgId}/data-retention`, headers: a.admin, payload: { policies: [{ kind: 'POSITIONS', retentionDays: 180 }] } });
+    await t.app.inject({
+      method: 'PUT',
+      url: `/api/v1/organizations/${a.orgId}/data-retention`,
+      headers: a.admin,
+      payload: { policies: [{ kind: 'POSITIONS', retentionDays: 180 }] },
+    });
     const v = await createTestVehicle(t.app.db, a.orgId, { uniqueId: `old-${Date.now()}` });
-    await t.database.db.execute(sql`insert into positions (organization_id, gateway_id, asset_id, fix_time, latitude, longitude, protocol) values (${a.orgId}, ${v.gatewayId}, ${v.assetId}, now() - interval '400 days', 41, -87, 'osmand')`);
+    await t.database.db.execute(
+      sql`insert into positions (organization_id, gateway_id, asset_id, fix_time, latitude, longitude, protocol) values (${a.orgId}, ${v.gatewayId}, ${v.assetId}, now() - interval '400 days', 41, -87, 'osmand')`,
+    );
     const r = await runRetentionPurge(t.database);
     expect(r.ran).toBe(true);
     const purge = (await list(a.admin, '&kind=RETENTION_PURGE')).content;

@@ -16,7 +16,12 @@ export async function ingestTokenStatus({ db, orgId }: ReadScope, publicUrl: str
     .from(organizations)
     .where(eq(organizations.id, orgId));
   if (!o) throw notFound('Organization');
-  return { exists: o.hash !== null, createdAt: o.createdAt?.toISOString() ?? null, lastUsedAt: o.lastUsedAt?.toISOString() ?? null, ingestUrl: traccarIngestUrl(publicUrl) };
+  return {
+    exists: o.hash !== null,
+    createdAt: o.createdAt?.toISOString() ?? null,
+    lastUsedAt: o.lastUsedAt?.toISOString() ?? null,
+    ingestUrl: traccarIngestUrl(publicUrl),
+  };
 }
 
 /** Creates the token, or replaces it: the old one stops working (within a few seconds on every instance). */
@@ -26,7 +31,10 @@ export async function rotateIngestToken(scope: Scope, publicUrl: string): Promis
   await db.transaction(async (tx) => {
     const [before] = await tx.select({ hash: organizations.ingestTokenHash }).from(organizations).where(eq(organizations.id, orgId)).for('update');
     if (!before) throw notFound('Organization');
-    await tx.update(organizations).set({ ingestTokenHash: sha256(token), ingestTokenCreatedAt: new Date(), ingestTokenLastUsedAt: null }).where(eq(organizations.id, orgId));
+    await tx
+      .update(organizations)
+      .set({ ingestTokenHash: sha256(token), ingestTokenCreatedAt: new Date(), ingestTokenLastUsedAt: null })
+      .where(eq(organizations.id, orgId));
     await recordActivity(tx, { orgId, actor, action: before.hash ? 'REGENERATE_TOKEN' : 'CREATE_TOKEN', entityType: 'ORGANIZATION', entityId: orgId });
   });
   return { ...(await ingestTokenStatus(scope, publicUrl)), token };

@@ -99,20 +99,36 @@ const organizationsRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.put('/organizations/:orgId/settings', {
     config: { permissions: ['ORG_READ', 'ORG_UPDATE'], tokens: true },
-    schema: { tags, summary: 'Change the organization settings', params: orgIdParams, body: organizationSettingsSchema, response: { 200: organizationSettingsSchema, ...orgErrors() } },
+    schema: {
+      tags,
+      summary: 'Change the organization settings',
+      params: orgIdParams,
+      body: organizationSettingsSchema,
+      response: { 200: organizationSettingsSchema, ...orgErrors() },
+    },
     handler: (req) => orgs.updateSettings(scopeOf(req, req.params.orgId), req.body),
   });
 
   // Traccar forwarding (decision 0154): under the organization account's permissions.
   app.get('/organizations/:orgId/ingest-token', {
     config: { permissions: ['ORG_READ', 'ORG_UPDATE'] },
-    schema: { tags, summary: 'Whether the organization has a Traccar forwarding token, since when, last used; and the forward.url', params: orgIdParams, response: { 200: orgIngestTokenStatusSchema, ...orgErrors() } },
+    schema: {
+      tags,
+      summary: 'Whether the organization has a Traccar forwarding token, since when, last used; and the forward.url',
+      params: orgIdParams,
+      response: { 200: orgIngestTokenStatusSchema, ...orgErrors() },
+    },
     handler: (req) => ingestTokenStatus(scopeOf(req, req.params.orgId), app.config.publicUrl),
   });
 
   app.post('/organizations/:orgId/ingest-token', {
     config: { permissions: ['ORG_READ', 'ORG_UPDATE'] },
-    schema: { tags, summary: 'Create or rotate the Traccar forwarding token (shown once; the old one stops working)', params: orgIdParams, response: { 200: orgIngestTokenCreatedSchema, ...orgErrors() } },
+    schema: {
+      tags,
+      summary: 'Create or rotate the Traccar forwarding token (shown once; the old one stops working)',
+      params: orgIdParams,
+      response: { 200: orgIngestTokenCreatedSchema, ...orgErrors() },
+    },
     handler: (req) => rotateIngestToken(scopeOf(req, req.params.orgId), app.config.publicUrl),
   });
 

@@ -60,7 +60,14 @@ export async function createOrganizationWithAdmin(tx: DbOrTx, input: NewOrganiza
   // Every organization has a built-in Driver role for its drivers' sign-ins (decision 0111).
   const [driverRole] = await tx
     .insert(roles)
-    .values({ organizationId: org.id, name: DRIVER_ROLE_NAME, description: DRIVER_ROLE_DESCRIPTION, permissions: [...DRIVER_ROLE_PERMISSIONS], builtIn: true, systemRole: 'DRIVER' })
+    .values({
+      organizationId: org.id,
+      name: DRIVER_ROLE_NAME,
+      description: DRIVER_ROLE_DESCRIPTION,
+      permissions: [...DRIVER_ROLE_PERMISSIONS],
+      builtIn: true,
+      systemRole: 'DRIVER',
+    })
     .returning();
   const [admin] = await tx
     .insert(users)
@@ -238,7 +245,9 @@ export async function setOrganizationStatus({ db, orgId, actor }: Scope, status:
       await tx
         .update(refreshTokens)
         .set({ revokedAt: new Date() })
-        .where(and(isNull(refreshTokens.revokedAt), inArray(refreshTokens.userId, tx.select({ id: users.id }).from(users).where(eq(users.organizationId, orgId)))));
+        .where(
+          and(isNull(refreshTokens.revokedAt), inArray(refreshTokens.userId, tx.select({ id: users.id }).from(users).where(eq(users.organizationId, orgId)))),
+        );
     }
     if (before.status !== status) {
       await recordActivity(tx, {

@@ -1,6 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_ORGANIZATION_SETTINGS } from '@fleet/api-contract';
-import { bearer, createTestApp, DEMO, eventually, expectErrorBody, expectFieldErrors, login, readOutbox, registerOrganization, type TestContext } from '../../test/helpers.ts';
+import {
+  bearer,
+  createTestApp,
+  DEMO,
+  eventually,
+  expectErrorBody,
+  expectFieldErrors,
+  login,
+  readOutbox,
+  registerOrganization,
+  type TestContext,
+} from '../../test/helpers.ts';
 import { acceptInvitation } from '../../test/members.ts';
 import { getOrganizationSettings } from './organizations.repository.ts';
 
@@ -142,7 +153,12 @@ describe('organization settings', () => {
     expect(await getOrganizationSettings(t.database.db, orgId ?? '')).toEqual(body);
     const flags = await t.app.inject({ method: 'GET', url: '/api/v1/settings', headers: bearer(a.accessToken) });
     expect(flags.json().featureFlags[0]).toMatchObject({ key: 'darkMode', isEnabled: false });
-    await t.app.inject({ method: 'PUT', url: `/api/v1/organizations/${orgId}/settings`, headers: bearer(a.accessToken), payload: { ...body, darkMode: { isEnabled: true, defaultTheme: 'light' } } });
+    await t.app.inject({
+      method: 'PUT',
+      url: `/api/v1/organizations/${orgId}/settings`,
+      headers: bearer(a.accessToken),
+      payload: { ...body, darkMode: { isEnabled: true, defaultTheme: 'light' } },
+    });
   });
 
   it('refuses an unknown ruleset, a bad time, and an offline threshold not above idle, naming each field', async () => {
@@ -151,7 +167,13 @@ describe('organization settings', () => {
       method: 'PUT',
       url: `/api/v1/organizations/${a.user.organization?.id}/settings`,
       headers: bearer(a.accessToken),
-      payload: { units: 'FURLONGS', periodStartTime: '24:00', defaultRuleset: 'EU_561', darkMode: { isEnabled: true, defaultTheme: 'light' }, telematics: { idleMinutes: 30, offlineMinutes: 20 } },
+      payload: {
+        units: 'FURLONGS',
+        periodStartTime: '24:00',
+        defaultRuleset: 'EU_561',
+        darkMode: { isEnabled: true, defaultTheme: 'light' },
+        telematics: { idleMinutes: 30, offlineMinutes: 20 },
+      },
     });
     expect(res.statusCode).toBe(400);
     expectFieldErrors(res.json(), 400, {
@@ -165,7 +187,12 @@ describe('organization settings', () => {
     const a = await login(t.app, DEMO.admin);
     const orgId = a.user.organization?.id ?? '';
     const { speedLimitKmh: _omitted, ...older } = DEFAULT_ORGANIZATION_SETTINGS.telematics;
-    const res = await t.app.inject({ method: 'PUT', url: `/api/v1/organizations/${orgId}/settings`, headers: bearer(a.accessToken), payload: { ...DEFAULT_ORGANIZATION_SETTINGS, telematics: older } });
+    const res = await t.app.inject({
+      method: 'PUT',
+      url: `/api/v1/organizations/${orgId}/settings`,
+      headers: bearer(a.accessToken),
+      payload: { ...DEFAULT_ORGANIZATION_SETTINGS, telematics: older },
+    });
     expect(res.statusCode).toBe(200);
     expect(res.json().telematics.speedLimitKmh).toBe(105);
     expect((await getOrganizationSettings(t.database.db, orgId)).telematics.speedLimitKmh).toBe(105);
@@ -183,13 +210,28 @@ describe('organization settings', () => {
       [2000, 'Detention free time must be at most 1440 minutes (a day)'],
       [30.5, 'Detention free time must be whole minutes'],
     ] as const) {
-      const res = await t.app.inject({ method: 'PUT', url: `/api/v1/organizations/${orgId}/settings`, headers: bearer(a.accessToken), payload: { ...older, detention: { freeMinutes } } });
+      const res = await t.app.inject({
+        method: 'PUT',
+        url: `/api/v1/organizations/${orgId}/settings`,
+        headers: bearer(a.accessToken),
+        payload: { ...older, detention: { freeMinutes } },
+      });
       expectFieldErrors(res.json(), 400, { 'detention.freeMinutes': message });
     }
-    const saved = await t.app.inject({ method: 'PUT', url: `/api/v1/organizations/${orgId}/settings`, headers: bearer(a.accessToken), payload: { ...older, detention: { freeMinutes: 45 } } });
+    const saved = await t.app.inject({
+      method: 'PUT',
+      url: `/api/v1/organizations/${orgId}/settings`,
+      headers: bearer(a.accessToken),
+      payload: { ...older, detention: { freeMinutes: 45 } },
+    });
     expect(saved.json().detention).toEqual({ freeMinutes: 45 });
     expect((await getOrganizationSettings(t.database.db, orgId)).detention.freeMinutes).toBe(45);
-    await t.app.inject({ method: 'PUT', url: `/api/v1/organizations/${orgId}/settings`, headers: bearer(a.accessToken), payload: DEFAULT_ORGANIZATION_SETTINGS });
+    await t.app.inject({
+      method: 'PUT',
+      url: `/api/v1/organizations/${orgId}/settings`,
+      headers: bearer(a.accessToken),
+      payload: DEFAULT_ORGANIZATION_SETTINGS,
+    });
   });
 
   it('refuses an offline threshold shorter than the idle one', async () => {
@@ -212,7 +254,12 @@ describe('super administration', () => {
       method: 'POST',
       url: '/api/v1/organizations',
       headers: bearer(sa.accessToken),
-      payload: { name: 'Prairie Haulers', dotNumber: '1234567', timeZone: 'America/Denver', admin: { email: 'Boss@Prairie.test', firstName: 'Pat', lastName: 'Prairie' } },
+      payload: {
+        name: 'Prairie Haulers',
+        dotNumber: '1234567',
+        timeZone: 'America/Denver',
+        admin: { email: 'Boss@Prairie.test', firstName: 'Pat', lastName: 'Prairie' },
+      },
     });
     expect(res.statusCode).toBe(201);
     const { organization, adminUserId } = res.json();
@@ -229,9 +276,16 @@ describe('super administration', () => {
       payload: { name: 'Prairie Haulers Inc', dotNumber: '1234567', timeZone: 'America/Denver' },
     });
     expect(rename.statusCode).toBe(200);
-    const log = await t.app.inject({ method: 'GET', url: `/api/v1/organizations/${organization.id}/activity-logs?size=50`, headers: bearer(admin.accessToken) });
+    const log = await t.app.inject({
+      method: 'GET',
+      url: `/api/v1/organizations/${organization.id}/activity-logs?size=50`,
+      headers: bearer(admin.accessToken),
+    });
     const rows = log.json().content as Array<{ action: string; entityType: string; actor: { email: string; role: string } }>;
-    expect(rows.find((r) => r.entityType === 'ORGANIZATION' && r.action === 'UPDATE')?.actor).toMatchObject({ email: DEMO.superAdmin.email, role: 'SUPER_ADMIN' });
+    expect(rows.find((r) => r.entityType === 'ORGANIZATION' && r.action === 'UPDATE')?.actor).toMatchObject({
+      email: DEMO.superAdmin.email,
+      role: 'SUPER_ADMIN',
+    });
     expect(rows.find((r) => r.entityType === 'ORGANIZATION' && r.action === 'CREATE')?.actor.email).toBe(DEMO.superAdmin.email);
   });
 
@@ -245,7 +299,12 @@ describe('super administration', () => {
     });
     expect(dup.statusCode).toBe(409);
     expectFieldErrors(dup.json(), 409, { 'admin.email': 'An account with this email already exists' });
-    const bad = await t.app.inject({ method: 'POST', url: '/api/v1/organizations', headers: bearer(sa.accessToken), payload: { name: 'X', admin: { email: 'no' } } });
+    const bad = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/organizations',
+      headers: bearer(sa.accessToken),
+      payload: { name: 'X', admin: { email: 'no' } },
+    });
     expect(bad.statusCode).toBe(400);
     expectFieldErrors(bad.json(), 400, {
       'admin.email': 'Admin email must be a valid email address',
@@ -290,7 +349,12 @@ describe('super administration', () => {
     );
     expect(refused.statusCode).toBe(401);
     expect((await t.app.inject({ method: 'POST', url: '/api/v1/auth/refresh-token', headers: bearer(owner.refreshToken) })).statusCode).toBe(401);
-    const signIn = await t.app.inject({ method: 'POST', url: '/api/v1/auth/authenticate', payload: { email: owner.user.email, password: owner.password }, remoteAddress: '10.60.0.1' });
+    const signIn = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/authenticate',
+      payload: { email: owner.user.email, password: owner.password },
+      remoteAddress: '10.60.0.1',
+    });
     expect(signIn.statusCode).toBe(401);
     // The super administrator still sees it, with its data.
     const kept = await t.app.inject({ method: 'GET', url: `${orgUrl}/users`, headers: bearer(sa.accessToken) });
@@ -299,7 +363,9 @@ describe('super administration', () => {
     expect(on.json().status).toBe('ACTIVE');
     expect((await login(t.app, { email: owner.user.email, password: owner.password }, '10.60.0.2')).user.id).toBe(owner.user.id);
     const log = await t.app.inject({ method: 'GET', url: `${orgUrl}/activity-logs?entityType=ORGANIZATION`, headers: bearer(sa.accessToken) });
-    const actions = (log.json().content as Array<{ action: string; actor: { role: string } }>).filter((e) => e.actor.role === 'SUPER_ADMIN').map((e) => e.action);
+    const actions = (log.json().content as Array<{ action: string; actor: { role: string } }>)
+      .filter((e) => e.actor.role === 'SUPER_ADMIN')
+      .map((e) => e.action);
     expect(actions).toEqual(['ACTIVATE', 'DEACTIVATE']);
     // Only a super administrator may do it.
     expect((await t.app.inject({ method: 'POST', url: `${orgUrl}/deactivate`, headers: bearer(owner.accessToken) })).statusCode).toBe(403);
@@ -310,11 +376,26 @@ describe('super administration', () => {
     const a = await login(t.app, DEMO.admin);
     const orgId = a.user.organization?.id;
     const base = `/api/v1/organizations/${orgId}`;
-    for (const url of [base, `${base}/settings`, `${base}/users`, `${base}/roles`, `${base}/activity-logs`, `${base}/activity-logs/filters`, `${base}/activity-logs/users/${a.user.id}`, `${base}/data-retention`, `${base}/users/${a.user.id}`]) {
+    for (const url of [
+      base,
+      `${base}/settings`,
+      `${base}/users`,
+      `${base}/roles`,
+      `${base}/activity-logs`,
+      `${base}/activity-logs/filters`,
+      `${base}/activity-logs/users/${a.user.id}`,
+      `${base}/data-retention`,
+      `${base}/users/${a.user.id}`,
+    ]) {
       const res = await t.app.inject({ method: 'GET', url, headers: bearer(sa.accessToken) });
       expect(res.statusCode, url).toBe(200);
     }
-    const role = await t.app.inject({ method: 'POST', url: `${base}/roles`, headers: bearer(sa.accessToken), payload: { name: 'Made by support', permissions: ['ORG_READ'] } });
+    const role = await t.app.inject({
+      method: 'POST',
+      url: `${base}/roles`,
+      headers: bearer(sa.accessToken),
+      payload: { name: 'Made by support', permissions: ['ORG_READ'] },
+    });
     expect(role.statusCode).toBe(201);
     const log = await t.app.inject({ method: 'GET', url: `${base}/activity-logs?entityId=${role.json().id}`, headers: bearer(a.accessToken) });
     expect(log.json().content[0].actor).toMatchObject({ email: DEMO.superAdmin.email, role: 'SUPER_ADMIN', name: 'Super Admin' });
@@ -351,7 +432,14 @@ describe('OpenAPI document', () => {
       '/organizations/{orgId}/data-retention',
     ];
     for (const path of reads) expect(p(path)?.get?.responses?.['200']?.content?.['application/json']?.schema, path).toBeTruthy();
-    for (const path of ['/organizations/{orgId}/deactivate', '/organizations/{orgId}/activate', '/organizations/{orgId}/image', '/organizations/{orgId}/users/{userId}/deactivate', '/organizations/{orgId}/users/{userId}/activate', '/organizations/{orgId}/users/{userId}/password-reset']) {
+    for (const path of [
+      '/organizations/{orgId}/deactivate',
+      '/organizations/{orgId}/activate',
+      '/organizations/{orgId}/image',
+      '/organizations/{orgId}/users/{userId}/deactivate',
+      '/organizations/{orgId}/users/{userId}/activate',
+      '/organizations/{orgId}/users/{userId}/password-reset',
+    ]) {
       expect(p(path)?.post, path).toBeTruthy();
     }
     expect(p('/organizations/{orgId}/roles/{roleId}').delete).toBeTruthy();

@@ -85,7 +85,11 @@ function polygonOf(text: string): { type: 'Polygon'; coordinates: unknown } | st
 }
 
 function csvCandidates(csv: string): { rows: Candidate[]; errors: PlaceImportResult['errors'] } {
-  const parsed = Papa.parse<Record<string, string>>(csv.replace(/^\uFEFF/, ''), { header: true, skipEmptyLines: 'greedy', transform: (v) => restoreCsvCell(v.trim()) });
+  const parsed = Papa.parse<Record<string, string>>(csv.replace(/^\uFEFF/, ''), {
+    header: true,
+    skipEmptyLines: 'greedy',
+    transform: (v) => restoreCsvCell(v.trim()),
+  });
   const headers = (parsed.meta.fields ?? []).map((h) => h.trim()).filter(Boolean);
   const known = headers.map((h) => CSV_ALIASES[h.toLowerCase().replace(/[\s_-]/g, '')]);
   if (!known.includes('name')) throw invalidField('content', 'The CSV needs a name column (and latitude, longitude and radiusMeters, or polygon)');
@@ -95,7 +99,13 @@ function csvCandidates(csv: string): { rows: Candidate[]; errors: PlaceImportRes
     const line = i + 2;
     const raw: Record<string, unknown> = {};
     (parsed.meta.fields ?? []).forEach((h) => {
-      const field = CSV_ALIASES[h.trim().toLowerCase().replace(/[\s_-]/g, '')];
+      const field =
+        CSV_ALIASES[
+          h
+            .trim()
+            .toLowerCase()
+            .replace(/[\s_-]/g, '')
+        ];
       const v = record[h];
       if (!field || v === undefined || v === '') return;
       raw[field] = NUMERIC.has(field) && v.trim() !== '' && Number.isFinite(Number(v)) ? Number(v) : v;
@@ -163,7 +173,11 @@ export async function importPlaces(s: Scope, body: Body): Promise<PlaceImportRes
         const field = issue.path.join('.') || 'row';
         if (first.has(field)) continue;
         first.add(field);
-        errors.push({ line: c.line, field, message: field === 'radiusMeters' && units === 'IMPERIAL' ? radiusLimitWords(issue.code) ?? issue.message : issue.message });
+        errors.push({
+          line: c.line,
+          field,
+          message: field === 'radiusMeters' && units === 'IMPERIAL' ? (radiusLimitWords(issue.code) ?? issue.message) : issue.message,
+        });
       }
       continue;
     }
@@ -178,7 +192,8 @@ export async function importPlaces(s: Scope, body: Body): Promise<PlaceImportRes
       }
       valid.push({ line: c.line, input: r.data, columns });
     } catch (err) {
-      if (err instanceof AppError && err.status === 400) errors.push({ line: c.line, field: err.technicalMessage.split(':')[0] ?? 'geometry', message: err.message });
+      if (err instanceof AppError && err.status === 400)
+        errors.push({ line: c.line, field: err.technicalMessage.split(':')[0] ?? 'geometry', message: err.message });
       else throw err;
     }
   }
@@ -205,7 +220,9 @@ export async function importPlaces(s: Scope, body: Body): Promise<PlaceImportRes
     validRows: valid.length,
     invalidRows: total - valid.length,
     errors,
-    sample: valid.slice(0, 20).map((v) => ({ line: v.line, name: v.input.name, category: v.input.category, geometry: v.input.geometry, radiusMeters: v.columns.radiusM ?? null })),
+    sample: valid
+      .slice(0, 20)
+      .map((v) => ({ line: v.line, name: v.input.name, category: v.input.category, geometry: v.input.geometry, radiusMeters: v.columns.radiusM ?? null })),
     imported,
   };
 }

@@ -29,7 +29,9 @@ export interface NoticeFact {
 }
 
 const timeWords = (ms: number, tz: string) =>
-  new Intl.DateTimeFormat('en-US', { timeZone: tz, month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit', timeZoneName: 'short' }).format(new Date(ms));
+  new Intl.DateTimeFormat('en-US', { timeZone: tz, month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit', timeZoneName: 'short' }).format(
+    new Date(ms),
+  );
 
 /** "2 h 15 min". */
 export function durationWords(ms: number): string {
@@ -43,25 +45,41 @@ export function durationWords(ms: number): string {
 export function radiusWords(metres: number, units: UnitSystem): string {
   if (units === 'IMPERIAL') {
     const feet = metres / 0.3048;
-    return feet < 1000 ? `${Math.round(feet)} ft` : `${distanceFromKm(metres / 1000, units).toLocaleString('en-US', { maximumFractionDigits: 1 })} ${UNIT_LABELS[units].distance}`;
+    return feet < 1000
+      ? `${Math.round(feet)} ft`
+      : `${distanceFromKm(metres / 1000, units).toLocaleString('en-US', { maximumFractionDigits: 1 })} ${UNIT_LABELS[units].distance}`;
   }
   return metres < 1000 ? `${Math.round(metres)} m` : `${(metres / 1000).toLocaleString('en-US', { maximumFractionDigits: 1 })} ${UNIT_LABELS[units].distance}`;
 }
 
 /** The notices of the facts, notified (once each). */
-export async function visitNotices(db: DbOrTx, orgId: string, index: PlaceIndex, wording: { units: UnitSystem; timeZone: string }, facts: readonly NoticeFact[]): Promise<void> {
+export async function visitNotices(
+  db: DbOrTx,
+  orgId: string,
+  index: PlaceIndex,
+  wording: { units: UnitSystem; timeZone: string },
+  facts: readonly NoticeFact[],
+): Promise<void> {
   const assetIds = [...new Set(facts.map((f) => f.assetId))];
   const driverIds = [...new Set(facts.flatMap((f) => (f.driverId ? [f.driverId] : [])))];
   const units = new Map(
-    (await db.select({ id: assets.id, unit: assets.unitNumber }).from(assets).where(and(eq(assets.organizationId, orgId), inArray(assets.id, assetIds)))).map((r) => [r.id, r.unit]),
+    (
+      await db
+        .select({ id: assets.id, unit: assets.unitNumber })
+        .from(assets)
+        .where(and(eq(assets.organizationId, orgId), inArray(assets.id, assetIds)))
+    ).map((r) => [r.id, r.unit]),
   );
   const people = new Map(
     driverIds.length
-      ? (await db.select({ id: drivers.id, firstName: drivers.firstName, lastName: drivers.lastName }).from(drivers).where(inArray(drivers.id, driverIds))).map((r) => [r.id, r])
+      ? (await db.select({ id: drivers.id, firstName: drivers.firstName, lastName: drivers.lastName }).from(drivers).where(inArray(drivers.id, driverIds))).map(
+          (r) => [r.id, r],
+        )
       : [],
   );
   const groupUsers = new Map<string, string[]>();
-  for (const groupId of new Set(facts.flatMap((f) => index.byId.get(f.placeId)?.groupId ?? []))) groupUsers.set(groupId, await usersSeeingGroup(db, orgId, groupId));
+  for (const groupId of new Set(facts.flatMap((f) => index.byId.get(f.placeId)?.groupId ?? [])))
+    groupUsers.set(groupId, await usersSeeingGroup(db, orgId, groupId));
   const inputs: NotifyInput[] = [];
   for (const f of facts) {
     const place = index.byId.get(f.placeId);
@@ -71,12 +89,29 @@ export async function visitNotices(db: DbOrTx, orgId: string, index: PlaceIndex,
     const driver = d ? ` Driver: ${d.firstName} ${d.lastName}.` : '';
     const what = `${place.name} (${PLACE_CATEGORY_LABELS[place.category].toLowerCase()})`;
     // The webhooks of an arrival and a departure (issue 48), sent with the notice's fact: once each.
-    const visit = { visitId: f.visitId ?? '', placeId: place.id, placeName: place.name, category: place.category, assetId: f.assetId, unitNumber: units.get(f.assetId) ?? '' };
+    const visit = {
+      visitId: f.visitId ?? '',
+      placeId: place.id,
+      placeName: place.name,
+      category: place.category,
+      assetId: f.assetId,
+      unitNumber: units.get(f.assetId) ?? '',
+    };
     const webhook =
       f.kind === 'ARRIVAL'
         ? { orgId, type: 'vehicle.place_entered' as const, at: f.at, data: { ...visit, arrivedAt: new Date(f.at).toISOString() } }
         : f.kind === 'DEPARTURE'
-          ? { orgId, type: 'vehicle.place_exited' as const, at: f.at, data: { ...visit, arrivedAt: new Date(f.arrivedAt ?? f.at).toISOString(), departedAt: new Date(f.at).toISOString(), dwellSeconds: Math.round((f.at - (f.arrivedAt ?? f.at)) / 1000) } }
+          ? {
+              orgId,
+              type: 'vehicle.place_exited' as const,
+              at: f.at,
+              data: {
+                ...visit,
+                arrivedAt: new Date(f.arrivedAt ?? f.at).toISOString(),
+                departedAt: new Date(f.at).toISOString(),
+                dwellSeconds: Math.round((f.at - (f.arrivedAt ?? f.at)) / 1000),
+              },
+            }
           : undefined;
     const base = {
       organizationId: orgId,

@@ -19,7 +19,9 @@ const ms = (v: number | string) => Math.round(Number(v));
 
 /** A version of the organization's places: it changes with every insert, update or delete. */
 export async function placesVersion(db: DbOrTx, orgId: string): Promise<string> {
-  const [v] = rowsOf<{ n: number | string; at: string | Date | null }>(await db.execute(sql`select count(*) as n, max(updated_at) as at from places where organization_id = ${orgId}`));
+  const [v] = rowsOf<{ n: number | string; at: string | Date | null }>(
+    await db.execute(sql`select count(*) as n, max(updated_at) as at from places where organization_id = ${orgId}`),
+  );
   return `${v?.n ?? 0}|${v?.at ? new Date(v.at).getTime() : ''}`;
 }
 
@@ -34,8 +36,19 @@ export interface OrgPlaceRows {
 
 /** The organization's places, its vehicles' groups, its detention free time, units and zone. */
 export async function readOrgPlaces(db: DbOrTx, orgId: string): Promise<OrgPlaceRows> {
-  const rows = rowsOf<{ id: string; name: string; category: PlaceCategory; group_id: string | null; geometry: IndexedPlace['geometry'] | string; radius_m: number | null; arrival_dwell_s: number; departure_dwell_s: number }>(
-    await db.execute(sql`select id, name, category, group_id, geometry, radius_m, arrival_dwell_s, departure_dwell_s from places where organization_id = ${orgId} order by id`),
+  const rows = rowsOf<{
+    id: string;
+    name: string;
+    category: PlaceCategory;
+    group_id: string | null;
+    geometry: IndexedPlace['geometry'] | string;
+    radius_m: number | null;
+    arrival_dwell_s: number;
+    departure_dwell_s: number;
+  }>(
+    await db.execute(
+      sql`select id, name, category, group_id, geometry, radius_m, arrival_dwell_s, departure_dwell_s from places where organization_id = ${orgId} order by id`,
+    ),
   );
   const places = rows.map((r) => ({
     id: r.id,
@@ -49,14 +62,21 @@ export async function readOrgPlaces(db: DbOrTx, orgId: string): Promise<OrgPlace
   }));
   const assetGroups = new Map<string, Set<string>>();
   if (places.some((p) => p.groupId)) {
-    for (const r of rowsOf<{ asset_id: string; group_id: string }>(await db.execute(sql`select asset_id, group_id from group_assets where organization_id = ${orgId}`))) {
+    for (const r of rowsOf<{ asset_id: string; group_id: string }>(
+      await db.execute(sql`select asset_id, group_id from group_assets where organization_id = ${orgId}`),
+    )) {
       let s = assetGroups.get(r.asset_id);
       if (!s) assetGroups.set(r.asset_id, (s = new Set()));
       s.add(r.group_id);
     }
   }
-  const [o] = rowsOf<{ settings: Record<string, unknown> | string | null; time_zone: string }>(await db.execute(sql`select settings, time_zone from organizations where id = ${orgId}`));
-  const settings = (typeof o?.settings === 'string' ? JSON.parse(o.settings) : o?.settings) as { detention?: { freeMinutes?: unknown }; units?: UnitSystem } | null;
+  const [o] = rowsOf<{ settings: Record<string, unknown> | string | null; time_zone: string }>(
+    await db.execute(sql`select settings, time_zone from organizations where id = ${orgId}`),
+  );
+  const settings = (typeof o?.settings === 'string' ? JSON.parse(o.settings) : o?.settings) as {
+    detention?: { freeMinutes?: unknown };
+    units?: UnitSystem;
+  } | null;
   const free = settings?.detention?.freeMinutes;
   return {
     places,
@@ -117,7 +137,12 @@ export async function readRecentVisits(db: DbOrTx, orgId: string, assetIds: read
  * time. Every positions read names the organization (a parameter): Citus then routes the statement,
  * the sub-select and the lateral with its LIMIT over the unnest included, to one shard.
  */
-export async function readColdStarts(db: DbOrTx, orgId: string, assetIds: readonly string[], firsts: readonly number[]): Promise<Map<string, { last: VisitFix | null; newest: number | null }>> {
+export async function readColdStarts(
+  db: DbOrTx,
+  orgId: string,
+  assetIds: readonly string[],
+  firsts: readonly number[],
+): Promise<Map<string, { last: VisitFix | null; newest: number | null }>> {
   const rows = rowsOf<{ asset_id: string; t: number | string | null; lat: number | null; lon: number | null; stored: number | string | null }>(
     await db.execute(sql`select k.asset_id, extract(epoch from p.fix_time) * 1000 as t, p.latitude as lat, p.longitude as lon,
         extract(epoch from (select max(y.fix_time) from positions y where y.organization_id = ${orgId} and y.asset_id = k.asset_id)) * 1000 as stored
@@ -137,7 +162,9 @@ export async function readColdStarts(db: DbOrTx, orgId: string, assetIds: readon
  * correlated subquery beside json_to_recordset (decision 0169).
  */
 async function livePlaces(tx: DbOrTx, orgId: string, placeIds: readonly string[]): Promise<string> {
-  const ids = rowsOf<{ id: string }>(await tx.execute(sql`select id from places where organization_id = ${orgId} and id = any(${`{${[...new Set(placeIds)].join(',')}}`}::uuid[])`));
+  const ids = rowsOf<{ id: string }>(
+    await tx.execute(sql`select id from places where organization_id = ${orgId} and id = any(${`{${[...new Set(placeIds)].join(',')}}`}::uuid[])`),
+  );
   return `{${ids.map((r) => r.id).join(',')}}`;
 }
 
@@ -152,7 +179,11 @@ export async function writeRound(
   await db.transaction(async (tx) => {
     if (arrivals.length) {
       // A place deleted meanwhile takes no visit.
-      const live = await livePlaces(tx, orgId, arrivals.map((a) => a.placeId));
+      const live = await livePlaces(
+        tx,
+        orgId,
+        arrivals.map((a) => a.placeId),
+      );
       await tx.execute(sql`insert into place_visits (id, organization_id, place_id, asset_id, driver_id, arrived_at)
         select x.id, ${orgId}::uuid, x.place_id, x.asset_id, x.driver_id, x.arrived_at
         from json_to_recordset(${JSON.stringify(arrivals.map((a) => ({ id: a.id, place_id: a.placeId, asset_id: a.assetId, driver_id: a.driverId, arrived_at: iso(a.arrivedAt) })))}::json)
@@ -181,7 +212,17 @@ export async function replaceVisits(db: Db, orgId: string, assetId: string, cutM
         where organization_id = ${orgId} and asset_id = ${assetId} and arrived_at > ${iso(cutMs)}::timestamptz`),
     ).map((r) => ({ id: r.id, placeId: r.place_id, driverId: r.driver_id, arrivedAt: ms(r.a), departedAt: r.d === null ? null : ms(r.d) }));
     // A place deleted meanwhile takes no visit.
-    const live = visits.length ? new Set(parseUuids(await livePlaces(tx, orgId, visits.map((v) => v.placeId)))) : new Set<string>();
+    const live = visits.length
+      ? new Set(
+          parseUuids(
+            await livePlaces(
+              tx,
+              orgId,
+              visits.map((v) => v.placeId),
+            ),
+          ),
+        )
+      : new Set<string>();
     const kept = visits.filter((v) => live.has(v.placeId));
     const r = reconcileVisits(stored, kept, randomUUID);
     if (r.deletes.length) await tx.execute(sql`delete from place_visits where organization_id = ${orgId} and id = any(${uuids(r.deletes)}::uuid[])`);
@@ -197,10 +238,25 @@ export async function replaceVisits(db: Db, orgId: string, assetId: string, cutM
           as x(id uuid, place_id uuid, driver_id uuid, arrived_at timestamptz, departed_at timestamptz)`);
     }
     if (r.corrections.length) {
-      const shown = (v: StoredVisitRow) => ({ id: v.id, placeId: v.placeId, assetId, driverId: v.driverId, arrivedAt: iso(v.arrivedAt), departedAt: v.departedAt === null ? null : iso(v.departedAt) });
+      const shown = (v: StoredVisitRow) => ({
+        id: v.id,
+        placeId: v.placeId,
+        assetId,
+        driverId: v.driverId,
+        arrivedAt: iso(v.arrivedAt),
+        departedAt: v.departedAt === null ? null : iso(v.departedAt),
+      });
       await recordActivityBatch(
         tx,
-        r.corrections.map((c) => ({ orgId, actor: SYSTEM, action: 'CORRECTION', entityType: 'PLACE_VISIT', entityId: c.before.id, before: shown(c.before), after: c.after ? shown(c.after) : null })),
+        r.corrections.map((c) => ({
+          orgId,
+          actor: SYSTEM,
+          action: 'CORRECTION',
+          entityType: 'PLACE_VISIT',
+          entityId: c.before.id,
+          before: shown(c.before),
+          after: c.after ? shown(c.after) : null,
+        })),
       );
     }
     // The ids of the replayed visits of places still there; a visit of a deleted place has none.
@@ -209,14 +265,22 @@ export async function replaceVisits(db: Db, orgId: string, assetId: string, cutM
   });
 }
 
-const visitJson = (v: StoredVisitRow) => ({ id: v.id, place_id: v.placeId, driver_id: v.driverId, arrived_at: iso(v.arrivedAt), departed_at: v.departedAt === null ? null : iso(v.departedAt) });
+const visitJson = (v: StoredVisitRow) => ({
+  id: v.id,
+  place_id: v.placeId,
+  driver_id: v.driverId,
+  arrived_at: iso(v.arrivedAt),
+  departed_at: v.departedAt === null ? null : iso(v.departedAt),
+});
 const parseUuids = (literal: string) => literal.slice(1, -1).split(',').filter(Boolean);
 const SYSTEM: Actor = { userId: null, email: null, role: 'SYSTEM', ip: null };
 
 /** The vehicles' marks (ms). */
 export async function readMarks(db: DbOrTx, orgId: string, assetIds: readonly string[]): Promise<Map<string, number>> {
   const rows = rowsOf<{ asset_id: string; t: number | string }>(
-    await db.execute(sql`select asset_id, extract(epoch from covered_until) * 1000 as t from place_visit_marks where organization_id = ${orgId} and asset_id = any(${uuids(assetIds)}::uuid[])`),
+    await db.execute(
+      sql`select asset_id, extract(epoch from covered_until) * 1000 as t from place_visit_marks where organization_id = ${orgId} and asset_id = any(${uuids(assetIds)}::uuid[])`,
+    ),
   );
   return new Map(rows.map((r) => [r.asset_id, ms(r.t)]));
 }

@@ -123,7 +123,17 @@ export class PlaceVisits extends QueuedFollower<VisitFix> {
       return known;
     }
     const rows = await repo.readOrgPlaces(this.db, orgId);
-    const org: OrgPlaces = { id: orgId, index: new PlaceIndex(rows.places), assetGroups: rows.assetGroups, version, checkedAt: now, loadedAt: now, freeMinutes: rows.freeMinutes, units: rows.units, timeZone: rows.timeZone };
+    const org: OrgPlaces = {
+      id: orgId,
+      index: new PlaceIndex(rows.places),
+      assetGroups: rows.assetGroups,
+      version,
+      checkedAt: now,
+      loadedAt: now,
+      freeMinutes: rows.freeMinutes,
+      units: rows.units,
+      timeZone: rows.timeZone,
+    };
     this.orgs.set(orgId, org);
     return org;
   }
@@ -170,12 +180,29 @@ export class PlaceVisits extends QueuedFollower<VisitFix> {
           if (e.kind === 'ARRIVAL') {
             e.track.visitId = randomUUID();
             arrivals.push({ id: e.track.visitId, placeId: e.placeId, assetId, driverId: e.driverId, arrivedAt: e.arrivedAt });
-            facts.push({ kind: 'ARRIVAL', placeId: e.placeId, assetId, driverId: e.driverId, at: e.arrivedAt, confirmedAt: e.confirmedAt, visitId: e.track.visitId });
+            facts.push({
+              kind: 'ARRIVAL',
+              placeId: e.placeId,
+              assetId,
+              driverId: e.driverId,
+              at: e.arrivedAt,
+              confirmedAt: e.confirmedAt,
+              visitId: e.track.visitId,
+            });
             this.stats.arrivals++;
           } else {
             if (e.visitId) departures.push({ id: e.visitId, departedAt: e.departedAt });
             departed.add(assetId);
-            facts.push({ kind: 'DEPARTURE', placeId: e.placeId, assetId, driverId: e.driverId, at: e.departedAt, arrivedAt: e.arrivedAt, confirmedAt: e.confirmedAt, ...(e.visitId ? { visitId: e.visitId } : {}) });
+            facts.push({
+              kind: 'DEPARTURE',
+              placeId: e.placeId,
+              assetId,
+              driverId: e.driverId,
+              at: e.departedAt,
+              arrivedAt: e.arrivedAt,
+              confirmedAt: e.confirmedAt,
+              ...(e.visitId ? { visitId: e.visitId } : {}),
+            });
             this.stats.departures++;
           }
         }
@@ -305,7 +332,17 @@ export class PlaceVisits extends QueuedFollower<VisitFix> {
       const facts: NoticeFact[] = [];
       for (const v of rows) {
         facts.push({ kind: 'ARRIVAL', placeId: v.placeId, assetId, driverId: v.driverId, at: v.arrivedAt, confirmedAt: v.arrivalConfirmedAt, visitId: v.id });
-        if (v.departedAt !== null) facts.push({ kind: 'DEPARTURE', placeId: v.placeId, assetId, driverId: v.driverId, at: v.departedAt, arrivedAt: v.arrivedAt, confirmedAt: v.departureConfirmedAt ?? v.departedAt, visitId: v.id });
+        if (v.departedAt !== null)
+          facts.push({
+            kind: 'DEPARTURE',
+            placeId: v.placeId,
+            assetId,
+            driverId: v.driverId,
+            at: v.departedAt,
+            arrivedAt: v.arrivedAt,
+            confirmedAt: v.departureConfirmedAt ?? v.departedAt,
+            visitId: v.id,
+          });
       }
       // Detention of the replayed visits at customer places: the moment the free time ran out, if the vehicle was still there.
       const free = org.freeMinutes * 60_000;
@@ -313,7 +350,16 @@ export class PlaceVisits extends QueuedFollower<VisitFix> {
       for (const v of rows) {
         if (org.index.byId.get(v.placeId)?.category !== 'CUSTOMER') continue;
         const until = v.departedAt ?? lastFix;
-        if (until - v.arrivedAt > free) facts.push({ kind: 'DETENTION', placeId: v.placeId, assetId, driverId: v.driverId, at: v.arrivedAt, confirmedAt: v.arrivedAt + free, freeMinutes: org.freeMinutes });
+        if (until - v.arrivedAt > free)
+          facts.push({
+            kind: 'DETENTION',
+            placeId: v.placeId,
+            assetId,
+            driverId: v.driverId,
+            at: v.arrivedAt,
+            confirmedAt: v.arrivedAt + free,
+            freeMinutes: org.freeMinutes,
+          });
       }
       return facts;
     }
@@ -346,7 +392,8 @@ export class PlaceVisits extends QueuedFollower<VisitFix> {
   private async dropOthers(orgId: string, items: Round<VisitFix>): Promise<void> {
     const known = items.filter(([assetId]) => this.vehicles.has(assetId)).map(([assetId]) => assetId);
     if (known.length === 0) return;
-    for (const [assetId, mark] of await repo.readMarks(this.db, orgId, known)) if (mark > (this.vehicles.get(assetId)?.t ?? Infinity)) this.vehicles.delete(assetId);
+    for (const [assetId, mark] of await repo.readMarks(this.db, orgId, known))
+      if (mark > (this.vehicles.get(assetId)?.t ?? Infinity)) this.vehicles.delete(assetId);
   }
 
   /** Notifies the facts that happened recently (once each: the fact key). */
@@ -411,7 +458,11 @@ export class PlaceVisits extends QueuedFollower<VisitFix> {
 }
 
 export const factKeyOf = (f: NoticeFact): string =>
-  f.kind === 'DEPARTURE' ? `place-departure:${f.placeId}:${f.assetId}:${f.at}` : f.kind === 'ARRIVAL' ? `place-arrival:${f.placeId}:${f.assetId}:${f.at}` : `detention:${f.placeId}:${f.assetId}:${f.at}`;
+  f.kind === 'DEPARTURE'
+    ? `place-departure:${f.placeId}:${f.assetId}:${f.at}`
+    : f.kind === 'ARRIVAL'
+      ? `place-arrival:${f.placeId}:${f.assetId}:${f.at}`
+      : `detention:${f.placeId}:${f.assetId}:${f.at}`;
 
 /** Whether a stored visit is open at `t`, or departed less than its place's departure dwell before (a departure then still pending). */
 function openAt(v: repo.StoredVisit, t: number, org: { index: PlaceIndex }): boolean {

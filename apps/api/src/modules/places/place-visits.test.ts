@@ -18,10 +18,20 @@ beforeAll(async () => {
   orgId = a.user.organization!.id;
   admin = bearer(a.accessToken);
   // Arrivals and departures are off by default: this admin chose to hear of them.
-  const prefs = await t.app.inject({ method: 'PUT', url: `/api/v1/organizations/${orgId}/notifications/preferences`, headers: admin, payload: { kinds: { PLACE_ARRIVAL: { inApp: true, email: false }, PLACE_DEPARTURE: { inApp: true, email: false } } } });
+  const prefs = await t.app.inject({
+    method: 'PUT',
+    url: `/api/v1/organizations/${orgId}/notifications/preferences`,
+    headers: admin,
+    payload: { kinds: { PLACE_ARRIVAL: { inApp: true, email: false }, PLACE_DEPARTURE: { inApp: true, email: false } } },
+  });
   expect(prefs.statusCode, prefs.body).toBe(200);
   // Two minutes of free time: the three minutes at the customer are detention.
-  const s = await t.app.inject({ method: 'PUT', url: `/api/v1/organizations/${orgId}/settings`, headers: admin, payload: { ...DEFAULT_ORGANIZATION_SETTINGS, detention: { freeMinutes: 2 } } });
+  const s = await t.app.inject({
+    method: 'PUT',
+    url: `/api/v1/organizations/${orgId}/settings`,
+    headers: admin,
+    payload: { ...DEFAULT_ORGANIZATION_SETTINGS, detention: { freeMinutes: 2 } },
+  });
   expect(s.statusCode, s.body).toBe(200);
 });
 afterAll(async () => {
@@ -85,7 +95,12 @@ function track(t0: number) {
 
 async function ingest(v: TestVehicle, positions: Fix[]): Promise<void> {
   for (let i = 0; i < positions.length; i += 500) {
-    const res = await t.app.inject({ method: 'POST', url: '/api/v1/ingest/positions', headers: bearer(v.token), payload: { positions: positions.slice(i, i + 500) } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/ingest/positions',
+      headers: bearer(v.token),
+      payload: { positions: positions.slice(i, i + 500) },
+    });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().rejected).toEqual([]);
   }
@@ -140,7 +155,18 @@ describe('place visits behind ingest', () => {
     P = await create({
       name: 'Depot Zone',
       category: 'RESTRICTED',
-      geometry: { type: 'Polygon', coordinates: [[[P_LON - h, LAT - h], [P_LON + h, LAT - h], [P_LON + h, LAT + h], [P_LON - h, LAT + h], [P_LON - h, LAT - h]]] },
+      geometry: {
+        type: 'Polygon',
+        coordinates: [
+          [
+            [P_LON - h, LAT - h],
+            [P_LON + h, LAT - h],
+            [P_LON + h, LAT + h],
+            [P_LON - h, LAT + h],
+            [P_LON - h, LAT - h],
+          ],
+        ],
+      },
     });
     // Recent enough to be notified (the facts of the last 30 minutes are).
     trackOf = track(Date.now() - 25 * 60_000);
@@ -197,7 +223,10 @@ describe('place visits behind ingest', () => {
     // One late fix inside C's departure jitter, outside the fence: still one visit, the same times.
     const late = await createTestVehicle(t.app.db, orgId, { uniqueId: 'pv-late', unitNumber: 'PV4' });
     const held = trackOf.fixes.findIndex((f) => Date.parse(f.fixTime) === trackOf.c.departedAt - 2 * STEP_MS);
-    await ingest(late, trackOf.fixes.filter((_, i) => i !== held));
+    await ingest(
+      late,
+      trackOf.fixes.filter((_, i) => i !== held),
+    );
     await ingest(late, [trackOf.fixes[held]!]);
     expect(await visitsOf(late.assetId)).toEqual(mine(late.driverId));
     // Told once: the late fix corrected history (nothing new to tell) and the in-order part told everything once.
@@ -216,7 +245,10 @@ describe('place visits behind ingest', () => {
   it('keeps a visit once recorded across a recompute (same id), and records a late fix that moves it as a correction (decision 0238)', async () => {
     const v = await createTestVehicle(t.app.db, orgId, { uniqueId: 'pv-kept', unitNumber: 'PV8' });
     await ingest(v, trackOf.fixes);
-    const ids = async () => rowsOf<{ id: string; place_id: string }>(await t.database.db.execute(`select id, place_id from place_visits where asset_id = '${v.assetId}' order by arrived_at` as never));
+    const ids = async () =>
+      rowsOf<{ id: string; place_id: string }>(
+        await t.database.db.execute(`select id, place_id from place_visits where asset_id = '${v.assetId}' order by arrived_at` as never),
+      );
     const recorded = await ids();
     expect(recorded.map((r) => r.place_id)).toEqual([C.id, P.id]);
     // A restart: recomputed from positions, the same visits keep their ids and nothing is corrected.
@@ -224,7 +256,11 @@ describe('place visits behind ingest', () => {
     await t.app.placeVisits.recomputeVehicles(orgId, [v.assetId], Date.parse(trackOf.fixes[0]!.fixTime));
     expect(await ids()).toEqual(recorded);
     const corrections = async () => {
-      const res = await t.app.inject({ method: 'GET', url: `/api/v1/organizations/${orgId}/activity-logs?action=CORRECTION&entityType=PLACE_VISIT&entityId=${recorded[0]!.id}`, headers: admin });
+      const res = await t.app.inject({
+        method: 'GET',
+        url: `/api/v1/organizations/${orgId}/activity-logs?action=CORRECTION&entityType=PLACE_VISIT&entityId=${recorded[0]!.id}`,
+        headers: admin,
+      });
       expect(res.statusCode, res.body).toBe(200);
       return (res.json() as { content: Array<{ id: number; summary: string; changedFields: string[] }> }).content;
     };
@@ -239,8 +275,14 @@ describe('place visits behind ingest', () => {
     expect(more).toEqual([]);
     expect(entry!.summary).toBe('System corrected a place visit from its positions');
     expect(entry!.changedFields).toEqual(['departedAt']);
-    const detail = (await t.app.inject({ method: 'GET', url: `/api/v1/organizations/${orgId}/activity-logs/${entry!.id}`, headers: admin })).json() as { before: { departedAt: string }; after: { departedAt: string } };
-    expect([detail.before.departedAt, detail.after.departedAt]).toEqual([new Date(trackOf.c.departedAt).toISOString(), new Date(trackOf.c.departedAt + STEP_MS).toISOString()]);
+    const detail = (await t.app.inject({ method: 'GET', url: `/api/v1/organizations/${orgId}/activity-logs/${entry!.id}`, headers: admin })).json() as {
+      before: { departedAt: string };
+      after: { departedAt: string };
+    };
+    expect([detail.before.departedAt, detail.after.departedAt]).toEqual([
+      new Date(trackOf.c.departedAt).toISOString(),
+      new Date(trackOf.c.departedAt + STEP_MS).toISOString(),
+    ]);
   });
 
   it('shows a vehicle at a place in places/current until it departs, across a restart mid-stay', async () => {
@@ -249,7 +291,9 @@ describe('place visits behind ingest', () => {
     const until = trackOf.fixes.findIndex((f) => Date.parse(f.fixTime) === trackOf.c.arrivedAt + 14 * STEP_MS);
     await ingest(v, trackOf.fixes.slice(0, until));
     expect(await visitsOf(v.assetId)).toEqual([{ placeId: C.id, driverId: v.driverId, arrivedAt: trackOf.c.arrivedAt, departedAt: null }]);
-    const current = (await t.app.inject({ method: 'GET', url: `/api/v1/organizations/${orgId}/places/current`, headers: admin })).json() as { content: Array<{ assetId: string; placeId: string; placeName: string }> };
+    const current = (await t.app.inject({ method: 'GET', url: `/api/v1/organizations/${orgId}/places/current`, headers: admin })).json() as {
+      content: Array<{ assetId: string; placeId: string; placeName: string }>;
+    };
     expect(current.content.filter((c) => c.assetId === v.assetId)).toEqual([
       { assetId: v.assetId, placeId: C.id, placeName: 'Acme Foods', category: 'CUSTOMER', arrivedAt: new Date(trackOf.c.arrivedAt).toISOString() },
     ]);

@@ -28,13 +28,25 @@ const IMPORT_BODY_LIMIT = 10 * 1024 * 1024;
 const placesRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get('/organizations/:orgId/places', {
     config: { permissions: ['PLACE_LIST'], tokens: true },
-    schema: { tags, summary: 'Places, with search, category, group and map-area (bbox) filters', params: orgIdParams, querystring: placeListQuery, response: { 200: placePageSchema, ...orgErrors() } },
+    schema: {
+      tags,
+      summary: 'Places, with search, category, group and map-area (bbox) filters',
+      params: orgIdParams,
+      querystring: placeListQuery,
+      response: { 200: placePageSchema, ...orgErrors() },
+    },
     handler: (req) => service.listPlaces(scopeOf(req, req.params.orgId), req.query),
   });
 
   app.post('/organizations/:orgId/places', {
     config: { permissions: ['PLACE_UPDATE'], tokens: true },
-    schema: { tags, summary: 'Create a place (a circle: a Point with radiusMeters; or a Polygon)', params: orgIdParams, body: placeInputSchema, response: { 201: placeSchema, ...orgErrors() } },
+    schema: {
+      tags,
+      summary: 'Create a place (a circle: a Point with radiusMeters; or a Polygon)',
+      params: orgIdParams,
+      body: placeInputSchema,
+      response: { 201: placeSchema, ...orgErrors() },
+    },
     handler: async (req, reply) => reply.code(201).send(await service.createPlace(scopeOf(req, req.params.orgId), req.body)),
   });
 
@@ -74,7 +86,13 @@ const placesRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get('/organizations/:orgId/places/current', {
     config: { permissions: ['PLACE_LIST'], tokens: true },
-    schema: { tags, summary: 'The vehicles now at a place (open visits)', params: orgIdParams, querystring: placeCurrentQuery, response: { 200: vehiclePlacesSchema, ...orgErrors() } },
+    schema: {
+      tags,
+      summary: 'The vehicles now at a place (open visits)',
+      params: orgIdParams,
+      querystring: placeCurrentQuery,
+      response: { 200: vehiclePlacesSchema, ...orgErrors() },
+    },
     handler: (req) => currentPlaces(scopeOf(req, req.params.orgId), req.query),
   });
 
@@ -86,7 +104,13 @@ const placesRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.put('/organizations/:orgId/places/:placeId', {
     config: { permissions: ['PLACE_UPDATE'], tokens: true },
-    schema: { tags, summary: 'Replace a place (events from now on follow the new shape)', params: placeIdParams, body: placeInputSchema, response: { 200: placeSchema, ...orgErrors() } },
+    schema: {
+      tags,
+      summary: 'Replace a place (events from now on follow the new shape)',
+      params: placeIdParams,
+      body: placeInputSchema,
+      response: { 200: placeSchema, ...orgErrors() },
+    },
     handler: (req) => service.updatePlace(scopeOf(req, req.params.orgId), req.params.placeId, req.body),
   });
 

@@ -105,7 +105,9 @@ function filters(s: Scope, q: Pick<ListQuery, 'search' | 'category' | 'groupId' 
     q.category ? eq(places.category, q.category) : undefined,
     q.groupId ? eq(places.groupId, q.groupId) : undefined,
     // The shape's box meets the area (west, south, east, north).
-    bbox ? sql`${places.minLon} <= ${bbox[2]} and ${places.maxLon} >= ${bbox[0]} and ${places.minLat} <= ${bbox[3]} and ${places.maxLat} >= ${bbox[1]}` : undefined,
+    bbox
+      ? sql`${places.minLon} <= ${bbox[2]} and ${places.maxLon} >= ${bbox[0]} and ${places.minLat} <= ${bbox[3]} and ${places.maxLat} >= ${bbox[1]}`
+      : undefined,
   );
 }
 
@@ -124,7 +126,11 @@ export async function listPlaces(s: Scope, q: ListQuery): Promise<Page<Place>> {
 
 /** Every place the filters select, for the export (names in order). */
 export async function allPlaces(s: Scope, q: ExportQuery): Promise<Place[]> {
-  const rows = await s.db.select().from(places).where(filters(s, q)).orderBy(sql`lower(${places.name})`, asc(places.id));
+  const rows = await s.db
+    .select()
+    .from(places)
+    .where(filters(s, q))
+    .orderBy(sql`lower(${places.name})`, asc(places.id));
   return rows.map(presentPlace);
 }
 

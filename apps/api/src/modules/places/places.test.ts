@@ -46,13 +46,21 @@ async function create(body: Record<string, unknown>, headers = a.admin, orgId = 
 describe('places API', () => {
   it('creates, reads, replaces and deletes a circle and a polygon, with boxes, centres and activity rows', async () => {
     const c = await create({ name: 'Acme Foods DC', category: 'CUSTOMER', geometry: circle(-94.6, 39.1), radiusMeters: 250, address: '1 Dock Rd' });
-    expect(c).toMatchObject({ radiusMeters: 250, arrivalDwellSeconds: 120, departureDwellSeconds: 60, groupId: null, center: { latitude: 39.1, longitude: -94.6 } });
+    expect(c).toMatchObject({
+      radiusMeters: 250,
+      arrivalDwellSeconds: 120,
+      departureDwellSeconds: 60,
+      groupId: null,
+      center: { latitude: 39.1, longitude: -94.6 },
+    });
     const p = await create({ name: 'KC Yard', category: 'YARD', geometry: square(-94.5, 39.0, 0.01), radiusMeters: 999, arrivalDwellSeconds: 0 });
     // A polygon keeps no radius; its centre is its box's.
     expect(p.radiusMeters).toBeNull();
     expect(p.center.latitude).toBeCloseTo(39.0, 9);
     expect(p.center.longitude).toBeCloseTo(-94.5, 9);
-    const [box] = rowsOf<{ min_lat: number; max_lat: number; min_lon: number; max_lon: number }>(await t.database.db.execute(`select min_lat, max_lat, min_lon, max_lon from places where id = '${c.id}'` as never));
+    const [box] = rowsOf<{ min_lat: number; max_lat: number; min_lon: number; max_lon: number }>(
+      await t.database.db.execute(`select min_lat, max_lat, min_lon, max_lon from places where id = '${c.id}'` as never),
+    );
     // 250 m is 0.00225 degrees of latitude: the stored box holds the circle.
     expect(box!.max_lat - 39.1).toBeGreaterThan(0.00224);
     expect(box!.max_lat - 39.1).toBeLessThan(0.0023);
@@ -62,7 +70,13 @@ describe('places API', () => {
     const got = await send('GET', org(`/places/${c.id}`), a.dispatcher);
     expect(got.statusCode).toBe(200);
     expect(got.json().name).toBe('Acme Foods DC');
-    const put = await send('PUT', org(`/places/${c.id}`), a.admin, { name: 'Acme Foods DC 2', category: 'CUSTOMER', geometry: circle(-94.6, 39.1), radiusMeters: 300, arrivalDwellSeconds: 300 });
+    const put = await send('PUT', org(`/places/${c.id}`), a.admin, {
+      name: 'Acme Foods DC 2',
+      category: 'CUSTOMER',
+      geometry: circle(-94.6, 39.1),
+      radiusMeters: 300,
+      arrivalDwellSeconds: 300,
+    });
     expect(put.statusCode, put.body).toBe(200);
     expect(put.json()).toMatchObject({ name: 'Acme Foods DC 2', radiusMeters: 300, arrivalDwellSeconds: 300, address: null });
     expect((await send('DELETE', org(`/places/${p.id}`), a.admin)).statusCode).toBe(204);
@@ -84,12 +98,52 @@ describe('places API', () => {
     open.coordinates[0]!.push([-93, 40]);
     await bad({ geometry: open }, { 'geometry.coordinates': 'A polygon ring must end where it starts' });
     // A bow tie: its edges cross.
-    const bowTie = { type: 'Polygon', coordinates: [[[0, 0], [1, 1], [1, 0], [0, 1], [0, 0]]] };
+    const bowTie = {
+      type: 'Polygon',
+      coordinates: [
+        [
+          [0, 0],
+          [1, 1],
+          [1, 0],
+          [0, 1],
+          [0, 0],
+        ],
+      ],
+    };
     await bad({ geometry: bowTie }, { 'geometry.coordinates': 'A polygon’s edges must not cross each other' });
-    await bad({ geometry: { type: 'Polygon', coordinates: [[[0, 0], [1, 1], [0, 0], [0, 0]]] } }, { 'geometry.coordinates': 'A polygon needs at least 3 different corners' });
-    await bad({ geometry: { type: 'LineString', coordinates: [[0, 0], [1, 1]] } }, { 'geometry.type': 'Shape must be a GeoJSON Point (with a radius) or Polygon' });
+    await bad(
+      {
+        geometry: {
+          type: 'Polygon',
+          coordinates: [
+            [
+              [0, 0],
+              [1, 1],
+              [0, 0],
+              [0, 0],
+            ],
+          ],
+        },
+      },
+      { 'geometry.coordinates': 'A polygon needs at least 3 different corners' },
+    );
+    await bad(
+      {
+        geometry: {
+          type: 'LineString',
+          coordinates: [
+            [0, 0],
+            [1, 1],
+          ],
+        },
+      },
+      { 'geometry.type': 'Shape must be a GeoJSON Point (with a radius) or Polygon' },
+    );
     await bad({ category: 'MOON', geometry: circle(0, 0), radiusMeters: 50 }, { category: 'Category must be one of' });
-    await bad({ geometry: circle(0, 0), radiusMeters: 50, groupId: '00000000-0000-4000-8000-000000000000' }, { groupId: 'Group is not a group of this organization' });
+    await bad(
+      { geometry: circle(0, 0), radiusMeters: 50, groupId: '00000000-0000-4000-8000-000000000000' },
+      { groupId: 'Group is not a group of this organization' },
+    );
     await bad({ geometry: circle(0, 0), radiusMeters: 50, arrivalDwellSeconds: -1 }, { arrivalDwellSeconds: 'Arrival dwell must be 0 or more' });
     const q = await send('GET', org('/places?bbox=1,2,3'), a.admin);
     expectFieldErrors(q.json(), 400, { bbox: 'bbox must be minLon,minLat,maxLon,maxLat' });
@@ -111,12 +165,18 @@ describe('places API', () => {
     expect(searched).toMatchObject({ totalElements: 2, totalPages: 2, size: 1, page: 0 });
     expect(searched.content[0]!.id).toBe(wide.id);
     expect((await list('category=FUEL&search=zed')).content.map((p) => p.id)).toEqual([far.id]);
-    expectFieldErrors((await send('GET', org('/places?sort=radius,asc'), a.admin)).json(), 400, { sort: 'sort must be one of name, category, createdAt, updatedAt' });
+    expectFieldErrors((await send('GET', org('/places?sort=radius,asc'), a.admin)).json(), 400, {
+      sort: 'sort must be one of name, category, createdAt, updatedAt',
+    });
   });
 
   it('answers 404 for another organization’s place, and 403 without the permission', async () => {
     const mine = await create({ name: 'Private Customer', category: 'CUSTOMER', geometry: circle(-80, 35), radiusMeters: 100 });
-    for (const [method, body] of [['GET', undefined], ['PUT', { name: 'X', category: 'OTHER', geometry: circle(0, 0), radiusMeters: 20 }], ['DELETE', undefined]] as const) {
+    for (const [method, body] of [
+      ['GET', undefined],
+      ['PUT', { name: 'X', category: 'OTHER', geometry: circle(0, 0), radiusMeters: 20 }],
+      ['DELETE', undefined],
+    ] as const) {
       const res = await send(method, org(`/places/${mine.id}`, a.otherOrgId), a.other, body);
       expect(res.statusCode).toBe(404);
       expectErrorBody(res.json(), 404);
@@ -124,7 +184,9 @@ describe('places API', () => {
     const theirs = placePageSchema.parse((await send('GET', org('/places?size=100', a.otherOrgId), a.other)).json());
     expect(theirs.content).toEqual([]);
     // The dispatcher reads places and may not draw them.
-    expect((await send('POST', org('/places'), a.dispatcher, { name: 'No', category: 'OTHER', geometry: circle(0, 0), radiusMeters: 20 })).statusCode).toBe(403);
+    expect((await send('POST', org('/places'), a.dispatcher, { name: 'No', category: 'OTHER', geometry: circle(0, 0), radiusMeters: 20 })).statusCode).toBe(
+      403,
+    );
     const nobody = await userWithPermissions(t, a.orgId, ['ASSET_LIST']);
     expect((await send('GET', org('/places'), nobody)).statusCode).toBe(403);
     expect((await send('GET', org('/places/current'), nobody)).statusCode).toBe(403);
@@ -139,10 +201,14 @@ describe('places API', () => {
     const member = await userWithPermissions(t, a.orgId, ['PLACE_LIST']);
     const me = (await send('GET', '/api/v1/auth/me', member)).json().id as string;
     // In another group: the West place is not theirs.
-    await t.database.db.execute(`insert into group_members (organization_id, group_id, member_type, member_id) values ('${a.orgId}', '${otherGroup}', 'USER', '${me}')` as never);
+    await t.database.db.execute(
+      `insert into group_members (organization_id, group_id, member_type, member_id) values ('${a.orgId}', '${otherGroup}', 'USER', '${me}')` as never,
+    );
     expect((await send('GET', org(`/places/${scoped.id}`), member)).statusCode).toBe(404);
     expect(placePageSchema.parse((await send('GET', org(`/places?groupId=${groupId}`), member)).json()).totalElements).toBe(0);
-    await t.database.db.execute(`insert into group_members (organization_id, group_id, member_type, member_id) values ('${a.orgId}', '${groupId}', 'USER', '${me}')` as never);
+    await t.database.db.execute(
+      `insert into group_members (organization_id, group_id, member_type, member_id) values ('${a.orgId}', '${groupId}', 'USER', '${me}')` as never,
+    );
     expect((await send('GET', org(`/places/${scoped.id}`), member)).statusCode).toBe(200);
     expect(placePageSchema.parse((await send('GET', org(`/places?groupId=${groupId}`), a.admin)).json()).content.map((p) => p.id)).toEqual([scoped.id]);
   });
@@ -154,11 +220,17 @@ describe('places API', () => {
     const fc = res.json();
     expect(fc.type).toBe('FeatureCollection');
     expect(fc.features.map((f: { properties: { name: string } }) => f.properties.name)).toEqual(['Zed Fuel Omaha', 'Zed Restricted Zone']);
-    expect(fc.features[0]).toMatchObject({ type: 'Feature', geometry: { type: 'Point', coordinates: [-95.9, 41.25] }, properties: { category: 'FUEL', radiusMeters: 100, arrivalDwellSeconds: 120 } });
+    expect(fc.features[0]).toMatchObject({
+      type: 'Feature',
+      geometry: { type: 'Point', coordinates: [-95.9, 41.25] },
+      properties: { category: 'FUEL', radiusMeters: 100, arrivalDwellSeconds: 120 },
+    });
     expectFieldErrors((await send('GET', org('/places/export?format=kml'), a.admin)).json(), 400, { format: 'format must be geojson' });
 
     // The export as an import into the other organization: a dry run saves nothing, then the import does.
-    const dry = placeImportResultSchema.parse((await send('POST', org('/places/import', a.otherOrgId), a.other, { content: JSON.stringify(fc), dryRun: true })).json());
+    const dry = placeImportResultSchema.parse(
+      (await send('POST', org('/places/import', a.otherOrgId), a.other, { content: JSON.stringify(fc), dryRun: true })).json(),
+    );
     expect(dry).toMatchObject({ format: 'geojson', dryRun: true, totalRows: 2, validRows: 2, invalidRows: 0, errors: [], imported: 0 });
     expect(placePageSchema.parse((await send('GET', org('/places', a.otherOrgId), a.other)).json()).totalElements).toBe(0);
     const done = placeImportResultSchema.parse((await send('POST', org('/places/import', a.otherOrgId), a.other, { content: JSON.stringify(fc) })).json());
@@ -201,21 +273,36 @@ describe('places API', () => {
     expect((await activityRows(t.database.db, dock.id)).map((r) => r.action)).toEqual(['IMPORT']);
     // An Imperial carrier's own list with radii in feet; the radius limit in its units.
     const feet = placeImportResultSchema.parse(
-      (await send('POST', org('/places/import'), a.admin, { content: 'name,category,latitude,longitude,radius ft\nFeet dock,customer,39.2,-94.7,500\nTiny,customer,39.2,-94.7,10', dryRun: true })).json(),
+      (
+        await send('POST', org('/places/import'), a.admin, {
+          content: 'name,category,latitude,longitude,radius ft\nFeet dock,customer,39.2,-94.7,500\nTiny,customer,39.2,-94.7,10',
+          dryRun: true,
+        })
+      ).json(),
     );
     expect(feet.sample.map((s) => s.radiusMeters)).toEqual([152.4]);
     expect(feet.errors).toEqual([{ line: 3, field: 'radiusMeters', message: 'Radius must be at least 33 ft' }]);
-    expectFieldErrors((await send('POST', org('/places/import'), a.admin, { content: 'foo,bar\n1,2' })).json(), 400, { content: 'The CSV needs a name column' });
-    expectFieldErrors((await send('POST', org('/places/import'), a.admin, { content: '{"type":"Feature"}' })).json(), 400, { content: 'GeoJSON must be a FeatureCollection' });
+    expectFieldErrors((await send('POST', org('/places/import'), a.admin, { content: 'foo,bar\n1,2' })).json(), 400, {
+      content: 'The CSV needs a name column',
+    });
+    expectFieldErrors((await send('POST', org('/places/import'), a.admin, { content: '{"type":"Feature"}' })).json(), 400, {
+      content: 'GeoJSON must be a FeatureCollection',
+    });
   });
 
   it('answers places/current from the open visits, the vehicle’s group only with groupId', async () => {
     const place = await create({ name: 'Current Dock', category: 'CUSTOMER', geometry: circle(-70, 42), radiusMeters: 100 });
-    const [asset] = rowsOf<{ id: string }>(await t.database.db.execute(`insert into assets (organization_id, type, unit_number) values ('${a.orgId}', 'VEHICLE', 'CUR-1') returning id` as never));
-    await t.database.db.execute(`insert into place_visits (organization_id, place_id, asset_id, arrived_at) values ('${a.orgId}', '${place.id}', '${asset!.id}', '2026-11-20T10:00:00Z'), ('${a.orgId}', '${place.id}', '${asset!.id}', '2026-11-19T10:00:00Z')` as never);
+    const [asset] = rowsOf<{ id: string }>(
+      await t.database.db.execute(`insert into assets (organization_id, type, unit_number) values ('${a.orgId}', 'VEHICLE', 'CUR-1') returning id` as never),
+    );
+    await t.database.db.execute(
+      `insert into place_visits (organization_id, place_id, asset_id, arrived_at) values ('${a.orgId}', '${place.id}', '${asset!.id}', '2026-11-20T10:00:00Z'), ('${a.orgId}', '${place.id}', '${asset!.id}', '2026-11-19T10:00:00Z')` as never,
+    );
     await t.database.db.execute(`update place_visits set departed_at = '2026-11-19T12:00:00Z' where arrived_at = '2026-11-19T10:00:00Z'` as never);
     const now = vehiclePlacesSchema.parse((await send('GET', org('/places/current'), a.dispatcher)).json());
-    expect(now.content.filter((c) => c.assetId === asset!.id)).toEqual([{ assetId: asset!.id, placeId: place.id, placeName: 'Current Dock', category: 'CUSTOMER', arrivedAt: '2026-11-20T10:00:00.000Z' }]);
+    expect(now.content.filter((c) => c.assetId === asset!.id)).toEqual([
+      { assetId: asset!.id, placeId: place.id, placeName: 'Current Dock', category: 'CUSTOMER', arrivedAt: '2026-11-20T10:00:00.000Z' },
+    ]);
     const groupId = (await send('POST', org('/groups'), a.admin, { name: `Empty ${Date.now()}` })).json().id as string;
     expect(vehiclePlacesSchema.parse((await send('GET', org(`/places/current?groupId=${groupId}`), a.admin)).json()).content).toEqual([]);
     expect(vehiclePlacesSchema.parse((await send('GET', org('/places/current', a.otherOrgId), a.other)).json()).content).toEqual([]);

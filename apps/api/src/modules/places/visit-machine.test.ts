@@ -13,7 +13,9 @@ describe('visit machine', () => {
   it('arrives after the arrival dwell at the first fix inside, departs after the departure dwell at the first fix outside', () => {
     const s = [0, 30, 60, 90, 120, 150, 180, 210, 240, 270, 300, 330];
     const { visits, track } = run(s, (x) => x >= 30 && x < 240);
-    expect(visits.map((v) => [v.arrivedAt, v.departedAt, v.driverId, v.arrivalConfirmedAt, v.departureConfirmedAt])).toEqual([[30_000, 240_000, 'd30', 150_000, 300_000]]);
+    expect(visits.map((v) => [v.arrivedAt, v.departedAt, v.driverId, v.arrivalConfirmedAt, v.departureConfirmedAt])).toEqual([
+      [30_000, 240_000, 'd30', 150_000, 300_000],
+    ]);
     expect(track.places.size).toBe(0);
   });
 

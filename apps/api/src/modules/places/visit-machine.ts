@@ -81,7 +81,15 @@ export function stepVisits(v: VehicleTrack, fix: VisitFix, inside: readonly Dwel
     }
     tr.since ??= fix.t;
     if (fix.t - tr.since >= p.departureDwellS * 1000) {
-      events.push({ kind: 'DEPARTURE', placeId, arrivedAt: tr.arrivedAt, departedAt: tr.since, confirmedAt: fix.t, visitId: tr.visitId, driverId: tr.driverId });
+      events.push({
+        kind: 'DEPARTURE',
+        placeId,
+        arrivedAt: tr.arrivedAt,
+        departedAt: tr.since,
+        confirmedAt: fix.t,
+        visitId: tr.visitId,
+        driverId: tr.driverId,
+      });
       v.places.delete(placeId);
     }
   }
@@ -113,7 +121,15 @@ export function replayVisits(
   for (const f of fixes) {
     for (const e of stepVisits(track, f, insideOf(f), dwellOf)) {
       if (e.kind === 'ARRIVAL') {
-        const visit: ReplayedVisit = { placeId: e.placeId, arrivedAt: e.arrivedAt, departedAt: null, driverId: e.driverId, arrivalConfirmedAt: e.confirmedAt, departureConfirmedAt: null, track: e.track };
+        const visit: ReplayedVisit = {
+          placeId: e.placeId,
+          arrivedAt: e.arrivedAt,
+          departedAt: null,
+          driverId: e.driverId,
+          arrivalConfirmedAt: e.confirmedAt,
+          departureConfirmedAt: null,
+          track: e.track,
+        };
         visits.push(visit);
         open.set(e.placeId, visit);
       } else {

@@ -30,7 +30,8 @@ export interface VisitReconciliation {
   corrections: VisitCorrection[];
 }
 
-const same = (a: VisitValues, b: VisitValues) => a.placeId === b.placeId && a.driverId === b.driverId && a.arrivedAt === b.arrivedAt && a.departedAt === b.departedAt;
+const same = (a: VisitValues, b: VisitValues) =>
+  a.placeId === b.placeId && a.driverId === b.driverId && a.arrivedAt === b.arrivedAt && a.departedAt === b.departedAt;
 const overlaps = (a: VisitValues, b: VisitValues) => a.arrivedAt <= (b.departedAt ?? Infinity) && b.arrivedAt <= (a.departedAt ?? Infinity);
 
 /**

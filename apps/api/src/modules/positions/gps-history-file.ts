@@ -41,13 +41,55 @@ const MILE_M = 1609.344;
 
 /** Column names each field is read from (lower case, spaces and units in brackets ignored), with the factor to km/h or metres. */
 const COLUMNS: Record<'time' | 'latitude' | 'longitude' | 'speed' | 'course' | 'altitude' | 'odometer', Array<[string, number]>> = {
-  time: [['time', 1], ['timestamp', 1], ['fixtime', 1], ['fix_time', 1], ['datetime', 1], ['date_time', 1], ['utc', 1]],
-  latitude: [['latitude', 1], ['lat', 1]],
-  longitude: [['longitude', 1], ['lon', 1], ['lng', 1], ['long', 1]],
-  speed: [['speed', 1], ['speed_kmh', 1], ['speed(km/h)', 1], ['speed_mph', MPH_TO_KMH], ['speed(mph)', MPH_TO_KMH], ['speed_ms', MS_TO_KMH], ['speed(m/s)', MS_TO_KMH]],
-  course: [['course', 1], ['heading', 1], ['bearing', 1]],
-  altitude: [['altitude', 1], ['alt', 1], ['elevation', 1], ['ele', 1], ['altitude(m)', 1]],
-  odometer: [['odometer', 1], ['odometer_m', 1], ['odometer(m)', 1], ['odometer_km', 1000], ['odometer(km)', 1000], ['odometer_mi', MILE_M], ['odometer(mi)', MILE_M]],
+  time: [
+    ['time', 1],
+    ['timestamp', 1],
+    ['fixtime', 1],
+    ['fix_time', 1],
+    ['datetime', 1],
+    ['date_time', 1],
+    ['utc', 1],
+  ],
+  latitude: [
+    ['latitude', 1],
+    ['lat', 1],
+  ],
+  longitude: [
+    ['longitude', 1],
+    ['lon', 1],
+    ['lng', 1],
+    ['long', 1],
+  ],
+  speed: [
+    ['speed', 1],
+    ['speed_kmh', 1],
+    ['speed(km/h)', 1],
+    ['speed_mph', MPH_TO_KMH],
+    ['speed(mph)', MPH_TO_KMH],
+    ['speed_ms', MS_TO_KMH],
+    ['speed(m/s)', MS_TO_KMH],
+  ],
+  course: [
+    ['course', 1],
+    ['heading', 1],
+    ['bearing', 1],
+  ],
+  altitude: [
+    ['altitude', 1],
+    ['alt', 1],
+    ['elevation', 1],
+    ['ele', 1],
+    ['altitude(m)', 1],
+  ],
+  odometer: [
+    ['odometer', 1],
+    ['odometer_m', 1],
+    ['odometer(m)', 1],
+    ['odometer_km', 1000],
+    ['odometer(km)', 1000],
+    ['odometer_mi', MILE_M],
+    ['odometer(mi)', MILE_M],
+  ],
 };
 
 const key = (h: string) => h.trim().toLowerCase().replace(/\s+/g, '');
@@ -66,7 +108,15 @@ function readCsv(text: string, opts: ReadOptions): ParsedHistory {
     }
     return null;
   };
-  const cols = { time: col('time'), latitude: col('latitude'), longitude: col('longitude'), speed: col('speed'), course: col('course'), altitude: col('altitude'), odometer: col('odometer') };
+  const cols = {
+    time: col('time'),
+    latitude: col('latitude'),
+    longitude: col('longitude'),
+    speed: col('speed'),
+    course: col('course'),
+    altitude: col('altitude'),
+    odometer: col('odometer'),
+  };
   const missing = (['time', 'latitude', 'longitude'] as const).filter((f) => !cols[f]);
   if (missing.length) {
     return {

@@ -23,12 +23,7 @@ const SUBJECT = {
  * detection and the summary; the track sent to the map is simplified for the zoom and capped.
  * Another organization's subject answers 404.
  */
-export async function historyRoute(
-  { db, orgId }: ReadScope,
-  subject: HistorySubject,
-  id: string,
-  q: HistoryQuery,
-): Promise<HistoryRoute> {
+export async function historyRoute({ db, orgId }: ReadScope, subject: HistorySubject, id: string, q: HistoryQuery): Promise<HistoryRoute> {
   const s = SUBJECT[subject];
   const found = await db
     .select({ id: s.table.id })
@@ -39,15 +34,17 @@ export async function historyRoute(
 
   const ofSubject = sql`organization_id = ${orgId} and ${sql.identifier(s.column)} = ${id}`;
   const pglite = pgliteOf(db);
-  const track = pglite
-    ? await readTrackPglite(pglite, s.column, orgId, id, q)
-    : await readTrack(db, ofSubject, q);
+  const track = pglite ? await readTrackPglite(pglite, s.column, orgId, id, q) : await readTrack(db, ofSubject, q);
   const n = track.time.length;
   const { stops, summary } = analyzeTrackColumns(track);
   // One Douglas-Peucker pass ranks every point; one pixel at the zoom, then the cap, pick from it.
   const tolerance = n ? metresPerPixel(q.zoom, track.lat[0]!) : 0;
   const { indexes: kept, capped } = selectBySignificance(significanceColumns(track.lat, track.lon), tolerance, q.maxPoints);
-  const details = await detailsAt(db, ofSubject, kept.map((i) => track.time[i]!));
+  const details = await detailsAt(
+    db,
+    ofSubject,
+    kept.map((i) => track.time[i]!),
+  );
   const imported = n ? await importedIn(db, ofSubject, q) : null;
   const visits = stops.length && subject !== 'gateways' ? await visitsIn(db, orgId, subject, id, q) : [];
   // The visit under way at the stop's middle (a stop inside a fence is a visit once the dwell passed).
@@ -104,7 +101,14 @@ async function visitsIn(db: DbOrTx, orgId: string, subject: 'drivers' | 'assets'
     .select({ placeId: placeVisits.placeId, name: places.name, arrivedAt: placeVisits.arrivedAt, departedAt: placeVisits.departedAt })
     .from(placeVisits)
     .innerJoin(places, and(eq(places.id, placeVisits.placeId), eq(places.organizationId, placeVisits.organizationId)))
-    .where(and(eq(placeVisits.organizationId, orgId), who, lte(placeVisits.arrivedAt, new Date(q.to)), or(isNull(placeVisits.departedAt), gte(placeVisits.departedAt, new Date(q.from)))));
+    .where(
+      and(
+        eq(placeVisits.organizationId, orgId),
+        who,
+        lte(placeVisits.arrivedAt, new Date(q.to)),
+        or(isNull(placeVisits.departedAt), gte(placeVisits.departedAt, new Date(q.from))),
+      ),
+    );
 }
 
 /** How many of the range's positions were imported from another system's GPS history, and when they lie. */
@@ -182,7 +186,13 @@ async function readTrackPglite(client: EmbeddedPg, column: string, orgId: string
     ignition[n] = reader.field() < 0 ? -1 : view.getUint8(reader.offset) ? 1 : 0;
     n++;
   }
-  return inTimeOrder({ time: time.subarray(0, n), lat: lat.subarray(0, n), lon: lon.subarray(0, n), speedKmh: speedKmh.subarray(0, n), ignition: ignition.subarray(0, n) });
+  return inTimeOrder({
+    time: time.subarray(0, n),
+    lat: lat.subarray(0, n),
+    lon: lon.subarray(0, n),
+    speedKmh: speedKmh.subarray(0, n),
+    ignition: ignition.subarray(0, n),
+  });
 }
 
 interface ColumnsText {
@@ -262,7 +272,13 @@ async function detailsAt(db: DbOrTx, ofSubject: SQL, times: number[]): Promise<M
   for (let i = 0; i < t.length; i++) {
     if (out.has(t[i]!)) continue;
     const s = source[i];
-    out.set(t[i]!, { course: orNull(course[i]!), odometer: orNull(odometer[i]!), odometerSource: s === 'ECM' || s === 'GPS' ? s : null, engineHours: orNull(hours[i]!), rpm: orNull(rpm[i]!) });
+    out.set(t[i]!, {
+      course: orNull(course[i]!),
+      odometer: orNull(odometer[i]!),
+      odometerSource: s === 'ECM' || s === 'GPS' ? s : null,
+      engineHours: orNull(hours[i]!),
+      rpm: orNull(rpm[i]!),
+    });
   }
   return out;
 }

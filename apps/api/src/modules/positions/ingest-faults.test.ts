@@ -30,7 +30,8 @@ import type { PositionRow } from './pipeline/position-row.ts';
 // `npm start` runs it) and on PostgreSQL.
 
 const sql = async <T>(db: Db, q: string) => rowsOf<T>(await db.execute(q as never));
-const count = async (db: Db, gatewayId: string) => (await sql<{ n: number }>(db, `select count(*)::int as n from positions where gateway_id = '${gatewayId}'`))[0]!.n;
+const count = async (db: Db, gatewayId: string) =>
+  (await sql<{ n: number }>(db, `select count(*)::int as n from positions where gateway_id = '${gatewayId}'`))[0]!.n;
 const osmand = (app: FastifyInstance, uniqueId: string, t: number, extra = '') =>
   app.inject({ method: 'GET', url: `/api/v1/ingest/osmand?id=${uniqueId}&timestamp=${Math.floor(t / 1000)}&lat=41.5&lon=-93.6&speed=20${extra}` });
 
@@ -55,7 +56,10 @@ async function stallHolds(db: Db): Promise<void> {
 
 /** Terminates every other connection to the test's database, as a failover or an operator would. */
 async function terminateConnections(db: Db): Promise<number> {
-  const rows = await sql<{ n: number }>(db, `select count(pg_terminate_backend(pid))::int as n from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()`);
+  const rows = await sql<{ n: number }>(
+    db,
+    `select count(pg_terminate_backend(pid))::int as n from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()`,
+  );
   return rows[0]!.n;
 }
 
@@ -136,7 +140,10 @@ describe('ingest while the database goes away and comes back', () => {
     // commit it first, and ending the lock holder first let it run on before its own end.
     const waitUntil = Date.now() + 2500;
     if (onServer()) {
-      const waiting = async () => (await sql<{ n: number }>(app.db, `select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`))[0]!.n;
+      const waiting = async () =>
+        (
+          await sql<{ n: number }>(app.db, `select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`)
+        )[0]!.n;
       while ((await waiting()) === 0 && Date.now() < waitUntil) await new Promise((r) => setTimeout(r, 20));
       await sql(app.db, `select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`);
       await new Promise((r) => setTimeout(r, 50));
@@ -189,7 +196,8 @@ function answerLost(db: Db): { db: Db; lost: () => number } {
         if (key === 'exec') {
           return async (text: string) => {
             const r = await target.exec(text);
-            if (text.includes('execute positions_write') && lost++ === 0) throw new DatabaseUnavailableError('the embedded database\'s worker thread stopped (test)');
+            if (text.includes('execute positions_write') && lost++ === 0)
+              throw new DatabaseUnavailableError("the embedded database's worker thread stopped (test)");
             return r;
           };
         }
@@ -211,7 +219,8 @@ function answerLost(db: Db): { db: Db; lost: () => number } {
                 return async (...args: unknown[]) => {
                   const r = await ct.query(...args);
                   const name = (args[0] as { name?: string } | undefined)?.name;
-                  if (name === 'positions_write' && lost++ === 0) throw Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' });
+                  if (name === 'positions_write' && lost++ === 0)
+                    throw Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' });
                   return r;
                 };
               }
@@ -267,8 +276,23 @@ describe('organizations never share a failure', () => {
     const committer = new GroupCommitter(t.app.db);
     const t0 = Date.now() - 3_000_000;
     const row = (v: TestVehicle, orgId: string, k: number, assetId = v.assetId): PositionRow => ({
-      organizationId: orgId, gatewayId: v.gatewayId, assetId, driverId: v.driverId, fixTime: new Date(t0 + k * 1000),
-      latitude: 41, longitude: -93, speed: 10, course: 0, altitude: null, accuracy: null, odometer: null, odometerSource: null, engineHours: null, ignition: true, protocol: 'batch', attributes: {},
+      organizationId: orgId,
+      gatewayId: v.gatewayId,
+      assetId,
+      driverId: v.driverId,
+      fixTime: new Date(t0 + k * 1000),
+      latitude: 41,
+      longitude: -93,
+      speed: 10,
+      course: 0,
+      altitude: null,
+      accuracy: null,
+      odometer: null,
+      odometerSource: null,
+      engineHours: null,
+      ignition: true,
+      protocol: 'batch',
+      attributes: {},
     });
     // A vehicle deleted while its device's fixes were in flight: the latest-position row's key refuses it.
     const rows = [row(va, orgA, 1), row(vb, orgB, 1), row(vb, orgB, 2, randomUUID()), row(vb, orgB, 3), row(va, orgA, 2)];
@@ -283,8 +307,23 @@ describe('organizations never share a failure', () => {
     const committer = new GroupCommitter(flaky.db);
     const t0 = Date.now() - 2_000_000;
     const rows = [0, 1, 2].map((k): PositionRow => ({
-      organizationId: orgA, gatewayId: va.gatewayId, assetId: va.assetId, driverId: va.driverId, fixTime: new Date(t0 + k * 1000),
-      latitude: 41, longitude: -93, speed: 10, course: 0, altitude: null, accuracy: null, odometer: null, odometerSource: null, engineHours: null, ignition: true, protocol: 'batch', attributes: {},
+      organizationId: orgA,
+      gatewayId: va.gatewayId,
+      assetId: va.assetId,
+      driverId: va.driverId,
+      fixTime: new Date(t0 + k * 1000),
+      latitude: 41,
+      longitude: -93,
+      speed: 10,
+      course: 0,
+      altitude: null,
+      accuracy: null,
+      odometer: null,
+      odometerSource: null,
+      engineHours: null,
+      ignition: true,
+      protocol: 'batch',
+      attributes: {},
     }));
     const before = await count(t.app.db, va.gatewayId);
     const { stored } = await committer.write(rows);

@@ -1,4 +1,12 @@
-import { batchIngestEnvelopeSchema, batchIngestResultSchema, batchIngestSchema, ingestDiagnosticsSchema, osmandJsonDoc, osmandQueryDoc, traccarForwardDoc } from '@fleet/api-contract';
+import {
+  batchIngestEnvelopeSchema,
+  batchIngestResultSchema,
+  batchIngestSchema,
+  ingestDiagnosticsSchema,
+  osmandJsonDoc,
+  osmandQueryDoc,
+  traccarForwardDoc,
+} from '@fleet/api-contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -26,7 +34,8 @@ export async function replyOsmand(ingest: Ingest, request: FastifyRequest, reply
   await reply.code(200).header('content-length', '0').send();
 }
 
-const ingestRoutes = (ingest: Ingest): FastifyPluginAsyncZod =>
+const ingestRoutes =
+  (ingest: Ingest): FastifyPluginAsyncZod =>
   async (app) => {
     acceptDeviceBodies(app);
     // Every 5xx of a device's way in is counted (the error handler logs it); the ingest screen shows them.
@@ -67,7 +76,7 @@ const ingestRoutes = (ingest: Ingest): FastifyPluginAsyncZod =>
       config: { public: true },
       schema: {
         tags: ['ingest'],
-        summary: 'A gateway\'s batch of up to 1,000 positions, authenticated by the device token (Bearer)',
+        summary: "A gateway's batch of up to 1,000 positions, authenticated by the device token (Bearer)",
         security: [{ bearer: [] }],
         headers: z.object({ authorization: z.string().optional() }),
         body: batchIngestSchema,
@@ -98,15 +107,19 @@ const ingestRoutes = (ingest: Ingest): FastifyPluginAsyncZod =>
       config: { public: true },
       schema: {
         tags: ['ingest'],
-        summary: 'A position forwarded by a Traccar server (forward.type=json), with the organization\'s ingest token in Authorization',
-        description: 'Traccar\'s body: { position, device }; speed in knots, fixTime ISO-8601, engine attributes (ignition, odometer, obdOdometer, hours, vin, power, rpm, obdSpeed). 200 once stored; a resend of the same device and fix time is not stored twice.',
+        summary: "A position forwarded by a Traccar server (forward.type=json), with the organization's ingest token in Authorization",
+        description:
+          "Traccar's body: { position, device }; speed in knots, fixTime ISO-8601, engine attributes (ignition, odometer, obdOdometer, hours, vin, power, rpm, obdSpeed). 200 once stored; a resend of the same device and fix time is not stored twice.",
         security: [{ bearer: [] }],
         headers: z.object({ authorization: z.string().optional() }),
         body: traccarForwardDoc,
         response: {
           200: z.object({
             stored: z.boolean().describe('False for a resend of a stored position, or a refused one'),
-            refused: z.string().optional().describe('Why the position was refused for its content (field: reason); answered 200 so the forwarder does not send it again'),
+            refused: z
+              .string()
+              .optional()
+              .describe('Why the position was refused for its content (field: reason); answered 200 so the forwarder does not send it again'),
           }),
           ...errors(400, 401, 404),
         },
@@ -131,7 +144,8 @@ const ingestRoutes = (ingest: Ingest): FastifyPluginAsyncZod =>
       config: { permissions: ['SUPER_ADMIN'] },
       schema: {
         tags: ['diagnostics'],
-        summary: 'This API instance\'s ingest since it started: fixes refused by reason, positions stored, failed commits by cause, 5xx by way in, and whether positions are being stored',
+        summary:
+          "This API instance's ingest since it started: fixes refused by reason, positions stored, failed commits by cause, 5xx by way in, and whether positions are being stored",
         response: { 200: ingestDiagnosticsSchema, ...authErrors() },
       },
       handler: async () => ingestDiagnostics(ingest),

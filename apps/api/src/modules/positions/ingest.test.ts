@@ -30,9 +30,20 @@ const IDS = ['123456', '902064', '353861053849681', '861001000719969', '12345678
 
 const sql = async <T>(q: string) => rowsOf<T>(await t.database.db.execute(q as never));
 /** Raw SQL answers timestamps as text on PGlite (Drizzle's parsers) and as Dates on node-postgres. */
-const asDate = (v: unknown) => (v instanceof Date ? v : new Date(String(v).replace(' ', 'T').replace(/([+-]\d\d)$/, '$1:00')));
+const asDate = (v: unknown) =>
+  v instanceof Date
+    ? v
+    : new Date(
+        String(v)
+          .replace(' ', 'T')
+          .replace(/([+-]\d\d)$/, '$1:00'),
+      );
 const stored = async (uniqueId: string) =>
-  (await sql<Stored>(`select p.* from positions p join gateways g on g.organization_id = p.organization_id and g.id = p.gateway_id where g.unique_id = '${uniqueId}' order by p.fix_time`)).map((r) => ({
+  (
+    await sql<Stored>(
+      `select p.* from positions p join gateways g on g.organization_id = p.organization_id and g.id = p.gateway_id where g.unique_id = '${uniqueId}' order by p.fix_time`,
+    )
+  ).map((r) => ({
     ...r,
     fix_time: asDate(r.fix_time),
     server_time: asDate(r.server_time),
@@ -45,7 +56,8 @@ const refusals = async (uniqueId: string) => {
   );
 };
 const osmand = (url: string) => t.app.inject({ method: 'GET', url: `/api/v1/ingest/osmand${url.slice(1)}` });
-const json = (body: unknown) => t.app.inject({ method: 'POST', url: '/api/v1/ingest/osmand', headers: { 'content-type': 'application/json' }, payload: JSON.stringify(body) });
+const json = (body: unknown) =>
+  t.app.inject({ method: 'POST', url: '/api/v1/ingest/osmand', headers: { 'content-type': 'application/json' }, payload: JSON.stringify(body) });
 
 beforeAll(async () => {
   t = await createTestApp();
@@ -140,7 +152,9 @@ describe('OsmAnd recorded requests (Traccar OsmAndProtocolDecoderTest)', () => {
   });
 
   it('keeps ignition as a column and extra parameters as typed attributes', async () => {
-    const res = await osmand(`/?id=123456789012345&timestamp=${TS2}&lat=40.7232948571&lon=-74.0061408571&bearing=7.19889788244&speed=40&ignition=true&rpm=933&fuel=24`);
+    const res = await osmand(
+      `/?id=123456789012345&timestamp=${TS2}&lat=40.7232948571&lon=-74.0061408571&bearing=7.19889788244&speed=40&ignition=true&rpm=933&fuel=24`,
+    );
     expect(res.statusCode).toBe(200);
     const [p] = await stored('123456789012345');
     expect(p!.fix_time).toEqual(secs(TS2));
@@ -207,7 +221,12 @@ describe('OsmAnd recorded requests (Traccar OsmAndProtocolDecoderTest)', () => {
   });
 
   it('acknowledges a client 10 push-token upload without storing a position', async () => {
-    const res = await t.app.inject({ method: 'POST', url: '/api/v1/ingest/osmand', headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'id=48241179&notificationToken=abc' });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/ingest/osmand',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'id=48241179&notificationToken=abc',
+    });
     expect(res.statusCode).toBe(200);
     expect(await stored('48241179')).toHaveLength(0);
   });
@@ -240,10 +259,21 @@ describe('OsmAnd JSON (Traccar Client 9.x)', () => {
   });
 
   it('keeps extras with their types', async () => {
-    const res = await json({ ...body, location: { ...body.location, extras: { device_string_test: 'long_device_id', device_bool_test: true, device_integer_twelve_test: 12, device_double_test: 1.345 } } });
+    const res = await json({
+      ...body,
+      location: {
+        ...body.location,
+        extras: { device_string_test: 'long_device_id', device_bool_test: true, device_integer_twelve_test: 12, device_double_test: 1.345 },
+      },
+    });
     expect(res.statusCode).toBe(200);
     const [p] = await stored('48241179');
-    expect(p!.attributes).toMatchObject({ device_string_test: 'long_device_id', device_bool_test: true, device_integer_twelve_test: 12, device_double_test: 1.345 });
+    expect(p!.attributes).toMatchObject({
+      device_string_test: 'long_device_id',
+      device_bool_test: true,
+      device_integer_twelve_test: 12,
+      device_double_test: 1.345,
+    });
     expect(Number.isInteger(p!.attributes.device_integer_twelve_test)).toBe(true);
   });
 
@@ -276,7 +306,17 @@ describe('OsmAnd JSON (Traccar Client 9.x)', () => {
         uuid: '0e9a2473-a7e5-4a3a-8a8e-5f2c3c1f1d2b',
         timestamp: ISO_C,
         odometer: 0,
-        coords: { latitude: -6.1148096, longitude: 106.6837015, accuracy: 3.8, speed: 18.67, speed_accuracy: 0.26, heading: 63, heading_accuracy: 0.28, altitude: 35.7, altitude_accuracy: 3.8 },
+        coords: {
+          latitude: -6.1148096,
+          longitude: 106.6837015,
+          accuracy: 3.8,
+          speed: 18.67,
+          speed_accuracy: 0.26,
+          heading: 63,
+          heading_accuracy: 0.28,
+          altitude: 35.7,
+          altitude_accuracy: 3.8,
+        },
         activity: { type: 'still', confidence: 100 },
         battery: { is_charging: false, level: 0.79 },
         extras: {},
@@ -350,7 +390,10 @@ describe('fixes that cannot be true are refused and counted', () => {
   });
 
   it('OsmAnd JSON keeps -1 as unknown but refuses another negative speed', async () => {
-    const loc = (coords: Record<string, number>) => ({ device_id: '658765', location: { timestamp: new Date(Date.now() - 60_000).toISOString(), coords: { latitude: 37.7, longitude: -122.4, ...coords } } });
+    const loc = (coords: Record<string, number>) => ({
+      device_id: '658765',
+      location: { timestamp: new Date(Date.now() - 60_000).toISOString(), coords: { latitude: 37.7, longitude: -122.4, ...coords } },
+    });
     expect((await json(loc({ speed: -1, heading: -1 }))).statusCode).toBe(200);
     const bad = await json(loc({ speed: -4 }));
     expect(bad.statusCode).toBe(200);
@@ -389,7 +432,13 @@ describe('fixes that cannot be true are refused and counted', () => {
     expect(body.rejected[4].message).toBe('altitude: altitude must be between -1000 and 20000 m');
     const after = await refused();
     expect(after.total - before.total).toBe(5);
-    expect([after.tooOld - before.tooOld, after.inFuture - before.inFuture, after.speed - before.speed, after.course - before.course, after.altitude - before.altitude]).toEqual([1, 1, 1, 1, 1]);
+    expect([
+      after.tooOld - before.tooOld,
+      after.inFuture - before.inFuture,
+      after.speed - before.speed,
+      after.course - before.course,
+      after.altitude - before.altitude,
+    ]).toEqual([1, 1, 1, 1, 1]);
   });
 
   it('the ingest counters are for the super administrator only', async () => {
@@ -426,7 +475,15 @@ describe('batch ingest', () => {
     expect(body.rejected[1].message).toMatch(/^fixTime.*future/);
     const rows = await stored('902064');
     expect(rows).toHaveLength(2);
-    expect(rows[0]).toMatchObject({ speed: 88, course: 90, ignition: true, odometer: 1_000_000, protocol: 'batch', asset_id: d.assetId, driver_id: d.driverId });
+    expect(rows[0]).toMatchObject({
+      speed: 88,
+      course: 90,
+      ignition: true,
+      odometer: 1_000_000,
+      protocol: 'batch',
+      asset_id: d.assetId,
+      driver_id: d.driverId,
+    });
     expect(rows[1]!.attributes).toEqual({ fuel: 51 });
 
     // Sending the same batch again stores nothing new.
@@ -461,7 +518,11 @@ describe('batch ingest', () => {
       const [r] = await sql<{ last_moving_at: unknown; stationary_since: unknown; speed: number | null }>(
         `select last_moving_at, stationary_since, speed from latest_positions where asset_id = '${d.assetId}'`,
       );
-      return { lastMovingAt: r!.last_moving_at ? asDate(r!.last_moving_at).toISOString() : null, stationarySince: r!.stationary_since ? asDate(r!.stationary_since).toISOString() : null, speed: r!.speed };
+      return {
+        lastMovingAt: r!.last_moving_at ? asDate(r!.last_moving_at).toISOString() : null,
+        stationarySince: r!.stationary_since ? asDate(r!.stationary_since).toISOString() : null,
+        speed: r!.speed,
+      };
     };
     // Out of order within the batch: moving at 0 and 10, stopped from 20 (speed 0, then unknown).
     await post(d.token, {
@@ -526,7 +587,9 @@ describe('group commit', () => {
   it('writes concurrent requests in fewer transactions and answers each only once committed', async () => {
     const before = t.app.ingest.committer.transactions;
     const base = Math.floor(Date.now() / 1000) - 3600;
-    const replies = await Promise.all(IDS.flatMap((id) => Array.from({ length: 10 }, (_, i) => osmand(`/?id=${id}&timestamp=${base + i}&lat=40&lon=-100&speed=${i}`))));
+    const replies = await Promise.all(
+      IDS.flatMap((id) => Array.from({ length: 10 }, (_, i) => osmand(`/?id=${id}&timestamp=${base + i}&lat=40&lon=-100&speed=${i}`))),
+    );
     expect(replies.every((r) => r.statusCode === 200)).toBe(true);
     const [count] = await sql<{ n: number }>(`select count(*)::int as n from positions`);
     expect(count!.n).toBe(80);
@@ -541,9 +604,23 @@ describe('group commit of one large write', () => {
     const d = devices.get('123456')!;
     const base = Math.floor(Date.now() / 1000) - 7200;
     const rows = Array.from({ length: 7 }, (_, i) => ({
-      organizationId: orgId, gatewayId: d.gatewayId, assetId: d.assetId, driverId: d.driverId, fixTime: secs(base + i),
-      latitude: 40, longitude: -100, speed: i, course: null, altitude: null, accuracy: null, odometer: null, odometerSource: null, engineHours: null, ignition: null,
-      protocol: 'batch' as const, attributes: {},
+      organizationId: orgId,
+      gatewayId: d.gatewayId,
+      assetId: d.assetId,
+      driverId: d.driverId,
+      fixTime: secs(base + i),
+      latitude: 40,
+      longitude: -100,
+      speed: i,
+      course: null,
+      altitude: null,
+      accuracy: null,
+      odometer: null,
+      odometerSource: null,
+      engineHours: null,
+      ignition: null,
+      protocol: 'batch' as const,
+      attributes: {},
     }));
     const result = await committer.write(rows);
     expect(result.stored).toEqual(Array(7).fill(true));
@@ -561,9 +638,23 @@ describe('several writers (PostgreSQL server)', () => {
     const row = (uniqueId: string, s: number) => {
       const d = devices.get(uniqueId)!;
       return {
-        organizationId: orgId, gatewayId: d.gatewayId, assetId: d.assetId, driverId: d.driverId, fixTime: secs(base + s),
-        latitude: 41.4321, longitude: -101, speed: 50, course: null, altitude: null, accuracy: null, odometer: null, odometerSource: null, engineHours: null, ignition: null,
-        protocol: 'batch' as const, attributes: {},
+        organizationId: orgId,
+        gatewayId: d.gatewayId,
+        assetId: d.assetId,
+        driverId: d.driverId,
+        fixTime: secs(base + s),
+        latitude: 41.4321,
+        longitude: -101,
+        speed: 50,
+        course: null,
+        altitude: null,
+        accuracy: null,
+        odometer: null,
+        odometerSource: null,
+        engineHours: null,
+        ignition: null,
+        protocol: 'batch' as const,
+        attributes: {},
       };
     };
     const mixed = IDS.slice(0, 6).flatMap((id, k) => [row(id, k), row(id, k + 100)]);
@@ -614,10 +705,13 @@ describe('the OsmAnd port', () => {
     let closed: Promise<void> | undefined;
     try {
       const answered = new Promise<http.IncomingMessage>((resolve, reject) => {
-        const req = http.request({ port, host: '127.0.0.1', method: 'POST', path: '/', agent, headers: { 'content-type': 'application/x-www-form-urlencoded' } }, (res) => {
-          res.resume();
-          res.on('end', () => resolve(res));
-        });
+        const req = http.request(
+          { port, host: '127.0.0.1', method: 'POST', path: '/', agent, headers: { 'content-type': 'application/x-www-form-urlencoded' } },
+          (res) => {
+            res.resume();
+            res.on('end', () => resolve(res));
+          },
+        );
         req.on('error', reject);
         // Half the body now, the rest once the server has the request and close() has begun.
         server.server.once('request', () => {

@@ -3,7 +3,17 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LiveVehicle } from '@fleet/api-contract';
 import { buildApp } from '../../app.ts';
-import { bearer, createTestApp, DEMO, eventually, expectErrorBody, expectFieldErrors, login, registerOrganization, type TestContext } from '../../test/helpers.ts';
+import {
+  bearer,
+  createTestApp,
+  DEMO,
+  eventually,
+  expectErrorBody,
+  expectFieldErrors,
+  login,
+  registerOrganization,
+  type TestContext,
+} from '../../test/helpers.ts';
 import { userWithPermissions } from '../../test/registry.ts';
 import { createTestVehicle, type TestVehicle } from '../../test/vehicles.ts';
 import { rowsOf } from '../../db/sql/rows.ts';
@@ -41,10 +51,23 @@ async function ticketFor(accessToken = token, org = orgId): Promise<string> {
   if (res.statusCode !== 200) throw new Error(`ticket: ${res.statusCode} ${res.body}`);
   return res.json().ticket;
 }
-const streamPath = async (query = '', org = orgId) => `/api/v1/organizations/${org}/assets/stream?${query}${query ? '&' : ''}ticket=${await ticketFor(token, org)}`;
+const streamPath = async (query = '', org = orgId) =>
+  `/api/v1/organizations/${org}/assets/stream?${query}${query ? '&' : ''}ticket=${await ticketFor(token, org)}`;
 
 /** Opens an SSE stream and collects its events until closed. */
-function openStream(path: string, headers: Record<string, string> = {}, base = baseUrl): Promise<{ status: number; events: Array<{ event: string; data: { vehicles: LiveVehicle[] }; at: number }>; close: () => void; next: (pred: (e: { event: string; data: { vehicles: LiveVehicle[] } }) => boolean, ms?: number) => Promise<{ event: string; data: { vehicles: LiveVehicle[] }; at: number }> }> {
+function openStream(
+  path: string,
+  headers: Record<string, string> = {},
+  base = baseUrl,
+): Promise<{
+  status: number;
+  events: Array<{ event: string; data: { vehicles: LiveVehicle[] }; at: number }>;
+  close: () => void;
+  next: (
+    pred: (e: { event: string; data: { vehicles: LiveVehicle[] } }) => boolean,
+    ms?: number,
+  ) => Promise<{ event: string; data: { vehicles: LiveVehicle[] }; at: number }>;
+}> {
   return new Promise((resolve, reject) => {
     const events: Array<{ event: string; data: { vehicles: LiveVehicle[] }; at: number }> = [];
     const waiters: Array<() => void> = [];
@@ -120,7 +143,7 @@ describe('live stream (SSE)', () => {
     s.close();
   });
 
-  it('delivers published changes like notified ones: to the organization\'s streams, filtered by group', async () => {
+  it("delivers published changes like notified ones: to the organization's streams, filtered by group", async () => {
     const all = await openStream(await streamPath());
     const west = await openStream(await streamPath(`group=${groupId}`));
     await all.next((e) => e.event === 'snapshot');
@@ -149,7 +172,11 @@ describe('live stream (SSE)', () => {
     const foreign = await openStream(`/api/v1/organizations/${orgId}/assets/stream`, bearer(stranger.accessToken));
     expect(foreign.status).toBe(404);
     foreign.close();
-    const res = await t.app.inject({ method: 'GET', url: `/api/v1/organizations/${stranger.user.organization!.id}/assets/live?group=${groupId}`, headers: bearer(stranger.accessToken) });
+    const res = await t.app.inject({
+      method: 'GET',
+      url: `/api/v1/organizations/${stranger.user.organization!.id}/assets/live?group=${groupId}`,
+      headers: bearer(stranger.accessToken),
+    });
     expect(res.statusCode).toBe(404);
     expectErrorBody(res.json(), 404);
   });
@@ -242,7 +269,7 @@ describe('stream tickets', () => {
     expectErrorBody(res.json(), 403);
   });
 
-  it('checks the holder\'s current permissions and status when the ticket is used', async () => {
+  it("checks the holder's current permissions and status when the ticket is used", async () => {
     const viewer = await userWithPermissions(t, orgId, ['ASSET_LIST']);
     const me = (await t.app.inject({ method: 'GET', url: '/api/v1/auth/me', headers: viewer })).json() as { id: string };
     const ticket = await ticketFor(viewer.authorization!.slice(7));
@@ -307,10 +334,11 @@ describe('history routes', () => {
       if (s < 1800) speed = 90;
       else if (s < 2700) ignition = s < 2100;
       else speed = 60;
-      lon += (speed / 3.6 / (111_320 * Math.cos((35 * Math.PI) / 180)));
+      lon += speed / 3.6 / (111_320 * Math.cos((35 * Math.PI) / 180));
       positions.push({ fixTime: new Date(start + s * 1000).toISOString(), latitude: 35, longitude: lon, speed, ignition });
     }
-    for (let i = 0; i < positions.length; i += 1000) expect((await post(truck, positions.slice(i, i + 1000))).json().accepted).toBe(Math.min(1000, positions.length - i));
+    for (let i = 0; i < positions.length; i += 1000)
+      expect((await post(truck, positions.slice(i, i + 1000))).json().accepted).toBe(Math.min(1000, positions.length - i));
   });
 
   const url = (subject: string, id: string, q = '') =>
@@ -356,9 +384,42 @@ describe('history routes', () => {
     const res = await t.app.inject({ method: 'GET', url: `/api/v1/organizations/${orgId}/history-routes/assets/${other.assetId}${q}`, headers: bearer(token) });
     expect(res.statusCode).toBe(200);
     expect(res.json().track).toEqual([
-      { time: new Date(t0).toISOString(), latitude: 36.1, longitude: -95.9, speed: 12.5, course: 270, ignition: false, odometer: null, odometerSource: null, engineHours: null, rpm: null },
-      { time: new Date(t0 + 999).toISOString(), latitude: 36.2, longitude: -95.8, speed: null, course: null, ignition: null, odometer: null, odometerSource: null, engineHours: null, rpm: null },
-      { time: new Date(t0 + 60_001).toISOString(), latitude: 36.3, longitude: -95.95, speed: 0, course: null, ignition: true, odometer: null, odometerSource: null, engineHours: null, rpm: null },
+      {
+        time: new Date(t0).toISOString(),
+        latitude: 36.1,
+        longitude: -95.9,
+        speed: 12.5,
+        course: 270,
+        ignition: false,
+        odometer: null,
+        odometerSource: null,
+        engineHours: null,
+        rpm: null,
+      },
+      {
+        time: new Date(t0 + 999).toISOString(),
+        latitude: 36.2,
+        longitude: -95.8,
+        speed: null,
+        course: null,
+        ignition: null,
+        odometer: null,
+        odometerSource: null,
+        engineHours: null,
+        rpm: null,
+      },
+      {
+        time: new Date(t0 + 60_001).toISOString(),
+        latitude: 36.3,
+        longitude: -95.95,
+        speed: 0,
+        course: null,
+        ignition: true,
+        odometer: null,
+        odometerSource: null,
+        engineHours: null,
+        rpm: null,
+      },
     ]);
     expect(res.json().summary.positions).toBe(3);
   });
@@ -366,7 +427,15 @@ describe('history routes', () => {
   it('carries the engine data of each point: ignition, engine odometer and hours, rpm (issue 46)', async () => {
     const t0 = Date.UTC(2026, 10, 4, 9);
     const fixes = [
-      { fixTime: new Date(t0).toISOString(), latitude: 36.1, longitude: -95.9, speed: 80, ignition: true, odometer: 1_000, attributes: { vehicleOdometer: 987_654_321, engineHours: 1500.5, rpm: 1450 } },
+      {
+        fixTime: new Date(t0).toISOString(),
+        latitude: 36.1,
+        longitude: -95.9,
+        speed: 80,
+        ignition: true,
+        odometer: 1_000,
+        attributes: { vehicleOdometer: 987_654_321, engineHours: 1500.5, rpm: 1450 },
+      },
       { fixTime: new Date(t0 + 60_000).toISOString(), latitude: 36.2, longitude: -95.8, speed: 0, ignition: false, odometer: 2_500 },
     ];
     expect((await post(other, fixes)).json().accepted).toBe(2);
@@ -384,7 +453,13 @@ describe('history routes', () => {
     // A tracker emptying its buffer sends old fixes after new ones: stored in arrival order. A zigzag,
     // so simplification keeps every point.
     const t0 = Date.UTC(2026, 10, 5, 8);
-    const fix = (s: number) => ({ fixTime: new Date(t0 + s * 1000).toISOString(), latitude: s % 20 ? 36.01 : 36, longitude: -96 + s / 1000, speed: 50 + s, ignition: true });
+    const fix = (s: number) => ({
+      fixTime: new Date(t0 + s * 1000).toISOString(),
+      latitude: s % 20 ? 36.01 : 36,
+      longitude: -96 + s / 1000,
+      speed: 50 + s,
+      ignition: true,
+    });
     for (const s of [40, 30, 20, 10, 0, 50]) expect((await post(other, [fix(s)])).json().accepted).toBe(1);
     // 09:00:05+01:00 is 08:00:05Z: the fix at 0 s is outside, the one at 50 s is the last inside.
     const q = `?from=${encodeURIComponent('2026-11-05T09:00:05+01:00')}&to=${encodeURIComponent('2026-11-05T09:00:50.5+01:00')}&zoom=22`;
@@ -416,7 +491,11 @@ describe('history routes', () => {
   });
 
   it('answers 400 naming the field for a bad range, 404 for a foreign vehicle, 403 without HR_READ', async () => {
-    const bad = await t.app.inject({ method: 'GET', url: `/api/v1/organizations/${orgId}/history-routes/assets/${truck.assetId}?from=2026-11-02T00:00:00Z&to=2026-11-01T00:00:00Z`, headers: bearer(token) });
+    const bad = await t.app.inject({
+      method: 'GET',
+      url: `/api/v1/organizations/${orgId}/history-routes/assets/${truck.assetId}?from=2026-11-02T00:00:00Z&to=2026-11-01T00:00:00Z`,
+      headers: bearer(token),
+    });
     expect(bad.statusCode).toBe(400);
     expectFieldErrors(bad.json(), 400, { 'querystring.to': 'to must be after from' });
     const stranger = await registerOrganization(t.app, 'Other Carrier');

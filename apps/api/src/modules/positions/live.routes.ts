@@ -15,7 +15,7 @@ const liveRoutes =
       config: { permissions: ['ASSET_LIST'], tokens: true },
       schema: {
         tags: ['live'],
-        summary: 'Latest position and status of every vehicle (the map\'s first load and the fallback when the stream is down)',
+        summary: "Latest position and status of every vehicle (the map's first load and the fallback when the stream is down)",
         params,
         querystring: liveStreamQuerySchema.pick({ group: true }),
         response: { 200: z.object({ vehicles: z.array(liveVehicleSchema) }), ...orgErrors() },

@@ -30,7 +30,9 @@ export async function liveVehicles({ db, orgId, now: nowMs }: ReadScope, assetId
       lastMovingAt: latestPositions.lastMovingAt,
       stationarySince: latestPositions.stationarySince,
       // The organization as the parameter, not the outer row's: Citus keeps the sub-select on its shard.
-      groupIds: sql<string[] | null>`(select array_agg(${groupAssets.groupId}) from ${groupAssets} where ${groupAssets.organizationId} = ${orgId} and ${groupAssets.assetId} = ${latestPositions.assetId})`,
+      groupIds: sql<
+        string[] | null
+      >`(select array_agg(${groupAssets.groupId}) from ${groupAssets} where ${groupAssets.organizationId} = ${orgId} and ${groupAssets.assetId} = ${latestPositions.assetId})`,
     })
     .from(latestPositions)
     .innerJoin(assets, and(eq(assets.id, latestPositions.assetId), eq(assets.organizationId, latestPositions.organizationId)))

@@ -18,7 +18,13 @@ describe('an organization deleted (PGlite, PostgreSQL and Citus)', () => {
     // organizations is a reference table, so the trigger runs on each node's copy, and only the
     // node holding the organization's positions shard deletes them, there (db:distribute).
     const db = t.database.db;
-    const orgs = await db.insert(organizations).values([{ name: 'Leaving carrier', timeZone: 'America/Chicago' }, { name: 'Staying carrier', timeZone: 'America/Chicago' }]).returning({ id: organizations.id });
+    const orgs = await db
+      .insert(organizations)
+      .values([
+        { name: 'Leaving carrier', timeZone: 'America/Chicago' },
+        { name: 'Staying carrier', timeZone: 'America/Chicago' },
+      ])
+      .returning({ id: organizations.id });
     const T0 = Date.now() - 3_600_000;
     for (const [k, { id }] of orgs.entries()) {
       const v = await createTestVehicle(db, id, { uniqueId: `org-delete-${k}` });
@@ -27,7 +33,9 @@ describe('an organization deleted (PGlite, PostgreSQL and Citus)', () => {
     }
     const left = async (org: string) =>
       rowsOf<{ p: number; a: number }>(
-        await db.execute(sql`select (select count(*) from positions where organization_id = ${org})::int as p, (select count(*) from assets where organization_id = ${org})::int as a`),
+        await db.execute(
+          sql`select (select count(*) from positions where organization_id = ${org})::int as p, (select count(*) from assets where organization_id = ${org})::int as a`,
+        ),
       )[0]!;
     const [leaving, staying] = orgs.map((o) => o.id) as [string, string];
     expect(await left(leaving)).toEqual({ p: 30, a: 1 });

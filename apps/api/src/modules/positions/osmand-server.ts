@@ -97,7 +97,10 @@ export class OsmandServer {
       try {
         body = JSON.parse(text);
       } catch (err) {
-        this.send(res, { status: 400, error: { message: 'The body is not valid JSON', technicalMessage: err instanceof Error ? err.message : 'invalid JSON' } });
+        this.send(res, {
+          status: 400,
+          error: { message: 'The body is not valid JSON', technicalMessage: err instanceof Error ? err.message : 'invalid JSON' },
+        });
         return;
       }
     }
@@ -110,7 +113,12 @@ export class OsmandServer {
         this.ingest.health.serverError('osmand');
         this.ingest.logError(err, `osmand: a fix was not stored (${unavailable ? 503 : 500}; the device sends it again)`);
         if (unavailable) res.setHeader('retry-after', '5');
-        this.send(res, unavailable ? { status: 503, error: { message: 'The database is not available right now', technicalMessage: 'Try again shortly' } } : { status: 500, error: { message: 'Internal error', technicalMessage: 'Internal error' } });
+        this.send(
+          res,
+          unavailable
+            ? { status: 503, error: { message: 'The database is not available right now', technicalMessage: 'Try again shortly' } }
+            : { status: 500, error: { message: 'Internal error', technicalMessage: 'Internal error' } },
+        );
       },
     );
   }

@@ -17,7 +17,8 @@ const positionsImportRoutes: FastifyPluginAsyncZod = async (app) => {
     bodyLimit: IMPORT_BODY_LIMIT,
     schema: {
       tags: ['history-routes'],
-      summary: "Import a vehicle's GPS history from another system (CSV or GPX) so the quarter's IFTA miles are complete; dryRun previews with per-row errors and saves nothing",
+      summary:
+        "Import a vehicle's GPS history from another system (CSV or GPX) so the quarter's IFTA miles are complete; dryRun previews with per-row errors and saves nothing",
       params,
       querystring: positionImportQuery,
       body: positionImportBodySchema,

@@ -99,7 +99,11 @@ async function analyse(db: DbOrTx, orgId: string, assetId: string, body: Body, n
     for (const f of checked) {
       const t = f.fixTime.getTime();
       if (t >= lo && t <= hi) {
-        errors.push({ line: f.line, field: 'time', message: `${vehicle.unitNumber} has positions from its device between ${new Date(lo).toISOString()} and ${new Date(hi).toISOString()}` });
+        errors.push({
+          line: f.line,
+          field: 'time',
+          message: `${vehicle.unitNumber} has positions from its device between ${new Date(lo).toISOString()} and ${new Date(hi).toISOString()}`,
+        });
       } else valid.push(f);
     }
   }
@@ -127,7 +131,11 @@ async function analyse(db: DbOrTx, orgId: string, assetId: string, body: Body, n
  * Previews (`dryRun`) or imports a vehicle's GPS history. The import stores the valid rows with the
  * vehicle's driver at each fix time and returns them for the work behind ingest (`stored`).
  */
-export async function importPositions({ db, orgId, actor, now: pinned }: Scope, assetId: string, body: Body): Promise<{ result: PositionImportResult; stored: PositionRow[] }> {
+export async function importPositions(
+  { db, orgId, actor, now: pinned }: Scope,
+  assetId: string,
+  body: Body,
+): Promise<{ result: PositionImportResult; stored: PositionRow[] }> {
   const now = pinned ?? Date.now();
   if (body.dryRun) return { result: (await analyse(db, orgId, assetId, body, now)).result, stored: [] };
   return db.transaction(async (tx) => {
@@ -136,7 +144,9 @@ export async function importPositions({ db, orgId, actor, now: pinned }: Scope, 
     const stored: PositionRow[] = [];
     // The driver sub-selects name the organization: Citus routes the select to the vehicle's shard.
     for (let i = 0; i < valid.length; i += CHUNK) {
-      const part = valid.slice(i, i + CHUNK).map((f) => ({ t: f.fixTime.toISOString(), lat: f.latitude, lon: f.longitude, speed: f.speed, course: f.course, alt: f.altitude, odo: f.odometer }));
+      const part = valid
+        .slice(i, i + CHUNK)
+        .map((f) => ({ t: f.fixTime.toISOString(), lat: f.latitude, lon: f.longitude, speed: f.speed, course: f.course, alt: f.altitude, odo: f.odometer }));
       const rows = rowsOf<ReturnedPosition>(
         await tx.execute(sql`insert into positions (organization_id, gateway_id, asset_id, driver_id, fix_time, server_time, latitude, longitude, speed, course, altitude, odometer, protocol, attributes)
           select ${orgId}::uuid, ${gatewayId}::uuid, ${assetId}::uuid,

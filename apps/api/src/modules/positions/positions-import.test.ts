@@ -23,7 +23,8 @@ const MIN = 60_000;
 const sql = async <T>(q: string) => rowsOf<T>(await t.database.db.execute(q as never));
 const base = (orgId = a.orgId) => `/api/v1/organizations/${orgId}`;
 const importUrl = (v: { assetId: string }, query = '', orgId = a.orgId) => `${base(orgId)}/assets/${v.assetId}/positions/import${query}`;
-const post = (v: { assetId: string }, payload: unknown, query = '', headers = a.admin) => t.app.inject({ method: 'POST', url: importUrl(v, query), headers, payload: payload as object });
+const post = (v: { assetId: string }, payload: unknown, query = '', headers = a.admin) =>
+  t.app.inject({ method: 'POST', url: importUrl(v, query), headers, payload: payload as object });
 
 /** Two days ago at 15:00 UTC, or the start of the quarter's second day if that is earlier, so the drive stays in the current quarter. */
 function driveStart(): number {
@@ -40,7 +41,8 @@ function driveLines(start: number, minutes: number): string[] {
   return Array.from({ length: minutes + 1 }, (_, i) => `${new Date(start + i * MIN).toISOString()},39,${(-94.75 + (1.5 * i) / kmPerDegree).toFixed(6)},90`);
 }
 
-const countImported = async (v: TestVehicle) => (await sql<{ n: number }>(`select count(*)::int as n from positions where asset_id = '${v.assetId}' and protocol = 'import'`))[0]!.n;
+const countImported = async (v: TestVehicle) =>
+  (await sql<{ n: number }>(`select count(*)::int as n from positions where asset_id = '${v.assetId}' and protocol = 'import'`))[0]!.n;
 
 describe('GPS history import', () => {
   let truck: TestVehicle;
@@ -94,14 +96,24 @@ describe('GPS history import', () => {
 
     await t.app.iftaMiles.idle({ dirty: true });
     await t.app.fleetStats.idle();
-    const miles = await sql<{ jurisdiction: string; metres: number }>(`select jurisdiction, metres from ifta_distance_days where vehicle_id = '${truck.assetId}' order by jurisdiction`);
+    const miles = await sql<{ jurisdiction: string; metres: number }>(
+      `select jurisdiction, metres from ifta_distance_days where vehicle_id = '${truck.assetId}' order by jurisdiction`,
+    );
     expect(miles.map((m) => m.jurisdiction)).toEqual(['KS', 'MO']);
     expect(miles.reduce((s, m) => s + m.metres, 0)).toBeCloseTo(30_000, -2);
-    const records = await t.app.inject({ method: 'GET', url: `${base()}/ifta/distance-records?quarter=${quarterOf(start)}&assetId=${truck.assetId}`, headers: a.admin });
+    const records = await t.app.inject({
+      method: 'GET',
+      url: `${base()}/ifta/distance-records?quarter=${quarterOf(start)}&assetId=${truck.assetId}`,
+      headers: a.admin,
+    });
     expect(records.statusCode).toBe(200);
     expect(records.json().content).toHaveLength(1);
     expect(records.json().content[0]).toMatchObject({ unitNumber: 'IMP1', imported: true });
-    const exported = await t.app.inject({ method: 'GET', url: `${base()}/ifta/distance-records/export?quarter=${quarterOf(start)}&assetId=${truck.assetId}`, headers: a.admin });
+    const exported = await t.app.inject({
+      method: 'GET',
+      url: `${base()}/ifta/distance-records/export?quarter=${quarterOf(start)}&assetId=${truck.assetId}`,
+      headers: a.admin,
+    });
     expect(exported.body).toContain('Imported GPS history');
     const stats = await sql<{ fixes: number }>(`select fixes from vehicle_daily_stats where asset_id = '${truck.assetId}'`);
     expect(stats.reduce((s, r) => s + r.fixes, 0)).toBe(21);
@@ -133,19 +145,31 @@ describe('GPS history import', () => {
     ].join('\n');
     const preview = await post(v, { file: gpx }, '?dryRun=true');
     expect(preview.statusCode, preview.body).toBe(200);
-    expect(preview.json()).toMatchObject({ dryRun: true, format: 'GPX', totalRows: 4, validRows: 3, invalidRows: 1, errors: [{ line: 6, field: 'time', message: 'trkpt has no time' }] });
+    expect(preview.json()).toMatchObject({
+      dryRun: true,
+      format: 'GPX',
+      totalRows: 4,
+      validRows: 3,
+      invalidRows: 1,
+      errors: [{ line: 6, field: 'time', message: 'trkpt has no time' }],
+    });
     expect(await countImported(v)).toBe(0);
     expect((await post(v, { file: gpx })).json()).toMatchObject({ imported: 3 });
-    const [p] = await sql<{ speed: number; altitude: number; protocol: string }>(`select speed, altitude, protocol from positions where asset_id = '${v.assetId}' order by fix_time limit 1`);
+    const [p] = await sql<{ speed: number; altitude: number; protocol: string }>(
+      `select speed, altitude, protocol from positions where asset_id = '${v.assetId}' order by fix_time limit 1`,
+    );
     expect(p!.speed).toBeCloseTo(90, 3);
     expect(p).toMatchObject({ altitude: 270.5, protocol: 'import' });
   });
 
-  it('refuses rows where the vehicle already has device positions, an unknown zone, a missing column, and another organization\'s vehicle', async () => {
+  it("refuses rows where the vehicle already has device positions, an unknown zone, a missing column, and another organization's vehicle", async () => {
     const v = await createTestVehicle(t.app.db, a.orgId, { uniqueId: 'import-truck-3', unitNumber: 'IMP3' });
     const s = Date.now() - 2 * 3600_000;
     const batch = [0, 10].map((m) => ({ fixTime: new Date(s + m * MIN).toISOString(), latitude: 39, longitude: -94.7, speed: 0 }));
-    expect((await t.app.inject({ method: 'POST', url: '/api/v1/ingest/positions', headers: { authorization: `Bearer ${v.token}` }, payload: { positions: batch } })).statusCode).toBe(200);
+    expect(
+      (await t.app.inject({ method: 'POST', url: '/api/v1/ingest/positions', headers: { authorization: `Bearer ${v.token}` }, payload: { positions: batch } }))
+        .statusCode,
+    ).toBe(200);
     const file = ['time,lat,lon', `${new Date(s - 5 * MIN).toISOString()},39,-94.8`, `${new Date(s + 5 * MIN).toISOString()},39,-94.8`].join('\n');
     const r = (await post(v, { file, dryRun: true })).json();
     expect(r.validRows).toBe(1);
@@ -165,7 +189,13 @@ describe('GPS history import', () => {
 
   it('names a time outside 1900 to 9999 as no time, reading year 0050 as 0050, not 1950 (issue 66)', async () => {
     const v = await createTestVehicle(t.app.db, a.orgId, { uniqueId: 'import-truck-4', unitNumber: 'IMP4', paired: false });
-    const file = ['time,lat,lon', '0000-06-01T00:00:00Z,39,-94.8', '0050-06-01T12:00:00Z,39,-94.8', '1800-01-01T00:00:00Z,39,-94.8', '1999-08-21T23:59:47Z,39,-94.8'].join('\n');
+    const file = [
+      'time,lat,lon',
+      '0000-06-01T00:00:00Z,39,-94.8',
+      '0050-06-01T12:00:00Z,39,-94.8',
+      '1800-01-01T00:00:00Z,39,-94.8',
+      '1999-08-21T23:59:47Z,39,-94.8',
+    ].join('\n');
     const r = (await post(v, { file, dryRun: true, timeZone: 'UTC' })).json();
     expect(r.errors).toEqual([
       { line: 2, field: 'time', message: 'fix time 0000-06-01T00:00:00.000Z is not a time a fix can have (years 1900 to 9999)' },

@@ -22,7 +22,9 @@ export const clockFactKey = (gatewayId: string, at: Date) => `device-clock:${gat
 /** The notification for one suspect device, with its name and paired vehicle. */
 export function deviceClockNotice(s: ClockSuspect, device: { name: string; uniqueId: string; assetId: string | null }): NotifyInput {
   const words = offsetWords(s.offsetMs) ?? 'off';
-  const what = s.refused ? 'Its fixes are answered as received but not stored.' : 'Its fixes are stored at the device\'s time, so its trips and hours are shifted.';
+  const what = s.refused
+    ? 'Its fixes are answered as received but not stored.'
+    : "Its fixes are stored at the device's time, so its trips and hours are shifted.";
   const hint = clockHint(s.offsetMs);
   return {
     organizationId: s.organizationId,

@@ -33,8 +33,17 @@ function clearOfMidnight(ms = Date.now()): number {
 }
 const base = (orgId = a.orgId) => `/api/v1/organizations/${orgId}`;
 let n = 0;
-async function device(over: Record<string, unknown> = {}, orgId = a.orgId, headers = a.admin): Promise<{ id: string; uniqueId: string; name: string; useReceivedTime: boolean; ingestToken: string }> {
-  const res = await t.app.inject({ method: 'POST', url: `${base(orgId)}/gateways`, headers, payload: { uniqueId: `clock-${Date.now()}-${++n}`, name: `Clock tracker ${n}`, ...over } });
+async function device(
+  over: Record<string, unknown> = {},
+  orgId = a.orgId,
+  headers = a.admin,
+): Promise<{ id: string; uniqueId: string; name: string; useReceivedTime: boolean; ingestToken: string }> {
+  const res = await t.app.inject({
+    method: 'POST',
+    url: `${base(orgId)}/gateways`,
+    headers,
+    payload: { uniqueId: `clock-${Date.now()}-${++n}`, name: `Clock tracker ${n}`, ...over },
+  });
   expect(res.statusCode).toBe(201);
   return res.json();
 }
@@ -56,7 +65,9 @@ const refusal = (gatewayId: string, receivedAt: Date, fixTime: Date | null, reas
   ...over,
 });
 const stored = async (gatewayId: string) =>
-  rowsOf<{ rows: number; fixes: number }>(await t.database.db.execute(sql`select count(*)::int as rows, coalesce(sum(count), 0)::int as fixes from refused_fixes where gateway_id = ${gatewayId}`))[0]!;
+  rowsOf<{ rows: number; fixes: number }>(
+    await t.database.db.execute(sql`select count(*)::int as rows, coalesce(sum(count), 0)::int as fixes from refused_fixes where gateway_id = ${gatewayId}`),
+  )[0]!;
 const listed = async (gatewayId: string, query = '') => {
   const res = await t.app.inject({ method: 'GET', url: `${base()}/gateways/${gatewayId}/refused-fixes${query}`, headers: a.dispatcher });
   expect(res.statusCode).toBe(200);
@@ -65,7 +76,9 @@ const listed = async (gatewayId: string, query = '') => {
 const clockNotices = async (gatewayId: string) => {
   const res = await t.app.inject({ method: 'GET', url: `${base()}/notifications?size=100&kind=DEVICE_CLOCK`, headers: a.admin });
   expect(res.statusCode).toBe(200);
-  return (res.json().content as Array<{ title: string; expandedContent: string; expandedButton: { href: string } | null }>).filter((x) => x.expandedButton?.href.endsWith(gatewayId));
+  return (res.json().content as Array<{ title: string; expandedContent: string; expandedButton: { href: string } | null }>).filter((x) =>
+    x.expandedButton?.href.endsWith(gatewayId),
+  );
 };
 
 describe('refused fixes', () => {
@@ -108,10 +121,25 @@ describe('refused fixes', () => {
     expect(page.totalElements).toBe(5);
     const [badTime, speed, fast, rollover, behind] = page.content as [ListedFix, ListedFix, ListedFix, ListedFix, ListedFix];
     expect(badTime).toMatchObject({ reason: 'badTime', fixTime: null, offsetMs: null, offset: null, hint: expect.stringContaining('not a time') });
-    expect(speed).toMatchObject({ reason: 'speed', field: 'speed', offsetMs: 0, offset: null, hint: expect.stringContaining('impossible speed'), message: 'speed -5 must be a number of 0 or more' });
-    expect(fast).toMatchObject({ reason: 'inFuture', offsetMs: 2 * H, offset: '2 hours fast', hint: expect.stringContaining("clock 2 hours fast: check the phone's or tracker's time zone / time setting") });
+    expect(speed).toMatchObject({
+      reason: 'speed',
+      field: 'speed',
+      offsetMs: 0,
+      offset: null,
+      hint: expect.stringContaining('impossible speed'),
+      message: 'speed -5 must be a number of 0 or more',
+    });
+    expect(fast).toMatchObject({
+      reason: 'inFuture',
+      offsetMs: 2 * H,
+      offset: '2 hours fast',
+      hint: expect.stringContaining("clock 2 hours fast: check the phone's or tracker's time zone / time setting"),
+    });
     expect(fast.hint).toContain("'use the time received'");
-    expect(rollover).toMatchObject({ offset: '19.6 years behind', hint: expect.stringContaining("check the tracker's GPS week-number setting (week rollover)") });
+    expect(rollover).toMatchObject({
+      offset: '19.6 years behind',
+      hint: expect.stringContaining("check the tracker's GPS week-number setting (week rollover)"),
+    });
     expect(behind).toMatchObject({ offset: '2 years behind', hint: expect.stringContaining("clock 2 years behind: check the tracker's GPS week setting") });
     expect(behind.fixTime).toBe(new Date(new Date(behind.receivedAt).getTime() - 2 * YEAR).toISOString());
 
@@ -176,7 +204,10 @@ describe('refused fixes', () => {
     await r.close();
     const notices = await clockNotices(g.id);
     expect(notices).toHaveLength(1);
-    expect(notices[0]).toMatchObject({ title: `Device ${g.name}: clock 2 hours fast`, expandedButton: { href: `/settings/organization-settings/devices/${g.id}` } });
+    expect(notices[0]).toMatchObject({
+      title: `Device ${g.name}: clock 2 hours fast`,
+      expandedButton: { href: `/settings/organization-settings/devices/${g.id}` },
+    });
     expect(notices[0]!.expandedContent).toContain("check the phone's or tracker's time zone / time setting");
     expect(r.stats.notices + other.r.stats.notices).toBe(1);
     // A refusal that is not about time flags nothing, nor an imported history file's old fixes.
@@ -195,7 +226,8 @@ describe('refused fixes', () => {
     const { r } = recorder();
     const now = clearOfMidnight();
     // A clock 2 hours slow, reporting every 90 s for 6 minutes.
-    for (let i = 0; i < 5; i++) r.observe({ organizationId: a.orgId, gatewayId: slow.id, receivedAt: new Date(now + i * 90_000), fixTime: new Date(now + i * 90_000 - 2 * H) });
+    for (let i = 0; i < 5; i++)
+      r.observe({ organizationId: a.orgId, gatewayId: slow.id, receivedAt: new Date(now + i * 90_000), fixTime: new Date(now + i * 90_000 - 2 * H) });
     // A tracker emptying 3 hours of buffer over 6 minutes: its offsets shrink by 30 minutes a minute.
     for (let i = 0; i < 12; i++) {
       const received = now + i * 30_000;
@@ -219,11 +251,21 @@ describe('use the time received', () => {
     // Left out of an edit: unchanged.
     const kept = await t.app.inject({ method: 'PUT', url: `${base()}/gateways/${g.id}`, headers: a.admin, payload: { uniqueId: g.uniqueId, name: g.name } });
     expect(kept.json()).toMatchObject({ useReceivedTime: true });
-    const off = await t.app.inject({ method: 'PUT', url: `${base()}/gateways/${g.id}`, headers: a.admin, payload: { uniqueId: g.uniqueId, name: g.name, useReceivedTime: false } });
+    const off = await t.app.inject({
+      method: 'PUT',
+      url: `${base()}/gateways/${g.id}`,
+      headers: a.admin,
+      payload: { uniqueId: g.uniqueId, name: g.name, useReceivedTime: false },
+    });
     expect(off.json()).toMatchObject({ useReceivedTime: false });
     expect(await t.app.ingest.directory.byUniqueId(g.uniqueId)).toMatchObject({ useReceivedTime: false });
     expect((await device()).useReceivedTime).toBe(false);
-    const bad = await t.app.inject({ method: 'PUT', url: `${base()}/gateways/${g.id}`, headers: a.admin, payload: { uniqueId: g.uniqueId, name: g.name, useReceivedTime: 'yes' } });
+    const bad = await t.app.inject({
+      method: 'PUT',
+      url: `${base()}/gateways/${g.id}`,
+      headers: a.admin,
+      payload: { uniqueId: g.uniqueId, name: g.name, useReceivedTime: 'yes' },
+    });
     expectFieldErrors(bad.json(), 400, { useReceivedTime: 'Use the time received must be true or false' });
   });
 });
@@ -251,7 +293,14 @@ describe('one organization refused for a time the database cannot hold', () => {
     const lists = await Promise.all(ours.map((g) => listedIn(a.orgId, a.dispatcher, g.id)));
     expect(lists.filter((l) => l.length === 1 && l[0]!.reason === 'speed')).toHaveLength(3);
     const [bad] = await listedIn(a.otherOrgId, a.other, theirs.id);
-    expect(bad).toMatchObject({ reason: 'badTime', field: 'timestamp', fixTime: null, fixTimeText: text, offsetMs: null, message: expect.stringContaining('years 1900 to 9999') });
+    expect(bad).toMatchObject({
+      reason: 'badTime',
+      field: 'timestamp',
+      fixTime: null,
+      fixTimeText: text,
+      offsetMs: null,
+      message: expect.stringContaining('years 1900 to 9999'),
+    });
   });
 
   it("a write one organization's row fails is tried again per organization: the others' rows are all written", async () => {
@@ -287,7 +336,12 @@ describe('one organization refused for a time the database cannot hold', () => {
       method: 'POST',
       url: '/api/v1/ingest/positions',
       headers: { authorization: `Bearer ${b.ingestToken}` },
-      payload: { positions: [{ fixTime: '0000-01-01T00:00:00Z', latitude: 60, longitude: 30 }, { fixTime: 'soon', latitude: 60, longitude: 30 }] },
+      payload: {
+        positions: [
+          { fixTime: '0000-01-01T00:00:00Z', latitude: 60, longitude: 30 },
+          { fixTime: 'soon', latitude: 60, longitude: 30 },
+        ],
+      },
     });
     expect(batch.json()).toMatchObject({ accepted: 0, rejected: [{ index: 0, message: expect.stringContaining('fixTime') }, { index: 1 }] });
     await t.app.ingest.refusedFixes?.flush();
@@ -297,6 +351,10 @@ describe('one organization refused for a time the database cannot hold', () => {
     const old = new Date(Date.now() - 2 * YEAR);
     await osmand(`id=${h.uniqueId}&timestamp=${Math.floor(old.getTime() / 1000)}&lat=60&lon=30`);
     await t.app.ingest.refusedFixes?.flush();
-    expect((await listedIn(a.orgId, a.dispatcher, h.id))[0]).toMatchObject({ reason: 'tooOld', fixTime: new Date(Math.floor(old.getTime() / 1000) * 1000).toISOString(), fixTimeText: null });
+    expect((await listedIn(a.orgId, a.dispatcher, h.id))[0]).toMatchObject({
+      reason: 'tooOld',
+      fixTime: new Date(Math.floor(old.getTime() / 1000) * 1000).toISOString(),
+      fixTimeText: null,
+    });
   });
 });

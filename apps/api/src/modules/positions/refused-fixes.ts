@@ -142,7 +142,15 @@ export class RefusedFixes {
       const p = this.pending.get(key);
       if (p) {
         p.count++;
-        if (f.receivedAt >= p.receivedAt) Object.assign(p, { receivedAt: f.receivedAt, fixTime: f.fixTime, fixTimeText: f.fixTimeText, message: f.message, field: f.field ?? null, protocol: f.protocol });
+        if (f.receivedAt >= p.receivedAt)
+          Object.assign(p, {
+            receivedAt: f.receivedAt,
+            fixTime: f.fixTime,
+            fixTimeText: f.fixTimeText,
+            message: f.message,
+            field: f.field ?? null,
+            protocol: f.protocol,
+          });
       } else if (this.pending.size >= this.maxPending) {
         this.stats.dropped++;
         return;

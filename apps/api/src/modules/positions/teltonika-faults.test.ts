@@ -47,7 +47,11 @@ async function teltonika(v: TestVehicle, records: Array<{ ignition: 0 | 1; io?: 
 
 const faults = async (v: TestVehicle, status: 'ACTIVE' | 'CLEARED') => {
   await t.app.engineFaults.idle();
-  const res = await t.app.inject({ method: 'GET', url: `/api/v1/organizations/${a.orgId}/assets/${v.assetId}/engine-faults?status=${status}`, headers: a.admin });
+  const res = await t.app.inject({
+    method: 'GET',
+    url: `/api/v1/organizations/${a.orgId}/assets/${v.assetId}/engine-faults?status=${status}`,
+    headers: a.admin,
+  });
   expect(res.statusCode).toBe(200);
   return (res.json() as Page<EngineFault>).content;
 };
@@ -57,7 +61,14 @@ describe('engine faults from Teltonika', () => {
     const dtc = dtcValue(110, 16, 3);
     await teltonika(j1939Truck, [{ ignition: 1, io: [[10493, dtc]] }, { ignition: 0 }]);
     const [f] = await faults(j1939Truck, 'ACTIVE');
-    expect(f).toMatchObject({ code: 'SPN 110 FMI 16', source: 'J1939', spn: 110, fmi: 16, occurrences: 3, description: 'Engine coolant temperature: data valid but above normal operating range (moderately severe)' });
+    expect(f).toMatchObject({
+      code: 'SPN 110 FMI 16',
+      source: 'J1939',
+      spn: 110,
+      fmi: 16,
+      occurrences: 3,
+      description: 'Engine coolant temperature: data valid but above normal operating range (moderately severe)',
+    });
     // The device sends it again after the next ignition on: still active.
     await teltonika(j1939Truck, [{ ignition: 1 }, { ignition: 1, io: [[10493, dtcValue(110, 16, 4)]] }, { ignition: 0 }]);
     expect(await faults(j1939Truck, 'ACTIVE')).toEqual([expect.objectContaining({ id: f!.id, occurrences: 4 })]);
@@ -68,7 +79,15 @@ describe('engine faults from Teltonika', () => {
   });
 
   it('decodes FMB "Fault Codes" (281) and "Number of DTC" (30): a count of 0 clears them', async () => {
-    await teltonika(fmbTruck, [{ ignition: 1, io: [[30, 2], [281, Buffer.from('P0100,P0200', 'ascii')]] }]);
+    await teltonika(fmbTruck, [
+      {
+        ignition: 1,
+        io: [
+          [30, 2],
+          [281, Buffer.from('P0100,P0200', 'ascii')],
+        ],
+      },
+    ]);
     expect((await faults(fmbTruck, 'ACTIVE')).map((f) => [f.code, f.description])).toEqual([
       ['P0100', 'Mass or volume air flow circuit malfunction'],
       ['P0200', 'Injector circuit malfunction'],
@@ -78,4 +97,3 @@ describe('engine faults from Teltonika', () => {
     expect(await faults(fmbTruck, 'CLEARED')).toHaveLength(2);
   });
 });
-

@@ -95,7 +95,10 @@ const IMEI = '356307042441013';
 const OTHER_IMEI = '356307042441014';
 
 const sql = async <T>(q: string) => rowsOf<T>(await t.database.db.execute(q as never));
-const stored = (imei: string) => sql<Row>(`select p.* from positions p join gateways g on g.organization_id = p.organization_id and g.id = p.gateway_id where g.unique_id = '${imei}' order by p.fix_time`);
+const stored = (imei: string) =>
+  sql<Row>(
+    `select p.* from positions p join gateways g on g.organization_id = p.organization_id and g.id = p.gateway_id where g.unique_id = '${imei}' order by p.fix_time`,
+  );
 
 const base = Date.now() - 3_600_000;
 const VIN = '1FUJGLDR5CLBP8834';
@@ -153,7 +156,19 @@ describe('Teltonika TCP port', () => {
   it('accepts a registered IMEI, stores a multi-record 8E packet with its engine data, and acknowledges after commit', async () => {
     const d = new Device(port);
     expect(await d.handshake(IMEI)).toBe(0x01);
-    d.send(encodeAvlPacket(0x8e, [canRecord(0), canRecord(1), canRecord(2, { io: new Map([[239, 0], [240, 0]]), eventIoId: 239 })]));
+    d.send(
+      encodeAvlPacket(0x8e, [
+        canRecord(0),
+        canRecord(1),
+        canRecord(2, {
+          io: new Map([
+            [239, 0],
+            [240, 0],
+          ]),
+          eventIoId: 239,
+        }),
+      ]),
+    );
     expect(await d.ack()).toBe(3);
     // Acknowledged means committed: the rows are there the moment the device has its answer.
     const rows = await stored(IMEI);
@@ -172,7 +187,16 @@ describe('Teltonika TCP port', () => {
       driver_id: truck.driverId,
     });
     expect(rows[0]!.engine_hours).toBeCloseTo(301_290 / 60, 9);
-    expect(rows[0]!.attributes).toMatchObject({ ignition: true, motion: true, power: 13.845, gpsOdometer: 5_000_000, vehicleOdometer: 1_234_567_000, rpm: 1450, vin: VIN, satellites: 11 });
+    expect(rows[0]!.attributes).toMatchObject({
+      ignition: true,
+      motion: true,
+      power: 13.845,
+      gpsOdometer: 5_000_000,
+      vehicleOdometer: 1_234_567_000,
+      rpm: 1450,
+      vin: VIN,
+      satellites: 11,
+    });
     expect((rows[0]!.attributes.io as Record<string, unknown>)['256']).toBe(Buffer.from(VIN).toString('hex'));
     expect((rows[0]!.attributes.io as Record<string, unknown>)['87']).toBe(1_234_567_000);
     // The last record only says the ignition went off: no engine odometer, no hours.
@@ -182,7 +206,20 @@ describe('Teltonika TCP port', () => {
   });
 
   it('stores a resent packet once and acknowledges it again', async () => {
-    const packet = encodeAvlPacket(0x08, [canRecord(10, { io: new Map([[239, 1], [16, 42]]) }), canRecord(11, { io: new Map([[239, 1], [16, 43]]) })]);
+    const packet = encodeAvlPacket(0x08, [
+      canRecord(10, {
+        io: new Map([
+          [239, 1],
+          [16, 42],
+        ]),
+      }),
+      canRecord(11, {
+        io: new Map([
+          [239, 1],
+          [16, 43],
+        ]),
+      }),
+    ]);
     const d = new Device(port);
     expect(await d.handshake(IMEI)).toBe(0x01);
     d.send(packet);
@@ -265,12 +302,27 @@ describe('Teltonika TCP port', () => {
   it("maps IO elements with the device model's map, multiplier included", async () => {
     const [model] = await t.app.db
       .insert(deviceModels)
-      .values({ name: 'FMC650 test', protocol: 'teltonika', ioMap: { '239': { attribute: 'ignition' }, '200': { attribute: 'engineHours', multiplier: 0.05 }, '201': { attribute: 'fuelLevel' } } })
+      .values({
+        name: 'FMC650 test',
+        protocol: 'teltonika',
+        ioMap: { '239': { attribute: 'ignition' }, '200': { attribute: 'engineHours', multiplier: 0.05 }, '201': { attribute: 'fuelLevel' } },
+      })
       .returning({ id: deviceModels.id });
     await t.app.db.update(gateways).set({ deviceModelId: model!.id }).where(eq(gateways.id, other.gatewayId));
     const d = new Device(port);
     expect(await d.handshake(OTHER_IMEI)).toBe(0x01);
-    d.send(encodeAvlPacket(0x8e, [canRecord(50, { io: new Map([[239, 1], [200, 2000], [201, 57], [87, 999]]) })]));
+    d.send(
+      encodeAvlPacket(0x8e, [
+        canRecord(50, {
+          io: new Map([
+            [239, 1],
+            [200, 2000],
+            [201, 57],
+            [87, 999],
+          ]),
+        }),
+      ]),
+    );
     expect(await d.ack()).toBe(1);
     const [row] = await stored(OTHER_IMEI);
     expect(row).toMatchObject({ engine_hours: 100, ignition: true, odometer: null });

@@ -28,7 +28,21 @@ const fixTime = new Date(Date.now() - 600_000);
 const forwarded = (over: { uniqueId?: string; at?: Date; speed?: number; attributes?: Record<string, unknown> } = {}) => ({
   position: {
     id: 0,
-    attributes: over.attributes ?? { priority: 0, sat: 12, event: 0, ignition: true, motion: true, odometer: 1_234_500, obdOdometer: 987_654_321, hours: 5_400_000_000, vin: '1fujgldr0nlbd1234', power: 27.9, rpm: 1450, obdSpeed: 40, fuel: 61 },
+    attributes: over.attributes ?? {
+      priority: 0,
+      sat: 12,
+      event: 0,
+      ignition: true,
+      motion: true,
+      odometer: 1_234_500,
+      obdOdometer: 987_654_321,
+      hours: 5_400_000_000,
+      vin: '1fujgldr0nlbd1234',
+      power: 27.9,
+      rpm: 1450,
+      obdSpeed: 40,
+      fuel: 61,
+    },
     deviceId: 17,
     protocol: 'teltonika',
     serverTime: new Date().toISOString().replace('Z', '+00:00'),
@@ -46,9 +60,26 @@ const forwarded = (over: { uniqueId?: string; at?: Date; speed?: number; attribu
     network: null,
     geofenceIds: null,
   },
-  device: { id: 17, attributes: {}, groupId: 0, calendarId: 0, name: 'Truck 17', uniqueId: over.uniqueId ?? 'trc-860000000000001', status: 'online', lastUpdate: new Date().toISOString(), positionId: 0, phone: null, model: 'FMC650', contact: null, category: 'truck', disabled: false, expirationTime: null },
+  device: {
+    id: 17,
+    attributes: {},
+    groupId: 0,
+    calendarId: 0,
+    name: 'Truck 17',
+    uniqueId: over.uniqueId ?? 'trc-860000000000001',
+    status: 'online',
+    lastUpdate: new Date().toISOString(),
+    positionId: 0,
+    phone: null,
+    model: 'FMC650',
+    contact: null,
+    category: 'truck',
+    disabled: false,
+    expirationTime: null,
+  },
 });
-const post = (body: unknown, authorization = token) => t.app.inject({ method: 'POST', url, headers: { authorization, 'content-type': 'application/json' }, payload: JSON.stringify(body) });
+const post = (body: unknown, authorization = token) =>
+  t.app.inject({ method: 'POST', url, headers: { authorization, 'content-type': 'application/json' }, payload: JSON.stringify(body) });
 interface Row {
   speed: number;
   odometer: number;
@@ -58,10 +89,13 @@ interface Row {
   protocol: string;
   attributes: Record<string, unknown>;
 }
-const stored = (uniqueId: string) => sql<Row>(`select p.* from positions p join gateways g on g.organization_id = p.organization_id and g.id = p.gateway_id where g.unique_id = '${uniqueId}' order by p.fix_time`);
+const stored = (uniqueId: string) =>
+  sql<Row>(
+    `select p.* from positions p join gateways g on g.organization_id = p.organization_id and g.id = p.gateway_id where g.unique_id = '${uniqueId}' order by p.fix_time`,
+  );
 
 describe('POST /ingest/traccar', () => {
-  it('stores the engine columns from Traccar\'s attributes, speed converted from knots, after the commit', async () => {
+  it("stores the engine columns from Traccar's attributes, speed converted from knots, after the commit", async () => {
     const res = await post(forwarded());
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ stored: true });
@@ -70,7 +104,19 @@ describe('POST /ingest/traccar', () => {
     expect(row!.speed).toBeCloseTo(35 * 1.852, 3);
     expect(row).toMatchObject({ odometer: 987_654_321, odometer_source: 'ECM', ignition: true, protocol: 'traccar' });
     expect(row!.engine_hours).toBeCloseTo(1500, 6);
-    expect(row!.attributes).toMatchObject({ ignition: true, motion: true, gpsOdometer: 1_234_500, vehicleOdometer: 987_654_321, engineHours: 1500, vin: '1FUJGLDR0NLBD1234', power: 27.9, rpm: 1450, fuel: 61, sat: 12, traccarProtocol: 'teltonika' });
+    expect(row!.attributes).toMatchObject({
+      ignition: true,
+      motion: true,
+      gpsOdometer: 1_234_500,
+      vehicleOdometer: 987_654_321,
+      engineHours: 1500,
+      vin: '1FUJGLDR0NLBD1234',
+      power: 27.9,
+      rpm: 1450,
+      fuel: 61,
+      sat: 12,
+      traccarProtocol: 'teltonika',
+    });
     expect(row!.attributes.vehicleSpeed as number).toBeCloseTo(40 * 1.852, 6);
     // Traccar's own names of what was renamed are not kept twice.
     expect(row!.attributes).not.toHaveProperty('hours');
@@ -99,7 +145,7 @@ describe('POST /ingest/traccar', () => {
     }
   });
 
-  it('refuses another organization\'s device and an unknown one with 404, stores nothing and notes the id for the token\'s organization', async () => {
+  it("refuses another organization's device and an unknown one with 404, stores nothing and notes the id for the token's organization", async () => {
     const before = (await stored('trc-other-1')).length;
     const res = await post(forwarded({ uniqueId: 'trc-other-1', at: new Date(Date.now() - 100_000) }));
     expect(res.statusCode).toBe(404);
@@ -114,12 +160,17 @@ describe('POST /ingest/traccar', () => {
 
   it('stores at once for an id registered right after it was refused', async () => {
     expect((await post(forwarded({ uniqueId: 'trc-late-1' }))).statusCode).toBe(404);
-    const added = await t.app.inject({ method: 'POST', url: `/api/v1/organizations/${a.orgId}/gateways`, headers: a.admin, payload: { uniqueId: 'trc-late-1', name: 'Late' } });
+    const added = await t.app.inject({
+      method: 'POST',
+      url: `/api/v1/organizations/${a.orgId}/gateways`,
+      headers: a.admin,
+      payload: { uniqueId: 'trc-late-1', name: 'Late' },
+    });
     expect(added.statusCode).toBe(201);
     expect((await post(forwarded({ uniqueId: 'trc-late-1' }))).statusCode).toBe(200);
   });
 
-  it('gives the engine records of an ELD: power-up and shut-down from the ignition, with the engine\'s miles and hours', async () => {
+  it("gives the engine records of an ELD: power-up and shut-down from the ignition, with the engine's miles and hours", async () => {
     const v = await createTestVehicle(t.app.db, a.orgId, { uniqueId: 'trc-engine-1' });
     const at = (minutesAgo: number) => new Date(Date.now() - minutesAgo * 60_000);
     const engine = (ignition: boolean, metres: number, hoursMs: number) => ({ ignition, motion: ignition, obdOdometer: metres, hours: hoursMs });
@@ -183,7 +234,7 @@ describe('POST /ingest/traccar', () => {
   });
 });
 
-describe('the organization\'s ingest token', () => {
+describe("the organization's ingest token", () => {
   it('is created and rotated under the organization account permissions, shown once, stored hashed', async () => {
     const base = `/api/v1/organizations/${a.orgId}/ingest-token`;
     expect((await t.app.inject({ method: 'GET', url: base, headers: a.dispatcher })).statusCode).toBe(403);

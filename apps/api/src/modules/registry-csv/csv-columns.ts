@@ -1,5 +1,17 @@
 import {
-  UNIT_LABELS, lengthForDisplay, lengthMFromInput, odometerForDisplay, odometerKmFromInput, roundTo, volumeFromL, volumeToL, type Asset, type Driver, type Gateway, type ImportKind, type UnitSystem,
+  UNIT_LABELS,
+  lengthForDisplay,
+  lengthMFromInput,
+  odometerForDisplay,
+  odometerKmFromInput,
+  roundTo,
+  volumeFromL,
+  volumeToL,
+  type Asset,
+  type Driver,
+  type Gateway,
+  type ImportKind,
+  type UnitSystem,
 } from '@fleet/api-contract';
 
 /**
@@ -69,7 +81,10 @@ function lengthColumn(units: UnitSystem, bare: boolean): CsvColumn<Asset> {
   };
 }
 
-const TANK_ALIASES: Record<UnitSystem, string[]> = { IMPERIAL: ['tankcapacitygallons', 'tankcapacitygal', 'tankgal'], METRIC: ['tankcapacitylitres', 'tankcapacityliters', 'tankcapacityl', 'tankl'] };
+const TANK_ALIASES: Record<UnitSystem, string[]> = {
+  IMPERIAL: ['tankcapacitygallons', 'tankcapacitygal', 'tankgal'],
+  METRIC: ['tankcapacitylitres', 'tankcapacityliters', 'tankcapacityl', 'tankl'],
+};
 
 /** "Tank capacity (gal)" or "Tank capacity (L)" of a vehicle, read back to litres (issue 28). */
 function tankColumn(units: UnitSystem, bare: boolean): CsvColumn<Asset> {
@@ -128,13 +143,41 @@ export const driverColumns: CsvColumn<Driver>[] = [
   { header: 'Employee id', field: 'employeeId', parse: text, aliases: ['employeeno', 'employeenumber'], example: 'E-1042', value: (d) => d.employeeId },
   { header: 'Licence number', field: 'licenseNumber', aliases: ['licensenumber', 'cdlnumber', 'cdl'], example: 'L12345678', value: (d) => d.licenseNumber },
   { header: 'Licence state', field: 'licenseState', aliases: ['licensestate', 'cdlstate'], example: 'IL', value: (d) => d.licenseState },
-  { header: 'Licence class', field: 'licenseClass', parse: (c) => (c === '' ? null : c.toUpperCase().replace(/[\s-]/g, '_')), aliases: ['licenseclass'], example: 'A', value: (d) => d.licenseClass },
-  { header: 'Licence expiry', field: 'licenseExpiry', parse: text, aliases: ['licenseexpiry', 'licenseexpiration'], example: '2028-06-30', value: (d) => d.licenseExpiry },
-  { header: 'Home time zone', field: 'homeTimeZone', parse: (c) => (c === '' ? undefined : c), aliases: ['timezone'], example: 'America/Chicago', value: (d) => d.homeTimeZone },
+  {
+    header: 'Licence class',
+    field: 'licenseClass',
+    parse: (c) => (c === '' ? null : c.toUpperCase().replace(/[\s-]/g, '_')),
+    aliases: ['licenseclass'],
+    example: 'A',
+    value: (d) => d.licenseClass,
+  },
+  {
+    header: 'Licence expiry',
+    field: 'licenseExpiry',
+    parse: text,
+    aliases: ['licenseexpiry', 'licenseexpiration'],
+    example: '2028-06-30',
+    value: (d) => d.licenseExpiry,
+  },
+  {
+    header: 'Home time zone',
+    field: 'homeTimeZone',
+    parse: (c) => (c === '' ? undefined : c),
+    aliases: ['timezone'],
+    example: 'America/Chicago',
+    value: (d) => d.homeTimeZone,
+  },
   { header: 'HoS ruleset', field: 'ruleset', parse: upperOrUndefined, aliases: ['ruleset'], example: 'US_PROPERTY_70_8', value: (d) => d.ruleset },
   { header: 'Short haul 150', field: 'shortHaul150', parse: bool, example: 'no', value: (d) => yesNo(d.shortHaul150) },
   { header: '16 hour', field: 'sixteenHour', parse: bool, aliases: ['sixteenhour'], example: 'no', value: (d) => yesNo(d.sixteenHour) },
-  { header: 'Personal conveyance', field: 'personalConveyanceAllowed', parse: bool, aliases: ['personalconveyanceallowed'], example: 'yes', value: (d) => yesNo(d.personalConveyanceAllowed) },
+  {
+    header: 'Personal conveyance',
+    field: 'personalConveyanceAllowed',
+    parse: bool,
+    aliases: ['personalconveyanceallowed'],
+    example: 'yes',
+    value: (d) => yesNo(d.personalConveyanceAllowed),
+  },
   { header: 'Yard moves', field: 'yardMovesAllowed', parse: bool, aliases: ['yardmovesallowed'], example: 'yes', value: (d) => yesNo(d.yardMovesAllowed) },
   { header: 'ELD exempt', field: 'eldExempt', parse: bool, example: 'no', value: (d) => yesNo(d.eldExempt) },
   { header: 'ELD exempt reason', field: 'eldExemptReason', parse: text, example: '', value: (d) => d.eldExemptReason },

@@ -28,7 +28,10 @@ function pick<R>(columns: CsvColumn<R>[], wanted: string[] | undefined): CsvColu
 
 function toCsv<R>(columns: CsvColumn<R>[], rows: R[]): string {
   // A leading BOM so spreadsheet programs read UTF-8 names correctly.
-  return `\uFEFF${unparseCsv(columns.map((c) => c.header), rows.map((r) => columns.map((c) => c.value(r) ?? '')))}\r\n`;
+  return `\uFEFF${unparseCsv(
+    columns.map((c) => c.header),
+    rows.map((r) => columns.map((c) => c.value(r) ?? '')),
+  )}\r\n`;
 }
 
 async function all<R>(fetch: (limit: number, offset: number) => Promise<R[]>): Promise<R[]> {

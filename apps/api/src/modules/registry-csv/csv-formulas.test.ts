@@ -43,7 +43,7 @@ const neutral = (value: string) => `'${value}`;
 
 // Each of the six characters, in the fields a person types; tab and CR cannot come through the
 // API or an import (they trim), so they are written to the database as older data could hold them.
-const VEHICLE = { make: '=HYPERLINK("http://evil.example","Open")', model: '@SUM(A1:A9)', notes: '-2+3+cmd|\' /C calc\'!A0' };
+const VEHICLE = { make: '=HYPERLINK("http://evil.example","Open")', model: '@SUM(A1:A9)', notes: "-2+3+cmd|' /C calc'!A0" };
 const TRAILER = { make: '+1+1', model: '=1+1', notes: '@trailer' };
 const DRIVER = { firstName: '=Mallory', lastName: '@Smith', phone: '+1-312-555-0101', employeeId: '-42+1', notes: '+notes' };
 const DEVICE = { name: '@device' };
@@ -73,12 +73,23 @@ describe('CSV exports and formula-like cells', () => {
   it('write each formula-like text cell of the vehicle, trailer, driver and device exports with a leading quote', async () => {
     const vehicles = await download('/assets/export?type=VEHICLE');
     const v = vehicles.rows.find((r) => r['Unit number'] === vehicleUnit)!;
-    expect(v).toMatchObject({ Make: neutral(VEHICLE.make), Model: neutral(VEHICLE.model), Notes: neutral(VEHICLE.notes), Plate: neutral(TAB), Groups: neutral(GROUP) });
+    expect(v).toMatchObject({
+      Make: neutral(VEHICLE.make),
+      Model: neutral(VEHICLE.model),
+      Notes: neutral(VEHICLE.notes),
+      Plate: neutral(TAB),
+      Groups: neutral(GROUP),
+    });
     // The odometer is a number (in the organization's units), written bare.
     expect(Object.entries(v).find(([h]) => h.startsWith('Odometer'))![1]).toMatch(/^\d+(\.\d+)?$/);
 
     const trailers = await download('/assets/export?type=TRAILER');
-    expect(trailers.rows.find((r) => r['Unit number'] === trailerUnit)).toMatchObject({ Make: neutral(TRAILER.make), Model: neutral(TRAILER.model), Notes: neutral(TRAILER.notes), Plate: neutral(CR) });
+    expect(trailers.rows.find((r) => r['Unit number'] === trailerUnit)).toMatchObject({
+      Make: neutral(TRAILER.make),
+      Model: neutral(TRAILER.model),
+      Notes: neutral(TRAILER.notes),
+      Plate: neutral(CR),
+    });
 
     const drivers = await download('/drivers/export');
     expect(drivers.rows.find((r) => r['Last name'] === neutral(DRIVER.lastName))).toMatchObject({
@@ -102,7 +113,11 @@ describe('CSV exports and formula-like cells', () => {
     const other = await registerOrganization(t.app, 'Formula Freight Two');
     const otherOrg = other.user.organization!.id;
     const otherAdmin = bearer(other.accessToken);
-    for (const [kind, path] of [['vehicles', '/assets/export?type=VEHICLE'], ['trailers', '/assets/export?type=TRAILER'], ['drivers', '/drivers/export']] as const) {
+    for (const [kind, path] of [
+      ['vehicles', '/assets/export?type=VEHICLE'],
+      ['trailers', '/assets/export?type=TRAILER'],
+      ['drivers', '/drivers/export'],
+    ] as const) {
       const exported = await download(path);
       const res = await t.app.inject({ method: 'POST', url: `${base(otherOrg)}/imports/${kind}`, headers: otherAdmin, payload: { csv: exported.text } });
       expect(res.statusCode, res.body).toBe(200);
@@ -111,7 +126,8 @@ describe('CSV exports and formula-like cells', () => {
       // Linked records (groups) stay behind; every field an import fills comes back the same, but
       // for the tab and CR the older data held: a typed value is trimmed (and still quoted).
       const trimmed: Record<string, string> = { [neutral(TAB)]: neutral(TAB.trim()), [neutral(CR)]: neutral(CR.trim()) };
-      const strip = (rows: Array<Record<string, string>>) => rows.map(({ Groups: _g, ...r }) => Object.fromEntries(Object.entries(r).map(([h, c]) => [h, trimmed[c] ?? c])));
+      const strip = (rows: Array<Record<string, string>>) =>
+        rows.map(({ Groups: _g, ...r }) => Object.fromEntries(Object.entries(r).map(([h, c]) => [h, trimmed[c] ?? c])));
       expect(strip(again.rows)).toEqual(strip(exported.rows));
     }
     // The stored values are the originals, not the quoted cells.
@@ -136,7 +152,12 @@ describe('IFTA exports and formula-like cells', () => {
     const headers = bearer(carrier.accessToken);
     const truck = await post('/assets', vehicleBody({ unitNumber: 'FX1' }), org, headers);
     // Fuel bought in Indiana with no miles there: the return's Indiana row is a tax credit (negative).
-    await post('/ifta/fuel-purchases', { purchasedAt: '2026-05-04T15:00:00Z', assetId: truck.id, jurisdiction: 'IN', quantity: 100, pricePerUnit: 4, totalAmount: 400, receiptNumber: 'FX-1' }, org, headers);
+    await post(
+      '/ifta/fuel-purchases',
+      { purchasedAt: '2026-05-04T15:00:00Z', assetId: truck.id, jurisdiction: 'IN', quantity: 100, pricePerUnit: 4, totalAmount: 400, receiptNumber: 'FX-1' },
+      org,
+      headers,
+    );
     const res = await t.app.inject({ method: 'GET', url: `${base(org)}/ifta/report/export?quarter=2026Q2&format=csv`, headers });
     expect(res.statusCode, res.body).toBe(200);
     const [summary, table] = res.body.split('\r\n\r\n') as [string, string];
@@ -152,7 +173,17 @@ describe('IFTA exports and formula-like cells', () => {
 
   it('quote a unit number that reads as a formula in the distance records', () => {
     const csv = distanceCsv([
-      { unitNumber: '@unit', day: '2026-05-04', firstFixAt: null, lastFixAt: null, odometerStartM: null, odometerEndM: null, metres: 1609.344, jurisdictions: [], crossings: [] } as never,
+      {
+        unitNumber: '@unit',
+        day: '2026-05-04',
+        firstFixAt: null,
+        lastFixAt: null,
+        odometerStartM: null,
+        odometerEndM: null,
+        metres: 1609.344,
+        jurisdictions: [],
+        crossings: [],
+      } as never,
     ]);
     const [row] = Papa.parse<Record<string, string>>(csv, { header: true, skipEmptyLines: 'greedy' }).data;
     expect(row).toMatchObject({ Unit: "'@unit", Miles: '1.0' });

@@ -44,7 +44,10 @@ async function existingKeys(db: DbOrTx, orgId: string, kind: ImportKind): Promis
       .where(sql`${drivers.organizationId} = ${orgId} and ${drivers.licenseNumber} is not null`);
     return { units: new Set(), vins: new Set(), licences: new Set(rows.map((r) => r.k)) };
   }
-  const rows = await db.select({ unit: sql<string>`lower(${assets.unitNumber})`, vin: sql<string | null>`upper(${assets.vin})` }).from(assets).where(eq(assets.organizationId, orgId));
+  const rows = await db
+    .select({ unit: sql<string>`lower(${assets.unitNumber})`, vin: sql<string | null>`upper(${assets.vin})` })
+    .from(assets)
+    .where(eq(assets.organizationId, orgId));
   return { units: new Set(rows.map((r) => r.unit)), vins: new Set(rows.flatMap((r) => (r.vin ? [r.vin] : []))), licences: new Set() };
 }
 
@@ -53,7 +56,9 @@ async function existingKeys(db: DbOrTx, orgId: string, kind: ImportKind): Promis
  * "Odometer (km)" is the km column although "odometerKm" is also the field both odometer columns fill.
  */
 function columnFor(columns: ReadonlyArray<CsvColumn<never>>, n: string): CsvColumn<never> | undefined {
-  return columns.find((c) => normalizeHeader(c.header) === n) ?? columns.find((c) => c.aliases?.includes(n)) ?? columns.find((c) => normalizeHeader(c.field) === n);
+  return (
+    columns.find((c) => normalizeHeader(c.header) === n) ?? columns.find((c) => c.aliases?.includes(n)) ?? columns.find((c) => normalizeHeader(c.field) === n)
+  );
 }
 
 /** Parses and validates the whole file without writing anything. */
@@ -61,7 +66,11 @@ export async function analyseCsv<K extends ImportKind>(db: DbOrTx, orgId: string
   const { units } = await getOrganizationSettings(db, orgId);
   const columns = importColumnsOf(kind, units).filter((c) => c.field !== '');
   // An exported file imports back as it was: the `'` the export put before a formula-like cell goes.
-  const parsed = Papa.parse<Record<string, string>>(csv.replace(/^\uFEFF/, ''), { header: true, skipEmptyLines: 'greedy', transform: (v) => restoreCsvCell(v.trim()) });
+  const parsed = Papa.parse<Record<string, string>>(csv.replace(/^\uFEFF/, ''), {
+    header: true,
+    skipEmptyLines: 'greedy',
+    transform: (v) => restoreCsvCell(v.trim()),
+  });
   const headers = (parsed.meta.fields ?? []).filter((h) => h.trim() !== '');
   const mapping = new Map<string, CsvColumn<never>>();
   const unknownColumns: string[] = [];
@@ -107,9 +116,9 @@ export async function analyseCsv<K extends ImportKind>(db: DbOrTx, orgId: string
     }
     const input = result.data as Parsed<K>;
     const dup = (field: string, key: string, set: Set<string>, within: Map<string, number>, what: string) => {
-      if (set.has(key)) return fail(line, headerOf(field), `${what} already exists in this organization`), true;
+      if (set.has(key)) return (fail(line, headerOf(field), `${what} already exists in this organization`), true);
       const first = within.get(key);
-      if (first !== undefined) return fail(line, headerOf(field), `${what} repeats line ${first}`), true;
+      if (first !== undefined) return (fail(line, headerOf(field), `${what} repeats line ${first}`), true);
       within.set(key, line);
       return false;
     };
@@ -132,7 +141,9 @@ export async function analyseCsv<K extends ImportKind>(db: DbOrTx, orgId: string
     errors,
     // Keyed by the file's columns, each value as it will be saved in that column's unit (the preview
     // table). A parsed input has the record's field names for every importable column, which is all `value` reads.
-    sample: valid.slice(0, SAMPLE_ROWS).map((v) => ({ line: v.line, ...Object.fromEntries([...mapping.values()].map((c) => [c.header, c.value(v.input as never)])) })),
+    sample: valid
+      .slice(0, SAMPLE_ROWS)
+      .map((v) => ({ line: v.line, ...Object.fromEntries([...mapping.values()].map((c) => [c.header, c.value(v.input as never)])) })),
     columns: [...mapping.values()].map((c) => c.header),
     unknownColumns,
     valid,
@@ -158,7 +169,12 @@ export async function commitImport({ db, orgId, actor }: Scope, kind: ImportKind
         values: kind === 'drivers' ? driverValues(v.input as Parsed<'drivers'>) : assetValues(v.input as Parsed<'vehicles'> | Parsed<'trailers'>),
         after: { ...(v.input as object), source: 'CSV import', line: v.line },
       }));
-      await insertWithActivity(tx, kind === 'drivers' ? drivers : assets, rows, { orgId, actor, action: 'IMPORT', entityType: kind === 'drivers' ? 'DRIVER' : 'ASSET' });
+      await insertWithActivity(tx, kind === 'drivers' ? drivers : assets, rows, {
+        orgId,
+        actor,
+        action: 'IMPORT',
+        entityType: kind === 'drivers' ? 'DRIVER' : 'ASSET',
+      });
       // The importer hears of it (bell, e-mail) as they chose, committed with the rows (decision 0130).
       if (actor.userId && valid.length > 0) {
         const list = kind === 'drivers' ? 'all-drivers' : kind;
@@ -176,7 +192,11 @@ export async function commitImport({ db, orgId, actor }: Scope, kind: ImportKind
       return { ...preview, imported: valid.length };
     });
   } catch (err) {
-    if (uniqueViolation(err)) throw conflict('Some rows clash with records saved since the preview; preview the file again', 'A unique value is already used by a record saved since the preview');
+    if (uniqueViolation(err))
+      throw conflict(
+        'Some rows clash with records saved since the preview; preview the file again',
+        'A unique value is already used by a record saved since the preview',
+      );
     throw err;
   }
   // A bulk load changes the table's shape at once; fresh statistics keep the list queries on
@@ -192,5 +212,8 @@ const ANALYZE_AFTER_ROWS = 200;
 export async function templateCsv({ db, orgId }: ReadScope, kind: ImportKind): Promise<string> {
   const { units } = await getOrganizationSettings(db, orgId);
   const cols = columnsOf(kind, units).filter((c) => c.field !== '');
-  return unparseCsv(cols.map((c) => c.header), [cols.map((c) => c.example)]);
+  return unparseCsv(
+    cols.map((c) => c.header),
+    [cols.map((c) => c.example)],
+  );
 }

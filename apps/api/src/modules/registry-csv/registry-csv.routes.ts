@@ -37,11 +37,19 @@ const IMPORTS: Array<{ kind: ImportKind; permission: Permission }> = [
 const registryCsvRoutes: FastifyPluginAsyncZod = async (app) => {
   // `curl --data-binary @fleet.csv -H 'content-type: text/csv'` works as well as JSON {csv}.
   // UTF-8 or a 400 naming the line (a lenient decoding stored U+FFFD for every other byte).
-  app.addContentTypeParser('text/csv', { parseAs: 'buffer', bodyLimit: IMPORT_BODY_LIMIT }, (_req, body, done) => done(null, { csv: textFileBody(body as Buffer, 'csv') }));
+  app.addContentTypeParser('text/csv', { parseAs: 'buffer', bodyLimit: IMPORT_BODY_LIMIT }, (_req, body, done) =>
+    done(null, { csv: textFileBody(body as Buffer, 'csv') }),
+  );
 
   app.get('/organizations/:orgId/assets/export', {
     config: { permissions: ['ASSET_LIST'], tokens: true },
-    schema: { tags, summary: 'The filtered vehicle or trailer list as CSV (same filters as the list; columns to choose)', params: orgIdParams, querystring: assetListQuery, response: csvResponse },
+    schema: {
+      tags,
+      summary: 'The filtered vehicle or trailer list as CSV (same filters as the list; columns to choose)',
+      params: orgIdParams,
+      querystring: assetListQuery,
+      response: csvResponse,
+    },
     handler: async (req, reply) => {
       const csv = await exportAssets(scopeOf(req, req.params.orgId), req.query);
       return reply.headers(attachment(req.query.type === 'TRAILER' ? 'trailers' : req.query.type === 'VEHICLE' ? 'vehicles' : 'assets')).send(csv);
@@ -73,14 +81,26 @@ const registryCsvRoutes: FastifyPluginAsyncZod = async (app) => {
     app.post(`/organizations/:orgId/imports/${kind}/preview`, {
       config: { permissions: [permission], tokens: true },
       bodyLimit: IMPORT_BODY_LIMIT,
-      schema: { tags, summary: `Check a ${kind} CSV: per-row errors and a sample, nothing saved`, params: orgIdParams, body: csvImportBodySchema, response: { 200: importPreviewSchema, ...orgErrors(413) } },
+      schema: {
+        tags,
+        summary: `Check a ${kind} CSV: per-row errors and a sample, nothing saved`,
+        params: orgIdParams,
+        body: csvImportBodySchema,
+        response: { 200: importPreviewSchema, ...orgErrors(413) },
+      },
       handler: (req) => previewImport(scopeOf(req, req.params.orgId), kind, req.body.csv),
     });
 
     app.post(`/organizations/:orgId/imports/${kind}`, {
       config: { permissions: [permission], tokens: true },
       bodyLimit: IMPORT_BODY_LIMIT,
-      schema: { tags, summary: `Import the valid rows of a ${kind} CSV in one transaction`, params: orgIdParams, body: csvImportBodySchema, response: { 200: importResultSchema, ...orgErrors(409, 413) } },
+      schema: {
+        tags,
+        summary: `Import the valid rows of a ${kind} CSV in one transaction`,
+        params: orgIdParams,
+        body: csvImportBodySchema,
+        response: { 200: importResultSchema, ...orgErrors(409, 413) },
+      },
       handler: (req) => commitImport(scopeOf(req, req.params.orgId), kind, req.body.csv),
     });
   }

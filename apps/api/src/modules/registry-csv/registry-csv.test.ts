@@ -18,7 +18,11 @@ const parse = (body: string) => Papa.parse<Record<string, string>>(body.replace(
 
 describe('CSV export', () => {
   it('exports the filtered vehicle list with the chosen columns', async () => {
-    const res = await t.app.inject({ method: 'GET', url: `${base()}/assets/export?type=VEHICLE&search=kenworth&columns=Unit number&columns=VIN&columns=driver`, headers: a.dispatcher });
+    const res = await t.app.inject({
+      method: 'GET',
+      url: `${base()}/assets/export?type=VEHICLE&search=kenworth&columns=Unit number&columns=VIN&columns=driver`,
+      headers: a.dispatcher,
+    });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toContain('text/csv');
     expect(res.headers['content-disposition']).toMatch(/attachment; filename="vehicles-\d{4}-\d{2}-\d{2}\.csv"/);
@@ -95,7 +99,10 @@ describe('CSV import', () => {
     expect(commit.statusCode).toBe(200);
     expect(commit.json()).toMatchObject({ imported: 2, invalidRows: 3 });
     const saved = (await t.app.inject({ method: 'GET', url: `${base()}/assets?search=imp-`, headers: a.admin })).json();
-    expect(saved.content.map((x: { unitNumber: string; iftaQualified: boolean }) => [x.unitNumber, x.iftaQualified])).toEqual([['IMP-1', true], ['IMP-2', false]]);
+    expect(saved.content.map((x: { unitNumber: string; iftaQualified: boolean }) => [x.unitNumber, x.iftaQualified])).toEqual([
+      ['IMP-1', true],
+      ['IMP-2', false],
+    ]);
     const detail = (await t.app.inject({ method: 'GET', url: `${base()}/assets/${saved.content[0].id}`, headers: a.admin })).json();
     expect(detail.recentActivity[0]).toMatchObject({ action: 'IMPORT', entityType: 'ASSET' });
     // One log row per imported record, written with it: who, what, the imported values and the line.
@@ -109,11 +116,14 @@ describe('CSV import', () => {
     // The same file again: every row now clashes with what exists.
     const again = (await t.app.inject({ method: 'POST', url: `${base()}/imports/vehicles`, headers: a.admin, payload: { csv } })).json();
     expect(again).toMatchObject({ imported: 0 });
-    expect(again.errors).toEqual(expect.arrayContaining([expect.objectContaining({ line: 2, message: 'Unit number IMP-1 already exists in this organization' })]));
+    expect(again.errors).toEqual(
+      expect.arrayContaining([expect.objectContaining({ line: 2, message: 'Unit number IMP-1 already exists in this organization' })]),
+    );
   });
 
   it('imports drivers sent as text/csv, and trailers with length in feet', async () => {
-    const drivers = 'First name,Last name,Licence number,Licence state,Home time zone,HoS ruleset,Yard moves\nAva,Stone,S1234567,MI,America/Detroit,us_property_60_7,y\nBen,,B7654321,MI,,,\n';
+    const drivers =
+      'First name,Last name,Licence number,Licence state,Home time zone,HoS ruleset,Yard moves\nAva,Stone,S1234567,MI,America/Detroit,us_property_60_7,y\nBen,,B7654321,MI,,,\n';
     const res = await t.app.inject({ method: 'POST', url: `${base()}/imports/drivers`, headers: { ...a.admin, 'content-type': 'text/csv' }, payload: drivers });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ imported: 1, invalidRows: 1, errors: [expect.objectContaining({ line: 3, field: 'Last name' })] });
@@ -127,15 +137,25 @@ describe('CSV import', () => {
   });
 
   it('answers 400 for a file without the required columns, 403 without ASSET_CREATE, 401 without a token', async () => {
-    const res = await t.app.inject({ method: 'POST', url: `${base()}/imports/vehicles/preview`, headers: a.admin, payload: { csv: 'make,model\nVolvo,VNL\n' } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `${base()}/imports/vehicles/preview`,
+      headers: a.admin,
+      payload: { csv: 'make,model\nVolvo,VNL\n' },
+    });
     expect(res.statusCode).toBe(400);
-    expect(expectFieldErrors(res.json(), 400, { csv: 'The file is missing the required columns Unit number, VIN' }).message).toBe('The file is missing the required columns Unit number, VIN');
+    expect(expectFieldErrors(res.json(), 400, { csv: 'The file is missing the required columns Unit number, VIN' }).message).toBe(
+      'The file is missing the required columns Unit number, VIN',
+    );
     const empty = await t.app.inject({ method: 'POST', url: `${base()}/imports/vehicles/preview`, headers: a.admin, payload: { csv: '' } });
     expect(empty.statusCode).toBe(400);
     expect((await t.app.inject({ method: 'POST', url: `${base()}/imports/vehicles`, headers: a.dispatcher, payload: { csv: 'x' } })).statusCode).toBe(403);
     expect((await t.app.inject({ method: 'GET', url: `${base()}/imports/drivers/template`, headers: a.dispatcher })).statusCode).toBe(403);
     expect((await t.app.inject({ method: 'POST', url: `${base()}/imports/vehicles`, payload: { csv: 'x' } })).statusCode).toBe(401);
-    expect((await t.app.inject({ method: 'POST', url: `/api/v1/organizations/${a.otherOrgId}/imports/vehicles/preview`, headers: a.admin, payload: { csv: 'x' } })).statusCode).toBe(404);
+    expect(
+      (await t.app.inject({ method: 'POST', url: `/api/v1/organizations/${a.otherOrgId}/imports/vehicles/preview`, headers: a.admin, payload: { csv: 'x' } }))
+        .statusCode,
+    ).toBe(404);
   });
 });
 
@@ -172,7 +192,10 @@ describe('CSV units follow the organization setting', () => {
     const imperial = await c.csv('/assets/export?type=VEHICLE');
     expect(imperial.meta.fields).toContain('Odometer (mi)');
     expect(imperial.meta.fields).not.toContain('Odometer (km)');
-    expect(imperial.data.map((r) => [r['Unit number'], r['Odometer (mi)']])).toEqual([['U-1', '100000'], ['U-2', '310685.6']]);
+    expect(imperial.data.map((r) => [r['Unit number'], r['Odometer (mi)']])).toEqual([
+      ['U-1', '100000'],
+      ['U-2', '310685.6'],
+    ]);
     const imperialTrailers = await c.csv('/assets/export?type=TRAILER');
     expect(imperialTrailers.meta.fields).toContain('Length (ft)');
     expect(imperialTrailers.data[0]).toMatchObject({ 'Unit number': 'UT-1', 'Length (ft)': '53' });
@@ -183,7 +206,10 @@ describe('CSV units follow the organization setting', () => {
     const metric = await c.csv('/assets/export?type=VEHICLE');
     expect(metric.meta.fields).toContain('Odometer (km)');
     expect(metric.meta.fields).not.toContain('Odometer (mi)');
-    expect(metric.data.map((r) => [r['Unit number'], r['Odometer (km)']])).toEqual([['U-1', '160934.4'], ['U-2', '500000']]);
+    expect(metric.data.map((r) => [r['Unit number'], r['Odometer (km)']])).toEqual([
+      ['U-1', '160934.4'],
+      ['U-2', '500000'],
+    ]);
     const metricTrailers = await c.csv('/assets/export?type=TRAILER');
     expect(metricTrailers.meta.fields).toContain('Length (m)');
     expect(metricTrailers.data[0]).toMatchObject({ 'Unit number': 'UT-1', 'Length (m)': '16.15' });
@@ -195,7 +221,8 @@ describe('CSV units follow the organization setting', () => {
 
   it('imports either unit by its header and a bare header in the organization units, saving metric', async () => {
     const c = await carrier();
-    const vehicles = (header: string, rows: Array<[string, string]>) => [`Unit number,VIN,${header}`, ...rows.map(([u, v]) => `${u},${freshVin()},"${v}"`)].join('\n');
+    const vehicles = (header: string, rows: Array<[string, string]>) =>
+      [`Unit number,VIN,${header}`, ...rows.map(([u, v]) => `${u},${freshVin()},"${v}"`)].join('\n');
     const odometer = async (header: string, value: string) => (await c.preview('vehicles', vehicles(header, [['X-1', value]]))).sample[0];
 
     // Imperial: miles unless the header says km.

@@ -8,7 +8,13 @@ const A = '00000000-0000-4000-8000-00000000000a';
 const stored = (id: string, startedAt: string, endedAt: string | null, idle: number, lat = 41.1) => ({
   j: JSON.stringify({ id, asset_id: A, started_at: startedAt.replace('Z', '+00:00'), ended_at: endedAt?.replace('Z', '+00:00') ?? null, lat, idle_s: idle }),
 });
-const next = (startedAt: string, endedAt: string | null, idle: number, lat = 41.1) => ({ asset_id: A, started_at: startedAt, ended_at: endedAt, lat, idle_s: idle });
+const next = (startedAt: string, endedAt: string | null, idle: number, lat = 41.1) => ({
+  asset_id: A,
+  started_at: startedAt,
+  ended_at: endedAt,
+  lat,
+  idle_s: idle,
+});
 const COLUMNS = { ended_at: 'time', lat: 'float8', idle_s: 'int' } as const;
 
 describe('reconcileDerived', () => {

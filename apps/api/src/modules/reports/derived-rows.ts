@@ -47,7 +47,11 @@ function equal(kind: ColumnKind, a: unknown, b: unknown): boolean {
 }
 
 /** `columns`: the compared columns besides the key (asset and start), with their kinds. */
-export function reconcileDerived<T extends NextRow>(stored: readonly DerivedRow[], next: readonly T[], columns: Readonly<Record<string, ColumnKind>>): Reconciled<T> {
+export function reconcileDerived<T extends NextRow>(
+  stored: readonly DerivedRow[],
+  next: readonly T[],
+  columns: Readonly<Record<string, ColumnKind>>,
+): Reconciled<T> {
   const byKey = new Map<string, Record<string, unknown> & { id: string }>();
   for (const r of stored) {
     const row = JSON.parse(r.j) as Record<string, unknown> & { id: string };

@@ -38,7 +38,12 @@ function present(r: Row): ReportSubscription {
   };
 }
 
-async function rowsWhere(scope: ReadScope, where: SQL, order: SQL[] = [sql`${reportSubscriptions.createdAt}`], limit?: { size: number; page: number }): Promise<Row[]> {
+async function rowsWhere(
+  scope: ReadScope,
+  where: SQL,
+  order: SQL[] = [sql`${reportSubscriptions.createdAt}`],
+  limit?: { size: number; page: number },
+): Promise<Row[]> {
   const q = scope.db
     .select({ s: reportSubscriptions, email: users.email })
     .from(reportSubscriptions)
@@ -58,7 +63,12 @@ export async function listSubscriptions(scope: ReadScope, auth: AuthContext, q: 
   const where = and(eq(reportSubscriptions.organizationId, scope.orgId), all ? undefined : eq(reportSubscriptions.userId, auth.userId))!;
   const order = orderBy(
     q.sort,
-    { createdAt: reportSubscriptions.createdAt, nextRunAt: reportSubscriptions.nextRunAt, report: reportSubscriptions.report, timeOfDay: reportSubscriptions.timeOfDay },
+    {
+      createdAt: reportSubscriptions.createdAt,
+      nextRunAt: reportSubscriptions.nextRunAt,
+      report: reportSubscriptions.report,
+      timeOfDay: reportSubscriptions.timeOfDay,
+    },
     'createdAt',
     sql`${reportSubscriptions.id}`,
   );
@@ -90,20 +100,30 @@ async function zoneFor(scope: ReadScope, userId: string, given: string | null | 
 
 async function valuesOf(scope: Scope, auth: AuthContext, input: Input) {
   // The safety reports carry what the safety screens show: their reader needs SAFETY_LIST too.
-  if (isSafetyReport(input.report) && !auth.permissions.has('SAFETY_LIST')) throw forbidden('Scheduling a safety report needs the permission to list safety events');
+  if (isSafetyReport(input.report) && !auth.permissions.has('SAFETY_LIST'))
+    throw forbidden('Scheduling a safety report needs the permission to list safety events');
   const userId = auth.userId;
   await checkFilters(scope, input.filters);
   const timeZone = await zoneFor(scope, userId, input.timeZone);
   const weekday = input.frequency === 'WEEKLY' ? (input.weekday ?? null) : null;
   const filters = Object.fromEntries(Object.entries(input.filters).filter(([, v]) => typeof v === 'string')) as Record<string, string>;
   const schedule = { frequency: input.frequency, timeOfDay: input.timeOfDay, weekday, timeZone };
-  return { report: input.report, filters, ...schedule, formats: [...new Set(input.formats)], nextRunAt: new Date(nextRunAfter(schedule, scope.now ?? Date.now())) };
+  return {
+    report: input.report,
+    filters,
+    ...schedule,
+    formats: [...new Set(input.formats)],
+    nextRunAt: new Date(nextRunAfter(schedule, scope.now ?? Date.now())),
+  };
 }
 
 export async function createSubscription(scope: Scope, auth: AuthContext, input: Input): Promise<ReportSubscription> {
   const values = await valuesOf(scope, auth, input);
   return scope.db.transaction(async (tx) => {
-    const [r] = await tx.insert(reportSubscriptions).values({ organizationId: scope.orgId, userId: auth.userId, ...values }).returning();
+    const [r] = await tx
+      .insert(reportSubscriptions)
+      .values({ organizationId: scope.orgId, userId: auth.userId, ...values })
+      .returning();
     await recordActivity(tx, { orgId: scope.orgId, actor: scope.actor, action: 'CREATE', entityType: ENTITY, entityId: r!.id, after: r });
     return present({ ...r!, email: auth.email });
   });

@@ -28,7 +28,8 @@ export interface Sheet {
 }
 
 const hm = (s: number) => `${Math.floor(s / 3600)}:${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}`;
-const whereText = (w: { place: { name: string } | null; address: string | null }) => (w.place ? `${w.place.name}${w.address ? ` (${w.address})` : ''}` : (w.address ?? ''));
+const whereText = (w: { place: { name: string } | null; address: string | null }) =>
+  w.place ? `${w.place.name}${w.address ? ` (${w.address})` : ''}` : (w.address ?? '');
 const d1 = (v: number) => Math.round(v * 10) / 10;
 
 /** The sheet of a report over its filters, every row up to EXPORT_MAX_ROWS, in `ctx`'s zone and units. */
@@ -54,7 +55,15 @@ export async function reportSheet(scope: ReadScope, ctx: ReportContext, kind: Re
         { title: 'Dwell (h:mm)', csv: 'Dwell (h:mm)', width: 60, align: 'right' },
         { title: 'Detention (h:mm)', csv: 'Detention (h:mm)', width: 70, align: 'right' },
       ],
-      rows: rows.map((r) => [r.placeName, r.unitNumber, r.driverName ?? '', when(r.arrivedAt), r.departedAt ? when(r.departedAt) : 'Still there', hm(r.dwellSeconds), hm(r.detentionSeconds)]),
+      rows: rows.map((r) => [
+        r.placeName,
+        r.unitNumber,
+        r.driverName ?? '',
+        when(r.arrivedAt),
+        r.departedAt ? when(r.departedAt) : 'Still there',
+        hm(r.dwellSeconds),
+        hm(r.detentionSeconds),
+      ]),
     };
   }
   if (kind === 'TRIPS') {
@@ -74,7 +83,18 @@ export async function reportSheet(scope: ReadScope, ctx: ReportContext, kind: Re
         { title: `Max (${u.speed})`, csv: `Max speed (${u.speed})`, width: 45, align: 'right' },
         { title: `Avg (${u.speed})`, csv: `Average speed (${u.speed})`, width: 45, align: 'right' },
       ],
-      rows: rows.map((r) => [r.asset.unitNumber, r.driver?.name ?? '', when(r.startedAt), whereText(r.start), r.inProgress ? `In progress (${when(r.endedAt)})` : when(r.endedAt), whereText(r.end), dist(r.distanceKm), hm(r.durationSeconds), speed(r.maxSpeedKmh), speed(r.avgSpeedKmh)]),
+      rows: rows.map((r) => [
+        r.asset.unitNumber,
+        r.driver?.name ?? '',
+        when(r.startedAt),
+        whereText(r.start),
+        r.inProgress ? `In progress (${when(r.endedAt)})` : when(r.endedAt),
+        whereText(r.end),
+        dist(r.distanceKm),
+        hm(r.durationSeconds),
+        speed(r.maxSpeedKmh),
+        speed(r.avgSpeedKmh),
+      ]),
     };
   }
   if (kind === 'STOPS') {
@@ -92,7 +112,16 @@ export async function reportSheet(scope: ReadScope, ctx: ReportContext, kind: Re
         { title: 'Idling', csv: 'Idling (h:mm)', width: 50, align: 'right' },
         { title: 'Engine', csv: 'Engine', width: 45 },
       ],
-      rows: rows.map((r) => [r.asset.unitNumber, r.driver?.name ?? '', when(r.startedAt), r.endedAt ? when(r.endedAt) : 'Still stopped', whereText(r.where), hm(r.durationSeconds), hm(r.idleSeconds), r.engineOn === null ? '' : r.engineOn ? 'On' : 'Off']),
+      rows: rows.map((r) => [
+        r.asset.unitNumber,
+        r.driver?.name ?? '',
+        when(r.startedAt),
+        r.endedAt ? when(r.endedAt) : 'Still stopped',
+        whereText(r.where),
+        hm(r.durationSeconds),
+        hm(r.idleSeconds),
+        r.engineOn === null ? '' : r.engineOn ? 'On' : 'Off',
+      ]),
     };
   }
   const { rows, total } = await querySummary(scope, ctx, f, all);
@@ -110,11 +139,21 @@ export async function reportSheet(scope: ReadScope, ctx: ReportContext, kind: Re
       { title: 'First movement', csv: `First movement (${zone})`, width: 120 },
       { title: 'Last movement', csv: `Last movement (${zone})`, width: 120 },
     ],
-    rows: rows.map((r) => [r.day, byDriver ? (r.driver?.name ?? 'No driver') : (r.asset?.unitNumber ?? ''), dist(r.distanceKm), hm(r.drivingSeconds), hm(r.idleSeconds), r.stops, when(r.firstMovementAt), r.inProgress ? `${when(r.lastMovementAt)} (trip in progress)` : when(r.lastMovementAt)]),
+    rows: rows.map((r) => [
+      r.day,
+      byDriver ? (r.driver?.name ?? 'No driver') : (r.asset?.unitNumber ?? ''),
+      dist(r.distanceKm),
+      hm(r.drivingSeconds),
+      hm(r.idleSeconds),
+      r.stops,
+      when(r.firstMovementAt),
+      r.inProgress ? `${when(r.lastMovementAt)} (trip in progress)` : when(r.lastMovementAt),
+    ]),
   };
 }
 
-const fileDay = (ms: number, zone: string) => new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date(ms));
+const fileDay = (ms: number, zone: string) =>
+  new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date(ms));
 
 /** What the filters say, in words for the file's heading. */
 function periodText(ctx: ReportContext, f: ReportFilters): string {
@@ -152,9 +191,24 @@ export function sheetPdf(s: Sheet, ctx: ReportContext, f: ReportFilters, filterW
     const sum = s.columns.reduce((a, c) => a + c.width, 0);
     const k = contentWidth(doc) / sum;
     const cols = s.columns.map((c) => ({ ...c, width: c.width * k }));
-    if (s.rows.length === 0) doc.font('Helvetica-Oblique').fontSize(9).fillColor('#374151').text('Nothing in this period.', left, doc.y + 6);
-    else table(doc, cols, s.rows.map((r) => ({ cells: r.map(String) })));
-    if (s.more > 0) doc.font('Helvetica-Oblique').fontSize(8).fillColor('#374151').text(`${s.more} more rows were left out: narrow the period or the filters.`, left, doc.y + 4);
+    if (s.rows.length === 0)
+      doc
+        .font('Helvetica-Oblique')
+        .fontSize(9)
+        .fillColor('#374151')
+        .text('Nothing in this period.', left, doc.y + 6);
+    else
+      table(
+        doc,
+        cols,
+        s.rows.map((r) => ({ cells: r.map(String) })),
+      );
+    if (s.more > 0)
+      doc
+        .font('Helvetica-Oblique')
+        .fontSize(8)
+        .fillColor('#374151')
+        .text(`${s.more} more rows were left out: narrow the period or the filters.`, left, doc.y + 4);
   });
 }
 
@@ -163,7 +217,10 @@ export async function filterWords(scope: ReadScope, f: ReportExportFilters): Pro
   const parts: string[] = [];
   const name = async (q: SQL) => rowsOf<{ n: string }>(await scope.db.execute(q))[0]?.n ?? '';
   if (f.assetId) parts.push(`Vehicle ${await name(sql`select unit_number as n from assets where id = ${f.assetId} and organization_id = ${scope.orgId}`)}`);
-  if (f.driverId) parts.push(`Driver ${await name(sql`select first_name || ' ' || last_name as n from drivers where id = ${f.driverId} and organization_id = ${scope.orgId}`)}`);
+  if (f.driverId)
+    parts.push(
+      `Driver ${await name(sql`select first_name || ' ' || last_name as n from drivers where id = ${f.driverId} and organization_id = ${scope.orgId}`)}`,
+    );
   if (f.groupId) parts.push(`Group ${await name(sql`select name as n from groups where id = ${f.groupId} and organization_id = ${scope.orgId}`)}`);
   if (f.placeId) parts.push(`Place ${await name(sql`select name as n from places where id = ${f.placeId} and organization_id = ${scope.orgId}`)}`);
   if (f.by === 'driver') parts.push('per driver');

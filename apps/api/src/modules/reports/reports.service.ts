@@ -37,7 +37,10 @@ export const EXPORT_MAX_ROWS = 10_000;
 
 /** The report context of a reader: their profile zone (else the organization's), or `timeZone` when given (a subscription's). */
 export async function reportContext(scope: ReadScope, userId: string | null, timeZone?: string): Promise<ReportContext> {
-  const [o] = await scope.db.select({ name: organizations.name, tz: organizations.timeZone, settings: organizations.settings }).from(organizations).where(eq(organizations.id, scope.orgId));
+  const [o] = await scope.db
+    .select({ name: organizations.name, tz: organizations.timeZone, settings: organizations.settings })
+    .from(organizations)
+    .where(eq(organizations.id, scope.orgId));
   if (!o) throw notFound('Organization');
   let tz = timeZone ?? null;
   if (!tz && userId) {
@@ -99,7 +102,10 @@ function common(scope: ReadScope, f: ReportFilters, x: 'pv' | 't' | 's', time: '
   if (f.to) parts.push(sql`${col(time)} < ${at(f.to)}`);
   if (f.assetId) parts.push(sql`${col('asset_id')} = ${f.assetId}`);
   if (f.driverId) parts.push(sql`${col('driver_id')} = ${f.driverId}`);
-  if (f.groupId) parts.push(sql`exists (select 1 from group_assets ga where ga.asset_id = ${col('asset_id')} and ga.group_id = ${f.groupId} and ga.organization_id = ${scope.orgId})`);
+  if (f.groupId)
+    parts.push(
+      sql`exists (select 1 from group_assets ga where ga.asset_id = ${col('asset_id')} and ga.group_id = ${f.groupId} and ga.organization_id = ${scope.orgId})`,
+    );
   return parts;
 }
 
@@ -129,9 +135,22 @@ export async function queryVisits(scope: ReadScope, ctx: ReportContext, f: Repor
   const where = common(scope, f, 'pv', 'arrived_at');
   if (f.placeId) where.push(sql`pv.place_id = ${f.placeId}`);
   if (p.search) where.push(sql`(lower(p.name) like ${likeTerm(p.search)} or lower(coalesce(a.unit_number, '')) like ${likeTerm(p.search)})`);
-  const order = orderBy(p.sort, { arrivedAt: sql`pv.arrived_at`, departedAt: sql`pv.departed_at`, dwellSeconds: dwell, detentionSeconds: detention, placeName: sql`p.name`, unitNumber: sql`a.unit_number` }, sql`pv.arrived_at desc`, sql`pv.id`);
+  const order = orderBy(
+    p.sort,
+    {
+      arrivedAt: sql`pv.arrived_at`,
+      departedAt: sql`pv.departed_at`,
+      dwellSeconds: dwell,
+      detentionSeconds: detention,
+      placeName: sql`p.name`,
+      unitNumber: sql`a.unit_number`,
+    },
+    sql`pv.arrived_at desc`,
+    sql`pv.id`,
+  );
   const rows = rowsOf<VisitDb>(
-    await scope.db.execute(sql`select pv.id, pv.place_id, p.name as place_name, p.category, pv.asset_id, a.unit_number, pv.driver_id, ${driverName('d')} as driver_name,
+    await scope.db
+      .execute(sql`select pv.id, pv.place_id, p.name as place_name, p.category, pv.asset_id, a.unit_number, pv.driver_id, ${driverName('d')} as driver_name,
         pv.arrived_at, pv.departed_at, ${dwell} as dwell_s, ${detention} as detention_s, count(*) over () as total
       from place_visits pv join places p on p.id = pv.place_id and p.organization_id = pv.organization_id
         left join assets a on a.id = pv.asset_id and a.organization_id = pv.organization_id left join drivers d on d.id = pv.driver_id and d.organization_id = pv.organization_id
@@ -205,11 +224,25 @@ const seconds = (a: string | Date, b: string | Date) => Math.max(0, Math.round((
  */
 export async function queryTrips(scope: ReadScope, f: ReportFilters, p: Paging): Promise<{ rows: TripRow[]; total: number }> {
   const where = common(scope, f, 't', 'started_at');
-  if (f.placeId) where.push(sql`(exists (${visitCovering(scope.orgId, 't.asset_id', 't.started_at', f.placeId)}) or exists (${visitCovering(scope.orgId, 't.asset_id', 't.ended_at', f.placeId)}))`);
-  if (p.search) where.push(sql`(lower(coalesce(a.unit_number, '')) like ${likeTerm(p.search)} or lower(coalesce(t.start_address, '') || ' ' || coalesce(t.end_address, '')) like ${likeTerm(p.search)})`);
+  if (f.placeId)
+    where.push(
+      sql`(exists (${visitCovering(scope.orgId, 't.asset_id', 't.started_at', f.placeId)}) or exists (${visitCovering(scope.orgId, 't.asset_id', 't.ended_at', f.placeId)}))`,
+    );
+  if (p.search)
+    where.push(
+      sql`(lower(coalesce(a.unit_number, '')) like ${likeTerm(p.search)} or lower(coalesce(t.start_address, '') || ' ' || coalesce(t.end_address, '')) like ${likeTerm(p.search)})`,
+    );
   const order = orderBy(
     p.sort,
-    { startedAt: sql`t.started_at`, endedAt: sql`t.ended_at`, distanceKm: sql`t.distance_m`, durationSeconds: sql`(t.ended_at - t.started_at)`, maxSpeedKmh: sql`t.max_speed_kmh`, avgSpeedKmh: sql`t.avg_speed_kmh`, unitNumber: sql`a.unit_number` },
+    {
+      startedAt: sql`t.started_at`,
+      endedAt: sql`t.ended_at`,
+      distanceKm: sql`t.distance_m`,
+      durationSeconds: sql`(t.ended_at - t.started_at)`,
+      maxSpeedKmh: sql`t.max_speed_kmh`,
+      avgSpeedKmh: sql`t.avg_speed_kmh`,
+      unitNumber: sql`a.unit_number`,
+    },
     sql`t.started_at desc`,
     sql`t.id`,
   );
@@ -272,12 +305,19 @@ export async function queryStops(scope: ReadScope, ctx: ReportContext, f: Report
   if (p.search) where.push(sql`(lower(coalesce(a.unit_number, '')) like ${likeTerm(p.search)} or lower(coalesce(s.address, '')) like ${likeTerm(p.search)})`);
   const order = orderBy(
     p.sort,
-    { startedAt: sql`s.started_at`, endedAt: sql`s.ended_at`, durationSeconds: sql`(coalesce(s.ended_at, ${now}::timestamptz) - s.started_at)`, idleSeconds: sql`s.idle_s`, unitNumber: sql`a.unit_number` },
+    {
+      startedAt: sql`s.started_at`,
+      endedAt: sql`s.ended_at`,
+      durationSeconds: sql`(coalesce(s.ended_at, ${now}::timestamptz) - s.started_at)`,
+      idleSeconds: sql`s.idle_s`,
+      unitNumber: sql`a.unit_number`,
+    },
     sql`s.started_at desc`,
     sql`s.id`,
   );
   const rows = rowsOf<StopDb>(
-    await scope.db.execute(sql`select s.id, s.asset_id, a.unit_number, s.driver_id, ${driverName('d')} as driver_name, s.started_at, s.ended_at, s.lat, s.lon, s.address,
+    await scope.db
+      .execute(sql`select s.id, s.asset_id, a.unit_number, s.driver_id, ${driverName('d')} as driver_name, s.started_at, s.ended_at, s.lat, s.lon, s.address,
         sp.place_id, sp.name as place_name, s.idle_s, s.engine_on, count(*) over () as total
       from vehicle_stops s left join assets a on a.id = s.asset_id and a.organization_id = s.organization_id left join drivers d on d.id = s.driver_id and d.organization_id = s.organization_id
         left join lateral (${visitCovering(scope.orgId, 's.asset_id', 's.started_at')}) sp on true
@@ -322,12 +362,19 @@ type SummaryDb = {
  * the trips, idle time and number of the stops, the first trip's start and the last trip's end.
  * A trip under way counts on the day it began, up to the vehicle's latest fix (`inProgress`).
  */
-export async function querySummary(scope: ReadScope, ctx: ReportContext, f: ReportFilters & { by?: 'vehicle' | 'driver' }, p: Paging): Promise<{ rows: SummaryRow[]; total: number }> {
+export async function querySummary(
+  scope: ReadScope,
+  ctx: ReportContext,
+  f: ReportFilters & { by?: 'vehicle' | 'driver' },
+  p: Paging,
+): Promise<{ rows: SummaryRow[]; total: number }> {
   const byDriver = f.by === 'driver' || (f.by === undefined && f.driverId !== undefined);
   const tripWhere = common(scope, f, 't', 'started_at');
   const stopWhere = common(scope, f, 's', 'started_at');
   if (f.placeId) {
-    tripWhere.push(sql`(exists (${visitCovering(scope.orgId, 't.asset_id', 't.started_at', f.placeId)}) or exists (${visitCovering(scope.orgId, 't.asset_id', 't.ended_at', f.placeId)}))`);
+    tripWhere.push(
+      sql`(exists (${visitCovering(scope.orgId, 't.asset_id', 't.started_at', f.placeId)}) or exists (${visitCovering(scope.orgId, 't.asset_id', 't.ended_at', f.placeId)}))`,
+    );
     stopWhere.push(sql`exists (${visitCovering(scope.orgId, 's.asset_id', 's.started_at', f.placeId)})`);
   }
   const key = (x: string) => sql.raw(byDriver ? `${x}.driver_id` : `${x}.asset_id`);
@@ -344,7 +391,8 @@ export async function querySummary(scope: ReadScope, ctx: ReportContext, f: Repo
     sql`u.k`,
   );
   const rows = rowsOf<SummaryDb>(
-    await scope.db.execute(sql`select u.k, u.day::text as day, ${named}, sum(u.distance_m) as distance_m, sum(u.driving_s) as driving_s, sum(u.idle_s) as idle_s,
+    await scope.db
+      .execute(sql`select u.k, u.day::text as day, ${named}, sum(u.distance_m) as distance_m, sum(u.driving_s) as driving_s, sum(u.idle_s) as idle_s,
         sum(u.stops) as stops, min(u.first_at) as first_at, max(u.last_at) as last_at, bool_or(u.in_progress) as in_progress, count(*) over () as total
       from (
         select ${key('t')} as k, (t.started_at at time zone ${tz})::date as day, t.distance_m, extract(epoch from t.ended_at - t.started_at) as driving_s,
@@ -381,7 +429,14 @@ export async function detentionTotals(scope: ReadScope, ctx: ReportContext, f: R
   const where = common(scope, f, 'pv', 'arrived_at');
   where.push(sql`p.category = 'CUSTOMER'`);
   if (f.placeId) where.push(sql`pv.place_id = ${f.placeId}`);
-  const rows = rowsOf<{ place_id: string; place_name: string; visits: number | string; dwell_s: number | string; detention_s: number | string; with_detention: number | string }>(
+  const rows = rowsOf<{
+    place_id: string;
+    place_name: string;
+    visits: number | string;
+    dwell_s: number | string;
+    detention_s: number | string;
+    with_detention: number | string;
+  }>(
     await scope.db.execute(sql`select pv.place_id, p.name as place_name, count(*) as visits, sum(${dwell}) as dwell_s,
         sum(greatest(0, ${dwell} - ${ctx.freeMinutes * 60})) as detention_s, count(*) filter (where ${dwell} > ${ctx.freeMinutes * 60}) as with_detention
       from place_visits pv join places p on p.id = pv.place_id and p.organization_id = pv.organization_id where ${joinAnd(where)}

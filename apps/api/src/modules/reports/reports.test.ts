@@ -84,7 +84,12 @@ beforeAll(async () => {
   // D stood parked an hour with GPS jitter and speed spikes.
   await post(
     D,
-    track(T0, [[60, 0, null]]).map((f, i) => ({ ...f, lat: f.lat + Math.sin(i * 1.7) * 0.00012, lon: f.lon + Math.cos(i * 2.3) * 0.00015, speed: i % 7 === 3 ? 9 : 0.8 })),
+    track(T0, [[60, 0, null]]).map((f, i) => ({
+      ...f,
+      lat: f.lat + Math.sin(i * 1.7) * 0.00012,
+      lon: f.lon + Math.cos(i * 2.3) * 0.00015,
+      speed: i % 7 === 3 ? 9 : 0.8,
+    })),
   );
 }, 120_000);
 afterAll(async () => {
@@ -153,7 +158,15 @@ describe('trips and stops behind ingest', () => {
     // Driving, 8 min standing with the engine on, driving: in order, one trip, as the 30 s of movement
     // at minute 53 leaves no 5 minutes standing. Without that fix the standing was a stop between
     // two trips; when it comes late, the trip before that stop has to be computed again too.
-    const fixes = track(T0, [[30, 0, false], [20, 60, true], [3, 0, true], [0.5, 60, true], [4.5, 0, true], [20, 60, true], [10, 0, false]]);
+    const fixes = track(T0, [
+      [30, 0, false],
+      [20, 60, true],
+      [3, 0, true],
+      [0.5, 60, true],
+      [4.5, 0, true],
+      [20, 60, true],
+      [10, 0, false],
+    ]);
     const lateAt = fixes.findIndex((f) => f.t === T0 + 53 * MIN);
     const G = await createTestVehicle(t.app.db, orgId, { uniqueId: `rep-g-${Date.now()}`, unitNumber: 'G-7' });
     const H = await createTestVehicle(t.app.db, orgId, { uniqueId: `rep-h-${Date.now()}`, unitNumber: 'H-8' });
@@ -171,7 +184,9 @@ describe('trips and stops behind ingest', () => {
     // The late fix joined two finished trips: the first is corrected (it ends later), the second
     // withdrawn, each a correction in the activity log naming before and after (decision 0238).
     const corrected = async (id: string) =>
-      (await get(`/api/v1/organizations/${orgId}/activity-logs?action=CORRECTION&entityType=TRIP&entityId=${id}`)).json() as { content: Array<{ summary: string }> };
+      (await get(`/api/v1/organizations/${orgId}/activity-logs?action=CORRECTION&entityType=TRIP&entityId=${id}`)).json() as {
+        content: Array<{ summary: string }>;
+      };
     expect((await corrected(split[0]!.id)).content.map((e) => e.summary)).toEqual(['System corrected a trip from its positions']);
     expect((await corrected(split[1]!.id)).content.map((e) => e.summary)).toEqual(['System withdrew a trip: its positions no longer show it']);
     expect((await trips(`assetId=${H.assetId}&sort=startedAt,asc`)).map((x) => x.id)).toEqual([split[0]!.id]);
@@ -187,11 +202,16 @@ describe('trips and stops behind ingest', () => {
 
   it('are computed again the same from stored positions (the start-up catch-up)', async () => {
     // Recomputed over what is stored: the same rows keep their ids, and nothing is corrected (decision 0238).
-    const ids = async () => [...(await trips(`assetId=${A.assetId}&sort=startedAt,asc`)), ...(await stops(`assetId=${A.assetId}&sort=startedAt,asc`))].map((x) => x.id);
+    const ids = async () =>
+      [...(await trips(`assetId=${A.assetId}&sort=startedAt,asc`)), ...(await stops(`assetId=${A.assetId}&sort=startedAt,asc`))].map((x) => x.id);
     const kept = await ids();
     await t.app.tripsStops.recomputeVehicle(orgId, A.assetId, T0);
     expect(await ids()).toEqual(kept);
-    expect((await get(`/api/v1/organizations/${orgId}/activity-logs?action=CORRECTION`)).json().content.filter((e: { entityId: string }) => kept.includes(e.entityId))).toEqual([]);
+    expect(
+      (await get(`/api/v1/organizations/${orgId}/activity-logs?action=CORRECTION`))
+        .json()
+        .content.filter((e: { entityId: string }) => kept.includes(e.entityId)),
+    ).toEqual([]);
     const before = shape(await trips(`assetId=${A.assetId}&sort=startedAt,asc`), await stops(`assetId=${A.assetId}&sort=startedAt,asc`));
     await t.app.db.execute(sql`delete from trips where asset_id = ${A.assetId}`);
     await t.app.db.execute(sql`delete from vehicle_stops where asset_id = ${A.assetId}`);
@@ -211,7 +231,10 @@ describe('the daily summary', () => {
     const ts = await trips(`assetId=${A.assetId}`);
     const ss = await stops(`assetId=${A.assetId}`);
     expect(row!.day).toBe(new Intl.DateTimeFormat('en-CA', { timeZone: ZONE }).format(new Date(T0)));
-    expect(row!.distanceKm).toBeCloseTo(ts.reduce((s, x) => s + x.distanceKm, 0), 2);
+    expect(row!.distanceKm).toBeCloseTo(
+      ts.reduce((s, x) => s + x.distanceKm, 0),
+      2,
+    );
     expect(row!.drivingSeconds).toBe(ts.reduce((s, x) => s + x.durationSeconds, 0));
     expect(row!.idleSeconds).toBe(ss.reduce((s, x) => s + x.idleSeconds, 0));
     expect(row!.stops).toBe(3);
@@ -239,7 +262,13 @@ describe('the trip under way (issue 46)', () => {
     const E = await createTestVehicle(t.app.db, oid, { uniqueId: `rep-e-${Date.now()}`, unitNumber: 'E-5' });
     // Parked 10 minutes, then 70 minutes at 90 km/h up to a minute ago: on the road now.
     const start = Date.now() - 81 * MIN;
-    await post(E, track(start, [[10, 0, false], [70, 90, true]]));
+    await post(
+      E,
+      track(start, [
+        [10, 0, false],
+        [70, 90, true],
+      ]),
+    );
     const list = async (q: string) => {
       const res = await t.app.inject({ method: 'GET', url: `/api/v1/organizations/${oid}/reports/${q}`, headers: oh });
       expect(res.statusCode, res.body).toBe(200);
@@ -267,7 +296,8 @@ describe('the trip under way (issue 46)', () => {
     expect(tripPageSchema.parse(await list(`trips?assetId=${E.assetId}&to=${encodeURIComponent(new Date(start).toISOString())}`)).content).toEqual([]);
     expect(tripPageSchema.parse((await get(org('/reports/trips?size=100'))).json()).content.some((r) => r.asset.id === E.assetId)).toBe(false);
     // The CSV marks it.
-    const csv = (await t.app.inject({ method: 'GET', url: `/api/v1/organizations/${oid}/reports/trips/export?format=csv&assetId=${E.assetId}`, headers: oh })).body;
+    const csv = (await t.app.inject({ method: 'GET', url: `/api/v1/organizations/${oid}/reports/trips/export?format=csv&assetId=${E.assetId}`, headers: oh }))
+      .body;
     expect(csv).toContain('In progress (');
     // It stops: the trip it becomes replaces it, no longer marked.
     await post(E, track(start + 80 * MIN, [[10, 0, false]], -87.6 + (70 * 1.5) / (111.32 * Math.cos((41.8 * Math.PI) / 180))));
@@ -291,7 +321,9 @@ describe('visits and detention', () => {
     customer = await place('Acme Foods DC', 'CUSTOMER');
     terminal = await place('Home Terminal', 'TERMINAL');
     const visit = (placeId: string, v: TestVehicle, from: string, to: string | null) =>
-      t.app.db.execute(sql`insert into place_visits (organization_id, place_id, asset_id, driver_id, arrived_at, departed_at) values (${orgId}, ${placeId}, ${v.assetId}, ${v.driverId}, ${from}::timestamptz, ${to}::timestamptz)`);
+      t.app.db.execute(
+        sql`insert into place_visits (organization_id, place_id, asset_id, driver_id, arrived_at, departed_at) values (${orgId}, ${placeId}, ${v.assetId}, ${v.driverId}, ${from}::timestamptz, ${to}::timestamptz)`,
+      );
     // A at the customer between its two trips (42 minutes: no detention), B 3 hours (1 hour of detention).
     await visit(customer, A, at(64), at(107));
     await visit(customer, B, at(-200), at(-20));
@@ -333,7 +365,7 @@ describe('visits and detention', () => {
     expect(detentionTotalsSchema.parse((await get(org('/reports/detention'))).json()).freeMinutes).toBe(120);
   });
 
-  it("names the place a trip started or ended at, and filters trips and stops by place", async () => {
+  it('names the place a trip started or ended at, and filters trips and stops by place', async () => {
     const ts = await trips(`assetId=${A.assetId}&sort=startedAt,asc`);
     expect(ts.map((x) => [x.start.place?.name ?? null, x.end.place?.name ?? null])).toEqual([
       [null, 'Acme Foods DC'],
@@ -358,7 +390,9 @@ describe('report filters, paging and errors', () => {
   });
 
   it('answer 400 naming the field for bad input, and 404 for another organization and its ids', async () => {
-    expectFieldErrors((await get(org(`/reports/trips?from=${encodeURIComponent(at(10))}&to=${encodeURIComponent(at(5))}`))).json(), 400, { to: 'to must be after from' });
+    expectFieldErrors((await get(org(`/reports/trips?from=${encodeURIComponent(at(10))}&to=${encodeURIComponent(at(5))}`))).json(), 400, {
+      to: 'to must be after from',
+    });
     expectFieldErrors((await get(org('/reports/stops?assetId=nope'))).json(), 400, { assetId: 'assetId must be a vehicle id' });
     expectFieldErrors((await get(org('/reports/summary?by=week'))).json(), 400, { by: 'by must be vehicle or driver' });
     expectFieldErrors((await get(org('/reports/visits?sort=secret,asc'))).json(), 400, { sort: 'sort must be one of' });
@@ -433,10 +467,17 @@ describe('report subscriptions', () => {
     expect(next - now).toBeLessThanOrEqual(86_400_000);
     expect(new Intl.DateTimeFormat('en-GB', { timeZone: ZONE, hour: '2-digit', minute: '2-digit' }).format(new Date(next))).toBe('07:30');
 
-    const put = await t.app.inject({ method: 'PUT', url: org(`/report-subscriptions/${s.id}`), headers: h, payload: { report: 'SUMMARY', frequency: 'WEEKLY', weekday: 1, timeOfDay: '06:00', timeZone: 'Europe/Paris', formats: ['csv'] } });
+    const put = await t.app.inject({
+      method: 'PUT',
+      url: org(`/report-subscriptions/${s.id}`),
+      headers: h,
+      payload: { report: 'SUMMARY', frequency: 'WEEKLY', weekday: 1, timeOfDay: '06:00', timeZone: 'Europe/Paris', formats: ['csv'] },
+    });
     expect(put.statusCode, put.body).toBe(200);
     const w = reportSubscriptionSchema.parse(put.json());
-    const local = new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/Paris', weekday: 'long', hour: '2-digit', minute: '2-digit' }).format(new Date(w.nextRunAt));
+    const local = new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/Paris', weekday: 'long', hour: '2-digit', minute: '2-digit' }).format(
+      new Date(w.nextRunAt),
+    );
     expect([w.report, w.weekday, w.timeZone, w.formats, local]).toEqual(['SUMMARY', 1, 'Europe/Paris', ['csv'], 'Monday 06:00']);
 
     const list = reportSubscriptionPageSchema.parse((await get(org('/report-subscriptions'))).json());
@@ -451,7 +492,9 @@ describe('report subscriptions', () => {
     const post = (payload: unknown) => t.app.inject({ method: 'POST', url: org('/report-subscriptions'), headers: h, payload: payload as object });
     expectFieldErrors((await post({ ...body, filters: {}, timeOfDay: '7:30' })).json(), 400, { timeOfDay: 'Time of day must look like 07:30' });
     expectFieldErrors((await post({ ...body, filters: {}, frequency: 'WEEKLY' })).json(), 400, { weekday: 'Day of the week is required for a weekly report' });
-    expectFieldErrors((await post({ ...body, filters: {}, timeZone: 'Mars/Olympus' })).json(), 400, { timeZone: 'Time zone must be a zone name like America/Chicago' });
+    expectFieldErrors((await post({ ...body, filters: {}, timeZone: 'Mars/Olympus' })).json(), 400, {
+      timeZone: 'Time zone must be a zone name like America/Chicago',
+    });
     expectFieldErrors((await post({ ...body, filters: {}, report: 'FUEL' })).json(), 400, { report: 'Report must be one of' });
     expectFieldErrors((await post({ ...body, filters: {}, formats: [] })).json(), 400, { formats: 'Choose at least one attachment' });
   });
@@ -465,7 +508,9 @@ describe('report subscriptions', () => {
     // The member's profile has no zone: the organization's.
     expect(mine.json().timeZone).toBe('America/Chicago');
     expect((await get(org(`/report-subscriptions/${id}`))).statusCode).toBe(200);
-    expect((await t.app.inject({ method: 'PUT', url: org(`/report-subscriptions/${id}`), headers: h, payload: { ...body, filters: {} } })).statusCode).toBe(404);
+    expect((await t.app.inject({ method: 'PUT', url: org(`/report-subscriptions/${id}`), headers: h, payload: { ...body, filters: {} } })).statusCode).toBe(
+      404,
+    );
     expect(reportSubscriptionPageSchema.parse((await get(org('/report-subscriptions'))).json()).content.map((x) => x.id)).not.toContain(id);
     expect(reportSubscriptionPageSchema.parse((await get(org('/report-subscriptions?all=true'))).json()).content.map((x) => x.id)).toContain(id);
     expect((await get(org('/report-subscriptions?all=true'), mh)).statusCode).toBe(403);
@@ -478,15 +523,28 @@ describe('report subscriptions', () => {
 
 describe('the scheduled report e-mails', () => {
   it('send one e-mail with the PDF and CSV of the day just ended when two instances run the schedule', async () => {
-    const res = await t.app.inject({ method: 'POST', url: org('/report-subscriptions'), headers: h, payload: { report: 'TRIPS', filters: { assetId: A.assetId }, frequency: 'DAILY', timeOfDay: '05:00' } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: org('/report-subscriptions'),
+      headers: h,
+      payload: { report: 'TRIPS', filters: { assetId: A.assetId }, frequency: 'DAILY', timeOfDay: '05:00' },
+    });
     expect(res.statusCode, res.body).toBe(201);
     const s = reportSubscriptionSchema.parse(res.json());
     const due = Date.parse(s.nextRunAt);
     // The run covering the morning's day: pretend the schedule is due the morning after it.
     const day = new Intl.DateTimeFormat('en-CA', { timeZone: ZONE }).format(new Date(T0));
-    const [{ t: runAt }] = rowsOf<{ t: string }>(await t.app.db.execute(sql`select ((${day}::date + 1) + time '05:00') at time zone ${ZONE} as t`)) as [{ t: string }];
+    const [{ t: runAt }] = rowsOf<{ t: string }>(await t.app.db.execute(sql`select ((${day}::date + 1) + time '05:00') at time zone ${ZONE} as t`)) as [
+      { t: string },
+    ];
     await t.app.db.execute(sql`update report_subscriptions set next_run_at = ${new Date(runAt).toISOString()}::timestamptz where id = ${s.id}`);
-    const reportMails = () => readOutbox(t.dataDir).filter((m) => m.subject.startsWith('Trips report')) as Array<{ to: string; subject: string; text: string; attachments: Array<{ filename: string; content: string; contentType: string; encoding?: string }> }>;
+    const reportMails = () =>
+      readOutbox(t.dataDir).filter((m) => m.subject.startsWith('Trips report')) as Array<{
+        to: string;
+        subject: string;
+        text: string;
+        attachments: Array<{ filename: string; content: string; contentType: string; encoding?: string }>;
+      }>;
     const before = reportMails().length;
     // Two API instances: two job passes at once, each with its own mailer, on one database.
     const mailers = [0, 1].map(() => createMailer({ from: 'fleet@test', outboxDir: `${t.dataDir}/outbox`, log: t.app.log }));
@@ -528,13 +586,26 @@ describe('two API instances following one vehicle on a shared database', () => {
       const part = morning.slice(k * chunk, (k + 1) * chunk);
       await post(E, part);
       // The device's requests reach the two instances in turn (a load balancer); each hears only its own.
-      const rows = part.map((f) => ({ organizationId: orgId, assetId: E.assetId, driverId: E.driverId, fixTime: new Date(f.t), latitude: f.lat, longitude: f.lon, speed: f.speed, ignition: f.ignition }));
+      const rows = part.map((f) => ({
+        organizationId: orgId,
+        assetId: E.assetId,
+        driverId: E.driverId,
+        fixTime: new Date(f.t),
+        latitude: f.lat,
+        longitude: f.lon,
+        speed: f.speed,
+        ignition: f.ignition,
+      }));
       const it = instances[k % 2]!;
       // Only the fields the follower reads: a whole PositionRow is the pipeline's business.
-      it.enqueue(rows as unknown as PositionRow[], rows.map(() => true));
+      it.enqueue(
+        rows as unknown as PositionRow[],
+        rows.map(() => true),
+      );
       await it.idle();
     }
-    const shapeOf = async (v: TestVehicle) => shape(await trips(`assetId=${v.assetId}&sort=startedAt,asc`), await stops(`assetId=${v.assetId}&sort=startedAt,asc`));
+    const shapeOf = async (v: TestVehicle) =>
+      shape(await trips(`assetId=${v.assetId}&sort=startedAt,asc`), await stops(`assetId=${v.assetId}&sort=startedAt,asc`));
     expect(await shapeOf(E)).toEqual(await shapeOf(A));
     // Each computed the vehicle from its positions once (its first round) and then folded the
     // stored fixes it never heard of, not computing it again every round.

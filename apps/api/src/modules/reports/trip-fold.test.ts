@@ -12,7 +12,10 @@ function fold(fixes: readonly TrackFix[]): { trips: FoldedTrip[]; stops: FoldedS
   for (const x of fixes) f.add({ ...x, driverId: null });
   const done = f.take();
   const open = f.openStop();
-  return { trips: done.flatMap((d) => (d.kind === 'trip' ? [d.trip] : [])), stops: [...done.flatMap((d) => (d.kind === 'stop' ? [d.stop] : [])), ...(open ? [open] : [])] };
+  return {
+    trips: done.flatMap((d) => (d.kind === 'trip' ? [d.trip] : [])),
+    stops: [...done.flatMap((d) => (d.kind === 'stop' ? [d.stop] : [])), ...(open ? [open] : [])],
+  };
 }
 const mins = (ms: number) => (ms - T0) / MIN;
 
@@ -44,7 +47,16 @@ describe('the trip fold', () => {
   });
 
   it('ends a trip at once when the ignition goes off, even after a minute standing', () => {
-    const { trips, stops } = fold(track(T0, [[5, 0, false], [10, 50, true], [1, 0, true], [2, 0, false], [3, 40, true], [4, 0, true]]));
+    const { trips, stops } = fold(
+      track(T0, [
+        [5, 0, false],
+        [10, 50, true],
+        [1, 0, true],
+        [2, 0, false],
+        [3, 40, true],
+        [4, 0, true],
+      ]),
+    );
     expect(trips.map((t) => [mins(t.start.t), mins(t.end.t)])).toEqual([[5, 15]]);
     // The second drive is still under way when the fixes end (the last 4 minutes are under the stop time).
     expect(stops.map((s) => [mins(s.start.t), s.endedAt === null ? null : mins(s.endedAt)])).toEqual([
@@ -66,7 +78,10 @@ describe('the trip fold', () => {
   });
 
   it('ends a trip where the fixes stopped when the device falls silent for more than 10 minutes', () => {
-    const fixes = track(T0, [[5, 0, null], [10, 60, null]]);
+    const fixes = track(T0, [
+      [5, 0, null],
+      [10, 60, null],
+    ]);
     const later = track(T0 + 45 * MIN, [[10, 0, null]], fixes[fixes.length - 1]!.lon);
     const { trips, stops } = fold([...fixes, ...later]);
     expect(trips.map((t) => [mins(t.start.t), mins(t.end.t)])).toEqual([[5, 14.5]]);

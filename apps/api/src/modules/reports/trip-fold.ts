@@ -162,7 +162,10 @@ export class TripFolder {
     const c = s.cand;
     if (haversineM(s.start, f) < MIN_TRIP_M) return;
     // Left the stop: it ended where the movement began, and the trip began there.
-    this.done.push({ kind: 'stop', stop: { start: s.start, endedAt: c.start.t, idleMs: c.idleAtStart, ignitionKnown: s.ignitionKnown, lastIgnition: c.start.ignition, lastT: c.start.t } });
+    this.done.push({
+      kind: 'stop',
+      stop: { start: s.start, endedAt: c.start.t, idleMs: c.idleAtStart, ignitionKnown: s.ignitionKnown, lastIgnition: c.start.ignition, lastT: c.start.t },
+    });
     this.stop = null;
     this.trip = { start: c.start, distM: c.distM, maxKmh: c.maxKmh, cand: null };
     if (!isMoving(f)) this.trip.cand = { start: f, distM: c.distM, maxKmh: c.maxKmh, idleMs: 0, ignitionKnown: f.ignition !== null };

@@ -46,7 +46,10 @@ export async function tripsInProgress(scope: ReadScope, f: ReportFilters): Promi
   if (f.placeId) return [];
   const where: SQL[] = [sql`lp.organization_id = ${scope.orgId}`];
   if (f.assetId) where.push(sql`lp.asset_id = ${f.assetId}`);
-  if (f.groupId) where.push(sql`exists (select 1 from group_assets ga where ga.asset_id = lp.asset_id and ga.group_id = ${f.groupId} and ga.organization_id = ${scope.orgId})`);
+  if (f.groupId)
+    where.push(
+      sql`exists (select 1 from group_assets ga where ga.asset_id = lp.asset_id and ga.group_id = ${f.groupId} and ga.organization_id = ${scope.orgId})`,
+    );
   // A trip that began after `to` cannot be in the report; one under way began before its latest fix.
   if (f.from) where.push(sql`lp.fix_time >= ${f.from}::timestamptz`);
   const candidates = rowsOf<{ asset_id: string; stop_start: string | Date | null; fix_time: string | Date }>(
@@ -63,7 +66,8 @@ export async function tripsInProgress(scope: ReadScope, f: ReportFilters): Promi
     const from = c.stop_start ? new Date(c.stop_start).getTime() : latest - NO_STOP_REACH_MS;
     // As the follower reads a vehicle (trips-stops.service.ts): one JSON text of the fixes.
     const [r] = rowsOf<{ j: string | null }>(
-      await scope.db.execute(sql`select json_agg(json_build_array(extract(epoch from fix_time)::float8 * 1000, latitude, longitude, speed, ignition, driver_id) order by fix_time)::text as j
+      await scope.db
+        .execute(sql`select json_agg(json_build_array(extract(epoch from fix_time)::float8 * 1000, latitude, longitude, speed, ignition, driver_id) order by fix_time)::text as j
         from positions where organization_id = ${scope.orgId} and asset_id = ${c.asset_id} and fix_time >= ${new Date(from).toISOString()}::timestamptz`),
     );
     const fixes = r?.j ? (JSON.parse(r.j) as Array<[number, number, number, number | null, boolean | null, string | null]>) : [];

@@ -226,10 +226,27 @@ const addressOf = (lat: number, lon: number) => describeLocation(lat, lon).text;
 const SYSTEM: Actor = { userId: null, email: null, role: 'SYSTEM', ip: null };
 /** The columns a recompute compares (besides the vehicle and the start, which name a row). */
 const TRIP_COLUMNS: Record<string, ColumnKind> = {
-  driver_id: 'text', ended_at: 'time', start_lat: 'float8', start_lon: 'float8', end_lat: 'float8', end_lon: 'float8',
-  start_address: 'text', end_address: 'text', distance_m: 'float8', max_speed_kmh: 'real', avg_speed_kmh: 'real',
+  driver_id: 'text',
+  ended_at: 'time',
+  start_lat: 'float8',
+  start_lon: 'float8',
+  end_lat: 'float8',
+  end_lon: 'float8',
+  start_address: 'text',
+  end_address: 'text',
+  distance_m: 'float8',
+  max_speed_kmh: 'real',
+  avg_speed_kmh: 'real',
 };
-const STOP_COLUMNS: Record<string, ColumnKind> = { driver_id: 'text', ended_at: 'time', lat: 'float8', lon: 'float8', address: 'text', idle_s: 'int', engine_on: 'bool' };
+const STOP_COLUMNS: Record<string, ColumnKind> = {
+  driver_id: 'text',
+  ended_at: 'time',
+  lat: 'float8',
+  lon: 'float8',
+  address: 'text',
+  idle_s: 'int',
+  engine_on: 'bool',
+};
 
 async function writeRows(db: Db, writes: VehicleWrite[]): Promise<void> {
   const byOrg = new Map<string, VehicleWrite[]>();
@@ -284,10 +301,13 @@ async function writeOrganization(tx: DbOrTx, orgId: string, writes: VehicleWrite
   const driverIds = [...new Set([...trips, ...stops].flatMap((r) => (r.driver_id ? [r.driver_id] : [])))];
   const known = new Set(
     driverIds.length
-      ? rowsOf<{ id: string }>(await tx.execute(sql`select id from drivers where organization_id = ${orgId} and id = any(${`{${driverIds.join(',')}}`}::uuid[])`)).map((d) => d.id)
+      ? rowsOf<{ id: string }>(
+          await tx.execute(sql`select id from drivers where organization_id = ${orgId} and id = any(${`{${driverIds.join(',')}}`}::uuid[])`),
+        ).map((d) => d.id)
       : [],
   );
-  const withKnown = <T extends { driver_id: string | null }>(rows: readonly T[]) => rows.map((r) => ({ ...r, driver_id: r.driver_id && known.has(r.driver_id) ? r.driver_id : null }));
+  const withKnown = <T extends { driver_id: string | null }>(rows: readonly T[]) =>
+    rows.map((r) => ({ ...r, driver_id: r.driver_id && known.has(r.driver_id) ? r.driver_id : null }));
   // A vehicle's rows from its cut on are brought to the fold's: the same fixes always give the same
   // rows, and a row found again keeps its id and is not written (a restart rewrites nothing); a
   // finished one found different, or no longer, is a correction (decision 0238).

@@ -1,6 +1,15 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { orgIdParams, pageSchema, PERMISSION_AREAS, permissionCatalogueSchema, roleIdParams, roleInputSchema, roleListQuerySchema, roleSchema } from '@fleet/api-contract';
+import {
+  orgIdParams,
+  pageSchema,
+  PERMISSION_AREAS,
+  permissionCatalogueSchema,
+  roleIdParams,
+  roleInputSchema,
+  roleListQuerySchema,
+  roleSchema,
+} from '@fleet/api-contract';
 import { errors, orgErrors } from '../../http/route-schemas.ts';
 import { requireAuth, scopeOf } from '../auth/index.ts';
 import * as rolesService from './roles.service.ts';

@@ -53,7 +53,10 @@ export async function listRoles({ db, orgId }: ReadScope, q: z.output<typeof rol
 }
 
 async function findRoleWithCount(db: DbOrTx, orgId: string, roleId: string) {
-  const rows = await db.select({ role: roles, userCount }).from(roles).where(and(eq(roles.id, roleId), eq(roles.organizationId, orgId)));
+  const rows = await db
+    .select({ role: roles, userCount })
+    .from(roles)
+    .where(and(eq(roles.id, roleId), eq(roles.organizationId, orgId)));
   const row = rows[0];
   if (!row) throw notFound('Role');
   return { role: row.role, userCount: Number(row.userCount) };
@@ -84,7 +87,12 @@ export async function createRole({ db, orgId, actor }: Scope, ctx: AuthContext, 
  * Edits a custom role. The caller must hold every code the role has now and will have, so
  * nobody widens (or edits at all) a role more powerful than their own.
  */
-export async function updateRole({ db, orgId, actor }: Scope, ctx: AuthContext, roleId: string, input: z.output<typeof roleInputSchema>): Promise<OrganizationRole> {
+export async function updateRole(
+  { db, orgId, actor }: Scope,
+  ctx: AuthContext,
+  roleId: string,
+  input: z.output<typeof roleInputSchema>,
+): Promise<OrganizationRole> {
   const permissions = withRequiredPermissions(input.permissions);
   try {
     return await db.transaction(async (tx) => {

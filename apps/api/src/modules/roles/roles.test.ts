@@ -1,6 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ORGANIZATION_PERMISSIONS, PERMISSION_AREAS } from '@fleet/api-contract';
-import { bearer, createTestApp, DEMO, eventually, expectErrorBody, expectFieldErrors, login, registerOrganization, type TestContext } from '../../test/helpers.ts';
+import {
+  bearer,
+  createTestApp,
+  DEMO,
+  eventually,
+  expectErrorBody,
+  expectFieldErrors,
+  login,
+  registerOrganization,
+  type TestContext,
+} from '../../test/helpers.ts';
 import { memberWithRole } from '../../test/members.ts';
 
 let t: TestContext;
@@ -87,13 +97,26 @@ describe('roles', () => {
     expect(grant.json().technicalMessage).toContain('ORG_UPDATE');
     const ok = await t.app.inject({ method: 'POST', url, headers: bearer(mgr.accessToken), payload: { name: 'Lister', permissions: ['USER_LIST'] } });
     expect(ok.statusCode).toBe(201);
-    const roles = (await t.app.inject({ method: 'GET', url: `${url}?size=100`, headers: bearer(a.accessToken) })).json().content as Array<{ id: string; name: string }>;
+    const roles = (await t.app.inject({ method: 'GET', url: `${url}?size=100`, headers: bearer(a.accessToken) })).json().content as Array<{
+      id: string;
+      name: string;
+    }>;
     const dispatcher = roles.find((r) => r.name === 'Dispatcher');
-    const widen = await t.app.inject({ method: 'PUT', url: `${url}/${dispatcher?.id}`, headers: bearer(mgr.accessToken), payload: { name: 'Dispatcher', permissions: [] } });
+    const widen = await t.app.inject({
+      method: 'PUT',
+      url: `${url}/${dispatcher?.id}`,
+      headers: bearer(mgr.accessToken),
+      payload: { name: 'Dispatcher', permissions: [] },
+    });
     expect(widen.statusCode).toBe(403);
     // Its own role cannot be widened either.
     const own = roles.find((r) => r.name === 'Role rolemgr');
-    const self = await t.app.inject({ method: 'PUT', url: `${url}/${own?.id}`, headers: bearer(mgr.accessToken), payload: { name: 'Role rolemgr', permissions: ['ROLE_UPDATE', 'USER_LIST', 'ORG_UPDATE'] } });
+    const self = await t.app.inject({
+      method: 'PUT',
+      url: `${url}/${own?.id}`,
+      headers: bearer(mgr.accessToken),
+      payload: { name: 'Role rolemgr', permissions: ['ROLE_UPDATE', 'USER_LIST', 'ORG_UPDATE'] },
+    });
     expect(self.statusCode).toBe(403);
   });
 
@@ -103,7 +126,12 @@ describe('roles', () => {
     const { session: m, roleId } = await memberWithRole(t.app, t.dataDir, a, ['ORG_READ'], 'editme');
     const listUsers = () => t.app.inject({ method: 'GET', url: `/api/v1/organizations/${orgId}/users`, headers: bearer(m.accessToken) });
     expect((await listUsers()).statusCode).toBe(403);
-    const put = await t.app.inject({ method: 'PUT', url: `${rolesUrl(orgId)}/${roleId}`, headers: bearer(a.accessToken), payload: { name: 'Reader', permissions: ['ORG_READ', 'USER_LIST'] } });
+    const put = await t.app.inject({
+      method: 'PUT',
+      url: `${rolesUrl(orgId)}/${roleId}`,
+      headers: bearer(a.accessToken),
+      payload: { name: 'Reader', permissions: ['ORG_READ', 'USER_LIST'] },
+    });
     expect(put.statusCode).toBe(200);
     expect(put.json()).toMatchObject({ name: 'Reader', userCount: 1 });
     const after = await eventually(listUsers, (r) => r.statusCode === 200);
@@ -116,14 +144,20 @@ describe('roles', () => {
     const a = await login(t.app, DEMO.admin);
     const url = rolesUrl(a.user.organization?.id);
     const adminRole = (await t.app.inject({ method: 'GET', url, headers: bearer(a.accessToken) })).json().content[0];
-    expect((await t.app.inject({ method: 'PUT', url: `${url}/${adminRole.id}`, headers: bearer(a.accessToken), payload: { name: 'Boss', permissions: [] } })).statusCode).toBe(409);
+    expect(
+      (await t.app.inject({ method: 'PUT', url: `${url}/${adminRole.id}`, headers: bearer(a.accessToken), payload: { name: 'Boss', permissions: [] } }))
+        .statusCode,
+    ).toBe(409);
     expect((await t.app.inject({ method: 'DELETE', url: `${url}/${adminRole.id}`, headers: bearer(a.accessToken) })).statusCode).toBe(409);
   });
 
   it('deletes a role only when nobody holds it', async () => {
     const a = await login(t.app, DEMO.admin);
     const url = rolesUrl(a.user.organization?.id);
-    const roles = (await t.app.inject({ method: 'GET', url: `${url}?size=100`, headers: bearer(a.accessToken) })).json().content as Array<{ id: string; name: string }>;
+    const roles = (await t.app.inject({ method: 'GET', url: `${url}?size=100`, headers: bearer(a.accessToken) })).json().content as Array<{
+      id: string;
+      name: string;
+    }>;
     const dispatcher = roles.find((r) => r.name === 'Dispatcher');
     const used = await t.app.inject({ method: 'DELETE', url: `${url}/${dispatcher?.id}`, headers: bearer(a.accessToken) });
     expect(used.statusCode).toBe(409);
@@ -140,7 +174,12 @@ describe('roles', () => {
     const foreign = await t.app.inject({ method: 'GET', url: rolesUrl(other.user.organization?.id), headers: bearer(a.accessToken) });
     expect(foreign.statusCode).toBe(404);
     const otherRoles = (await t.app.inject({ method: 'GET', url: rolesUrl(other.user.organization?.id), headers: bearer(other.accessToken) })).json().content;
-    const cross = await t.app.inject({ method: 'PUT', url: `${rolesUrl(a.user.organization?.id)}/${otherRoles[0].id}`, headers: bearer(a.accessToken), payload: { name: 'x', permissions: [] } });
+    const cross = await t.app.inject({
+      method: 'PUT',
+      url: `${rolesUrl(a.user.organization?.id)}/${otherRoles[0].id}`,
+      headers: bearer(a.accessToken),
+      payload: { name: 'x', permissions: [] },
+    });
     expect(cross.statusCode).toBe(404);
     const d = await login(t.app, DEMO.dispatcher);
     const denied = await t.app.inject({ method: 'GET', url: rolesUrl(d.user.organization?.id), headers: bearer(d.accessToken) });

@@ -1,4 +1,13 @@
-import { SAFETY_BEHAVIOURS, SAFETY_EVENT_TYPE_LABELS, SAFETY_SEVERITY_LABELS, SAFETY_STATUS_LABELS, SPEEDING_BAND_LABELS, UNIT_LABELS, speedFromKmh, type SafetyGroupBy } from '@fleet/api-contract';
+import {
+  SAFETY_BEHAVIOURS,
+  SAFETY_EVENT_TYPE_LABELS,
+  SAFETY_SEVERITY_LABELS,
+  SAFETY_STATUS_LABELS,
+  SPEEDING_BAND_LABELS,
+  UNIT_LABELS,
+  speedFromKmh,
+  type SafetyGroupBy,
+} from '@fleet/api-contract';
 import type { ReadScope } from '../auth/index.ts';
 import { timeIn } from '../maintenance/index.ts';
 import { reportContext, sheetCsv, sheetPdf, type ExportFile, type Sheet } from '../reports/index.ts';
@@ -23,7 +32,13 @@ export interface SafetyExportFilters {
 }
 
 /** The events over the filters, every one up to 10,000. */
-export async function exportSafetyEvents(scope: ReadScope, userId: string | null, f: SafetyExportFilters, format: 'csv' | 'pdf', timeZone?: string): Promise<ExportFile> {
+export async function exportSafetyEvents(
+  scope: ReadScope,
+  userId: string | null,
+  f: SafetyExportFilters,
+  format: 'csv' | 'pdf',
+  timeZone?: string,
+): Promise<ExportFile> {
   const ctx = await reportContext(scope, userId, timeZone);
   const page = await listSafetyEvents(scope, { ...f, page: 0, size: MAX_ROWS });
   const u = UNIT_LABELS[ctx.units];
@@ -66,7 +81,13 @@ export async function exportSafetyEvents(scope: ReadScope, userId: string | null
 }
 
 /** The scores per driver or vehicle over the period, each behaviour's points in a column (`timeZone`: a subscription's). */
-export async function exportSafetyScores(scope: ReadScope, userId: string | null, f: { from?: string; to?: string; groupBy: SafetyGroupBy; groupId?: string }, format: 'csv' | 'pdf', timeZone?: string): Promise<ExportFile> {
+export async function exportSafetyScores(
+  scope: ReadScope,
+  userId: string | null,
+  f: { from?: string; to?: string; groupBy: SafetyGroupBy; groupId?: string },
+  format: 'csv' | 'pdf',
+  timeZone?: string,
+): Promise<ExportFile> {
   const ctx = await reportContext(scope, userId, timeZone);
   const scores = await computeScores(scope.db, scope.orgId, f);
   const used = SAFETY_BEHAVIOURS.filter((b) => scores.rows.some((r) => r.behaviours.some((x) => x.behaviour === b && x.points > 0)));
@@ -95,5 +116,9 @@ export async function exportSafetyScores(scope: ReadScope, userId: string | null
   };
   const name = `safety-scores-${f.groupBy}.${format}`;
   if (format === 'csv') return { body: sheetCsv(sheet), type: 'text/csv; charset=utf-8', name };
-  return { body: await sheetPdf(sheet, ctx, { from: scores.from, to: scores.to }, `Fleet score ${scores.fleet.score ?? 'not scored'}`), type: 'application/pdf', name };
+  return {
+    body: await sheetPdf(sheet, ctx, { from: scores.from, to: scores.to }, `Fleet score ${scores.fleet.score ?? 'not scored'}`),
+    type: 'application/pdf',
+    name,
+  };
 }

@@ -27,8 +27,25 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('safety events written by two in
         events.push({
           assetId,
           draft: {
-            type: 'HARSH_BRAKING', source: 'DEVICE', severity: 'MEDIUM', startedAt: base + k * 60_000, endedAt: base + k * 60_000 + 2_000, driverId: null, lat: 41.5, lon: -90.5,
-            speedBeforeKph: 60, speedAfterKph: 40, maxSpeedKph: null, limitKph: null, limitSource: null, heldSpeedKph: null, band: null, bandSeconds: null, strengthMps2: 4.5, fuelBurnedL: null, open: false,
+            type: 'HARSH_BRAKING',
+            source: 'DEVICE',
+            severity: 'MEDIUM',
+            startedAt: base + k * 60_000,
+            endedAt: base + k * 60_000 + 2_000,
+            driverId: null,
+            lat: 41.5,
+            lon: -90.5,
+            speedBeforeKph: 60,
+            speedAfterKph: 40,
+            maxSpeedKph: null,
+            limitKph: null,
+            limitSource: null,
+            heldSpeedKph: null,
+            band: null,
+            bandSeconds: null,
+            strengthMps2: 4.5,
+            fuelBurnedL: null,
+            open: false,
           },
         });
     }

@@ -2,7 +2,18 @@
 // cut: it drafts every episode under way at every fix, allocates freely and looks the limit up at every
 // fix. Only safety-machine.test.ts uses it, to check the fast machine against it on random streams.
 import type { SafetyEventType, SafetySeverity, SpeedingBand } from '@fleet/api-contract';
-import { bandOf, centralAcceleration, harshSeverity, IDLE_GAP_MS, SPEED_GAP_MS, STILL_KPH, type DeviceSignal, type EventDraft, type MachineContext, type SafetyFix } from './safety-machine.ts';
+import {
+  bandOf,
+  centralAcceleration,
+  harshSeverity,
+  IDLE_GAP_MS,
+  SPEED_GAP_MS,
+  STILL_KPH,
+  type DeviceSignal,
+  type EventDraft,
+  type MachineContext,
+  type SafetyFix,
+} from './safety-machine.ts';
 
 const REPEAT_MS = 300_000;
 const BEFORE_MS = 30_000;
@@ -60,7 +71,13 @@ export const blankReferenceTrack = (): SafetyTrack => ({ t: -Infinity, a: null, 
 
 const SPEEDING_SEVERITY: Record<SpeedingBand, SafetySeverity> = { LIGHT: 'LOW', MODERATE: 'MEDIUM', HEAVY: 'HIGH', SEVERE: 'HIGH' };
 
-const POINT_SEVERITY: Partial<Record<SafetyEventType, SafetySeverity>> = { CRASH: 'CRITICAL', TOWING: 'HIGH', JAMMING: 'MEDIUM', MAX_SPEED: 'MEDIUM', IDLING: 'LOW' };
+const POINT_SEVERITY: Partial<Record<SafetyEventType, SafetySeverity>> = {
+  CRASH: 'CRITICAL',
+  TOWING: 'HIGH',
+  JAMMING: 'MEDIUM',
+  MAX_SPEED: 'MEDIUM',
+  IDLING: 'LOW',
+};
 
 const round1 = (v: number) => Math.round(v * 10) / 10;
 const round2 = (v: number) => Math.round(v * 100) / 100;
@@ -81,7 +98,14 @@ export function stepSafetyReference(s: SafetyTrack, f: SafetyFix, ctx: MachineCo
   const over = f.speed !== null && limit ? f.speed - limit.kph : null;
   s.speeding = stepSpeed(s.speeding, f, over !== null && over > tol ? { over, limit: limit! } : null, out, ctx, 'SPEEDING');
   const fleetOver = f.speed !== null ? f.speed - ctx.settings.fleetMaxSpeedKph : null;
-  s.maxSpeed = stepSpeed(s.maxSpeed, f, fleetOver !== null && fleetOver > 0 ? { over: fleetOver, limit: { kph: ctx.settings.fleetMaxSpeedKph, source: 'Fleet maximum speed' } } : null, out, ctx, 'MAX_SPEED');
+  s.maxSpeed = stepSpeed(
+    s.maxSpeed,
+    f,
+    fleetOver !== null && fleetOver > 0 ? { over: fleetOver, limit: { kph: ctx.settings.fleetMaxSpeedKph, source: 'Fleet maximum speed' } } : null,
+    out,
+    ctx,
+    'MAX_SPEED',
+  );
   s.idling = stepIdle(s.idling, f, out, ctx);
   if (ctx.gpsHarsh) s.harsh = stepHarsh(s, f, out, ctx);
   s.a = s.b;
@@ -161,7 +185,19 @@ function stepSpeed(
   if (!hit) return null;
   if (!e) {
     const speed = f.speed ?? 0;
-    return { start: f, last: f, maxSpeed: speed, maxHeld: hit.over, lastOver: hit.over, lastLimitKph: hit.limit.kph, lastLimitSource: hit.limit.source, limitKph: hit.limit.kph, limitSource: hit.limit.source, heldSpeed: speed, bandSeconds: {} };
+    return {
+      start: f,
+      last: f,
+      maxSpeed: speed,
+      maxHeld: hit.over,
+      lastOver: hit.over,
+      lastLimitKph: hit.limit.kph,
+      lastLimitSource: hit.limit.source,
+      limitKph: hit.limit.kph,
+      limitSource: hit.limit.source,
+      heldSpeed: speed,
+      bandSeconds: {},
+    };
   }
   const held = Math.min(hit.over, e.lastOver);
   const band = bandOf(held, ctx.settings.speeding);
@@ -264,10 +300,18 @@ function stepHarsh(s: SafetyTrack, f: SafetyFix, out: EventDraft[], ctx: Machine
   }
   if (!type || accel === null) return null;
   const b = s.b!;
-  if (!e) return { type, start: b, last: b, peak: Math.abs(accel), speedBefore: s.a!.speed, speedAfter: f.speed, threshold: type === 'HARSH_ACCELERATION' ? thr.acceleration : thr.braking };
+  if (!e)
+    return {
+      type,
+      start: b,
+      last: b,
+      peak: Math.abs(accel),
+      speedBefore: s.a!.speed,
+      speedAfter: f.speed,
+      threshold: type === 'HARSH_ACCELERATION' ? thr.acceleration : thr.braking,
+    };
   e.last = b;
   e.peak = Math.max(e.peak, Math.abs(accel));
   e.speedAfter = f.speed;
   return e;
 }
-

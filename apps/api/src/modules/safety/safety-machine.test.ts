@@ -1,7 +1,16 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_SAFETY_SETTINGS, type SafetyEventType } from '@fleet/api-contract';
-import { blankSafetyTrack, draftKey, openDrafts, stepSafety, type DeviceSignal, type EventDraft, type MachineContext, type SafetyFix } from './safety-machine.ts';
+import {
+  blankSafetyTrack,
+  draftKey,
+  openDrafts,
+  stepSafety,
+  type DeviceSignal,
+  type EventDraft,
+  type MachineContext,
+  type SafetyFix,
+} from './safety-machine.ts';
 import { blankReferenceTrack, stepSafetyReference } from './safety-machine.reference.ts';
 
 // The safety machine allocates nothing for a quiet fix, skips the limit where no speeding can be, and

@@ -158,7 +158,13 @@ export function harshSeverity(strength: number | null, threshold: number): Safet
   return r >= 1.5 ? 'HIGH' : r >= 1.15 ? 'MEDIUM' : 'LOW';
 }
 
-const POINT_SEVERITY: Partial<Record<SafetyEventType, SafetySeverity>> = { CRASH: 'CRITICAL', TOWING: 'HIGH', JAMMING: 'MEDIUM', MAX_SPEED: 'MEDIUM', IDLING: 'LOW' };
+const POINT_SEVERITY: Partial<Record<SafetyEventType, SafetySeverity>> = {
+  CRASH: 'CRITICAL',
+  TOWING: 'HIGH',
+  JAMMING: 'MEDIUM',
+  MAX_SPEED: 'MEDIUM',
+  IDLING: 'LOW',
+};
 
 const round1 = (v: number) => Math.round(v * 10) / 10;
 const round2 = (v: number) => Math.round(v * 100) / 100;
@@ -218,9 +224,12 @@ const hasSignal = (f: SafetyFix, type: SafetyEventType): boolean => {
 export function openDrafts(s: SafetyTrack, ctx: MachineContext): EventDraft[] {
   const out: EventDraft[] = [];
   const min = ctx.settings.speeding.minSeconds * 1000;
-  if (s.speeding && s.speeding.start !== s.speeding.last && s.speeding.last.t - s.speeding.start.t >= min) out.push(speedDraft(s.speeding, 'SPEEDING', ctx, null, true));
-  if (s.maxSpeed && s.maxSpeed.start !== s.maxSpeed.last && s.maxSpeed.last.t - s.maxSpeed.start.t >= min) out.push(speedDraft(s.maxSpeed, 'MAX_SPEED', ctx, null, true));
-  if (s.idling && s.idling.start !== s.idling.last && s.idling.last.t - s.idling.start.t >= ctx.settings.idlingMinutes * 60_000) out.push(idleDraft(s.idling, true));
+  if (s.speeding && s.speeding.start !== s.speeding.last && s.speeding.last.t - s.speeding.start.t >= min)
+    out.push(speedDraft(s.speeding, 'SPEEDING', ctx, null, true));
+  if (s.maxSpeed && s.maxSpeed.start !== s.maxSpeed.last && s.maxSpeed.last.t - s.maxSpeed.start.t >= min)
+    out.push(speedDraft(s.maxSpeed, 'MAX_SPEED', ctx, null, true));
+  if (s.idling && s.idling.start !== s.idling.last && s.idling.last.t - s.idling.start.t >= ctx.settings.idlingMinutes * 60_000)
+    out.push(idleDraft(s.idling, true));
   return out;
 }
 
@@ -304,7 +313,19 @@ function stepSpeed(
   }
   if (!e) {
     const speed = f.speed ?? 0;
-    s[slot] = { start: f, last: f, maxSpeed: speed, maxHeld: over, lastOver: over, lastLimitKph: limitKph, lastLimitSource: limitSource, limitKph, limitSource, heldSpeed: speed, bandSeconds: {} };
+    s[slot] = {
+      start: f,
+      last: f,
+      maxSpeed: speed,
+      maxHeld: over,
+      lastOver: over,
+      lastLimitKph: limitKph,
+      lastLimitSource: limitSource,
+      limitKph,
+      limitSource,
+      heldSpeed: speed,
+      bandSeconds: {},
+    };
     return out;
   }
   const held = Math.min(over, e.lastOver);
@@ -427,7 +448,15 @@ function stepHarsh(s: SafetyTrack, f: SafetyFix, out: EventDraft[] | null, ctx: 
   }
   const b = s.b!;
   if (!e) {
-    s.harsh = { type, start: b, last: b, peak: Math.abs(accel), speedBefore: s.a!.speed, speedAfter: f.speed, threshold: type === 'HARSH_ACCELERATION' ? thr.acceleration : thr.braking };
+    s.harsh = {
+      type,
+      start: b,
+      last: b,
+      peak: Math.abs(accel),
+      speedBefore: s.a!.speed,
+      speedAfter: f.speed,
+      threshold: type === 'HARSH_ACCELERATION' ? thr.acceleration : thr.braking,
+    };
     return out;
   }
   e.last = b;
@@ -437,7 +466,11 @@ function stepHarsh(s: SafetyTrack, f: SafetyFix, out: EventDraft[] | null, ctx: 
 }
 
 /** Replays fixes (in fix-time order) from a blank track: every event they make (the latest draft of each key) and the track after. */
-export function replaySafety(fixes: readonly SafetyFix[], ctx: MachineContext, from: SafetyTrack = blankSafetyTrack()): { events: Map<string, EventDraft>; track: SafetyTrack; blankAfter: number[] } {
+export function replaySafety(
+  fixes: readonly SafetyFix[],
+  ctx: MachineContext,
+  from: SafetyTrack = blankSafetyTrack(),
+): { events: Map<string, EventDraft>; track: SafetyTrack; blankAfter: number[] } {
   const events = new Map<string, EventDraft>();
   const blankAfter: number[] = [];
   for (const f of fixes) {

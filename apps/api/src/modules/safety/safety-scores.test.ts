@@ -41,7 +41,9 @@ beforeAll(async () => {
   const vs = await Promise.all([1, 2, 3].map((i) => createTestVehicle(t.app.db, a.orgId, { uniqueId: `score-fast-${i}`, unitNumber: `SF-${i}` })));
   assetIds = vs.map((v) => v.assetId);
   driverIds = vs.map((v) => v.driverId!);
-  const more = await sql<{ id: string }>(`insert into drivers (organization_id, first_name, last_name) select '${a.orgId}', 'Random', 'Driver ' || g from generate_series(1, 4) g returning id`);
+  const more = await sql<{ id: string }>(
+    `insert into drivers (organization_id, first_name, last_name) select '${a.orgId}', 'Random', 'Driver ' || g from generate_series(1, 4) g returning id`,
+  );
   driverIds.push(...more.map((d) => d.id));
   const r = rng(47);
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(r() * xs.length)]!;
@@ -50,9 +52,13 @@ beforeAll(async () => {
     const start = base + Math.floor(r() * 29 * DAY);
     const end = start + Math.floor(600_000 + r() * 5 * 3_600_000);
     const driver = r() < 0.1 ? 'null' : `'${pick(driverIds)}'`;
-    trips.push(`('${a.orgId}', '${pick(assetIds)}', ${driver}, '${new Date(start).toISOString()}', '${new Date(end).toISOString()}', 41, -87, 41, -88, ${(20_000 + r() * 400_000).toFixed(3)}, 110, 90)`);
+    trips.push(
+      `('${a.orgId}', '${pick(assetIds)}', ${driver}, '${new Date(start).toISOString()}', '${new Date(end).toISOString()}', 41, -87, 41, -88, ${(20_000 + r() * 400_000).toFixed(3)}, 110, 90)`,
+    );
   }
-  await sql(`insert into trips (organization_id, asset_id, driver_id, started_at, ended_at, start_lat, start_lon, end_lat, end_lon, distance_m, max_speed_kmh, avg_speed_kmh) values ${trips.join(', ')}`);
+  await sql(
+    `insert into trips (organization_id, asset_id, driver_id, started_at, ended_at, start_lat, start_lon, end_lat, end_lon, distance_m, max_speed_kmh, avg_speed_kmh) values ${trips.join(', ')}`,
+  );
   await refreshTripDailyTotals(t.database.db, a.orgId, JSON.stringify(assetIds.map((id) => ({ asset_id: id, from_at: new Date(0).toISOString() }))));
   const types = ['HARSH_ACCELERATION', 'HARSH_BRAKING', 'HARSH_CORNERING', 'SPEEDING', 'SPEEDING', 'MAX_SPEED', 'IDLING', 'CRASH'] as const;
   const events: string[] = [];
@@ -75,15 +81,27 @@ afterAll(() => t?.close());
 async function plain(groupBy: 'driver' | 'vehicle', from: number, to: number) {
   const key = groupBy === 'driver' ? 'driver_id' : 'asset_id';
   const range = `organization_id = '${a.orgId}' and started_at >= '${new Date(from).toISOString()}' and started_at < '${new Date(to).toISOString()}' and ${key} is not null`;
-  const totals = await sql<{ id: string; km: number; s: number }>(`select ${key} as id, sum(distance_m)::float8 / 1000 as km, sum(extract(epoch from ended_at - started_at))::float8 as s from trips where ${range} group by 1`);
-  const events = await sql<ScoredEvent & { subject: string; bandSeconds: ScoredEvent['bandSeconds'] }>(`select id, ${key} as subject, type, status, band, band_seconds as "bandSeconds" from safety_events where ${range}`);
+  const totals = await sql<{ id: string; km: number; s: number }>(
+    `select ${key} as id, sum(distance_m)::float8 / 1000 as km, sum(extract(epoch from ended_at - started_at))::float8 as s from trips where ${range} group by 1`,
+  );
+  const events = await sql<ScoredEvent & { subject: string; bandSeconds: ScoredEvent['bandSeconds'] }>(
+    `select id, ${key} as subject, type, status, band, band_seconds as "bandSeconds" from safety_events where ${range}`,
+  );
   const ids = groupBy === 'driver' ? driverIds : assetIds;
   return new Map(
     ids.map((id) => {
       const tt = totals.find((x) => x.id === id);
       const evs = events.filter((e) => e.subject === id);
       const r = computeScore(Number(tt?.km ?? 0), Math.round(Number(tt?.s ?? 0)), evs, DEFAULT_SAFETY_SETTINGS.weights);
-      return [id, { r, newEvents: evs.filter((e) => e.status === 'NEW').length, openCoaching: evs.filter((e) => e.status === 'NEEDS_COACHING').length, km: Number(tt?.km ?? 0) }];
+      return [
+        id,
+        {
+          r,
+          newEvents: evs.filter((e) => e.status === 'NEW').length,
+          openCoaching: evs.filter((e) => e.status === 'NEEDS_COACHING').length,
+          km: Number(tt?.km ?? 0),
+        },
+      ];
     }),
   );
 }
@@ -105,7 +123,14 @@ async function expectSame(groupBy: 'driver' | 'vehicle', from: number, to: numbe
     const row = got.rows.find((x) => x.id === id);
     expect(row, `${groupBy} ${id}`).toBeDefined();
     expect(row!.distanceKm).toBeCloseTo(Math.round(w.km * 10) / 10, 6);
-    expect({ score: row!.score, miles: row!.miles, events: row!.events, speedingSeconds: row!.speedingSeconds, pointsLost: row!.pointsLost, behaviours: row!.behaviours }).toEqual({
+    expect({
+      score: row!.score,
+      miles: row!.miles,
+      events: row!.events,
+      speedingSeconds: row!.speedingSeconds,
+      pointsLost: row!.pointsLost,
+      behaviours: row!.behaviours,
+    }).toEqual({
       score: w.r.score,
       miles: w.r.miles,
       events: w.r.events,
@@ -135,18 +160,32 @@ describe('safety scores from daily totals and counted events', () => {
     const asset = assetIds[0]!;
     // The writer deletes the vehicle's trips from the cut on and inserts them again, some different.
     await t.database.db.transaction(async (tx) => {
-      await tx.execute(`delete from trips where organization_id = '${a.orgId}' and asset_id = '${asset}' and started_at >= '${new Date(cutAt).toISOString()}'` as never);
+      await tx.execute(
+        `delete from trips where organization_id = '${a.orgId}' and asset_id = '${asset}' and started_at >= '${new Date(cutAt).toISOString()}'` as never,
+      );
       await tx.execute(
         `insert into trips (organization_id, asset_id, driver_id, started_at, ended_at, start_lat, start_lon, end_lat, end_lon, distance_m, max_speed_kmh, avg_speed_kmh)
         values ('${a.orgId}', '${asset}', '${driverIds[1]}', '${new Date(cutAt + 3_600_000).toISOString()}', '${new Date(cutAt + 5 * 3_600_000).toISOString()}', 41, -87, 41, -88, 250000, 110, 90)` as never,
       );
       await refreshTripDailyTotals(tx, a.orgId, JSON.stringify([{ asset_id: asset, from_at: new Date(cutAt).toISOString() }]));
     });
-    const sums = await sql<{ d: string; m: number; s: number; n: number }>(`select coalesce(driver_id::text, '-') || day::text as d, sum(distance_m)::float8 as m, sum(driving_s)::float8 as s, sum(trips)::int as n
+    const sums = await sql<{
+      d: string;
+      m: number;
+      s: number;
+      n: number;
+    }>(`select coalesce(driver_id::text, '-') || day::text as d, sum(distance_m)::float8 as m, sum(driving_s)::float8 as s, sum(trips)::int as n
       from safety_daily_totals where organization_id = '${a.orgId}' group by 1 order by 1`);
-    const fromTrips = await sql<{ d: string; m: number; s: number; n: number }>(`select coalesce(driver_id::text, '-') || (started_at at time zone 'UTC')::date::text as d, sum(distance_m)::float8 as m,
+    const fromTrips = await sql<{
+      d: string;
+      m: number;
+      s: number;
+      n: number;
+    }>(`select coalesce(driver_id::text, '-') || (started_at at time zone 'UTC')::date::text as d, sum(distance_m)::float8 as m,
       sum(extract(epoch from ended_at - started_at))::float8 as s, count(*)::int as n from trips where organization_id = '${a.orgId}' group by 1 order by 1`);
-    expect(sums.map((x) => [x.d, Math.round(x.m * 1000), Math.round(x.s), x.n])).toEqual(fromTrips.map((x) => [x.d, Math.round(x.m * 1000), Math.round(x.s), x.n]));
+    expect(sums.map((x) => [x.d, Math.round(x.m * 1000), Math.round(x.s), x.n])).toEqual(
+      fromTrips.map((x) => [x.d, Math.round(x.m * 1000), Math.round(x.s), x.n]),
+    );
     await expectSame('driver', base + DAY / 3, base + 28 * DAY);
   });
 });
@@ -154,7 +193,8 @@ describe('safety scores from daily totals and counted events', () => {
 describe('scheduled safety reports (report subscriptions)', () => {
   type Mail = { subject: string; attachments: Array<{ filename: string; content: string; contentType: string; encoding?: string }> };
   it('e-mail the safety events of the day just ended and the week’s scores per vehicle as CSV and PDF, with the right rows', async () => {
-    const create = (payload: object) => t.app.inject({ method: 'POST', url: `/api/v1/organizations/${a.orgId}/report-subscriptions`, headers: a.admin, payload });
+    const create = (payload: object) =>
+      t.app.inject({ method: 'POST', url: `/api/v1/organizations/${a.orgId}/report-subscriptions`, headers: a.admin, payload });
     const events = await create({ report: 'SAFETY_EVENTS', filters: { driverId: driverIds[0] }, frequency: 'DAILY', timeOfDay: '05:00', timeZone: 'UTC' });
     expect(events.statusCode, events.body).toBe(201);
     const scores = await create({ report: 'SAFETY_SCORES', filters: { by: 'vehicle' }, frequency: 'WEEKLY', weekday: 1, timeOfDay: '05:00', timeZone: 'UTC' });
@@ -169,11 +209,17 @@ describe('scheduled safety reports (report subscriptions)', () => {
     expect(result).toMatchObject({ sent: 2, failed: 0 });
     const mails = readOutbox(t.dataDir) as unknown as Mail[];
     const mailOf = (subject: string) => mails.find((m) => m.subject.startsWith(subject))!;
-    const csvLines = (m: Mail) => m.attachments.find((x) => x.filename.endsWith('.csv'))!.content.trim().split('\r\n');
+    const csvLines = (m: Mail) =>
+      m.attachments
+        .find((x) => x.filename.endsWith('.csv'))!
+        .content.trim()
+        .split('\r\n');
 
     const ev = mailOf('Safety events report');
     expect(ev.attachments.map((x) => x.contentType)).toEqual(['application/pdf', 'text/csv; charset=utf-8']);
-    const [{ n } = { n: 0 }] = await sql<{ n: number }>(`select count(*)::int as n from safety_events where organization_id = '${a.orgId}' and driver_id = '${driverIds[0]}'
+    const [{ n } = { n: 0 }] = await sql<{
+      n: number;
+    }>(`select count(*)::int as n from safety_events where organization_id = '${a.orgId}' and driver_id = '${driverIds[0]}'
       and started_at >= '${new Date(day).toISOString()}' and started_at < '${new Date(day + DAY).toISOString()}'`);
     expect(n).toBeGreaterThan(0);
     expect(csvLines(ev)).toHaveLength(1 + n);
@@ -182,7 +228,9 @@ describe('scheduled safety reports (report subscriptions)', () => {
     const sc = mailOf('Safety scores report');
     const lines = csvLines(sc);
     expect(lines[0]).toMatch(/^"?Vehicle"?,/);
-    const [{ v } = { v: 0 }] = await sql<{ v: number }>(`select count(*)::int as v from assets where organization_id = '${a.orgId}' and type = 'VEHICLE' and status = 'ACTIVE'`);
+    const [{ v } = { v: 0 }] = await sql<{ v: number }>(
+      `select count(*)::int as v from assets where organization_id = '${a.orgId}' and type = 'VEHICLE' and status = 'ACTIVE'`,
+    );
     expect(lines).toHaveLength(1 + v);
     for (let i = 1; i <= 3; i++) expect(lines.some((l) => l.includes(`SF-${i}`))).toBe(true);
     // The same rows as the API's scores for the week.

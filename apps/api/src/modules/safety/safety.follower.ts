@@ -7,7 +7,16 @@ import { assets } from '../../db/schema/index.ts';
 import { notifyMany, type NotifyInput } from '../notifications/index.ts';
 import { PlaceIndex } from '../places/index.ts';
 import { fixesElsewhere, QueuedFollower, VehicleQueue, type PositionRow, type Round, type WorkedSpan } from '../positions/index.ts';
-import { blankSafetyTrack, draftKey, openDrafts, stepSafety, type EventDraft, type MachineContext, type SafetyFix, type SafetyTrack } from './safety-machine.ts';
+import {
+  blankSafetyTrack,
+  draftKey,
+  openDrafts,
+  stepSafety,
+  type EventDraft,
+  type MachineContext,
+  type SafetyFix,
+  type SafetyTrack,
+} from './safety-machine.ts';
 import * as repo from './safety.repository.ts';
 import { emitSafetyCreated } from './safety-webhooks.ts';
 import { signalsOf } from './signals.ts';
@@ -200,7 +209,14 @@ export class SafetyEvents extends QueuedFollower<QueuedFix> {
             await emitSafetyCreated(tx, orgId, w);
             return w;
           });
-    if (replays.length) written.push(...(await this.recomputeMany(orgId, replays.map((r) => ({ assetId: r.assetId, fromMs: r.from })), org)));
+    if (replays.length)
+      written.push(
+        ...(await this.recomputeMany(
+          orgId,
+          replays.map((r) => ({ assetId: r.assetId, fromMs: r.from })),
+          org,
+        )),
+      );
     this.stats.written += written.length;
     const marks = new Map<string, number>();
     for (const [assetId] of items) {
@@ -352,7 +368,9 @@ export class SafetyEvents extends QueuedFollower<QueuedFix> {
         kind: crash ? 'SAFETY_CRASH' : 'SAFETY_SEVERE',
         factKey: factKey(w),
         title: `Vehicle ${unitOf.get(w.assetId) ?? '?'}: ${SAFETY_EVENT_TYPE_LABELS[d.type].toLowerCase()}${d.band ? ` (${d.band.toLowerCase()})` : ''}`,
-        body: crash ? `The device reported a crash ${where}. Call the driver.` : `${SAFETY_EVENT_TYPE_LABELS[d.type]} ${where}${d.strengthMps2 ? `, ${d.strengthMps2} m/s²` : ''}.`,
+        body: crash
+          ? `The device reported a crash ${where}. Call the driver.`
+          : `${SAFETY_EVENT_TYPE_LABELS[d.type]} ${where}${d.strengthMps2 ? `, ${d.strengthMps2} m/s²` : ''}.`,
         link: `/safety?event=${w.id}`,
         linkLabel: 'Review the event',
         occurredAt: d.startedAt,
@@ -392,5 +410,16 @@ const factKey = (w: repo.WrittenEvent) => `safety:${w.assetId}:${w.draft.type}:$
 
 function fixOf(r: PositionRow): QueuedFix {
   const s = signalsOf(r.attributes, r.protocol === 'traccar');
-  return { t: r.fixTime.getTime(), lat: r.latitude, lon: r.longitude, speed: r.speed, ignition: r.ignition, driverId: r.driverId, protocol: r.protocol, signals: s.signals, idling: s.idling, fuelUsedL: s.fuelUsedL };
+  return {
+    t: r.fixTime.getTime(),
+    lat: r.latitude,
+    lon: r.longitude,
+    speed: r.speed,
+    ignition: r.ignition,
+    driverId: r.driverId,
+    protocol: r.protocol,
+    signals: s.signals,
+    idling: s.idling,
+    fuelUsedL: s.fuelUsedL,
+  };
 }

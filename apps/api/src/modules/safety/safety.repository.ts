@@ -50,7 +50,11 @@ export async function readFixes(db: DbOrTx, orgId: string, assetId: string, from
  * `readFixes` for several vehicles in one statement, each from its own `fromMs`. The organization is
  * named in every subquery, so Citus routes the whole to its shard.
  */
-export async function readFixesMany(db: DbOrTx, orgId: string, asks: ReadonlyArray<{ assetId: string; fromMs: number }>): Promise<Map<string, { fixes: StoredFix[]; older: boolean }>> {
+export async function readFixesMany(
+  db: DbOrTx,
+  orgId: string,
+  asks: ReadonlyArray<{ assetId: string; fromMs: number }>,
+): Promise<Map<string, { fixes: StoredFix[]; older: boolean }>> {
   const out = new Map<string, { fixes: StoredFix[]; older: boolean }>(asks.map((a) => [a.assetId, { fixes: [], older: false }]));
   if (asks.length === 0) return out;
   // One vehicle (the embedded database's way): its id as a value the planner sees (trips-stops.service.ts's recomputeReads says why).
@@ -62,19 +66,35 @@ export async function readFixesMany(db: DbOrTx, orgId: string, asks: ReadonlyArr
         exists (select 1 from positions o where o.organization_id = ${orgId} and o.asset_id = k.a and o.fix_time < k.f) as older
       from json_to_recordset(${keys}::json) as k(a uuid, f timestamptz)`),
   );
-  for (const r of rows) out.set(r.v, { fixes: r.j ? (JSON.parse(r.j) as unknown[][]).map(storedFixOf) : [], older: r.older === true || String(r.older) === 'true' });
+  for (const r of rows)
+    out.set(r.v, { fixes: r.j ? (JSON.parse(r.j) as unknown[][]).map(storedFixOf) : [], older: r.older === true || String(r.older) === 'true' });
   return out;
 }
 
 /** A fix read back as STORED_FIX_TUPLE built it. */
 export function storedFixOf(tuple: unknown[]): StoredFix {
-  const [t, lat, lon, speed, ignition, driverId, protocol, attrs] = tuple as [number, number, number, number | null, boolean | null, string | null, string, Record<string, unknown>];
+  const [t, lat, lon, speed, ignition, driverId, protocol, attrs] = tuple as [
+    number,
+    number,
+    number,
+    number | null,
+    boolean | null,
+    string | null,
+    string,
+    Record<string, unknown>,
+  ];
   const s = signalsOf(attrs, protocol === 'traccar');
   return { t: Math.round(t), lat, lon, speed, ignition, driverId, protocol, signals: s.signals, idling: s.idling, fuelUsedL: s.fuelUsedL };
 }
 
 /** The fixes around an event (its trace). */
-export async function readTrace(db: DbOrTx, orgId: string, assetId: string, fromMs: number, toMs: number): Promise<Array<{ t: number; lat: number; lon: number; speed: number | null }>> {
+export async function readTrace(
+  db: DbOrTx,
+  orgId: string,
+  assetId: string,
+  fromMs: number,
+  toMs: number,
+): Promise<Array<{ t: number; lat: number; lon: number; speed: number | null }>> {
   const rows = rowsOf<{ t: number | string; latitude: number; longitude: number; speed: number | null }>(
     await db.execute(sql`select extract(epoch from fix_time)::float8 * 1000 as t, latitude, longitude, speed from positions
       where organization_id = ${orgId} and asset_id = ${assetId} and fix_time >= ${iso(fromMs)}::timestamptz and fix_time <= ${iso(toMs)}::timestamptz order by fix_time limit 2000`),
@@ -140,7 +160,24 @@ export async function upsertEvents(db: DbOrTx, orgId: string, unordered: Readonl
 }
 
 /** The values an upsert sets: unchanged, the event keeps its updated_at. */
-const EVENT_VALUES = ['driver_id', 'severity', 'ended_at', 'latitude', 'longitude', 'speed_before_kph', 'speed_after_kph', 'max_speed_kph', 'limit_kph', 'limit_source', 'held_speed_kph', 'band', 'band_seconds', 'strength_mps2', 'fuel_burned_l', 'open'];
+const EVENT_VALUES = [
+  'driver_id',
+  'severity',
+  'ended_at',
+  'latitude',
+  'longitude',
+  'speed_before_kph',
+  'speed_after_kph',
+  'max_speed_kph',
+  'limit_kph',
+  'limit_source',
+  'held_speed_kph',
+  'band',
+  'band_seconds',
+  'strength_mps2',
+  'fuel_burned_l',
+  'open',
+];
 
 /** The conflict key's order after the organization (one here): vehicle, type, source, start. */
 function byEventKey(a: { assetId: string; draft: EventDraft }, b: { assetId: string; draft: EventDraft }): number {
@@ -155,10 +192,16 @@ function byEventKey(a: { assetId: string; draft: EventDraft }, b: { assetId: str
  * GPS-estimated ones starting at it, whose central difference the replay recomputed) become exactly its
  * drafts; those no longer made are deleted (one delete for all of them), then every draft is upserted.
  */
-export async function replaceEventsMany(db: DbOrTx, orgId: string, replays: ReadonlyArray<{ assetId: string; cutMs: number; drafts: readonly EventDraft[] }>): Promise<WrittenEvent[]> {
+export async function replaceEventsMany(
+  db: DbOrTx,
+  orgId: string,
+  replays: ReadonlyArray<{ assetId: string; cutMs: number; drafts: readonly EventDraft[] }>,
+): Promise<WrittenEvent[]> {
   if (replays.length === 0) return [];
   const cuts = JSON.stringify(replays.map((r) => ({ asset_id: r.assetId, cut: Number.isFinite(r.cutMs) ? iso(r.cutMs) : iso(0) })));
-  const keep = JSON.stringify(replays.flatMap((r) => r.drafts.map((d) => ({ asset_id: r.assetId, type: d.type, source: d.source, started_at: iso(d.startedAt) }))));
+  const keep = JSON.stringify(
+    replays.flatMap((r) => r.drafts.map((d) => ({ asset_id: r.assetId, type: d.type, source: d.source, started_at: iso(d.startedAt) }))),
+  );
   const ids = `{${replays.map((r) => r.assetId).join(',')}}`;
   // The vehicles named (the index on organization and vehicle), then each one's own cut.
   await db.execute(sql`delete from safety_events e where e.organization_id = ${orgId} and e.asset_id = any(${ids}::uuid[])
@@ -178,12 +221,17 @@ export async function writeMarks(db: DbOrTx, orgId: string, marks: ReadonlyMap<s
   // VALUES naming the organization: Citus routes it to its shard (an INSERT … SELECT from a JSON
   // document went through the coordinator, a round of every organization every second). In vehicle
   // order, so two instances writing the same vehicles' marks lock them in the same order.
-  const rows = [...marks].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([assetId, t]) => ({ organizationId: orgId, assetId, coveredUntil: new Date(t) }));
+  const rows = [...marks]
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([assetId, t]) => ({ organizationId: orgId, assetId, coveredUntil: new Date(t) }));
   for (let i = 0; i < rows.length; i += MARKS_PER_STATEMENT) {
     await db
       .insert(safetyMarks)
       .values(rows.slice(i, i + MARKS_PER_STATEMENT))
-      .onConflictDoUpdate({ target: [safetyMarks.organizationId, safetyMarks.assetId], set: { coveredUntil: sql`greatest(${safetyMarks.coveredUntil}, excluded.covered_until)` } });
+      .onConflictDoUpdate({
+        target: [safetyMarks.organizationId, safetyMarks.assetId],
+        set: { coveredUntil: sql`greatest(${safetyMarks.coveredUntil}, excluded.covered_until)` },
+      });
   }
 }
 

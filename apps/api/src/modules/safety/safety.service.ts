@@ -41,7 +41,19 @@ import { likePattern, orderBy, toPage } from '../../http/paging.ts';
 import { recordActivity } from '../activity-log/index.ts';
 import type { ReadScope, Scope } from '../auth/index.ts';
 import { readSettings, readTrace } from './safety.repository.ts';
-import { addToTally, blankTally, computeScore, countsInScore, distributionOf, formulaOf, mergeTally, scoreOfTally, type ScoreResult, type ScoreTally, type ScoredEvent } from './score.ts';
+import {
+  addToTally,
+  blankTally,
+  computeScore,
+  countsInScore,
+  distributionOf,
+  formulaOf,
+  mergeTally,
+  scoreOfTally,
+  type ScoreResult,
+  type ScoreTally,
+  type ScoredEvent,
+} from './score.ts';
 
 // Safety events, scores and coaching (issue 47, decisions 0194 and 0195): the inbox and an event with
 // its speed trace, the review (dismiss, needs coaching with a coach and a due date, coached,
@@ -190,10 +202,27 @@ function listFilters(orgId: string, q: Omit<ListQuery, 'page' | 'size' | 'sort'>
     (driverId ?? q.driverId) ? eq(safetyEvents.driverId, (driverId ?? q.driverId)!) : undefined,
     q.assetId ? eq(safetyEvents.assetId, q.assetId) : undefined,
     q.groupId ? groupFilter(orgId, q.groupId) : undefined,
-    q.type?.length ? sql`${safetyEvents.type} in (${sql.join(q.type.map((t) => sql`${t}`), sql`, `)})` : undefined,
-    q.status?.length ? sql`${safetyEvents.status} in (${sql.join(q.status.map((t) => sql`${t}`), sql`, `)})` : undefined,
-    q.severity?.length ? sql`${safetyEvents.severity} in (${sql.join(q.severity.map((t) => sql`${t}`), sql`, `)})` : undefined,
-    q.search ? sql`(${assets.unitNumber} ilike ${likePattern(q.search)} or (${drivers.firstName} || ' ' || ${drivers.lastName}) ilike ${likePattern(q.search)})` : undefined,
+    q.type?.length
+      ? sql`${safetyEvents.type} in (${sql.join(
+          q.type.map((t) => sql`${t}`),
+          sql`, `,
+        )})`
+      : undefined,
+    q.status?.length
+      ? sql`${safetyEvents.status} in (${sql.join(
+          q.status.map((t) => sql`${t}`),
+          sql`, `,
+        )})`
+      : undefined,
+    q.severity?.length
+      ? sql`${safetyEvents.severity} in (${sql.join(
+          q.severity.map((t) => sql`${t}`),
+          sql`, `,
+        )})`
+      : undefined,
+    q.search
+      ? sql`(${assets.unitNumber} ilike ${likePattern(q.search)} or (${drivers.firstName} || ' ' || ${drivers.lastName}) ilike ${likePattern(q.search)})`
+      : undefined,
   );
 }
 
@@ -236,11 +265,23 @@ export async function getSafetyEvent({ db, orgId }: ReadScope, eventId: string):
   const limits = speedLimitIndex();
   return {
     ...event,
-    trace: fixes.map((f) => ({ at: new Date(f.t).toISOString(), lat: f.lat, lon: f.lon, speedKph: f.speed, limitKph: limits.at(f.lat, f.lon, heavy)?.kph ?? null })),
+    trace: fixes.map((f) => ({
+      at: new Date(f.t).toISOString(),
+      lat: f.lat,
+      lon: f.lon,
+      speedKph: f.speed,
+      limitKph: limits.at(f.lat, f.lon, heavy)?.kph ?? null,
+    })),
   };
 }
 
-const historyEntry = (action: SafetyEventHistory['action'], status: SafetyEventHistory['status'], userId: string | null, userName: string | null, note: string | null): SafetyEventHistory => ({
+const historyEntry = (
+  action: SafetyEventHistory['action'],
+  status: SafetyEventHistory['status'],
+  userId: string | null,
+  userName: string | null,
+  note: string | null,
+): SafetyEventHistory => ({
   at: new Date().toISOString(),
   action,
   status,
@@ -339,7 +380,11 @@ async function ownEvent(db: DbOrTx, orgId: string, userId: string | null, eventI
 }
 
 /** The driver acknowledges a coaching session (their own event asked for coaching or coached). */
-export async function acknowledgeSafetyEvent({ db, orgId, actor }: Scope, eventId: string, input: z.output<typeof safetyAcknowledgeSchema>): Promise<SafetyEvent> {
+export async function acknowledgeSafetyEvent(
+  { db, orgId, actor }: Scope,
+  eventId: string,
+  input: z.output<typeof safetyAcknowledgeSchema>,
+): Promise<SafetyEvent> {
   return db.transaction(async (tx) => {
     const n = await ownEvent(tx, orgId, actor.userId, eventId);
     if (n.row.status !== 'NEEDS_COACHING' && n.row.status !== 'COACHED') throw invalidField('status', 'Only an event with coaching can be acknowledged');
@@ -347,9 +392,21 @@ export async function acknowledgeSafetyEvent({ db, orgId, actor }: Scope, eventI
     const note = input.note ?? null;
     await tx
       .update(safetyEvents)
-      .set({ acknowledgedAt: new Date(), history: sql`${safetyEvents.history} || ${JSON.stringify([historyEntry('ACKNOWLEDGED', n.row.status, actor.userId, by, note)])}::jsonb`, updatedAt: new Date() })
+      .set({
+        acknowledgedAt: new Date(),
+        history: sql`${safetyEvents.history} || ${JSON.stringify([historyEntry('ACKNOWLEDGED', n.row.status, actor.userId, by, note)])}::jsonb`,
+        updatedAt: new Date(),
+      })
       .where(and(eq(safetyEvents.organizationId, orgId), eq(safetyEvents.id, eventId)));
-    await recordActivity(tx, { orgId, actor, action: 'UPDATE', entityType: 'SAFETY_EVENT', entityId: eventId, before: { acknowledgedAt: n.row.acknowledgedAt }, after: { acknowledgedAt: new Date(), note } });
+    await recordActivity(tx, {
+      orgId,
+      actor,
+      action: 'UPDATE',
+      entityType: 'SAFETY_EVENT',
+      entityId: eventId,
+      before: { acknowledgedAt: n.row.acknowledgedAt },
+      after: { acknowledgedAt: new Date(), note },
+    });
     const settings = await readSettings(tx, orgId);
     return presentEvent(await namedEvent(tx, orgId, eventId), settings.weights);
   });
@@ -369,7 +426,15 @@ export async function disputeSafetyEvent({ db, orgId, actor }: Scope, eventId: s
         updatedAt: new Date(),
       })
       .where(and(eq(safetyEvents.organizationId, orgId), eq(safetyEvents.id, eventId)));
-    await recordActivity(tx, { orgId, actor, action: 'UPDATE', entityType: 'SAFETY_EVENT', entityId: eventId, before: { disputeNote: n.row.disputeNote }, after: { disputeNote: input.note } });
+    await recordActivity(tx, {
+      orgId,
+      actor,
+      action: 'UPDATE',
+      entityType: 'SAFETY_EVENT',
+      entityId: eventId,
+      before: { disputeNote: n.row.disputeNote },
+      after: { disputeNote: input.note },
+    });
     const settings = await readSettings(tx, orgId);
     return presentEvent(await namedEvent(tx, orgId, eventId), settings.weights);
   });
@@ -428,7 +493,12 @@ async function subjectsOf(db: DbOrTx, orgId: string, groupBy: SafetyGroupBy, fro
             ${groupId ? sql`and id in (select asset_id from group_assets where organization_id = ${orgId} and group_id = ${groupId})` : sql``}`),
         );
   const byId = new Map(totals.map((t) => [t.id, t]));
-  return names.map((n) => ({ id: n.id, name: n.name, distanceKm: Number(byId.get(n.id)?.km ?? 0), drivingSeconds: Math.round(Number(byId.get(n.id)?.s ?? 0)) }));
+  return names.map((n) => ({
+    id: n.id,
+    name: n.name,
+    distanceKm: Number(byId.get(n.id)?.km ?? 0),
+    drivingSeconds: Math.round(Number(byId.get(n.id)?.s ?? 0)),
+  }));
 }
 
 interface SubjectTally {
@@ -438,12 +508,20 @@ interface SubjectTally {
 }
 
 const OUT_SQL = sql.raw(SAFETY_STATUSES_OUT_OF_SCORE.map((x) => `'${x}'`).join(', '));
-const BAND_SUMS = sql.raw(SPEEDING_BANDS.map((b) => `sum((band_seconds->>'${b}')::float8) filter (where status not in (${SAFETY_STATUSES_OUT_OF_SCORE.map((x) => `'${x}'`).join(', ')})) as "${b}"`).join(', '));
+const BAND_SUMS = sql.raw(
+  SPEEDING_BANDS.map(
+    (b) => `sum((band_seconds->>'${b}')::float8) filter (where status not in (${SAFETY_STATUSES_OUT_OF_SCORE.map((x) => `'${x}'`).join(', ')})) as "${b}"`,
+  ).join(', '),
+);
 
 /** The events of each driver (or vehicle) in the period counted by SQL per type and band (decision 0199). */
 async function tallies(db: DbOrTx, orgId: string, groupBy: SafetyGroupBy, from: number, to: number): Promise<Map<string, SubjectTally>> {
   const key = groupBy === 'driver' ? sql.raw('driver_id') : sql.raw('asset_id');
-  const rows = rowsOf<{ id: string; type: SafetyEventType; band: SpeedingBand | null; n: number | string; nw: number | string; nc: number | string } & Partial<Record<SpeedingBand, number | string | null>>>(
+  const rows = rowsOf<
+    { id: string; type: SafetyEventType; band: SpeedingBand | null; n: number | string; nw: number | string; nc: number | string } & Partial<
+      Record<SpeedingBand, number | string | null>
+    >
+  >(
     await db.execute(sql`select ${key} as id, type, band, count(*) filter (where status not in (${OUT_SQL})) as n, count(*) filter (where status = 'NEW') as nw,
         count(*) filter (where status = 'NEEDS_COACHING') as nc, ${BAND_SUMS}
       from safety_events where organization_id = ${orgId} and started_at >= ${isoOf(from)}::timestamptz and started_at < ${isoOf(to)}::timestamptz and ${key} is not null
@@ -469,11 +547,27 @@ interface EventLite extends ScoredEvent {
 
 async function eventsOf(db: DbOrTx, orgId: string, groupBy: SafetyGroupBy, from: number, to: number, only?: string): Promise<EventLite[]> {
   const key = groupBy === 'driver' ? sql.raw('driver_id') : sql.raw('asset_id');
-  const rows = rowsOf<{ id: string; s: string | null; type: ScoredEvent['type']; status: ScoredEvent['status']; band: ScoredEvent['band']; bs: ScoredEvent['bandSeconds'] | string | null; t: number | string }>(
+  const rows = rowsOf<{
+    id: string;
+    s: string | null;
+    type: ScoredEvent['type'];
+    status: ScoredEvent['status'];
+    band: ScoredEvent['band'];
+    bs: ScoredEvent['bandSeconds'] | string | null;
+    t: number | string;
+  }>(
     await db.execute(sql`select id, ${key} as s, type, status, band, band_seconds as bs, extract(epoch from started_at)::float8 * 1000 as t from safety_events
       where organization_id = ${orgId} and started_at >= ${new Date(from).toISOString()}::timestamptz and started_at < ${new Date(to).toISOString()}::timestamptz ${only ? sql`and ${key} = ${only}` : sql``}`),
   );
-  return rows.map((r) => ({ id: r.id, subject: r.s, type: r.type, status: r.status, band: r.band, bandSeconds: typeof r.bs === 'string' ? (JSON.parse(r.bs) as ScoredEvent['bandSeconds']) : r.bs, startedAt: Math.round(Number(r.t)) }));
+  return rows.map((r) => ({
+    id: r.id,
+    subject: r.s,
+    type: r.type,
+    status: r.status,
+    band: r.band,
+    bandSeconds: typeof r.bs === 'string' ? (JSON.parse(r.bs) as ScoredEvent['bandSeconds']) : r.bs,
+    startedAt: Math.round(Number(r.t)),
+  }));
 }
 
 function rowOf(s: Subject, events: readonly EventLite[], settings: SafetySettings): SafetyScoreRow & { eventIds: Map<SafetyBehaviour, string[]> } {
@@ -502,7 +596,12 @@ function scoreRow(s: Subject, r: Omit<ScoreResult, 'eventIds'>, open: { newEvent
 }
 
 /** Scores of every driver (or vehicle) over the period, with the fleet's score and distribution. */
-export async function computeScores(db: DbOrTx, orgId: string, q: { from?: string; to?: string; groupBy: SafetyGroupBy; groupId?: string }, now = Date.now()): Promise<SafetyScores> {
+export async function computeScores(
+  db: DbOrTx,
+  orgId: string,
+  q: { from?: string; to?: string; groupBy: SafetyGroupBy; groupId?: string },
+  now = Date.now(),
+): Promise<SafetyScores> {
   const settings = await readSettings(db, orgId);
   const { from, to } = periodOf(q, settings, now);
   const subjects = await subjectsOf(db, orgId, q.groupBy, from, to, undefined, q.groupId);
@@ -513,7 +612,9 @@ export async function computeScores(db: DbOrTx, orgId: string, q: { from?: strin
     mergeTally(fleetTally, t.tally);
     return scoreRow(s, scoreOfTally(s.distanceKm, s.drivingSeconds, t.tally, settings.weights), t);
   });
-  rows.sort((a, b) => (a.score === null ? 1 : 0) - (b.score === null ? 1 : 0) || (a.score ?? 0) - (b.score ?? 0) || b.miles - a.miles || a.name.localeCompare(b.name));
+  rows.sort(
+    (a, b) => (a.score === null ? 1 : 0) - (b.score === null ? 1 : 0) || (a.score ?? 0) - (b.score ?? 0) || b.miles - a.miles || a.name.localeCompare(b.name),
+  );
   const fleet = scoreOfTally(
     subjects.reduce((a, s) => a + s.distanceKm, 0),
     subjects.reduce((a, s) => a + s.drivingSeconds, 0),
@@ -575,7 +676,15 @@ export async function scoreDetail({ db, orgId }: ReadScope, groupBy: SafetyGroup
   const allIds = [...row.eventIds.values()].flat();
   const presented = new Map<string, SafetyEventBrief>();
   if (allIds.length) {
-    const rows = await named(db).where(and(eq(safetyEvents.organizationId, orgId), sql`${safetyEvents.id} in (${sql.join(allIds.map((x) => sql`${x}::uuid`), sql`, `)})`));
+    const rows = await named(db).where(
+      and(
+        eq(safetyEvents.organizationId, orgId),
+        sql`${safetyEvents.id} in (${sql.join(
+          allIds.map((x) => sql`${x}::uuid`),
+          sql`, `,
+        )})`,
+      ),
+    );
     for (const r of rows) presented.set(r.row.id, brief(presentEvent(r, settings.weights)));
   }
   const { eventIds, ...plain } = row;
@@ -587,7 +696,10 @@ export async function scoreDetail({ db, orgId }: ReadScope, groupBy: SafetyGroup
     groupBy,
     formula: formulaOf(result),
     trend,
-    eventsByBehaviour: [...eventIds].map(([behaviour, ids]) => ({ behaviour, events: ids.flatMap((x) => presented.get(x) ?? []).sort((a, b) => b.startedAt.localeCompare(a.startedAt)) })),
+    eventsByBehaviour: [...eventIds].map(([behaviour, ids]) => ({
+      behaviour,
+      events: ids.flatMap((x) => presented.get(x) ?? []).sort((a, b) => b.startedAt.localeCompare(a.startedAt)),
+    })),
   };
 }
 
@@ -597,11 +709,25 @@ export async function driverOwnSafety(scope: Scope, q: PeriodQuery): Promise<Dri
   const score = await scoreDetail(scope, 'driver', me.id, q);
   const settings = await readSettings(scope.db, scope.orgId);
   const rows = await named(scope.db)
-    .where(and(eq(safetyEvents.organizationId, scope.orgId), eq(safetyEvents.driverId, me.id), sql`${safetyEvents.startedAt} >= ${score.from}::timestamptz`, sql`${safetyEvents.startedAt} < ${score.to}::timestamptz`, sql`${safetyEvents.status} <> 'DISMISSED'`))
+    .where(
+      and(
+        eq(safetyEvents.organizationId, scope.orgId),
+        eq(safetyEvents.driverId, me.id),
+        sql`${safetyEvents.startedAt} >= ${score.from}::timestamptz`,
+        sql`${safetyEvents.startedAt} < ${score.to}::timestamptz`,
+        sql`${safetyEvents.status} <> 'DISMISSED'`,
+      ),
+    )
     .orderBy(sql`(${safetyEvents.status} = 'NEEDS_COACHING') desc, ${safetyEvents.startedAt} desc`)
     .limit(200);
   const events = rows.map((r) => presentEvent(r, settings.weights));
-  return { driverId: me.id, driverName: me.name, score, events, toAcknowledge: events.filter((e) => (e.status === 'NEEDS_COACHING' || e.status === 'COACHED') && !e.acknowledgedAt).length };
+  return {
+    driverId: me.id,
+    driverName: me.name,
+    score,
+    events,
+    toAcknowledge: events.filter((e) => (e.status === 'NEEDS_COACHING' || e.status === 'COACHED') && !e.acknowledgedAt).length,
+  };
 }
 
 /** The dashboard's card: the fleet's score, the inbox and coaching counts, and the drivers most in need of coaching. */
@@ -618,7 +744,15 @@ export async function safetySummary({ db, orgId }: ReadScope, q: PeriodQuery & {
     .filter((r) => r.score !== null && (r.score < 100 || r.openCoaching > 0))
     .slice(0, 5)
     .map((r) => ({ driverId: r.id, driverName: r.name, score: r.score, events: r.events, newEvents: r.newEvents, openCoaching: r.openCoaching }));
-  return { from: scores.from, to: scores.to, fleet: scores.fleet, newEvents: Number(c?.n ?? 0), needsCoaching: Number(c?.c ?? 0), overdueCoaching: Number(c?.o ?? 0), drivers };
+  return {
+    from: scores.from,
+    to: scores.to,
+    fleet: scores.fleet,
+    newEvents: Number(c?.n ?? 0),
+    needsCoaching: Number(c?.c ?? 0),
+    overdueCoaching: Number(c?.o ?? 0),
+    drivers,
+  };
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -634,10 +768,12 @@ export async function putSafetySettings({ db, orgId, actor }: Scope, input: Safe
     const ids = [...new Set(input.vehicleClasses.map((v) => v.assetId))];
     if (ids.length) {
       const found = rowsOf<{ id: string }>(
-        await tx.execute(sql`select id from assets where organization_id = ${orgId} and type = 'VEHICLE' and id in (${sql.join(
-          ids.map((x) => sql`${x}::uuid`),
-          sql`, `,
-        )})`),
+        await tx.execute(
+          sql`select id from assets where organization_id = ${orgId} and type = 'VEHICLE' and id in (${sql.join(
+            ids.map((x) => sql`${x}::uuid`),
+            sql`, `,
+          )})`,
+        ),
       );
       const known = new Set(found.map((f) => f.id));
       const bad = input.vehicleClasses.findIndex((v) => !known.has(v.assetId));

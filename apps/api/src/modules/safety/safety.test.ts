@@ -1,6 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq, gte, lte } from 'drizzle-orm';
-import { DEFAULT_SAFETY_SETTINGS, KM_PER_MILE, type DriverSafety, type Page, type SafetyEvent, type SafetyEventDetail, type SafetyScoreDetail, type SafetyScores } from '@fleet/api-contract';
+import {
+  DEFAULT_SAFETY_SETTINGS,
+  KM_PER_MILE,
+  type DriverSafety,
+  type Page,
+  type SafetyEvent,
+  type SafetyEventDetail,
+  type SafetyScoreDetail,
+  type SafetyScores,
+} from '@fleet/api-contract';
 import { speedLimitAt } from '@fleet/geo/speed-limits';
 import { createTestApp, expectErrorBody, login, bearer, type TestContext } from '../../test/helpers.ts';
 import { registryActors } from '../../test/registry.ts';
@@ -83,12 +92,28 @@ describe('events from Teltonika elements', () => {
   const packet = [
     { at: tBase, speed: 60, ignition: 1 as const },
     // Green driving: 2 braking at 4.5 m/s² (254 = 45), then 1 acceleration with no strength.
-    { at: tBase + 10_000, speed: 40, ignition: 1 as const, io: [[253, 2], [254, 45]] as Array<[number, number]> },
+    {
+      at: tBase + 10_000,
+      speed: 40,
+      ignition: 1 as const,
+      io: [
+        [253, 2],
+        [254, 45],
+      ] as Array<[number, number]>,
+    },
     { at: tBase + 20_000, speed: 55, ignition: 1 as const, io: [[253, 1]] as Array<[number, number]> },
     // The device's own over-speeding (255: the speed).
     { at: tBase + 30_000, speed: 112, ignition: 1 as const, io: [[255, 112]] as Array<[number, number]> },
     // Then idling (251) for six minutes, fuel used (83, 0.1 l) rising by 0.8 l.
-    ...Array.from({ length: 7 }, (_, i) => ({ at: tBase + 60_000 + i * 60_000, speed: 0, ignition: 1 as const, io: [[251, 1], [83, 12_000 + i * 1 + (i === 6 ? 2 : 0)]] as Array<[number, number]> })),
+    ...Array.from({ length: 7 }, (_, i) => ({
+      at: tBase + 60_000 + i * 60_000,
+      speed: 0,
+      ignition: 1 as const,
+      io: [
+        [251, 1],
+        [83, 12_000 + i * 1 + (i === 6 ? 2 : 0)],
+      ] as Array<[number, number]>,
+    })),
     { at: tBase + 480_000, speed: 30, ignition: 1 as const, io: [[251, 0]] as Array<[number, number]> },
   ];
 
@@ -108,7 +133,14 @@ describe('events from Teltonika elements', () => {
       ['IDLING', 'DEVICE'],
     ]);
     const [brake, accel, over, idle] = list;
-    expect(brake).toMatchObject({ strengthMps2: 4.5, speedBeforeKph: 60, speedAfterKph: 40, driverId: fmb.driverId, status: 'NEW', sourceLabel: 'Device accelerometer' });
+    expect(brake).toMatchObject({
+      strengthMps2: 4.5,
+      speedBeforeKph: 60,
+      speedAfterKph: 40,
+      driverId: fmb.driverId,
+      status: 'NEW',
+      sourceLabel: 'Device accelerometer',
+    });
     expect(brake!.severity).toBe('MEDIUM');
     expect(accel).toMatchObject({ strengthMps2: null, severity: 'MEDIUM' });
     expect(over).toMatchObject({ maxSpeedKph: 112, limitSource: "The device's over-speeding setting" });
@@ -128,7 +160,17 @@ describe('events from Teltonika elements', () => {
     const brakeHook = mine.find((h) => h.data.id === brake!.id)!;
     expect(brakeHook).toMatchObject({
       organizationId: a.orgId,
-      data: { type: 'HARSH_BRAKING', severity: 'MEDIUM', source: 'DEVICE', startedAt: brake!.startedAt, driverId: fmb.driverId, assetId: fmb.assetId, assetName: 'S-FMB', strengthMps2: 4.5, speedBeforeKph: 60 },
+      data: {
+        type: 'HARSH_BRAKING',
+        severity: 'MEDIUM',
+        source: 'DEVICE',
+        startedAt: brake!.startedAt,
+        driverId: fmb.driverId,
+        assetId: fmb.assetId,
+        assetName: 'S-FMB',
+        strengthMps2: 4.5,
+        speedBeforeKph: 60,
+      },
     });
   });
 });
@@ -141,10 +183,29 @@ let fSeq = 0;
 function forward(v: TestVehicle, attributes: Record<string, unknown>, speedKnots = 30) {
   const at = new Date(fBase + ++fSeq * 10_000).toISOString();
   const body = {
-    position: { id: 0, attributes, deviceId: 1, protocol: 'teltonika', fixTime: at, deviceTime: at, valid: true, latitude: 41.8781, longitude: -87.6298, altitude: 181, speed: speedKnots, course: 90, accuracy: 0 },
+    position: {
+      id: 0,
+      attributes,
+      deviceId: 1,
+      protocol: 'teltonika',
+      fixTime: at,
+      deviceTime: at,
+      valid: true,
+      latitude: 41.8781,
+      longitude: -87.6298,
+      altitude: 181,
+      speed: speedKnots,
+      course: 90,
+      accuracy: 0,
+    },
     device: { id: 1, name: 'Truck', uniqueId: v.uniqueId, status: 'online' },
   };
-  return t.app.inject({ method: 'POST', url: '/api/v1/ingest/traccar', headers: { authorization: token, 'content-type': 'application/json' }, payload: JSON.stringify(body) });
+  return t.app.inject({
+    method: 'POST',
+    url: '/api/v1/ingest/traccar',
+    headers: { authorization: token, 'content-type': 'application/json' },
+    payload: JSON.stringify(body),
+  });
 }
 
 describe('events from Traccar alarms', () => {
@@ -206,13 +267,31 @@ function phoneTrack(): Array<{ t: number; lat: number; lon: number; kmh: number 
   return out;
 }
 const post = (v: TestVehicle, f: { t: number; lat: number; lon: number; kmh: number }) =>
-  t.app.inject({ method: 'GET', url: `/api/v1/ingest/osmand?id=${v.uniqueId}&timestamp=${f.t / 1000}&lat=${f.lat}&lon=${f.lon.toFixed(6)}&speed=${(f.kmh / 1.852).toFixed(3)}` });
+  t.app.inject({
+    method: 'GET',
+    url: `/api/v1/ingest/osmand?id=${v.uniqueId}&timestamp=${f.t / 1000}&lat=${f.lat}&lon=${f.lon.toFixed(6)}&speed=${(f.kmh / 1.852).toFixed(3)}`,
+  });
 
-const shape = (list: SafetyEvent[]) => list.map((e) => ({ type: e.type, source: e.source, startedAt: e.startedAt, endedAt: e.endedAt, band: e.band, strength: e.strengthMps2, max: e.maxSpeedKph, limit: e.limitKph }));
+const shape = (list: SafetyEvent[]) =>
+  list.map((e) => ({
+    type: e.type,
+    source: e.source,
+    startedAt: e.startedAt,
+    endedAt: e.endedAt,
+    band: e.band,
+    strength: e.strengthMps2,
+    max: e.maxSpeedKph,
+    limit: e.limitKph,
+  }));
 
 describe('events from a 1 Hz phone track', () => {
   it('is in a 55 mph zone by the bundled legal defaults, on a bundled road; off the bundled roads in the country no limit is known', () => {
-    for (const f of phoneTrack()) expect(speedLimitAt(f.lat, f.lon, true)).toMatchObject({ kph: 88.514, roadClass: 'HIGHWAY_RURAL', source: 'Virginia default, rural highway (US interstate highway)' });
+    for (const f of phoneTrack())
+      expect(speedLimitAt(f.lat, f.lon, true)).toMatchObject({
+        kph: 88.514,
+        roadClass: 'HIGHWAY_RURAL',
+        source: 'Virginia default, rural highway (US interstate highway)',
+      });
     // Rural Illinois off the bundled roads (the old 55 mph rural default there): an unbundled interstate must not make 70 mph speeding.
     expect(speedLimitAt(40.5, -89.9, true)).toBeNull();
   });
@@ -226,7 +305,13 @@ describe('events from a 1 Hz phone track', () => {
     ]);
     const [speeding, brake] = list;
     // 70 mph in 55: 15 mph over, the moderate band (11-16 mph over).
-    expect(speeding).toMatchObject({ band: 'MODERATE', limitKph: 88.514, limitSource: 'Virginia default, rural highway (US interstate highway)', severity: 'MEDIUM', driverId: phone.driverId });
+    expect(speeding).toMatchObject({
+      band: 'MODERATE',
+      limitKph: 88.514,
+      limitSource: 'Virginia default, rural highway (US interstate highway)',
+      severity: 'MEDIUM',
+      driverId: phone.driverId,
+    });
     expect(speeding!.durationS).toBeGreaterThanOrEqual(89);
     expect(speeding!.maxSpeedKph).toBeCloseTo(MPH70, 0);
     expect(brake!.strengthMps2).toBeGreaterThan(5.5);
@@ -238,7 +323,10 @@ describe('events from a 1 Hz phone track', () => {
     const track = phoneTrack();
     for (const f of [...track].reverse()) expect((await post(reversedPhone, f)).statusCode).toBe(200);
     // Shuffled deterministically, every fifth fix sent twice, in two deliveries with a round between.
-    const shuffled = track.map((f, i) => ({ f, k: (i * 7919) % 131 })).sort((x, y) => x.k - y.k).map((x) => x.f);
+    const shuffled = track
+      .map((f, i) => ({ f, k: (i * 7919) % 131 }))
+      .sort((x, y) => x.k - y.k)
+      .map((x) => x.f);
     const half = Math.floor(shuffled.length / 2);
     for (const [i, f] of shuffled.slice(0, half).entries()) {
       await post(shuffledPhone, f);
@@ -253,7 +341,7 @@ describe('events from a 1 Hz phone track', () => {
     expect(n!.n).toBe(2);
   });
 
-  it("answers the event with its speed trace and the limit along it", async () => {
+  it('answers the event with its speed trace and the limit along it', async () => {
     const [speeding] = await events(phone);
     const res = await t.app.inject({ method: 'GET', url: api(`/safety/events/${speeding!.id}`), headers: a.admin });
     expect(res.statusCode).toBe(200);
@@ -291,7 +379,12 @@ describe('a speeding episode over two limits (issue 66)', () => {
     const list = (await events(v)).filter((e) => e.type === 'SPEEDING');
     expect(list).toHaveLength(1);
     const [speeding] = list;
-    expect(speeding).toMatchObject({ type: 'SPEEDING', band: 'SEVERE', limitKph: 96.561, limitSource: 'Missouri default, urban highway (urban US interstate highway)' });
+    expect(speeding).toMatchObject({
+      type: 'SPEEDING',
+      band: 'SEVERE',
+      limitKph: 96.561,
+      limitSource: 'Missouri default, urban highway (urban US interstate highway)',
+    });
     expect(speeding!.heldSpeedKph).toBeCloseTo(82 * KM_PER_MILE, 0);
     expect(speeding!.maxSpeedKph).toBeCloseTo(90 * KM_PER_MILE, 0);
   });
@@ -341,7 +434,12 @@ describe('coaching and scores', () => {
   it('asks for coaching with a coach, due in 14 days, and keeps the history', async () => {
     const me = (await t.app.inject({ method: 'GET', url: '/api/v1/users/me', headers: a.admin })).json() as { id: string };
     adminId = me.id;
-    const res = await t.app.inject({ method: 'PATCH', url: api(`/safety/events/${eventId}`), headers: a.admin, payload: { status: 'NEEDS_COACHING', coachId: adminId, note: 'Talk about the 55 zone' } });
+    const res = await t.app.inject({
+      method: 'PATCH',
+      url: api(`/safety/events/${eventId}`),
+      headers: a.admin,
+      payload: { status: 'NEEDS_COACHING', coachId: adminId, note: 'Talk about the 55 zone' },
+    });
     expect(res.statusCode).toBe(200);
     const e = res.json() as SafetyEvent;
     expect(e).toMatchObject({ status: 'NEEDS_COACHING', coachId: adminId, note: 'Talk about the 55 zone' });
@@ -349,7 +447,7 @@ describe('coaching and scores', () => {
     expect(e.history).toEqual([expect.objectContaining({ action: 'REVIEW', status: 'NEEDS_COACHING', userId: adminId, note: 'Talk about the 55 zone' })]);
   });
 
-  it("scores a driver exactly by the formula on their events, and follows a dismissal at once", async () => {
+  it('scores a driver exactly by the formula on their events, and follows a dismissal at once', async () => {
     // 250 miles of trips this week for the phone's driver, once the trips follower is done with the
     // phone's fixes: its round replaces the vehicle's trips from its cut on.
     await t.app.tripsStops.idle();
@@ -365,11 +463,17 @@ describe('coaching and scores', () => {
     const list = await events(phone);
     const speeding = list.find((e) => e.type === 'SPEEDING')!;
     const w = DEFAULT_SAFETY_SETTINGS.weights;
-    const [trip] = await sql<{ s: number }>(`select sum(extract(epoch from ended_at - started_at))::float8 as s from trips where driver_id = '${phone.driverId}'`);
+    const [trip] = await sql<{ s: number }>(
+      `select sum(extract(epoch from ended_at - started_at))::float8 as s from trips where driver_id = '${phone.driverId}'`,
+    );
     const driving = trip!.s;
-    const miles = 250 + (await sql<{ m: number }>(`select coalesce(sum(distance_m), 0)::float8 / 1609.344 - 250 as m from trips where driver_id = '${phone.driverId}'`))[0]!.m;
-    const speedingS = Object.values((await sql<{ bs: Record<string, number> }>(`select band_seconds as bs from safety_events where id = '${speeding.id}'`))[0]!.bs).reduce((x, y) => x + y, 0);
-    const expected = Math.round(Math.max(0, 100 - (w.HARSH_BRAKING * (1 * 1000) / miles + w.SPEEDING_MODERATE * (speedingS / driving) * 100)) * 10) / 10;
+    const miles =
+      250 +
+      (await sql<{ m: number }>(`select coalesce(sum(distance_m), 0)::float8 / 1609.344 - 250 as m from trips where driver_id = '${phone.driverId}'`))[0]!.m;
+    const speedingS = Object.values(
+      (await sql<{ bs: Record<string, number> }>(`select band_seconds as bs from safety_events where id = '${speeding.id}'`))[0]!.bs,
+    ).reduce((x, y) => x + y, 0);
+    const expected = Math.round(Math.max(0, 100 - ((w.HARSH_BRAKING * (1 * 1000)) / miles + w.SPEEDING_MODERATE * (speedingS / driving) * 100)) * 10) / 10;
     let s = await get();
     expect(s.score).toBe(expected);
     expect(s.behaviours.find((b) => b.behaviour === 'HARSH_BRAKING')).toMatchObject({ events: 1, weight: 4 });
@@ -378,7 +482,9 @@ describe('coaching and scores', () => {
     expect(s.trend).toHaveLength(12);
 
     const brake = list.find((e) => e.type === 'HARSH_BRAKING')!;
-    expect((await t.app.inject({ method: 'PATCH', url: api(`/safety/events/${brake.id}`), headers: a.admin, payload: { status: 'DISMISSED' } })).statusCode).toBe(200);
+    expect(
+      (await t.app.inject({ method: 'PATCH', url: api(`/safety/events/${brake.id}`), headers: a.admin, payload: { status: 'DISMISSED' } })).statusCode,
+    ).toBe(200);
     s = await get();
     expect(s.score).toBe(Math.round(Math.max(0, 100 - w.SPEEDING_MODERATE * (speedingS / driving) * 100) * 10) / 10);
 
@@ -388,7 +494,7 @@ describe('coaching and scores', () => {
     expect(all.fleet.distribution.reduce((n, b) => n + b.count, 0)).toBe(all.fleet.scored);
   });
 
-  it("shows the driver their score and events, and lets them acknowledge coaching and dispute an event of their own only", async () => {
+  it('shows the driver their score and events, and lets them acknowledge coaching and dispute an event of their own only', async () => {
     let res = await t.app.inject({ method: 'GET', url: api('/drivers/me/safety'), headers: driverHeaders });
     expect(res.statusCode).toBe(200);
     const mine = res.json() as DriverSafety;
@@ -474,10 +580,20 @@ describe('two API instances following one phone on a shared database', () => {
       const rows = await t.app.db
         .select()
         .from(positions)
-        .where(and(eq(positions.organizationId, a.orgId), eq(positions.assetId, balanced.assetId), gte(positions.fixTime, new Date(part[0]!.t)), lte(positions.fixTime, new Date(part[part.length - 1]!.t))));
+        .where(
+          and(
+            eq(positions.organizationId, a.orgId),
+            eq(positions.assetId, balanced.assetId),
+            gte(positions.fixTime, new Date(part[0]!.t)),
+            lte(positions.fixTime, new Date(part[part.length - 1]!.t)),
+          ),
+        );
       const instance = instances[k % 2]!;
       // The stored rows carry every field the follower reads: a whole PositionRow is the pipeline's business.
-      instance.enqueue(rows as unknown as PositionRow[], rows.map(() => true));
+      instance.enqueue(
+        rows as unknown as PositionRow[],
+        rows.map(() => true),
+      );
       await instance.idle();
     }
     expect(shape(await events(balanced))).toEqual(shape(await events(phone)));
@@ -489,26 +605,44 @@ describe('two API instances following one phone on a shared database', () => {
     const vs = await Promise.all([5, 6, 7].map((n) => createTestVehicle(t.app.db, a.orgId, { uniqueId: `saf-phone-${n}`, unitNumber: `S-PH${n}` })));
     const track = phoneTrack();
     const storedRows = (v: TestVehicle, from: number, to: number) =>
-      t.app.db.select().from(positions).where(and(eq(positions.organizationId, a.orgId), eq(positions.assetId, v.assetId), gte(positions.fixTime, new Date(from)), lte(positions.fixTime, new Date(to))));
+      t.app.db
+        .select()
+        .from(positions)
+        .where(
+          and(
+            eq(positions.organizationId, a.orgId),
+            eq(positions.assetId, v.assetId),
+            gte(positions.fixTime, new Date(from)),
+            lte(positions.fixTime, new Date(to)),
+          ),
+        );
     // One instance follows the first 100 fixes of each phone; the last 30 of all three reach a second instance that never saw them, in one round.
     const one = new SafetyEvents(t.app.db, { shared: true, flushMs: 0 });
     const two = new SafetyEvents(t.app.db, { shared: true, flushMs: 0 });
     for (const f of track) for (const v of vs) expect((await post(v, f)).statusCode).toBe(200);
     for (const v of vs) {
       const rows = await storedRows(v, track[0]!.t, track[99]!.t);
-      one.enqueue(rows as unknown as PositionRow[], rows.map(() => true));
+      one.enqueue(
+        rows as unknown as PositionRow[],
+        rows.map(() => true),
+      );
     }
     await one.idle();
     const rest = (await Promise.all(vs.map((v) => storedRows(v, track[100]!.t, track[129]!.t)))).flat();
-    two.enqueue(rest as unknown as PositionRow[], rest.map(() => true));
+    two.enqueue(
+      rest as unknown as PositionRow[],
+      rest.map(() => true),
+    );
     await two.idle();
     expect(two.stats.replays).toBe(3);
     for (const v of vs) expect(shape(await events(v)), v.uniqueId).toEqual(shape(await events(phone)));
     for (const i of [one, two]) await i.close();
   });
 
-  it('reads several vehicles\' fixes in one statement as it reads each alone', async () => {
-    const vs = await Promise.all([5, 6, 7].map(async (n) => (await sql<{ id: string }>(`select asset_id as id from gateways where unique_id = 'saf-phone-${n}'`))[0]!.id));
+  it("reads several vehicles' fixes in one statement as it reads each alone", async () => {
+    const vs = await Promise.all(
+      [5, 6, 7].map(async (n) => (await sql<{ id: string }>(`select asset_id as id from gateways where unique_id = 'saf-phone-${n}'`))[0]!.id),
+    );
     const track = phoneTrack();
     for (let k = 0; k < 6; k++) {
       const asks = vs.map((assetId) => ({ assetId, fromMs: track[Math.floor(Math.random() * track.length)]!.t + (k === 0 ? 3_600_000 : 0) }));

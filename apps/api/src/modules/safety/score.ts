@@ -70,7 +70,13 @@ export interface ScoreTally {
 export const blankTally = (): ScoreTally => ({ counts: new Map(), seconds: new Map(), speedingSeconds: 0 });
 
 /** Adds `n` events of a type (speeding: of a band) to a tally; `bandSeconds` their summed seconds per band. */
-export function addToTally(t: ScoreTally, type: SafetyEventType, band: SpeedingBand | null, n: number, bandSeconds: Partial<Record<SpeedingBand, number>> | null): void {
+export function addToTally(
+  t: ScoreTally,
+  type: SafetyEventType,
+  band: SpeedingBand | null,
+  n: number,
+  bandSeconds: Partial<Record<SpeedingBand, number>> | null,
+): void {
   if (n === 0) return;
   if (type === 'SPEEDING') {
     // Device-reported speeding has no band (no limit known): it is listed, not weighed.
@@ -111,7 +117,16 @@ export function scoreOfTally(distanceKm: number, drivingSeconds: number, t: Scor
     const rate = basis === 'PER_1000_MI' ? (miles > 0 ? (n * 1000) / miles : 0) : drivingSeconds > 0 ? (s / drivingSeconds) * 100 : 0;
     const p = weight * rate;
     points += p;
-    behaviours.push({ behaviour: b, label: SAFETY_BEHAVIOUR_LABELS[b], basis, events: n, seconds: Math.round(s), rate: round(rate, 3), weight, points: round(p, 2) });
+    behaviours.push({
+      behaviour: b,
+      label: SAFETY_BEHAVIOUR_LABELS[b],
+      basis,
+      events: n,
+      seconds: Math.round(s),
+      rate: round(rate, 3),
+      weight,
+      points: round(p, 2),
+    });
   }
   return {
     score: miles < SAFETY_MIN_SCORE_MILES ? null : round(Math.max(0, 100 - points), 1),
@@ -138,7 +153,11 @@ export function computeScore(distanceKm: number, drivingSeconds: number, events:
 }
 
 /** The formula with the numbers filled in: "100 - (4 × 2.50 per 1,000 mi + 1 × 3.10 % of driving time) = 86.9". */
-export function formulaOf(r: ScoreResult): { text: string; parts: Array<{ behaviour: SafetyBehaviour; label: string; text: string; points: number }>; floored: boolean } {
+export function formulaOf(r: ScoreResult): {
+  text: string;
+  parts: Array<{ behaviour: SafetyBehaviour; label: string; text: string; points: number }>;
+  floored: boolean;
+} {
   const parts = r.behaviours
     .filter((b) => b.points > 0)
     .map((b) => ({

@@ -41,7 +41,8 @@ export const TRACCAR_ALARMS: Readonly<Record<string, SafetyEventType>> = {
   jamming: 'JAMMING',
 };
 
-const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v)) ? Number(v) : null);
+const num = (v: unknown): number | null =>
+  typeof v === 'number' && Number.isFinite(v) ? v : typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v)) ? Number(v) : null;
 const flag = (v: unknown): boolean | null => (typeof v === 'boolean' ? v : num(v) === null ? null : num(v) !== 0);
 /** A strength in m/s², plausible only (a device's 0 or a garbled value is none). */
 const strength = (v: number | null): number | null => (v !== null && v > 0 && v < 50 ? Math.round(v * 100) / 100 : null);

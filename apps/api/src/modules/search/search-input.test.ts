@@ -39,7 +39,8 @@ const LISTS = [
 // NUL, a bell in the middle, a line feed, DEL and a C1 control (NEL).
 const BAD = ['truck\u0000117', 'a\u0007b', 'a\nb', 'a\u007fb', 'a\u0085b'];
 // A NUL is refused in every text of every request (issue 43), before the field's own rule.
-const words = (field: string, text: string) => (text.includes('\u0000') ? `${field} must not contain the NUL character` : `${field} must not contain control characters`);
+const words = (field: string, text: string) =>
+  text.includes('\u0000') ? `${field} must not contain the NUL character` : `${field} must not contain control characters`;
 
 const listUrl = (path: string, search: string) => `/api/v1/organizations/${orgId}/${path}${path.includes('?') ? '&' : '?'}search=${encodeURIComponent(search)}`;
 
@@ -61,7 +62,11 @@ describe('search text with control characters', () => {
 
   it('is a 400 naming the field on the activity log’s text filters', async () => {
     for (const field of ['action', 'entityType', 'entityId']) {
-      const res = await t.app.inject({ method: 'GET', url: `/api/v1/organizations/${orgId}/activity-logs?${field}=${encodeURIComponent('x\u0000y')}`, headers: admin });
+      const res = await t.app.inject({
+        method: 'GET',
+        url: `/api/v1/organizations/${orgId}/activity-logs?${field}=${encodeURIComponent('x\u0000y')}`,
+        headers: admin,
+      });
       expectFieldErrors(res.json(), 400, { [`querystring.${field}`]: words(field, 'x\u0000y') });
     }
   });

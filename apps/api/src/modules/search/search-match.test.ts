@@ -8,16 +8,38 @@ import { matchOf } from './search-match.ts';
 
 describe('matchOf', () => {
   it('names the field holding the text, with its value', () => {
-    expect(matchOf('117', [['unit number', '117'], ['VIN', '1XKYD49X7NJ000117']])).toEqual({ field: 'unit number', value: '117' });
-    expect(matchOf('NJ00', [['unit number', '117'], ['VIN', '1XKYD49X7NJ000117']])).toEqual({ field: 'VIN', value: '1XKYD49X7NJ000117' });
+    expect(
+      matchOf('117', [
+        ['unit number', '117'],
+        ['VIN', '1XKYD49X7NJ000117'],
+      ]),
+    ).toEqual({ field: 'unit number', value: '117' });
+    expect(
+      matchOf('NJ00', [
+        ['unit number', '117'],
+        ['VIN', '1XKYD49X7NJ000117'],
+      ]),
+    ).toEqual({ field: 'VIN', value: '1XKYD49X7NJ000117' });
   });
 
   it('names both fields when the text runs over two, as the stored search text joins them', () => {
-    expect(matchOf('kenworth t6', [['unit number', '117'], ['plate', null], ['make', 'Kenworth'], ['model', 'T680']])).toEqual({ field: 'make and model', value: 'Kenworth T680' });
+    expect(
+      matchOf('kenworth t6', [
+        ['unit number', '117'],
+        ['plate', null],
+        ['make', 'Kenworth'],
+        ['model', 'T680'],
+      ]),
+    ).toEqual({ field: 'make and model', value: 'Kenworth T680' });
   });
 
   it('answers null when no field holds the text', () => {
-    expect(matchOf('volvo', [['unit number', '117'], ['make', 'Kenworth']])).toBeNull();
+    expect(
+      matchOf('volvo', [
+        ['unit number', '117'],
+        ['make', 'Kenworth'],
+      ]),
+    ).toBeNull();
     expect(matchOf('  ', [['unit number', '117']])).toBeNull();
   });
 });
@@ -39,7 +61,14 @@ describe('GET /search match', () => {
   };
 
   it('says which field of each hit holds the text: unit number, VIN, device id, driver and user fields, group name', async () => {
-    const v = (await t.app.inject({ method: 'POST', url: `/api/v1/organizations/${a.orgId}/assets`, headers: a.admin, payload: vehicleBody({ unitNumber: 'MATCH-117' }) })).json();
+    const v = (
+      await t.app.inject({
+        method: 'POST',
+        url: `/api/v1/organizations/${a.orgId}/assets`,
+        headers: a.admin,
+        payload: vehicleBody({ unitNumber: 'MATCH-117' }),
+      })
+    ).json();
     const byUnit = (await search('match-117')).find((g) => g.tag === 'vehicle')!.hits.find((h) => h.id === v.id)!;
     expect(byUnit.match).toEqual({ field: 'unit number', value: 'MATCH-117' });
     const vinPart = v.vin.slice(10, 16);

@@ -91,18 +91,24 @@ async function assetsOf(s: ReadScope, tag: 'vehicle' | 'trailer', text: string, 
     tag,
     label: SEARCH_TAG_LABELS[tag],
     total: page.totalElements,
-    hits: page.content.map(
-      (a): SearchHit => ({
-        tag,
-        id: a.id,
-        title: `${tag === 'vehicle' ? 'Vehicle' : 'Trailer'} ${a.unitNumber}`,
-        subtitle: [a.vin ? `VIN ${a.vin}` : null, a.plate ? `Plate ${a.plate}` : null, [a.make, a.model].filter(Boolean).join(' ') || null].filter(Boolean).join(' · ') || null,
-        status: a.status,
-        link: `${ORG}/${tag === 'vehicle' ? 'vehicles' : 'trailers'}?open=${a.id}`,
-        // The order of the assets' search_text (migration 0010).
-        match: matchOf(text, [['unit number', a.unitNumber], ['VIN', a.vin], ['plate', a.plate], ['make', a.make], ['model', a.model]]),
-      }),
-    ),
+    hits: page.content.map((a): SearchHit => ({
+      tag,
+      id: a.id,
+      title: `${tag === 'vehicle' ? 'Vehicle' : 'Trailer'} ${a.unitNumber}`,
+      subtitle:
+        [a.vin ? `VIN ${a.vin}` : null, a.plate ? `Plate ${a.plate}` : null, [a.make, a.model].filter(Boolean).join(' ') || null].filter(Boolean).join(' · ') ||
+        null,
+      status: a.status,
+      link: `${ORG}/${tag === 'vehicle' ? 'vehicles' : 'trailers'}?open=${a.id}`,
+      // The order of the assets' search_text (migration 0010).
+      match: matchOf(text, [
+        ['unit number', a.unitNumber],
+        ['VIN', a.vin],
+        ['plate', a.plate],
+        ['make', a.make],
+        ['model', a.model],
+      ]),
+    })),
   };
 }
 
@@ -117,7 +123,10 @@ function driverGroup(page: DriverPage, text: string): Group {
       tag: 'driver',
       id: d.id,
       title: `${d.firstName} ${d.lastName}`,
-      subtitle: [d.licenseNumber ? `Licence ${d.licenseNumber}${d.licenseState ? ` (${d.licenseState})` : ''}` : null, d.employeeId ? `Employee ${d.employeeId}` : null].filter(Boolean).join(' · ') || null,
+      subtitle:
+        [d.licenseNumber ? `Licence ${d.licenseNumber}${d.licenseState ? ` (${d.licenseState})` : ''}` : null, d.employeeId ? `Employee ${d.employeeId}` : null]
+          .filter(Boolean)
+          .join(' · ') || null,
       status: d.status,
       link: `${ORG}/all-drivers?open=${d.id}`,
       match: driverMatch(d, text),
@@ -127,13 +136,27 @@ function driverGroup(page: DriverPage, text: string): Group {
 
 /** The order of the drivers' search_text (migration 0010). */
 function driverMatch(d: DriverPage['content'][number], text: string): SearchHit['match'] {
-  return matchOf(text, [['first name', d.firstName], ['last name', d.lastName], ['email', d.email], ['employee id', d.employeeId], ['licence number', d.licenseNumber], ['phone', d.phone]]);
+  return matchOf(text, [
+    ['first name', d.firstName],
+    ['last name', d.lastName],
+    ['email', d.email],
+    ['employee id', d.employeeId],
+    ['licence number', d.licenseNumber],
+    ['phone', d.phone],
+  ]);
 }
 
 const ph = (name: string) => sql.placeholder(name);
 
 /** The union's statement for one shape (which tags, filters and log-day form), rendered and prepared once. */
-function smallListsSql(shape: { device: boolean; user: boolean; group: boolean; logDay: 'date' | 'latest' | null; status: string | null; inGroup: boolean }): SQL {
+function smallListsSql(shape: {
+  device: boolean;
+  user: boolean;
+  group: boolean;
+  logDay: 'date' | 'latest' | null;
+  status: string | null;
+  inGroup: boolean;
+}): SQL {
   const parts: SQL[] = [];
   if (shape.device) {
     parts.push(sql`(select 'device' as tag, g.id, g.name as a, g.unique_id as b, a.unit_number as c, null as d, g.phone as e, g.firmware as f, g.status, count(*) over ()::int as total
@@ -168,7 +191,18 @@ function smallListsSql(shape: { device: boolean; user: boolean; group: boolean; 
   return sql.join(parts, sql` union all `);
 }
 
-type SmallRow = { tag: 'device' | 'user' | 'group' | 'logDay'; id: string; a: string | null; b: string | null; c: string | null; d: string | null; e: string | null; f: string | null; status: string | null; total: number };
+type SmallRow = {
+  tag: 'device' | 'user' | 'group' | 'logDay';
+  id: string;
+  a: string | null;
+  b: string | null;
+  c: string | null;
+  d: string | null;
+  e: string | null;
+  f: string | null;
+  status: string | null;
+  total: number;
+};
 
 const smallStatements = new PreparedCache<SmallRow>('search_small');
 
@@ -176,7 +210,15 @@ const smallStatements = new PreparedCache<SmallRow>('search_small');
  * Devices, users, groups and the found drivers' log days (the date asked for, else each one's
  * latest), each its first `limit` matches with their total, in one statement.
  */
-async function smallListsOf(s: ReadScope, text: string, date: string | null, limit: number, f: Filters, want: Set<SearchTag>, drivers: DriverPage['content']): Promise<Group[]> {
+async function smallListsOf(
+  s: ReadScope,
+  text: string,
+  date: string | null,
+  limit: number,
+  f: Filters,
+  want: Set<SearchTag>,
+  drivers: DriverPage['content'],
+): Promise<Group[]> {
   const logDays = want.has('logDay') && drivers.length > 0;
   const shape = {
     device: want.has('device'),
@@ -204,11 +246,23 @@ async function smallListsOf(s: ReadScope, text: string, date: string | null, lim
   };
   const out: Group[] = [];
   if (want.has('device'))
-    out.push(groupOf('device', (r) => ({ tag: 'device', id: r.id, title: `Device ${r.a}`, subtitle: [`Id ${r.b}`, r.c ? `in vehicle ${r.c}` : 'not paired'].join(' · '), status: r.status,
-      link: `${ORG}/devices/${r.id}`,
-      // The order of the gateways' search_text (migration 0010).
-      match: matchOf(text, [['device id', r.b], ['name', r.a], ['phone', r.e], ['firmware', r.f]]),
-    })));
+    out.push(
+      groupOf('device', (r) => ({
+        tag: 'device',
+        id: r.id,
+        title: `Device ${r.a}`,
+        subtitle: [`Id ${r.b}`, r.c ? `in vehicle ${r.c}` : 'not paired'].join(' · '),
+        status: r.status,
+        link: `${ORG}/devices/${r.id}`,
+        // The order of the gateways' search_text (migration 0010).
+        match: matchOf(text, [
+          ['device id', r.b],
+          ['name', r.a],
+          ['phone', r.e],
+          ['firmware', r.f],
+        ]),
+      })),
+    );
   if (want.has('user'))
     out.push(
       groupOf('user', (r) => ({
@@ -218,21 +272,47 @@ async function smallListsOf(s: ReadScope, text: string, date: string | null, lim
         subtitle: [r.c, r.d].filter(Boolean).join(' · '),
         status: r.status,
         link: `${ORG}/user-and-roles?u.search=${encodeURIComponent(r.c ?? '')}`,
-        match: matchOf(text, [['first name', r.a], ['last name', r.b], ['email', r.c], ['position', r.d]]),
+        match: matchOf(text, [
+          ['first name', r.a],
+          ['last name', r.b],
+          ['email', r.c],
+          ['position', r.d],
+        ]),
       })),
     );
-  if (want.has('group')) out.push(groupOf('group', (r) => ({ tag: 'group', id: r.id, title: `Group ${r.a}`, subtitle: r.b, status: null,
-      link: `${ORG}/groups/${r.id}/members`,
-      match: matchOf(text, [['name', r.a], ['description', r.b]]),
-    })));
+  if (want.has('group'))
+    out.push(
+      groupOf('group', (r) => ({
+        tag: 'group',
+        id: r.id,
+        title: `Group ${r.a}`,
+        subtitle: r.b,
+        status: null,
+        link: `${ORG}/groups/${r.id}/members`,
+        match: matchOf(text, [
+          ['name', r.a],
+          ['description', r.b],
+        ]),
+      })),
+    );
   if (want.has('logDay'))
     out.push(
       groupOf('logDay', (r) => {
         const d = byDriver.get(r.a ?? '');
         const driver = d ? driverMatch(d, text) : null;
         // A date in the text picked the day; the rest picked the driver.
-        const match = date ? { field: driver ? `log date and driver's ${driver.field}` : 'log date', value: driver ? `${r.b} ${driver.value}` : (r.b ?? '') } : driver;
-        return { tag: 'logDay', id: r.id, title: `Log of ${d ? `${d.firstName} ${d.lastName}` : 'a driver'}, ${r.b}`, subtitle: r.c === 'true' ? 'Certified' : 'Not certified', status: null, link: `/hos/logs/${r.id}`, match };
+        const match = date
+          ? { field: driver ? `log date and driver's ${driver.field}` : 'log date', value: driver ? `${r.b} ${driver.value}` : (r.b ?? '') }
+          : driver;
+        return {
+          tag: 'logDay',
+          id: r.id,
+          title: `Log of ${d ? `${d.firstName} ${d.lastName}` : 'a driver'}, ${r.b}`,
+          subtitle: r.c === 'true' ? 'Certified' : 'Not certified',
+          status: null,
+          link: `/hos/logs/${r.id}`,
+          match,
+        };
       }),
     );
   return out;
@@ -245,6 +325,12 @@ export function searchTags(permissions: ReadonlySet<string>): SearchTags {
 
 /** The filters: record status, and the organization's groups (for a caller who may list them). */
 export async function searchFilters({ db, orgId }: ReadScope, caller: AuthContext): Promise<SearchFilters> {
-  const g = caller.permissions.has('GROUP_LIST') ? await db.select({ id: groups.id, name: groups.name }).from(groups).where(and(eq(groups.organizationId, orgId))).orderBy(groups.name) : [];
+  const g = caller.permissions.has('GROUP_LIST')
+    ? await db
+        .select({ id: groups.id, name: groups.name })
+        .from(groups)
+        .where(and(eq(groups.organizationId, orgId)))
+        .orderBy(groups.name)
+    : [];
   return { statuses: RECORD_STATUSES.map((value) => ({ value, label: value === 'ACTIVE' ? 'Active' : 'Inactive' })), groups: g };
 }

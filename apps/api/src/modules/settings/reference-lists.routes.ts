@@ -25,7 +25,11 @@ const referenceListsRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get('/settings/time-zone/us', {
     config: { tokens: true },
-    schema: { tags, summary: 'US and Canadian home-terminal time zones (IANA ids)', response: { 200: z.array(z.object({ id: z.string(), label: z.string() })), ...errors(401) } },
+    schema: {
+      tags,
+      summary: 'US and Canadian home-terminal time zones (IANA ids)',
+      response: { 200: z.array(z.object({ id: z.string(), label: z.string() })), ...errors(401) },
+    },
     handler: async (req, reply) => {
       requireAuth(req);
       return reply.headers(cache).send([...US_TIME_ZONES]);
@@ -38,7 +42,18 @@ const referenceListsRoutes: FastifyPluginAsyncZod = async (app) => {
       tags,
       summary: 'Unit systems (data is stored metric and shown per the organization setting)',
       response: {
-        200: z.array(z.object({ id: z.string(), label: z.string(), distance: z.string(), volume: z.string(), temperature: z.string(), length: z.string(), weight: z.string(), speed: z.string() })),
+        200: z.array(
+          z.object({
+            id: z.string(),
+            label: z.string(),
+            distance: z.string(),
+            volume: z.string(),
+            temperature: z.string(),
+            length: z.string(),
+            weight: z.string(),
+            speed: z.string(),
+          }),
+        ),
         ...errors(401),
       },
     },

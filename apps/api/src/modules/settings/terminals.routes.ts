@@ -13,7 +13,13 @@ const tags = ['settings'];
 const terminalsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get('/organizations/:orgId/terminals', {
     config: { anyPermissions: ['ORG_READ', 'DRIVER_LIST'], tokens: true },
-    schema: { tags, summary: "The organization's home terminals (address and time zone) with their drivers' count", params: orgIdParams, querystring: terminalListQuery, response: { 200: terminalPageSchema, ...orgErrors() } },
+    schema: {
+      tags,
+      summary: "The organization's home terminals (address and time zone) with their drivers' count",
+      params: orgIdParams,
+      querystring: terminalListQuery,
+      response: { 200: terminalPageSchema, ...orgErrors() },
+    },
     handler: (req) => svc.listTerminals(scopeOf(req, req.params.orgId), req.query),
   });
 
@@ -31,13 +37,24 @@ const terminalsRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.put('/organizations/:orgId/terminals/:terminalId', {
     config: { permissions: ['ORG_UPDATE'], tokens: true },
-    schema: { tags, summary: "Edit a home terminal; a new time zone becomes its drivers' home time zone", params: terminalIdParams, body: terminalInputSchema, response: { 200: terminalSchema, ...orgErrors(409) } },
+    schema: {
+      tags,
+      summary: "Edit a home terminal; a new time zone becomes its drivers' home time zone",
+      params: terminalIdParams,
+      body: terminalInputSchema,
+      response: { 200: terminalSchema, ...orgErrors(409) },
+    },
     handler: (req) => svc.updateTerminal(scopeOf(req, req.params.orgId), req.params.terminalId, req.body),
   });
 
   app.delete('/organizations/:orgId/terminals/:terminalId', {
     config: { permissions: ['ORG_UPDATE'], tokens: true },
-    schema: { tags, summary: 'Delete a home terminal no driver belongs to (409 while drivers do)', params: terminalIdParams, response: { 204: z.null(), ...orgErrors(409) } },
+    schema: {
+      tags,
+      summary: 'Delete a home terminal no driver belongs to (409 while drivers do)',
+      params: terminalIdParams,
+      response: { 204: z.null(), ...orgErrors(409) },
+    },
     handler: async (req, reply) => {
       await svc.deleteTerminal(scopeOf(req, req.params.orgId), req.params.terminalId);
       return reply.code(204).send(null);

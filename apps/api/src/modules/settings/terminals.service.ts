@@ -45,7 +45,9 @@ function present(t: TerminalRow, driverCount: number): Terminal {
 export async function listTerminals({ db, orgId }: ReadScope, q: { page: number; size: number; sort?: string; search?: string }): Promise<Page<Terminal>> {
   const where = and(
     eq(terminals.organizationId, orgId),
-    q.search ? sql`lower(${terminals.name} || ' ' || ${terminals.addressLine1} || ' ' || ${terminals.city} || ' ' || ${terminals.state}) like ${likeTerm(q.search)}` : undefined,
+    q.search
+      ? sql`lower(${terminals.name} || ' ' || ${terminals.addressLine1} || ' ' || ${terminals.city} || ' ' || ${terminals.state}) like ${likeTerm(q.search)}`
+      : undefined,
   );
   const [total] = await db.select({ n: countAll }).from(terminals).where(where);
   const rows = await db
@@ -55,12 +57,19 @@ export async function listTerminals({ db, orgId }: ReadScope, q: { page: number;
     .orderBy(...orderBy(q.sort, SORTS, 'name', asc(terminals.id)))
     .limit(q.size)
     .offset(q.page * q.size);
-  return toPage(rows.map((r) => present(r.t, r.n)), total?.n ?? 0, q);
+  return toPage(
+    rows.map((r) => present(r.t, r.n)),
+    total?.n ?? 0,
+    q,
+  );
 }
 
 export async function getTerminal({ db, orgId }: ReadScope, terminalId: string): Promise<Terminal> {
   const t = await findTerminal(db, orgId, terminalId);
-  const [n] = await db.select({ n: countAll }).from(drivers).where(and(eq(drivers.organizationId, orgId), eq(drivers.homeTerminalId, terminalId)));
+  const [n] = await db
+    .select({ n: countAll })
+    .from(drivers)
+    .where(and(eq(drivers.organizationId, orgId), eq(drivers.homeTerminalId, terminalId)));
   return present(t, n?.n ?? 0);
 }
 
@@ -69,7 +78,10 @@ const values = (i: Input) => ({ name: i.name, addressLine1: i.addressLine1, city
 export async function createTerminal({ db, orgId, actor }: Scope, input: Input): Promise<Terminal> {
   try {
     const row = await db.transaction(async (tx) => {
-      const [t] = await tx.insert(terminals).values({ organizationId: orgId, ...values(input) }).returning();
+      const [t] = await tx
+        .insert(terminals)
+        .values({ organizationId: orgId, ...values(input) })
+        .returning();
       if (!t) throw new Error('terminal insert returned nothing');
       await recordActivity(tx, { orgId, actor, action: 'CREATE', entityType: 'TERMINAL', entityId: t.id, after: t });
       return t;
@@ -89,7 +101,11 @@ export async function updateTerminal({ db, orgId, actor }: Scope, terminalId: st
     await db.transaction(async (tx) => {
       const before = await findTerminal(tx, orgId, terminalId, true);
       const now = new Date();
-      const [after] = await tx.update(terminals).set({ ...values(input), updatedAt: now }).where(and(eq(terminals.organizationId, orgId), eq(terminals.id, terminalId))).returning();
+      const [after] = await tx
+        .update(terminals)
+        .set({ ...values(input), updatedAt: now })
+        .where(and(eq(terminals.organizationId, orgId), eq(terminals.id, terminalId)))
+        .returning();
       let moved = 0;
       if (before.timeZone !== input.timeZone) {
         const rows = await tx
@@ -99,7 +115,15 @@ export async function updateTerminal({ db, orgId, actor }: Scope, terminalId: st
           .returning({ id: drivers.id });
         moved = rows.length;
       }
-      await recordActivity(tx, { orgId, actor, action: 'UPDATE', entityType: 'TERMINAL', entityId: terminalId, before, after: { ...after, ...(moved ? { driversMoved: moved } : {}) } });
+      await recordActivity(tx, {
+        orgId,
+        actor,
+        action: 'UPDATE',
+        entityType: 'TERMINAL',
+        entityId: terminalId,
+        before,
+        after: { ...after, ...(moved ? { driversMoved: moved } : {}) },
+      });
     });
   } catch (err) {
     throw duplicateError(err, input) ?? err;
@@ -111,7 +135,10 @@ export async function updateTerminal({ db, orgId, actor }: Scope, terminalId: st
 export async function deleteTerminal({ db, orgId, actor }: Scope, terminalId: string): Promise<void> {
   await db.transaction(async (tx) => {
     const before = await findTerminal(tx, orgId, terminalId, true);
-    const [used] = await tx.select({ n: countAll }).from(drivers).where(and(eq(drivers.organizationId, orgId), eq(drivers.homeTerminalId, terminalId)));
+    const [used] = await tx
+      .select({ n: countAll })
+      .from(drivers)
+      .where(and(eq(drivers.organizationId, orgId), eq(drivers.homeTerminalId, terminalId)));
     const n = used?.n ?? 0;
     if (n > 0) {
       throw conflict(

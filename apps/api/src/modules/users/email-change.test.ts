@@ -44,8 +44,12 @@ const edit = (who: Person, email: string, extra: Record<string, unknown> = {}, t
   t.app.inject({ method: 'PUT', url: url(`/users/${who.id}`), headers: bearer(token), payload: { firstName: 'Mem', lastName: 'Ber', email, ...extra } });
 
 const mailTo = (address: string) => readOutbox(t.dataDir).filter((m) => m.to === address.toLowerCase());
-const undoLink = (address: string) => mailTo(address).at(-1)?.text.match(/undo-email-change\/([A-Za-z0-9_-]+)/)?.[1];
-const signIn = (email: string, password: string) => t.app.inject({ method: 'POST', url: '/api/v1/auth/authenticate', payload: { email, password }, remoteAddress: ip() });
+const undoLink = (address: string) =>
+  mailTo(address)
+    .at(-1)
+    ?.text.match(/undo-email-change\/([A-Za-z0-9_-]+)/)?.[1];
+const signIn = (email: string, password: string) =>
+  t.app.inject({ method: 'POST', url: '/api/v1/auth/authenticate', payload: { email, password }, remoteAddress: ip() });
 const undo = (token: string) => t.app.inject({ method: 'POST', url: '/api/v1/auth/undo-email-change', payload: { token }, remoteAddress: ip() });
 const emailOf = async (id: string) => rowsOf<{ email: string }>(await t.database.db.execute(sql`select email from users where id = ${id}`))[0]?.email;
 
@@ -72,7 +76,9 @@ describe('changing your own e-mail', () => {
     expect(notice.subject).toBe('Your Fleetline e-mail was changed');
     expect(notice.text).toContain(`from ${p.email} to ${next}`);
     expect(notice.text).toContain('within 7 days');
-    const [row] = rowsOf<{ ttl: number }>(await t.database.db.execute(sql`select extract(epoch from expires_at - created_at)::int as ttl from email_changes where user_id = ${p.id}`));
+    const [row] = rowsOf<{ ttl: number }>(
+      await t.database.db.execute(sql`select extract(epoch from expires_at - created_at)::int as ttl from email_changes where user_id = ${p.id}`),
+    );
     expect(row!.ttl).toBeGreaterThanOrEqual(7 * 86400 - 5);
     expect(row!.ttl).toBeLessThanOrEqual(7 * 86400 + 5);
     expect((await signIn(next, PASSWORD)).statusCode).toBe(200);
@@ -95,7 +101,12 @@ describe('undoing a change of e-mail', () => {
     expect((await edit(p, evil, { currentPassword: PASSWORD })).statusCode).toBe(200);
     expect((await t.app.inject({ method: 'POST', url: '/api/v1/auth/reset-password', payload: { email: evil }, remoteAddress: ip() })).statusCode).toBe(202);
     const intruderReset = linkToken(t.dataDir, evil);
-    const minted = await t.app.inject({ method: 'POST', url: url('/api-tokens'), headers: bearer(p.session.accessToken), payload: { name: 'Intruder', permissions: ['LOAD_LIST'] } });
+    const minted = await t.app.inject({
+      method: 'POST',
+      url: url('/api-tokens'),
+      headers: bearer(p.session.accessToken),
+      payload: { name: 'Intruder', permissions: ['LOAD_LIST'] },
+    });
     expect(minted.statusCode, minted.body).toBe(201);
     const token = minted.json().token as string;
     expect((await t.app.inject({ method: 'GET', url: url('/loads'), headers: bearer(token) })).statusCode).toBe(200);
@@ -110,13 +121,23 @@ describe('undoing a change of e-mail', () => {
     expect((await t.app.inject({ method: 'GET', url: '/api/v1/auth/me', headers: bearer(p.session.accessToken) })).statusCode).toBe(401);
     expect((await t.app.inject({ method: 'POST', url: '/api/v1/auth/refresh-token', headers: bearer(p.session.refreshToken) })).statusCode).toBe(401);
     expect((await t.app.inject({ method: 'GET', url: url('/loads'), headers: bearer(token) })).statusCode).toBe(401);
-    const spent = await t.app.inject({ method: 'POST', url: '/api/v1/auth/create-new-password', payload: { token: intruderReset, password: 'Intruder#2026x' }, remoteAddress: ip() });
+    const spent = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/create-new-password',
+      payload: { token: intruderReset, password: 'Intruder#2026x' },
+      remoteAddress: ip(),
+    });
     expect(spent.statusCode).toBe(400);
     expect((await signIn(p.email, PASSWORD)).statusCode).toBe(401);
     expect((await signIn(evil, PASSWORD)).statusCode).toBe(401);
 
     // The owner chooses a new password with the link sent to the restored address.
-    const chosen = await t.app.inject({ method: 'POST', url: '/api/v1/auth/create-new-password', payload: { token: linkToken(t.dataDir, p.email), password: 'Owner#Back2026' }, remoteAddress: ip() });
+    const chosen = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/create-new-password',
+      payload: { token: linkToken(t.dataDir, p.email), password: 'Owner#Back2026' },
+      remoteAddress: ip(),
+    });
     expect(chosen.statusCode, chosen.body).toBe(204);
     expect((await signIn(p.email, 'Owner#Back2026')).statusCode).toBe(200);
 

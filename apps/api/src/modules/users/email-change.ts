@@ -24,20 +24,28 @@ export const sameAddress = (a: string, b: string) => a.toLowerCase() === b.toLow
 /** The caller's own new e-mail needs their current password: a 400 on `currentPassword` otherwise. */
 export async function assertCurrentPassword(passwordHash: string | null, currentPassword: string | undefined): Promise<void> {
   if (!currentPassword) throw invalidField('currentPassword', 'Enter your current password to change your e-mail', 'users.current_password_required');
-  if (!(await verifyPassword(passwordHash, currentPassword))) throw invalidField('currentPassword', 'Current password is not correct', 'users.current_password_wrong');
+  if (!(await verifyPassword(passwordHash, currentPassword)))
+    throw invalidField('currentPassword', 'Current password is not correct', 'users.current_password_wrong');
 }
 
 /**
  * Inside the transaction that changes the e-mail: the undo link's row, and the notice to the old
  * address. Sent before the commit, so a change whose notice cannot be sent does not happen.
  */
-export async function noticeEmailChange(tx: DbOrTx, mail: Omit<MailDeps, 'db'>, user: { id: string; firstName: string | null }, oldEmail: string, newEmail: string): Promise<void> {
+export async function noticeEmailChange(
+  tx: DbOrTx,
+  mail: Omit<MailDeps, 'db'>,
+  user: { id: string; firstName: string | null },
+  oldEmail: string,
+  newEmail: string,
+): Promise<void> {
   const token = randomToken(32);
   await tx.insert(emailChanges).values({ userId: user.id, oldEmail, newEmail, tokenHash: sha256(token), expiresAt: new Date(Date.now() + EMAIL_UNDO_TTL_MS) });
   const link = `${mail.publicUrl}/undo-email-change/${token}`;
   const hello = `Hello ${user.firstName ?? ''},`;
   const what = `The e-mail you sign in to Fleetline with was changed from ${oldEmail} to ${newEmail}.`;
-  const undo = 'If you did not do this, undo it within 7 days with this link. Undoing it puts this address back, signs every session out and asks you to choose a new password:';
+  const undo =
+    'If you did not do this, undo it within 7 days with this link. Undoing it puts this address back, signs every session out and asks you to choose a new password:';
   await mail.mailer.send({
     to: oldEmail,
     subject: 'Your Fleetline e-mail was changed',
@@ -61,7 +69,10 @@ export async function undoEmailChange(deps: { db: Db } & Omit<MailDeps, 'db'>, t
         .where(and(eq(emailChanges.tokenHash, sha256(token)), isNull(emailChanges.usedAt), gt(emailChanges.expiresAt, new Date())))
         .returning();
       if (!change) throw badRequest('This link is invalid or has expired.', 'Unknown, used or expired e-mail undo token');
-      await tx.update(emailChanges).set({ usedAt: new Date() }).where(and(eq(emailChanges.userId, change.userId), isNull(emailChanges.usedAt)));
+      await tx
+        .update(emailChanges)
+        .set({ usedAt: new Date() })
+        .where(and(eq(emailChanges.userId, change.userId), isNull(emailChanges.usedAt)));
       const [before] = await tx.select().from(users).where(eq(users.id, change.userId));
       if (!before) throw badRequest('This link is invalid or has expired.', 'User gone');
       const [after] = await tx
@@ -74,7 +85,10 @@ export async function undoEmailChange(deps: { db: Db } & Omit<MailDeps, 'db'>, t
         })
         .where(eq(users.id, change.userId))
         .returning();
-      await tx.update(passwordResetTokens).set({ usedAt: new Date() }).where(and(eq(passwordResetTokens.userId, change.userId), isNull(passwordResetTokens.usedAt)));
+      await tx
+        .update(passwordResetTokens)
+        .set({ usedAt: new Date() })
+        .where(and(eq(passwordResetTokens.userId, change.userId), isNull(passwordResetTokens.usedAt)));
       await revokeAllSessions(tx, change.userId);
       await revokeTokensCreatedSince(tx, change.userId, change.createdAt);
       await recordActivity(tx, {

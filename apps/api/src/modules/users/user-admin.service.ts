@@ -33,7 +33,12 @@ export async function listUsers({ db, orgId }: ReadScope, q: z.output<typeof use
   if (q.search) {
     const p = likePattern(q.search);
     conds.push(
-      or(ilike(users.email, p), ilike(users.firstName, p), ilike(users.lastName, p), ilike(sql`coalesce(${users.firstName}, '') || ' ' || coalesce(${users.lastName}, '')`, p)) as SQL,
+      or(
+        ilike(users.email, p),
+        ilike(users.firstName, p),
+        ilike(users.lastName, p),
+        ilike(sql`coalesce(${users.firstName}, '') || ' ' || coalesce(${users.lastName}, '')`, p),
+      ) as SQL,
     );
   }
   if (q.roleId) conds.push(eq(users.roleId, q.roleId));
@@ -115,7 +120,15 @@ export async function deactivateUser({ db, orgId, actor }: Scope, ctx: AuthConte
     const [after] = await tx.update(users).set({ status: 'INACTIVE', updatedAt: new Date() }).where(eq(users.id, userId)).returning();
     if (!after) throw notFound('User');
     await revokeAllSessions(tx, userId);
-    await recordActivity(tx, { orgId, actor, action: 'DEACTIVATE', entityType: 'USER', entityId: userId, before: { status: before.user.status }, after: { status: 'INACTIVE' } });
+    await recordActivity(tx, {
+      orgId,
+      actor,
+      action: 'DEACTIVATE',
+      entityType: 'USER',
+      entityId: userId,
+      before: { status: before.user.status },
+      after: { status: 'INACTIVE' },
+    });
     return presentUser(after, before.roleName);
   });
 }
@@ -129,7 +142,15 @@ export async function activateUser({ db, orgId, actor }: Scope, ctx: AuthContext
     const status = before.user.passwordHash ? 'ACTIVE' : 'INVITED';
     const [after] = await tx.update(users).set({ status, updatedAt: new Date() }).where(eq(users.id, userId)).returning();
     if (!after) throw notFound('User');
-    await recordActivity(tx, { orgId, actor, action: 'ACTIVATE', entityType: 'USER', entityId: userId, before: { status: before.user.status }, after: { status } });
+    await recordActivity(tx, {
+      orgId,
+      actor,
+      action: 'ACTIVATE',
+      entityType: 'USER',
+      entityId: userId,
+      before: { status: before.user.status },
+      after: { status },
+    });
     return presentUser(after, before.roleName);
   });
 }
@@ -144,7 +165,13 @@ export async function sendPasswordReset({ db, orgId, actor }: Scope, ctx: AuthCo
   if (user.id !== ctx.userId) assertMayManage(ctx, { id: userId, permissions: await userPermissions(db, user) });
   const sent = user.status === 'INVITED' ? 'INVITATION' : 'RESET';
   await db.transaction(async (tx) => {
-    await recordActivity(tx, { orgId, actor, action: sent === 'INVITATION' ? 'RESEND_INVITATION' : 'SEND_PASSWORD_RESET', entityType: 'USER', entityId: userId });
+    await recordActivity(tx, {
+      orgId,
+      actor,
+      action: sent === 'INVITATION' ? 'RESEND_INVITATION' : 'SEND_PASSWORD_RESET',
+      entityType: 'USER',
+      entityId: userId,
+    });
   });
   if (sent === 'INVITATION') await sendInvitationEmail({ db, ...mail }, user, await organizationName(db, orgId));
   else await sendPasswordResetEmail({ db, ...mail }, user);

@@ -1,5 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, createTestApp, DEMO, eventually, expectErrorBody, expectFieldErrors, login, readOutbox, registerOrganization, type TestContext } from '../../test/helpers.ts';
+import {
+  bearer,
+  createTestApp,
+  DEMO,
+  eventually,
+  expectErrorBody,
+  expectFieldErrors,
+  login,
+  readOutbox,
+  registerOrganization,
+  type TestContext,
+} from '../../test/helpers.ts';
 import { acceptInvitation, linkToken, memberWithRole } from '../../test/members.ts';
 
 let t: TestContext;
@@ -74,20 +85,33 @@ describe('inviting a user', () => {
     const mail = readOutbox(t.dataDir).find((m) => m.to === 'new.hire@demofreight.test');
     expect(mail?.subject).toContain('Demo Freight');
     expect(mail?.text).toContain('http://fleet.test/create-new-password/');
-    const early = await t.app.inject({ method: 'POST', url: '/api/v1/auth/authenticate', payload: { email: 'new.hire@demofreight.test', password: 'whatever1' } });
+    const early = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/authenticate',
+      payload: { email: 'new.hire@demofreight.test', password: 'whatever1' },
+    });
     expect(early.statusCode).toBe(401);
     const s = await acceptInvitation(t.app, t.dataDir, 'new.hire@demofreight.test');
     expect(s.user.permissions).toContain('HOS_LIST');
     const list = await t.app.inject({ method: 'GET', url: `${usersUrl(orgId)}?search=new.hire`, headers: bearer(a.accessToken) });
     expect(list.json().content[0].status).toBe('ACTIVE');
-    const log = await t.app.inject({ method: 'GET', url: `/api/v1/organizations/${orgId}/activity-logs?entityId=${res.json().id}`, headers: bearer(a.accessToken) });
+    const log = await t.app.inject({
+      method: 'GET',
+      url: `/api/v1/organizations/${orgId}/activity-logs?entityId=${res.json().id}`,
+      headers: bearer(a.accessToken),
+    });
     expect(log.json().content.map((e: { action: string }) => e.action)).toEqual(expect.arrayContaining(['INVITE', 'ACCEPT_INVITATION']));
   });
 
   it('names each bad field, refuses a taken e-mail with 409 and a role of another organization with 400', async () => {
     const a = await login(t.app, DEMO.admin);
     const orgId = a.user.organization?.id;
-    const bad = await t.app.inject({ method: 'POST', url: usersUrl(orgId), headers: bearer(a.accessToken), payload: { email: 'nope', firstName: '', lastName: 'X' } });
+    const bad = await t.app.inject({
+      method: 'POST',
+      url: usersUrl(orgId),
+      headers: bearer(a.accessToken),
+      payload: { email: 'nope', firstName: '', lastName: 'X' },
+    });
     expect(bad.statusCode).toBe(400);
     expectFieldErrors(bad.json(), 400, {
       email: 'Email must be a valid email address',
@@ -95,12 +119,22 @@ describe('inviting a user', () => {
       roleId: 'Role is a required field',
     });
     const dispatcherRole = await roleId(a.accessToken, orgId, 'Dispatcher');
-    const dup = await t.app.inject({ method: 'POST', url: usersUrl(orgId), headers: bearer(a.accessToken), payload: { email: DEMO.dispatcher.email, firstName: 'A', lastName: 'B', roleId: dispatcherRole } });
+    const dup = await t.app.inject({
+      method: 'POST',
+      url: usersUrl(orgId),
+      headers: bearer(a.accessToken),
+      payload: { email: DEMO.dispatcher.email, firstName: 'A', lastName: 'B', roleId: dispatcherRole },
+    });
     expect(dup.statusCode).toBe(409);
     expectFieldErrors(dup.json(), 409, { email: 'An account with this email already exists' });
     const other = await registerOrganization(t.app, 'Rival Invite');
     const foreignRole = await roleId(other.accessToken, other.user.organization?.id, 'Administrator');
-    const cross = await t.app.inject({ method: 'POST', url: usersUrl(orgId), headers: bearer(a.accessToken), payload: { email: 'x@y.test', firstName: 'A', lastName: 'B', roleId: foreignRole } });
+    const cross = await t.app.inject({
+      method: 'POST',
+      url: usersUrl(orgId),
+      headers: bearer(a.accessToken),
+      payload: { email: 'x@y.test', firstName: 'A', lastName: 'B', roleId: foreignRole },
+    });
     expect(cross.statusCode).toBe(400);
     expectFieldErrors(cross.json(), 400, { roleId: 'Role is not valid.' });
   });
@@ -110,7 +144,12 @@ describe('inviting a user', () => {
     const orgId = a.user.organization?.id;
     const { session: mgr } = await memberWithRole(t.app, t.dataDir, a, ['USER_CREATE', 'USER_UPDATE'], 'usermgr');
     const adminRole = await roleId(a.accessToken, orgId, 'Administrator');
-    const res = await t.app.inject({ method: 'POST', url: usersUrl(orgId), headers: bearer(mgr.accessToken), payload: { email: 'coup@demofreight.test', firstName: 'C', lastName: 'D', roleId: adminRole } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: usersUrl(orgId),
+      headers: bearer(mgr.accessToken),
+      payload: { email: 'coup@demofreight.test', firstName: 'C', lastName: 'D', roleId: adminRole },
+    });
     expect(res.statusCode).toBe(403);
     expect(readOutbox(t.dataDir).some((m) => m.to === 'coup@demofreight.test')).toBe(false);
     // Nor promote itself or anyone else to Administrator, nor demote the admin.
@@ -138,7 +177,9 @@ describe('inviting a user', () => {
       payload: { firstName: 'Dana', lastName: 'Whitfield', email: 'mine@evil.test' },
     });
     expect(takeover.statusCode).toBe(403);
-    expect((await t.app.inject({ method: 'POST', url: `${usersUrl(orgId)}/${a.user.id}/password-reset`, headers: bearer(mgr.accessToken) })).statusCode).toBe(403);
+    expect((await t.app.inject({ method: 'POST', url: `${usersUrl(orgId)}/${a.user.id}/password-reset`, headers: bearer(mgr.accessToken) })).statusCode).toBe(
+      403,
+    );
     // A user holding no more than the manager is fine to edit.
     const { session: peer } = await memberWithRole(t.app, t.dataDir, a, ['USER_LIST'], 'mgrpeer');
     const edit = await t.app.inject({
@@ -262,7 +303,11 @@ describe('editing, deactivating and resetting users', () => {
     const codes = [x.statusCode, y.statusCode].sort();
     expect(codes[0]).toBe(200);
     expect([401, 409]).toContain(codes[1]);
-    const list = await t.app.inject({ method: 'GET', url: `${usersUrl(orgId)}?status=ACTIVE`, headers: bearer((await login(t.app, DEMO.superAdmin)).accessToken) });
+    const list = await t.app.inject({
+      method: 'GET',
+      url: `${usersUrl(orgId)}?status=ACTIVE`,
+      headers: bearer((await login(t.app, DEMO.superAdmin)).accessToken),
+    });
     expect(list.json().content.filter((u: { role: string }) => u.role === 'ADMIN')).toHaveLength(1);
   });
 
@@ -281,7 +326,12 @@ describe('editing, deactivating and resetting users', () => {
     );
     expect(refused.statusCode).toBe(401);
     expect((await t.app.inject({ method: 'POST', url: '/api/v1/auth/refresh-token', headers: bearer(m.refreshToken) })).statusCode).toBe(401);
-    const signIn = await t.app.inject({ method: 'POST', url: '/api/v1/auth/authenticate', payload: { email, password: 'Member#Pass2026' }, remoteAddress: '10.55.0.1' });
+    const signIn = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/authenticate',
+      payload: { email, password: 'Member#Pass2026' },
+      remoteAddress: '10.55.0.1',
+    });
     expect(signIn.statusCode).toBe(401);
     const reset = await t.app.inject({ method: 'POST', url: `${usersUrl(orgId)}/${m.user.id}/password-reset`, headers: bearer(a.accessToken) });
     expect(reset.statusCode).toBe(409);
@@ -303,19 +353,33 @@ describe('editing, deactivating and resetting users', () => {
     const res = await t.app.inject({ method: 'POST', url: `${usersUrl(orgId)}/${m.user.id}/password-reset`, headers: bearer(a.accessToken) });
     expect(res.statusCode).toBe(202);
     expect(res.json()).toEqual({ sent: 'RESET' });
-    expect(readOutbox(t.dataDir).filter((x) => x.to === email).at(-1)?.subject).toContain('Reset');
-    const set = await t.app.inject({ method: 'POST', url: '/api/v1/auth/create-new-password', payload: { token: linkToken(t.dataDir, email), password: 'Brand#New2026' }, remoteAddress: '10.56.0.1' });
+    expect(
+      readOutbox(t.dataDir)
+        .filter((x) => x.to === email)
+        .at(-1)?.subject,
+    ).toContain('Reset');
+    const set = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/create-new-password',
+      payload: { token: linkToken(t.dataDir, email), password: 'Brand#New2026' },
+      remoteAddress: '10.56.0.1',
+    });
     expect(set.statusCode).toBe(204);
     expect((await login(t.app, { email, password: 'Brand#New2026' }, '10.56.0.2')).user.id).toBe(m.user.id);
 
     const dispatcherRole = await roleId(a.accessToken, orgId, 'Dispatcher');
-    const inv = await t.app.inject({ method: 'POST', url: usersUrl(orgId), headers: bearer(a.accessToken), payload: { email: 'slow@demofreight.test', firstName: 'S', lastName: 'Low', roleId: dispatcherRole } });
+    const inv = await t.app.inject({
+      method: 'POST',
+      url: usersUrl(orgId),
+      headers: bearer(a.accessToken),
+      payload: { email: 'slow@demofreight.test', firstName: 'S', lastName: 'Low', roleId: dispatcherRole },
+    });
     const again = await t.app.inject({ method: 'POST', url: `${usersUrl(orgId)}/${inv.json().id}/password-reset`, headers: bearer(a.accessToken) });
     expect(again.json()).toEqual({ sent: 'INVITATION' });
     expect(readOutbox(t.dataDir).filter((x) => x.to === 'slow@demofreight.test')).toHaveLength(2);
   });
 
-  it("answers 404 when editing or deactivating a user of another organization", async () => {
+  it('answers 404 when editing or deactivating a user of another organization', async () => {
     const other = await registerOrganization(t.app, 'Rival Edit');
     const a = await login(t.app, DEMO.admin);
     const orgId = a.user.organization?.id;
@@ -326,8 +390,13 @@ describe('editing, deactivating and resetting users', () => {
       payload: { firstName: 'X', lastName: 'Y', email: 'x@y.test' },
     });
     expect(edit.statusCode).toBe(404);
-    expect((await t.app.inject({ method: 'POST', url: `${usersUrl(orgId)}/${other.user.id}/deactivate`, headers: bearer(a.accessToken) })).statusCode).toBe(404);
-    expect((await t.app.inject({ method: 'POST', url: `${usersUrl(other.user.organization?.id)}/${other.user.id}/deactivate`, headers: bearer(a.accessToken) })).statusCode).toBe(404);
+    expect((await t.app.inject({ method: 'POST', url: `${usersUrl(orgId)}/${other.user.id}/deactivate`, headers: bearer(a.accessToken) })).statusCode).toBe(
+      404,
+    );
+    expect(
+      (await t.app.inject({ method: 'POST', url: `${usersUrl(other.user.organization?.id)}/${other.user.id}/deactivate`, headers: bearer(a.accessToken) }))
+        .statusCode,
+    ).toBe(404);
     const still = await t.app.inject({ method: 'GET', url: '/api/v1/auth/me', headers: bearer(other.accessToken) });
     expect(still.json().firstName).toBe('Olive');
   });

@@ -23,7 +23,10 @@ export const accountRoleFor = (role: { systemRole: SystemRole }): 'ADMIN' | 'USE
 
 /** The organization's built-in Driver role (decision 0111). */
 export async function driverRoleOf(tx: DbOrTx, orgId: string) {
-  const rows = await tx.select().from(roles).where(and(eq(roles.organizationId, orgId), eq(roles.systemRole, 'DRIVER')));
+  const rows = await tx
+    .select()
+    .from(roles)
+    .where(and(eq(roles.organizationId, orgId), eq(roles.systemRole, 'DRIVER')));
   return rows[0] ?? null;
 }
 
@@ -70,6 +73,9 @@ export async function assertAnotherActiveAdmin(tx: DbOrTx, orgId: string, except
 }
 
 export async function findRole(tx: DbOrTx, orgId: string, roleId: string) {
-  const rows = await tx.select().from(roles).where(and(eq(roles.id, roleId), eq(roles.organizationId, orgId)));
+  const rows = await tx
+    .select()
+    .from(roles)
+    .where(and(eq(roles.id, roleId), eq(roles.organizationId, orgId)));
   return rows[0] ?? null;
 }

@@ -103,7 +103,8 @@ const usersRoutes: FastifyPluginAsyncZod = async (app) => {
       params: userIdParams,
       response: { 202: z.object({ sent: z.enum(['RESET', 'INVITATION']) }), ...orgErrors(409) },
     },
-    handler: async (req, reply) => reply.code(202).send(await admin.sendPasswordReset(scopeOf(req, req.params.orgId), requireAuth(req), mail(), req.params.userId)),
+    handler: async (req, reply) =>
+      reply.code(202).send(await admin.sendPasswordReset(scopeOf(req, req.params.orgId), requireAuth(req), mail(), req.params.userId)),
   });
 
   app.post('/organizations/:orgId/users/:userId/image', {

@@ -3,7 +3,16 @@ import { ORGANIZATION_PERMISSIONS, type Tokens, type User, type UserProfileInput
 import type { Db, DbOrTx } from '../../db/client.ts';
 import { bumpListVersion } from '../../list-index/list-versions.ts';
 import { roles, users } from '../../db/schema/index.ts';
-import { type AccessTokens, type AuthContext, hashPassword, issueSession, type ReadScope, revokeAllSessions, type Scope, verifyPassword } from '../auth/index.ts';
+import {
+  type AccessTokens,
+  type AuthContext,
+  hashPassword,
+  issueSession,
+  type ReadScope,
+  revokeAllSessions,
+  type Scope,
+  verifyPassword,
+} from '../auth/index.ts';
 import { forbidden, invalidField, notFound } from '../../http/errors.ts';
 import { duplicateError } from '../../db/sql/constraint-words.ts';
 import { recordActivity } from '../activity-log/index.ts';

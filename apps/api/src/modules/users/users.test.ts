@@ -33,19 +33,34 @@ describe('my account', () => {
       url,
       headers: bearer(s.accessToken),
       // A new e-mail of your own needs your current password (decision 0227; email-change.test.ts).
-      payload: { firstName: 'Marcus', lastName: 'Reyes', email: 'Marcus.Reyes@DemoFreight.test', position: 'Night dispatcher', phone: '+1 (312) 555-0100', timeZone: 'America/Denver', currentPassword: DEMO.dispatcher.password },
+      payload: {
+        firstName: 'Marcus',
+        lastName: 'Reyes',
+        email: 'Marcus.Reyes@DemoFreight.test',
+        position: 'Night dispatcher',
+        phone: '+1 (312) 555-0100',
+        timeZone: 'America/Denver',
+        currentPassword: DEMO.dispatcher.password,
+      },
     });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ firstName: 'Marcus', email: 'marcus.reyes@demofreight.test', position: 'Night dispatcher', timeZone: 'America/Denver' });
     const me = (await t.app.inject({ method: 'GET', url: '/api/v1/auth/me', headers: bearer(s.accessToken) })).json();
     expect(me.firstName).toBe('Marcus');
-    const log = await t.database.db.execute(`select action, entity_type, changes from activity_log where entity_id = '${s.user.id}' and action = 'UPDATE'` as never);
+    const log = await t.database.db.execute(
+      `select action, entity_type, changes from activity_log where entity_id = '${s.user.id}' and action = 'UPDATE'` as never,
+    );
     const rows = (log as unknown as { rows: Array<{ changes: { before: { firstName: string }; after: { firstName: string } } }> }).rows;
     expect(rows.at(-1)?.changes.before.firstName).toBe('Marco');
     expect(rows.at(-1)?.changes.after.firstName).toBe('Marcus');
     expect(JSON.stringify(rows)).not.toContain('passwordHash');
     // Restore the demo e-mail.
-    await t.app.inject({ method: 'PUT', url, headers: bearer(s.accessToken), payload: { firstName: 'Marco', lastName: 'Reyes', email: DEMO.dispatcher.email, currentPassword: DEMO.dispatcher.password } });
+    await t.app.inject({
+      method: 'PUT',
+      url,
+      headers: bearer(s.accessToken),
+      payload: { firstName: 'Marco', lastName: 'Reyes', email: DEMO.dispatcher.email, currentPassword: DEMO.dispatcher.password },
+    });
   });
 
   it('rejects a bad e-mail, an unknown time zone and an empty first name, naming each field, and changes nothing', async () => {
@@ -113,13 +128,28 @@ describe('my account', () => {
     const s = await login(t.app, DEMO.admin);
     const other = await login(t.app, DEMO.admin);
     const url = `/api/v1/organizations/${s.user.organization?.id}/users/${s.user.id}/changePassword`;
-    const wrong = await t.app.inject({ method: 'PUT', url, headers: bearer(s.accessToken), payload: { currentPassword: 'nope', newPassword: 'Another#Pass9' } });
+    const wrong = await t.app.inject({
+      method: 'PUT',
+      url,
+      headers: bearer(s.accessToken),
+      payload: { currentPassword: 'nope', newPassword: 'Another#Pass9' },
+    });
     expect(wrong.statusCode).toBe(400);
     expectFieldErrors(wrong.json(), 400, { currentPassword: 'Current password is not correct' });
-    const short = await t.app.inject({ method: 'PUT', url, headers: bearer(s.accessToken), payload: { currentPassword: DEMO.admin.password, newPassword: 'short' } });
+    const short = await t.app.inject({
+      method: 'PUT',
+      url,
+      headers: bearer(s.accessToken),
+      payload: { currentPassword: DEMO.admin.password, newPassword: 'short' },
+    });
     expect(short.statusCode).toBe(400);
     expectFieldErrors(short.json(), 400, { newPassword: 'New password must be at least 8 characters' });
-    const ok = await t.app.inject({ method: 'PUT', url, headers: bearer(s.accessToken), payload: { currentPassword: DEMO.admin.password, newPassword: 'Another#Pass9' } });
+    const ok = await t.app.inject({
+      method: 'PUT',
+      url,
+      headers: bearer(s.accessToken),
+      payload: { currentPassword: DEMO.admin.password, newPassword: 'Another#Pass9' },
+    });
     expect(ok.statusCode).toBe(200);
     const renewed = ok.json() as { accessToken: string; refreshToken: string };
     const refresh = await t.app.inject({ method: 'POST', url: '/api/v1/auth/refresh-token', headers: bearer(other.refreshToken) });
@@ -131,7 +161,12 @@ describe('my account', () => {
     expect(await me(renewed.accessToken)).toBe(200);
     expect((await t.app.inject({ method: 'POST', url: '/api/v1/auth/refresh-token', headers: bearer(renewed.refreshToken) })).statusCode).toBe(200);
     const back = await login(t.app, { email: DEMO.admin.email, password: 'Another#Pass9' });
-    await t.app.inject({ method: 'PUT', url, headers: bearer(back.accessToken), payload: { currentPassword: 'Another#Pass9', newPassword: DEMO.admin.password } });
+    await t.app.inject({
+      method: 'PUT',
+      url,
+      headers: bearer(back.accessToken),
+      payload: { currentPassword: 'Another#Pass9', newPassword: DEMO.admin.password },
+    });
   });
 
   it("refuses to change someone else's password even for an admin", async () => {
@@ -156,7 +191,8 @@ describe("a driver's profile access", () => {
     const driver = await login(t.app, { email: 'driver@demofreight.test', password: 'Driver#2026' });
     const admin = await login(t.app, DEMO.admin);
     const orgId = driver.user.organization!.id;
-    const read = (userId: string, token: string) => t.app.inject({ method: 'GET', url: `/api/v1/organizations/${orgId}/users/${userId}`, headers: bearer(token) });
+    const read = (userId: string, token: string) =>
+      t.app.inject({ method: 'GET', url: `/api/v1/organizations/${orgId}/users/${userId}`, headers: bearer(token) });
     const own = await read(driver.user.id, driver.accessToken);
     expect(own.statusCode, own.body).toBe(200);
     expect(own.json()).toMatchObject({ id: driver.user.id, email: 'driver@demofreight.test' });

@@ -29,7 +29,17 @@ beforeAll(async () => {
   silent = await silentReceiver();
   answering = await answeringReceiver();
   t = await createTestApp({
-    webhooks: { allowHttp: true, allowPrivate: true, sender: true, timeoutMs: 10_000, retryScale: 1, pollMs: 1000, idlePollMs: 30_000, concurrency: 100, maxPerOrg: 50 },
+    webhooks: {
+      allowHttp: true,
+      allowPrivate: true,
+      sender: true,
+      timeoutMs: 10_000,
+      retryScale: 1,
+      pollMs: 1000,
+      idlePollMs: 30_000,
+      concurrency: 100,
+      maxPerOrg: 50,
+    },
   });
 });
 
@@ -50,20 +60,40 @@ describe('fair share between organizations', () => {
     for (const [k, a] of noisy.entries()) {
       const aOrg = a.user.organization!.id;
       await t.app.db.insert(webhookSubscriptions).values(
-        Array.from({ length: A_SUBS }, (_, i) => ({ organizationId: aOrg, url: `${silent.url}/${k}/${i}`, events: ['load.status_changed'], description: `silent ${i}`, secret: `whsec_${Buffer.alloc(32, i % 251).toString('base64')}` })),
+        Array.from({ length: A_SUBS }, (_, i) => ({
+          organizationId: aOrg,
+          url: `${silent.url}/${k}/${i}`,
+          events: ['load.status_changed'],
+          description: `silent ${i}`,
+          secret: `whsec_${Buffer.alloc(32, i % 251).toString('base64')}`,
+        })),
       );
       await registerWebhookOrganization(t.app.db, aOrg);
     }
-    const created = await t.app.inject({ method: 'POST', url: `/api/v1/organizations/${bOrg}/webhooks`, headers: bAuth, payload: { url: answering.url, events: ['load.status_changed'] } });
+    const created = await t.app.inject({
+      method: 'POST',
+      url: `/api/v1/organizations/${bOrg}/webhooks`,
+      headers: bAuth,
+      payload: { url: answering.url, events: ['load.status_changed'] },
+    });
     expect(created.statusCode, created.body).toBe(201);
     const bSub = webhookCreatedSchema.parse(created.json());
 
     // Each A's fact: 600 deliveries due at once, each to a receiver that holds it for the whole timeout.
     for (const a of noisy) {
-      const load = await t.app.inject({ method: 'POST', url: `/api/v1/organizations/${a.user.organization!.id}/loads`, headers: bearer(a.accessToken), payload: loadBody() });
+      const load = await t.app.inject({
+        method: 'POST',
+        url: `/api/v1/organizations/${a.user.organization!.id}/loads`,
+        headers: bearer(a.accessToken),
+        payload: loadBody(),
+      });
       expect(load.statusCode, load.body).toBe(201);
     }
-    await eventually(async () => silent.open(), (n) => n >= 80, 10_000);
+    await eventually(
+      async () => silent.open(),
+      (n) => n >= 80,
+      10_000,
+    );
 
     // B's events, one every 400 ms, each committed by its request (a test event through the outbox).
     const sentAt = new Map<string, number>();
@@ -77,7 +107,11 @@ describe('fair share between organizations', () => {
       if (next > 0) await new Promise((r) => setTimeout(r, next));
     }
     // Waits for the last, at most 25 s: what has not arrived by then counts as late as that (at least).
-    await eventually(async () => [...sentAt.keys()].filter((id) => answering.arrived.has(id)).length, (n) => n === B_EVENTS, 25_000);
+    await eventually(
+      async () => [...sentAt.keys()].filter((id) => answering.arrived.has(id)).length,
+      (n) => n === B_EVENTS,
+      25_000,
+    );
     const now = performance.now();
     const lags = [...sentAt].map(([id, at]) => (answering.arrived.get(id) ?? now) - at).sort((x, y) => x - y);
     const p50 = percentile(lags, 50);

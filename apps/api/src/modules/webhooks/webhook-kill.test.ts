@@ -22,7 +22,6 @@ interface Got {
   at: number;
 }
 
-
 let first: ServerProcess | undefined;
 let second: ServerProcess | undefined;
 let drop: () => Promise<void> = async () => undefined;
@@ -81,7 +80,13 @@ describe('webhook deliveries survive kill -9 of the sending process', () => {
       const text = await res.text();
       return { status: res.status, json: (text ? JSON.parse(text) : null) as Record<string, unknown> };
     };
-    const reg = await call(first, 'POST', '/auth/register', null, { firstname: 'Kim', lastname: 'Kill', organizationName: 'Kill Nine Carrier', email: `kill${Date.now()}@kill.test`, password: 'Str0ngPassword!' });
+    const reg = await call(first, 'POST', '/auth/register', null, {
+      firstname: 'Kim',
+      lastname: 'Kill',
+      organizationName: 'Kill Nine Carrier',
+      email: `kill${Date.now()}@kill.test`,
+      password: 'Str0ngPassword!',
+    });
     expect(reg.status, JSON.stringify(reg.json)).toBe(200);
     const token = reg.json.accessToken as string;
     const orgId = (reg.json.user as { organization: { id: string } }).organization.id;
@@ -104,7 +109,9 @@ describe('webhook deliveries survive kill -9 of the sending process', () => {
     second = await startServer({ env });
     const deadline = Date.now() + 60_000;
     const firstSeen = (sub: string) => [...new Set(got.filter((g) => g.sub === sub).map((g) => g.number))];
-    await vi.waitFor(() => expect([firstSeen('a').length, firstSeen('b').length]).toEqual([4, 4]), { timeout: deadline - Date.now(), interval: 200 }).catch(() => undefined);
+    await vi
+      .waitFor(() => expect([firstSeen('a').length, firstSeen('b').length]).toEqual([4, 4]), { timeout: deadline - Date.now(), interval: 200 })
+      .catch(() => undefined);
 
     // Every event reached both subscriptions (at least once), each subscription's in commit order.
     expect(firstSeen('a')).toEqual(numbers);

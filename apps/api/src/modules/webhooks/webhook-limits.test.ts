@@ -12,7 +12,8 @@ let t: TestContext;
 let orgId: string;
 let admin: Record<string, string>;
 const url = (path = '') => `/api/v1/organizations/${orgId}${path}`;
-const create = (target: string) => t.app.inject({ method: 'POST', url: url('/webhooks'), headers: admin, payload: { url: target, events: ['load.status_changed'] } });
+const create = (target: string) =>
+  t.app.inject({ method: 'POST', url: url('/webhooks'), headers: admin, payload: { url: target, events: ['load.status_changed'] } });
 const countSubs = async () => (await t.app.db.select().from(webhookSubscriptions).where(eq(webhookSubscriptions.organizationId, orgId))).length;
 
 beforeAll(async () => {
@@ -28,7 +29,14 @@ afterAll(async () => {
 
 describe('webhook subscriptions at save', () => {
   it('refuses a local host name written with a final dot, at create and at update', async () => {
-    for (const target of ['https://localhost.:8443/h', 'https://LOCALHOST./h', 'https://api.localhost./h', 'https://tms.internal./h', 'https://printer.local../h', 'https://127.0.0.1./h']) {
+    for (const target of [
+      'https://localhost.:8443/h',
+      'https://LOCALHOST./h',
+      'https://api.localhost./h',
+      'https://tms.internal./h',
+      'https://printer.local../h',
+      'https://127.0.0.1./h',
+    ]) {
       const res = await create(target);
       expect(res.statusCode, `${target}: ${res.body}`).toBe(400);
       expectErrorBody(res.json(), 400);
@@ -37,9 +45,16 @@ describe('webhook subscriptions at save', () => {
     expect(await countSubs()).toBe(0);
     const ok = await create('https://tms.example.com./h');
     expect(ok.statusCode, ok.body).toBe(201);
-    const put = await t.app.inject({ method: 'PUT', url: url(`/webhooks/${ok.json().id}`), headers: admin, payload: { url: 'https://localhost.:8443/h', events: ['load.status_changed'] } });
+    const put = await t.app.inject({
+      method: 'PUT',
+      url: url(`/webhooks/${ok.json().id}`),
+      headers: admin,
+      payload: { url: 'https://localhost.:8443/h', events: ['load.status_changed'] },
+    });
     expectFieldErrors(put.json(), 400, { url: 'URL must not point at a local host name' });
-    expect((await t.app.db.select().from(webhookSubscriptions).where(eq(webhookSubscriptions.organizationId, orgId)))[0]!.url).toBe('https://tms.example.com./h');
+    expect((await t.app.db.select().from(webhookSubscriptions).where(eq(webhookSubscriptions.organizationId, orgId)))[0]!.url).toBe(
+      'https://tms.example.com./h',
+    );
     await t.app.db.delete(webhookSubscriptions).where(eq(webhookSubscriptions.organizationId, orgId));
   });
 
@@ -67,7 +82,12 @@ describe('webhook subscriptions at save', () => {
 
     // Another organization has its own 50.
     const other = await registerOrganization(t.app, 'Other Limited Hooks');
-    const theirs = await t.app.inject({ method: 'POST', url: `/api/v1/organizations/${other.user.organization!.id}/webhooks`, headers: bearer(other.accessToken), payload: { url: 'https://tms.example.com/h', events: ['load.status_changed'] } });
+    const theirs = await t.app.inject({
+      method: 'POST',
+      url: `/api/v1/organizations/${other.user.organization!.id}/webhooks`,
+      headers: bearer(other.accessToken),
+      payload: { url: 'https://tms.example.com/h', events: ['load.status_changed'] },
+    });
     expect(theirs.statusCode, theirs.body).toBe(201);
 
     // One deleted makes room for one.

@@ -53,7 +53,11 @@ export interface SlotShares {
 
 /** The shares of WEBHOOK_CONCURRENCY slots: 50, 5 and 10 of 100. */
 export function slotShares(concurrency: number): SlotShares {
-  return { organization: Math.max(1, Math.ceil(concurrency / 2)), timingOut: Math.max(1, Math.ceil(concurrency / 20)), reserve: Math.max(1, Math.ceil(concurrency / 10)) };
+  return {
+    organization: Math.max(1, Math.ceil(concurrency / 2)),
+    timingOut: Math.max(1, Math.ceil(concurrency / 20)),
+    reserve: Math.max(1, Math.ceil(concurrency / 10)),
+  };
 }
 
 /** The shortest leash: a timing-out subscription's attempts wait at least this long for an answer. */
@@ -272,12 +276,31 @@ function chainsOf(rows: ClaimRow[]): Chain[] {
   for (const r of rows.sort((a, b) => Number(a.id) - Number(b.id))) {
     let chain = chains.get(r.sid);
     if (!chain) {
-      chain = { o: '', sid: r.sid, url: '', secret: '', previous_secret: null, previous_secret_expires_at: null, head: Number(r.head), lease: '', timeouts: 0, items: [] };
+      chain = {
+        o: '',
+        sid: r.sid,
+        url: '',
+        secret: '',
+        previous_secret: null,
+        previous_secret_expires_at: null,
+        head: Number(r.head),
+        lease: '',
+        timeouts: 0,
+        items: [],
+      };
       chains.set(r.sid, chain);
     }
     if (r.o !== null) {
       // The head's row (the first of its chain in id order) carries the subscription.
-      Object.assign(chain, { o: r.o, url: r.url!, secret: r.secret!, previous_secret: r.previous_secret, previous_secret_expires_at: r.previous_secret_expires_at, lease: r.lease!, timeouts: Number(r.timeouts ?? 0) });
+      Object.assign(chain, {
+        o: r.o,
+        url: r.url!,
+        secret: r.secret!,
+        previous_secret: r.previous_secret,
+        previous_secret_expires_at: r.previous_secret_expires_at,
+        lease: r.lease!,
+        timeouts: Number(r.timeouts ?? 0),
+      });
     }
     chain.items.push({ chain, id: Number(r.id), event_id: r.event_id, attempts: r.attempts, body: bodies.get(r.event_id)!, created_ms: r.created_ms });
   }
@@ -301,7 +324,10 @@ export interface SenderStats {
  * off, in the transaction that logs it: the notifications module's `notify`, handed in by the app's
  * wiring (notifications emit webhook events, so this module cannot import them back; decision 0250).
  */
-export type TellAdmins = (tx: DbOrTx, notice: { organizationId: string; kind: 'WEBHOOK_DISABLED'; factKey: string; title: string; body: string; link: string; linkLabel: string }) => Promise<unknown>;
+export type TellAdmins = (
+  tx: DbOrTx,
+  notice: { organizationId: string; kind: 'WEBHOOK_DISABLED'; factKey: string; title: string; body: string; link: string; linkLabel: string },
+) => Promise<unknown>;
 
 export class WebhookSender {
   /** Chains (one per subscription) being sent. */
@@ -555,7 +581,12 @@ export class WebhookSender {
       if (c.previous_secret && c.previous_secret_expires_at && new Date(c.previous_secret_expires_at).getTime() > now.getTime()) {
         signature += ` ${this.signer(c.previous_secret)(id, now, d.body.text)}`;
       }
-      return await postWebhook(c.url, webhookHeaders(id, Math.floor(now.getTime() / 1000), signature), d.body.bytes, { allowHttp: this.config.allowHttp, allowPrivate: this.config.allowPrivate, timeoutMs, cutter });
+      return await postWebhook(c.url, webhookHeaders(id, Math.floor(now.getTime() / 1000), signature), d.body.bytes, {
+        allowHttp: this.config.allowHttp,
+        allowPrivate: this.config.allowPrivate,
+        timeoutMs,
+        cutter,
+      });
     } catch (err) {
       return { status: null, error: (err as Error).message, retryAfterS: null, durationMs: 0 };
     }
@@ -595,7 +626,24 @@ export class WebhookSender {
     const rows = batch.map(({ d, r, at }) => {
       const { o, sid, lease } = d.chain;
       const head = d.id === d.chain.head;
-      if (!r) return { o, id: d.id, sid, head, lease, sent: false, status: 'PENDING', ok: false, gone: false, tout: false, next: null, at: null, code: null, err: null, ms: null };
+      if (!r)
+        return {
+          o,
+          id: d.id,
+          sid,
+          head,
+          lease,
+          sent: false,
+          status: 'PENDING',
+          ok: false,
+          gone: false,
+          tout: false,
+          next: null,
+          at: null,
+          code: null,
+          err: null,
+          ms: null,
+        };
       const ok = r.status !== null && r.status >= 200 && r.status < 300;
       const gone = r.status === 410;
       const delay = ok || gone ? null : retryDelayMs(d.attempts + 1, this.config.retryScale);
@@ -606,7 +654,23 @@ export class WebhookSender {
       this.stats.attempts++;
       if (r.timedOut) this.stats.timedOut++;
       const end = at + r.durationMs;
-      return { o, id: d.id, sid, head, lease, sent: true, status, ok, gone, tout: r.timedOut === true, next: new Date(end + (waitMs ?? 0)).toISOString(), at: new Date(at).toISOString(), code: r.status, err: r.error?.slice(0, 1000) ?? null, ms: r.durationMs };
+      return {
+        o,
+        id: d.id,
+        sid,
+        head,
+        lease,
+        sent: true,
+        status,
+        ok,
+        gone,
+        tout: r.timedOut === true,
+        next: new Date(end + (waitMs ?? 0)).toISOString(),
+        at: new Date(at).toISOString(),
+        code: r.status,
+        err: r.error?.slice(0, 1000) ?? null,
+        ms: r.durationMs,
+      };
     });
     const failingAfterS = (FAILING_DISABLE_MS * this.config.retryScale) / 1000;
     // The time as a parameter, not now(): Citus refuses volatile functions inside CASE and COALESCE in
@@ -653,7 +717,14 @@ export class WebhookSender {
   private async tell(s: { o: string; id: string; url: string; disabled_reason: string | null }): Promise<void> {
     const gone = s.disabled_reason === 'GONE';
     await this.db.transaction(async (tx) => {
-      await recordActivity(tx, { orgId: s.o, actor: { userId: null, email: null, role: 'SYSTEM', ip: null }, action: 'DISABLE', entityType: 'WEBHOOK', entityId: s.id, after: { url: s.url, enabled: false, disabledReason: s.disabled_reason } });
+      await recordActivity(tx, {
+        orgId: s.o,
+        actor: { userId: null, email: null, role: 'SYSTEM', ip: null },
+        action: 'DISABLE',
+        entityType: 'WEBHOOK',
+        entityId: s.id,
+        after: { url: s.url, enabled: false, disabledReason: s.disabled_reason },
+      });
       await this.tellAdmins(tx, {
         organizationId: s.o,
         kind: 'WEBHOOK_DISABLED',

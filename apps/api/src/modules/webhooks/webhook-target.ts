@@ -71,13 +71,15 @@ export function urlProblem(raw: string, rules: TargetRules): string | null {
   } catch {
     return 'URL must be an absolute https URL';
   }
-  if (u.protocol !== 'https:' && !(u.protocol === 'http:' && rules.allowHttp)) return rules.allowHttp ? 'URL must start with https:// or http://' : 'URL must start with https:// (plain http is not allowed on this server)';
+  if (u.protocol !== 'https:' && !(u.protocol === 'http:' && rules.allowHttp))
+    return rules.allowHttp ? 'URL must start with https:// or http://' : 'URL must start with https:// (plain http is not allowed on this server)';
   if (u.username || u.password) return 'URL must not hold a user name or password';
   // Without the final dot: `localhost.` is the fully qualified `localhost`, and resolves the same.
   const host = u.hostname.replace(/^\[|\]$/g, '').replace(/\.+$/, '');
   if (!rules.allowPrivate) {
     if (isIP(host) && isPrivateAddress(host)) return 'URL must not point at a private, loopback or link-local address';
-    if (host === 'localhost' || host.endsWith('.localhost') || host.endsWith('.internal') || host.endsWith('.local')) return 'URL must not point at a local host name';
+    if (host === 'localhost' || host.endsWith('.localhost') || host.endsWith('.internal') || host.endsWith('.local'))
+      return 'URL must not point at a local host name';
   }
   return null;
 }
@@ -286,7 +288,18 @@ class PostHandler implements Dispatcher.DispatchHandler {
 
 /** A delivery's request headers as the flat list `postWebhook` takes. */
 export function webhookHeaders(id: string, timestampS: number, signature: string): string[] {
-  return ['content-type', 'application/json', 'user-agent', 'Fleetline-Webhooks/1.0', 'webhook-id', id, 'webhook-timestamp', String(timestampS), 'webhook-signature', signature];
+  return [
+    'content-type',
+    'application/json',
+    'user-agent',
+    'Fleetline-Webhooks/1.0',
+    'webhook-id',
+    id,
+    'webhook-timestamp',
+    String(timestampS),
+    'webhook-signature',
+    signature,
+  ];
 }
 
 /**
@@ -296,7 +309,12 @@ export function webhookHeaders(id: string, timestampS: number, signature: string
  * everything else, and without one a timer does. An answer complete only after the timeout is a
  * failure whatever it says.
  */
-export async function postWebhook(url: string, headers: string[], body: string | Buffer, opts: TargetRules & { timeoutMs: number; cutter?: RequestCutter }): Promise<AttemptResult> {
+export async function postWebhook(
+  url: string,
+  headers: string[],
+  body: string | Buffer,
+  opts: TargetRules & { timeoutMs: number; cutter?: RequestCutter },
+): Promise<AttemptResult> {
   const started = performance.now();
   const done = (r: Omit<AttemptResult, 'durationMs'>): AttemptResult => ({ ...r, durationMs: Math.round(performance.now() - started) });
   const target = parsedTarget(url, opts);
@@ -312,14 +330,25 @@ export async function postWebhook(url: string, headers: string[], body: string |
     const { status, retryAfter, text } = await dispatchPost(target.pool, target.path, headers, body, cutter);
     const retryAfterS = retryAfterSeconds(retryAfter);
     if (status >= 200 && status < 300) {
-      if (late()) return done({ status: null, error: `No complete answer within ${opts.timeoutMs / 1000} s (HTTP ${status} came later)`, retryAfterS: null, timedOut: true });
+      if (late())
+        return done({
+          status: null,
+          error: `No complete answer within ${opts.timeoutMs / 1000} s (HTTP ${status} came later)`,
+          retryAfterS: null,
+          timedOut: true,
+        });
       return done({ status, error: null, retryAfterS });
     }
-    return done({ status, error: `HTTP ${status}${status >= 300 && status < 400 ? ' (redirects are not followed)' : ''}${text ? `: ${text}` : ''}`, retryAfterS });
+    return done({
+      status,
+      error: `HTTP ${status}${status >= 300 && status < 400 ? ' (redirects are not followed)' : ''}${text ? `: ${text}` : ''}`,
+      retryAfterS,
+    });
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
     const name = (e as { code?: string }).code;
-    if (cutter.cutDone || late() || name === 'UND_ERR_HEADERS_TIMEOUT' || name === 'UND_ERR_BODY_TIMEOUT' || name === 'UND_ERR_CONNECT_TIMEOUT') return done({ status: null, error: `No complete answer within ${opts.timeoutMs / 1000} s`, retryAfterS: null, timedOut: true });
+    if (cutter.cutDone || late() || name === 'UND_ERR_HEADERS_TIMEOUT' || name === 'UND_ERR_BODY_TIMEOUT' || name === 'UND_ERR_CONNECT_TIMEOUT')
+      return done({ status: null, error: `No complete answer within ${opts.timeoutMs / 1000} s`, retryAfterS: null, timedOut: true });
     const cause = (e.cause ?? e) as NodeJS.ErrnoException;
     if (cause.code === 'EPRIVATE') return done({ status: null, error: cause.message, retryAfterS: null });
     return done({ status: null, error: `${cause.code ?? e.code ?? 'Error'}: ${cause.message || e.message}`, retryAfterS: null });

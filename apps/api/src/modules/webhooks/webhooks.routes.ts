@@ -29,13 +29,23 @@ const webhooksRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get('/organizations/:orgId/webhooks', {
     config,
-    schema: { tags, summary: "The organization's webhook subscriptions, newest first (never their secrets)", params: orgIdParams, response: { 200: webhookListSchema, ...orgErrors() } },
+    schema: {
+      tags,
+      summary: "The organization's webhook subscriptions, newest first (never their secrets)",
+      params: orgIdParams,
+      response: { 200: webhookListSchema, ...orgErrors() },
+    },
     handler: (req) => svc.listWebhooks(scopeOf(req, req.params.orgId), app.config.webhooks.maxPerOrg),
   });
 
   app.get('/organizations/:orgId/webhooks/event-types', {
     config,
-    schema: { tags, summary: 'The event types a subscription may ask for, each with a description and an example body', params: orgIdParams, response: { 200: webhookEventTypeListSchema, ...orgErrors() } },
+    schema: {
+      tags,
+      summary: 'The event types a subscription may ask for, each with a description and an example body',
+      params: orgIdParams,
+      response: { 200: webhookEventTypeListSchema, ...orgErrors() },
+    },
     handler: (req) => svc.eventTypes(req.params.orgId),
   });
 
@@ -49,7 +59,8 @@ const webhooksRoutes: FastifyPluginAsyncZod = async (app) => {
       body: webhookInputSchema,
       response: { 201: webhookCreatedSchema, ...orgErrors() },
     },
-    handler: async (req, reply) => reply.code(201).send(await svc.createWebhook(scopeOf(req, req.params.orgId), rules(), app.config.webhooks.maxPerOrg, req.body)),
+    handler: async (req, reply) =>
+      reply.code(201).send(await svc.createWebhook(scopeOf(req, req.params.orgId), rules(), app.config.webhooks.maxPerOrg, req.body)),
   });
 
   app.get('/organizations/:orgId/webhooks/:id', {
@@ -60,7 +71,13 @@ const webhooksRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.put('/organizations/:orgId/webhooks/:id', {
     config,
-    schema: { tags, summary: 'Change the URL, event types, description or whether it is on (turning it on sends what waited)', params: webhookIdParams, body: webhookInputSchema, response: { 200: webhookSchema, ...orgErrors() } },
+    schema: {
+      tags,
+      summary: 'Change the URL, event types, description or whether it is on (turning it on sends what waited)',
+      params: webhookIdParams,
+      body: webhookInputSchema,
+      response: { 200: webhookSchema, ...orgErrors() },
+    },
     handler: (req) => svc.updateWebhook(scopeOf(req, req.params.orgId), rules(), req.params.id, req.body),
   });
 
@@ -75,25 +92,46 @@ const webhooksRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post('/organizations/:orgId/webhooks/:id/rotate-secret', {
     config,
-    schema: { tags, summary: 'A new signing secret; the previous one keeps signing beside it for 24 hours', params: webhookIdParams, response: { 200: webhookSecretSchema, ...orgErrors() } },
+    schema: {
+      tags,
+      summary: 'A new signing secret; the previous one keeps signing beside it for 24 hours',
+      params: webhookIdParams,
+      response: { 200: webhookSecretSchema, ...orgErrors() },
+    },
     handler: (req) => svc.rotateWebhookSecret(scopeOf(req, req.params.orgId), req.params.id),
   });
 
   app.get('/organizations/:orgId/webhooks/:id/deliveries', {
     config,
-    schema: { tags, summary: "A subscription's deliveries, newest first: status, attempts, the last answer's code and time", params: webhookIdParams, querystring: webhookDeliveryListQuery, response: { 200: webhookDeliveryPageSchema, ...orgErrors() } },
+    schema: {
+      tags,
+      summary: "A subscription's deliveries, newest first: status, attempts, the last answer's code and time",
+      params: webhookIdParams,
+      querystring: webhookDeliveryListQuery,
+      response: { 200: webhookDeliveryPageSchema, ...orgErrors() },
+    },
     handler: (req) => svc.listDeliveries(scopeOf(req, req.params.orgId), req.params.id, req.query),
   });
 
   app.post('/organizations/:orgId/webhooks/:id/deliveries/:deliveryId/resend', {
     config,
-    schema: { tags, summary: "Send a delivery's event again (same webhook-id), at the end of the subscription's queue", params: webhookDeliveryParams, response: { 201: webhookDeliverySchema, ...orgErrors() } },
+    schema: {
+      tags,
+      summary: "Send a delivery's event again (same webhook-id), at the end of the subscription's queue",
+      params: webhookDeliveryParams,
+      response: { 201: webhookDeliverySchema, ...orgErrors() },
+    },
     handler: async (req, reply) => reply.code(201).send(await svc.resendDelivery(scopeOf(req, req.params.orgId), req.params.id, req.params.deliveryId)),
   });
 
   app.post('/organizations/:orgId/webhooks/:id/test', {
     config,
-    schema: { tags, summary: 'Send a `webhook.test` event to this subscription (409 while it is off)', params: webhookIdParams, response: { 201: webhookDeliverySchema, ...orgErrors(409) } },
+    schema: {
+      tags,
+      summary: 'Send a `webhook.test` event to this subscription (409 while it is off)',
+      params: webhookIdParams,
+      response: { 201: webhookDeliverySchema, ...orgErrors(409) },
+    },
     handler: async (req, reply) => reply.code(201).send(await svc.sendTestEvent(scopeOf(req, req.params.orgId), req.params.id)),
   });
 };

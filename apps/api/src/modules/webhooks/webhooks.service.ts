@@ -63,7 +63,10 @@ function checkUrl(url: string, rules: TargetRules): void {
 }
 
 async function findSub(db: DbOrTx, orgId: string, id: string, lock = false): Promise<SubRow> {
-  const q = db.select().from(webhookSubscriptions).where(and(eq(webhookSubscriptions.organizationId, orgId), eq(webhookSubscriptions.id, id)));
+  const q = db
+    .select()
+    .from(webhookSubscriptions)
+    .where(and(eq(webhookSubscriptions.organizationId, orgId), eq(webhookSubscriptions.id, id)));
   const [row] = lock ? await q.for('update') : await q;
   if (!row) throw notFound('Webhook');
   return row;
@@ -79,7 +82,11 @@ async function pendingBySub(db: DbOrTx, orgId: string): Promise<Map<string, numb
 }
 
 export async function listWebhooks(s: Scope, limit: number): Promise<WebhookList> {
-  const rows = await s.db.select().from(webhookSubscriptions).where(eq(webhookSubscriptions.organizationId, s.orgId)).orderBy(desc(webhookSubscriptions.createdAt), desc(webhookSubscriptions.id));
+  const rows = await s.db
+    .select()
+    .from(webhookSubscriptions)
+    .where(eq(webhookSubscriptions.organizationId, s.orgId))
+    .orderBy(desc(webhookSubscriptions.createdAt), desc(webhookSubscriptions.id));
   const pending = await pendingBySub(s.db, s.orgId);
   return { content: rows.map((r) => present(r, pending.get(r.id) ?? 0)), limit };
 }
@@ -98,7 +105,10 @@ async function checkRoom(tx: DbOrTx, orgId: string, limit: number): Promise<void
   await tx.execute(sql`select pg_advisory_xact_lock(${CREATE_LOCK_CLASS}, hashtext(${orgId}))`);
   const [row] = await tx.select({ n: count() }).from(webhookSubscriptions).where(eq(webhookSubscriptions.organizationId, orgId));
   if ((row?.n ?? 0) >= limit) {
-    throw badRequest(`This organization already has ${limit} webhook subscriptions, the most allowed. Delete one before adding another.`, `webhooks: at most ${limit} subscriptions per organization (WEBHOOK_MAX_PER_ORG)`);
+    throw badRequest(
+      `This organization already has ${limit} webhook subscriptions, the most allowed. Delete one before adding another.`,
+      `webhooks: at most ${limit} subscriptions per organization (WEBHOOK_MAX_PER_ORG)`,
+    );
   }
 }
 
@@ -108,13 +118,29 @@ export async function createWebhook(s: Scope, rules: TargetRules, limit: number,
     await checkRoom(tx, s.orgId, limit);
     const [r] = await tx
       .insert(webhookSubscriptions)
-      .values({ organizationId: s.orgId, url: input.url, events: input.events, description: input.description, enabled: input.enabled ?? true, secret: newSecret(), createdBy: s.actor.token ? null : s.actor.userId })
+      .values({
+        organizationId: s.orgId,
+        url: input.url,
+        events: input.events,
+        description: input.description,
+        enabled: input.enabled ?? true,
+        secret: newSecret(),
+        createdBy: s.actor.token ? null : s.actor.userId,
+      })
       .returning();
     await registerWebhookOrganization(tx, s.orgId);
     await recordActivity(tx, { orgId: s.orgId, actor: s.actor, action: 'CREATE', entityType: 'WEBHOOK', entityId: r!.id, after: logged(r!) });
     return r!;
   });
-  return { id: row.id, url: row.url, events: row.events, description: row.description, secret: row.secret, enabled: row.enabled, createdAt: row.createdAt.toISOString() };
+  return {
+    id: row.id,
+    url: row.url,
+    events: row.events,
+    description: row.description,
+    secret: row.secret,
+    enabled: row.enabled,
+    createdAt: row.createdAt.toISOString(),
+  };
 }
 
 /** Replaces the URL, event types, description and (when given) whether it is on; turning it on clears why it was off. */
@@ -136,7 +162,15 @@ export async function updateWebhook(s: Scope, rules: TargetRules, id: string, in
       })
       .where(and(eq(webhookSubscriptions.organizationId, s.orgId), eq(webhookSubscriptions.id, id)))
       .returning();
-    await recordActivity(tx, { orgId: s.orgId, actor: s.actor, action: 'UPDATE', entityType: 'WEBHOOK', entityId: id, before: logged(before), after: logged(r!) });
+    await recordActivity(tx, {
+      orgId: s.orgId,
+      actor: s.actor,
+      action: 'UPDATE',
+      entityType: 'WEBHOOK',
+      entityId: id,
+      before: logged(before),
+      after: logged(r!),
+    });
     // Turned on again: what waited in its queue goes now.
     if (turnedOn) await signalOutbox(tx);
     return r!;
@@ -163,7 +197,14 @@ export async function rotateWebhookSecret(s: Scope, id: string): Promise<Webhook
       .set({ secret: newSecret(), previousSecret: before.secret, previousSecretExpiresAt: expires, updatedAt: new Date() })
       .where(and(eq(webhookSubscriptions.organizationId, s.orgId), eq(webhookSubscriptions.id, id)))
       .returning();
-    await recordActivity(tx, { orgId: s.orgId, actor: s.actor, action: 'ROTATE_SECRET', entityType: 'WEBHOOK', entityId: id, after: { previousSecretExpiresAt: expires } });
+    await recordActivity(tx, {
+      orgId: s.orgId,
+      actor: s.actor,
+      action: 'ROTATE_SECRET',
+      entityType: 'WEBHOOK',
+      entityId: id,
+      after: { previousSecretExpiresAt: expires },
+    });
     return { id, secret: r!.secret, previousSecretExpiresAt: expires.toISOString() };
   });
 }
@@ -196,7 +237,11 @@ function presentDelivery(r: { d: typeof webhookDeliveries.$inferSelect; type: st
 /** A subscription's deliveries, newest first. */
 export async function listDeliveries(s: Scope, id: string, q: z.output<typeof webhookDeliveryListQuery>): Promise<Page<WebhookDelivery>> {
   await findSub(s.db, s.orgId, id);
-  const where = and(eq(webhookDeliveries.organizationId, s.orgId), eq(webhookDeliveries.subscriptionId, id), q.status ? eq(webhookDeliveries.status, q.status) : undefined);
+  const where = and(
+    eq(webhookDeliveries.organizationId, s.orgId),
+    eq(webhookDeliveries.subscriptionId, id),
+    q.status ? eq(webhookDeliveries.status, q.status) : undefined,
+  );
   const [rows, [total]] = await Promise.all([
     s.db
       .select(deliveryColumns)
@@ -233,8 +278,18 @@ export async function resendDelivery(s: Scope, id: string, deliveryId: string): 
       .from(webhookDeliveries)
       .where(and(eq(webhookDeliveries.organizationId, s.orgId), eq(webhookDeliveries.subscriptionId, sub.id), eq(webhookDeliveries.id, Number(deliveryId))));
     if (!d) throw notFound('Delivery');
-    const [n] = await tx.insert(webhookDeliveries).values({ organizationId: s.orgId, subscriptionId: sub.id, eventId: d.eventId }).returning({ id: webhookDeliveries.id });
-    await recordActivity(tx, { orgId: s.orgId, actor: s.actor, action: 'RESEND', entityType: 'WEBHOOK', entityId: sub.id, after: { deliveryId: String(d.id), messageId: messageIdOf(d.eventId) } });
+    const [n] = await tx
+      .insert(webhookDeliveries)
+      .values({ organizationId: s.orgId, subscriptionId: sub.id, eventId: d.eventId })
+      .returning({ id: webhookDeliveries.id });
+    await recordActivity(tx, {
+      orgId: s.orgId,
+      actor: s.actor,
+      action: 'RESEND',
+      entityType: 'WEBHOOK',
+      entityId: sub.id,
+      after: { deliveryId: String(d.id), messageId: messageIdOf(d.eventId) },
+    });
     await signalOutbox(tx);
     return n!.id;
   });
@@ -248,9 +303,18 @@ export async function sendTestEvent(s: Scope, id: string): Promise<WebhookDelive
     if (!sub.enabled) throw conflict('Turn the subscription on to send a test event', 'The webhook is disabled');
     const eventId = randomUUID();
     const at = new Date();
-    const sample = webhookExample((sub.events.find((e) => (WEBHOOK_EVENT_TYPES as readonly string[]).includes(e)) ?? 'load.status_changed') as (typeof WEBHOOK_EVENT_TYPES)[number], s.orgId);
+    const sample = webhookExample(
+      (sub.events.find((e) => (WEBHOOK_EVENT_TYPES as readonly string[]).includes(e)) ?? 'load.status_changed') as (typeof WEBHOOK_EVENT_TYPES)[number],
+      s.orgId,
+    );
     const data = { message: 'A test event from Fleetline: your endpoint receives and verifies webhooks.', sample };
-    await tx.insert(webhookEvents).values({ organizationId: s.orgId, id: eventId, type: WEBHOOK_TEST_EVENT_TYPE, occurredAt: at, body: webhookBody(s.orgId, WEBHOOK_TEST_EVENT_TYPE, at, data) });
+    await tx.insert(webhookEvents).values({
+      organizationId: s.orgId,
+      id: eventId,
+      type: WEBHOOK_TEST_EVENT_TYPE,
+      occurredAt: at,
+      body: webhookBody(s.orgId, WEBHOOK_TEST_EVENT_TYPE, at, data),
+    });
     const [n] = await tx.insert(webhookDeliveries).values({ organizationId: s.orgId, subscriptionId: sub.id, eventId }).returning({ id: webhookDeliveries.id });
     await recordActivity(tx, { orgId: s.orgId, actor: s.actor, action: 'TEST', entityType: 'WEBHOOK', entityId: sub.id });
     await signalOutbox(tx);

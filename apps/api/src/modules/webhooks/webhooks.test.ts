@@ -3,7 +3,14 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq, sql } from 'drizzle-orm';
 import { Webhook } from 'standardwebhooks';
-import { webhookCreatedSchema, webhookDeliveryPageSchema, webhookSchema, webhookSecretSchema, type WebhookCreated, type WebhookPayload } from '@fleet/api-contract';
+import {
+  webhookCreatedSchema,
+  webhookDeliveryPageSchema,
+  webhookSchema,
+  webhookSecretSchema,
+  type WebhookCreated,
+  type WebhookPayload,
+} from '@fleet/api-contract';
 import { notifications, webhookDeliveries, webhookSubscriptions } from '../../db/schema/index.ts';
 import { bearer, createTestApp, eventually, expectErrorBody, expectFieldErrors, registerOrganization, type TestContext } from '../../test/helpers.ts';
 import { emitWebhookEvent } from './webhook-outbox.ts';
@@ -55,7 +62,19 @@ const url = (path = '', org = orgId) => `/api/v1/organizations/${org}${path}`;
 
 beforeAll(async () => {
   // Retries 1,000 times sooner than in production: 5 s becomes 5 ms, 5 min 300 ms.
-  t = await createTestApp({ webhooks: { allowHttp: true, allowPrivate: true, sender: true, timeoutMs: 2000, retryScale: 0.001, pollMs: 50, idlePollMs: 60_000, concurrency: 10, maxPerOrg: 50 } });
+  t = await createTestApp({
+    webhooks: {
+      allowHttp: true,
+      allowPrivate: true,
+      sender: true,
+      timeoutMs: 2000,
+      retryScale: 0.001,
+      pollMs: 50,
+      idlePollMs: 60_000,
+      concurrency: 10,
+      maxPerOrg: 50,
+    },
+  });
   const owner = await registerOrganization(t.app, 'Hook Carrier');
   orgId = owner.user.organization!.id;
   admin = bearer(owner.accessToken);
@@ -93,14 +112,24 @@ describe('webhook subscriptions', () => {
     expect(created.statusCode, created.body).toBe(201);
     const load = created.json() as { id: string; number: string };
 
-    await eventually(async () => rx.got.length, (n) => n >= 3, 5000);
+    await eventually(
+      async () => rx.got.length,
+      (n) => n >= 3,
+      5000,
+    );
     expect(rx.got).toHaveLength(3);
     const ids = rx.got.map((r) => r.headers['webhook-id']);
     expect(new Set(ids).size).toBe(1);
     // The library's own verifier accepts it (signature over id.timestamp.body, timestamp tolerance).
     const verified = new Webhook(sub.secret).verify(rx.got[2]!.body, rx.got[2]!.headers as Record<string, string>) as WebhookPayload;
-    expect(verified).toMatchObject({ type: 'load.status_changed', organizationId: orgId, data: { id: load.id, number: load.number, status: 'PLANNED', previousStatus: null } });
-    expect(() => new Webhook(`whsec_${Buffer.alloc(32, 7).toString('base64')}`).verify(rx.got[2]!.body, rx.got[2]!.headers as Record<string, string>)).toThrow();
+    expect(verified).toMatchObject({
+      type: 'load.status_changed',
+      organizationId: orgId,
+      data: { id: load.id, number: load.number, status: 'PLANNED', previousStatus: null },
+    });
+    expect(() =>
+      new Webhook(`whsec_${Buffer.alloc(32, 7).toString('base64')}`).verify(rx.got[2]!.body, rx.got[2]!.headers as Record<string, string>),
+    ).toThrow();
 
     // The third answer is recorded just after the receiver answered it (on Citus, a little later).
     const delivery = async () => {
@@ -119,12 +148,25 @@ describe('webhook subscriptions', () => {
     const cancel = await t.app.inject({ method: 'POST', url: url(`/loads/${created.id}/status`), headers: admin, payload: { status: 'CANCELLED' } });
     expect(cancel.statusCode, cancel.body).toBe(200);
     // Cancelling again is refused (409): its transaction rolls back, and with it the event.
-    expect((await t.app.inject({ method: 'POST', url: url(`/loads/${created.id}/status`), headers: admin, payload: { status: 'CANCELLED' } })).statusCode).toBe(409);
-    await t.app.db.transaction(async (tx) => {
-      await emitWebhookEvent(tx, { orgId, type: 'load.status_changed', at: new Date(), data: { id: created.id, number: 'ROLLED-BACK', status: 'DELIVERED', previousStatus: 'CANCELLED', changedAt: new Date().toISOString(), note: null } });
-      tx.rollback();
-    }).catch(() => undefined);
-    await eventually(async () => rx.got.length, (n) => n >= 2, 3000);
+    expect((await t.app.inject({ method: 'POST', url: url(`/loads/${created.id}/status`), headers: admin, payload: { status: 'CANCELLED' } })).statusCode).toBe(
+      409,
+    );
+    await t.app.db
+      .transaction(async (tx) => {
+        await emitWebhookEvent(tx, {
+          orgId,
+          type: 'load.status_changed',
+          at: new Date(),
+          data: { id: created.id, number: 'ROLLED-BACK', status: 'DELIVERED', previousStatus: 'CANCELLED', changedAt: new Date().toISOString(), note: null },
+        });
+        tx.rollback();
+      })
+      .catch(() => undefined);
+    await eventually(
+      async () => rx.got.length,
+      (n) => n >= 2,
+      3000,
+    );
     // Idle: every delivery was sent and answered, so a third (the rolled-back event) would be in rx.got.
     await t.app.webhookSender.idle();
     expect(rx.got.map((r) => payloadOf(r).data.status)).toEqual(['PLANNED', 'CANCELLED']);
@@ -137,7 +179,11 @@ describe('webhook subscriptions', () => {
     await t.app.inject({ method: 'POST', url: url('/loads'), headers: admin, payload: loadBody() });
     const test = await t.app.inject({ method: 'POST', url: url(`/webhooks/${sub.id}/test`), headers: admin });
     expect(test.statusCode, test.body).toBe(201);
-    await eventually(async () => rx.got.length, (n) => n >= 1, 3000);
+    await eventually(
+      async () => rx.got.length,
+      (n) => n >= 1,
+      3000,
+    );
     await t.app.webhookSender.idle();
     expect(rx.got.map((r) => payloadOf(r).type)).toEqual(['webhook.test']);
     expect((await t.app.inject({ method: 'POST', url: url(`/webhooks/${off.id}/test`), headers: admin })).statusCode).toBe(409);
@@ -150,17 +196,31 @@ describe('webhook subscriptions', () => {
     const sub = await subscribe(['load.status_changed']);
     rx.plan = [{ status: 429, headers: { 'retry-after': '1' } }, { status: 200 }];
     await t.app.inject({ method: 'POST', url: url('/loads'), headers: admin, payload: loadBody() });
-    await eventually(async () => rx.got.length, (n) => n >= 1, 3000);
+    await eventually(
+      async () => rx.got.length,
+      (n) => n >= 1,
+      3000,
+    );
     // The schedule says 5 ms here; the receiver asked for a second. The time passing is the subject.
     await new Promise((r) => setTimeout(r, 400));
     expect(rx.got).toHaveLength(1);
-    await eventually(async () => rx.got.length, (n) => n >= 2, 3000);
+    await eventually(
+      async () => rx.got.length,
+      (n) => n >= 2,
+      3000,
+    );
     expect(rx.got[1]!.headers['webhook-id']).toBe(rx.got[0]!.headers['webhook-id']);
     await t.app.webhookSender.idle();
-    const [d] = webhookDeliveryPageSchema.parse((await t.app.inject({ method: 'GET', url: url(`/webhooks/${sub.id}/deliveries`), headers: admin })).json()).content;
+    const [d] = webhookDeliveryPageSchema.parse(
+      (await t.app.inject({ method: 'GET', url: url(`/webhooks/${sub.id}/deliveries`), headers: admin })).json(),
+    ).content;
     const again = await t.app.inject({ method: 'POST', url: url(`/webhooks/${sub.id}/deliveries/${d!.id}/resend`), headers: admin });
     expect(again.statusCode, again.body).toBe(201);
-    await eventually(async () => rx.got.length, (n) => n >= 3, 3000);
+    await eventually(
+      async () => rx.got.length,
+      (n) => n >= 3,
+      3000,
+    );
     expect(rx.got[2]!.headers['webhook-id']).toBe(rx.got[0]!.headers['webhook-id']);
     expect((await t.app.inject({ method: 'POST', url: url(`/webhooks/${sub.id}/deliveries/999999/resend`), headers: admin })).statusCode).toBe(404);
   });
@@ -178,8 +238,14 @@ describe('webhook subscriptions', () => {
     // The time passing is the subject: nothing is sent while the dead sender's lease runs.
     await new Promise((r) => setTimeout(r, 150));
     expect(rx.got).toHaveLength(0);
-    await eventually(async () => rx.got.length, (n) => n >= 1, 3000);
-    const [d] = webhookDeliveryPageSchema.parse((await t.app.inject({ method: 'GET', url: url(`/webhooks/${sub.id}/deliveries`), headers: admin })).json()).content;
+    await eventually(
+      async () => rx.got.length,
+      (n) => n >= 1,
+      3000,
+    );
+    const [d] = webhookDeliveryPageSchema.parse(
+      (await t.app.inject({ method: 'GET', url: url(`/webhooks/${sub.id}/deliveries`), headers: admin })).json(),
+    ).content;
     await t.app.webhookSender.idle();
     expect(rx.got[0]!.headers['webhook-id']).toBe(d!.messageId);
   });
@@ -195,20 +261,32 @@ describe('webhook subscriptions', () => {
     );
     expect(after).toMatchObject({ enabled: false, disabledReason: 'GONE' });
     const told = await eventually(
-      () => t.app.db.select().from(notifications).where(and(eq(notifications.organizationId, orgId), eq(notifications.kind, 'WEBHOOK_DISABLED'))),
+      () =>
+        t.app.db
+          .select()
+          .from(notifications)
+          .where(and(eq(notifications.organizationId, orgId), eq(notifications.kind, 'WEBHOOK_DISABLED'))),
       (n) => n.length > 0,
       15_000,
     );
     expect(told.length).toBeGreaterThan(0);
     // Turned on again by a person: the reason is cleared.
-    const on = await t.app.inject({ method: 'PUT', url: url(`/webhooks/${sub.id}`), headers: admin, payload: { url: rx.url, events: ['load.status_changed'], enabled: true } });
+    const on = await t.app.inject({
+      method: 'PUT',
+      url: url(`/webhooks/${sub.id}`),
+      headers: admin,
+      payload: { url: rx.url, events: ['load.status_changed'], enabled: true },
+    });
     expect(webhookSchema.parse(on.json())).toMatchObject({ enabled: true, disabledReason: null });
   });
 
   it('a subscription failing for 5 days (scaled) is turned off', async () => {
     const sub = await subscribe(['load.status_changed']);
     rx.plan = [{ status: 503 }];
-    await t.app.db.update(webhookSubscriptions).set({ failingSince: new Date(Date.now() - 10 * 60_000) }).where(eq(webhookSubscriptions.id, sub.id));
+    await t.app.db
+      .update(webhookSubscriptions)
+      .set({ failingSince: new Date(Date.now() - 10 * 60_000) })
+      .where(eq(webhookSubscriptions.id, sub.id));
     await t.app.inject({ method: 'POST', url: url('/loads'), headers: admin, payload: loadBody() });
     const after = await eventually(
       async () => webhookSchema.parse((await t.app.inject({ method: 'GET', url: url(`/webhooks/${sub.id}`), headers: admin })).json()),
@@ -225,14 +303,19 @@ describe('webhook subscriptions', () => {
     await t.app.inject({ method: 'POST', url: url(`/webhooks/${sub.id}/test`), headers: admin });
     const get = async () => webhookSchema.parse((await t.app.inject({ method: 'GET', url: url(`/webhooks/${sub.id}`), headers: admin })).json());
     expect((await eventually(get, (w) => w.consecutiveTimeouts === 1, 5000)).consecutiveTimeouts).toBe(1);
-    const [first] = webhookDeliveryPageSchema.parse((await t.app.inject({ method: 'GET', url: url(`/webhooks/${sub.id}/deliveries`), headers: admin })).json()).content;
+    const [first] = webhookDeliveryPageSchema.parse(
+      (await t.app.inject({ method: 'GET', url: url(`/webhooks/${sub.id}/deliveries`), headers: admin })).json(),
+    ).content;
     expect(first!.lastError).toBe('No complete answer within 2 s');
     expect((await eventually(get, (w) => w.consecutiveTimeouts === 2, 5000)).consecutiveTimeouts).toBe(2);
-    const [second] = webhookDeliveryPageSchema.parse((await t.app.inject({ method: 'GET', url: url(`/webhooks/${sub.id}/deliveries`), headers: admin })).json()).content;
+    const [second] = webhookDeliveryPageSchema.parse(
+      (await t.app.inject({ method: 'GET', url: url(`/webhooks/${sub.id}/deliveries`), headers: admin })).json(),
+    ).content;
     expect(second).toMatchObject({ attempts: 2, lastError: 'No complete answer within 1 s' });
     // It answers: the whole timeout again.
     const d = await eventually(
-      async () => webhookDeliveryPageSchema.parse((await t.app.inject({ method: 'GET', url: url(`/webhooks/${sub.id}/deliveries`), headers: admin })).json()).content[0],
+      async () =>
+        webhookDeliveryPageSchema.parse((await t.app.inject({ method: 'GET', url: url(`/webhooks/${sub.id}/deliveries`), headers: admin })).json()).content[0],
       (x) => x?.status === 'DELIVERED',
       10_000,
     );
@@ -249,7 +332,11 @@ describe('webhook subscriptions', () => {
     expect(secret).not.toBe(sub.secret);
     expect(Date.parse(previousSecretExpiresAt) - Date.now()).toBeGreaterThan(23 * 3_600_000);
     await t.app.inject({ method: 'POST', url: url(`/webhooks/${sub.id}/test`), headers: admin });
-    await eventually(async () => rx.got.length, (n) => n >= 1, 3000);
+    await eventually(
+      async () => rx.got.length,
+      (n) => n >= 1,
+      3000,
+    );
     const r = rx.got[0]!;
     expect(String(r.headers['webhook-signature']).split(' ')).toHaveLength(2);
     for (const s of [secret, sub.secret]) expect(() => new Webhook(s).verify(r.body, r.headers as Record<string, string>)).not.toThrow();
@@ -276,7 +363,9 @@ describe('webhook subscriptions', () => {
   });
 
   it('documents each event type in the API document’s webhooks section', async () => {
-    const doc = (await t.app.inject({ method: 'GET', url: '/api/docs/json' })).json() as { webhooks: Record<string, { post: { requestBody: { content: Record<string, { example: WebhookPayload }> } } }> };
+    const doc = (await t.app.inject({ method: 'GET', url: '/api/docs/json' })).json() as {
+      webhooks: Record<string, { post: { requestBody: { content: Record<string, { example: WebhookPayload }> } } }>;
+    };
     expect(Object.keys(doc.webhooks)).toContain('load.status_changed');
     expect(doc.webhooks['load.status_changed']!.post.requestBody.content['application/json']!.example.type).toBe('load.status_changed');
     // The safety events (issue 47) too, with their example.
@@ -290,7 +379,15 @@ describe('the sender’s rules', () => {
     const strict = { allowHttp: false, allowPrivate: false };
     expect(urlProblem('http://tms.example.com/h', strict)).toContain('https://');
     expect(urlProblem('https://tms.example.com/h', strict)).toBeNull();
-    for (const u of ['https://127.0.0.1/h', 'https://10.1.2.3/h', 'https://169.254.169.254/latest/meta-data', 'https://[::1]/h', 'https://[fd00:ec2::254]/h', 'https://localhost/h', 'https://[::ffff:127.0.0.1]/h']) {
+    for (const u of [
+      'https://127.0.0.1/h',
+      'https://10.1.2.3/h',
+      'https://169.254.169.254/latest/meta-data',
+      'https://[::1]/h',
+      'https://[fd00:ec2::254]/h',
+      'https://localhost/h',
+      'https://[::ffff:127.0.0.1]/h',
+    ]) {
       expect(urlProblem(u, strict), u).not.toBeNull();
     }
     expect(urlProblem('http://127.0.0.1:9/h', { allowHttp: true, allowPrivate: true })).toBeNull();
@@ -330,13 +427,22 @@ describe('the sender’s rules', () => {
     const sub = await subscribe(['load.stop_arrived']);
     const sent = Date.now();
     expect((await t.app.inject({ method: 'POST', url: url(`/webhooks/${sub.id}/test`), headers: admin })).statusCode).toBe(201);
-    await eventually(async () => rx.got.length, (n) => n >= 1, 3000);
+    await eventually(
+      async () => rx.got.length,
+      (n) => n >= 1,
+      3000,
+    );
     expect(Date.now() - sent).toBeLessThan(2000);
     expect(payloadOf(rx.got[0]!).type).toBe('webhook.test');
   });
 
   it('writes nothing for an organization without subscriptions', async () => {
-    const n = await emitWebhookEvent(t.app.db, { orgId: other.orgId, type: 'device.offline', at: new Date(), data: { deviceId: 'x', uniqueId: 'x', assetId: null, unitNumber: null, lastSeenAt: new Date().toISOString() } });
+    const n = await emitWebhookEvent(t.app.db, {
+      orgId: other.orgId,
+      type: 'device.offline',
+      at: new Date(),
+      data: { deviceId: 'x', uniqueId: 'x', assetId: null, unitNumber: null, lastSeenAt: new Date().toISOString() },
+    });
     expect(n).toBe(0);
     const res = await t.app.db.execute(sql`select count(*)::int as n from webhook_events where organization_id = ${other.orgId}`);
     expect((res as unknown as { rows: Array<{ n: number }> }).rows[0]!.n).toBe(0);

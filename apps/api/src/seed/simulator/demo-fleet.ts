@@ -38,7 +38,14 @@ const ENGINE_BY_IMEI = new Map(DEMO_ENGINE_TRUCKS.map((e) => [e.imei, e.index]))
  */
 export async function findDemoTrucks(db: Db): Promise<DemoTruck[]> {
   const rows = await db
-    .select({ uniqueId: gateways.uniqueId, gatewayId: gateways.id, orgId: gateways.organizationId, assetId: gateways.assetId, driverId: assets.currentDriverId, vin: assets.vin })
+    .select({
+      uniqueId: gateways.uniqueId,
+      gatewayId: gateways.id,
+      orgId: gateways.organizationId,
+      assetId: gateways.assetId,
+      driverId: assets.currentDriverId,
+      vin: assets.vin,
+    })
     .from(gateways)
     .leftJoin(assets, and(eq(assets.id, gateways.assetId), eq(assets.organizationId, gateways.organizationId)))
     .where(and(or(like(gateways.uniqueId, 'demo-truck-%'), inArray(gateways.uniqueId, [...ENGINE_BY_IMEI.keys()])), eq(gateways.status, 'ACTIVE')));
@@ -52,8 +59,60 @@ export async function findDemoTrucks(db: Db): Promise<DemoTruck[]> {
     .sort((a, b) => a.index - b.index);
 }
 
-const FIRST = ['Maria', 'James', 'Luis', 'Aisha', 'Tom', 'Grace', 'Dmitri', 'Keisha', 'Raj', 'Ellen', 'Carlos', 'Nina', 'Omar', 'Beth', 'Wei', 'Hank', 'Sofia', 'Andre', 'Paula', 'Jake', 'Lena', 'Marcus', 'Ruth', 'Tyler', 'Ana'];
-const LAST = ['Garcia', 'Walker', 'Hernandez', 'Bello', 'Nguyen', 'Olsen', 'Petrov', 'Jones', 'Patel', 'Murphy', 'Ruiz', 'Kowalski', 'Haddad', 'Carter', 'Chen', 'Miller', 'Rossi', 'Baptiste', 'Silva', 'Turner', 'Fischer', 'Reed', 'Cohen', 'Brooks', 'Lopez'];
+const FIRST = [
+  'Maria',
+  'James',
+  'Luis',
+  'Aisha',
+  'Tom',
+  'Grace',
+  'Dmitri',
+  'Keisha',
+  'Raj',
+  'Ellen',
+  'Carlos',
+  'Nina',
+  'Omar',
+  'Beth',
+  'Wei',
+  'Hank',
+  'Sofia',
+  'Andre',
+  'Paula',
+  'Jake',
+  'Lena',
+  'Marcus',
+  'Ruth',
+  'Tyler',
+  'Ana',
+];
+const LAST = [
+  'Garcia',
+  'Walker',
+  'Hernandez',
+  'Bello',
+  'Nguyen',
+  'Olsen',
+  'Petrov',
+  'Jones',
+  'Patel',
+  'Murphy',
+  'Ruiz',
+  'Kowalski',
+  'Haddad',
+  'Carter',
+  'Chen',
+  'Miller',
+  'Rossi',
+  'Baptiste',
+  'Silva',
+  'Turner',
+  'Fischer',
+  'Reed',
+  'Cohen',
+  'Brooks',
+  'Lopez',
+];
 
 /**
  * The fleet-registry seed creates the demo devices (paired with vehicles 101…125). Where it has not
@@ -63,19 +122,39 @@ export async function ensureDemoTrucks(db: Db, orgId: string): Promise<void> {
   for (let i = 1; i <= DEMO_TRUCKS; i++) {
     const uniqueId = demoUniqueId(i);
     const imei = DEMO_ENGINE_TRUCKS.find((e) => e.index === i)?.imei ?? uniqueId;
-    const existing = await db.select({ id: gateways.id }).from(gateways).where(inArray(gateways.uniqueId, [uniqueId, imei]));
+    const existing = await db
+      .select({ id: gateways.id })
+      .from(gateways)
+      .where(inArray(gateways.uniqueId, [uniqueId, imei]));
     if (existing[0]) continue;
     await db.transaction(async (tx) => {
       const unit = String(100 + i);
-      let [asset] = await tx.select({ id: assets.id }).from(assets).where(and(eq(assets.organizationId, orgId), sql`lower(${assets.unitNumber}) = ${unit}`));
+      let [asset] = await tx
+        .select({ id: assets.id })
+        .from(assets)
+        .where(and(eq(assets.organizationId, orgId), sql`lower(${assets.unitNumber}) = ${unit}`));
       if (!asset) {
-        const [d] = await tx.insert(drivers).values({ organizationId: orgId, firstName: FIRST[i - 1]!, lastName: LAST[i - 1]! }).returning({ id: drivers.id });
+        const [d] = await tx
+          .insert(drivers)
+          .values({ organizationId: orgId, firstName: FIRST[i - 1]!, lastName: LAST[i - 1]! })
+          .returning({ id: drivers.id });
         [asset] = await tx
           .insert(assets)
-          .values({ organizationId: orgId, type: 'VEHICLE', unitNumber: unit, make: i % 2 ? 'Freightliner' : 'Kenworth', model: i % 2 ? 'Cascadia' : 'T680', year: 2019 + (i % 6), currentDriverId: d!.id })
+          .values({
+            organizationId: orgId,
+            type: 'VEHICLE',
+            unitNumber: unit,
+            make: i % 2 ? 'Freightliner' : 'Kenworth',
+            model: i % 2 ? 'Cascadia' : 'T680',
+            year: 2019 + (i % 6),
+            currentDriverId: d!.id,
+          })
           .returning({ id: assets.id });
       }
-      const g = await tx.insert(gateways).values({ organizationId: orgId, uniqueId, name: `Demo truck ${String(i).padStart(2, '0')}`, assetId: asset!.id }).returning();
+      const g = await tx
+        .insert(gateways)
+        .values({ organizationId: orgId, uniqueId, name: `Demo truck ${String(i).padStart(2, '0')}`, assetId: asset!.id })
+        .returning();
       await putDeviceIds(tx, g);
     });
   }
@@ -90,7 +169,13 @@ const PARKED_EVERY_MS = 300_000;
  * later) up to `until`, in bulk. Fixes sit on a fixed time grid and the plan is deterministic, so
  * running it again inserts nothing twice. Returns the rows written.
  */
-export async function backfillDemoHistory(db: Db, trucks: readonly DemoTruck[], until: number, days = 7, onProgress: (fraction: number) => void = () => undefined): Promise<number> {
+export async function backfillDemoHistory(
+  db: Db,
+  trucks: readonly DemoTruck[],
+  until: number,
+  days = 7,
+  onProgress: (fraction: number) => void = () => undefined,
+): Promise<number> {
   let written = 0;
   for (const [i, truck] of trucks.entries()) {
     onProgress(i / trucks.length);
@@ -132,8 +217,10 @@ export async function backfillDemoHistory(db: Db, trucks: readonly DemoTruck[], 
     // sixteen per row, which makes the first start quick; half a day at a time, so the embedded
     // database's one connection (and the event loop it runs on) serves requests in between.
     for (let from = 0; from < cols.t.length; from += BACKFILL_ROWS) {
-      const slice = <T extends object>(c: T) => Object.fromEntries(Object.entries(c).map(([k, v]: [string, unknown[]]) => [k, v.slice(from, from + BACKFILL_ROWS)])) as T;
-      written += engine && truck.engine ? await insertEngineFixes(db, truck, truck.engine, slice(cols), slice(engine)) : await insertFixes(db, truck, slice(cols));
+      const slice = <T extends object>(c: T) =>
+        Object.fromEntries(Object.entries(c).map(([k, v]: [string, unknown[]]) => [k, v.slice(from, from + BACKFILL_ROWS)])) as T;
+      written +=
+        engine && truck.engine ? await insertEngineFixes(db, truck, truck.engine, slice(cols), slice(engine)) : await insertFixes(db, truck, slice(cols));
     }
     if (cols.t.length) await moveLatest(db, truck, cols);
   }
@@ -197,7 +284,17 @@ async function insertFixes(db: Db, truck: DemoTruck, cols: FixColumns): Promise<
 /** A Teltonika truck's raw IO values per fix, and the IO element that caused the record, beside FixColumns. */
 type EngineColumnArrays = { [K in keyof EngineIo | 'event']: number[] };
 
-const newEngineColumns = (): EngineColumnArrays => ({ ignition: [], motion: [], powerMv: [], gpsOdometerM: [], vehicleSpeedKmh: [], rpm: [], vehicleOdometerM: [], engineMinutes: [], event: [] });
+const newEngineColumns = (): EngineColumnArrays => ({
+  ignition: [],
+  motion: [],
+  powerMv: [],
+  gpsOdometerM: [],
+  vehicleSpeedKmh: [],
+  rpm: [],
+  vehicleOdometerM: [],
+  engineMinutes: [],
+  event: [],
+});
 
 function pushEngine(cols: EngineColumnArrays, p: EngineProfile, t: number, s: TruckState, event: number): void {
   const e = engineIo(p, t, s);
@@ -271,7 +368,12 @@ export interface SimulatorHandle {
  * Drives the trucks live: each posts its current state to the OsmAnd endpoint at `target` every
  * `intervalS` seconds on the road and every five minutes when parked, like a tracker would.
  */
-export function runLiveSimulator(trucks: ReadonlyArray<{ index: number; uniqueId: string }>, target: string, intervalS: number, onError: (err: unknown) => void): SimulatorHandle {
+export function runLiveSimulator(
+  trucks: ReadonlyArray<{ index: number; uniqueId: string }>,
+  target: string,
+  intervalS: number,
+  onError: (err: unknown) => void,
+): SimulatorHandle {
   const plans = trucks.map((t) => ({ ...t, plan: new TruckPlan(t.index), next: 0, busy: false }));
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
@@ -300,7 +402,11 @@ export function runLiveSimulator(trucks: ReadonlyArray<{ index: number; uniqueId
         .finally(() => (p.busy = false));
     }
   };
-  void warmUp(plans.map((p) => p.plan), Date.now(), () => stopped).then(() => {
+  void warmUp(
+    plans.map((p) => p.plan),
+    Date.now(),
+    () => stopped,
+  ).then(() => {
     if (stopped) return;
     // Spread the first posts over the interval, as real devices are not in step.
     plans.forEach((p, i) => (p.next = Date.now() + (i * intervalS * 1000) / Math.max(1, plans.length)));

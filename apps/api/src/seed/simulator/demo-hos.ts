@@ -67,12 +67,25 @@ function unidentifiedDrive(events: readonly EventToWrite[], vehicleId: string): 
   const rests = events.filter((e) => e.origin === HOS_RECORD_ORIGINS.DRIVER && e.eventType === HOS_EVENT_TYPES.DUTY_STATUS && e.eventCode === DUTY_CODES.SB);
   const rest = rests[rests.length - 2];
   if (!rest) return [];
-  const at = (e: EventToWrite, ms: number, code: number): EventToWrite => ({ ...e, driverId: null, vehicleId, eventType: HOS_EVENT_TYPES.DUTY_STATUS, eventCode: code, time: ms, origin: HOS_RECORD_ORIGINS.AUTOMATIC, annotation: null });
+  const at = (e: EventToWrite, ms: number, code: number): EventToWrite => ({
+    ...e,
+    driverId: null,
+    vehicleId,
+    eventType: HOS_EVENT_TYPES.DUTY_STATUS,
+    eventCode: code,
+    time: ms,
+    origin: HOS_RECORD_ORIGINS.AUTOMATIC,
+    annotation: null,
+  });
   // Out to a road test and back near the yard: about 25 km on the odometer, ending a few miles off.
   const back = { ...rest, lat: rest.lat + 0.06, lon: rest.lon + 0.05 };
   return [
     at(rest, rest.time + 2 * HOUR, DUTY_CODES.D),
-    { ...at(back, rest.time + 2 * HOUR + 40 * MIN, DUTY_CODES.ON), location: describeLocation(back.lat, back.lon).text, odometerM: rest.odometerM === null ? null : rest.odometerM + 25_000 },
+    {
+      ...at(back, rest.time + 2 * HOUR + 40 * MIN, DUTY_CODES.ON),
+      location: describeLocation(back.lat, back.lon).text,
+      odometerM: rest.odometerM === null ? null : rest.odometerM + 25_000,
+    },
   ];
 }
 
@@ -99,15 +112,37 @@ function breaches(truck: number, events: EventToWrite[]): EventToWrite[] {
  * Writes the demo drivers' records from `fromMs` to `untilMs` once (nothing for a driver who has
  * records already), reporting the fraction of drivers done. Returns the events written.
  */
-export async function seedDemoHos(db: Db, orgId: string, trucks: readonly DemoTruck[], fromMs: number, untilMs: number, onProgress: (fraction: number) => void = () => undefined): Promise<number> {
+export async function seedDemoHos(
+  db: Db,
+  orgId: string,
+  trucks: readonly DemoTruck[],
+  fromMs: number,
+  untilMs: number,
+  onProgress: (fraction: number) => void = () => undefined,
+): Promise<number> {
   const withDriver = trucks.filter((t): t is DemoTruck & { assetId: string; driverId: string } => t.assetId !== null && t.driverId !== null);
   if (withDriver.length === 0) return 0;
   // A driver at a time, each in one transaction: a start after a kill goes on with the drivers that have no records yet.
   const done = new Set(
-    (await db.selectDistinct({ d: hosEvents.driverId }).from(hosEvents).where(inArray(hosEvents.driverId, withDriver.map((t) => t.driverId)))).map((r) => r.d),
+    (
+      await db
+        .selectDistinct({ d: hosEvents.driverId })
+        .from(hosEvents)
+        .where(
+          inArray(
+            hosEvents.driverId,
+            withDriver.map((t) => t.driverId),
+          ),
+        )
+    ).map((r) => r.d),
   );
   const periodStart = await periodStartOf(db, orgId);
-  const trailerIds = (await db.select({ id: assets.id }).from(assets).where(and(eq(assets.organizationId, orgId), eq(assets.type, 'TRAILER')))).map((r) => r.id);
+  const trailerIds = (
+    await db
+      .select({ id: assets.id })
+      .from(assets)
+      .where(and(eq(assets.organizationId, orgId), eq(assets.type, 'TRAILER')))
+  ).map((r) => r.id);
   let written = 0;
   for (const [i, truck] of withDriver.entries()) {
     onProgress(i / withDriver.length);
@@ -116,7 +151,17 @@ export async function seedDemoHos(db: Db, orgId: string, trucks: readonly DemoTr
     if (fixes.length === 0) continue;
     const derived = deriveDutyEvents(initialDutyState(truck.assetId), fixes).events;
     const first = fixes[0]!;
-    const firstFix: DerivedEvent = { driverId: truck.driverId, vehicleId: truck.assetId, eventType: 1, eventCode: DUTY_CODES.OFF, time: first.time, lat: first.lat, lon: first.lon, odometerM: first.odometerM, location: null };
+    const firstFix: DerivedEvent = {
+      driverId: truck.driverId,
+      vehicleId: truck.assetId,
+      eventType: 1,
+      eventCode: DUTY_CODES.OFF,
+      time: first.time,
+      lat: first.lat,
+      lon: first.lon,
+      odometerM: first.odometerM,
+      location: null,
+    };
     const events = breaches(truck.index, [...derived, ...driverRecords(derived, firstFix, untilMs)]).sort((a, b) => a.time - b.time);
     const [driver] = await db.select({ zone: drivers.homeTimeZone }).from(drivers).where(eq(drivers.id, truck.driverId));
     const zone = driver?.zone ?? 'America/Chicago';
@@ -132,7 +177,18 @@ export async function seedDemoHos(db: Db, orgId: string, trucks: readonly DemoTr
     for (const d of certified) {
       // Made 20 minutes into the next day; a certification carries no location (4.5.1.4).
       // Its log day is the day it certifies (the ELD file's "date of the certified record").
-      events.push({ ...firstFix, eventType: HOS_EVENT_TYPES.CERTIFICATION, eventCode: 1, time: Math.min(at.get(d)!, untilMs - MIN), location: null, noLocation: true, odometerM: null, origin: HOS_RECORD_ORIGINS.DRIVER, annotation: null, logDate: d });
+      events.push({
+        ...firstFix,
+        eventType: HOS_EVENT_TYPES.CERTIFICATION,
+        eventCode: 1,
+        time: Math.min(at.get(d)!, untilMs - MIN),
+        location: null,
+        noLocation: true,
+        odometerM: null,
+        origin: HOS_RECORD_ORIGINS.DRIVER,
+        annotation: null,
+        logDate: d,
+      });
     }
     events.sort((a, b) => a.time - b.time);
     written += await db.transaction(async (tx) => {
@@ -141,12 +197,17 @@ export async function seedDemoHos(db: Db, orgId: string, trucks: readonly DemoTr
       const logs = await tx.select({ id: hosLogs.id, date: hosLogs.logDate }).from(hosLogs).where(eq(hosLogs.driverId, truck.driverId));
       for (const log of logs) {
         const n = Number(log.date.slice(8, 10));
-        const docs = driven.has(log.date) && (n + truck.index) % 6 !== 0 ? [`BOL-${String(truck.index).padStart(2, '0')}${log.date.replace(/-/g, '').slice(2)}`] : [];
+        const docs =
+          driven.has(log.date) && (n + truck.index) % 6 !== 0 ? [`BOL-${String(truck.index).padStart(2, '0')}${log.date.replace(/-/g, '').slice(2)}`] : [];
         const trailer = driven.has(log.date) && trailerIds.length && (n + truck.index) % 7 !== 0 ? [trailerIds[(truck.index + n) % trailerIds.length]!] : [];
         const when = at.get(log.date);
         await tx
           .update(hosLogs)
-          .set({ shippingDocuments: docs, trailerIds: trailer, ...(when ? { certifiedAt: new Date(Math.min(when, untilMs - MIN)), certificationCount: 1 } : {}) })
+          .set({
+            shippingDocuments: docs,
+            trailerIds: trailer,
+            ...(when ? { certifiedAt: new Date(Math.min(when, untilMs - MIN)), certificationCount: 1 } : {}),
+          })
           .where(eq(hosLogs.id, log.id));
       }
       return rows.length;

@@ -20,7 +20,7 @@ import { seededRandom } from '../../lib/seeded-random.ts';
 
 /** Under 5 miles apart at highway speed, so no pair is a gap (decision 0102). */
 const STEP_MS = 3 * 60_000;
-const VENDORS = ["Pilot Travel Center", "Love's Travel Stop", 'TA Travel Center', 'Petro Stopping Center', 'Flying J'];
+const VENDORS = ['Pilot Travel Center', "Love's Travel Stop", 'TA Travel Center', 'Petro Stopping Center', 'Flying J'];
 
 /** Start of the previous quarter (UTC): the demo shows a finished quarter and the current one. */
 export function demoIftaFrom(now: number): number {
@@ -33,9 +33,19 @@ export function demoIftaFrom(now: number): number {
  * positions begin) or the organization's first recorded day, whichever is earlier, and their fuel purchases from `from` up to `until` (idempotent: receipt
  * numbers are fixed). Returns [vehicle-days written, purchases written].
  */
-export async function seedDemoIfta(db: Db, orgId: string, trucks: readonly DemoTruck[], from: number, positionsFrom: number, until: number): Promise<[number, number]> {
+export async function seedDemoIfta(
+  db: Db,
+  orgId: string,
+  trucks: readonly DemoTruck[],
+  from: number,
+  positionsFrom: number,
+  until: number,
+): Promise<[number, number]> {
   // Only days before any the organization already has (a later start never counts a day twice).
-  const [first] = await db.select({ d: sql<string | null>`min(${iftaVehicleDays.day})::text` }).from(iftaVehicleDays).where(eq(iftaVehicleDays.organizationId, orgId));
+  const [first] = await db
+    .select({ d: sql<string | null>`min(${iftaVehicleDays.day})::text` })
+    .from(iftaVehicleDays)
+    .where(eq(iftaVehicleDays.organizationId, orgId));
   // The organization's IFTA days (its base jurisdiction's zone, decision 0189).
   const clock = await iftaClockOf(db, orgId);
   const seedUntil = Math.min(positionsFrom, first?.d ? clock.startOf(first.d) : Infinity);
@@ -103,7 +113,11 @@ export async function seedDemoIfta(db: Db, orgId: string, trucks: readonly DemoT
       days += records.size;
     }
     for (let i = 0; i < rows.length; i += 500) {
-      const r = await db.insert(iftaFuelPurchases).values(rows.slice(i, i + 500)).onConflictDoNothing().returning({ id: iftaFuelPurchases.id });
+      const r = await db
+        .insert(iftaFuelPurchases)
+        .values(rows.slice(i, i + 500))
+        .onConflictDoNothing()
+        .returning({ id: iftaFuelPurchases.id });
       purchases += r.length;
     }
   }
@@ -116,7 +130,10 @@ export async function seedDemoIfta(db: Db, orgId: string, trucks: readonly DemoT
  */
 export async function fileDemoQuarter(db: Db, orgId: string, now: number): Promise<string | null> {
   const quarter = quarterOf(demoIftaFrom(now));
-  const [done] = await db.select({ n: sql<number>`count(*)::int` }).from(iftaFilings).where(and(eq(iftaFilings.organizationId, orgId), eq(iftaFilings.quarter, quarter)));
+  const [done] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(iftaFilings)
+    .where(and(eq(iftaFilings.organizationId, orgId), eq(iftaFilings.quarter, quarter)));
   if (done?.n) return null;
   const due = Date.parse(`${quarterDueDate(quarter)}T00:00:00Z`);
   const filedAt = new Date(Math.min(now, due - 3 * 86_400_000)).toISOString().slice(0, 10);

@@ -35,9 +35,12 @@ const luhnOk = (digits: string) =>
   0;
 
 async function until_(cond: () => Promise<boolean> | boolean, ms: number): Promise<void> {
-  await vi.waitFor(async () => {
-    if (!(await cond())) throw new Error('timed out');
-  }, { timeout: ms, interval: 100 });
+  await vi.waitFor(
+    async () => {
+      if (!(await cond())) throw new Error('timed out');
+    },
+    { timeout: ms, interval: 100 },
+  );
 }
 
 beforeAll(async () => {
@@ -51,7 +54,16 @@ afterAll(() => t?.close());
 
 describe('demo Teltonika trucks (decision 0156)', () => {
   it('registers five FMC650s with valid IMEIs on trucks of both regions; the rest stay phones', async () => {
-    const devices = await rows<{ unique_id: string; protocol: string; model: string; manufacturer: string; io_map: object; unit: string; region: string; vin: string }>(
+    const devices = await rows<{
+      unique_id: string;
+      protocol: string;
+      model: string;
+      manufacturer: string;
+      io_map: object;
+      unit: string;
+      region: string;
+      vin: string;
+    }>(
       `select g.unique_id, m.protocol, m.name as model, m.manufacturer, m.io_map, a.unit_number as unit, gr.name as region, a.vin
        from gateways g join device_models m on m.id = g.device_model_id join assets a on a.organization_id = g.organization_id and a.id = g.asset_id
        join group_assets ga on ga.organization_id = a.organization_id and ga.asset_id = a.id
@@ -71,7 +83,19 @@ describe('demo Teltonika trucks (decision 0156)', () => {
 
   it('backfills engine data: ignition on and off, the ECM odometer with the distance, engine hours while the engine runs', async () => {
     for (const truck of backfilled()) {
-      const fixes = await rows<{ t: number; ign: boolean; odo: number; src: string; hours: number; gps: number; rpm: number; speed: number; vin: string; io: Record<string, number | string>; protocol: string }>(
+      const fixes = await rows<{
+        t: number;
+        ign: boolean;
+        odo: number;
+        src: string;
+        hours: number;
+        gps: number;
+        rpm: number;
+        speed: number;
+        vin: string;
+        io: Record<string, number | string>;
+        protocol: string;
+      }>(
         `select extract(epoch from fix_time) * 1000 as t, ignition as ign, odometer as odo, odometer_source as src, engine_hours as hours,
                 (attributes->>'gpsOdometer')::float8 as gps, (attributes->>'rpm')::int as rpm, speed, attributes->>'vin' as vin, attributes->'io' as io, protocol
          from positions where gateway_id = '${truck.gatewayId}' order by fix_time`,
@@ -120,14 +144,24 @@ describe('demo Teltonika trucks (decision 0156)', () => {
     // the first such minute past the middle of the two days (a 35-hour restart may cover the middle).
     let time = from + DAY;
     while (plan.stateAt(time).kind === 'PARK' && time < until - 60_000) time += 60_000;
-    if (plan.stateAt(time).kind === 'PARK') for (time = from + DAY; plan.stateAt(time).kind === 'PARK'; ) time -= 60_000;
-    const [stored] = await rows<{ attributes: Record<string, unknown>; odometer: number; engine_hours: number; ignition: boolean; speed: number; course: number; latitude: number }>(
+    if (plan.stateAt(time).kind === 'PARK') for (time = from + DAY; plan.stateAt(time).kind === 'PARK';) time -= 60_000;
+    const [stored] = await rows<{
+      attributes: Record<string, unknown>;
+      odometer: number;
+      engine_hours: number;
+      ignition: boolean;
+      speed: number;
+      course: number;
+      latitude: number;
+    }>(
       `select attributes, odometer, engine_hours, ignition, speed, course, latitude from positions where gateway_id = '${truck.gatewayId}' and fix_time = to_timestamp(${time / 1000})`,
     );
     const gw = (await t.app.ingest.directory.byUniqueId(truck.engine.imei))!;
     const { records } = decodeAvlPacket(encodeAvlPacket(0x8e, [avlRecord(truck.engine, time, plan.stateAt(time))]));
     const device = { gw, ioMap: await loadIoMap(t.app.db, gw.id), lastFix: null, lastFixLoaded: false };
-    const { rows: [row] } = await recordsToRows(t.app.ingest, device, records);
+    const {
+      rows: [row],
+    } = await recordsToRows(t.app.ingest, device, records);
     expect(stored?.attributes).toEqual(row?.attributes);
     expect(stored).toMatchObject({ odometer: row?.odometer, engine_hours: row?.engineHours, ignition: row?.ignition, speed: row?.speed, course: row?.course });
     expect(stored?.latitude).toBeCloseTo(row!.latitude, 7);
@@ -168,7 +202,7 @@ describe('a demo Teltonika truck live', () => {
       return true;
     };
     const lastLongStart = (): number => {
-      for (;; at -= 60_000) {
+      for (; ; at -= 60_000) {
         if (!probe.stateAt(at).ignition) continue;
         const since = probe.ignitionSince(at);
         if (runsTenMinutes(since)) return since;
@@ -228,7 +262,9 @@ describe('a demo Teltonika truck live', () => {
     await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
     const proxyPort = (proxy.address() as AddressInfo).port;
     const from = Date.now() - 20 * 60_000;
-    const before = await rows<{ n: number }>(`select count(*)::int as n from positions where gateway_id = '${truck.gatewayId}' and fix_time >= to_timestamp(${from / 1000})`);
+    const before = await rows<{ n: number }>(
+      `select count(*)::int as n from positions where gateway_id = '${truck.gatewayId}' and fix_time >= to_timestamp(${from / 1000})`,
+    );
     expect(before[0]!.n).toBe(0);
     handle = runTeltonikaTrucks([{ index: truck.index, engine: truck.engine, recordingFrom: from }], { port: proxyPort }, () => undefined, {
       sendPause: () => 200,
@@ -255,9 +291,14 @@ describe('a demo Teltonika truck live', () => {
   it('hands the decoded records to ingest in process when the Teltonika port is off', async () => {
     const truck = engineTrucks[2]!;
     const from = Date.now() - 15 * 60_000;
-    const local = runTeltonikaTrucks([{ index: truck.index, engine: truck.engine, recordingFrom: from }], { ingest: t.app.ingest }, (err) => {
-      throw err;
-    }, { sendPause: () => 100, tickMs: 100 });
+    const local = runTeltonikaTrucks(
+      [{ index: truck.index, engine: truck.engine, recordingFrom: from }],
+      { ingest: t.app.ingest },
+      (err) => {
+        throw err;
+      },
+      { sendPause: () => 100, tickMs: 100 },
+    );
     await until_(() => local.acknowledged > 0 && local.buffered < 5, 20_000);
     local.stop();
     const [stored] = await rows<{ n: number; ecm: number }>(

@@ -103,7 +103,18 @@ describe('truck plan', () => {
   });
 
   it('posts what a Traccar Client would: knots, epoch seconds, ignition and odometer', () => {
-    const q = new URLSearchParams(osmandQuery('demo-truck-01', 1_700_000_000_500, { lat: 35.1, lon: -101.2, speed: 100, course: 90, ignition: true, odometer: 1234.6, engineMs: 0, kind: 'DRIVE' }));
+    const q = new URLSearchParams(
+      osmandQuery('demo-truck-01', 1_700_000_000_500, {
+        lat: 35.1,
+        lon: -101.2,
+        speed: 100,
+        course: 90,
+        ignition: true,
+        odometer: 1234.6,
+        engineMs: 0,
+        kind: 'DRIVE',
+      }),
+    );
     expect(Object.fromEntries(q)).toMatchObject({ id: 'demo-truck-01', timestamp: '1700000000', speed: '54.00', ignition: 'true', odometer: '1235' });
   });
 });
@@ -115,7 +126,7 @@ describe('demo history backfill', () => {
   });
   afterAll(() => t.close());
 
-  it('writes the demo trucks\' history once: running it again adds nothing', async () => {
+  it("writes the demo trucks' history once: running it again adds nothing", async () => {
     const orgId = (await login(t.app, DEMO.admin)).user.organization!.id;
     await ensureDemoTrucks(t.app.db, orgId);
     await ensureDemoTrucks(t.app.db, orgId);

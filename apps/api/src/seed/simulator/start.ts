@@ -48,7 +48,12 @@ export const DEMO_STEPS = {
  * real OsmAnd endpoint and Teltonika port over loopback. Runs after the server listens, reporting its progress.
  * Returns the demo trucks.
  */
-export async function seedDemoHistory(app: FastifyInstance, config: Config, log: (msg: string) => void, progress: SeedProgress = () => undefined): Promise<DemoTruck[]> {
+export async function seedDemoHistory(
+  app: FastifyInstance,
+  config: Config,
+  log: (msg: string) => void,
+  progress: SeedProgress = () => undefined,
+): Promise<DemoTruck[]> {
   const [org] = await app.db.select({ id: organizations.id }).from(organizations).where(eq(organizations.name, DEMO_ORG_NAME));
   if (!org) return [];
   await ensureDemoTrucks(app.db, org.id);
@@ -87,7 +92,10 @@ export async function seedDemoHistory(app: FastifyInstance, config: Config, log:
     const maintenanceStarted = Date.now();
     progress(DEMO_STEPS.maintenance, 0);
     const maintenance = await ensureDemoMaintenance(app.db, org.id, started);
-    if (maintenance) log(`Demo fleet: ${maintenance.reports} inspection reports, ${maintenance.defects} defects, ${maintenance.workOrders} work orders and ${maintenance.schedules} maintenance schedules in ${((Date.now() - maintenanceStarted) / 1000).toFixed(1)} s`);
+    if (maintenance)
+      log(
+        `Demo fleet: ${maintenance.reports} inspection reports, ${maintenance.defects} defects, ${maintenance.workOrders} work orders and ${maintenance.schedules} maintenance schedules in ${((Date.now() - maintenanceStarted) / 1000).toFixed(1)} s`,
+      );
     // Tractor 108's engine fault and the grounding codes (decision 0191).
     const faults = await ensureDemoEngineFaults(app.db, org.id, started);
     if (faults) log(`Demo fleet: ${faults} engine faults on tractor 108 (one active)`);
@@ -108,7 +116,10 @@ export async function seedDemoHistory(app: FastifyInstance, config: Config, log:
     }
     const filed = await fileDemoQuarter(app.db, org.id, started);
     if (filed) log(`Demo fleet: IFTA return of ${filed} filed`);
-    if (iftaDays || purchases) log(`Demo fleet: IFTA ${iftaDays} vehicle-days and ${purchases} fuel purchases since ${new Date(demoIftaFrom(started)).toISOString().slice(0, 10)} in ${((Date.now() - iftaStarted) / 1000).toFixed(1)} s`);
+    if (iftaDays || purchases)
+      log(
+        `Demo fleet: IFTA ${iftaDays} vehicle-days and ${purchases} fuel purchases since ${new Date(demoIftaFrom(started)).toISOString().slice(0, 10)} in ${((Date.now() - iftaStarted) / 1000).toFixed(1)} s`,
+      );
   });
   // The history went straight to the positions table: its daily statistics are computed here, a
   // vehicle at a time (each marked), so the progress moves and requests are served in between.
@@ -140,7 +151,9 @@ export async function seedDemoHistory(app: FastifyInstance, config: Config, log:
     const loadsStarted = Date.now();
     const l = await ensureDemoLoads(app.db, org.id, trucks, Date.now(), routingOf(config));
     if (l.delivered + l.running + l.unassigned) {
-      log(`Demo fleet: ${l.delivered} delivered loads, ${l.running} running (${l.atRisk} at risk), ${l.unassigned} to assign in ${((Date.now() - loadsStarted) / 1000).toFixed(1)} s`);
+      log(
+        `Demo fleet: ${l.delivered} delivered loads, ${l.running} running (${l.atRisk} at risk), ${l.unassigned} to assign in ${((Date.now() - loadsStarted) / 1000).toFixed(1)} s`,
+      );
     }
   });
   // The drivers' conversations with dispatch, about those loads (issue 44).

@@ -202,7 +202,7 @@ export class TruckPlan {
       // 10 hours of driving a shift (the ELD adds 5 minutes of each stop) within 12 of the window.
       const untilRest = Math.max(60_000, Math.min(DRIVE_PER_SHIFT - this.drivenToday, 12 * HOUR - (this.clock - this.shiftStart)));
       const untilFuel = Math.max(1000, 1_000_000 - this.sinceFuelM);
-      const pieceM = Math.min(toVertex, mps * (1_200_000 - stretchMs) / 1000, (mps * Math.min(untilBreak, untilRest)) / 1000, untilFuel);
+      const pieceM = Math.min(toVertex, (mps * (1_200_000 - stretchMs)) / 1000, (mps * Math.min(untilBreak, untilRest)) / 1000, untilFuel);
       const f = toVertex > 0 ? pieceM / toVertex : 1;
       const to = f >= 1 - 1e-9 ? target : { lat: from.lat + (target.lat - from.lat) * f, lon: from.lon + (target.lon - from.lon) * f };
       if (to === target) vertex++;
@@ -261,13 +261,23 @@ export class TruckPlan {
   stateAt(t: number): TruckState {
     const s = this.segmentAt(t);
     const engineMs = s.kind === 'PARK' ? s.engineMs : s.engineMs + (t - s.start);
-    if (s.kind !== 'DRIVE') return { lat: s.from.lat, lon: s.from.lon, speed: 0, course: 0, ignition: s.kind === 'IDLE', odometer: s.odometer, engineMs, kind: s.kind };
+    if (s.kind !== 'DRIVE')
+      return { lat: s.from.lat, lon: s.from.lon, speed: 0, course: 0, ignition: s.kind === 'IDLE', odometer: s.odometer, engineMs, kind: s.kind };
     const f = (t - s.start) / (s.end - s.start);
     const lat = s.from.lat + (s.to.lat - s.from.lat) * f;
     const lon = s.from.lon + (s.to.lon - s.from.lon) * f;
     // Small, repeatable speed wobble around the cruise speed.
     const wobble = Math.sin(t / 37_000 + this.index) * 3;
-    return { lat, lon, speed: Math.max(0, s.speed + wobble), course: bearingDeg(s.from, s.to), ignition: true, odometer: s.odometer + distanceM(s.from, { lat, lon }), engineMs, kind: 'DRIVE' };
+    return {
+      lat,
+      lon,
+      speed: Math.max(0, s.speed + wobble),
+      course: bearingDeg(s.from, s.to),
+      ignition: true,
+      odometer: s.odometer + distanceM(s.from, { lat, lon }),
+      engineMs,
+      kind: 'DRIVE',
+    };
   }
 }
 

@@ -11,7 +11,14 @@ export function BottomNav({ items }: { items: MenuItem[] }) {
   return (
     <Group component="nav" aria-label={t('shell.quickNav')} grow gap={0} h="100%" data-testid="bottom-nav">
       {items.map(({ path, title, icon: Icon }) => (
-        <UnstyledButton key={path} component={Link} to={path} className={classes.item} data-active={pathname === path || undefined} aria-current={pathname === path ? 'page' : undefined}>
+        <UnstyledButton
+          key={path}
+          component={Link}
+          to={path}
+          className={classes.item}
+          data-active={pathname === path || undefined}
+          aria-current={pathname === path ? 'page' : undefined}
+        >
           {Icon && <Icon size={22} stroke={1.7} />}
           <Text size="xs" fw={500} inherit>
             {title}

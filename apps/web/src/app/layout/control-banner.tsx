@@ -27,7 +27,9 @@ export function ControlBanner() {
           Control organization: {org.name}
         </Text>
       </Group>
-      <CloseButton aria-label="Stop controlling this organization" onClick={() => {
+      <CloseButton
+        aria-label="Stop controlling this organization"
+        onClick={() => {
           // The screen on show belongs to that organization: go back to the list the control started from.
           clearControlledOrganization();
           void navigate('/administration/organizations');

@@ -22,7 +22,14 @@ export function GlobalLoadingBar() {
   const active = navigating || fetching > 0 || mutating > 0 || busy > 0;
   if (!active) return null;
   return (
-    <div className={classes.bar} role="progressbar" aria-label={t('common.loading')} aria-busy="true" data-testid="global-loading" data-navigating={navigating || undefined}>
+    <div
+      className={classes.bar}
+      role="progressbar"
+      aria-label={t('common.loading')}
+      aria-busy="true"
+      data-testid="global-loading"
+      data-navigating={navigating || undefined}
+    >
       <div className={classes.indicator} />
     </div>
   );

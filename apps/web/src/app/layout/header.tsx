@@ -44,22 +44,45 @@ export function Header(p: HeaderProps) {
     <Group h="100%" px={{ base: 'xs', xs: 'md' }} justify="space-between" wrap="nowrap" gap="xs">
       <Group gap="xs" wrap="nowrap">
         {p.mobile ? (
-          <Burger opened={p.mobileOpened} onClick={p.onToggleMobile} size="sm" aria-label={p.mobileOpened ? t('shell.closeMenu') : t('shell.openMenu')} data-testid="hamburger" />
+          <Burger
+            opened={p.mobileOpened}
+            onClick={p.onToggleMobile}
+            size="sm"
+            aria-label={p.mobileOpened ? t('shell.closeMenu') : t('shell.openMenu')}
+            data-testid="hamburger"
+          />
         ) : (
           <Tooltip label={p.collapsed ? t('shell.expandMenu') : t('shell.collapseMenu')}>
-            <ActionIcon variant="subtle" color="gray" size="lg" onClick={p.onToggleCollapsed} aria-label={p.collapsed ? t('shell.expandMenu') : t('shell.collapseMenu')} aria-expanded={!p.collapsed}>
+            <ActionIcon
+              variant="subtle"
+              color="gray"
+              size="lg"
+              onClick={p.onToggleCollapsed}
+              aria-label={p.collapsed ? t('shell.expandMenu') : t('shell.collapseMenu')}
+              aria-expanded={!p.collapsed}
+            >
               {p.collapsed ? <IconLayoutSidebarLeftExpand size={20} /> : <IconLayoutSidebarLeftCollapse size={20} />}
             </ActionIcon>
           </Tooltip>
         )}
-        <Link to={homePath(u) === '/driver' ? '/driver' : '/dashboard'} aria-label={homePath(u) === '/driver' ? t('shell.homeDriver') : t('shell.homeOffice')} className={classes.logo}>
+        <Link
+          to={homePath(u) === '/driver' ? '/driver' : '/dashboard'}
+          aria-label={homePath(u) === '/driver' ? t('shell.homeDriver') : t('shell.homeOffice')}
+          className={classes.logo}
+        >
           <Logo height={p.mobile ? 24 : 28} />
         </Link>
         {!p.mobile && p.nav.length > 0 && (
           // Tablets (600-904 px) have no bottom navigation: the links stay, as icons over short labels.
           <Group component="nav" aria-label={t('shell.headerNav')} gap={4} ml={{ base: 4, sm: 'md' }} visibleFrom="xs" wrap="nowrap" data-testid="header-nav">
             {p.nav.map(({ path, title, icon: Icon }) => (
-              <Link key={path} to={path} className={classes.navLink} data-active={pathname === path || undefined} aria-current={pathname === path ? 'page' : undefined}>
+              <Link
+                key={path}
+                to={path}
+                className={classes.navLink}
+                data-active={pathname === path || undefined}
+                aria-current={pathname === path ? 'page' : undefined}
+              >
                 {Icon && (
                   <span className={classes.navIcon} aria-hidden>
                     <Icon size={20} stroke={1.7} />
@@ -85,7 +108,13 @@ export function Header(p: HeaderProps) {
         </Tooltip>
         <NotificationsPopover />
         <UnstyledButton onClick={p.onOpenProfile} aria-label={t('shell.openProfile')} ml={4} data-testid="avatar-button" data-href="/my-account">
-          <Avatar size="sm" avatarUrl={u.profilePicture} firstName={u.firstName} lastName={u.lastName} title={`${u.firstName ?? ''} ${u.lastName ?? ''} (${u.roleName ?? u.role})`.trim()} />
+          <Avatar
+            size="sm"
+            avatarUrl={u.profilePicture}
+            firstName={u.firstName}
+            lastName={u.lastName}
+            title={`${u.firstName ?? ''} ${u.lastName ?? ''} (${u.roleName ?? u.role})`.trim()}
+          />
         </UnstyledButton>
       </Group>
     </Group>

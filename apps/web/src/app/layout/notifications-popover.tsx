@@ -3,7 +3,13 @@ import { useTranslation } from 'react-i18next';
 import { ActionIcon, Anchor, Button, Center, Divider, Group, Indicator, Loader, Popover, ScrollArea, Stack, Tabs, Text, Title } from '@mantine/core';
 import { IconBell } from '@tabler/icons-react';
 import { ServerNotificationCard } from '../../features/notifications/server-notification-card.tsx';
-import { useClearNotifications, useMarkRead, useNotificationList, useNotificationStream, useUnreadCount } from '../../features/notifications/notifications-api.ts';
+import {
+  useClearNotifications,
+  useMarkRead,
+  useNotificationList,
+  useNotificationStream,
+  useUnreadCount,
+} from '../../features/notifications/notifications-api.ts';
 
 function Empty() {
   return (
@@ -54,8 +60,23 @@ export function NotificationsPopover() {
   return (
     <Popover width={360} position="bottom-end" shadow="md" withArrow opened={opened} onChange={setOpened}>
       <Popover.Target>
-        <ActionIcon variant="subtle" color="gray" size="lg" aria-label={unread ? t('shell.notificationsUnread', { count: unread }) : t('shell.notifications')} onClick={() => setOpened((o) => !o)}>
-          <Indicator label={unread > 99 ? '99+' : unread} size={16} color="red.8" disabled={unread === 0} offset={2} data-testid="bell-badge" data-count={unread} aria-hidden>
+        <ActionIcon
+          variant="subtle"
+          color="gray"
+          size="lg"
+          aria-label={unread ? t('shell.notificationsUnread', { count: unread }) : t('shell.notifications')}
+          onClick={() => setOpened((o) => !o)}
+        >
+          <Indicator
+            label={unread > 99 ? '99+' : unread}
+            size={16}
+            color="red.8"
+            disabled={unread === 0}
+            offset={2}
+            data-testid="bell-badge"
+            data-count={unread}
+            aria-hidden
+          >
             <IconBell size={20} />
           </Indicator>
         </ActionIcon>

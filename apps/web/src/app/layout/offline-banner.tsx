@@ -41,19 +41,46 @@ export function OfflineBanner() {
   let line = null;
   if (!online) {
     line = (
-      <Alert color="orange" variant="light" radius={0} icon={<IconWifiOff size={18} aria-hidden />} role="status" data-testid="offline-banner" data-waiting={waiting} py={8}>
+      <Alert
+        color="orange"
+        variant="light"
+        radius={0}
+        icon={<IconWifiOff size={18} aria-hidden />}
+        role="status"
+        data-testid="offline-banner"
+        data-waiting={waiting}
+        py={8}
+      >
         {waiting > 0 ? t('offline.waiting', { count: waiting }) : t('offline.banner')}
       </Alert>
     );
   } else if (waiting > 0) {
     line = (
-      <Alert color="blue" variant="light" radius={0} icon={<IconCloudUpload size={18} aria-hidden />} role="status" data-testid="offline-banner" data-waiting={waiting} py={8}>
+      <Alert
+        color="blue"
+        variant="light"
+        radius={0}
+        icon={<IconCloudUpload size={18} aria-hidden />}
+        role="status"
+        data-testid="offline-banner"
+        data-waiting={waiting}
+        py={8}
+      >
         {outbox.sending ? t('offline.sending', { count: waiting }) : t('offline.toSend', { count: waiting })}
       </Alert>
     );
   } else if (justSent) {
     line = (
-      <Alert color="green" variant="light" radius={0} icon={<IconCircleCheck size={18} aria-hidden />} role="status" data-testid="offline-banner" data-waiting={0} py={8}>
+      <Alert
+        color="green"
+        variant="light"
+        radius={0}
+        icon={<IconCircleCheck size={18} aria-hidden />}
+        role="status"
+        data-testid="offline-banner"
+        data-waiting={0}
+        py={8}
+      >
         {t('offline.sent', { count: outbox.sent!.count })}
       </Alert>
     );
@@ -62,7 +89,15 @@ export function OfflineBanner() {
     <>
       {line}
       {refused.length > 0 && (
-        <Alert color="red" variant="light" radius={0} icon={<IconAlertTriangle size={18} aria-hidden />} title={t('offline.refusedTitle', { count: refused.length })} data-testid="refused-records" py={8}>
+        <Alert
+          color="red"
+          variant="light"
+          radius={0}
+          icon={<IconAlertTriangle size={18} aria-hidden />}
+          title={t('offline.refusedTitle', { count: refused.length })}
+          data-testid="refused-records"
+          py={8}
+        >
           <Stack gap={6}>
             {refused.map((r) => (
               <Group key={r.id} justify="space-between" wrap="nowrap" align="flex-start">

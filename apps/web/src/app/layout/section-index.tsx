@@ -23,7 +23,10 @@ export function SectionIndex({ route }: { route: AppRoute }) {
   const children = [...extra, ...(route.children ?? [])].filter((c) => !c.path.includes(':') && !c.path.endsWith('-add') && canOpenRoute(user, c));
   return (
     <>
-      <PageHeader title={route.title} breadcrumbs={route.path.split('/').length > 2 ? [{ label: 'Settings', to: '/settings' }, { label: route.title }] : undefined} />
+      <PageHeader
+        title={route.title}
+        breadcrumbs={route.path.split('/').length > 2 ? [{ label: 'Settings', to: '/settings' }, { label: route.title }] : undefined}
+      />
       <SimpleGrid cols={{ base: 1, xs: 2, lg: 3 }} spacing="md">
         {children.map((c) => {
           const info = HUB_INFO[c.path];

@@ -83,10 +83,16 @@ export default function SignedInShell({ user, children }: { user: CurrentUser; c
   const controlled = useControlledOrganization();
   const access = accessUser(user, controlled);
   // Unread messages from drivers beside the office's Messages item (issue 44); the stream keeps it current.
-  const unread = useQuery({ ...unreadMessagesQuery(access?.organization?.id ?? ''), enabled: !!access?.organization && !!access.permissions.includes('MESSAGE_LIST') });
+  const unread = useQuery({
+    ...unreadMessagesQuery(access?.organization?.id ?? ''),
+    enabled: !!access?.organization && !!access.permissions.includes('MESSAGE_LIST'),
+  });
   const unreadLabel = unread.data?.unread ? String(unread.data.unread) : undefined;
   const { t } = useTranslation(); // a new `t` on each change of language: the menus below follow it
-  const side = useMemo(() => translateMenu(withLabel(filterMenu(SIDE_MENU, accessUser(user, controlled)), '/messages', unreadLabel), t), [user, controlled, unreadLabel, t]);
+  const side = useMemo(
+    () => translateMenu(withLabel(filterMenu(SIDE_MENU, accessUser(user, controlled)), '/messages', unreadLabel), t),
+    [user, controlled, unreadLabel, t],
+  );
   const nav = useMemo(() => translateMenu(filterMenu(HEADER_NAV, accessUser(user, controlled)), t), [user, controlled, t]);
   const showNavbar = side.length > 0;
   const showFooter = mobile && nav.length > 0;

@@ -98,7 +98,11 @@ export function ActivityDetail({ orgId, id }: { orgId: string; id: number }) {
               </Accordion.Control>
               <Accordion.Panel>
                 <Code block fz="xs" style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-word', maxHeight: 320, overflow: 'auto' }}>
-                  {JSON.stringify({ action: d.action, entityType: d.entityType, entityId: d.entityId, actorEmail: d.actor.email, before: d.before, after: d.after }, null, 1)}
+                  {JSON.stringify(
+                    { action: d.action, entityType: d.entityType, entityId: d.entityId, actorEmail: d.actor.email, before: d.before, after: d.after },
+                    null,
+                    1,
+                  )}
                 </Code>
               </Accordion.Panel>
             </Accordion.Item>

@@ -131,7 +131,14 @@ export default function ActivityLogPage() {
             onChange={(v) => setFilter('entity', v)}
           />
           <TextInput label="From" type="date" value={from ?? ''} max={to ?? undefined} onChange={(e) => setFilter('from', e.currentTarget.value || null)} />
-          <TextInput label="To" type="date" value={to ?? ''} min={from ?? undefined} error={rangeError} onChange={(e) => setFilter('to', e.currentTarget.value || null)} />
+          <TextInput
+            label="To"
+            type="date"
+            value={to ?? ''}
+            min={from ?? undefined}
+            error={rangeError}
+            onChange={(e) => setFilter('to', e.currentTarget.value || null)}
+          />
         </SimpleGrid>
         {anyFilter && (
           <Group justify="flex-end" mt="xs">

@@ -24,7 +24,14 @@ export function ActivityRecordLink({ record }: { record: ActivityRecord | null }
     );
   }
   return (
-    <Anchor component={Link} to={record.path} size="sm" onClick={(e) => e.stopPropagation()} onKeyDown={(e) => e.stopPropagation()} style={{ wordBreak: 'break-word' }}>
+    <Anchor
+      component={Link}
+      to={record.path}
+      size="sm"
+      onClick={(e) => e.stopPropagation()}
+      onKeyDown={(e) => e.stopPropagation()}
+      style={{ wordBreak: 'break-word' }}
+    >
       {capitalized(record.label)}
     </Anchor>
   );

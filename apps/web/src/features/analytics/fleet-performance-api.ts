@@ -36,7 +36,23 @@ export function performanceCsv(p: FleetPerformance, units: UnitSystem): string {
   const speed = (k: number | null) => (k === null ? '' : +(imperial ? k / 1.609344 : k).toFixed(1));
   const du = imperial ? 'mi' : 'km';
   const su = imperial ? 'mph' : 'km/h';
-  const header = ['Kind', 'Name', 'Groups', `Distance (${du})`, 'Driving (h)', 'Idle (h)', 'Utilization (%)', `Average speed (${su})`, `Top speed (${su})`, 'Speeding events', 'Stops', 'Days driven', `Fuel economy (${unitLabels(units).economy})`, 'Fuel economy from', 'Fuel economy to'];
+  const header = [
+    'Kind',
+    'Name',
+    'Groups',
+    `Distance (${du})`,
+    'Driving (h)',
+    'Idle (h)',
+    'Utilization (%)',
+    `Average speed (${su})`,
+    `Top speed (${su})`,
+    'Speeding events',
+    'Stops',
+    'Days driven',
+    `Fuel economy (${unitLabels(units).economy})`,
+    'Fuel economy from',
+    'Fuel economy to',
+  ];
   const row = (kind: string, name: string, groups: string, t: FleetPerformance['fleet']) => [
     kind,
     name,

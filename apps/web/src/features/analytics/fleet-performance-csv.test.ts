@@ -4,7 +4,19 @@ import { describe, expect, it } from 'vitest';
 import type { FleetPerformance, PerformanceTotals } from '@fleet/api-contract';
 import { performanceCsv } from './fleet-performance-api.ts';
 
-const totals: PerformanceTotals = { distanceM: 160_934.4, drivingMs: 7_200_000, idleMs: 0, utilizationPct: 8.3, avgSpeedKmh: 80.5, topSpeedKmh: 100, speedingEvents: 0, stops: 1, activeDays: 1, fuelLPer100Km: null, fuelSpan: null };
+const totals: PerformanceTotals = {
+  distanceM: 160_934.4,
+  drivingMs: 7_200_000,
+  idleMs: 0,
+  utilizationPct: 8.3,
+  avgSpeedKmh: 80.5,
+  topSpeedKmh: 100,
+  speedingEvents: 0,
+  stops: 1,
+  activeDays: 1,
+  fuelLPer100Km: null,
+  fuelSpan: null,
+};
 
 describe('performanceCsv', () => {
   it('writes group names a spreadsheet would run as formulas as text, and the figures as numbers', () => {

@@ -136,8 +136,7 @@ export default function FleetPerformancePage() {
   const valid = from <= to;
   const q = useFleetPerformance({ from, to, groupId }, valid);
   const p = q.data;
-  const set = (patch: Record<string, string | null>) =>
-    setParams((prev) => withParams(prev, patch), { replace: true });
+  const set = (patch: Record<string, string | null>) => setParams((prev) => withParams(prev, patch), { replace: true });
   const exportCsv = () => {
     if (!p) return;
     saveCsv(performanceCsv(p, f.units), `fleet-performance-${p.from}-to-${p.to}.csv`);
@@ -152,7 +151,11 @@ export default function FleetPerformancePage() {
     <>
       <PageHeader
         title="Fleet Performance"
-        description={p ? `Speeding counts each time a vehicle went above ${f.speed(p.speedLimitKmh)} (Organization account › Telematics).` : 'Distance, hours, utilization, speeding and stops per vehicle and group.'}
+        description={
+          p
+            ? `Speeding counts each time a vehicle went above ${f.speed(p.speedLimitKmh)} (Organization account › Telematics).`
+            : 'Distance, hours, utilization, speeding and stops per vehicle and group.'
+        }
         breadcrumbs={[{ label: 'Analytics' }, { label: 'Fleet Performance' }]}
         actions={
           <Button leftSection={<IconDownload size={16} />} variant="default" onClick={exportCsv} disabled={!p || p.vehicles.length === 0}>
@@ -162,14 +165,49 @@ export default function FleetPerformancePage() {
       />
       <Stack gap="md">
         <Group gap="sm" align="flex-end" wrap="wrap">
-          <SegmentedControl aria-label="Period" data={PRESETS} value={PRESETS.find((x) => from === daysAgo(Number(x.value) - 1) && to === todayIn())?.value ?? ''} onChange={(v) => set({ from: daysAgo(Number(v) - 1), to: todayIn() })} />
-          <TextInput type="date" label="From" value={from} max={to} onChange={(e) => isDay(e.currentTarget.value) && set({ from: e.currentTarget.value })} w={160} />
-          <TextInput type="date" label="To" value={to} min={from} onChange={(e) => isDay(e.currentTarget.value) && set({ to: e.currentTarget.value })} w={160} error={valid ? undefined : 'To must be on or after From'} />
+          <SegmentedControl
+            aria-label="Period"
+            data={PRESETS}
+            value={PRESETS.find((x) => from === daysAgo(Number(x.value) - 1) && to === todayIn())?.value ?? ''}
+            onChange={(v) => set({ from: daysAgo(Number(v) - 1), to: todayIn() })}
+          />
+          <TextInput
+            type="date"
+            label="From"
+            value={from}
+            max={to}
+            onChange={(e) => isDay(e.currentTarget.value) && set({ from: e.currentTarget.value })}
+            w={160}
+          />
+          <TextInput
+            type="date"
+            label="To"
+            value={to}
+            min={from}
+            onChange={(e) => isDay(e.currentTarget.value) && set({ to: e.currentTarget.value })}
+            w={160}
+            error={valid ? undefined : 'To must be on or after From'}
+          />
           {canGroups && (
-            <Select label="Group" placeholder="All groups" clearable data={(groups.data?.content ?? []).map((g) => ({ value: g.id, label: g.name }))} value={groupId ?? null} onChange={(v) => set({ group: v })} w={180} />
+            <Select
+              label="Group"
+              placeholder="All groups"
+              clearable
+              data={(groups.data?.content ?? []).map((g) => ({ value: g.id, label: g.name }))}
+              value={groupId ?? null}
+              onChange={(v) => set({ group: v })}
+              w={180}
+            />
           )}
         </Group>
-        <DataState isLoading={q.isLoading} error={q.error} onRetry={() => void q.refetch()} isEmpty={!!p && p.vehicles.length === 0} emptyTitle="No driving in this range" emptyDescription="Figures appear as vehicles report positions.">
+        <DataState
+          isLoading={q.isLoading}
+          error={q.error}
+          onRetry={() => void q.refetch()}
+          isEmpty={!!p && p.vehicles.length === 0}
+          emptyTitle="No driving in this range"
+          emptyDescription="Figures appear as vehicles report positions."
+        >
           {p && (
             <Stack gap="md">
               <Totals t={p.fleet} />
@@ -178,13 +216,31 @@ export default function FleetPerformancePage() {
                   <Title order={2} fz="md" mb="sm">
                     {f.imperial ? 'Miles' : 'Kilometres'} per day
                   </Title>
-                  <BarChart h={220} data={chart} dataKey="date" valueFormatter={(v) => v.toLocaleString('en-US')} series={[{ name: 'distance', label: 'Distance', color: 'blue.6' }]} />
+                  <BarChart
+                    h={220}
+                    data={chart}
+                    dataKey="date"
+                    valueFormatter={(v) => v.toLocaleString('en-US')}
+                    series={[{ name: 'distance', label: 'Distance', color: 'blue.6' }]}
+                  />
                 </Card>
                 <Card withBorder radius="md" padding="md">
                   <Title order={2} fz="md" mb="sm">
                     Driving and idle hours per day
                   </Title>
-                  <BarChart h={220} data={chart} dataKey="date" type="stacked" unit=" h" withLegend legendProps={{ verticalAlign: 'bottom' }} series={[{ name: 'driving', label: 'Driving', color: 'teal.6' }, { name: 'idle', label: 'Idle', color: 'orange.5' }]} />
+                  <BarChart
+                    h={220}
+                    data={chart}
+                    dataKey="date"
+                    type="stacked"
+                    unit=" h"
+                    withLegend
+                    legendProps={{ verticalAlign: 'bottom' }}
+                    series={[
+                      { name: 'driving', label: 'Driving', color: 'teal.6' },
+                      { name: 'idle', label: 'Idle', color: 'orange.5' },
+                    ]}
+                  />
                 </Card>
               </SimpleGrid>
               <Card withBorder radius="md" padding="md">
@@ -194,10 +250,19 @@ export default function FleetPerformancePage() {
                     <Tabs.Tab value="groups">Per group ({p.groups.length})</Tabs.Tab>
                   </Tabs.List>
                   <Tabs.Panel value="vehicles">
-                    <PerfTable rows={p.vehicles.map((v) => ({ ...v, key: v.assetId, name: `Vehicle ${v.unitNumber}`, extra: v.groups.join(', ') || undefined }))} />
+                    <PerfTable
+                      rows={p.vehicles.map((v) => ({ ...v, key: v.assetId, name: `Vehicle ${v.unitNumber}`, extra: v.groups.join(', ') || undefined }))}
+                    />
                   </Tabs.Panel>
                   <Tabs.Panel value="groups">
-                    <PerfTable rows={p.groups.map((g) => ({ ...g, key: g.groupId ?? 'none', name: g.name, extra: `${g.vehicles} vehicle${g.vehicles === 1 ? '' : 's'}` }))} />
+                    <PerfTable
+                      rows={p.groups.map((g) => ({
+                        ...g,
+                        key: g.groupId ?? 'none',
+                        name: g.name,
+                        extra: `${g.vehicles} vehicle${g.vehicles === 1 ? '' : 's'}`,
+                      }))}
+                    />
                   </Tabs.Panel>
                 </Tabs>
               </Card>

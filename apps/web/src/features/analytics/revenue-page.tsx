@@ -79,30 +79,72 @@ export default function RevenuePage() {
         description={`Delivered loads by the day of their last delivery (${zoneLabel(null, zone)}): revenue, revenue per loaded and total ${perUnit} (deadhead from positions).`}
         breadcrumbs={[{ label: 'Analytics' }, { label: 'Revenue' }]}
         actions={
-          <Button leftSection={<IconDownload size={16} />} variant="default" disabled={!r || r.totals.loads === 0} onClick={() => orgId && void exportRevenueCsv(orgId, filters, `revenue-by-${groupBy}-${from}-to-${to}.csv`)}>
+          <Button
+            leftSection={<IconDownload size={16} />}
+            variant="default"
+            disabled={!r || r.totals.loads === 0}
+            onClick={() => orgId && void exportRevenueCsv(orgId, filters, `revenue-by-${groupBy}-${from}-to-${to}.csv`)}
+          >
             Export CSV
           </Button>
         }
       />
       <Stack gap="md">
         <Group gap="sm" align="flex-end" wrap="wrap">
-          <SegmentedControl aria-label="Range" data={PRESETS} value={PRESETS.find((x) => from === addDays(today, -Number(x.value) + 1) && to === today)?.value ?? ''} onChange={(v) => set({ from: addDays(today, -Number(v) + 1), to: today })} />
-          <TextInput type="date" label="From" value={from} max={to} onChange={(e) => isDay(e.currentTarget.value) && set({ from: e.currentTarget.value })} w={160} />
-          <TextInput type="date" label="To" value={to} min={from} onChange={(e) => isDay(e.currentTarget.value) && set({ to: e.currentTarget.value })} w={160} error={valid ? undefined : 'To must be on or after From'} />
+          <SegmentedControl
+            aria-label="Range"
+            data={PRESETS}
+            value={PRESETS.find((x) => from === addDays(today, -Number(x.value) + 1) && to === today)?.value ?? ''}
+            onChange={(v) => set({ from: addDays(today, -Number(v) + 1), to: today })}
+          />
+          <TextInput
+            type="date"
+            label="From"
+            value={from}
+            max={to}
+            onChange={(e) => isDay(e.currentTarget.value) && set({ from: e.currentTarget.value })}
+            w={160}
+          />
+          <TextInput
+            type="date"
+            label="To"
+            value={to}
+            min={from}
+            onChange={(e) => isDay(e.currentTarget.value) && set({ to: e.currentTarget.value })}
+            w={160}
+            error={valid ? undefined : 'To must be on or after From'}
+          />
           <Stack gap={4}>
             <Text size="sm" fw={500} id="revenue-group-label">
               Group by
             </Text>
-            <SegmentedControl aria-labelledby="revenue-group-label" data={REVENUE_GROUPS.map((g) => ({ value: g, label: GROUP_LABELS[g] }))} value={groupBy} onChange={(v) => set({ groupBy: v === 'truck' ? null : v })} />
+            <SegmentedControl
+              aria-labelledby="revenue-group-label"
+              data={REVENUE_GROUPS.map((g) => ({ value: g, label: GROUP_LABELS[g] }))}
+              value={groupBy}
+              onChange={(v) => set({ groupBy: v === 'truck' ? null : v })}
+            />
           </Stack>
           <Stack gap={4}>
             <Text size="sm" fw={500} id="revenue-period-label">
               Period
             </Text>
-            <SegmentedControl aria-labelledby="revenue-period-label" data={REVENUE_PERIODS.map((p) => ({ value: p, label: PERIOD_LABELS[p] }))} value={period} onChange={(v) => set({ period: v === 'week' ? null : v })} />
+            <SegmentedControl
+              aria-labelledby="revenue-period-label"
+              data={REVENUE_PERIODS.map((p) => ({ value: p, label: PERIOD_LABELS[p] }))}
+              value={period}
+              onChange={(v) => set({ period: v === 'week' ? null : v })}
+            />
           </Stack>
         </Group>
-        <DataState isLoading={q.isLoading} error={q.error} onRetry={() => void q.refetch()} isEmpty={!!r && r.totals.loads === 0} emptyTitle="No delivered loads in this range" emptyDescription="Revenue counts a load once its last delivery is done.">
+        <DataState
+          isLoading={q.isLoading}
+          error={q.error}
+          onRetry={() => void q.refetch()}
+          isEmpty={!!r && r.totals.loads === 0}
+          emptyTitle="No delivered loads in this range"
+          emptyDescription="Revenue counts a load once its last delivery is done."
+        >
           {r && (
             <Stack gap="md" style={{ opacity: q.isPlaceholderData ? 0.6 : 1 }} aria-busy={q.isPlaceholderData}>
               <Totals t={r.totals} currency={r.currency} units={units} />
@@ -110,21 +152,36 @@ export default function RevenuePage() {
                 <Title order={2} fz="md" mb="sm">
                   Revenue per {PERIOD_LABELS[period].toLowerCase()} ({r.currency})
                 </Title>
-                <BarChart h={240} data={chart} dataKey="period" valueFormatter={(v) => money(v, r.currency)} series={[{ name: 'revenue', label: 'Revenue', color: 'teal.7' }]} />
+                <BarChart
+                  h={240}
+                  data={chart}
+                  dataKey="period"
+                  valueFormatter={(v) => money(v, r.currency)}
+                  series={[{ name: 'revenue', label: 'Revenue', color: 'teal.7' }]}
+                />
               </Card>
               <Card withBorder radius="md" padding="md">
                 <Title order={2} fz="md" mb="sm">
                   By {GROUP_LABELS[groupBy].toLowerCase()}
                 </Title>
                 <Table.ScrollContainer minWidth={820}>
-                  <Table striped highlightOnHover verticalSpacing="xs" fz="sm" style={{ whiteSpace: 'nowrap' }} aria-label={`Revenue by ${GROUP_LABELS[groupBy].toLowerCase()}`}>
+                  <Table
+                    striped
+                    highlightOnHover
+                    verticalSpacing="xs"
+                    fz="sm"
+                    style={{ whiteSpace: 'nowrap' }}
+                    aria-label={`Revenue by ${GROUP_LABELS[groupBy].toLowerCase()}`}
+                  >
                     <Table.Thead>
                       <Table.Tr>
-                        {[GROUP_LABELS[groupBy], 'Loads', 'Revenue', 'Loaded', 'Deadhead', 'Total', `Per loaded ${perUnit}`, `Per total ${perUnit}`].map((h, i) => (
-                          <Table.Th key={h} ta={i === 0 ? 'left' : 'right'}>
-                            {h}
-                          </Table.Th>
-                        ))}
+                        {[GROUP_LABELS[groupBy], 'Loads', 'Revenue', 'Loaded', 'Deadhead', 'Total', `Per loaded ${perUnit}`, `Per total ${perUnit}`].map(
+                          (h, i) => (
+                            <Table.Th key={h} ta={i === 0 ? 'left' : 'right'}>
+                              {h}
+                            </Table.Th>
+                          ),
+                        )}
                       </Table.Tr>
                     </Table.Thead>
                     <Table.Tbody>

@@ -34,7 +34,13 @@ export function AssetDetailDrawer({ id, onClose, onEdit }: AssetDetailDrawerProp
   const detail = useAsset(id);
   const a = detail.data;
   return (
-    <Drawer opened={!!id} onClose={onClose} position="right" size="xl" title={a ? `${a.type === 'VEHICLE' ? 'Vehicle' : 'Trailer'} ${a.unitNumber}` : 'Loading'}>
+    <Drawer
+      opened={!!id}
+      onClose={onClose}
+      position="right"
+      size="xl"
+      title={a ? `${a.type === 'VEHICLE' ? 'Vehicle' : 'Trailer'} ${a.unitNumber}` : 'Loading'}
+    >
       <DataState isLoading={detail.isLoading} error={detail.error} onRetry={() => void detail.refetch()}>
         {a && <AssetDetailBody asset={a} onEdit={onEdit} onDeleted={onClose} />}
       </DataState>
@@ -77,7 +83,8 @@ function AssetDetailBody({ asset: a, onEdit, onDeleted }: { asset: AssetDetail; 
   const del = async () => {
     const ok = await confirmAction({
       title: `Delete ${a.unitNumber}?`,
-      message: 'It is deleted when nothing references it; when its history (drivers, trailers, devices, logs) does, it is deactivated instead and kept for the records.',
+      message:
+        'It is deleted when nothing references it; when its history (drivers, trailers, devices, logs) does, it is deactivated instead and kept for the records.',
       confirmLabel: 'Delete',
     });
     if (!ok) return;
@@ -121,7 +128,13 @@ function AssetDetailBody({ asset: a, onEdit, onDeleted }: { asset: AssetDetail; 
       </Group>
       {vehicle && <GpsImportDrawer vehicle={a} opened={importing} onClose={() => setImporting(false)} />}
       <SimpleGrid cols={{ base: 2, sm: 3 }} spacing="sm">
-        <Fact label="VIN">{a.vin && <Text span ff="monospace" size="sm">{a.vin}</Text>}</Fact>
+        <Fact label="VIN">
+          {a.vin && (
+            <Text span ff="monospace" size="sm">
+              {a.vin}
+            </Text>
+          )}
+        </Fact>
         <Fact label="Make / model">{[a.make, a.model].filter(Boolean).join(' ')}</Fact>
         <Fact label="Year">{a.year}</Fact>
         <Fact label="Plate">{a.plate ? `${a.plate}${a.plateState ? ` (${a.plateState})` : ''}` : null}</Fact>
@@ -160,7 +173,11 @@ function AssetDetailBody({ asset: a, onEdit, onDeleted }: { asset: AssetDetail; 
                 </Text>
                 {canUpdate && (
                   <UnlinkButton
-                    confirm={{ title: 'Unassign driver?', message: `${a.currentDriver.firstName} ${a.currentDriver.lastName} will no longer drive ${a.unitNumber}. The assignment stays in the history.`, confirmLabel: 'Unassign' }}
+                    confirm={{
+                      title: 'Unassign driver?',
+                      message: `${a.currentDriver.firstName} ${a.currentDriver.lastName} will no longer drive ${a.unitNumber}. The assignment stays in the history.`,
+                      confirmLabel: 'Unassign',
+                    }}
                     done="Driver unassigned"
                     run={() => call.mutateAsync(() => unassignDriver(a.id))}
                   >
@@ -181,7 +198,14 @@ function AssetDetailBody({ asset: a, onEdit, onDeleted }: { asset: AssetDetail; 
                 extraQuery={{ status: 'ACTIVE', sort: 'lastName,asc' }}
                 button="Assign"
                 onRun={async (driverId, label) => {
-                  if (await confirmAction({ title: 'Assign driver?', message: `${label} will drive ${a.unitNumber}; any previous assignment of either ends now.`, confirmLabel: 'Assign', danger: false }))
+                  if (
+                    await confirmAction({
+                      title: 'Assign driver?',
+                      message: `${label} will drive ${a.unitNumber}; any previous assignment of either ends now.`,
+                      confirmLabel: 'Assign',
+                      danger: false,
+                    })
+                  )
                     await runAndNotify('Driver assigned', () => call.mutateAsync(() => assignDriver(a.id, driverId)));
                 }}
               />
@@ -220,7 +244,14 @@ function AssetDetailBody({ asset: a, onEdit, onDeleted }: { asset: AssetDetail; 
                 exclude={a.trailers.map((t) => t.id)}
                 button="Attach"
                 onRun={async (trailerId, label) => {
-                  if (await confirmAction({ title: 'Attach trailer?', message: `${label} will be attached to ${a.unitNumber}.`, confirmLabel: 'Attach', danger: false }))
+                  if (
+                    await confirmAction({
+                      title: 'Attach trailer?',
+                      message: `${label} will be attached to ${a.unitNumber}.`,
+                      confirmLabel: 'Attach',
+                      danger: false,
+                    })
+                  )
                     await runAndNotify('Trailer attached', () => call.mutateAsync(() => attachTrailer(a.id, trailerId)));
                 }}
               />
@@ -337,4 +368,3 @@ function History({ asset: a }: { asset: AssetDetail }) {
     </Stack>
   );
 }
-

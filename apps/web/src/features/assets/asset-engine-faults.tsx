@@ -24,7 +24,8 @@ function useEngineFaults(assetId: string, status: EngineFaultStatus, page: numbe
   const orgId = useEffectiveOrganizationId();
   return useQuery({
     queryKey: ['maintenance', orgId, 'asset', assetId, 'engine-faults', status, page] as const,
-    queryFn: ({ signal }) => api<Page<EngineFault>>(orgPathFor(orgId ?? '', `/assets/${assetId}/engine-faults`), { query: { status, page, size: PAGE }, signal, toast: false }),
+    queryFn: ({ signal }) =>
+      api<Page<EngineFault>>(orgPathFor(orgId ?? '', `/assets/${assetId}/engine-faults`), { query: { status, page, size: PAGE }, signal, toast: false }),
     placeholderData: keepPreviousData,
     enabled: !!orgId,
     // Faults come and go with the engine: a page left open follows them.
@@ -46,7 +47,9 @@ function useCreateDefect(assetId: string) {
 /** J1939 lamps the fault lit, in words ("Check engine, Amber warning"). */
 const lampWords = (f: EngineFault) =>
   f.lamps
-    ? [f.lamps.mil && 'Check engine', f.lamps.redStop && 'Red stop', f.lamps.amberWarning && 'Amber warning', f.lamps.protect && 'Protect'].filter(Boolean).join(', ')
+    ? [f.lamps.mil && 'Check engine', f.lamps.redStop && 'Red stop', f.lamps.amberWarning && 'Amber warning', f.lamps.protect && 'Protect']
+        .filter(Boolean)
+        .join(', ')
     : '';
 
 /** The vehicle's engine faults, active or cleared, with "Create defect" for whoever handles defects. */
@@ -111,7 +114,8 @@ export function AssetEngineFaults({ assetId }: { assetId: string }) {
                   <Text size="sm">{f.description ?? 'No standard description: a code of the engine maker.'}</Text>
                   <Text size="xs" c="dimmed">
                     {/* Each time whole on its line when a phone wraps them. */}
-                    <span style={NOWRAP}>First seen {formatDateTime(f.firstSeenAt, zone)}</span> · <span style={NOWRAP}>last seen {formatDateTime(f.lastSeenAt, zone)}</span>
+                    <span style={NOWRAP}>First seen {formatDateTime(f.firstSeenAt, zone)}</span> ·{' '}
+                    <span style={NOWRAP}>last seen {formatDateTime(f.lastSeenAt, zone)}</span>
                     {f.clearedAt && (
                       <>
                         {' · '}
@@ -121,7 +125,12 @@ export function AssetEngineFaults({ assetId }: { assetId: string }) {
                   </Text>
                   {(f.occurrences !== undefined || f.lamps) && (
                     <Text size="xs" c="dimmed">
-                      {[f.occurrences !== undefined ? `Occurred ${f.occurrences} time${f.occurrences === 1 ? '' : 's'}` : null, lampWords(f) ? `Lamps: ${lampWords(f)}` : null].filter(Boolean).join(' · ')}
+                      {[
+                        f.occurrences !== undefined ? `Occurred ${f.occurrences} time${f.occurrences === 1 ? '' : 's'}` : null,
+                        lampWords(f) ? `Lamps: ${lampWords(f)}` : null,
+                      ]
+                        .filter(Boolean)
+                        .join(' · ')}
                     </Text>
                   )}
                 </Stack>
@@ -131,7 +140,13 @@ export function AssetEngineFaults({ assetId }: { assetId: string }) {
                   </Anchor>
                 ) : (
                   canDefect && (
-                    <Button size="compact-sm" variant="light" leftSection={<IconClipboardPlus size={14} />} loading={create.isPending && create.variables === f.id} onClick={() => void make(f)}>
+                    <Button
+                      size="compact-sm"
+                      variant="light"
+                      leftSection={<IconClipboardPlus size={14} />}
+                      loading={create.isPending && create.variables === f.id}
+                      onClick={() => void make(f)}
+                    >
                       Create defect
                     </Button>
                   )

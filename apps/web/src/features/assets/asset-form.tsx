@@ -1,7 +1,19 @@
 import { useMemo } from 'react';
 import { Center, Checkbox, Drawer, Loader, NativeSelect, SimpleGrid, Stack, Textarea, TextInput } from '@mantine/core';
 import {
-  DEFAULT_TANK_CAPACITY_L, FUEL_TYPES, STATE_OPTIONS, TRAILER_TYPES, roundTo, tankCapacityText, trailerInputSchema, vehicleInputSchema, volumeFromL, volumeToL, type Asset, type AssetDetail, type AssetType,
+  DEFAULT_TANK_CAPACITY_L,
+  FUEL_TYPES,
+  STATE_OPTIONS,
+  TRAILER_TYPES,
+  roundTo,
+  tankCapacityText,
+  trailerInputSchema,
+  vehicleInputSchema,
+  volumeFromL,
+  volumeToL,
+  type Asset,
+  type AssetDetail,
+  type AssetType,
 } from '@fleet/api-contract';
 import type { FieldValues, Path, UseFormReturn } from 'react-hook-form';
 import { field, useZodForm } from '../../lib/form.ts';
@@ -16,7 +28,22 @@ const STATUS_DATA = [
   { value: 'ACTIVE', label: 'Active' },
   { value: 'INACTIVE', label: 'Inactive' },
 ];
-const FIELDS = ['unitNumber', 'vin', 'make', 'model', 'year', 'plate', 'plateState', 'fuelType', 'odometerKm', 'tankCapacityL', 'trailerType', 'lengthM', 'status', 'notes'];
+const FIELDS = [
+  'unitNumber',
+  'vin',
+  'make',
+  'model',
+  'year',
+  'plate',
+  'plateState',
+  'fuelType',
+  'odometerKm',
+  'tankCapacityL',
+  'trailerType',
+  'lengthM',
+  'status',
+  'notes',
+];
 
 /**
  * Number inputs: an empty box means "not set" (null). The text stays text for the unit fields,
@@ -62,7 +89,13 @@ export function AssetFormDrawer(props: AssetFormProps) {
     <TrailerForm {...props} units={units} />
   );
   return (
-    <Drawer opened={props.opened} onClose={props.onClose} position="right" size="lg" title={props.asset ? `Edit ${noun} ${props.asset.unitNumber}` : `Add ${noun}`}>
+    <Drawer
+      opened={props.opened}
+      onClose={props.onClose}
+      position="right"
+      size="lg"
+      title={props.asset ? `Edit ${noun} ${props.asset.unitNumber}` : `Add ${noun}`}
+    >
       {props.opened && form}
     </Drawer>
   );
@@ -87,9 +120,20 @@ function VehicleForm(props: FormProps) {
   const schema = useMemo(() => vehicleInputSchema.extend({ odometerKm: odometer.schema, tankCapacityL: tank.schema }), [odometer, tank]);
   const form = useZodForm(schema, {
     defaultValues: {
-      type: 'VEHICLE', unitNumber: text(a?.unitNumber), vin: text(a?.vin), make: text(a?.make), model: text(a?.model), year: a?.year ?? null,
-      plate: text(a?.plate), plateState: text(a?.plateState), fuelType: (a?.fuelType ?? 'DIESEL') as 'DIESEL', iftaQualified: a?.iftaQualified ?? true,
-      odometerKm: odometer.shown, tankCapacityL: tank.shown, status: a?.status ?? 'ACTIVE', notes: text(a?.notes),
+      type: 'VEHICLE',
+      unitNumber: text(a?.unitNumber),
+      vin: text(a?.vin),
+      make: text(a?.make),
+      model: text(a?.model),
+      year: a?.year ?? null,
+      plate: text(a?.plate),
+      plateState: text(a?.plateState),
+      fuelType: (a?.fuelType ?? 'DIESEL') as 'DIESEL',
+      iftaQualified: a?.iftaQualified ?? true,
+      odometerKm: odometer.shown,
+      tankCapacityL: tank.shown,
+      status: a?.status ?? 'ACTIVE',
+      notes: text(a?.notes),
     },
   });
   const save = useSave(props);
@@ -140,9 +184,18 @@ function TrailerForm(props: FormProps) {
   const schema = useMemo(() => trailerInputSchema.extend({ lengthM: length.schema }), [length]);
   const form = useZodForm(schema, {
     defaultValues: {
-      type: 'TRAILER', unitNumber: text(a?.unitNumber), vin: text(a?.vin), make: text(a?.make), model: text(a?.model), year: a?.year ?? null,
-      trailerType: (a?.trailerType ?? 'DRY_VAN') as 'DRY_VAN', lengthM: length.shown, plate: text(a?.plate), plateState: text(a?.plateState),
-      status: a?.status ?? 'ACTIVE', notes: text(a?.notes),
+      type: 'TRAILER',
+      unitNumber: text(a?.unitNumber),
+      vin: text(a?.vin),
+      make: text(a?.make),
+      model: text(a?.model),
+      year: a?.year ?? null,
+      trailerType: (a?.trailerType ?? 'DRY_VAN') as 'DRY_VAN',
+      lengthM: length.shown,
+      plate: text(a?.plate),
+      plateState: text(a?.plateState),
+      status: a?.status ?? 'ACTIVE',
+      notes: text(a?.notes),
     },
   });
   const save = useSave(props);
@@ -181,4 +234,3 @@ function TrailerForm(props: FormProps) {
     </form>
   );
 }
-

@@ -79,7 +79,11 @@ export function AssetMaintenance({ asset: a }: { asset: AssetDetail }) {
                 <Text size="sm">{s.name}</Text>
                 <Group gap={6} wrap="nowrap">
                   <Text size="xs" c="dimmed" ta="right">
-                    {[s.dueAt ? formatDate(s.dueAt) : null, s.dueOdometer !== null ? formatOdometer(s.dueOdometer, units) : null, s.dueEngineHours !== null ? `${Math.round(s.dueEngineHours).toLocaleString('en-US')} h` : null]
+                    {[
+                      s.dueAt ? formatDate(s.dueAt) : null,
+                      s.dueOdometer !== null ? formatOdometer(s.dueOdometer, units) : null,
+                      s.dueEngineHours !== null ? `${Math.round(s.dueEngineHours).toLocaleString('en-US')} h` : null,
+                    ]
                       .filter(Boolean)
                       .join(' · ')}
                   </Text>
@@ -164,7 +168,10 @@ export function AssetMaintenance({ asset: a }: { asset: AssetDetail }) {
 
 function HistoryDownload({ asset: a }: { asset: AssetDetail }) {
   const download = async (format: 'csv' | 'pdf') =>
-    saveFile(await api<Blob>(orgPath('/maintenance/history/export'), { query: { assetId: a.id, format }, blob: true }), `maintenance-history-${a.unitNumber}.${format}`);
+    saveFile(
+      await api<Blob>(orgPath('/maintenance/history/export'), { query: { assetId: a.id, format }, blob: true }),
+      `maintenance-history-${a.unitNumber}.${format}`,
+    );
   return (
     <Group>
       <DownloadMenu label="Maintenance history" size="xs" position="bottom-start" download={download} />

@@ -16,7 +16,9 @@ export const useAsset = (id: string | null | undefined) => useRecord<AssetDetail
 
 /** Adds (no id) or saves a vehicle or trailer; the form shows the server's field messages, so no toast. */
 export const saveAsset = (id: string | undefined, body: unknown) =>
-  id ? api<AssetDetail>(orgPath(`/assets/${id}`), { method: 'PUT', body, toast: false }) : api<AssetDetail>(orgPath('/assets'), { method: 'POST', body, toast: false });
+  id
+    ? api<AssetDetail>(orgPath(`/assets/${id}`), { method: 'PUT', body, toast: false })
+    : api<AssetDetail>(orgPath('/assets'), { method: 'POST', body, toast: false });
 
 export const deleteAsset = (id: string) => api<RemovalResult>(orgPath(`/assets/${id}`), { method: 'DELETE' });
 

@@ -20,8 +20,27 @@ const dash = (v: string | number | null | undefined) => (v === null || v === und
 
 function columnsFor(type: AssetType, units: UnitSystem): TableColumn<Asset>[] {
   const common: TableColumn<Asset>[] = [
-    { key: 'unitNumber', header: 'Unit', sortable: true, primary: true, render: (a) => <Text fw={600} size="sm">{a.unitNumber}</Text> },
-    { key: 'vin', header: 'VIN', sortable: true, render: (a) => <Text ff="monospace" size="sm">{dash(a.vin)}</Text> },
+    {
+      key: 'unitNumber',
+      header: 'Unit',
+      sortable: true,
+      primary: true,
+      render: (a) => (
+        <Text fw={600} size="sm">
+          {a.unitNumber}
+        </Text>
+      ),
+    },
+    {
+      key: 'vin',
+      header: 'VIN',
+      sortable: true,
+      render: (a) => (
+        <Text ff="monospace" size="sm">
+          {dash(a.vin)}
+        </Text>
+      ),
+    },
   ];
   const tail: TableColumn<Asset>[] = [
     { key: 'plate', header: 'Plate', sortable: true, render: (a) => (a.plate ? `${a.plate}${a.plateState ? ` (${a.plateState})` : ''}` : '—') },
@@ -107,7 +126,15 @@ export function AssetsListPage({ type }: { type: AssetType }) {
         emptyDescription={canCreate ? `Add one, or import a CSV of your ${title.toLowerCase()}.` : undefined}
         emptyAction={status || group ? undefined : addButton}
         toolbar={
-          <RegistryFilters status={status} onStatus={setStatus} group={group} onGroup={setGroup} exportPath="/assets/export" query={query} fileName={`${title.toLowerCase()}.csv`} />
+          <RegistryFilters
+            status={status}
+            onStatus={setStatus}
+            group={group}
+            onGroup={setGroup}
+            exportPath="/assets/export"
+            query={query}
+            fileName={`${title.toLowerCase()}.csv`}
+          />
         }
       />
       <AssetFormDrawer type={type} asset={editing} opened={adding || !!editing} onClose={closeAdd} />

@@ -14,7 +14,9 @@ import { ImportActions } from '../../components/import-actions.tsx';
  * history, marked as imported.
  */
 export function GpsImportDrawer({ vehicle, opened, onClose }: { vehicle: { id: string; unitNumber: string }; opened: boolean; onClose: () => void }) {
-  const { file, text, preview, error, checking, reset, choose } = useFilePreview((t) => importPositions(vehicle.id, { file: t, dryRun: true }, { toast: false }));
+  const { file, text, preview, error, checking, reset, choose } = useFilePreview((t) =>
+    importPositions(vehicle.id, { file: t, dryRun: true }, { toast: false }),
+  );
   const commit = useAssetMutation((body: PositionImportBody) => importPositions(vehicle.id, body));
 
   const close = () => {
@@ -26,9 +28,9 @@ export function GpsImportDrawer({ vehicle, opened, onClose }: { vehicle: { id: s
     <Drawer opened={opened} onClose={close} position="right" size="xl" title={`Import GPS history of ${vehicle.unitNumber}`}>
       <Stack gap="md">
         <Text size="sm">
-          From the system this vehicle used before: a GPX file, or a CSV with <b>time</b>, <b>latitude</b> and <b>longitude</b> columns (optional: speed in km/h,
-          or speed_mph; course; altitude; odometer in metres, or odometer_mi). Times without an offset are read in the organization&apos;s time zone. The positions
-          count in IFTA miles and history, marked as imported; rows where this vehicle&apos;s device already reported are skipped.
+          From the system this vehicle used before: a GPX file, or a CSV with <b>time</b>, <b>latitude</b> and <b>longitude</b> columns (optional: speed in
+          km/h, or speed_mph; course; altitude; odometer in metres, or odometer_mi). Times without an offset are read in the organization&apos;s time zone. The
+          positions count in IFTA miles and history, marked as imported; rows where this vehicle&apos;s device already reported are skipped.
         </Text>
         <FileInput
           label="CSV or GPX file"
@@ -70,7 +72,9 @@ export function GpsImportDrawer({ vehicle, opened, onClose }: { vehicle: { id: s
           run={text ? () => commit.mutateAsync({ file: text }) : null}
           disabled={!preview || preview.validRows === 0}
           pending={commit.isPending}
-          done={(r) => `${r.imported} positions imported${r.duplicates ? `, ${r.duplicates} already there` : ''}${r.invalidRows ? `, ${r.invalidRows} rows skipped` : ''}`}
+          done={(r) =>
+            `${r.imported} positions imported${r.duplicates ? `, ${r.duplicates} already there` : ''}${r.invalidRows ? `, ${r.invalidRows} rows skipped` : ''}`
+          }
           timeout={5000}
         >
           Import {preview ? `${preview.validRows} positions` : ''}

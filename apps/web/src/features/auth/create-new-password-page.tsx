@@ -29,8 +29,21 @@ export default function CreateNewPasswordPage() {
       ) : (
         <form onSubmit={onSubmit} noValidate>
           <Stack gap="md">
-            <PasswordInput visibilityToggleButtonProps={{ 'aria-label': t('auth.showPassword') }} label={t('fields.newPassword')} placeholder={t('auth.passwordPlaceholder')} autoComplete="new-password" withAsterisk {...field(form, 'password')} />
-            <PasswordInput visibilityToggleButtonProps={{ 'aria-label': t('auth.showPassword') }} label={t('auth.confirmNew')} autoComplete="new-password" withAsterisk {...field(form, 'confirmPassword')} />
+            <PasswordInput
+              visibilityToggleButtonProps={{ 'aria-label': t('auth.showPassword') }}
+              label={t('fields.newPassword')}
+              placeholder={t('auth.passwordPlaceholder')}
+              autoComplete="new-password"
+              withAsterisk
+              {...field(form, 'password')}
+            />
+            <PasswordInput
+              visibilityToggleButtonProps={{ 'aria-label': t('auth.showPassword') }}
+              label={t('auth.confirmNew')}
+              autoComplete="new-password"
+              withAsterisk
+              {...field(form, 'confirmPassword')}
+            />
             <Button type="submit" loading={create.isPending} fullWidth>
               {t('auth.saveNew')}
             </Button>

@@ -4,11 +4,27 @@ import { IconBell, IconChartBar, IconClock, IconGasStation, IconMap2, IconSearch
 import { Link } from 'react-router';
 
 const FEATURES = [
-  { icon: IconMap2, title: 'Live map and route history', text: 'Every vehicle where it is now, moving, idling or stopped, and where it went, from phones running Traccar Client or any OsmAnd tracker.' },
-  { icon: IconClock, title: 'Hours of service', text: 'Drivers’ logs built from driving, with FMCSA and Canadian rules: remaining hours for every driver, violations, certification and annotated edits.' },
-  { icon: IconBell, title: 'Told when it matters', text: 'A violation, a driver under 30 minutes of driving, a device gone quiet: in the app within seconds, and by e-mail if you like.' },
+  {
+    icon: IconMap2,
+    title: 'Live map and route history',
+    text: 'Every vehicle where it is now, moving, idling or stopped, and where it went, from phones running Traccar Client or any OsmAnd tracker.',
+  },
+  {
+    icon: IconClock,
+    title: 'Hours of service',
+    text: 'Drivers’ logs built from driving, with FMCSA and Canadian rules: remaining hours for every driver, violations, certification and annotated edits.',
+  },
+  {
+    icon: IconBell,
+    title: 'Told when it matters',
+    text: 'A violation, a driver under 30 minutes of driving, a device gone quiet: in the app within seconds, and by e-mail if you like.',
+  },
   { icon: IconGasStation, title: 'IFTA fuel tax', text: 'Miles per state and province from GPS, fuel purchases, and the quarter’s return.' },
-  { icon: IconChartBar, title: 'Fleet performance', text: 'Distance, driving and idle time, utilization, speeding and stops per vehicle and group, exported as CSV.' },
+  {
+    icon: IconChartBar,
+    title: 'Fleet performance',
+    text: 'Distance, driving and idle time, utilization, speeding and stops per vehicle and group, exported as CSV.',
+  },
   { icon: IconSearch, title: 'Find anything', text: 'Ctrl+K from any screen: a unit, part of a VIN, a driver, a device, a log day.' },
 ];
 
@@ -21,7 +37,8 @@ export default function LearnMorePage() {
         <Stack gap="xs">
           <Title order={1}>Fleetline: your fleet and your drivers’ hours, at a glance</Title>
           <Text size="lg" c="dimmed">
-            For trucking companies of every size: dispatchers see where every truck is and who can still drive; safety managers keep logs compliant; owners file IFTA on time.
+            For trucking companies of every size: dispatchers see where every truck is and who can still drive; safety managers keep logs compliant; owners file
+            IFTA on time.
           </Text>
         </Stack>
         <SimpleGrid cols={{ base: 1, sm: 2, md: 3 }} spacing="md">

@@ -34,13 +34,7 @@ export default function LoginPage() {
       await navigate(homePath(res.user), { replace: true });
     } catch (err) {
       // No toast for a failed login (spec section 8); the form says why in place.
-      setFailed(
-        err instanceof ApiError && err.status !== 401 && err.body
-          ? errorWords(t, err)
-          : seeding
-            ? t('auth.seedingFailed')
-            : t('auth.failed'),
-      );
+      setFailed(err instanceof ApiError && err.status !== 401 && err.body ? errorWords(t, err) : seeding ? t('auth.seedingFailed') : t('auth.failed'));
     }
   });
   const loading = login.isPending;
@@ -70,7 +64,14 @@ export default function LoginPage() {
                   {failed}
                 </Alert>
               )}
-              <TextInput label={t('fields.email')} type="email" placeholder={t('auth.emailPlaceholder')} autoComplete="username" withAsterisk {...field(form, 'email')} />
+              <TextInput
+                label={t('fields.email')}
+                type="email"
+                placeholder={t('auth.emailPlaceholder')}
+                autoComplete="username"
+                withAsterisk
+                {...field(form, 'email')}
+              />
               <PasswordInput
                 label={t('fields.password')}
                 placeholder={t('auth.passwordPlaceholder')}

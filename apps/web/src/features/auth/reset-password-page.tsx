@@ -28,7 +28,14 @@ export default function ResetPasswordPage() {
       ) : (
         <form onSubmit={onSubmit} noValidate>
           <Stack gap="md">
-            <TextInput label={t('fields.email')} type="email" autoComplete="email" placeholder={t('auth.emailPlaceholder')} withAsterisk {...field(form, 'email')} />
+            <TextInput
+              label={t('fields.email')}
+              type="email"
+              autoComplete="email"
+              placeholder={t('auth.emailPlaceholder')}
+              withAsterisk
+              {...field(form, 'email')}
+            />
             <Button type="submit" loading={reset.isPending} fullWidth>
               {t('auth.sendLink')}
             </Button>

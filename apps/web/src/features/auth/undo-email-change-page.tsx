@@ -27,7 +27,14 @@ export default function UndoEmailChangePage() {
           if (!signedIn) return;
           await logout({ server: false });
           await navigate('/', { replace: true });
-          notify({ type: 'success', title: t('auth.undone'), expandedContent: t('auth.undoneBody', { email }), isExpanded: true, category: 'Signed out', isClosable: true });
+          notify({
+            type: 'success',
+            title: t('auth.undone'),
+            expandedContent: t('auth.undoneBody', { email }),
+            isExpanded: true,
+            category: 'Signed out',
+            isClosable: true,
+          });
         },
       },
     );

@@ -74,13 +74,37 @@ function Charts({ d }: { d: Dashboard }) {
   const units = useUnits();
   const miles = units === 'IMPERIAL';
   const rules = [...new Set(d.charts.violationsPerDay.flatMap((x) => Object.keys(x.byRule)))];
-  const violations = d.charts.violationsPerDay.map((x) => ({ date: shortDate(x.date), ...Object.fromEntries(rules.map((r) => [ruleWords(r), x.byRule[r as keyof typeof x.byRule] ?? 0])) }));
-  const hours = d.charts.hoursPerDay.map((x) => ({ date: shortDate(x.date), D: +(x.D / 3_600_000).toFixed(1), ON: +(x.ON / 3_600_000).toFixed(1), SB: +(x.SB / 3_600_000).toFixed(1), OFF: +(x.OFF / 3_600_000).toFixed(1) }));
-  const distance = d.charts.distancePerDay.map((x) => ({ date: shortDate(x.date), distance: Math.round(x.distanceM / (miles ? 1609.344 : 1000)), utilization: x.utilizationPct }));
+  const violations = d.charts.violationsPerDay.map((x) => ({
+    date: shortDate(x.date),
+    ...Object.fromEntries(rules.map((r) => [ruleWords(r), x.byRule[r as keyof typeof x.byRule] ?? 0])),
+  }));
+  const hours = d.charts.hoursPerDay.map((x) => ({
+    date: shortDate(x.date),
+    D: +(x.D / 3_600_000).toFixed(1),
+    ON: +(x.ON / 3_600_000).toFixed(1),
+    SB: +(x.SB / 3_600_000).toFixed(1),
+    OFF: +(x.OFF / 3_600_000).toFixed(1),
+  }));
+  const distance = d.charts.distancePerDay.map((x) => ({
+    date: shortDate(x.date),
+    distance: Math.round(x.distanceM / (miles ? 1609.344 : 1000)),
+    utilization: x.utilizationPct,
+  }));
   return (
     <SimpleGrid cols={{ base: 1, md: 2 }} spacing="md">
-      <ChartCard title={`Violations per day, by rule`} empty={violations.every((v) => Object.keys(v).length === 1 || rules.every((r) => (v as Record<string, number | string>)[ruleWords(r)] === 0))}>
-        <BarChart h={240} data={violations} dataKey="date" type="stacked" withLegend legendProps={{ verticalAlign: 'bottom' }} series={rules.map((r, i) => ({ name: ruleWords(r), color: RULE_COLORS[i % RULE_COLORS.length]! }))} />
+      <ChartCard
+        title={`Violations per day, by rule`}
+        empty={violations.every((v) => Object.keys(v).length === 1 || rules.every((r) => (v as Record<string, number | string>)[ruleWords(r)] === 0))}
+      >
+        <BarChart
+          h={240}
+          data={violations}
+          dataKey="date"
+          type="stacked"
+          withLegend
+          legendProps={{ verticalAlign: 'bottom' }}
+          series={rules.map((r, i) => ({ name: ruleWords(r), color: RULE_COLORS[i % RULE_COLORS.length]! }))}
+        />
       </ChartCard>
       {hours.length > 0 && (
         <ChartCard title="Driver hours per day, by duty status">
@@ -89,12 +113,26 @@ function Charts({ d }: { d: Dashboard }) {
       )}
       {distance.length > 0 && (
         <ChartCard title={`${miles ? 'Miles' : 'Kilometres'} per day`} empty={distance.every((x) => x.distance === 0)}>
-          <BarChart h={240} data={distance} dataKey="date" valueFormatter={(v) => v.toLocaleString('en-US')} series={[{ name: 'distance', label: miles ? 'Miles' : 'Kilometres', color: 'blue.6' }]} />
+          <BarChart
+            h={240}
+            data={distance}
+            dataKey="date"
+            valueFormatter={(v) => v.toLocaleString('en-US')}
+            series={[{ name: 'distance', label: miles ? 'Miles' : 'Kilometres', color: 'blue.6' }]}
+          />
         </ChartCard>
       )}
       {distance.length > 0 && (
         <ChartCard title="Fleet utilization (vehicles that drove)" empty={distance.every((x) => x.utilization === 0)}>
-          <LineChart h={240} data={distance} dataKey="date" unit="%" yAxisProps={{ domain: [0, 100] }} series={[{ name: 'utilization', label: 'Utilization', color: 'teal.6' }]} curveType="monotone" />
+          <LineChart
+            h={240}
+            data={distance}
+            dataKey="date"
+            unit="%"
+            yAxisProps={{ domain: [0, 100] }}
+            series={[{ name: 'utilization', label: 'Utilization', color: 'teal.6' }]}
+            curveType="monotone"
+          />
         </ChartCard>
       )}
     </SimpleGrid>
@@ -216,15 +254,31 @@ export default function DashboardPage({ safety: Safety }: DashboardPageProps = {
     if (!groupParam && d.myGroups.length > 0) setParams((p) => new URLSearchParams({ ...Object.fromEntries(p), group: d.myGroups[0]!.id }), { replace: true });
   }, [d, defaulted, groupParam, setParams]);
   const set = (key: string, value: string | null) => setParams((prev) => withParams(prev, { [key]: value }), { replace: true });
-  const groupOptions = [{ value: 'all', label: 'All groups' }, ...(canGroups ? (groups.data?.content ?? []).map((g) => ({ value: g.id, label: g.name })) : (d?.myGroups ?? []).map((g) => ({ value: g.id, label: g.name })))];
+  const groupOptions = [
+    { value: 'all', label: 'All groups' },
+    ...(canGroups
+      ? (groups.data?.content ?? []).map((g) => ({ value: g.id, label: g.name }))
+      : (d?.myGroups ?? []).map((g) => ({ value: g.id, label: g.name }))),
+  ];
   return (
     <>
       <PageHeader
         title="Dashboard"
-        description={d ? `As of ${formatTime(d.at, d.timeZone)}, refreshed every minute; "today" is ${formatDate(d.today)} in ${d.timeZone}.` : 'Fleet status, hours of service and violations at a glance.'}
+        description={
+          d
+            ? `As of ${formatTime(d.at, d.timeZone)}, refreshed every minute; "today" is ${formatDate(d.today)} in ${d.timeZone}.`
+            : 'Fleet status, hours of service and violations at a glance.'
+        }
         actions={
           <Group gap="xs" wrap="wrap">
-            <Select aria-label="Group" data={groupOptions} value={groupParam ?? 'all'} onChange={(v) => set('group', v === 'all' ? 'all' : v)} allowDeselect={false} w={180} />
+            <Select
+              aria-label="Group"
+              data={groupOptions}
+              value={groupParam ?? 'all'}
+              onChange={(v) => set('group', v === 'all' ? 'all' : v)}
+              allowDeselect={false}
+              w={180}
+            />
             <SegmentedControl
               aria-label="Period of the charts"
               value={String(days)}
@@ -239,7 +293,14 @@ export default function DashboardPage({ safety: Safety }: DashboardPageProps = {
         }
       />
       <DemoSeedingNotice />
-      <DataState isLoading={q.isLoading} error={q.error} onRetry={() => void q.refetch()} isEmpty={!!d && d.counters.length === 0} emptyTitle="Nothing to show" emptyDescription="Your role does not include any list the dashboard counts.">
+      <DataState
+        isLoading={q.isLoading}
+        error={q.error}
+        onRetry={() => void q.refetch()}
+        isEmpty={!!d && d.counters.length === 0}
+        emptyTitle="Nothing to show"
+        emptyDescription="Your role does not include any list the dashboard counts."
+      >
         {d && (
           <Stack gap="lg">
             <SimpleGrid cols={{ base: 2, xs: 3, sm: 4, lg: 7 }} spacing="sm" component="section" aria-label="Counters">
@@ -256,4 +317,3 @@ export default function DashboardPage({ safety: Safety }: DashboardPageProps = {
     </>
   );
 }
-

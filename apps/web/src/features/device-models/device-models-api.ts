@@ -16,7 +16,9 @@ export function useDeviceModelList(query: PageQuery) {
 
 /** Adds (no id) or saves a model; the form shows the server's field messages, so no toast. */
 const saveDeviceModel = ({ id, body }: { id?: string; body: unknown }) =>
-  id ? api<DeviceModel>(`/settings/device-models/${id}`, { method: 'PUT', body, toast: false }) : api<DeviceModel>('/settings/device-models', { method: 'POST', body, toast: false });
+  id
+    ? api<DeviceModel>(`/settings/device-models/${id}`, { method: 'PUT', body, toast: false })
+    : api<DeviceModel>('/settings/device-models', { method: 'POST', body, toast: false });
 
 const deleteDeviceModel = (id: string) => api<null>(`/settings/device-models/${id}`, { method: 'DELETE' });
 

@@ -16,7 +16,8 @@ import { IoMapEditor, mapOf, rowsOf, type IoRow } from './io-map-editor.tsx';
 import { RefusedDevicesAdmin } from './refused-devices-admin.tsx';
 
 const PROTOCOL_CHOICES = Object.keys(KNOWN_PROTOCOLS);
-const protocolHelp = (p: string) => KNOWN_PROTOCOLS[p.trim().toLowerCase() as KnownProtocol] ?? 'A code of letters, digits, _ and -; known: osmand, teltonika, traccar, batch';
+const protocolHelp = (p: string) =>
+  KNOWN_PROTOCOLS[p.trim().toLowerCase() as KnownProtocol] ?? 'A code of letters, digits, _ and -; known: osmand, teltonika, traccar, batch';
 
 /** `/administration/device-models`: the global catalogue of device models (super administrator). */
 export default function DeviceModelsPage() {
@@ -25,10 +26,37 @@ export default function DeviceModelsPage() {
   const list = useDeviceModelList(query);
   const remove = useDeleteDeviceModel();
   const columns: TableColumn<DeviceModel>[] = [
-    { key: 'name', header: 'Name', sortable: true, primary: true, render: (m) => <Text fw={600} size="sm">{m.name}</Text> },
+    {
+      key: 'name',
+      header: 'Name',
+      sortable: true,
+      primary: true,
+      render: (m) => (
+        <Text fw={600} size="sm">
+          {m.name}
+        </Text>
+      ),
+    },
     { key: 'manufacturer', header: 'Manufacturer', sortable: true, render: (m) => m.manufacturer ?? '—' },
-    { key: 'protocol', header: 'Protocol', sortable: true, render: (m) => <Text ff="monospace" size="sm">{m.protocol}</Text> },
-    { key: 'ioMap', header: 'IO map', hiddenByDefault: true, render: (m) => { const n = Object.keys(m.ioMap).length; return n ? `${n} element${n === 1 ? '' : 's'}` : m.protocol === 'teltonika' ? 'Teltonika default' : '—'; } },
+    {
+      key: 'protocol',
+      header: 'Protocol',
+      sortable: true,
+      render: (m) => (
+        <Text ff="monospace" size="sm">
+          {m.protocol}
+        </Text>
+      ),
+    },
+    {
+      key: 'ioMap',
+      header: 'IO map',
+      hiddenByDefault: true,
+      render: (m) => {
+        const n = Object.keys(m.ioMap).length;
+        return n ? `${n} element${n === 1 ? '' : 's'}` : m.protocol === 'teltonika' ? 'Teltonika default' : '—';
+      },
+    },
     { key: 'deviceCount', header: 'Devices', align: 'right', render: (m) => m.deviceCount },
     { key: 'notes', header: 'Notes', hiddenByDefault: true, render: (m) => m.notes ?? '—' },
     {
@@ -38,7 +66,14 @@ export default function DeviceModelsPage() {
       render: (m) => (
         <Group gap={4} justify="flex-end" wrap="nowrap">
           <Tooltip label="Edit">
-            <ActionIcon variant="subtle" aria-label={`Edit ${m.name}`} onClick={(e) => { e.stopPropagation(); setEditing(m); }}>
+            <ActionIcon
+              variant="subtle"
+              aria-label={`Edit ${m.name}`}
+              onClick={(e) => {
+                e.stopPropagation();
+                setEditing(m);
+              }}
+            >
               <IconPencil size={16} />
             </ActionIcon>
           </Tooltip>
@@ -87,7 +122,13 @@ export default function DeviceModelsPage() {
         emptyTitle="No device models yet"
       />
       <RefusedDevicesAdmin />
-      <Modal opened={editing !== null} onClose={() => setEditing(null)} title={editing === 'new' ? 'Add device model' : `Edit ${editing?.name ?? ''}`} centered size="lg">
+      <Modal
+        opened={editing !== null}
+        onClose={() => setEditing(null)}
+        title={editing === 'new' ? 'Add device model' : `Edit ${editing?.name ?? ''}`}
+        centered
+        size="lg"
+      >
         {editing !== null && <DeviceModelForm model={editing === 'new' ? null : editing} onClose={() => setEditing(null)} />}
       </Modal>
     </>
@@ -95,7 +136,9 @@ export default function DeviceModelsPage() {
 }
 
 function DeviceModelForm({ model: m, onClose }: { model: DeviceModel | null; onClose: () => void }) {
-  const form = useZodForm(deviceModelInputSchema, { defaultValues: { name: m?.name ?? '', manufacturer: m?.manufacturer ?? '', protocol: m?.protocol ?? '', notes: m?.notes ?? '' } });
+  const form = useZodForm(deviceModelInputSchema, {
+    defaultValues: { name: m?.name ?? '', manufacturer: m?.manufacturer ?? '', protocol: m?.protocol ?? '', notes: m?.notes ?? '' },
+  });
   const [rows, setRows] = useState<IoRow[]>(() => rowsOf(m?.ioMap ?? {}));
   const [ioError, setIoError] = useState<string | undefined>();
   const save = useSaveDeviceModel();

@@ -52,7 +52,9 @@ export function IoMapEditor({ rows, onChange, error, teltonika }: { rows: IoRow[
             IO map
           </Text>
           <Text size="xs" c="dimmed">
-            {teltonika && rows.length === 0 ? 'Empty: the Teltonika default map is used.' : 'Numbered IO elements the device reports, and the attribute each becomes (raw value × multiplier).'}
+            {teltonika && rows.length === 0
+              ? 'Empty: the Teltonika default map is used.'
+              : 'Numbered IO elements the device reports, and the attribute each becomes (raw value × multiplier).'}
           </Text>
         </div>
         <Button size="xs" variant="default" leftSection={<IconRestore size={14} />} onClick={() => onChange(rowsOf(TELTONIKA_DEFAULT_IO_MAP))}>
@@ -73,13 +75,32 @@ export function IoMapEditor({ rows, onChange, error, teltonika }: { rows: IoRow[
             {rows.map((r, i) => (
               <Table.Tr key={r.key}>
                 <Table.Td>
-                  <TextInput aria-label={`IO id, row ${i + 1}`} value={r.id} onChange={(e) => set(r.key, { id: e.currentTarget.value })} inputMode="numeric" size="xs" />
+                  <TextInput
+                    aria-label={`IO id, row ${i + 1}`}
+                    value={r.id}
+                    onChange={(e) => set(r.key, { id: e.currentTarget.value })}
+                    inputMode="numeric"
+                    size="xs"
+                  />
                 </Table.Td>
                 <Table.Td>
-                  <Autocomplete aria-label={`Attribute, row ${i + 1}`} data={ATTRIBUTE_CHOICES} value={r.attribute} onChange={(v) => set(r.key, { attribute: v })} size="xs" />
+                  <Autocomplete
+                    aria-label={`Attribute, row ${i + 1}`}
+                    data={ATTRIBUTE_CHOICES}
+                    value={r.attribute}
+                    onChange={(v) => set(r.key, { attribute: v })}
+                    size="xs"
+                  />
                 </Table.Td>
                 <Table.Td>
-                  <NumberInput aria-label={`Multiplier, row ${i + 1}`} value={r.multiplier} onChange={(v) => set(r.key, { multiplier: typeof v === 'number' ? v : '' })} placeholder="1" decimalScale={8} size="xs" />
+                  <NumberInput
+                    aria-label={`Multiplier, row ${i + 1}`}
+                    value={r.multiplier}
+                    onChange={(v) => set(r.key, { multiplier: typeof v === 'number' ? v : '' })}
+                    placeholder="1"
+                    decimalScale={8}
+                    size="xs"
+                  />
                 </Table.Td>
                 <Table.Td>
                   <ActionIcon variant="subtle" color="red" aria-label={`Remove row ${i + 1}`} onClick={() => onChange(rows.filter((x) => x.key !== r.key))}>
@@ -97,7 +118,12 @@ export function IoMapEditor({ rows, onChange, error, teltonika }: { rows: IoRow[
         </Text>
       )}
       <Group>
-        <Button size="xs" variant="subtle" leftSection={<IconPlus size={14} />} onClick={() => onChange([...rows, { key: ++next, id: '', attribute: '', multiplier: '' }])}>
+        <Button
+          size="xs"
+          variant="subtle"
+          leftSection={<IconPlus size={14} />}
+          onClick={() => onChange([...rows, { key: ++next, id: '', attribute: '', multiplier: '' }])}
+        >
           Add IO element
         </Button>
       </Group>

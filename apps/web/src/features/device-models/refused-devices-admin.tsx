@@ -9,7 +9,11 @@ import { formatDateTime, useViewerZone } from '../../lib/dates.ts';
 
 export function RefusedDevicesAdmin() {
   const zone = useViewerZone();
-  const q = useQuery({ queryKey: ['diagnostics', 'refused-devices'], queryFn: ({ signal }) => api<RefusedDeviceAdmin[]>('/admin/diagnostics/refused-devices', { signal }), refetchInterval: 30_000 });
+  const q = useQuery({
+    queryKey: ['diagnostics', 'refused-devices'],
+    queryFn: ({ signal }) => api<RefusedDeviceAdmin[]>('/admin/diagnostics/refused-devices', { signal }),
+    refetchInterval: 30_000,
+  });
   const rows = q.data ?? [];
   return (
     <Card component="section" withBorder radius="md" mt="lg" aria-label="Refused device ids, all organizations">
@@ -17,7 +21,8 @@ export function RefusedDevicesAdmin() {
         Refused device ids (diagnostics)
       </Title>
       <Text size="sm" c="dimmed" mb="sm">
-        Devices that reported with an id no organization registered, newest first, since this server started. Organizations see only those refused through their own forwarding token.
+        Devices that reported with an id no organization registered, newest first, since this server started. Organizations see only those refused through their
+        own forwarding token.
       </Text>
       {rows.length === 0 ? (
         <Text size="sm" c="dimmed">

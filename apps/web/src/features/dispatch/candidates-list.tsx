@@ -49,7 +49,13 @@ export function CandidatesList({ loadId, loadNumber, assignedIds, canAssign, pla
         onSuccess: () => notify({ type: 'success', title: `${c.name} assigned to ${loadNumber}`, timeout: 4000 }),
         onError: (err) => {
           if (!overlapAllowed && isOverlapRefusal(err)) {
-            void confirmAction({ title: `Assign ${c.name} anyway?`, message: err.body.message, confirmLabel: 'Assign anyway', cancelLabel: 'Keep looking', danger: false }).then((ok) => ok && doAssign(c, true));
+            void confirmAction({
+              title: `Assign ${c.name} anyway?`,
+              message: err.body.message,
+              confirmLabel: 'Assign anyway',
+              cancelLabel: 'Keep looking',
+              danger: false,
+            }).then((ok) => ok && doAssign(c, true));
           } else if (err instanceof ApiError) toastApiError(err);
           else if (err instanceof NetworkError) toastNetworkError();
         },
@@ -66,12 +72,28 @@ export function CandidatesList({ loadId, loadNumber, assignedIds, canAssign, pla
           setPage(0);
         }}
       />
-      <DataState isLoading={q.isLoading} error={q.error} onRetry={() => void q.refetch()} isEmpty={!!q.data && rows.length === 0} emptyTitle="No active drivers" emptyDescription="Drivers appear here once they are active.">
+      <DataState
+        isLoading={q.isLoading}
+        error={q.error}
+        onRetry={() => void q.refetch()}
+        isEmpty={!!q.data && rows.length === 0}
+        emptyTitle="No active drivers"
+        emptyDescription="Drivers appear here once they are active."
+      >
         <Stack gap="xs" component="ol" p={0} m={0} style={{ listStyle: 'none' }} aria-label="Candidates">
           {rows.map((c, i) => {
             const assigned = assignedIds.includes(c.driverId);
             return (
-              <Paper component="li" key={c.driverId} withBorder radius="md" p="xs" data-testid="candidate" data-feasible={c.feasible} aria-current={planDriverId === c.driverId ? 'true' : undefined}>
+              <Paper
+                component="li"
+                key={c.driverId}
+                withBorder
+                radius="md"
+                p="xs"
+                data-testid="candidate"
+                data-feasible={c.feasible}
+                aria-current={planDriverId === c.driverId ? 'true' : undefined}
+              >
                 <Group justify="space-between" wrap="nowrap" align="flex-start" gap="xs">
                   <Stack gap={2} style={{ minWidth: 0 }}>
                     <Group gap={6}>
@@ -121,12 +143,24 @@ export function CandidatesList({ loadId, loadNumber, assignedIds, canAssign, pla
                       <Badge variant="light">Assigned</Badge>
                     ) : (
                       canAssign && (
-                        <Button size="xs" variant={c.feasible ? 'filled' : 'default'} onClick={() => doAssign(c)} loading={assign.isPending && assign.variables?.body.driverIds[0] === c.driverId} aria-label={`Assign ${c.name}`}>
+                        <Button
+                          size="xs"
+                          variant={c.feasible ? 'filled' : 'default'}
+                          onClick={() => doAssign(c)}
+                          loading={assign.isPending && assign.variables?.body.driverIds[0] === c.driverId}
+                          aria-label={`Assign ${c.name}`}
+                        >
                           Assign
                         </Button>
                       )
                     )}
-                    <Button size="compact-xs" variant="subtle" onClick={() => onShowPlan(c.driverId, c.name)} aria-label={planDriverId === c.driverId ? `Plan shown for ${c.name}` : `Show plan for ${c.name}`} disabled={planDriverId === c.driverId}>
+                    <Button
+                      size="compact-xs"
+                      variant="subtle"
+                      onClick={() => onShowPlan(c.driverId, c.name)}
+                      aria-label={planDriverId === c.driverId ? `Plan shown for ${c.name}` : `Show plan for ${c.name}`}
+                      disabled={planDriverId === c.driverId}
+                    >
                       {planDriverId === c.driverId ? 'Plan shown' : 'Show plan'}
                     </Button>
                   </Stack>
@@ -135,7 +169,17 @@ export function CandidatesList({ loadId, loadNumber, assignedIds, canAssign, pla
             );
           })}
         </Stack>
-        {(q.data?.totalPages ?? 0) > 1 && <Pagination size="sm" mt="xs" total={q.data!.totalPages} value={page + 1} onChange={(p) => setPage(p - 1)} getItemProps={(p) => ({ 'aria-label': `Candidates page ${p}` })} getControlProps={(c) => ({ 'aria-label': `${c} candidates page` })} />}
+        {(q.data?.totalPages ?? 0) > 1 && (
+          <Pagination
+            size="sm"
+            mt="xs"
+            total={q.data!.totalPages}
+            value={page + 1}
+            onChange={(p) => setPage(p - 1)}
+            getItemProps={(p) => ({ 'aria-label': `Candidates page ${p}` })}
+            getControlProps={(c) => ({ 'aria-label': `${c} candidates page` })}
+          />
+        )}
       </DataState>
     </Stack>
   );

@@ -1,5 +1,16 @@
 import { keepPreviousData, queryOptions, useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { Candidate, Load, LoadAssignment, LoadDocumentKind, LoadImportResult, LoadInput, LoadPlan, Page, StopStatusInput, UploadedImage } from '@fleet/api-contract';
+import type {
+  Candidate,
+  Load,
+  LoadAssignment,
+  LoadDocumentKind,
+  LoadImportResult,
+  LoadInput,
+  LoadPlan,
+  Page,
+  StopStatusInput,
+  UploadedImage,
+} from '@fleet/api-contract';
 import { api, ApiError } from '../../lib/api-client.ts';
 import { orgPathFor, useEffectiveOrganizationId } from '../../lib/org-path.ts';
 import type { QueryValue } from '../../lib/query-string.ts';
@@ -97,11 +108,17 @@ export const saveLoad = (orgId: string, { id, body }: { id?: string; body: LoadI
   id ? api<Load>(loadPath(orgId, id), { method: 'PUT', body, toast: false }) : api<Load>(orgPathFor(orgId, '/loads'), { method: 'POST', body, toast: false });
 
 /** Assigns drivers and units; errors come back untoasted, so a refusal for overlapping loads can be asked about (`isOverlapRefusal`). */
-export const assignLoad = (orgId: string, { id, body }: { id: string; body: LoadAssignment }) => api<Load>(loadPath(orgId, id, '/assignment'), { method: 'POST', body, toast: false });
+export const assignLoad = (orgId: string, { id, body }: { id: string; body: LoadAssignment }) =>
+  api<Load>(loadPath(orgId, id, '/assignment'), { method: 'POST', body, toast: false });
 
 /** The API's 409 for a driver or tractor on a load whose time overlaps ("driverIds.0: Dana Driver is on load L-1064 until …"). */
 export function isOverlapRefusal(err: unknown): err is ApiError & { body: NonNullable<ApiError['body']> } {
-  return err instanceof ApiError && err.status === 409 && !!err.body && /^(driverIds(\.\d+)?|assetId): .* (on|assigned to) load \S+ until /.test(err.body.technicalMessage);
+  return (
+    err instanceof ApiError &&
+    err.status === 409 &&
+    !!err.body &&
+    /^(driverIds(\.\d+)?|assetId): .* (on|assigned to) load \S+ until /.test(err.body.technicalMessage)
+  );
 }
 
 export const setLoadStatus = (orgId: string, { id, status, note }: { id: string; status: 'CANCELLED' | 'PLANNED' | 'DELIVERED'; note?: string }) =>
@@ -113,8 +130,10 @@ export const stopStatusPath = (orgId: string, id: string, stopId: string) => loa
 export const setStopStatus = (orgId: string, { id, stopId, body }: { id: string; stopId: string; body: StopStatusInput }) =>
   api<Load>(loadPath(orgId, id, `/stops/${encodeURIComponent(stopId)}/status`), { method: 'POST', body });
 
-export const addLoadDocument = (orgId: string, { id, body }: { id: string; body: { documentKind: LoadDocumentKind; imageId: string; stopId?: string | null } }) =>
-  api<unknown>(loadPath(orgId, id, '/documents'), { method: 'POST', body, toast: false });
+export const addLoadDocument = (
+  orgId: string,
+  { id, body }: { id: string; body: { documentKind: LoadDocumentKind; imageId: string; stopId?: string | null } },
+) => api<unknown>(loadPath(orgId, id, '/documents'), { method: 'POST', body, toast: false });
 
 /**
  * Uploads a photo through the product's one image store. The loads contract names an uploaded image
@@ -144,7 +163,12 @@ export function useDriverOptions(enabled = true) {
   const orgId = useEffectiveOrganizationId();
   return useQuery({
     queryKey: ['loads', orgId, 'driver-options'],
-    queryFn: ({ signal }) => api<Page<{ id: string; firstName: string; lastName: string; status?: string }>>(orgPathFor(orgId ?? '', '/drivers'), { query: { size: 500, sort: 'lastName,asc' }, signal, toast: false }),
+    queryFn: ({ signal }) =>
+      api<Page<{ id: string; firstName: string; lastName: string; status?: string }>>(orgPathFor(orgId ?? '', '/drivers'), {
+        query: { size: 500, sort: 'lastName,asc' },
+        signal,
+        toast: false,
+      }),
     enabled: enabled && !!orgId,
     staleTime: 5 * 60_000,
   });
@@ -155,7 +179,8 @@ export function useAssetOptions(type: 'VEHICLE' | 'TRAILER', enabled = true) {
   const orgId = useEffectiveOrganizationId();
   return useQuery({
     queryKey: ['loads', orgId, 'asset-options', type],
-    queryFn: ({ signal }) => api<Page<{ id: string; unitNumber: string }>>(orgPathFor(orgId ?? '', '/assets'), { query: { size: 500, type }, signal, toast: false }),
+    queryFn: ({ signal }) =>
+      api<Page<{ id: string; unitNumber: string }>>(orgPathFor(orgId ?? '', '/assets'), { query: { size: 500, type }, signal, toast: false }),
     enabled: enabled && !!orgId,
     staleTime: 5 * 60_000,
   });
@@ -167,7 +192,14 @@ export function usePlaceOptions(enabled = true) {
   return useQuery({
     queryKey: ['places', orgId, 'list', { size: 500, sort: 'name,asc', for: 'dispatch' }],
     queryFn: ({ signal }) =>
-      api<Page<{ id: string; name: string; address: string | null; geometry: { type: 'Point'; coordinates: number[] } | { type: 'Polygon'; coordinates: number[][][] } }>>(orgPathFor(orgId ?? '', '/places'), {
+      api<
+        Page<{
+          id: string;
+          name: string;
+          address: string | null;
+          geometry: { type: 'Point'; coordinates: number[] } | { type: 'Polygon'; coordinates: number[][][] };
+        }>
+      >(orgPathFor(orgId ?? '', '/places'), {
         query: { size: 500, sort: 'name,asc' },
         signal,
         toast: false,

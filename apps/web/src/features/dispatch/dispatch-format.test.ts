@@ -1,7 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import type { Load, LoadStop, PlanSegment } from '@fleet/api-contract';
 import { formatMoney, formatPerDistance } from '../../lib/money.ts';
-import { cityOf, dayHeading, etaVersusWindow, formatPlanMiles, formatWeight, freeAfterText, groupByDay, laneText, timelineLayout, weightToKg } from './dispatch-format.ts';
+import {
+  cityOf,
+  dayHeading,
+  etaVersusWindow,
+  formatPlanMiles,
+  formatWeight,
+  freeAfterText,
+  groupByDay,
+  laneText,
+  timelineLayout,
+  weightToKg,
+} from './dispatch-format.ts';
 
 const stop = (windowStart: string, address: string | null = null): LoadStop => ({
   id: windowStart,
@@ -28,13 +39,19 @@ const seg = (kind: PlanSegment['kind'], start: string, end: string): PlanSegment
 describe('the board by day', () => {
   it('puts a load on the day of its first pick-up in the viewer’s zone, not UTC’s', () => {
     // 03:00 UTC on the 25th is still the 24th in Chicago (21:00 CST).
-    const groups = groupByDay([load('late', '2026-11-25T03:00:00Z'), load('early', '2026-11-24T15:00:00Z'), load('next', '2026-11-25T15:00:00Z')], 'America/Chicago');
+    const groups = groupByDay(
+      [load('late', '2026-11-25T03:00:00Z'), load('early', '2026-11-24T15:00:00Z'), load('next', '2026-11-25T15:00:00Z')],
+      'America/Chicago',
+    );
     expect(groups.map((g) => [g.day, g.loads.map((l) => l.id)])).toEqual([
       ['2026-11-24', ['early', 'late']],
       ['2026-11-25', ['next']],
     ]);
     // In Berlin the same three fall on the 24th, the 25th (04:00) and the 25th.
-    expect(groupByDay([load('late', '2026-11-25T03:00:00Z'), load('early', '2026-11-24T15:00:00Z')], 'Europe/Berlin').map((g) => g.day)).toEqual(['2026-11-24', '2026-11-25']);
+    expect(groupByDay([load('late', '2026-11-25T03:00:00Z'), load('early', '2026-11-24T15:00:00Z')], 'Europe/Berlin').map((g) => g.day)).toEqual([
+      '2026-11-24',
+      '2026-11-25',
+    ]);
   });
 
   it('lists loads without stops last', () => {
@@ -53,7 +70,9 @@ describe('words of a load', () => {
     expect(cityOf('1200 W 35th St, Chicago, IL 60609')).toBe('Chicago, IL');
     expect(cityOf('Joliet, IL')).toBe('Joliet, IL');
     expect(cityOf('  ')).toBeNull();
-    expect(laneText({ stops: [stop('2026-11-24T15:00:00Z', '1 Main St, Chicago, IL 60601'), stop('2026-11-25T15:00:00Z', '9 Elm, Dallas, TX 75201')] })).toBe('Chicago, IL → Dallas, TX');
+    expect(laneText({ stops: [stop('2026-11-24T15:00:00Z', '1 Main St, Chicago, IL 60601'), stop('2026-11-25T15:00:00Z', '9 Elm, Dallas, TX 75201')] })).toBe(
+      'Chicago, IL → Dallas, TX',
+    );
   });
 
   it('formats money, weight and distances in the organization’s units', () => {
@@ -81,7 +100,12 @@ describe('words of a load', () => {
 describe('the plan timeline', () => {
   it('lays segments along the plan’s span and marks the viewer’s midnights', () => {
     const t = timelineLayout(
-      [seg('DRIVE', '2026-11-24T12:00:00Z', '2026-11-24T20:00:00Z'), seg('BREAK', '2026-11-24T20:00:00Z', '2026-11-24T20:30:00Z'), seg('REST', '2026-11-24T20:30:00Z', '2026-11-25T06:30:00Z'), seg('STOP', '2026-11-25T06:30:00Z', '2026-11-25T12:00:00Z')],
+      [
+        seg('DRIVE', '2026-11-24T12:00:00Z', '2026-11-24T20:00:00Z'),
+        seg('BREAK', '2026-11-24T20:00:00Z', '2026-11-24T20:30:00Z'),
+        seg('REST', '2026-11-24T20:30:00Z', '2026-11-25T06:30:00Z'),
+        seg('STOP', '2026-11-25T06:30:00Z', '2026-11-25T12:00:00Z'),
+      ],
       'America/Chicago',
     )!;
     expect(t.bars.map((b) => [b.segment.kind, +b.left.toFixed(2), +b.width.toFixed(2), b.minutes])).toEqual([
@@ -95,7 +119,11 @@ describe('the plan timeline', () => {
   });
 
   it('keeps a very short segment visible and inside the axis', () => {
-    const t = timelineLayout([seg('DRIVE', '2026-11-24T00:00:00Z', '2026-11-25T00:00:00Z'), seg('STOP', '2026-11-25T00:00:00Z', '2026-11-25T00:01:00Z')], 'UTC', 1)!;
+    const t = timelineLayout(
+      [seg('DRIVE', '2026-11-24T00:00:00Z', '2026-11-25T00:00:00Z'), seg('STOP', '2026-11-25T00:00:00Z', '2026-11-25T00:01:00Z')],
+      'UTC',
+      1,
+    )!;
     const last = t.bars[1]!;
     expect(last.width).toBe(1);
     expect(last.left + last.width).toBeLessThanOrEqual(100);
@@ -104,12 +132,23 @@ describe('the plan timeline', () => {
 });
 
 describe('when a busy driver is free', () => {
-  const after = { loadId: 'l', number: 'L-1064', loads: 1, freeAt: '2026-11-26T19:00:00Z', place: 'Minneapolis, MN', latitude: 44.98, longitude: -93.27, clocks: { driveMinutes: 0, windowMinutes: 0, breakMinutes: null, cycleMinutes: 0 } };
+  const after = {
+    loadId: 'l',
+    number: 'L-1064',
+    loads: 1,
+    freeAt: '2026-11-26T19:00:00Z',
+    place: 'Minneapolis, MN',
+    latitude: 44.98,
+    longitude: -93.27,
+    clocks: { driveMinutes: 0, windowMinutes: 0, breakMinutes: null, cycleMinutes: 0 },
+  };
   it('says the load, the place and the time in the viewer’s zone with its abbreviation', () => {
     expect(freeAfterText(after, 'America/Chicago', new Date('2026-11-26T15:00:00Z'))).toBe('after L-1064, free in Minneapolis, MN at 1:00 PM CST');
     expect(freeAfterText(after, 'America/New_York', new Date('2026-11-26T15:00:00Z'))).toBe('after L-1064, free in Minneapolis, MN at 2:00 PM EST');
   });
   it('gives the day when it is not today, and how many loads come first', () => {
-    expect(freeAfterText({ ...after, loads: 2 }, 'America/Chicago', new Date('2026-11-25T15:00:00Z'))).toBe('after L-1064 (2 loads), free in Minneapolis, MN at Nov 26, 1:00 PM CST');
+    expect(freeAfterText({ ...after, loads: 2 }, 'America/Chicago', new Date('2026-11-25T15:00:00Z'))).toBe(
+      'after L-1064 (2 loads), free in Minneapolis, MN at Nov 26, 1:00 PM CST',
+    );
   });
 });

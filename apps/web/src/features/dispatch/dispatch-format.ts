@@ -38,7 +38,10 @@ export function formatMinutes(min: number): string {
 /** The city of an address written "street, city, ST zip" ("Joliet, IL"), else the address as it is. */
 export function cityOf(address: string | null | undefined): string | null {
   if (!address?.trim()) return null;
-  const parts = address.split(',').map((p) => p.trim()).filter(Boolean);
+  const parts = address
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean);
   if (parts.length >= 3) {
     const state = parts[parts.length - 1]!.split(/\s+/)[0]!;
     return `${parts[parts.length - 2]}, ${state}`;

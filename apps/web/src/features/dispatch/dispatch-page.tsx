@@ -116,8 +116,22 @@ export default function DispatchPage() {
             }}
             w={{ base: '100%', xs: 180 }}
           />
-          <TextInput type="date" label="Pick-up from" value={from ?? ''} max={to ?? undefined} onChange={(e) => set({ from: isDay(e.currentTarget.value) ? e.currentTarget.value : null })} w={{ base: '47%', xs: 160 }} />
-          <TextInput type="date" label="Pick-up to" value={to ?? ''} min={from ?? undefined} onChange={(e) => set({ to: isDay(e.currentTarget.value) ? e.currentTarget.value : null })} w={{ base: '47%', xs: 160 }} />
+          <TextInput
+            type="date"
+            label="Pick-up from"
+            value={from ?? ''}
+            max={to ?? undefined}
+            onChange={(e) => set({ from: isDay(e.currentTarget.value) ? e.currentTarget.value : null })}
+            w={{ base: '47%', xs: 160 }}
+          />
+          <TextInput
+            type="date"
+            label="Pick-up to"
+            value={to ?? ''}
+            min={from ?? undefined}
+            onChange={(e) => set({ to: isDay(e.currentTarget.value) ? e.currentTarget.value : null })}
+            w={{ base: '47%', xs: 160 }}
+          />
           {filtered && (
             <Button
               variant="subtle"
@@ -135,7 +149,17 @@ export default function DispatchPage() {
           <Tabs.List style={{ overflowX: 'auto', flexWrap: 'nowrap' }}>
             <Tabs.Tab value="ALL">All</Tabs.Tab>
             {LOAD_STATUSES.map((s) => (
-              <Tabs.Tab key={s} value={s} rightSection={counts[s] !== undefined ? <Text span size="xs" c="dimmed">{counts[s]}</Text> : undefined}>
+              <Tabs.Tab
+                key={s}
+                value={s}
+                rightSection={
+                  counts[s] !== undefined ? (
+                    <Text span size="xs" c="dimmed">
+                      {counts[s]}
+                    </Text>
+                  ) : undefined
+                }
+              >
                 {TAB_LABELS[s]}
               </Tabs.Tab>
             ))}
@@ -147,7 +171,13 @@ export default function DispatchPage() {
           onRetry={() => void list.refetch()}
           isEmpty={!!list.data && loads.length === 0}
           emptyTitle={filtered || status ? 'No loads match' : 'No loads yet'}
-          emptyDescription={filtered || status ? 'Change the filters or pick another status.' : canEdit ? 'Create a load, or import loads from a CSV file.' : 'Loads appear here once dispatch creates them.'}
+          emptyDescription={
+            filtered || status
+              ? 'Change the filters or pick another status.'
+              : canEdit
+                ? 'Create a load, or import loads from a CSV file.'
+                : 'Loads appear here once dispatch creates them.'
+          }
         >
           <Stack gap="lg" aria-busy={list.isPlaceholderData} style={{ opacity: list.isPlaceholderData ? 0.6 : 1 }}>
             {groups.map((g) => (
@@ -170,7 +200,13 @@ export default function DispatchPage() {
                 <Text size="sm" c="dimmed">
                   {list.data?.totalElements.toLocaleString('en-US')} loads
                 </Text>
-                <Pagination total={totalPages} value={page + 1} onChange={(p) => setParams((prev) => withParams(prev, { page: p > 1 ? String(p - 1) : null }), { replace: true })} getControlProps={(c) => ({ 'aria-label': `${c} page` })} getItemProps={(p) => ({ 'aria-label': `Page ${p}` })} />
+                <Pagination
+                  total={totalPages}
+                  value={page + 1}
+                  onChange={(p) => setParams((prev) => withParams(prev, { page: p > 1 ? String(p - 1) : null }), { replace: true })}
+                  getControlProps={(c) => ({ 'aria-label': `${c} page` })}
+                  getItemProps={(p) => ({ 'aria-label': `Page ${p}` })}
+                />
               </Group>
             )}
           </Stack>

@@ -20,8 +20,22 @@ const ACTIVE = 'ASSIGNED,EN_ROUTE,AT_STOP';
 
 // The words are the driver's language (issue 44); the office's badge and window text (load-bits.tsx)
 // stay English, so the card has its own, with the same colours and the same shape of window.
-const STATUS_COLORS: Record<LoadStatus, string> = { PLANNED: 'gray', ASSIGNED: 'blue', EN_ROUTE: 'teal', AT_STOP: 'cyan', DELIVERED: 'green', CANCELLED: 'red' };
-const STATUS_TONES: Partial<Record<LoadStatus, string>> = { PLANNED: tones.muted, ASSIGNED: tones.muted, EN_ROUTE: tones.ok, AT_STOP: tones.ok, DELIVERED: tones.ok, CANCELLED: tones.danger };
+const STATUS_COLORS: Record<LoadStatus, string> = {
+  PLANNED: 'gray',
+  ASSIGNED: 'blue',
+  EN_ROUTE: 'teal',
+  AT_STOP: 'cyan',
+  DELIVERED: 'green',
+  CANCELLED: 'red',
+};
+const STATUS_TONES: Partial<Record<LoadStatus, string>> = {
+  PLANNED: tones.muted,
+  ASSIGNED: tones.muted,
+  EN_ROUTE: tones.ok,
+  AT_STOP: tones.ok,
+  DELIVERED: tones.ok,
+  CANCELLED: tones.danger,
+};
 
 function StatusBadge({ status }: { status: LoadStatus }) {
   const { t } = useTranslation();
@@ -59,7 +73,14 @@ export function DriverLoads({ orgId }: { orgId: string }) {
       <Title order={2} size="h4" mb="sm">
         {t('loads.title')}
       </Title>
-      <DataState isLoading={q.isLoading} error={q.error} onRetry={() => void q.refetch()} isEmpty={!!q.data && loads.length === 0} emptyTitle={t('loads.emptyTitle')} emptyDescription={t('loads.emptyBody')}>
+      <DataState
+        isLoading={q.isLoading}
+        error={q.error}
+        onRetry={() => void q.refetch()}
+        isEmpty={!!q.data && loads.length === 0}
+        emptyTitle={t('loads.emptyTitle')}
+        emptyDescription={t('loads.emptyBody')}
+      >
         <Stack gap="lg">
           {loads.map((l) => (
             <DriverLoad key={l.id} orgId={orgId} load={l} />
@@ -84,7 +105,9 @@ function DriverLoad({ orgId, load }: { orgId: string; load: Load }) {
       </Group>
       {(load.bolNumber || load.poNumber || load.commodity) && (
         <Text size="sm" c="dimmed">
-          {[load.bolNumber && t('loads.bol', { number: load.bolNumber }), load.poNumber && t('loads.po', { number: load.poNumber }), load.commodity].filter(Boolean).join(' · ')}
+          {[load.bolNumber && t('loads.bol', { number: load.bolNumber }), load.poNumber && t('loads.po', { number: load.poNumber }), load.commodity]
+            .filter(Boolean)
+            .join(' · ')}
         </Text>
       )}
       <Text size="xs" c="dimmed">
@@ -117,9 +140,20 @@ function DriverStop({ orgId, load, stop, current }: { orgId: string; load: Load;
     const madeAt = Date.now();
     const title = event === 'ARRIVE' ? t('loads.arrivedAt', { place: stopName(stop) }) : t('loads.departedFrom', { place: stopName(stop) });
     try {
-      const out = await sendRecord<Load>({ kind: 'STOP', madeAt, label: title, path: stopStatusPath(orgId, load.id, stop.id), body: { event, at: new Date(madeAt).toISOString() } });
+      const out = await sendRecord<Load>({
+        kind: 'STOP',
+        madeAt,
+        label: title,
+        path: stopStatusPath(orgId, load.id, stop.id),
+        body: { event, at: new Date(madeAt).toISOString() },
+      });
       if (out.sent) await qc.invalidateQueries({ queryKey: loadKeys.all(orgId) });
-      notify({ type: out.sent ? 'success' : 'not-viewed', title, category: out.sent ? undefined : t('offline.kept', { time: formatTime(madeAt) }), timeout: 3000 });
+      notify({
+        type: out.sent ? 'success' : 'not-viewed',
+        title,
+        category: out.sent ? undefined : t('offline.kept', { time: formatTime(madeAt) }),
+        timeout: 3000,
+      });
     } catch (err) {
       setError(err instanceof ApiError ? errorWords(t, err) : t('loads.notRecorded'));
     } finally {
@@ -149,7 +183,14 @@ function DriverStop({ orgId, load, stop, current }: { orgId: string; load: Load;
   const done = !!stop.departedAt;
   const n = stopNumber(load.stops, stop);
   return (
-    <Paper component="li" withBorder radius="md" p="sm" style={current ? { borderColor: 'var(--mantine-color-blue-filled)', borderWidth: 2 } : undefined} aria-current={current ? 'step' : undefined}>
+    <Paper
+      component="li"
+      withBorder
+      radius="md"
+      p="sm"
+      style={current ? { borderColor: 'var(--mantine-color-blue-filled)', borderWidth: 2 } : undefined}
+      aria-current={current ? 'step' : undefined}
+    >
       <Stack gap={4}>
         <Group justify="space-between" gap="xs" wrap="nowrap">
           <Text fw={600} size="sm">
@@ -170,23 +211,41 @@ function DriverStop({ orgId, load, stop, current }: { orgId: string; load: Load;
         {stop.arrivedAt && (
           <Text size="xs">
             {stop.departedAt
-              ? t('loads.arrivedDeparted', { arrived: formatShortDateTime(stop.arrivedAt, undefined, lng), departed: formatShortDateTime(stop.departedAt, undefined, lng) })
+              ? t('loads.arrivedDeparted', {
+                  arrived: formatShortDateTime(stop.arrivedAt, undefined, lng),
+                  departed: formatShortDateTime(stop.departedAt, undefined, lng),
+                })
               : t('loads.arrivedTime', { time: formatShortDateTime(stop.arrivedAt, undefined, lng) })}
           </Text>
         )}
         {!stop.arrivedAt && stop.eta && (
           <Text size="xs" className={stop.windowMet === false ? classes.danger : undefined}>
-            {stop.windowMet === false ? t('loads.etaLate', { time: formatShortDateTime(stop.eta, undefined, lng) }) : t('loads.eta', { time: formatShortDateTime(stop.eta, undefined, lng) })}
+            {stop.windowMet === false
+              ? t('loads.etaLate', { time: formatShortDateTime(stop.eta, undefined, lng) })
+              : t('loads.eta', { time: formatShortDateTime(stop.eta, undefined, lng) })}
           </Text>
         )}
         {current && (
           <Group gap="xs" mt={4} grow>
             {!stop.arrivedAt ? (
-              <Button size="md" leftSection={<IconFlag size={18} aria-hidden />} onClick={() => void record('ARRIVE')} loading={marking === 'ARRIVE'} aria-label={t('loads.arrivedStop', { n })}>
+              <Button
+                size="md"
+                leftSection={<IconFlag size={18} aria-hidden />}
+                onClick={() => void record('ARRIVE')}
+                loading={marking === 'ARRIVE'}
+                aria-label={t('loads.arrivedStop', { n })}
+              >
                 {t('loads.arrived')}
               </Button>
             ) : (
-              <Button size="md" variant="light" leftSection={<IconCheck size={18} aria-hidden />} onClick={() => void record('DEPART')} loading={marking === 'DEPART'} aria-label={t('loads.departedStop', { n })}>
+              <Button
+                size="md"
+                variant="light"
+                leftSection={<IconCheck size={18} aria-hidden />}
+                onClick={() => void record('DEPART')}
+                loading={marking === 'DEPART'}
+                aria-label={t('loads.departedStop', { n })}
+              >
                 {t('loads.departed')}
               </Button>
             )}
@@ -196,7 +255,9 @@ function DriverStop({ orgId, load, stop, current }: { orgId: string; load: Load;
           <FileButton onChange={(f) => void photograph(f)} accept="image/png,image/jpeg,image/gif,image/webp" capture="environment">
             {(props) => (
               <Button {...props} size="sm" variant="default" loading={uploading} leftSection={<IconCamera size={16} aria-hidden />}>
-                {photos ? t('loads.photographSaved', { document: t(`loads.short.${kind}`), count: photos }) : t('loads.photograph', { document: t(`loads.short.${kind}`) })}
+                {photos
+                  ? t('loads.photographSaved', { document: t(`loads.short.${kind}`), count: photos })
+                  : t('loads.photograph', { document: t(`loads.short.${kind}`) })}
               </Button>
             )}
           </FileButton>

@@ -12,7 +12,14 @@ const STATUS_TONES: Record<LoadStatus, string> = {
   DELIVERED: tones.ok!,
   CANCELLED: tones.danger!,
 };
-const STATUS_COLORS: Record<LoadStatus, string> = { PLANNED: 'gray', ASSIGNED: 'blue', EN_ROUTE: 'teal', AT_STOP: 'cyan', DELIVERED: 'green', CANCELLED: 'red' };
+const STATUS_COLORS: Record<LoadStatus, string> = {
+  PLANNED: 'gray',
+  ASSIGNED: 'blue',
+  EN_ROUTE: 'teal',
+  AT_STOP: 'cyan',
+  DELIVERED: 'green',
+  CANCELLED: 'red',
+};
 
 export function LoadStatusBadge({ status }: { status: LoadStatus }) {
   return (
@@ -25,7 +32,14 @@ export function LoadStatusBadge({ status }: { status: LoadStatus }) {
 /** The at-risk mark: the badge, its reason on hover and focus, and in words for screen readers. */
 export function AtRiskBadge({ reason, focusable = true }: { reason: string | null; focusable?: boolean }) {
   const badge = (
-    <Badge variant="outline" radius="sm" className={tones.danger} leftSection={<IconAlertTriangle size={12} aria-hidden />} tabIndex={focusable ? 0 : undefined} aria-label={focusable ? `At risk: ${reason ?? 'the ETA passes an appointment window'}` : undefined}>
+    <Badge
+      variant="outline"
+      radius="sm"
+      className={tones.danger}
+      leftSection={<IconAlertTriangle size={12} aria-hidden />}
+      tabIndex={focusable ? 0 : undefined}
+      aria-label={focusable ? `At risk: ${reason ?? 'the ETA passes an appointment window'}` : undefined}
+    >
       At risk
     </Badge>
   );

@@ -38,13 +38,34 @@ export interface LoadFormValues {
   notes: string;
 }
 
-export const emptyStop = (kind: StopKind): StopFormValues => ({ kind, placeId: null, latitude: '', longitude: '', address: '', windowStart: '', windowEnd: '', serviceMinutes: '60' });
+export const emptyStop = (kind: StopKind): StopFormValues => ({
+  kind,
+  placeId: null,
+  latitude: '',
+  longitude: '',
+  address: '',
+  windowStart: '',
+  windowEnd: '',
+  serviceMinutes: '60',
+});
 
 export function formValuesOf(load: Load | null, units: UnitSystem, zone: string): LoadFormValues {
   if (!load) {
     return {
-      customer: '', bolNumber: '', poNumber: '', commodity: '', weight: '', stops: [emptyStop('PICKUP'), emptyStop('DELIVERY')], lineHaul: '', fuelSurcharge: '', accessorials: [],
-      leadDriverId: null, coDriverId: null, assetId: null, trailerId: null, notes: '',
+      customer: '',
+      bolNumber: '',
+      poNumber: '',
+      commodity: '',
+      weight: '',
+      stops: [emptyStop('PICKUP'), emptyStop('DELIVERY')],
+      lineHaul: '',
+      fuelSurcharge: '',
+      accessorials: [],
+      leadDriverId: null,
+      coDriverId: null,
+      assetId: null,
+      trailerId: null,
+      notes: '',
     };
   }
   return {
@@ -99,7 +120,11 @@ export function inputOf(v: LoadFormValues, units: UnitSystem, zone: string, orig
       windowEnd: fromZoneInput(s.windowEnd, zone) ?? s.windowEnd,
       serviceMinutes: num(s.serviceMinutes),
     })),
-    rate: { lineHaul: num(v.lineHaul), fuelSurcharge: num(v.fuelSurcharge) ?? 0, accessorials: v.accessorials.map((a) => ({ kind: a.kind, amount: num(a.amount), note: text(a.note) })) },
+    rate: {
+      lineHaul: num(v.lineHaul),
+      fuelSurcharge: num(v.fuelSurcharge) ?? 0,
+      accessorials: v.accessorials.map((a) => ({ kind: a.kind, amount: num(a.amount), note: text(a.note) })),
+    },
     driverIds: [v.leadDriverId, v.coDriverId].filter((x): x is string => !!x),
     assetId: v.assetId,
     trailerId: v.trailerId,
@@ -112,7 +137,7 @@ export function formPathOf(path: string): string {
   if (path === 'weightKg') return 'weight';
   if (path === 'driverIds' || path.startsWith('driverIds.')) return 'leadDriverId';
   if (path.startsWith('rate.accessorials.')) return path.replace('rate.', '');
-  if (path === 'rate.lineHaul' || path === 'rate' ) return 'lineHaul';
+  if (path === 'rate.lineHaul' || path === 'rate') return 'lineHaul';
   if (path === 'rate.fuelSurcharge') return 'fuelSurcharge';
   if (path === 'stops') return 'stops.root';
   return path;

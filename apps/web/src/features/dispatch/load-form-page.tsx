@@ -31,7 +31,8 @@ export default function LoadFormPage() {
 }
 
 type Err = { message?: string } | undefined;
-const errorAt = (errors: unknown, path: string): string | undefined => (path.split('.').reduce<unknown>((acc, k) => (acc as Record<string, unknown> | undefined)?.[k], errors) as Err)?.message;
+const errorAt = (errors: unknown, path: string): string | undefined =>
+  (path.split('.').reduce<unknown>((acc, k) => (acc as Record<string, unknown> | undefined)?.[k], errors) as Err)?.message;
 
 function centreOf(g: { type: 'Point'; coordinates: number[] } | { type: 'Polygon'; coordinates: number[][][] }): [number, number] {
   if (g.type === 'Point') return [g.coordinates[0]!, g.coordinates[1]!];
@@ -69,7 +70,9 @@ function LoadForm({ load, units }: { load: Load | null; units: UnitSystem }) {
       (watched ?? []).flatMap((s, i) => {
         const lat = Number(s.latitude);
         const lon = Number(s.longitude);
-        return s.latitude !== '' && s.longitude !== '' && Number.isFinite(lat) && Number.isFinite(lon) ? [{ key: String(i), latitude: lat, longitude: lon, kind: s.kind, title: `${STOP_KIND_LABELS[s.kind]} ${i + 1}` }] : [];
+        return s.latitude !== '' && s.longitude !== '' && Number.isFinite(lat) && Number.isFinite(lon)
+          ? [{ key: String(i), latitude: lat, longitude: lon, kind: s.kind, title: `${STOP_KIND_LABELS[s.kind]} ${i + 1}` }]
+          : [];
       }),
     [watched],
   );
@@ -107,14 +110,23 @@ function LoadForm({ load, units }: { load: Load | null; units: UnitSystem }) {
       } catch (err) {
         // A named driver or the tractor is on a load at these times: asked, as the candidates list asks.
         if (!isOverlapRefusal(err)) throw err;
-        const anyway = await confirmAction({ title: 'Save with this assignment anyway?', message: err.body.message, confirmLabel: 'Save anyway', cancelLabel: 'Change it', danger: false });
+        const anyway = await confirmAction({
+          title: 'Save with this assignment anyway?',
+          message: err.body.message,
+          confirmLabel: 'Save anyway',
+          cancelLabel: 'Change it',
+          danger: false,
+        });
         if (!anyway) return;
         saved = await save.mutateAsync({ id: load?.id, body: { ...judged.input, overlapAllowed: true } });
       }
       notify({ type: 'success', title: `Load ${saved.number} saved`, timeout: 4000 });
       navigate(`/dispatch/loads/${saved.id}`);
     } catch (err) {
-      const fields = err instanceof ApiError && (err.status === 400 || err.status === 409) ? fieldMessages(err.body?.technicalMessage ?? '').map((m) => ({ path: formPathOf(m.path), message: m.message })) : [];
+      const fields =
+        err instanceof ApiError && (err.status === 400 || err.status === 409)
+          ? fieldMessages(err.body?.technicalMessage ?? '').map((m) => ({ path: formPathOf(m.path), message: m.message }))
+          : [];
       if (fields.length) showErrors(fields);
       else setError('root', { message: err instanceof ApiError ? (err.body?.message ?? err.message) : (err as Error).message });
     }
@@ -124,7 +136,11 @@ function LoadForm({ load, units }: { load: Load | null; units: UnitSystem }) {
     <>
       <PageHeader
         title={load ? `Edit load ${load.number}` : 'New load'}
-        breadcrumbs={[{ label: 'Dispatch', to: '/dispatch' }, ...(load ? [{ label: load.number, to: `/dispatch/loads/${load.id}` }] : []), { label: load ? 'Edit' : 'New load' }]}
+        breadcrumbs={[
+          { label: 'Dispatch', to: '/dispatch' },
+          ...(load ? [{ label: load.number, to: `/dispatch/loads/${load.id}` }] : []),
+          { label: load ? 'Edit' : 'New load' },
+        ]}
       />
       <form onSubmit={(ev) => void submit(ev)} noValidate aria-label="Load form">
         <Stack gap="md">
@@ -158,23 +174,54 @@ function LoadForm({ load, units }: { load: Load | null; units: UnitSystem }) {
             <SimpleGrid cols={{ base: 1, lg: 2 }} spacing="md">
               <Stack gap="sm">
                 {stops.fields.map((f, i) => (
-                  <Card key={f.id} withBorder radius="md" padding="sm" data-testid="stop-form" style={active === i ? { borderColor: 'var(--mantine-color-blue-filled)' } : undefined}>
+                  <Card
+                    key={f.id}
+                    withBorder
+                    radius="md"
+                    padding="sm"
+                    data-testid="stop-form"
+                    style={active === i ? { borderColor: 'var(--mantine-color-blue-filled)' } : undefined}
+                  >
                     <Group justify="space-between" mb="xs" gap="xs">
                       <Group gap="xs" wrap="nowrap">
                         <Text fw={700} size="sm">
                           Stop {i + 1}
                         </Text>
-                        <NativeSelect aria-label={`Stop ${i + 1} kind`} size="xs" {...register(`stops.${i}.kind`)} data={STOP_KINDS.map((k) => ({ value: k, label: STOP_KIND_LABELS[k] }))} />
+                        <NativeSelect
+                          aria-label={`Stop ${i + 1} kind`}
+                          size="xs"
+                          {...register(`stops.${i}.kind`)}
+                          data={STOP_KINDS.map((k) => ({ value: k, label: STOP_KIND_LABELS[k] }))}
+                        />
                       </Group>
                       <Group gap={2} wrap="nowrap">
-                        <Radio size="xs" label="Pick on map" styles={{ label: { whiteSpace: 'nowrap' } }} mr={4} checked={active === i} onChange={() => setActive(i)} aria-label={`Pick stop ${i + 1} on the map`} />
+                        <Radio
+                          size="xs"
+                          label="Pick on map"
+                          styles={{ label: { whiteSpace: 'nowrap' } }}
+                          mr={4}
+                          checked={active === i}
+                          onChange={() => setActive(i)}
+                          aria-label={`Pick stop ${i + 1} on the map`}
+                        />
                         <ActionIcon variant="subtle" aria-label={`Move stop ${i + 1} up`} disabled={i === 0} onClick={() => stops.move(i, i - 1)}>
                           <IconArrowUp size={16} />
                         </ActionIcon>
-                        <ActionIcon variant="subtle" aria-label={`Move stop ${i + 1} down`} disabled={i === stops.fields.length - 1} onClick={() => stops.move(i, i + 1)}>
+                        <ActionIcon
+                          variant="subtle"
+                          aria-label={`Move stop ${i + 1} down`}
+                          disabled={i === stops.fields.length - 1}
+                          onClick={() => stops.move(i, i + 1)}
+                        >
                           <IconArrowDown size={16} />
                         </ActionIcon>
-                        <ActionIcon variant="subtle" color="red.8" aria-label={`Remove stop ${i + 1}`} disabled={stops.fields.length <= 2} onClick={() => stops.remove(i)}>
+                        <ActionIcon
+                          variant="subtle"
+                          color="red.8"
+                          aria-label={`Remove stop ${i + 1}`}
+                          disabled={stops.fields.length <= 2}
+                          onClick={() => stops.remove(i)}
+                        >
                           <IconTrash size={16} />
                         </ActionIcon>
                       </Group>
@@ -184,15 +231,51 @@ function LoadForm({ load, units }: { load: Load | null; units: UnitSystem }) {
                         control={control}
                         name={`stops.${i}.placeId`}
                         render={({ field }) => (
-                          <Select label="Place" placeholder={placeData.length ? 'Choose a place' : 'No places yet'} clearable searchable data={placeData} value={field.value} onChange={(v) => pickPlace(i, v)} leftSection={<IconMapPin size={14} />} />
+                          <Select
+                            label="Place"
+                            placeholder={placeData.length ? 'Choose a place' : 'No places yet'}
+                            clearable
+                            searchable
+                            data={placeData}
+                            value={field.value}
+                            onChange={(v) => pickPlace(i, v)}
+                            leftSection={<IconMapPin size={14} />}
+                          />
                         )}
                       />
                       <TextInput label="Address" maxLength={300} {...register(`stops.${i}.address`)} error={e(`stops.${i}.address`)} />
-                      <TextInput label="Latitude" inputMode="decimal" {...register(`stops.${i}.latitude`)} error={e(`stops.${i}.latitude`)} onFocus={() => setActive(i)} />
-                      <TextInput label="Longitude" inputMode="decimal" {...register(`stops.${i}.longitude`)} error={e(`stops.${i}.longitude`)} onFocus={() => setActive(i)} />
-                      <TextInput type="datetime-local" label={`Appointment from (${tz})`} {...register(`stops.${i}.windowStart`)} error={e(`stops.${i}.windowStart`)} />
-                      <TextInput type="datetime-local" label={`Appointment until (${tz})`} {...register(`stops.${i}.windowEnd`)} error={e(`stops.${i}.windowEnd`)} />
-                      <TextInput label="Loading or unloading time (minutes)" inputMode="numeric" {...register(`stops.${i}.serviceMinutes`)} error={e(`stops.${i}.serviceMinutes`)} />
+                      <TextInput
+                        label="Latitude"
+                        inputMode="decimal"
+                        {...register(`stops.${i}.latitude`)}
+                        error={e(`stops.${i}.latitude`)}
+                        onFocus={() => setActive(i)}
+                      />
+                      <TextInput
+                        label="Longitude"
+                        inputMode="decimal"
+                        {...register(`stops.${i}.longitude`)}
+                        error={e(`stops.${i}.longitude`)}
+                        onFocus={() => setActive(i)}
+                      />
+                      <TextInput
+                        type="datetime-local"
+                        label={`Appointment from (${tz})`}
+                        {...register(`stops.${i}.windowStart`)}
+                        error={e(`stops.${i}.windowStart`)}
+                      />
+                      <TextInput
+                        type="datetime-local"
+                        label={`Appointment until (${tz})`}
+                        {...register(`stops.${i}.windowEnd`)}
+                        error={e(`stops.${i}.windowEnd`)}
+                      />
+                      <TextInput
+                        label="Loading or unloading time (minutes)"
+                        inputMode="numeric"
+                        {...register(`stops.${i}.serviceMinutes`)}
+                        error={e(`stops.${i}.serviceMinutes`)}
+                      />
                     </SimpleGrid>
                   </Card>
                 ))}
@@ -240,7 +323,12 @@ function LoadForm({ load, units }: { load: Load | null; units: UnitSystem }) {
             <Stack gap="xs" mt="sm">
               {accessorials.fields.map((f, i) => (
                 <Group key={f.id} gap="xs" align="flex-start" wrap="wrap">
-                  <NativeSelect label={`Accessorial ${i + 1}`} {...register(`accessorials.${i}.kind`)} data={ACCESSORIAL_KINDS.map((k) => ({ value: k, label: ACCESSORIAL_LABELS[k] }))} w={160} />
+                  <NativeSelect
+                    label={`Accessorial ${i + 1}`}
+                    {...register(`accessorials.${i}.kind`)}
+                    data={ACCESSORIAL_KINDS.map((k) => ({ value: k, label: ACCESSORIAL_LABELS[k] }))}
+                    w={160}
+                  />
                   <TextInput label="Amount" inputMode="decimal" {...register(`accessorials.${i}.amount`)} error={e(`accessorials.${i}.amount`)} w={130} />
                   <TextInput label="Note" maxLength={200} {...register(`accessorials.${i}.note`)} style={{ flex: 1, minWidth: 160 }} />
                   <ActionIcon variant="subtle" color="red.8" mt={26} aria-label={`Remove accessorial ${i + 1}`} onClick={() => accessorials.remove(i)}>
@@ -249,7 +337,13 @@ function LoadForm({ load, units }: { load: Load | null; units: UnitSystem }) {
                 </Group>
               ))}
               <Group>
-                <Button variant="subtle" size="xs" leftSection={<IconPlus size={14} />} onClick={() => accessorials.append({ kind: 'DETENTION', amount: '', note: '' })} disabled={accessorials.fields.length >= LOAD_LIMITS.accessorials}>
+                <Button
+                  variant="subtle"
+                  size="xs"
+                  leftSection={<IconPlus size={14} />}
+                  onClick={() => accessorials.append({ kind: 'DETENTION', amount: '', note: '' })}
+                  disabled={accessorials.fields.length >= LOAD_LIMITS.accessorials}
+                >
                   Add accessorial (detention, lumper…)
                 </Button>
               </Group>
@@ -270,12 +364,51 @@ function LoadForm({ load, units }: { load: Load | null; units: UnitSystem }) {
                   control={control}
                   name={name}
                   render={({ field }) => (
-                    <Select label={name === 'leadDriverId' ? 'Driver' : 'Team driver'} placeholder="None" clearable searchable data={driverData} value={field.value} onChange={field.onChange} error={e(name)} />
+                    <Select
+                      label={name === 'leadDriverId' ? 'Driver' : 'Team driver'}
+                      placeholder="None"
+                      clearable
+                      searchable
+                      data={driverData}
+                      value={field.value}
+                      onChange={field.onChange}
+                      error={e(name)}
+                    />
                   )}
                 />
               ))}
-              <Controller control={control} name="assetId" render={({ field }) => <Select label="Tractor" placeholder="None" clearable searchable data={(vehicles.data?.content ?? []).map((a) => ({ value: a.id, label: a.unitNumber }))} value={field.value} onChange={field.onChange} error={e('assetId')} />} />
-              <Controller control={control} name="trailerId" render={({ field }) => <Select label="Trailer" placeholder="None" clearable searchable data={(trailers.data?.content ?? []).map((a) => ({ value: a.id, label: a.unitNumber }))} value={field.value} onChange={field.onChange} error={e('trailerId')} />} />
+              <Controller
+                control={control}
+                name="assetId"
+                render={({ field }) => (
+                  <Select
+                    label="Tractor"
+                    placeholder="None"
+                    clearable
+                    searchable
+                    data={(vehicles.data?.content ?? []).map((a) => ({ value: a.id, label: a.unitNumber }))}
+                    value={field.value}
+                    onChange={field.onChange}
+                    error={e('assetId')}
+                  />
+                )}
+              />
+              <Controller
+                control={control}
+                name="trailerId"
+                render={({ field }) => (
+                  <Select
+                    label="Trailer"
+                    placeholder="None"
+                    clearable
+                    searchable
+                    data={(trailers.data?.content ?? []).map((a) => ({ value: a.id, label: a.unitNumber }))}
+                    value={field.value}
+                    onChange={field.onChange}
+                    error={e('trailerId')}
+                  />
+                )}
+              />
             </SimpleGrid>
             <Textarea label="Notes" mt="sm" maxLength={2000} autosize minRows={2} {...register('notes')} error={e('notes')} />
           </Card>

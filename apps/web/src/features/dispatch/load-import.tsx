@@ -31,12 +31,21 @@ export function LoadImportDrawer({ opened, onClose }: { opened: boolean; onClose
     <Drawer opened={opened} onClose={close} position="right" size="xl" title="Import loads" closeButtonProps={{ 'aria-label': 'Close' }}>
       <Stack gap="md">
         <Text size="sm">
-          A CSV with one row per stop: rows with the same reference make one load, its stops in the file&apos;s order. Columns: reference, customer, kind (PICKUP or
-          DELIVERY), place (a place&apos;s name) or latitude and longitude, windowStart and windowEnd (with their offset, e.g. 2026-06-01T06:00:00-05:00), and
-          optionally serviceMinutes, address, bol, po, commodity, weight (kg), lineHaul and fuelSurcharge. The file is checked first; it is imported only
-          when no row has an error.
+          A CSV with one row per stop: rows with the same reference make one load, its stops in the file&apos;s order. Columns: reference, customer, kind
+          (PICKUP or DELIVERY), place (a place&apos;s name) or latitude and longitude, windowStart and windowEnd (with their offset, e.g.
+          2026-06-01T06:00:00-05:00), and optionally serviceMinutes, address, bol, po, commodity, weight (kg), lineHaul and fuelSurcharge. The file is checked
+          first; it is imported only when no row has an error.
         </Text>
-        <FileInput label="CSV file" placeholder="Choose a .csv file" accept=".csv,text/csv" value={file} onChange={(f) => void choose(f)} leftSection={<IconFileImport size={16} />} clearable clearButtonProps={{ 'aria-label': 'Clear the file' }} />
+        <FileInput
+          label="CSV file"
+          placeholder="Choose a .csv file"
+          accept=".csv,text/csv"
+          value={file}
+          onChange={(f) => void choose(f)}
+          leftSection={<IconFileImport size={16} />}
+          clearable
+          clearButtonProps={{ 'aria-label': 'Clear the file' }}
+        />
         {checking && <Text size="sm">Checking the file…</Text>}
         <ErrorAlert error={error ?? commit.error} />
         {preview && (
@@ -86,7 +95,11 @@ export function LoadImportDrawer({ opened, onClose }: { opened: boolean; onClose
           <Button variant="default" onClick={close}>
             Cancel
           </Button>
-          <Button onClick={() => void run().catch(() => undefined)} disabled={!preview || preview.errors.length > 0 || preview.totalLoads === 0} loading={commit.isPending}>
+          <Button
+            onClick={() => void run().catch(() => undefined)}
+            disabled={!preview || preview.errors.length > 0 || preview.totalLoads === 0}
+            loading={commit.isPending}
+          >
             Import {preview ? loadsText(preview.totalLoads) : ''}
           </Button>
         </Group>

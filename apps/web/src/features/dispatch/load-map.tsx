@@ -35,7 +35,11 @@ export interface LoadMapProps {
   height?: number | string | { base: number | string; sm?: number | string };
 }
 
-const lines = (parts: number[][][]): Feature<MultiLineString> => ({ type: 'Feature', properties: {}, geometry: { type: 'MultiLineString', coordinates: parts } });
+const lines = (parts: number[][][]): Feature<MultiLineString> => ({
+  type: 'Feature',
+  properties: {},
+  geometry: { type: 'MultiLineString', coordinates: parts },
+});
 const line = (coords: number[][]): Feature<LineString> => ({ type: 'Feature', properties: {}, geometry: { type: 'LineString', coordinates: coords } });
 
 /**
@@ -69,7 +73,10 @@ export function LoadMap({ stops, origin, originTo = 0, route: roads, onPick, lab
   useEffect(() => {
     if (map) fit(map);
   }, [map, key]);
-  const onClick = useCallback((e: MapLayerMouseEvent) => onPick?.({ latitude: Math.round(e.lngLat.lat * 1e6) / 1e6, longitude: Math.round(e.lngLat.lng * 1e6) / 1e6 }), [onPick]);
+  const onClick = useCallback(
+    (e: MapLayerMouseEvent) => onPick?.({ latitude: Math.round(e.lngLat.lat * 1e6) / 1e6, longitude: Math.round(e.lngLat.lng * 1e6) / 1e6 }),
+    [onPick],
+  );
   return (
     <BaseMapFrame
       label={label}
@@ -85,7 +92,12 @@ export function LoadMap({ stops, origin, originTo = 0, route: roads, onPick, lab
         <Layer id="load-deadhead" type="line" layout={{ 'line-cap': 'round' }} paint={{ 'line-color': '#868e96', 'line-width': 3, 'line-dasharray': [2, 2] }} />
       </Source>
       <Source id={ROUTE} type="geojson" data={route}>
-        <Layer id="load-route-casing" type="line" layout={{ 'line-cap': 'round', 'line-join': 'round' }} paint={{ 'line-color': '#ffffff', 'line-width': 7, 'line-opacity': 0.8 }} />
+        <Layer
+          id="load-route-casing"
+          type="line"
+          layout={{ 'line-cap': 'round', 'line-join': 'round' }}
+          paint={{ 'line-color': '#ffffff', 'line-width': 7, 'line-opacity': 0.8 }}
+        />
         <Layer id="load-route" type="line" layout={{ 'line-cap': 'round', 'line-join': 'round' }} paint={{ 'line-color': '#1c7ed6', 'line-width': 4 }} />
       </Source>
       {origin && (

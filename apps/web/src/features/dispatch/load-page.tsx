@@ -56,7 +56,18 @@ function LoadView({ load, messages: Messages }: { load: Load; messages?: LoadMes
   const planDriverId = params.get('plan') ?? load.drivers[0]?.id ?? candidates.data?.content[0]?.driverId ?? null;
   const plan = usePlan(load.id, planDriverId, !!planDriverId && load.status !== 'CANCELLED' && load.status !== 'DELIVERED');
   const status = useLoadMutation(setLoadStatus);
-  const mapStops = useMemo(() => load.stops.map((s) => ({ key: s.id, latitude: s.latitude, longitude: s.longitude, kind: s.kind, title: `${STOP_KIND_LABELS[s.kind]}: ${stopName(s)}`, done: !!s.departedAt })), [load.stops]);
+  const mapStops = useMemo(
+    () =>
+      load.stops.map((s) => ({
+        key: s.id,
+        latitude: s.latitude,
+        longitude: s.longitude,
+        kind: s.kind,
+        title: `${STOP_KIND_LABELS[s.kind]}: ${stopName(s)}`,
+        done: !!s.departedAt,
+      })),
+    [load.stops],
+  );
   // A driver picked from a searched page of the list is not on the first page: the list names them.
   const [pickedName, setPickedName] = useState<{ driverId: string; name: string } | null>(null);
   const planDriverName =
@@ -67,13 +78,33 @@ function LoadView({ load, messages: Messages }: { load: Load; messages?: LoadMes
   const next = load.stops.findIndex((s) => !s.departedAt);
 
   const cancel = async () => {
-    if (await confirmAction({ title: `Cancel load ${load.number}?`, message: 'The load leaves the board’s running columns and its driver is free for other loads. The history keeps the cancellation.', confirmLabel: 'Cancel load', cancelLabel: 'Keep it' })) {
-      status.mutate({ id: load.id, status: 'CANCELLED' }, { onSuccess: () => notify({ type: 'success', title: `Load ${load.number} cancelled`, timeout: 4000 }) });
+    if (
+      await confirmAction({
+        title: `Cancel load ${load.number}?`,
+        message: 'The load leaves the board’s running columns and its driver is free for other loads. The history keeps the cancellation.',
+        confirmLabel: 'Cancel load',
+        cancelLabel: 'Keep it',
+      })
+    ) {
+      status.mutate(
+        { id: load.id, status: 'CANCELLED' },
+        { onSuccess: () => notify({ type: 'success', title: `Load ${load.number} cancelled`, timeout: 4000 }) },
+      );
     }
   };
   const deliver = async () => {
-    if (await confirmAction({ title: `Mark ${load.number} delivered?`, message: 'Use this when the delivery was not recorded by the place or the driver.', confirmLabel: 'Mark delivered', danger: false })) {
-      status.mutate({ id: load.id, status: 'DELIVERED' }, { onSuccess: () => notify({ type: 'success', title: `Load ${load.number} delivered`, timeout: 4000 }) });
+    if (
+      await confirmAction({
+        title: `Mark ${load.number} delivered?`,
+        message: 'Use this when the delivery was not recorded by the place or the driver.',
+        confirmLabel: 'Mark delivered',
+        danger: false,
+      })
+    ) {
+      status.mutate(
+        { id: load.id, status: 'DELIVERED' },
+        { onSuccess: () => notify({ type: 'success', title: `Load ${load.number} delivered`, timeout: 4000 }) },
+      );
     }
   };
 
@@ -97,7 +128,13 @@ function LoadView({ load, messages: Messages }: { load: Load; messages?: LoadMes
                 </Button>
               )}
               {!closed && (
-                <Button variant="outline" className={classes.dangerButton} leftSection={<IconX size={16} />} onClick={() => void cancel()} loading={status.isPending}>
+                <Button
+                  variant="outline"
+                  className={classes.dangerButton}
+                  leftSection={<IconX size={16} />}
+                  onClick={() => void cancel()}
+                  loading={status.isPending}
+                >
                   Cancel load
                 </Button>
               )}
@@ -116,7 +153,13 @@ function LoadView({ load, messages: Messages }: { load: Load; messages?: LoadMes
       </Group>
       <div className={classes.loadGrid}>
         <Stack gap="md">
-          <LoadMap stops={mapStops} origin={plan.data?.origin ?? null} originTo={next < 0 ? null : next} route={plan.data?.route ?? null} label={`Load ${load.number} on the map`} />
+          <LoadMap
+            stops={mapStops}
+            origin={plan.data?.origin ?? null}
+            originTo={next < 0 ? null : next}
+            route={plan.data?.route ?? null}
+            label={`Load ${load.number} on the map`}
+          />
           <Card withBorder radius="md" padding="md">
             <Title order={2} fz="md" mb="sm">
               {planDriverName ? `Plan for ${planDriverName}` : 'Plan'}
@@ -137,8 +180,10 @@ function LoadView({ load, messages: Messages }: { load: Load; messages?: LoadMes
                     <Anchor component={Link} to={`/dispatch/loads/${plan.data.after.loadId}`}>
                       {plan.data.after.number}
                     </Anchor>
-                    {plan.data.after.loads > 1 ? ` (${plan.data.after.loads} loads)` : ''}: {planDriverName ?? 'the driver'} is free{plan.data.after.place ? ` in ${plan.data.after.place}` : ''} at {freeAtText(plan.data.after, zone)}, with{' '}
-                    {formatMinutes(Math.min(plan.data.after.clocks.driveMinutes, plan.data.after.clocks.windowMinutes, plan.data.after.clocks.cycleMinutes))} to drive.
+                    {plan.data.after.loads > 1 ? ` (${plan.data.after.loads} loads)` : ''}: {planDriverName ?? 'the driver'} is free
+                    {plan.data.after.place ? ` in ${plan.data.after.place}` : ''} at {freeAtText(plan.data.after, zone)}, with{' '}
+                    {formatMinutes(Math.min(plan.data.after.clocks.driveMinutes, plan.data.after.clocks.windowMinutes, plan.data.after.clocks.cycleMinutes))} to
+                    drive.
                   </Text>
                 )}
                 {plan.data && <PlanTimeline plan={plan.data} stops={load.stops} />}
@@ -159,7 +204,8 @@ function LoadView({ load, messages: Messages }: { load: Load; messages?: LoadMes
                 Hand over
               </Title>
               <Text size="sm" c="dimmed" mb="sm">
-                The load is on the road with {load.drivers.map((d) => d.name).join(' & ') || 'its driver'}. To hand it to another driver, see who could still deliver it on time.
+                The load is on the road with {load.drivers.map((d) => d.name).join(' & ') || 'its driver'}. To hand it to another driver, see who could still
+                deliver it on time.
               </Text>
               <Button variant="default" onClick={() => setRepower(true)}>
                 Find a driver to hand over to
@@ -172,7 +218,8 @@ function LoadView({ load, messages: Messages }: { load: Load; messages?: LoadMes
                 {underWay ? 'Hand over to' : 'Who can take it'}
               </Title>
               <Text size="xs" c="dimmed" mb="sm">
-                Ranked by delivering on time within the hours-of-service rules, then deadhead and hours left; a driver on other loads from where and when those end.
+                Ranked by delivering on time within the hours-of-service rules, then deadhead and hours left; a driver on other loads from where and when those
+                end.
               </Text>
               <CandidatesList
                 loadId={load.id}
@@ -272,7 +319,13 @@ function LoadView({ load, messages: Messages }: { load: Load; messages?: LoadMes
             ) : (
               <div className={classes.thumbs}>
                 {load.documents.map((d) => (
-                  <Anchor key={d.id} href={d.imageUrl} target="_blank" rel="noopener" aria-label={`${LOAD_DOCUMENT_LABELS[d.documentKind]}, ${formatShortDateTime(d.createdAt)} (opens the photo)`}>
+                  <Anchor
+                    key={d.id}
+                    href={d.imageUrl}
+                    target="_blank"
+                    rel="noopener"
+                    aria-label={`${LOAD_DOCUMENT_LABELS[d.documentKind]}, ${formatShortDateTime(d.createdAt)} (opens the photo)`}
+                  >
                     <img src={d.imageUrl} alt="" loading="lazy" />
                     <Text size="xs" ta="center">
                       {d.documentKind}
@@ -297,7 +350,13 @@ function LoadView({ load, messages: Messages }: { load: Load; messages?: LoadMes
 function StopsTable({ load, canEdit }: { load: Load; canEdit: boolean }) {
   const mark = useLoadMutation(setStopStatus);
   const record = (s: LoadStop, event: 'ARRIVE' | 'DEPART') =>
-    mark.mutate({ id: load.id, stopId: s.id, body: { event } }, { onSuccess: () => notify({ type: 'success', title: `${event === 'ARRIVE' ? 'Arrival' : 'Departure'} at stop ${stopNumber(load.stops, s)} recorded`, timeout: 3000 }) });
+    mark.mutate(
+      { id: load.id, stopId: s.id, body: { event } },
+      {
+        onSuccess: () =>
+          notify({ type: 'success', title: `${event === 'ARRIVE' ? 'Arrival' : 'Departure'} at stop ${stopNumber(load.stops, s)} recorded`, timeout: 3000 }),
+      },
+    );
   // Only the next stop can be arrived at or left: earlier ones are done, later ones wait.
   const current = load.stops.find((s) => !s.departedAt);
   return (
@@ -347,7 +406,13 @@ function StopsTable({ load, canEdit }: { load: Load; canEdit: boolean }) {
               </Table.Td>
               <Table.Td>
                 {canEdit && current?.id === s.id && load.drivers.length > 0 && (
-                  <Button size="xs" variant="light" loading={mark.isPending} onClick={() => record(s, s.arrivedAt ? 'DEPART' : 'ARRIVE')} aria-label={`${s.arrivedAt ? 'Mark departed' : 'Mark arrived'} at stop ${i + 1}`}>
+                  <Button
+                    size="xs"
+                    variant="light"
+                    loading={mark.isPending}
+                    onClick={() => record(s, s.arrivedAt ? 'DEPART' : 'ARRIVE')}
+                    aria-label={`${s.arrivedAt ? 'Mark departed' : 'Mark arrived'} at stop ${i + 1}`}
+                  >
                     {s.arrivedAt ? 'Mark departed' : 'Mark arrived'}
                   </Button>
                 )}

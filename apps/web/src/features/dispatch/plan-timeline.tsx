@@ -65,7 +65,13 @@ export function PlanTimeline({ plan, stops }: { plan: LoadPlan; stops: readonly 
           {plan.segments.length > 0 && ` to ${formatShortDateTime(plan.segments[plan.segments.length - 1]!.end)}`}
         </Text>
         {plan.routing === 'estimated' && (
-          <Tooltip label="Distances and drive times come from the built-in road network, without traffic" multiline w={260} withArrow events={{ hover: true, focus: true, touch: true }}>
+          <Tooltip
+            label="Distances and drive times come from the built-in road network, without traffic"
+            multiline
+            w={260}
+            withArrow
+            events={{ hover: true, focus: true, touch: true }}
+          >
             <Badge variant="light" color="gray" tabIndex={0}>
               Estimated
             </Badge>
@@ -150,8 +156,8 @@ export function PlanTimeline({ plan, stops }: { plan: LoadPlan; stops: readonly 
         </Table>
       </Table.ScrollContainer>
       <Text size="sm">
-        Clocks at delivery: {formatMinutes(plan.clocksAtDelivery.driveMinutes)} to drive, {formatMinutes(plan.clocksAtDelivery.windowMinutes)} of the 14-hour window,{' '}
-        {formatMinutes(plan.clocksAtDelivery.cycleMinutes)} of the cycle.
+        Clocks at delivery: {formatMinutes(plan.clocksAtDelivery.driveMinutes)} to drive, {formatMinutes(plan.clocksAtDelivery.windowMinutes)} of the 14-hour
+        window, {formatMinutes(plan.clocksAtDelivery.cycleMinutes)} of the cycle.
       </Text>
       <div>
         <Anchor component="button" type="button" size="sm" onClick={() => setShowTable((v) => !v)} aria-expanded={showTable}>

@@ -12,10 +12,30 @@ const STATES = [{ value: '', label: 'Choose…' }, ...STATE_OPTIONS.map((s) => (
 const CLASSES = [{ value: '', label: '—' }, ...LICENSE_CLASSES.map((c) => ({ value: c, label: c === 'NON_CDL' ? 'Non-CDL' : `Class ${c} CDL` }))];
 /** Readable names of the packages/hos ruleset ids. */
 const RULESET_LABEL: Record<string, string> = RULESET_LABELS;
-export const rulesetLabel = (id: string) => RULESET_LABEL[id] ?? id.replaceAll('_', ' ').toLowerCase().replace(/^\w/, (c) => c.toUpperCase());
+export const rulesetLabel = (id: string) =>
+  RULESET_LABEL[id] ??
+  id
+    .replaceAll('_', ' ')
+    .toLowerCase()
+    .replace(/^\w/, (c) => c.toUpperCase());
 const FIELDS = [
-  'firstName', 'lastName', 'email', 'phone', 'employeeId', 'licenseNumber', 'licenseState', 'licenseClass', 'licenseExpiry', 'homeTerminalId', 'homeTimeZone', 'ruleset',
-  'eldExemptReason', 'status', 'userId', 'notes', 'invite',
+  'firstName',
+  'lastName',
+  'email',
+  'phone',
+  'employeeId',
+  'licenseNumber',
+  'licenseState',
+  'licenseClass',
+  'licenseExpiry',
+  'homeTerminalId',
+  'homeTimeZone',
+  'ruleset',
+  'eldExemptReason',
+  'status',
+  'userId',
+  'notes',
+  'invite',
 ];
 const t = (v: string | null | undefined) => v ?? '';
 
@@ -33,12 +53,28 @@ function DriverForm({ driver: d, onClose }: { driver: Driver | null; onClose: ()
   const users = useLinkableUsers(canListUsers);
   const form = useZodForm(driverInputSchema, {
     defaultValues: {
-      firstName: t(d?.firstName), lastName: t(d?.lastName), email: t(d?.email), phone: t(d?.phone), employeeId: t(d?.employeeId),
-      licenseNumber: t(d?.licenseNumber), licenseState: t(d?.licenseState), licenseClass: (d?.licenseClass ?? null) as 'A' | null, licenseExpiry: t(d?.licenseExpiry),
-      homeTerminalId: d?.homeTerminalId ?? null, homeTimeZone: d?.homeTimeZone ?? 'America/Chicago', ruleset: (d?.ruleset ?? 'US_PROPERTY_70_8') as 'US_PROPERTY_70_8',
-      shortHaul150: d?.shortHaul150 ?? false, sixteenHour: d?.sixteenHour ?? false, personalConveyanceAllowed: d?.personalConveyanceAllowed ?? false,
-      yardMovesAllowed: d?.yardMovesAllowed ?? false, eldExempt: d?.eldExempt ?? false, eldExemptReason: t(d?.eldExemptReason),
-      status: d?.status ?? 'ACTIVE', userId: d?.user?.id ?? null, notes: t(d?.notes), invite: false,
+      firstName: t(d?.firstName),
+      lastName: t(d?.lastName),
+      email: t(d?.email),
+      phone: t(d?.phone),
+      employeeId: t(d?.employeeId),
+      licenseNumber: t(d?.licenseNumber),
+      licenseState: t(d?.licenseState),
+      licenseClass: (d?.licenseClass ?? null) as 'A' | null,
+      licenseExpiry: t(d?.licenseExpiry),
+      homeTerminalId: d?.homeTerminalId ?? null,
+      homeTimeZone: d?.homeTimeZone ?? 'America/Chicago',
+      ruleset: (d?.ruleset ?? 'US_PROPERTY_70_8') as 'US_PROPERTY_70_8',
+      shortHaul150: d?.shortHaul150 ?? false,
+      sixteenHour: d?.sixteenHour ?? false,
+      personalConveyanceAllowed: d?.personalConveyanceAllowed ?? false,
+      yardMovesAllowed: d?.yardMovesAllowed ?? false,
+      eldExempt: d?.eldExempt ?? false,
+      eldExemptReason: t(d?.eldExemptReason),
+      status: d?.status ?? 'ACTIVE',
+      userId: d?.user?.id ?? null,
+      notes: t(d?.notes),
+      invite: false,
     },
   });
   const terminals = useTerminalChoices();
@@ -86,7 +122,14 @@ function DriverForm({ driver: d, onClose }: { driver: Driver | null; onClose: ()
           <TextInput label="E-mail" type="email" {...field(form, 'email')} />
           <TextInput label="Phone" type="tel" {...field(form, 'phone')} />
           <TextInput label="Employee id" {...field(form, 'employeeId')} />
-          <NativeSelect label="Status" data={[{ value: 'ACTIVE', label: 'Active' }, { value: 'INACTIVE', label: 'Inactive' }]} {...field(form, 'status')} />
+          <NativeSelect
+            label="Status"
+            data={[
+              { value: 'ACTIVE', label: 'Active' },
+              { value: 'INACTIVE', label: 'Inactive' },
+            ]}
+            {...field(form, 'status')}
+          />
         </SimpleGrid>
         <Fieldset legend="Licence">
           <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="sm">
@@ -121,10 +164,14 @@ function DriverForm({ driver: d, onClose }: { driver: Driver | null; onClose: ()
               <Checkbox label="Yard moves allowed" {...form.register('yardMovesAllowed')} />
             </SimpleGrid>
             <Checkbox label="Exempt from the ELD rule" {...form.register('eldExempt')} />
-            {eldExempt && <TextInput label="ELD exemption reason" required placeholder="e.g. vehicle older than model year 2000" {...field(form, 'eldExemptReason')} />}
+            {eldExempt && (
+              <TextInput label="ELD exemption reason" required placeholder="e.g. vehicle older than model year 2000" {...field(form, 'eldExemptReason')} />
+            )}
           </Stack>
         </Fieldset>
-        {canListUsers && <NativeSelect label="Sign-in account" description="The user this driver signs in with" data={userData} {...nullableField(form, 'userId')} />}
+        {canListUsers && (
+          <NativeSelect label="Sign-in account" description="The user this driver signs in with" data={userData} {...nullableField(form, 'userId')} />
+        )}
         {/* Decision 0111: a new account with the built-in Driver role, invited by e-mail, for the driver app. */}
         {canInvite && !d?.user && !linkedAccount && (
           <Checkbox

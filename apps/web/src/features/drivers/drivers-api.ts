@@ -21,7 +21,9 @@ export const useTerminalChoices = () => usePagedList<Terminal>('terminals', { si
 
 /** Adds (no id) or saves a driver; the form shows the server's field messages, so no toast. */
 export const saveDriver = (id: string | undefined, body: unknown) =>
-  id ? api<DriverDetail>(orgPath(`/drivers/${id}`), { method: 'PUT', body, toast: false }) : api<DriverDetail>(orgPath('/drivers'), { method: 'POST', body, toast: false });
+  id
+    ? api<DriverDetail>(orgPath(`/drivers/${id}`), { method: 'PUT', body, toast: false })
+    : api<DriverDetail>(orgPath('/drivers'), { method: 'POST', body, toast: false });
 
 export const deleteDriver = (id: string) => api<RemovalResult>(orgPath(`/drivers/${id}`), { method: 'DELETE' });
 

@@ -20,9 +20,25 @@ const name = (d: Pick<Driver, 'firstName' | 'lastName'>) => `${d.firstName} ${d.
 const dash = (v: string | null | undefined) => (v ? v : '—');
 
 const COLUMNS: TableColumn<Driver>[] = [
-  { key: 'lastName', header: 'Name', sortable: true, primary: true, render: (d) => <Text fw={600} size="sm">{name(d)}</Text> },
+  {
+    key: 'lastName',
+    header: 'Name',
+    sortable: true,
+    primary: true,
+    render: (d) => (
+      <Text fw={600} size="sm">
+        {name(d)}
+      </Text>
+    ),
+  },
   { key: 'licenseNumber', header: 'Licence', sortable: true, render: (d) => (d.licenseNumber ? `${d.licenseNumber} (${d.licenseState ?? '—'})` : '—') },
-  { key: 'licenseExpiry', header: 'Licence expiry', sortable: true, hiddenByDefault: true, render: (d) => (d.licenseExpiry ? formatDate(`${d.licenseExpiry}T12:00:00`) : '—') },
+  {
+    key: 'licenseExpiry',
+    header: 'Licence expiry',
+    sortable: true,
+    hiddenByDefault: true,
+    render: (d) => (d.licenseExpiry ? formatDate(`${d.licenseExpiry}T12:00:00`) : '—'),
+  },
   { key: 'employeeId', header: 'Employee id', sortable: true, render: (d) => dash(d.employeeId) },
   { key: 'vehicle', header: 'Vehicle', render: (d) => dash(d.vehicle?.unitNumber) },
   { key: 'homeTerminal', header: 'Home terminal', render: (d) => <TerminalName id={d.homeTerminalId} /> },
@@ -85,7 +101,15 @@ export default function DriversPage() {
         emptyDescription={canCreate ? 'Add your drivers one by one or import a CSV.' : undefined}
         emptyAction={status || group ? undefined : addButton}
         toolbar={
-          <RegistryFilters status={status} onStatus={setStatus} group={group} onGroup={setGroup} exportPath="/drivers/export" query={query} fileName="drivers.csv" />
+          <RegistryFilters
+            status={status}
+            onStatus={setStatus}
+            group={group}
+            onGroup={setGroup}
+            exportPath="/drivers/export"
+            query={query}
+            fileName="drivers.csv"
+          />
         }
       />
       <DriverFormDrawer
@@ -117,7 +141,12 @@ function DriverDetailDrawer({ id, onClose, onEdit }: { id: string | null; onClos
   const canDelete = useCan('DRIVER_DELETE');
   const remove = useDriverMutation(deleteDriver);
   const exemptions = d
-    ? [d.shortHaul150 && 'Short-haul 150 air-miles', d.sixteenHour && '16-hour exception', d.personalConveyanceAllowed && 'Personal conveyance', d.yardMovesAllowed && 'Yard moves'].filter(Boolean)
+    ? [
+        d.shortHaul150 && 'Short-haul 150 air-miles',
+        d.sixteenHour && '16-hour exception',
+        d.personalConveyanceAllowed && 'Personal conveyance',
+        d.yardMovesAllowed && 'Yard moves',
+      ].filter(Boolean)
     : [];
   return (
     <Drawer opened={!!id} onClose={onClose} position="right" size="lg" title={d ? name(d) : 'Loading'}>
@@ -141,7 +170,8 @@ function DriverDetailDrawer({ id, onClose, onEdit }: { id: string | null; onClos
                     onClick={async () => {
                       const ok = await confirmAction({
                         title: `Delete ${name(d)}?`,
-                        message: 'The driver is deleted when nothing references them; when logs or assignments do, they are deactivated instead and kept for the records.',
+                        message:
+                          'The driver is deleted when nothing references them; when logs or assignments do, they are deactivated instead and kept for the records.',
                       });
                       if (!ok) return;
                       try {

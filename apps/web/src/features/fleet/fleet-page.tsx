@@ -69,7 +69,14 @@ export default function FleetPage() {
   return (
     <>
       <PageHeader title="Fleet" description="Vehicles, trailers, drivers and devices: how many, in what state, and what still needs a driver or a device." />
-      <DataState isLoading={q.isLoading} error={q.error} onRetry={() => void q.refetch()} isEmpty={!!o && o.sections.length === 0} emptyTitle="Nothing to show" emptyDescription="Your role does not include the registry lists.">
+      <DataState
+        isLoading={q.isLoading}
+        error={q.error}
+        onRetry={() => void q.refetch()}
+        isEmpty={!!o && o.sections.length === 0}
+        emptyTitle="Nothing to show"
+        emptyDescription="Your role does not include the registry lists."
+      >
         {o && (
           <Stack gap="lg">
             <SimpleGrid cols={{ base: 1, xs: 2, lg: 4 }} spacing="md">

@@ -13,7 +13,17 @@ const FIELDS = ['uniqueId', 'name', 'deviceModelId', 'phone', 'firmware', 'statu
 const t = (v: string | null | undefined) => v ?? '';
 
 /** Add and edit form of a device; after an add, the batch-ingest token is shown once. */
-export function DeviceFormDrawer({ device, prefill, opened, onClose }: { device: Gateway | null; prefill?: { uniqueId: string; name: string } | null; opened: boolean; onClose: () => void }) {
+export function DeviceFormDrawer({
+  device,
+  prefill,
+  opened,
+  onClose,
+}: {
+  device: Gateway | null;
+  prefill?: { uniqueId: string; name: string } | null;
+  opened: boolean;
+  onClose: () => void;
+}) {
   const [token, setToken] = useState<{ name: string; token: string } | null>(null);
   return (
     <>
@@ -38,7 +48,16 @@ function DeviceForm({
 }) {
   const models = useDeviceModels();
   const form = useZodForm(gatewayInputSchema, {
-    defaultValues: { uniqueId: t(g?.uniqueId ?? prefill?.uniqueId), name: t(g?.name ?? prefill?.name), deviceModelId: g?.deviceModel?.id ?? null, phone: t(g?.phone), firmware: t(g?.firmware), status: g?.status ?? 'ACTIVE', notes: t(g?.notes), useReceivedTime: g?.useReceivedTime ?? false },
+    defaultValues: {
+      uniqueId: t(g?.uniqueId ?? prefill?.uniqueId),
+      name: t(g?.name ?? prefill?.name),
+      deviceModelId: g?.deviceModel?.id ?? null,
+      phone: t(g?.phone),
+      firmware: t(g?.firmware),
+      status: g?.status ?? 'ACTIVE',
+      notes: t(g?.notes),
+      useReceivedTime: g?.useReceivedTime ?? false,
+    },
   });
   const save = useGatewayMutation((body: unknown) => saveGateway(g?.id, body));
   const submit = form.handleSubmit(async (values) => {
@@ -51,7 +70,10 @@ function DeviceForm({
       if (!showServerError(form, err, FIELDS)) form.setError('root', { message: (err as Error).message });
     }
   });
-  const modelData = [{ value: '', label: 'Unknown model' }, ...(models.data?.content ?? []).map((m) => ({ value: m.id, label: `${m.name}${m.manufacturer ? ` · ${m.manufacturer}` : ''}` }))];
+  const modelData = [
+    { value: '', label: 'Unknown model' },
+    ...(models.data?.content ?? []).map((m) => ({ value: m.id, label: `${m.name}${m.manufacturer ? ` · ${m.manufacturer}` : ''}` })),
+  ];
   return (
     <form onSubmit={submit} noValidate aria-label="Device form">
       <Stack gap="sm">
@@ -68,7 +90,14 @@ function DeviceForm({
           <NativeSelect label="Device model" data={modelData} {...nullableField(form, 'deviceModelId')} />
           <TextInput label="SIM phone number" type="tel" {...field(form, 'phone')} />
           <TextInput label="Firmware" {...field(form, 'firmware')} />
-          <NativeSelect label="Status" data={[{ value: 'ACTIVE', label: 'Active' }, { value: 'INACTIVE', label: 'Inactive' }]} {...field(form, 'status')} />
+          <NativeSelect
+            label="Status"
+            data={[
+              { value: 'ACTIVE', label: 'Active' },
+              { value: 'INACTIVE', label: 'Inactive' },
+            ]}
+            {...field(form, 'status')}
+          />
         </SimpleGrid>
         <Textarea label="Notes" autosize minRows={2} maxRows={6} {...field(form, 'notes')} />
         <Checkbox
@@ -96,7 +125,18 @@ function TriedToConnect({ uniqueId }: { uniqueId: string }) {
 /** The ingest token is only ever shown here: the server keeps its hash. */
 export function IngestTokenModal({ value, onClose }: { value: { name: string; token: string } | null; onClose: () => void }) {
   return (
-    <Modal opened={!!value} onClose={onClose} title={<Group gap={6}><IconKey size={18} />Ingest token for {value?.name}</Group>} centered size="lg">
+    <Modal
+      opened={!!value}
+      onClose={onClose}
+      title={
+        <Group gap={6}>
+          <IconKey size={18} />
+          Ingest token for {value?.name}
+        </Group>
+      }
+      centered
+      size="lg"
+    >
       <Stack gap="sm">
         <Alert color="yellow" variant="light">
           Copy it now and configure it on the device: it is shown only once. Regenerate it from the device page if it is lost.
@@ -107,7 +147,12 @@ export function IngestTokenModal({ value, onClose }: { value: { name: string; to
         <Group justify="flex-end">
           <CopyButton value={value?.token ?? ''}>
             {({ copied, copy }) => (
-              <Button variant={copied ? 'light' : 'filled'} color={copied ? 'teal' : undefined} leftSection={copied ? <IconCheck size={16} /> : <IconCopy size={16} />} onClick={copy}>
+              <Button
+                variant={copied ? 'light' : 'filled'}
+                color={copied ? 'teal' : undefined}
+                leftSection={copied ? <IconCheck size={16} /> : <IconCopy size={16} />}
+                onClick={copy}
+              >
                 {copied ? 'Copied' : 'Copy token'}
               </Button>
             )}

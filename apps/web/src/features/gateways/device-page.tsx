@@ -41,7 +41,13 @@ export default function DevicePage() {
     <>
       <PageHeader
         title={g?.name ?? 'Device'}
-        description={g ? <Text span ff="monospace" size="sm">{g.uniqueId}</Text> : undefined}
+        description={
+          g ? (
+            <Text span ff="monospace" size="sm">
+              {g.uniqueId}
+            </Text>
+          ) : undefined
+        }
         breadcrumbs={[{ label: 'Devices', to: `${ORG}/devices` }, { label: g?.name ?? 'Device' }]}
         actions={
           g && (
@@ -51,7 +57,13 @@ export default function DevicePage() {
                   variant="default"
                   leftSection={<IconKey size={16} />}
                   onClick={async () => {
-                    if (await confirmAction({ title: 'Regenerate ingest token?', message: 'The current token stops working at once; the device must be given the new one.', confirmLabel: 'Regenerate' })) {
+                    if (
+                      await confirmAction({
+                        title: 'Regenerate ingest token?',
+                        message: 'The current token stops working at once; the device must be given the new one.',
+                        confirmLabel: 'Regenerate',
+                      })
+                    ) {
                       try {
                         const r = await regenerate.mutateAsync(g.id);
                         setToken({ name: g.name, token: r.ingestToken });
@@ -75,7 +87,13 @@ export default function DevicePage() {
                   color="red"
                   leftSection={<IconTrash size={16} />}
                   onClick={async () => {
-                    if (!(await confirmAction({ title: `Delete ${g.name}?`, message: 'Deleted when it never reported or paired; otherwise deactivated and kept for the records.' }))) return;
+                    if (
+                      !(await confirmAction({
+                        title: `Delete ${g.name}?`,
+                        message: 'Deleted when it never reported or paired; otherwise deactivated and kept for the records.',
+                      }))
+                    )
+                      return;
                     try {
                       const r = await remove.mutateAsync(g.id);
                       notify({ type: 'success', title: r.message, timeout: 4000 });
@@ -100,7 +118,9 @@ export default function DevicePage() {
                 <Fact label="Status">
                   <StatusBadge status={g.status} />
                 </Fact>
-                <Fact label="Model">{g.deviceModel ? `${g.deviceModel.name}${g.deviceModel.manufacturer ? ` (${g.deviceModel.manufacturer})` : ''}` : null}</Fact>
+                <Fact label="Model">
+                  {g.deviceModel ? `${g.deviceModel.name}${g.deviceModel.manufacturer ? ` (${g.deviceModel.manufacturer})` : ''}` : null}
+                </Fact>
                 <Fact label="Protocol">{g.deviceModel?.protocol}</Fact>
                 <Fact label="Unique id / IMEI">
                   <Text span ff="monospace" size="sm">

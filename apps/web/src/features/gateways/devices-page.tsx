@@ -18,10 +18,37 @@ const ORG = '/settings/organization-settings';
 const dash = (v: string | null | undefined) => (v ? v : '—');
 
 const COLUMNS: TableColumn<Gateway>[] = [
-  { key: 'name', header: 'Name', sortable: true, primary: true, render: (g) => <Text fw={600} size="sm">{g.name}</Text> },
-  { key: 'uniqueId', header: 'Unique id', sortable: true, render: (g) => <Text ff="monospace" size="sm">{g.uniqueId}</Text> },
+  {
+    key: 'name',
+    header: 'Name',
+    sortable: true,
+    primary: true,
+    render: (g) => (
+      <Text fw={600} size="sm">
+        {g.name}
+      </Text>
+    ),
+  },
+  {
+    key: 'uniqueId',
+    header: 'Unique id',
+    sortable: true,
+    render: (g) => (
+      <Text ff="monospace" size="sm">
+        {g.uniqueId}
+      </Text>
+    ),
+  },
   { key: 'model', header: 'Model', render: (g) => dash(g.deviceModel?.name) },
-  { key: 'protocol', header: 'Protocol', render: (g) => <Text ff="monospace" size="sm">{dash(g.deviceModel?.protocol)}</Text> },
+  {
+    key: 'protocol',
+    header: 'Protocol',
+    render: (g) => (
+      <Text ff="monospace" size="sm">
+        {dash(g.deviceModel?.protocol)}
+      </Text>
+    ),
+  },
   { key: 'engine', header: 'Engine data', render: (g) => <EngineBadge data={g.engineData} /> },
   { key: 'asset', header: 'Vehicle', render: (g) => dash(g.asset?.unitNumber) },
   { key: 'lastSeenAt', header: 'Last packet', sortable: true, render: (g) => (g.lastSeenAt ? formatDateTime(g.lastSeenAt) : 'Never') },
@@ -54,7 +81,12 @@ export default function DevicesPage() {
   ) : null;
   return (
     <>
-      <PageHeader title="Devices" description="ELD and telematics devices, their vehicle and when they last reported." breadcrumbs={[{ label: 'Organization settings' }, { label: 'Devices' }]} actions={addButton} />
+      <PageHeader
+        title="Devices"
+        description="ELD and telematics devices, their vehicle and when they last reported."
+        breadcrumbs={[{ label: 'Organization settings' }, { label: 'Devices' }]}
+        actions={addButton}
+      />
       {canCreate && (
         <RefusedDevices
           onAdd={(uniqueId, protocol) => {
@@ -76,7 +108,15 @@ export default function DevicesPage() {
         emptyTitle={status || group || paired || offline ? 'No devices match the filters' : 'No devices yet'}
         emptyAction={status || group || paired || offline ? undefined : addButton}
         toolbar={
-          <RegistryFilters status={status} onStatus={setStatus} group={group} onGroup={setGroup} exportPath="/gateways/export" query={query} fileName="devices.csv">
+          <RegistryFilters
+            status={status}
+            onStatus={setStatus}
+            group={group}
+            onGroup={setGroup}
+            exportPath="/gateways/export"
+            query={query}
+            fileName="devices.csv"
+          >
             <Select
               aria-label="Filter by pairing"
               placeholder="Paired or not"

@@ -40,7 +40,11 @@ export function EngineAttributes({ data }: { data: EngineDataSeen }) {
         const seen = data.attributes[n];
         return (
           <Group key={n} gap={6} wrap="nowrap" data-testid={`engine-${n}`} data-seen={seen ? 'yes' : 'no'}>
-            {seen ? <IconCheck size={16} color="var(--mantine-color-teal-6)" aria-hidden /> : <IconX size={16} color="var(--mantine-color-dimmed)" aria-hidden />}
+            {seen ? (
+              <IconCheck size={16} color="var(--mantine-color-teal-6)" aria-hidden />
+            ) : (
+              <IconX size={16} color="var(--mantine-color-dimmed)" aria-hidden />
+            )}
             <Text size="sm" c={seen ? undefined : 'dimmed'}>
               {ENGINE_ATTRIBUTES[n].label}: {seen ? 'yes' : 'no'}
             </Text>

@@ -20,7 +20,10 @@ export const useRefusedFixes = (id: string, page: number) => usePagedList<Refuse
 
 /** The global device-model catalogue the device form picks from. */
 export function useDeviceModels() {
-  return useQuery({ queryKey: deviceModelKeys.choices(), queryFn: ({ signal }) => api<Page<DeviceModel>>('/settings/device-models', { query: { size: 500, sort: 'name,asc' }, signal }) });
+  return useQuery({
+    queryKey: deviceModelKeys.choices(),
+    queryFn: ({ signal }) => api<Page<DeviceModel>>('/settings/device-models', { query: { size: 500, sort: 'name,asc' }, signal }),
+  });
 }
 
 /** A saved device; after an add it carries the batch-ingest token, shown once. */
@@ -28,12 +31,15 @@ export type SavedGateway = GatewayDetail & { ingestToken?: string };
 
 /** Adds (no id) or saves a device; the form shows the server's field messages, so no toast. */
 export const saveGateway = (id: string | undefined, body: unknown) =>
-  id ? api<SavedGateway>(orgPath(`/gateways/${id}`), { method: 'PUT', body, toast: false }) : api<SavedGateway>(orgPath('/gateways'), { method: 'POST', body, toast: false });
+  id
+    ? api<SavedGateway>(orgPath(`/gateways/${id}`), { method: 'PUT', body, toast: false })
+    : api<SavedGateway>(orgPath('/gateways'), { method: 'POST', body, toast: false });
 
 export const deleteGateway = (id: string) => api<{ result: string; message: string }>(orgPath(`/gateways/${id}`), { method: 'DELETE' });
 export const regenerateToken = (id: string) => api<{ ingestToken: string }>(orgPath(`/gateways/${id}/token`), { method: 'POST' });
 /** Pairs with a vehicle, from now or (`body.from`) from a time in the past. */
-export const pairGateway = (id: string, assetId: string, body?: GatewayPairBody) => api<unknown>(orgPath(`/gateways/${id}/pair/${assetId}`), { method: 'POST', body });
+export const pairGateway = (id: string, assetId: string, body?: GatewayPairBody) =>
+  api<unknown>(orgPath(`/gateways/${id}/pair/${assetId}`), { method: 'POST', body });
 export const unpairGateway = (id: string) => api<unknown>(orgPath(`/gateways/${id}/unpair`), { method: 'POST' });
 
 /** Runs one of the calls above as a mutation: every registry list and detail is read again after it. */
@@ -41,14 +47,24 @@ export const useGatewayMutation = <V, R>(fn: (v: V) => Promise<R>) => useRegistr
 
 /** Ids refused through this organization's forwarding token (decision 0154), newest first; under `registry` so adding a device refreshes them. */
 export function useRefusedDevices(enabled: boolean) {
-  return useQuery({ queryKey: ['registry', 'gateways-refused'], queryFn: ({ signal }) => api<RefusedDevice[]>(orgPath('/gateways/refused'), { signal }), enabled, refetchInterval: 30_000 });
+  return useQuery({
+    queryKey: ['registry', 'gateways-refused'],
+    queryFn: ({ signal }) => api<RefusedDevice[]>(orgPath('/gateways/refused'), { signal }),
+    enabled,
+    refetchInterval: 30_000,
+  });
 }
 
 /** Whether this exact id tried to connect (the add form); nothing is listed. */
 export function useRefusedLookup(uniqueId: string) {
   return useQuery({
     queryKey: ['registry', 'gateways-refused', 'lookup', uniqueId],
-    queryFn: ({ signal }) => api<{ lastAt: string | null; protocol: string | null; attempts: number }>(orgPath('/gateways/refused/lookup'), { query: { uniqueId }, signal, toast: false }),
+    queryFn: ({ signal }) =>
+      api<{ lastAt: string | null; protocol: string | null; attempts: number }>(orgPath('/gateways/refused/lookup'), {
+        query: { uniqueId },
+        signal,
+        toast: false,
+      }),
     enabled: uniqueId.length >= 6,
   });
 }

@@ -13,7 +13,17 @@ const fromPicker = (v: string | null) => (v ? fromZoneInput(v.slice(0, 16).repla
  * since then (its buffer, or the days since it was installed) become the vehicle's. Not before the
  * device's previous pairing ended (the server answers why).
  */
-export function PairDialog({ device, vehicle, onClose, onPair }: { device: GatewayDetail; vehicle: string; onClose: () => void; onPair: (from: string | null) => Promise<void> }) {
+export function PairDialog({
+  device,
+  vehicle,
+  onClose,
+  onPair,
+}: {
+  device: GatewayDetail;
+  vehicle: string;
+  onClose: () => void;
+  onPair: (from: string | null) => Promise<void>;
+}) {
   const [from, setFrom] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const ended = device.pairingHistory.find((h) => h.to !== null)?.to ?? null;

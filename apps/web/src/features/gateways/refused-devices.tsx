@@ -22,38 +22,44 @@ export function RefusedDevices({ onAdd }: { onAdd: (uniqueId: string, protocol: 
       </Text>
       {/* On a phone the protocol and attempts give way, so the Add button stays in view. */}
       <Table aria-label="Refused device ids">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>Unique id</Table.Th>
-              <Table.Th visibleFrom="sm">Protocol</Table.Th>
-              <Table.Th>Last attempt</Table.Th>
-              <Table.Th ta="right" visibleFrom="sm">
-                Attempts
-              </Table.Th>
-              <Table.Th />
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>Unique id</Table.Th>
+            <Table.Th visibleFrom="sm">Protocol</Table.Th>
+            <Table.Th>Last attempt</Table.Th>
+            <Table.Th ta="right" visibleFrom="sm">
+              Attempts
+            </Table.Th>
+            <Table.Th />
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {rows.map((d) => (
+            <Table.Tr key={`${d.protocol}-${d.uniqueId}`}>
+              <Table.Td ff="monospace" style={{ wordBreak: 'break-all' }}>
+                {d.uniqueId}
+              </Table.Td>
+              <Table.Td visibleFrom="sm">{d.protocol}</Table.Td>
+              <Table.Td>{formatDateTime(d.lastAt, zone)}</Table.Td>
+              <Table.Td ta="right" visibleFrom="sm">
+                {d.attempts}
+              </Table.Td>
+              <Table.Td>
+                <Group justify="flex-end">
+                  <Button
+                    size="xs"
+                    variant="light"
+                    leftSection={<IconPlus size={14} />}
+                    aria-label={`Add ${d.uniqueId} as a device`}
+                    onClick={() => onAdd(d.uniqueId, d.protocol)}
+                  >
+                    Add
+                  </Button>
+                </Group>
+              </Table.Td>
             </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {rows.map((d) => (
-              <Table.Tr key={`${d.protocol}-${d.uniqueId}`}>
-                <Table.Td ff="monospace" style={{ wordBreak: 'break-all' }}>
-                  {d.uniqueId}
-                </Table.Td>
-                <Table.Td visibleFrom="sm">{d.protocol}</Table.Td>
-                <Table.Td>{formatDateTime(d.lastAt, zone)}</Table.Td>
-                <Table.Td ta="right" visibleFrom="sm">
-                  {d.attempts}
-                </Table.Td>
-                <Table.Td>
-                  <Group justify="flex-end">
-                    <Button size="xs" variant="light" leftSection={<IconPlus size={14} />} aria-label={`Add ${d.uniqueId} as a device`} onClick={() => onAdd(d.uniqueId, d.protocol)}>
-                      Add
-                    </Button>
-                  </Group>
-                </Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
+          ))}
+        </Table.Tbody>
       </Table>
     </Card>
   );

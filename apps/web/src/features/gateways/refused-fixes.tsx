@@ -80,7 +80,14 @@ export function RefusedFixes({ gatewayId }: { gatewayId: string }) {
             </Stack>
             {data.totalPages > 1 && (
               <Group justify="flex-end">
-                <Pagination size="sm" total={data.totalPages} value={page + 1} onChange={(p) => setPage(p - 1)} getControlProps={(c) => ({ 'aria-label': `${c} page` })} getItemProps={(p) => ({ 'aria-label': `Page ${p}` })} />
+                <Pagination
+                  size="sm"
+                  total={data.totalPages}
+                  value={page + 1}
+                  onChange={(p) => setPage(p - 1)}
+                  getControlProps={(c) => ({ 'aria-label': `${c} page` })}
+                  getItemProps={(p) => ({ 'aria-label': `Page ${p}` })}
+                />
               </Group>
             )}
           </Stack>

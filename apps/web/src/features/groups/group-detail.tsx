@@ -20,11 +20,29 @@ export function GroupDetailPage({ tab }: { tab: 'members' | 'assets' }) {
   const g = detail.data;
   return (
     <>
-      <PageHeader title={g?.name ?? 'Group'} description={g?.description ?? undefined} breadcrumbs={[{ label: 'Groups', to: GROUPS_PATH }, { label: g?.name ?? 'Group' }]} />
+      <PageHeader
+        title={g?.name ?? 'Group'}
+        description={g?.description ?? undefined}
+        breadcrumbs={[{ label: 'Groups', to: GROUPS_PATH }, { label: g?.name ?? 'Group' }]}
+      />
       <Tabs value={tab} onChange={(v) => v && navigate(`${GROUPS_PATH}/${id}/${v}`, { replace: true })} mb="md">
         <Tabs.List>
-          <Tabs.Tab value="members">Members {g && <Badge size="xs" variant="light" ml={4}>{g.members.length}</Badge>}</Tabs.Tab>
-          <Tabs.Tab value="assets">Assets {g && <Badge size="xs" variant="light" ml={4}>{g.assets.length}</Badge>}</Tabs.Tab>
+          <Tabs.Tab value="members">
+            Members{' '}
+            {g && (
+              <Badge size="xs" variant="light" ml={4}>
+                {g.members.length}
+              </Badge>
+            )}
+          </Tabs.Tab>
+          <Tabs.Tab value="assets">
+            Assets{' '}
+            {g && (
+              <Badge size="xs" variant="light" ml={4}>
+                {g.assets.length}
+              </Badge>
+            )}
+          </Tabs.Tab>
         </Tabs.List>
       </Tabs>
       <DataState isLoading={detail.isLoading} error={detail.error} onRetry={() => void detail.refetch()}>
@@ -123,8 +141,12 @@ function Members({ group: g }: { group: GroupDetail }) {
         rows={g.members.map((m) => ({
           key: `${m.type}-${m.id}`,
           cells: [
-            <Text key="n" size="sm" fw={600}>{m.name}</Text>,
-            <Badge key="t" variant="light" color={m.type === 'DRIVER' ? 'blue' : 'grape'} radius="sm">{m.type === 'DRIVER' ? 'Driver' : 'User'}</Badge>,
+            <Text key="n" size="sm" fw={600}>
+              {m.name}
+            </Text>,
+            <Badge key="t" variant="light" color={m.type === 'DRIVER' ? 'blue' : 'grape'} radius="sm">
+              {m.type === 'DRIVER' ? 'Driver' : 'User'}
+            </Badge>,
             canUpdate ? (
               <RemoveButton
                 key="r"
@@ -180,8 +202,12 @@ function Assets({ group: g }: { group: GroupDetail }) {
         rows={g.assets.map((a) => ({
           key: a.id,
           cells: [
-            <Text key="n" size="sm" fw={600}>{a.unitNumber}</Text>,
-            <Badge key="t" variant="light" color={a.type === 'VEHICLE' ? 'blue' : 'orange'} radius="sm">{a.type === 'VEHICLE' ? 'Vehicle' : 'Trailer'}</Badge>,
+            <Text key="n" size="sm" fw={600}>
+              {a.unitNumber}
+            </Text>,
+            <Badge key="t" variant="light" color={a.type === 'VEHICLE' ? 'blue' : 'orange'} radius="sm">
+              {a.type === 'VEHICLE' ? 'Vehicle' : 'Trailer'}
+            </Badge>,
             canUpdate ? (
               <RemoveButton
                 key="r"

@@ -19,9 +19,11 @@ export const saveGroup = (id: string | undefined, body: unknown) =>
 
 export const deleteGroup = (id: string) => api<null>(orgPath(`/groups/${id}`), { method: 'DELETE' });
 
-export const addMember = (groupId: string, type: GroupMember['type'], id: string) => api<unknown>(orgPath(`/groups/${groupId}/members`), { method: 'POST', body: { members: [{ type, id }] } });
+export const addMember = (groupId: string, type: GroupMember['type'], id: string) =>
+  api<unknown>(orgPath(`/groups/${groupId}/members`), { method: 'POST', body: { members: [{ type, id }] } });
 export const removeMember = (groupId: string, memberId: string) => api<unknown>(orgPath(`/groups/${groupId}/members/${memberId}`), { method: 'DELETE' });
-export const addAsset = (groupId: string, assetId: string) => api<unknown>(orgPath(`/groups/${groupId}/assets`), { method: 'POST', body: { assetIds: [assetId] } });
+export const addAsset = (groupId: string, assetId: string) =>
+  api<unknown>(orgPath(`/groups/${groupId}/assets`), { method: 'POST', body: { assetIds: [assetId] } });
 export const removeAsset = (groupId: string, assetId: string) => api<unknown>(orgPath(`/groups/${groupId}/assets/${assetId}`), { method: 'DELETE' });
 
 /** Runs one of the calls above as a mutation: every registry list and detail is read again after it. */

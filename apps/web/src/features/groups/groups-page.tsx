@@ -24,7 +24,17 @@ export default function GroupsPage() {
   const list = useGroups({ ...query });
   const remove = useGroupMutation(deleteGroup);
   const columns: TableColumn<Group>[] = [
-    { key: 'name', header: 'Name', sortable: true, primary: true, render: (g) => <Text fw={600} size="sm">{g.name}</Text> },
+    {
+      key: 'name',
+      header: 'Name',
+      sortable: true,
+      primary: true,
+      render: (g) => (
+        <Text fw={600} size="sm">
+          {g.name}
+        </Text>
+      ),
+    },
     { key: 'description', header: 'Description', render: (g) => g.description ?? '—' },
     {
       key: 'memberCount',
@@ -53,7 +63,14 @@ export default function GroupsPage() {
       render: (g) => (
         <Row gap={4} justify="flex-end" wrap="nowrap">
           <Tooltip label="Rename">
-            <ActionIcon variant="subtle" aria-label={`Rename ${g.name}`} onClick={(e) => { e.stopPropagation(); setEditing(g); }}>
+            <ActionIcon
+              variant="subtle"
+              aria-label={`Rename ${g.name}`}
+              onClick={(e) => {
+                e.stopPropagation();
+                setEditing(g);
+              }}
+            >
               <IconPencil size={16} />
             </ActionIcon>
           </Tooltip>
@@ -82,7 +99,12 @@ export default function GroupsPage() {
   ) : null;
   return (
     <>
-      <PageHeader title="Groups" description="Group drivers, users and assets by terminal, region or customer; every list filters by group." breadcrumbs={[{ label: 'Organization settings' }, { label: 'Groups' }]} actions={addButton} />
+      <PageHeader
+        title="Groups"
+        description="Group drivers, users and assets by terminal, region or customer; every list filters by group."
+        breadcrumbs={[{ label: 'Organization settings' }, { label: 'Groups' }]}
+        actions={addButton}
+      />
       <ServerTable
         id="groups"
         label="Groups"

@@ -50,7 +50,12 @@ function PhoneSetup() {
           <Code block data-testid="server-url">
             {server}
           </Code>
-          <TextInput label="Device identifier (optional)" description="The device's unique id in Fleetline; it is added to the QR code." value={deviceId} onChange={(e) => setDeviceId(e.currentTarget.value)} />
+          <TextInput
+            label="Device identifier (optional)"
+            description="The device's unique id in Fleetline; it is added to the QR code."
+            value={deviceId}
+            onChange={(e) => setDeviceId(e.currentTarget.value)}
+          />
         </Stack>
       </Group>
     </Card>
@@ -106,7 +111,19 @@ export default function HelpPage() {
             </Text>
           </Card>
         ) : (
-          <Accordion multiple variant="separated" value={q ? found.slice(0, 1).map((a) => a.id).concat(open) : open} onChange={setOpen}>
+          <Accordion
+            multiple
+            variant="separated"
+            value={
+              q
+                ? found
+                    .slice(0, 1)
+                    .map((a) => a.id)
+                    .concat(open)
+                : open
+            }
+            onChange={setOpen}
+          >
             {found.map((a) => (
               <Article key={a.id} a={a} />
             ))}

@@ -34,8 +34,28 @@ export function HistoryFilters({ query }: { query: ReturnType<typeof useHistoryQ
           w={240}
           nothingFoundMessage="Nothing found"
         />
-        <DateTimePicker label={`From (${zoneLabel(range.from)})`} value={pickerValue(range.from)} onChange={(v) => { const d = fromPicker(v); if (d) range.setFrom(d); }} w={190} maxDate={pickerValue(new Date())} valueFormat="MM/DD/YY hh:mm A" />
-        <DateTimePicker label={`To (${zoneLabel(range.to)})`} value={pickerValue(range.to)} onChange={(v) => { const d = fromPicker(v); if (d) range.setTo(d); }} w={190} error={range.error} valueFormat="MM/DD/YY hh:mm A" />
+        <DateTimePicker
+          label={`From (${zoneLabel(range.from)})`}
+          value={pickerValue(range.from)}
+          onChange={(v) => {
+            const d = fromPicker(v);
+            if (d) range.setFrom(d);
+          }}
+          w={190}
+          maxDate={pickerValue(new Date())}
+          valueFormat="MM/DD/YY hh:mm A"
+        />
+        <DateTimePicker
+          label={`To (${zoneLabel(range.to)})`}
+          value={pickerValue(range.to)}
+          onChange={(v) => {
+            const d = fromPicker(v);
+            if (d) range.setTo(d);
+          }}
+          w={190}
+          error={range.error}
+          valueFormat="MM/DD/YY hh:mm A"
+        />
         <Button
           variant="default"
           onClick={() => {

@@ -50,13 +50,27 @@ function TripLayer({ track, span }: { track: Track; span: { from: number; to: nu
   const data = useMemo(
     (): FeatureCollection<LineString> => ({
       type: 'FeatureCollection',
-      features: span && span.to > span.from ? [{ type: 'Feature', properties: {}, geometry: { type: 'LineString', coordinates: track.slice(span.from, span.to + 1).map((p) => [p.longitude, p.latitude]) } }] : [],
+      features:
+        span && span.to > span.from
+          ? [
+              {
+                type: 'Feature',
+                properties: {},
+                geometry: { type: 'LineString', coordinates: track.slice(span.from, span.to + 1).map((p) => [p.longitude, p.latitude]) },
+              },
+            ]
+          : [],
     }),
     [span, track],
   );
   return (
     <Source id={TRIP_SOURCE} type="geojson" data={data}>
-      <Layer id="history-trip" type="line" layout={{ 'line-cap': 'round', 'line-join': 'round' }} paint={{ 'line-color': '#1c7ed6', 'line-width': 14, 'line-opacity': 0.35 }} />
+      <Layer
+        id="history-trip"
+        type="line"
+        layout={{ 'line-cap': 'round', 'line-join': 'round' }}
+        paint={{ 'line-color': '#1c7ed6', 'line-width': 14, 'line-opacity': 0.35 }}
+      />
     </Source>
   );
 }
@@ -117,7 +131,12 @@ export function HistoryMap({ mapRef, track, stops, span, marker, units }: Histor
           <TrackLayers track={track} stops={stops} units={units} />
           {marker && (
             <Marker longitude={marker.lon} latitude={marker.lat} anchor="center">
-              <Box data-testid="playback-marker" w={18} h={18} style={{ borderRadius: 18, background: '#1c7ed6', border: '3px solid white', boxShadow: '0 0 4px rgba(0,0,0,.5)' }} />
+              <Box
+                data-testid="playback-marker"
+                w={18}
+                h={18}
+                style={{ borderRadius: 18, background: '#1c7ed6', border: '3px solid white', boxShadow: '0 0 4px rgba(0,0,0,.5)' }}
+              />
             </Marker>
           )}
         </MapGL>
@@ -127,11 +146,30 @@ export function HistoryMap({ mapRef, track, stops, span, marker, units }: Histor
         </Box>
       )}
       <Group pos="absolute" top={10} left={10} gap="xs" style={{ zIndex: 2 }}>
-        <SegmentedControl size="xs" aria-label="Base map" value={base.choice} onChange={(v) => base.setChoice(v as BaseMapId)} data={BASE_MAPS.map((b) => ({ value: b.id, label: b.id === 'offline' ? 'Offline' : b.label }))} />
+        <SegmentedControl
+          size="xs"
+          aria-label="Base map"
+          value={base.choice}
+          onChange={(v) => base.setChoice(v as BaseMapId)}
+          data={BASE_MAPS.map((b) => ({ value: b.id, label: b.id === 'offline' ? 'Offline' : b.label }))}
+        />
       </Group>
       {track.length > 0 && <SpeedLegend units={units} />}
       {base.failure && (
-        <Alert pos="absolute" bottom={10} left={10} maw={420} color="yellow" role="alert" icon={<IconAlertTriangle size={18} />} title="Street map unavailable" withCloseButton onClose={base.dismissFailure} style={{ zIndex: 3 }} data-testid="basemap-notice">
+        <Alert
+          pos="absolute"
+          bottom={10}
+          left={10}
+          maw={420}
+          color="yellow"
+          role="alert"
+          icon={<IconAlertTriangle size={18} />}
+          title="Street map unavailable"
+          withCloseButton
+          onClose={base.dismissFailure}
+          style={{ zIndex: 3 }}
+          data-testid="basemap-notice"
+        >
           {base.failure} Showing the offline map instead.
         </Alert>
       )}

@@ -46,7 +46,16 @@ export default function HistoryRoutePage() {
       <Box style={{ display: 'grid', gridTemplateColumns: 'minmax(0, 1fr)', gap: 'var(--mantine-spacing-sm)' }}>
         <Box className={classes.beside}>
           <HistoryMap mapRef={mapRef} track={track} stops={data?.stops ?? NO_STOPS} span={choice.span} marker={playback.marker} units={units} />
-          {query.showTrips && <TripsPanel trips={trips.data?.content ?? []} loading={trips.isLoading} error={trips.error} selectedId={choice.tripId} onChoose={chooseTrip} units={units} />}
+          {query.showTrips && (
+            <TripsPanel
+              trips={trips.data?.content ?? []}
+              loading={trips.isLoading}
+              error={trips.error}
+              selectedId={choice.tripId}
+              onChoose={chooseTrip}
+              units={units}
+            />
+          )}
         </Box>
         {!query.subjectId ? (
           <Text c="dimmed" ta="center" py="md">

@@ -9,7 +9,8 @@ export type HistorySubject = 'assets' | 'drivers' | 'gateways';
 
 export const historyRouteKeys = {
   subjects: (orgId: string | null, subject: HistorySubject) => ['org', orgId, 'history-subjects', subject] as const,
-  route: (orgId: string | null, subject: HistorySubject, id: string | null, from: string, to: string) => ['org', orgId, 'history', subject, id, from, to] as const,
+  route: (orgId: string | null, subject: HistorySubject, id: string | null, from: string, to: string) =>
+    ['org', orgId, 'history', subject, id, from, to] as const,
 };
 
 /** The subject's records as picker options (the API's first 500). */
@@ -47,6 +48,10 @@ export function useVehicleTrips(orgId: string | null, assetId: string | null, fr
     queryKey: ['reports', orgId, 'history-trips', assetId, from, to] as const,
     enabled: enabled && !!orgId && !!assetId,
     queryFn: ({ signal }) =>
-      api<Page<TripRow>>(orgPathFor(orgId!, '/reports/trips'), { signal, query: { assetId: assetId!, from, to, size: 200, sort: 'startedAt,asc' }, toast: false }),
+      api<Page<TripRow>>(orgPathFor(orgId!, '/reports/trips'), {
+        signal,
+        query: { assetId: assetId!, from, to, size: 200, sort: 'startedAt,asc' },
+        toast: false,
+      }),
   });
 }

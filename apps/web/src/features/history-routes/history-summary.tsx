@@ -57,7 +57,13 @@ export function HistorySummary({ data, units, onStop }: { data: HistoryRoute; un
               </Table.Thead>
               <Table.Tbody>
                 {data.stops.map((s) => (
-                  <Table.Tr key={s.start} tabIndex={0} style={{ cursor: 'pointer' }} onClick={() => onStop(s)} onKeyDown={(e) => e.key === 'Enter' && onStop(s)}>
+                  <Table.Tr
+                    key={s.start}
+                    tabIndex={0}
+                    style={{ cursor: 'pointer' }}
+                    onClick={() => onStop(s)}
+                    onKeyDown={(e) => e.key === 'Enter' && onStop(s)}
+                  >
                     <Table.Td>{formatDateTime(s.start)}</Table.Td>
                     <Table.Td>{formatDuration(s.durationS)}</Table.Td>
                     <Table.Td>

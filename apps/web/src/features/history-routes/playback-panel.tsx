@@ -21,12 +21,20 @@ function PointDetail({ point, units }: { point: Track[number]; units: UnitSystem
   const none = 'Not reported';
   const items: Array<[string, string]> = [
     ['Ignition', point.ignition === null ? none : point.ignition ? 'On' : 'Off'],
-    [point.odometerSource === 'ECM' ? 'Odometer (engine)' : point.odometerSource === 'GPS' ? 'Odometer (GPS)' : 'Odometer', point.odometer === null ? none : formatOdometer(point.odometer / 1000, units)],
+    [
+      point.odometerSource === 'ECM' ? 'Odometer (engine)' : point.odometerSource === 'GPS' ? 'Odometer (GPS)' : 'Odometer',
+      point.odometer === null ? none : formatOdometer(point.odometer / 1000, units),
+    ],
     ['Engine hours', point.engineHours === null ? none : `${point.engineHours.toLocaleString('en-US', { maximumFractionDigits: 1 })} h`],
     ['Engine speed', point.rpm === null ? none : `${Math.round(point.rpm).toLocaleString('en-US')} rpm`],
   ];
   return (
-    <Box component="dl" data-testid="point-detail" aria-label="Engine data at this point" style={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fit, minmax(140px, 1fr))', gap: 6, margin: '6px 0 0' }}>
+    <Box
+      component="dl"
+      data-testid="point-detail"
+      aria-label="Engine data at this point"
+      style={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fit, minmax(140px, 1fr))', gap: 6, margin: '6px 0 0' }}
+    >
       {items.map(([label, value]) => (
         <Box key={label}>
           <Text component="dt" size="xs" c="dimmed">
@@ -51,7 +59,14 @@ function SpeedChart({ track, current, units }: { track: Track; current: Track[nu
       h={140}
       data={chart}
       dataKey="t"
-      xAxisProps={{ type: 'number', scale: 'time', domain: ['dataMin', 'dataMax'], ticks, tickFormatter: (v: number) => formatTime(new Date(v).toISOString()), minTickGap: 16 }}
+      xAxisProps={{
+        type: 'number',
+        scale: 'time',
+        domain: ['dataMin', 'dataMax'],
+        ticks,
+        tickFormatter: (v: number) => formatTime(new Date(v).toISOString()),
+        minTickGap: 16,
+      }}
       tooltipProps={{ labelFormatter: (v: unknown) => (typeof v === 'number' ? formatTime(new Date(v).toISOString()) : '') }}
       series={[{ name: 'speed', label: `Speed (${unitLabels(units).speed})`, color: 'blue.6' }]}
       curveType="linear"
@@ -69,7 +84,12 @@ export function PlaybackPanel({ track, playback, start, units }: { track: Track;
   return (
     <Paper withBorder p="sm">
       <Group gap="sm" wrap="nowrap">
-        <Button onClick={() => playback.toggle(start)} leftSection={playing ? <IconPlayerPause size={16} /> : <IconPlayerPlay size={16} />} aria-label={playing ? 'Pause' : 'Play'} data-testid="play-button">
+        <Button
+          onClick={() => playback.toggle(start)}
+          leftSection={playing ? <IconPlayerPause size={16} /> : <IconPlayerPlay size={16} />}
+          aria-label={playing ? 'Pause' : 'Play'}
+          data-testid="play-button"
+        >
           {playing ? 'Pause' : 'Play'}
         </Button>
         <Slider
@@ -84,7 +104,14 @@ export function PlaybackPanel({ track, playback, start, units }: { track: Track;
           thumbLabel="Playback position"
           data-testid="playback-slider"
         />
-        <Select aria-label="Playback speed" w={80} data={SPEEDS.map((s) => ({ value: String(s), label: `${s}x` }))} value={String(playback.rate)} onChange={(v) => v && playback.setRate(Number(v))} allowDeselect={false} />
+        <Select
+          aria-label="Playback speed"
+          w={80}
+          data={SPEEDS.map((s) => ({ value: String(s), label: `${s}x` }))}
+          value={String(playback.rate)}
+          onChange={(v) => v && playback.setRate(Number(v))}
+          allowDeselect={false}
+        />
       </Group>
       {cur && (
         <Text size="sm" mt={6} data-testid="playback-readout">

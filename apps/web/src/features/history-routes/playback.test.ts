@@ -2,7 +2,18 @@
 import { describe, expect, it } from 'vitest';
 import { CHART_GAP_MS, playbackPosition, speedSeries, timeTicks, tripSpan } from './playback.ts';
 
-const pt = (sec: number) => ({ time: new Date(Date.UTC(2026, 0, 1, 0, 0, sec)).toISOString(), latitude: 0, longitude: 0, speed: 50, course: 0, ignition: true, odometer: null, odometerSource: null, engineHours: null, rpm: null });
+const pt = (sec: number) => ({
+  time: new Date(Date.UTC(2026, 0, 1, 0, 0, sec)).toISOString(),
+  latitude: 0,
+  longitude: 0,
+  speed: 50,
+  course: 0,
+  ignition: true,
+  odometer: null,
+  odometerSource: null,
+  engineHours: null,
+  rpm: null,
+});
 
 describe('playbackPosition', () => {
   const track = [pt(0), pt(10), pt(20), pt(50)];

@@ -6,7 +6,21 @@ import { formatDuration } from '../../lib/map/map-api.ts';
 import { formatDistance, type UnitSystem } from '../../lib/units.ts';
 
 /** The vehicle's trips in the range (issue 32): choosing one plays it on the map. */
-export function TripsPanel({ trips, loading, error, selectedId, onChoose, units }: { trips: TripRow[]; loading: boolean; error: unknown; selectedId: string | null; onChoose: (id: string) => void; units: UnitSystem }) {
+export function TripsPanel({
+  trips,
+  loading,
+  error,
+  selectedId,
+  onChoose,
+  units,
+}: {
+  trips: TripRow[];
+  loading: boolean;
+  error: unknown;
+  selectedId: string | null;
+  onChoose: (id: string) => void;
+  units: UnitSystem;
+}) {
   const where = (w: TripRow['start']) => w.place?.name ?? w.address ?? `${w.latitude.toFixed(3)}, ${w.longitude.toFixed(3)}`;
   return (
     <Paper withBorder style={{ display: 'flex', flexDirection: 'column', minHeight: 0, maxHeight: 480 }} data-testid="history-trips">
@@ -17,7 +31,13 @@ export function TripsPanel({ trips, loading, error, selectedId, onChoose, units 
         Choose a trip to play it.
       </Text>
       <Box style={{ overflowY: 'auto', flex: 1 }} tabIndex={trips.length ? undefined : 0}>
-        <DataState isLoading={loading} error={error} isEmpty={trips.length === 0} emptyTitle="No trips" emptyDescription="The vehicle did not drive in this range.">
+        <DataState
+          isLoading={loading}
+          error={error}
+          isEmpty={trips.length === 0}
+          emptyTitle="No trips"
+          emptyDescription="The vehicle did not drive in this range."
+        >
           <Stack gap={0} component="ul" style={{ listStyle: 'none', margin: 0, padding: 0 }} aria-label="Trips">
             {trips.map((t) => (
               <li key={t.id}>
@@ -28,7 +48,10 @@ export function TripsPanel({ trips, loading, error, selectedId, onChoose, units 
                   onClick={() => onChoose(t.id)}
                   aria-current={t.id === selectedId || undefined}
                   data-testid="history-trip-row"
-                  style={{ borderTop: '1px solid var(--mantine-color-default-border)', background: t.id === selectedId ? 'var(--mantine-color-default-hover)' : undefined }}
+                  style={{
+                    borderTop: '1px solid var(--mantine-color-default-border)',
+                    background: t.id === selectedId ? 'var(--mantine-color-default-hover)' : undefined,
+                  }}
                 >
                   <Group justify="space-between" gap="xs" wrap="nowrap">
                     <Text size="sm" fw={600}>

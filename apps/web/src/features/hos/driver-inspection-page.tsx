@@ -66,13 +66,20 @@ export default function DriverInspectionPage({ reports: Reports }: DriverInspect
         title={t('roadside.title')}
         description={
           driver
-            ? t('roadside.descriptionDriver', { name: `${driver.firstName} ${driver.lastName}`, licence: `${driver.licenseState ?? ''} ${driver.licenseNumber ?? ''}` })
+            ? t('roadside.descriptionDriver', {
+                name: `${driver.firstName} ${driver.lastName}`,
+                licence: `${driver.licenseState ?? ''} ${driver.licenseNumber ?? ''}`,
+              })
             : t('roadside.description')
         }
         breadcrumbs={[{ label: t('nav.myDay'), to: '/driver' }, { label: t('roadside.title') }]}
       />
       {/* What was last synced stays on screen without signal, labelled with when that was. */}
-      <DataState isLoading={status.isLoading || period.isLoading} error={status.data && period.data ? null : (status.error ?? period.error)} onRetry={() => void period.refetch()}>
+      <DataState
+        isLoading={status.isLoading || period.isLoading}
+        error={status.data && period.data ? null : (status.error ?? period.error)}
+        onRetry={() => void period.refetch()}
+      >
         <Stack gap="md">
           {!online && period.dataUpdatedAt > 0 && (
             <Alert color="orange" variant="light" data-testid="roadside-synced">
@@ -148,7 +155,14 @@ function EldFilePanel({ orgId, driverId }: { orgId: string; driverId: string }) 
         {t('roadside.fileBody')}
       </Text>
       <Stack gap="sm">
-        <TextInput label={t('roadside.comment')} description={t('roadside.commentHelp')} maxLength={60} value={comment} onChange={(e) => setComment(e.currentTarget.value)} size="md" />
+        <TextInput
+          label={t('roadside.comment')}
+          description={t('roadside.commentHelp')}
+          maxLength={60}
+          value={comment}
+          onChange={(e) => setComment(e.currentTarget.value)}
+          size="md"
+        />
         {/* A submission on the driver's behalf: HOS_SELF_WRITE, as the API asks (issue 66). */}
         {canSend && (
           <Button size="lg" leftSection={<IconSend size={20} aria-hidden />} onClick={() => setSendingToFmcsa(true)}>
@@ -182,7 +196,12 @@ function SendModal({ orgId, driverId, comment, opened, onClose }: { orgId: strin
     }
     try {
       const sent = await send.mutateAsync({ email: email.trim(), ...(comment.trim() ? { comment: comment.trim() } : {}) });
-      notify({ type: 'success', timeout: 5000, title: t('roadside.sent'), category: t('roadside.sentTo', { file: `${sent.fileName}.csv`, email: sent.sentTo }) });
+      notify({
+        type: 'success',
+        timeout: 5000,
+        title: t('roadside.sent'),
+        category: t('roadside.sentTo', { file: `${sent.fileName}.csv`, email: sent.sentTo }),
+      });
       setError(null);
       onClose();
     } catch (err) {
@@ -192,7 +211,17 @@ function SendModal({ orgId, driverId, comment, opened, onClose }: { orgId: strin
   return (
     <Modal opened={opened} onClose={onClose} title={t('roadside.sendTitle')} centered size="sm">
       <Stack gap="sm">
-        <TextInput label={t('roadside.officerEmail')} type="email" inputMode="email" autoComplete="off" value={email} onChange={(e) => setEmail(e.currentTarget.value)} error={error} size="md" data-autofocus />
+        <TextInput
+          label={t('roadside.officerEmail')}
+          type="email"
+          inputMode="email"
+          autoComplete="off"
+          value={email}
+          onChange={(e) => setEmail(e.currentTarget.value)}
+          error={error}
+          size="md"
+          data-autofocus
+        />
         <Group grow>
           <Button variant="default" size="md" onClick={onClose}>
             {t('common.cancel')}
@@ -226,7 +255,11 @@ function DayView({ day, lng }: { day: HosLogDay; lng: string }) {
   const live = now >= Date.parse(day.dayStart) && now < Date.parse(day.dayEnd);
   const gridDay = useMemo(() => ({ date: h.date, start: day.dayStart, lengthMs: day.totals.lengthMs }), [h.date, day.dayStart, day.totals.lengthMs]);
   // Passenger-seat time is drawn as the OFF duty it is: the grid sets only PC and YM apart (Appendix A 4.8.1.3).
-  const segments = useMemo(() => day.segments.map((s) => ({ status: s.status, start: s.start, end: s.end, special: s.special === 'PASSENGER' ? undefined : (s.special ?? undefined) })), [day.segments]);
+  const segments = useMemo(
+    () =>
+      day.segments.map((s) => ({ status: s.status, start: s.start, end: s.end, special: s.special === 'PASSENGER' ? undefined : (s.special ?? undefined) })),
+    [day.segments],
+  );
   const c = day.certification;
   return (
     <Stack gap="md" data-testid="inspection-day" data-date={h.date}>
@@ -258,7 +291,12 @@ function DayView({ day, lng }: { day: HosLogDay; lng: string }) {
           {day.diagnostics.map((d) => (
             <Text key={d.id} size="sm">
               {d.clearedAt
-                ? t('roadside.diagnosticCleared', { name: d.name, code: d.code, from: formatDateTime(d.loggedAt, tz, lng), to: formatDateTime(d.clearedAt, tz, lng) })
+                ? t('roadside.diagnosticCleared', {
+                    name: d.name,
+                    code: d.code,
+                    from: formatDateTime(d.loggedAt, tz, lng),
+                    to: formatDateTime(d.clearedAt, tz, lng),
+                  })
                 : t('roadside.diagnosticInForce', { name: d.name, code: d.code, from: formatDateTime(d.loggedAt, tz, lng) })}
             </Text>
           ))}
@@ -290,7 +328,11 @@ function InspectionEvents({ events, timeZone, units, lng }: { events: HosEvent[]
       {withVersions(events).map((e) => {
         const note = e.recordStatus === 'ACTIVE' ? null : t(`events.record.${e.recordStatus}`);
         return (
-          <li key={e.id} className={classes.fact} style={{ padding: '8px 0', borderBottom: '1px solid var(--mantine-color-default-border)', opacity: e.recordStatus === 'ACTIVE' ? 1 : 0.75 }}>
+          <li
+            key={e.id}
+            className={classes.fact}
+            style={{ padding: '8px 0', borderBottom: '1px solid var(--mantine-color-default-border)', opacity: e.recordStatus === 'ACTIVE' ? 1 : 0.75 }}
+          >
             <Group gap="xs" wrap="nowrap" align="baseline">
               <Text ff="monospace" fw={600} style={{ whiteSpace: 'nowrap' }}>
                 {`${clockSecondsIn(e.at, timeZone, lng)} ${zoneAbbreviation(e.at, timeZone, lng)}`}
@@ -310,11 +352,16 @@ function InspectionEvents({ events, timeZone, units, lng }: { events: HosEvent[]
                 e.locationDescription,
                 e.vehicle ? t('common.truck', { unit: e.vehicle.unitNumber }) : null,
                 // Engine and login records carry the truck's total miles and engine hours (decision 0155).
-                e.eventType === HOS_EVENT_TYPES.ENGINE_POWER || e.eventType === HOS_EVENT_TYPES.LOGIN_LOGOUT ? formatOdometer(e.odometerM === null ? null : e.odometerM / 1000, units, lng) : null,
+                e.eventType === HOS_EVENT_TYPES.ENGINE_POWER || e.eventType === HOS_EVENT_TYPES.LOGIN_LOGOUT
+                  ? formatOdometer(e.odometerM === null ? null : e.odometerM / 1000, units, lng)
+                  : null,
                 e.eventType === HOS_EVENT_TYPES.ENGINE_POWER || e.eventType === HOS_EVENT_TYPES.LOGIN_LOGOUT ? formatEngineHours(e.engineHours, lng) : null,
                 // Duty-status records: distance and engine hours since the truck's engine power-up, as the ELD file has them.
                 e.sincePowerUp && (e.sincePowerUp.distanceM !== null || e.sincePowerUp.engineHours !== null)
-                  ? t('roadside.sincePowerUp', { distance: formatDistance(e.sincePowerUp.distanceM, units, lng), hours: formatEngineHours(e.sincePowerUp.engineHours, lng) })
+                  ? t('roadside.sincePowerUp', {
+                      distance: formatDistance(e.sincePowerUp.distanceM, units, lng),
+                      hours: formatEngineHours(e.sincePowerUp.engineHours, lng),
+                    })
                   : null,
               ]
                 .filter(Boolean)

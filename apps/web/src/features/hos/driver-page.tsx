@@ -70,7 +70,9 @@ export default function DriverPage({ inspection, loads, messages, safety }: Driv
       />
       {/* What was last synced stays on screen when a refresh fails (no signal). */}
       <DataState isLoading={status.isLoading} error={status.data ? null : status.error} onRetry={() => void status.refetch()}>
-        {status.data && <DriverDay orgId={orgId} userId={userId} data={status.data} inspection={inspection} loads={loads} messages={messages} safety={safety} />}
+        {status.data && (
+          <DriverDay orgId={orgId} userId={userId} data={status.data} inspection={inspection} loads={loads} messages={messages} safety={safety} />
+        )}
       </DataState>
     </div>
   );
@@ -97,7 +99,14 @@ function DriverDay({
   const now = useNow(TICK_MS);
   // Changes not yet sent (no signal): the phone shows them and counts the clocks itself (issue 44).
   const outbox = useOutbox();
-  const changes = useMemo(() => waitingChanges(outbox.records.filter((r) => r.userId === userId), data.at), [outbox, userId, data.at]);
+  const changes = useMemo(
+    () =>
+      waitingChanges(
+        outbox.records.filter((r) => r.userId === userId),
+        data.at,
+      ),
+    [outbox, userId, data.at],
+  );
   // A change made since the last tick is already in force: the clocks' now is never before it.
   const clockNow = Math.max(now, data.at, ...changes.map((c) => c.at));
   const localClocks = useMemo(() => (changes.length ? clocksWithChanges(data.status, changes, clockNow) : null), [changes, data.status, clockNow]);
@@ -113,7 +122,13 @@ function DriverDay({
   const d = day.data;
   const gridDay = useMemo(() => (d ? { date: d.header.date, start: d.dayStart, lengthMs: d.totals.lengthMs } : null), [d]);
   // Passenger-seat time is drawn as the OFF duty it is: the grid sets only PC and YM apart (Appendix A 4.8.1.3).
-  const segments = useMemo(() => (d ? d.segments.map((x) => ({ status: x.status, start: x.start, end: x.end, special: x.special === 'PASSENGER' ? undefined : (x.special ?? undefined) })) : []), [d]);
+  const segments = useMemo(
+    () =>
+      d
+        ? d.segments.map((x) => ({ status: x.status, start: x.start, end: x.end, special: x.special === 'PASSENGER' ? undefined : (x.special ?? undefined) }))
+        : [],
+    [d],
+  );
   const count = (n: number) =>
     n > 0 ? (
       <Badge size="sm" circle color="red" aria-label={t('driver.tabs.waiting', { count: n })}>
@@ -176,7 +191,14 @@ function DriverDay({
           </DataState>
         </Tabs.Panel>
         <Tabs.Panel value="certify" pt="md">
-          <CertifyDays orgId={orgId} userId={userId} days={s.uncertifiedDays} today={s.today} todayCertified={d?.certification.certified ?? false} timeZone={tz} />
+          <CertifyDays
+            orgId={orgId}
+            userId={userId}
+            days={s.uncertifiedDays}
+            today={s.today}
+            todayCertified={d?.certification.certified ?? false}
+            timeZone={tz}
+          />
         </Tabs.Panel>
         <Tabs.Panel value="edits" pt="md">
           <ProposalsList orgId={orgId} userId={userId} timeZone={tz} />

@@ -37,7 +37,14 @@ interface Row {
   load?: CurrentLoad | null;
 }
 
-const LOAD_STATUS_WORDS: Record<CurrentLoad['status'], string> = { PLANNED: 'Planned', ASSIGNED: 'Assigned', EN_ROUTE: 'En route', AT_STOP: 'At stop', DELIVERED: 'Delivered', CANCELLED: 'Cancelled' };
+const LOAD_STATUS_WORDS: Record<CurrentLoad['status'], string> = {
+  PLANNED: 'Planned',
+  ASSIGNED: 'Assigned',
+  EN_ROUTE: 'En route',
+  AT_STOP: 'At stop',
+  DELIVERED: 'Delivered',
+  CANCELLED: 'Cancelled',
+};
 
 /** The driver's running load as a line under their name (a column would push the clocks off a 1280 px screen). */
 function CurrentLoadLine({ load }: { load: CurrentLoad }) {
@@ -46,7 +53,13 @@ function CurrentLoadLine({ load }: { load: CurrentLoad }) {
       <Text span size="xs" c="dimmed">
         Load
       </Text>
-      <Tooltip label={`${LOAD_STATUS_WORDS[load.status]}${load.eta ? `, next stop ETA ${formatDateTime(load.eta)}` : ''}${load.atRisk ? `. At risk: ${load.riskReason ?? 'the ETA passes an appointment window'}` : ''}`} multiline w={260} withArrow events={{ hover: true, focus: true, touch: true }}>
+      <Tooltip
+        label={`${LOAD_STATUS_WORDS[load.status]}${load.eta ? `, next stop ETA ${formatDateTime(load.eta)}` : ''}${load.atRisk ? `. At risk: ${load.riskReason ?? 'the ETA passes an appointment window'}` : ''}`}
+        multiline
+        w={260}
+        withArrow
+        events={{ hover: true, focus: true, touch: true }}
+      >
         <Anchor component={Link} to={`/dispatch/loads/${load.id}`} size="xs" fw={600} style={{ whiteSpace: 'nowrap' }} onClick={(e) => e.stopPropagation()}>
           {load.number}
         </Anchor>
@@ -105,7 +118,9 @@ function clockColumn(key: 'driveMs' | 'windowMs' | 'breakMs' | 'cycleMs', header
     key,
     header,
     width: 110,
-    render: ({ row, live }) => <ClockBar name={header} strictMs={live.strict[key]} provisionalMs={live.provisional[key]} fullMs={fullLengths(row.ruleset)[key]} />,
+    render: ({ row, live }) => (
+      <ClockBar name={header} strictMs={live.strict[key]} provisionalMs={live.provisional[key]} fullMs={fullLengths(row.ruleset)[key]} />
+    ),
   };
 }
 
@@ -135,7 +150,16 @@ const COLUMNS: TableColumn<Row>[] = [
     render: ({ live }) => {
       const level = levelOf(live.availableDriveMs);
       return (
-        <Badge size="lg" variant="light" color={LEVEL_COLORS[level]} ff="monospace" data-level={level} data-testid="available-now" style={{ color: 'var(--mantine-color-text)' }} aria-label={`Can drive ${formatHoursMinutes(live.availableDriveMs)} now`}>
+        <Badge
+          size="lg"
+          variant="light"
+          color={LEVEL_COLORS[level]}
+          ff="monospace"
+          data-level={level}
+          data-testid="available-now"
+          style={{ color: 'var(--mantine-color-text)' }}
+          aria-label={`Can drive ${formatHoursMinutes(live.availableDriveMs)} now`}
+        >
           {formatHoursMinutes(live.availableDriveMs)}
         </Badge>
       );
@@ -145,7 +169,17 @@ const COLUMNS: TableColumn<Row>[] = [
   clockColumn('windowMs', 'Window'),
   clockColumn('breakMs', 'Break'),
   clockColumn('cycleMs', 'Cycle'),
-  { key: 'cycleUsedMs', header: 'Cycle used', sortable: true, align: 'right', render: ({ live }) => <Text span size="sm" ff="monospace">{formatHoursMinutes(live.cycleUsedMs)}</Text> },
+  {
+    key: 'cycleUsedMs',
+    header: 'Cycle used',
+    sortable: true,
+    align: 'right',
+    render: ({ live }) => (
+      <Text span size="sm" ff="monospace">
+        {formatHoursMinutes(live.cycleUsedMs)}
+      </Text>
+    ),
+  },
   {
     key: 'restartCompleteAt',
     header: 'Restart done',
@@ -190,7 +224,12 @@ export default function HosAvailabilityPage() {
     () =>
       data && {
         ...data.page,
-        content: data.page.content.map((row) => ({ row, now, live: liveClocks(row, data.at, now), load: canListLoads ? (loads.get(row.driver.id) ?? null) : undefined })),
+        content: data.page.content.map((row) => ({
+          row,
+          now,
+          live: liveClocks(row, data.at, now),
+          load: canListLoads ? (loads.get(row.driver.id) ?? null) : undefined,
+        })),
       },
     [data, now, loads, canListLoads],
   );

@@ -42,7 +42,8 @@ export const hosDriversQuery = (orgId: string) =>
   queryOptions({
     queryKey: hosKeys.driverOptions(orgId),
     // No toast: without the list the filter is only disabled.
-    queryFn: ({ signal }) => api<Page<Driver>>(orgPathFor(orgId, '/drivers'), { query: { page: 0, size: MAX_PAGE_SIZE, sort: 'lastName,asc' }, signal, toast: false }),
+    queryFn: ({ signal }) =>
+      api<Page<Driver>>(orgPathFor(orgId, '/drivers'), { query: { page: 0, size: MAX_PAGE_SIZE, sort: 'lastName,asc' }, signal, toast: false }),
     staleTime: 5 * 60_000,
   });
 

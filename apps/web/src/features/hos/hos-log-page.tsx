@@ -79,7 +79,11 @@ function LogDayView({ day, orgId, at, messages: Messages }: { day: HosLogDay; or
   const live = now >= Date.parse(day.dayStart) && now < Date.parse(day.dayEnd);
   const gridDay = useMemo(() => ({ date: h.date, start: day.dayStart, lengthMs: day.totals.lengthMs }), [h.date, day.dayStart, day.totals.lengthMs]);
   // Passenger-seat time is drawn as the OFF duty it is: the grid sets only PC and YM apart (Appendix A 4.8.1.3).
-  const segments = useMemo(() => day.segments.map((s) => ({ status: s.status, start: s.start, end: s.end, special: s.special === 'PASSENGER' ? undefined : (s.special ?? undefined) })), [day.segments]);
+  const segments = useMemo(
+    () =>
+      day.segments.map((s) => ({ status: s.status, start: s.start, end: s.end, special: s.special === 'PASSENGER' ? undefined : (s.special ?? undefined) })),
+    [day.segments],
+  );
   const name = driverName(h.driver);
 
   // A violation link (`?at=`) scrolls to the moment once the day is on screen.
@@ -147,7 +151,10 @@ function LogDayView({ day, orgId, at, messages: Messages }: { day: HosLogDay; or
         {day.diagnostics.length > 0 && (
           <Alert color="orange" variant="light" title="ELD malfunctions and data diagnostics" className={classes.section} data-testid="log-diagnostics">
             {day.diagnostics.map((d) => (
-              <Text key={d.id} size="sm">{`${diagnosticSubject(d)}: ${d.name} (${d.code}), ${formatDateTime(d.loggedAt, tz)}${d.clearedAt ? ` to ${formatDateTime(d.clearedAt, tz)}` : ', in force'}${d.detail ? `. ${d.detail}` : ''}`}</Text>
+              <Text
+                key={d.id}
+                size="sm"
+              >{`${diagnosticSubject(d)}: ${d.name} (${d.code}), ${formatDateTime(d.loggedAt, tz)}${d.clearedAt ? ` to ${formatDateTime(d.clearedAt, tz)}` : ', in force'}${d.detail ? `. ${d.detail}` : ''}`}</Text>
             ))}
           </Alert>
         )}

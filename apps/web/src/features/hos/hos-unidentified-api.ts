@@ -37,7 +37,8 @@ export function useProposeSegment(orgId: string) {
 export function useAnnotateSegment(orgId: string) {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: ({ id, reason }: { id: string; reason: string }) => api<HosUnidentifiedSegment>(orgPathFor(orgId, `/hos_log/unidentified/${id}/annotation`), { method: 'POST', body: { reason }, toast: false }),
+    mutationFn: ({ id, reason }: { id: string; reason: string }) =>
+      api<HosUnidentifiedSegment>(orgPathFor(orgId, `/hos_log/unidentified/${id}/annotation`), { method: 'POST', body: { reason }, toast: false }),
     onSuccess: () => qc.invalidateQueries({ queryKey: hosKeys.unidentified(orgId) }),
   });
 }

@@ -25,14 +25,28 @@ const STATES = [
   { value: 'ASSIGNED', label: 'Assigned' },
   { value: 'ANNOTATED', label: 'Not a driver' },
 ] as const;
-const STATE_TONE: Record<HosUnidentifiedSegment['state'], string | undefined> = { UNASSIGNED: tones.warn, PROPOSED: tones.muted, ASSIGNED: tones.ok, ANNOTATED: tones.muted };
+const STATE_TONE: Record<HosUnidentifiedSegment['state'], string | undefined> = {
+  UNASSIGNED: tones.warn,
+  PROPOSED: tones.muted,
+  ASSIGNED: tones.ok,
+  ANNOTATED: tones.muted,
+};
 const STATE_COLOR: Record<HosUnidentifiedSegment['state'], string> = { UNASSIGNED: 'orange', PROPOSED: 'blue', ASSIGNED: 'green', ANNOTATED: 'gray' };
 
 type Action = { kind: 'propose' | 'annotate'; segment: HosUnidentifiedSegment };
 
 function columns(units: UnitSystem, canEdit: boolean, act: (a: Action) => void): TableColumn<HosUnidentifiedSegment>[] {
   return [
-    { key: 'vehicle', header: 'Vehicle', primary: true, render: (s) => <Text span fw={600}>{s.vehicle?.unitNumber ?? '—'}</Text> },
+    {
+      key: 'vehicle',
+      header: 'Vehicle',
+      primary: true,
+      render: (s) => (
+        <Text span fw={600}>
+          {s.vehicle?.unitNumber ?? '—'}
+        </Text>
+      ),
+    },
     {
       key: 'when',
       header: 'When',
@@ -47,14 +61,34 @@ function columns(units: UnitSystem, canEdit: boolean, act: (a: Action) => void):
         </Stack>
       ),
     },
-    { key: 'duration', header: 'Duration', align: 'right', render: (s) => <Text span size="sm" ff="monospace">{formatHoursMinutes(s.durationMs)}</Text> },
-    { key: 'distance', header: 'Distance', align: 'right', render: (s) => <Text span size="sm" style={{ whiteSpace: 'nowrap' }}>{formatDistance(s.distanceM, units)}</Text> },
+    {
+      key: 'duration',
+      header: 'Duration',
+      align: 'right',
+      render: (s) => (
+        <Text span size="sm" ff="monospace">
+          {formatHoursMinutes(s.durationMs)}
+        </Text>
+      ),
+    },
+    {
+      key: 'distance',
+      header: 'Distance',
+      align: 'right',
+      render: (s) => (
+        <Text span size="sm" style={{ whiteSpace: 'nowrap' }}>
+          {formatDistance(s.distanceM, units)}
+        </Text>
+      ),
+    },
     {
       key: 'where',
       header: 'From, to',
       render: (s) => (
         <Stack gap={0} miw={180}>
-          <Text span size="sm">{s.startLocation.description ?? '—'}</Text>
+          <Text span size="sm">
+            {s.startLocation.description ?? '—'}
+          </Text>
           <Text span size="xs" c="dimmed">{`to ${s.endLocation?.description ?? '…'}`}</Text>
         </Stack>
       ),
@@ -68,7 +102,11 @@ function columns(units: UnitSystem, canEdit: boolean, act: (a: Action) => void):
             {STATES.find((x) => x.value === s.state)?.label}
           </Badge>
           {s.driver && <Text span size="xs" c="dimmed">{`${s.state === 'PROPOSED' ? 'To' : 'By'} ${s.driver.firstName} ${s.driver.lastName}`}</Text>}
-          {s.annotation && <Text span size="xs" c="dimmed">{s.annotation.reason}</Text>}
+          {s.annotation && (
+            <Text span size="xs" c="dimmed">
+              {s.annotation.reason}
+            </Text>
+          )}
         </Stack>
       ),
     },
@@ -80,11 +118,22 @@ function columns(units: UnitSystem, canEdit: boolean, act: (a: Action) => void):
             render: (s: HosUnidentifiedSegment) =>
               s.state === 'UNASSIGNED' || s.state === 'ANNOTATED' ? (
                 <Stack gap={4} align="flex-start">
-                  <Button size="compact-xs" variant="light" disabled={!s.end} onClick={() => act({ kind: 'propose', segment: s })} aria-label={`Propose driving of ${s.vehicle?.unitNumber ?? 'vehicle'} at ${formatDateTime(s.start)} to a driver`}>
+                  <Button
+                    size="compact-xs"
+                    variant="light"
+                    disabled={!s.end}
+                    onClick={() => act({ kind: 'propose', segment: s })}
+                    aria-label={`Propose driving of ${s.vehicle?.unitNumber ?? 'vehicle'} at ${formatDateTime(s.start)} to a driver`}
+                  >
                     Propose to driver
                   </Button>
                   {s.state === 'UNASSIGNED' && (
-                    <Button size="compact-xs" variant="subtle" onClick={() => act({ kind: 'annotate', segment: s })} aria-label={`Annotate driving of ${s.vehicle?.unitNumber ?? 'vehicle'} at ${formatDateTime(s.start)}`}>
+                    <Button
+                      size="compact-xs"
+                      variant="subtle"
+                      onClick={() => act({ kind: 'annotate', segment: s })}
+                      aria-label={`Annotate driving of ${s.vehicle?.unitNumber ?? 'vehicle'} at ${formatDateTime(s.start)}`}
+                    >
                       Not a driver
                     </Button>
                   )}
@@ -106,7 +155,10 @@ export default function HosUnidentifiedPage() {
   const canEdit = useCan('HOS_EDIT');
   const [state, setState, page] = useTableState();
   const [stateFilter, setStateFilter] = useFilterParam('state');
-  const filters = useMemo(() => ({ page: page.page, size: page.size, state: (stateFilter ?? undefined) as HosUnidentifiedSegment['state'] | undefined }), [page.page, page.size, stateFilter]);
+  const filters = useMemo(
+    () => ({ page: page.page, size: page.size, state: (stateFilter ?? undefined) as HosUnidentifiedSegment['state'] | undefined }),
+    [page.page, page.size, stateFilter],
+  );
   const list = useQuery({ ...unidentifiedQuery(orgId, filters), enabled: !!orgId });
   const diagnostics = useQuery({ ...diagnosticsQuery(orgId), enabled: !!orgId });
   const [action, setAction] = useState<Action | null>(null);
@@ -115,9 +167,19 @@ export default function HosUnidentifiedPage() {
 
   return (
     <>
-      <PageHeader title="Unidentified Driving" description="Driving recorded with no driver assigned to the vehicle, the last 8 days. Propose it to the driver who drove, or note that it was nobody's driving." />
+      <PageHeader
+        title="Unidentified Driving"
+        description="Driving recorded with no driver assigned to the vehicle, the last 8 days. Propose it to the driver who drove, or note that it was nobody's driving."
+      />
       {active.length > 0 && (
-        <Alert color="orange" variant="light" icon={<IconAlertTriangle size={20} />} title="ELD malfunctions and data diagnostics in force" mb="md" data-testid="office-diagnostics">
+        <Alert
+          color="orange"
+          variant="light"
+          icon={<IconAlertTriangle size={20} />}
+          title="ELD malfunctions and data diagnostics in force"
+          mb="md"
+          data-testid="office-diagnostics"
+        >
           {active.map((d) => (
             <Text key={d.id} size="sm">{`${diagnosticSubject(d)}: ${d.name} since ${formatDateTime(d.loggedAt)}`}</Text>
           ))}
@@ -186,7 +248,14 @@ function ProposeModal({ orgId, segment, onClose }: { orgId: string; segment: Hos
           disabled={drivers.isLoading}
           nothingFoundMessage="No driver with that name"
         />
-        <TextInput label="Annotation (optional)" description="4 to 60 characters; default “Assumed from unidentified driving”" maxLength={60} value={annotation} onChange={(e) => setAnnotation(e.currentTarget.value)} error={error?.field === 'annotation' ? error.message : undefined} />
+        <TextInput
+          label="Annotation (optional)"
+          description="4 to 60 characters; default “Assumed from unidentified driving”"
+          maxLength={60}
+          value={annotation}
+          onChange={(e) => setAnnotation(e.currentTarget.value)}
+          error={error?.field === 'annotation' ? error.message : undefined}
+        />
         {error?.field === 'form' && (
           <Text size="sm" c="red" role="alert">
             {error.message}

@@ -14,9 +14,7 @@ import { useCan } from '../../lib/registry-api.ts';
 import { useTableState } from '../../lib/table-state.ts';
 import { formatHoursMinutes } from './availability/clock-format.ts';
 import { fetchAllViolations, hosDriversQuery, violationsQuery } from './hos-clocks-api.ts';
-import {
-  RULE_FILTER_LABELS, RULE_HELP, ruleLabel, RULESET_LABELS, SEVERITY_COLORS, SEVERITY_HELP, SEVERITY_LABELS,
-} from './violations/rule-words.ts';
+import { RULE_FILTER_LABELS, RULE_HELP, ruleLabel, RULESET_LABELS, SEVERITY_COLORS, SEVERITY_HELP, SEVERITY_LABELS } from './violations/rule-words.ts';
 import { useViolationFilters } from './violations/violation-filters.ts';
 import { violationsCsv } from './violations/violations-csv.ts';
 import { saveCsv } from '../../lib/download.ts';
@@ -46,23 +44,69 @@ const COLUMNS: TableColumn<HosViolation>[] = [
     ),
   },
   // Times in the driver's home-terminal zone, the log day's (decision 0140), labelled with it.
-  { key: 'start', header: 'Start', render: (v) => <Text span size="sm" style={nowrap}>{formatDateTime(v.start, v.timeZone)}</Text> },
-  { key: 'end', header: 'End', render: (v) => <Text span size="sm" style={nowrap}>{formatDateTime(v.end, v.timeZone)}</Text> },
-  { key: 'durationMs', header: 'Duration', align: 'right', render: (v) => <Text span size="sm" ff="monospace">{formatHoursMinutes(v.durationMs)}</Text> },
+  {
+    key: 'start',
+    header: 'Start',
+    render: (v) => (
+      <Text span size="sm" style={nowrap}>
+        {formatDateTime(v.start, v.timeZone)}
+      </Text>
+    ),
+  },
+  {
+    key: 'end',
+    header: 'End',
+    render: (v) => (
+      <Text span size="sm" style={nowrap}>
+        {formatDateTime(v.end, v.timeZone)}
+      </Text>
+    ),
+  },
+  {
+    key: 'durationMs',
+    header: 'Duration',
+    align: 'right',
+    render: (v) => (
+      <Text span size="sm" ff="monospace">
+        {formatHoursMinutes(v.durationMs)}
+      </Text>
+    ),
+  },
   {
     key: 'severity',
     header: 'Severity',
     width: 120,
     render: (v) => (
       <Tooltip label={SEVERITY_HELP[v.severity]} withArrow>
-        <Badge color={SEVERITY_COLORS[v.severity]} variant="light" data-severity={v.severity} style={{ color: 'var(--mantine-color-text)', overflow: 'visible' }}>
+        <Badge
+          color={SEVERITY_COLORS[v.severity]}
+          variant="light"
+          data-severity={v.severity}
+          style={{ color: 'var(--mantine-color-text)', overflow: 'visible' }}
+        >
           {SEVERITY_LABELS[v.severity]}
         </Badge>
       </Tooltip>
     ),
   },
-  { key: 'logDate', header: 'Log day', render: (v) => <Text span size="sm" style={nowrap}>{formatDate(v.logDate)}</Text> },
-  { key: 'ruleset', header: 'Ruleset', render: (v) => <Text span size="sm" c="dimmed" style={nowrap}>{RULESET_LABELS[v.ruleset]}</Text> },
+  {
+    key: 'logDate',
+    header: 'Log day',
+    render: (v) => (
+      <Text span size="sm" style={nowrap}>
+        {formatDate(v.logDate)}
+      </Text>
+    ),
+  },
+  {
+    key: 'ruleset',
+    header: 'Ruleset',
+    render: (v) => (
+      <Text span size="sm" c="dimmed" style={nowrap}>
+        {RULESET_LABELS[v.ruleset]}
+      </Text>
+    ),
+  },
 ];
 
 const RULE_OPTIONS = VIOLATION_RULES.map((r) => ({ value: r, label: RULE_FILTER_LABELS[r] }));

@@ -2,7 +2,15 @@ import { useState } from 'react';
 import { ActionIcon, Button, Modal, NativeSelect, SimpleGrid, Stack, Text, Textarea, TextInput } from '@mantine/core';
 import { IconPlus, IconTrash } from '@tabler/icons-react';
 import { z } from 'zod';
-import { ADJUSTMENT_KIND_LABELS, ADJUSTMENT_KINDS, STATE_OPTIONS, distanceToKm, iftaAdjustmentInputSchema, quarterDays, type IftaAdjustment } from '@fleet/api-contract';
+import {
+  ADJUSTMENT_KIND_LABELS,
+  ADJUSTMENT_KINDS,
+  STATE_OPTIONS,
+  distanceToKm,
+  iftaAdjustmentInputSchema,
+  quarterDays,
+  type IftaAdjustment,
+} from '@fleet/api-contract';
 import { confirmAction } from '../../components/confirm-dialog.tsx';
 import { FormFooter } from '../../components/form-footer.tsx';
 import { ServerTable, type TableColumn } from '../../components/server-table.tsx';
@@ -28,7 +36,16 @@ export function AdjustmentsTab({ quarter }: { quarter: string }) {
   const columns: TableColumn<IftaAdjustment>[] = [
     { key: 'day', header: 'Day', sortable: true, primary: true, render: (a) => day(a.day) },
     { key: 'unitNumber', header: 'Vehicle', render: (a) => a.unitNumber ?? 'Fleet' },
-    { key: 'jurisdiction', header: 'Jurisdiction', sortable: true, render: (a) => <Text ff="monospace" size="sm">{a.jurisdiction}</Text> },
+    {
+      key: 'jurisdiction',
+      header: 'Jurisdiction',
+      sortable: true,
+      render: (a) => (
+        <Text ff="monospace" size="sm">
+          {a.jurisdiction}
+        </Text>
+      ),
+    },
     { key: 'adjustmentKind', header: 'Kind', render: (a) => ADJUSTMENT_KIND_LABELS[a.adjustmentKind] },
     { key: 'distanceM', header: 'Distance', align: 'right', render: (a) => formatDistance(a.distanceM, units) },
     { key: 'reason', header: 'Reason', render: (a) => a.reason },
@@ -45,7 +62,12 @@ export function AdjustmentsTab({ quarter }: { quarter: string }) {
                 color="red"
                 aria-label={`Remove the adjustment of ${a.day} in ${a.jurisdiction}`}
                 onClick={async () => {
-                  if (await confirmAction({ title: 'Remove this adjustment?', message: `${ADJUSTMENT_KIND_LABELS[a.adjustmentKind]} in ${a.jurisdiction} on ${a.day}: ${a.reason}` })) {
+                  if (
+                    await confirmAction({
+                      title: 'Remove this adjustment?',
+                      message: `${ADJUSTMENT_KIND_LABELS[a.adjustmentKind]} in ${a.jurisdiction} on ${a.day}: ${a.reason}`,
+                    })
+                  ) {
                     remove.mutate(a.id, { onSuccess: () => notify({ type: 'success', title: 'Adjustment removed', timeout: 4000 }) });
                   }
                 }}
@@ -94,9 +116,21 @@ function AdjustmentForm({ quarter, units, onClose }: { quarter: string; units: U
     const o = v as Record<string, unknown>;
     const typed = typeof o.distance === 'string' ? o.distance.trim() : '';
     const n = typed === '' ? undefined : Number(typed);
-    return { ...o, assetId: o.assetId || null, distanceM: n === undefined || Number.isNaN(n) ? n === undefined ? undefined : NaN : distanceToKm(n, units) * 1000 };
+    return {
+      ...o,
+      assetId: o.assetId || null,
+      distanceM: n === undefined || Number.isNaN(n) ? (n === undefined ? undefined : NaN) : distanceToKm(n, units) * 1000,
+    };
   }, iftaAdjustmentInputSchema);
-  const form = useZodForm(schema as unknown as typeof iftaAdjustmentInputSchema, { defaultValues: { day: last < new Date().toISOString().slice(0, 10) ? last : from, assetId: '', jurisdiction: '', adjustmentKind: 'MISSING_TRIP', reason: '' } as never });
+  const form = useZodForm(schema as unknown as typeof iftaAdjustmentInputSchema, {
+    defaultValues: {
+      day: last < new Date().toISOString().slice(0, 10) ? last : from,
+      assetId: '',
+      jurisdiction: '',
+      adjustmentKind: 'MISSING_TRIP',
+      reason: '',
+    } as never,
+  });
   const save = useIftaMutation(createAdjustment);
   const submit = form.handleSubmit(async (values) => {
     try {
@@ -104,7 +138,8 @@ function AdjustmentForm({ quarter, units, onClose }: { quarter: string; units: U
       notify({ type: 'success', title: 'Adjustment added', timeout: 4000 });
       onClose();
     } catch (err) {
-      if (!showServerError(form, err, ['day', 'assetId', 'jurisdiction', 'adjustmentKind', 'distanceM', 'reason'])) form.setError('root', { message: (err as Error).message });
+      if (!showServerError(form, err, ['day', 'assetId', 'jurisdiction', 'adjustmentKind', 'distanceM', 'reason']))
+        form.setError('root', { message: (err as Error).message });
     }
   });
   const err = (name: string) => (form.formState.errors as Record<string, { message?: string } | undefined>)[name]?.message;
@@ -114,8 +149,18 @@ function AdjustmentForm({ quarter, units, onClose }: { quarter: string; units: U
         <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
           <TextInput type="date" label="Day" required min={from} max={last} {...field(form, 'day')} data-autofocus />
           <NativeSelect label="Vehicle" data={[{ value: '', label: 'Whole fleet' }, ...vehicles]} {...form.register('assetId')} error={err('assetId')} />
-          <NativeSelect label="Jurisdiction" required data={[{ value: '', label: 'State or province' }, ...JURISDICTION_DATA]} {...form.register('jurisdiction')} error={err('jurisdiction')} />
-          <NativeSelect label="Kind" data={ADJUSTMENT_KINDS.map((k) => ({ value: k, label: ADJUSTMENT_KIND_LABELS[k] }))} {...form.register('adjustmentKind')} />
+          <NativeSelect
+            label="Jurisdiction"
+            required
+            data={[{ value: '', label: 'State or province' }, ...JURISDICTION_DATA]}
+            {...form.register('jurisdiction')}
+            error={err('jurisdiction')}
+          />
+          <NativeSelect
+            label="Kind"
+            data={ADJUSTMENT_KINDS.map((k) => ({ value: k, label: ADJUSTMENT_KIND_LABELS[k] }))}
+            {...form.register('adjustmentKind')}
+          />
           <TextInput
             label={`Distance (${unitLabels(units).distance})`}
             description="Negative only for a correction"
@@ -125,7 +170,14 @@ function AdjustmentForm({ quarter, units, onClose }: { quarter: string; units: U
             error={err('distanceM')}
           />
         </SimpleGrid>
-        <Textarea label="Reason" required description="Why the miles change: kept with the return and in the activity log" autosize minRows={2} {...field(form, 'reason')} />
+        <Textarea
+          label="Reason"
+          required
+          description="Why the miles change: kept with the return and in the activity log"
+          autosize
+          minRows={2}
+          {...field(form, 'reason')}
+        />
         <FormFooter form={form} busy={save.isPending} onCancel={onClose} label="Add adjustment" />
       </Stack>
     </form>

@@ -19,7 +19,28 @@ import { RowErrorsTable } from '../../components/row-errors-table.tsx';
 import { ImportActions } from '../../components/import-actions.tsx';
 
 /** The fields the mapping offers, most needed first. */
-const FIELDS: FuelCsvField[] = ['date', 'time', 'dateTime', 'unitNumber', 'jurisdiction', 'quantity', 'gallons', 'litres', 'receiptNumber', 'productCode', 'totalAmount', 'pricePerUnit', 'vendor', 'city', 'cardNumber', 'taxPaid', 'currency', 'stationLat', 'stationLon', 'bulk'];
+const FIELDS: FuelCsvField[] = [
+  'date',
+  'time',
+  'dateTime',
+  'unitNumber',
+  'jurisdiction',
+  'quantity',
+  'gallons',
+  'litres',
+  'receiptNumber',
+  'productCode',
+  'totalAmount',
+  'pricePerUnit',
+  'vendor',
+  'city',
+  'cardNumber',
+  'taxPaid',
+  'currency',
+  'stationLat',
+  'stationLon',
+  'bulk',
+];
 const REQUIRED = new Set<FuelCsvField>(['unitNumber', 'jurisdiction', 'receiptNumber']);
 const norm = (h: string) => h.toLowerCase().replace(/[^a-z0-9#]/g, '');
 
@@ -86,7 +107,10 @@ export function FuelImportDrawer({ opened, onClose, fuelType }: { opened: boolea
     setMapping(presetMapping(p, hs));
     if (p !== 'CUSTOM') setDateFormat(FUEL_CSV_PRESET_COLUMNS[p].dateFormat);
   };
-  const body = useMemo(() => (csv ? { csv, preset: 'CUSTOM' as const, mapping, defaultUnit: unit, dateFormat, fuelType: fuelType as FuelType } : null), [csv, mapping, unit, dateFormat, fuelType]);
+  const body = useMemo(
+    () => (csv ? { csv, preset: 'CUSTOM' as const, mapping, defaultUnit: unit, dateFormat, fuelType: fuelType as FuelType } : null),
+    [csv, mapping, unit, dateFormat, fuelType],
+  );
   const check = async () => {
     if (!body) return;
     setChecking(true);
@@ -116,7 +140,15 @@ export function FuelImportDrawer({ opened, onClose, fuelType }: { opened: boolea
   return (
     <Drawer opened={opened} onClose={close} position="right" size="xl" title="Import fuel purchases from a fuel-card CSV">
       <Stack gap="md">
-        <FileInput label="CSV file" placeholder="Choose a .csv export" accept=".csv,text/csv" value={file} onChange={(f) => void choose(f)} leftSection={<IconFileSpreadsheet size={16} />} clearable />
+        <FileInput
+          label="CSV file"
+          placeholder="Choose a .csv export"
+          accept=".csv,text/csv"
+          value={file}
+          onChange={(f) => void choose(f)}
+          leftSection={<IconFileSpreadsheet size={16} />}
+          clearable
+        />
         {csv && (
           <>
             <Stack gap={4}>
@@ -142,7 +174,8 @@ export function FuelImportDrawer({ opened, onClose, fuelType }: { opened: boolea
               />
             </Stack>
             <Text size="sm" c="dimmed">
-              Match the file&apos;s columns. One row per product line; lines that are not motor fuel (reefer, DEF, oil, cash advances, fees) are skipped and listed.
+              Match the file&apos;s columns. One row per product line; lines that are not motor fuel (reefer, DEF, oil, cash advances, fees) are skipped and
+              listed.
             </Text>
             <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="xs" role="group" aria-label="Column mapping">
               {FIELDS.map((f) => (
@@ -158,10 +191,37 @@ export function FuelImportDrawer({ opened, onClose, fuelType }: { opened: boolea
               ))}
             </SimpleGrid>
             <Group gap="md" wrap="wrap">
-              <NativeSelect label="A Quantity column is in" value={unit} onChange={(e) => { setUnit(e.currentTarget.value as VolumeUnit); setPreview(null); }} data={[{ value: 'GAL', label: 'US gallons' }, { value: 'L', label: 'Litres' }]} />
-              <NativeSelect label="Dates are written" value={dateFormat} onChange={(e) => { setDateFormat(e.currentTarget.value as DateFormat); setPreview(null); }} data={[{ value: 'MDY', label: 'MM/DD/YYYY' }, { value: 'DMY', label: 'DD/MM/YYYY' }, { value: 'YMD', label: 'YYYY-MM-DD' }]} />
+              <NativeSelect
+                label="A Quantity column is in"
+                value={unit}
+                onChange={(e) => {
+                  setUnit(e.currentTarget.value as VolumeUnit);
+                  setPreview(null);
+                }}
+                data={[
+                  { value: 'GAL', label: 'US gallons' },
+                  { value: 'L', label: 'Litres' },
+                ]}
+              />
+              <NativeSelect
+                label="Dates are written"
+                value={dateFormat}
+                onChange={(e) => {
+                  setDateFormat(e.currentTarget.value as DateFormat);
+                  setPreview(null);
+                }}
+                data={[
+                  { value: 'MDY', label: 'MM/DD/YYYY' },
+                  { value: 'DMY', label: 'DD/MM/YYYY' },
+                  { value: 'YMD', label: 'YYYY-MM-DD' },
+                ]}
+              />
             </Group>
-            {!ready && <Text size="sm" c="orange">Map at least a date, the unit number, the state, a quantity and the receipt number.</Text>}
+            {!ready && (
+              <Text size="sm" c="orange">
+                Map at least a date, the unit number, the state, a quantity and the receipt number.
+              </Text>
+            )}
             <Group>
               <Button variant="default" onClick={() => void check()} disabled={!ready} loading={checking}>
                 Check the file
@@ -176,7 +236,9 @@ export function FuelImportDrawer({ opened, onClose, fuelType }: { opened: boolea
           run={body ? () => commit.mutateAsync(body) : null}
           disabled={!preview || preview.validRows === 0}
           pending={commit.isPending}
-          done={(r) => `${r.imported} fuel purchases imported${r.invalidRows ? `, ${r.invalidRows} rows with errors left out` : ''}${r.skippedRows ? `, ${r.skippedRows} non-fuel lines skipped` : ''}`}
+          done={(r) =>
+            `${r.imported} fuel purchases imported${r.invalidRows ? `, ${r.invalidRows} rows with errors left out` : ''}${r.skippedRows ? `, ${r.skippedRows} non-fuel lines skipped` : ''}`
+          }
           timeout={5000}
         >
           Import {preview ? `${preview.validRows} purchases` : ''}

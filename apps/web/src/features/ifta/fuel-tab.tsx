@@ -1,5 +1,21 @@
 import { useMemo, useState } from 'react';
-import { ActionIcon, Alert, Badge, Button, Checkbox, Group, Modal, NativeSelect, SimpleGrid, Stack, Switch, Text, Textarea, TextInput, Tooltip } from '@mantine/core';
+import {
+  ActionIcon,
+  Alert,
+  Badge,
+  Button,
+  Checkbox,
+  Group,
+  Modal,
+  NativeSelect,
+  SimpleGrid,
+  Stack,
+  Switch,
+  Text,
+  Textarea,
+  TextInput,
+  Tooltip,
+} from '@mantine/core';
 import { IconFileImport, IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
 import {
   FUEL_JURISDICTION_CODES,
@@ -72,17 +88,44 @@ export function FuelTab({ quarter, fuelType }: { quarter: string; fuelType: stri
   const columns: TableColumn<FuelPurchase>[] = [
     { key: 'purchasedAt', header: 'Date', sortable: true, primary: true, render: (p) => dateTime(p.purchasedAt) },
     { key: 'unitNumber', header: 'Vehicle', sortable: true, render: (p) => p.unitNumber },
-    { key: 'jurisdiction', header: 'Jurisdiction', sortable: true, render: (p) => <Text ff="monospace" size="sm">{p.jurisdiction}</Text> },
+    {
+      key: 'jurisdiction',
+      header: 'Jurisdiction',
+      sortable: true,
+      render: (p) => (
+        <Text ff="monospace" size="sm">
+          {p.jurisdiction}
+        </Text>
+      ),
+    },
     {
       key: 'quantity',
       header: 'Quantity',
       sortable: true,
       align: 'right',
-      render: (p) => (p.volumeUnit === 'GAL' ? `${p.quantity.toLocaleString('en-US', { minimumFractionDigits: 1 })} gal` : `${p.quantity.toLocaleString('en-US')} L (${p.gallons.toLocaleString('en-US')} gal)`),
+      render: (p) =>
+        p.volumeUnit === 'GAL'
+          ? `${p.quantity.toLocaleString('en-US', { minimumFractionDigits: 1 })} gal`
+          : `${p.quantity.toLocaleString('en-US')} L (${p.gallons.toLocaleString('en-US')} gal)`,
     },
-    { key: 'totalAmount', header: 'Amount', sortable: true, align: 'right', render: (p) => (p.totalAmount === null ? '—' : `${usd(p.totalAmount)}${p.currency === 'CAD' ? ' CAD' : ''}`) },
+    {
+      key: 'totalAmount',
+      header: 'Amount',
+      sortable: true,
+      align: 'right',
+      render: (p) => (p.totalAmount === null ? '—' : `${usd(p.totalAmount)}${p.currency === 'CAD' ? ' CAD' : ''}`),
+    },
     { key: 'vendor', header: 'Vendor', sortable: true, render: (p) => [p.vendor, p.city].filter(Boolean).join(', ') || '—' },
-    { key: 'receiptNumber', header: 'Receipt', sortable: true, render: (p) => <Text ff="monospace" size="xs">{p.receiptNumber}</Text> },
+    {
+      key: 'receiptNumber',
+      header: 'Receipt',
+      sortable: true,
+      render: (p) => (
+        <Text ff="monospace" size="xs">
+          {p.receiptNumber}
+        </Text>
+      ),
+    },
     { key: 'taxPaid', header: 'Tax paid', render: (p) => (p.taxPaid ? 'Yes' : 'No') },
     {
       key: 'locationCheck',
@@ -119,7 +162,14 @@ export function FuelTab({ quarter, fuelType }: { quarter: string; fuelType: stri
             align: 'right' as const,
             render: (p: FuelPurchase) => (
               <Group gap={4} justify="flex-end" wrap="nowrap">
-                <ActionIcon variant="subtle" aria-label={`Edit receipt ${p.receiptNumber}`} onClick={(e) => { e.stopPropagation(); setEditing(p); }}>
+                <ActionIcon
+                  variant="subtle"
+                  aria-label={`Edit receipt ${p.receiptNumber}`}
+                  onClick={(e) => {
+                    e.stopPropagation();
+                    setEditing(p);
+                  }}
+                >
                   <IconPencil size={16} />
                 </ActionIcon>
                 <ActionIcon
@@ -128,7 +178,12 @@ export function FuelTab({ quarter, fuelType }: { quarter: string; fuelType: stri
                   aria-label={`Delete receipt ${p.receiptNumber}`}
                   onClick={async (e) => {
                     e.stopPropagation();
-                    if (await confirmAction({ title: `Delete receipt ${p.receiptNumber}?`, message: 'The purchase leaves the return; the activity log keeps a record.' })) {
+                    if (
+                      await confirmAction({
+                        title: `Delete receipt ${p.receiptNumber}?`,
+                        message: 'The purchase leaves the return; the activity log keeps a record.',
+                      })
+                    ) {
                       remove.mutate(p.id, { onSuccess: () => notify({ type: 'success', title: `Receipt ${p.receiptNumber} deleted`, timeout: 4000 }) });
                     }
                   }}
@@ -171,7 +226,13 @@ export function FuelTab({ quarter, fuelType }: { quarter: string; fuelType: stri
           </Group>
         }
       />
-      <Modal opened={editing !== null} onClose={() => setEditing(null)} title={editing === 'new' ? 'Add fuel purchase' : `Edit receipt ${editing?.receiptNumber ?? ''}`} size="lg" closeButtonProps={{ 'aria-label': 'Close' }}>
+      <Modal
+        opened={editing !== null}
+        onClose={() => setEditing(null)}
+        title={editing === 'new' ? 'Add fuel purchase' : `Edit receipt ${editing?.receiptNumber ?? ''}`}
+        size="lg"
+        closeButtonProps={{ 'aria-label': 'Close' }}
+      >
         {editing !== null && <PurchaseForm purchase={editing === 'new' ? null : editing} fuelType={fuelType} onClose={() => setEditing(null)} />}
       </Modal>
       <FuelImportDrawer opened={importing} onClose={() => setImporting(false)} fuelType={fuelType} />
@@ -184,7 +245,23 @@ const localInput = (iso: string) => toZoneInput(iso);
 const num = (v: unknown) => (v === '' || v === null || v === undefined ? undefined : Number(v));
 const numOrNull = (v: unknown) => (v === '' || v === null || v === undefined ? null : Number(v));
 
-const FIELDS = ['purchasedAt', 'assetId', 'jurisdiction', 'fuelType', 'quantity', 'volumeUnit', 'pricePerUnit', 'totalAmount', 'currency', 'vendor', 'city', 'receiptNumber', 'taxPaid', 'notes', 'bulk'];
+const FIELDS = [
+  'purchasedAt',
+  'assetId',
+  'jurisdiction',
+  'fuelType',
+  'quantity',
+  'volumeUnit',
+  'pricePerUnit',
+  'totalAmount',
+  'currency',
+  'vendor',
+  'city',
+  'receiptNumber',
+  'taxPaid',
+  'notes',
+  'bulk',
+];
 
 function PurchaseForm({ purchase: p, fuelType, onClose }: { purchase: FuelPurchase | null; fuelType: string; onClose: () => void }) {
   const fleet = useVehicles();
@@ -229,9 +306,14 @@ function PurchaseForm({ purchase: p, fuelType, onClose }: { purchase: FuelPurcha
   const submit = form.handleSubmit(async (values) => {
     try {
       // The box holds local time; the API takes an instant.
-      const saved = await save.mutateAsync({ id: p?.id, body: { ...values, purchasedAt: fromZoneInput(values.purchasedAt) ?? new Date(values.purchasedAt).toISOString() } });
+      const saved = await save.mutateAsync({
+        id: p?.id,
+        body: { ...values, purchasedAt: fromZoneInput(values.purchasedAt) ?? new Date(values.purchasedAt).toISOString() },
+      });
       const elsewhere = saved.locationCheck === 'FAR' || saved.locationCheck === 'OTHER_JURISDICTION';
-      const why = [elsewhere ? 'the vehicle was elsewhere at that time' : '', saved.priceMismatch ? 'price × quantity is not the total' : ''].filter(Boolean).join(' and ');
+      const why = [elsewhere ? 'the vehicle was elsewhere at that time' : '', saved.priceMismatch ? 'price × quantity is not the total' : '']
+        .filter(Boolean)
+        .join(' and ');
       notify({ type: why ? 'alert' : 'success', title: `Receipt ${saved.receiptNumber} saved${why ? `: to review, ${why}` : ''}`, timeout: 5000 });
       onClose();
     } catch (err) {
@@ -244,11 +326,30 @@ function PurchaseForm({ purchase: p, fuelType, onClose }: { purchase: FuelPurcha
       <Stack gap="sm">
         <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
           <TextInput type="datetime-local" label={`Purchase time (${zoneLabel(new Date())})`} required {...field(form, 'purchasedAt')} data-autofocus />
-          <NativeSelect label="Vehicle" required data={[{ value: '', label: 'Choose a vehicle' }, ...vehicles]} {...form.register('assetId')} error={err('assetId')} />
-          <NativeSelect label="Jurisdiction" required data={[{ value: '', label: 'State or province' }, ...STATE_DATA]} {...form.register('jurisdiction')} error={err('jurisdiction')} />
+          <NativeSelect
+            label="Vehicle"
+            required
+            data={[{ value: '', label: 'Choose a vehicle' }, ...vehicles]}
+            {...form.register('assetId')}
+            error={err('assetId')}
+          />
+          <NativeSelect
+            label="Jurisdiction"
+            required
+            data={[{ value: '', label: 'State or province' }, ...STATE_DATA]}
+            {...form.register('jurisdiction')}
+            error={err('jurisdiction')}
+          />
           <NativeSelect label="Fuel type" data={FUEL_TYPES.map(([value, label]) => ({ value, label }))} {...form.register('fuelType')} />
           <TextInput label="Quantity" required inputMode="decimal" {...form.register('quantity', { setValueAs: num })} error={err('quantity')} />
-          <NativeSelect label="Volume unit" data={[{ value: 'GAL', label: 'US gallons' }, { value: 'L', label: 'Litres' }]} {...form.register('volumeUnit')} />
+          <NativeSelect
+            label="Volume unit"
+            data={[
+              { value: 'GAL', label: 'US gallons' },
+              { value: 'L', label: 'Litres' },
+            ]}
+            {...form.register('volumeUnit')}
+          />
           <TextInput label="Price per unit" inputMode="decimal" {...form.register('pricePerUnit', { setValueAs: numOrNull })} error={err('pricePerUnit')} />
           <TextInput label="Total amount" inputMode="decimal" {...form.register('totalAmount', { setValueAs: numOrNull })} error={err('totalAmount')} />
           <NativeSelect label="Currency" data={['USD', 'CAD']} {...form.register('currency')} />

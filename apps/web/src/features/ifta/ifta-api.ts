@@ -48,7 +48,12 @@ export interface ReportParams {
   groupId?: string | null;
 }
 
-const reportQuery = (p: ReportParams): Record<string, QueryValue> => ({ quarter: p.quarter, fuelType: p.fuelType, assetId: p.assetId ?? undefined, groupId: p.groupId ?? undefined });
+const reportQuery = (p: ReportParams): Record<string, QueryValue> => ({
+  quarter: p.quarter,
+  fuelType: p.fuelType,
+  assetId: p.assetId ?? undefined,
+  groupId: p.groupId ?? undefined,
+});
 
 export function reportOptions(orgId: string | null, p: ReportParams | null) {
   const q = p ? reportQuery(p) : {};
@@ -84,14 +89,17 @@ export function useIftaMutation<V, R = unknown>(fn: (v: V) => Promise<R>) {
 }
 
 export const savePurchase = ({ id, body }: { id?: string; body: unknown }) =>
-  id ? api<FuelPurchase>(orgPath(`/ifta/fuel-purchases/${id}`), { method: 'PUT', body, toast: false }) : api<FuelPurchase>(orgPath('/ifta/fuel-purchases'), { method: 'POST', body, toast: false });
+  id
+    ? api<FuelPurchase>(orgPath(`/ifta/fuel-purchases/${id}`), { method: 'PUT', body, toast: false })
+    : api<FuelPurchase>(orgPath('/ifta/fuel-purchases'), { method: 'POST', body, toast: false });
 export const deletePurchase = (id: string) => api<null>(orgPath(`/ifta/fuel-purchases/${id}`), { method: 'DELETE' });
 export const createAdjustment = (body: unknown) => api<IftaAdjustment>(orgPath('/ifta/adjustments'), { method: 'POST', body, toast: false });
 export const deleteAdjustment = (id: string) => api<null>(orgPath(`/ifta/adjustments/${id}`), { method: 'DELETE' });
 /** Marks items to review checked (who and when are kept), or not checked again. */
 export const markReviewed = (body: IftaReviewInput) => api<IftaReviewResult>(orgPath('/ifta/review-marks'), { method: 'PUT', body });
 export const fileQuarter = (body: { quarter: string; filedAt?: string }) => api<IftaFiling>(orgPath('/ifta/filings'), { method: 'POST', body });
-export const previewFuelImport = (body: FuelCsvImportBody) => api<FuelCsvPreview>(orgPath('/ifta/fuel-purchases/import/preview'), { method: 'POST', body, toast: false });
+export const previewFuelImport = (body: FuelCsvImportBody) =>
+  api<FuelCsvPreview>(orgPath('/ifta/fuel-purchases/import/preview'), { method: 'POST', body, toast: false });
 export const commitFuelImport = (body: FuelCsvImportBody) => api<FuelCsvResult>(orgPath('/ifta/fuel-purchases/import'), { method: 'POST', body });
 
 /** Downloads an export (the return or the distance records, CSV or PDF) as a file. */
@@ -112,11 +120,13 @@ export function useRateQuarters() {
   return useQuery({ queryKey: iftaKeys.rateQuarters, queryFn: ({ signal }) => api<IftaFilters>('/settings/ifta-filters', { signal }) });
 }
 
-export const previewRates = (body: { csv: string; quarter?: string; source?: string }) => api<IftaRateImportPreview>('/settings/ifta-rates/preview', { method: 'POST', body, toast: false });
+export const previewRates = (body: { csv: string; quarter?: string; source?: string }) =>
+  api<IftaRateImportPreview>('/settings/ifta-rates/preview', { method: 'POST', body, toast: false });
 export function useImportRates() {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (body: { csv: string; quarter?: string; source?: string }) => api<IftaRateImportPreview & { imported: number }>('/settings/ifta-rates', { method: 'POST', body }),
+    mutationFn: (body: { csv: string; quarter?: string; source?: string }) =>
+      api<IftaRateImportPreview & { imported: number }>('/settings/ifta-rates', { method: 'POST', body }),
     onSuccess: () => Promise.all([qc.invalidateQueries({ queryKey: iftaKeys.allRates }), qc.invalidateQueries({ queryKey: iftaKeys.all })]),
   });
 }

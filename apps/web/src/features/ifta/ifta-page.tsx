@@ -26,11 +26,7 @@ type Tab = (typeof TABS)[number];
 /** A URL search parameter with a setter that keeps the others (quarter, fuel type, tab, group). */
 function useParam(name: string): [string | null, (v: string | null) => void] {
   const [params, setParams] = useSearchParams();
-  const set = useCallback(
-    (v: string | null) =>
-      setParams((prev) => withParams(prev, { [name]: v }), { replace: true }),
-    [name, setParams],
-  );
+  const set = useCallback((v: string | null) => setParams((prev) => withParams(prev, { [name]: v }), { replace: true }), [name, setParams]);
   return [params.get(name), set];
 }
 
@@ -90,7 +86,10 @@ export default function IftaPage() {
                         : 'The figures are kept as filed; later changes will show as an amendment against them.',
                     });
                     if (!ok) return;
-                    file.mutate({ quarter }, { onSuccess: (f) => notify({ type: 'success', title: `${quarterLabel(quarter)} filed (version ${f.version})`, timeout: 5000 }) });
+                    file.mutate(
+                      { quarter },
+                      { onSuccess: (f) => notify({ type: 'success', title: `${quarterLabel(quarter)} filed (version ${f.version})`, timeout: 5000 }) },
+                    );
                   }}
                 >
                   {r?.filing ? 'File amendment' : 'Close quarter'}
@@ -102,13 +101,26 @@ export default function IftaPage() {
       />
       <Paper withBorder p="sm" mb="md">
         <Group gap="sm" align="flex-end" wrap="wrap">
-          <Select label="Quarter" data={quarterData} value={quarter} onChange={(v) => v && setQuarter(v)} allowDeselect={false} w={200} disabled={!filters.data} />
+          <Select
+            label="Quarter"
+            data={quarterData}
+            value={quarter}
+            onChange={(v) => v && setQuarter(v)}
+            allowDeselect={false}
+            w={200}
+            disabled={!filters.data}
+          />
           <Select label="Fuel type" data={fuelData} value={fuelType} onChange={(v) => v && setFuel(v)} allowDeselect={false} w={180} disabled={!filters.data} />
           <GroupFilter value={groupId} onChange={setGroupId} />
           {r && <StatusBadge report={r} />}
         </Group>
       </Paper>
-      <DataState isLoading={filters.isLoading || (report.isLoading && !report.data)} error={filters.error ?? report.error} onRetry={() => void report.refetch()} loadingFallback={<Skeleton h={320} />}>
+      <DataState
+        isLoading={filters.isLoading || (report.isLoading && !report.data)}
+        error={filters.error ?? report.error}
+        onRetry={() => void report.refetch()}
+        loadingFallback={<Skeleton h={320} />}
+      >
         {r && (
           <Stack gap="md">
             {r.review.unreviewed > 0 && (
@@ -121,7 +133,8 @@ export default function IftaPage() {
               >
                 <Group justify="space-between" gap="xs" wrap="wrap">
                   <Text size="sm">
-                    {r.review.unreviewed === r.review.items ? 'None' : `${r.review.items - r.review.unreviewed} of ${r.review.items}`} checked yet: suspicious or mistyped purchases, gaps and unknown places can change the figures below. The PDF says so too.
+                    {r.review.unreviewed === r.review.items ? 'None' : `${r.review.items - r.review.unreviewed} of ${r.review.items}`} checked yet: suspicious
+                    or mistyped purchases, gaps and unknown places can change the figures below. The PDF says so too.
                   </Text>
                   {tab !== 'review' && (
                     <Button size="xs" variant="default" onClick={() => setTab('review')}>
@@ -133,7 +146,11 @@ export default function IftaPage() {
             )}
             <Summary report={r} />
             {r.flags.some((f) => f.kind === 'RATES_FALLBACK') && (
-              <Alert variant="default" icon={<IconAlertTriangle size={18} color="var(--mantine-color-orange-filled)" />} title={`Tax rates of ${r.ratesQuarter ?? 'no quarter'}`}>
+              <Alert
+                variant="default"
+                icon={<IconAlertTriangle size={18} color="var(--mantine-color-orange-filled)" />}
+                title={`Tax rates of ${r.ratesQuarter ?? 'no quarter'}`}
+              >
                 {r.flags.find((f) => f.kind === 'RATES_FALLBACK')!.message}.
               </Alert>
             )}
@@ -148,7 +165,17 @@ export default function IftaPage() {
                 <Tabs.Tab value="map" leftSection={<IconMap2 size={16} />}>
                   Map
                 </Tabs.Tab>
-                <Tabs.Tab value="review" leftSection={<IconAlertTriangle size={16} />} rightSection={r.review.unreviewed ? <Badge size="xs" circle={r.review.unreviewed < 10} color="orange" variant="light" aria-label={`${r.review.unreviewed} not reviewed`}>{r.review.unreviewed}</Badge> : undefined}>
+                <Tabs.Tab
+                  value="review"
+                  leftSection={<IconAlertTriangle size={16} />}
+                  rightSection={
+                    r.review.unreviewed ? (
+                      <Badge size="xs" circle={r.review.unreviewed < 10} color="orange" variant="light" aria-label={`${r.review.unreviewed} not reviewed`}>
+                        {r.review.unreviewed}
+                      </Badge>
+                    ) : undefined
+                  }
+                >
                   To review
                 </Tabs.Tab>
                 <Tabs.Tab value="fuel" leftSection={<IconGasStation size={16} />}>
@@ -185,8 +212,19 @@ export default function IftaPage() {
 }
 
 function StatusBadge({ report: r }: { report: IftaReport }) {
-  if (r.amendment) return <Badge color="grape" variant="light" size="lg" leftSection={<IconReceipt size={14} />}>Amendment pending</Badge>;
-  if (r.filing) return <Badge color="teal" variant="light" size="lg" leftSection={<IconChecks size={14} />}>Filed {r.filing.filedAt}{r.filing.version > 1 ? ` (v${r.filing.version})` : ''}</Badge>;
+  if (r.amendment)
+    return (
+      <Badge color="grape" variant="light" size="lg" leftSection={<IconReceipt size={14} />}>
+        Amendment pending
+      </Badge>
+    );
+  if (r.filing)
+    return (
+      <Badge color="teal" variant="light" size="lg" leftSection={<IconChecks size={14} />}>
+        Filed {r.filing.filedAt}
+        {r.filing.version > 1 ? ` (v${r.filing.version})` : ''}
+      </Badge>
+    );
   return (
     <Badge color="gray" variant="light" size="lg">
       Open · due {r.dueDate}
@@ -197,7 +235,11 @@ function StatusBadge({ report: r }: { report: IftaReport }) {
 function Summary({ report: r }: { report: IftaReport }) {
   const t = r.totals;
   const items = [
-    { label: 'Total miles', value: int(t.totalMiles), sub: `${t.nonMemberMiles ? `${int(t.nonMemberMiles)} outside IFTA` : 'all in IFTA jurisdictions'} · days in ${r.timeZone.replace(/^America\//, '').replace(/_/g, ' ')} time` },
+    {
+      label: 'Total miles',
+      value: int(t.totalMiles),
+      sub: `${t.nonMemberMiles ? `${int(t.nonMemberMiles)} outside IFTA` : 'all in IFTA jurisdictions'} · days in ${r.timeZone.replace(/^America\//, '').replace(/_/g, ' ')} time`,
+    },
     { label: 'Total gallons', value: int(t.totalGallons), sub: `${int(t.taxPaidGallons)} tax-paid` },
     { label: 'Fleet MPG', value: mpg(t.mpg), sub: `${r.scope.vehicles} vehicles` },
     { label: t.total < 0 ? 'Refund' : 'Total due', value: usd(Math.abs(t.total)), sub: `tax ${usd(t.tax)}, surcharge ${usd(t.surcharge)}` },

@@ -39,8 +39,8 @@ export default function IftaRatesPage() {
         title="IFTA tax rates"
         description={
           <>
-            The quarter&apos;s rate matrix, shared by every organization. The jurisdictions&apos; official rates are published by IFTA, Inc. in its
-            quarterly tax rate matrix at{' '}
+            The quarter&apos;s rate matrix, shared by every organization. The jurisdictions&apos; official rates are published by IFTA, Inc. in its quarterly
+            tax rate matrix at{' '}
             <Anchor href="https://www.iftach.org/taxmatrix4/Taxmatrix.php" target="_blank" rel="noreferrer" inherit underline="always">
               iftach.org
             </Anchor>
@@ -57,7 +57,14 @@ export default function IftaRatesPage() {
       <Paper withBorder p="sm" mb="md">
         <Group gap="sm" align="flex-end" wrap="wrap">
           <Select label="Quarter" data={options} value={shown} onChange={(v) => v && setQuarter(v)} allowDeselect={false} w={220} />
-          <Select label="Fuel type" data={FUEL_TYPES.map(([value, label]) => ({ value, label }))} value={fuel} onChange={(v) => v && setFuel(v)} allowDeselect={false} w={200} />
+          <Select
+            label="Fuel type"
+            data={FUEL_TYPES.map(([value, label]) => ({ value, label }))}
+            value={fuel}
+            onChange={(v) => v && setFuel(v)}
+            allowDeselect={false}
+            w={200}
+          />
           {matrix.data?.importedAt && (
             <Text size="sm" c="dimmed">
               Imported {formatDateTime(matrix.data.importedAt)} by {matrix.data.importedBy}
@@ -127,8 +134,21 @@ function RatesImportDrawer({ opened, onClose, onDone }: { opened: boolean; onClo
           </Anchor>{' '}
           and choose it here. The quarter is read from its first line; importing replaces that quarter&apos;s rates for every organization.
         </Text>
-        <FileInput label="Matrix CSV" placeholder="Choose 2Q2026.csv" accept=".csv,text/csv" value={file} onChange={(f) => void choose(f)} leftSection={<IconFileSpreadsheet size={16} />} clearable />
-        <TextInput label="Source" description="Where the file came from (kept with the rates)" value={source} onChange={(e) => setSource(e.currentTarget.value)} />
+        <FileInput
+          label="Matrix CSV"
+          placeholder="Choose 2Q2026.csv"
+          accept=".csv,text/csv"
+          value={file}
+          onChange={(f) => void choose(f)}
+          leftSection={<IconFileSpreadsheet size={16} />}
+          clearable
+        />
+        <TextInput
+          label="Source"
+          description="Where the file came from (kept with the rates)"
+          value={source}
+          onChange={(e) => setSource(e.currentTarget.value)}
+        />
         <ErrorAlert error={error} />
         {preview && (
           <Stack gap="xs" aria-label="Rates preview">
@@ -146,7 +166,11 @@ function RatesImportDrawer({ opened, onClose, onDone }: { opened: boolean; onClo
                 </Badge>
               )}
             </Group>
-            {preview.missing.length > 0 && <Alert color="yellow" title="Members missing from the file">{preview.missing.join(', ')}</Alert>}
+            {preview.missing.length > 0 && (
+              <Alert color="yellow" title="Members missing from the file">
+                {preview.missing.join(', ')}
+              </Alert>
+            )}
             {preview.errors.length > 0 && (
               <Alert color="red" title="Rows the parser could not read (the import is refused)">
                 {preview.errors.slice(0, 20).map((e) => (
@@ -157,7 +181,11 @@ function RatesImportDrawer({ opened, onClose, onDone }: { opened: boolean; onClo
               </Alert>
             )}
             <Text size="sm">
-              Surcharges: {preview.surcharges.filter((s) => s.fuelType === 'DIESEL').map((s) => `${s.jurisdiction} ${rate(s.usdPerGallon)}`).join(', ') || 'none on diesel'}
+              Surcharges:{' '}
+              {preview.surcharges
+                .filter((s) => s.fuelType === 'DIESEL')
+                .map((s) => `${s.jurisdiction} ${rate(s.usdPerGallon)}`)
+                .join(', ') || 'none on diesel'}
             </Text>
           </Stack>
         )}

@@ -29,9 +29,15 @@ function labelPoint(geom: Polygon | MultiPolygon): [number, number] {
   let best = rings[0]!;
   let bestArea = -1;
   for (const r of rings) {
-    let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
+    let minX = Infinity,
+      minY = Infinity,
+      maxX = -Infinity,
+      maxY = -Infinity;
     for (const [x, y] of r) {
-      minX = Math.min(minX, x!); maxX = Math.max(maxX, x!); minY = Math.min(minY, y!); maxY = Math.max(maxY, y!);
+      minX = Math.min(minX, x!);
+      maxX = Math.max(maxX, x!);
+      minY = Math.min(minY, y!);
+      maxY = Math.max(maxY, y!);
     }
     const a = (maxX - minX) * (maxY - minY);
     if (a > bestArea) {
@@ -68,14 +74,26 @@ export function MilesMap({ report }: { report: IftaReport }) {
       type: 'FeatureCollection',
       features: data.jurisdictions.features
         .filter((f) => miles.has(f.properties.code))
-        .map((f) => ({ ...f, properties: { ...f.properties, miles: miles.get(f.properties.code)!, share: miles.get(f.properties.code)! / max, color: jurisdictionColor(f.properties.code) } })),
+        .map((f) => ({
+          ...f,
+          properties: {
+            ...f.properties,
+            miles: miles.get(f.properties.code)!,
+            share: miles.get(f.properties.code)! / max,
+            color: jurisdictionColor(f.properties.code),
+          },
+        })),
     };
   }, [data, miles, max]);
   const labels = useMemo<FeatureCollection<Point> | null>(() => {
     if (!fills) return null;
     return {
       type: 'FeatureCollection',
-      features: fills.features.map((f) => ({ type: 'Feature', geometry: { type: 'Point', coordinates: labelPoint(f.geometry) }, properties: { label: `${String(f.properties?.code)}\n${int(Number(f.properties?.miles))} mi` } })),
+      features: fills.features.map((f) => ({
+        type: 'Feature',
+        geometry: { type: 'Point', coordinates: labelPoint(f.geometry) },
+        properties: { label: `${String(f.properties?.code)}\n${int(Number(f.properties?.miles))} mi` },
+      })),
     };
   }, [fills]);
   const top = [...miles].sort((a, b) => b[1] - a[1]);
@@ -84,13 +102,22 @@ export function MilesMap({ report }: { report: IftaReport }) {
     <Stack gap="sm">
       <Paper withBorder pos="relative" h={{ base: 360, sm: 520 }} style={{ overflow: 'hidden' }} data-testid="ifta-map">
         {style && fills && labels ? (
-          <MapGL initialViewState={{ longitude: -96, latitude: 40, zoom: 3.1 }} mapStyle={style} style={{ width: '100%', height: '100%' }} attributionControl={false} aria-label="Map of the quarter's miles by jurisdiction">
+          <MapGL
+            initialViewState={{ longitude: -96, latitude: 40, zoom: 3.1 }}
+            mapStyle={style}
+            style={{ width: '100%', height: '100%' }}
+            attributionControl={false}
+            aria-label="Map of the quarter's miles by jurisdiction"
+          >
             <NavigationControl position="top-right" showCompass={false} />
             <Source id={MILES_SOURCE} type="geojson" data={fills}>
               <Layer
                 id="ifta-miles-fill"
                 type="fill"
-                paint={{ 'fill-color': ['get', 'color'], 'fill-opacity': ['interpolate', ['linear'], ['get', 'share'], 0, 0.18, 1, scheme === 'dark' ? 0.75 : 0.65] }}
+                paint={{
+                  'fill-color': ['get', 'color'],
+                  'fill-opacity': ['interpolate', ['linear'], ['get', 'share'], 0, 0.18, 1, scheme === 'dark' ? 0.75 : 0.65],
+                }}
               />
               <Layer id="ifta-miles-line" type="line" paint={{ 'line-color': ['get', 'color'], 'line-width': 1.2 }} />
             </Source>
@@ -99,7 +126,11 @@ export function MilesMap({ report }: { report: IftaReport }) {
                 id="ifta-miles-labels"
                 type="symbol"
                 layout={{ 'text-field': ['get', 'label'], 'text-font': [LABEL_FONT], 'text-size': 11, 'text-allow-overlap': false }}
-                paint={{ 'text-color': scheme === 'dark' ? '#f1f3f5' : '#212529', 'text-halo-color': scheme === 'dark' ? '#1f252b' : '#ffffff', 'text-halo-width': 1.5 }}
+                paint={{
+                  'text-color': scheme === 'dark' ? '#f1f3f5' : '#212529',
+                  'text-halo-color': scheme === 'dark' ? '#1f252b' : '#ffffff',
+                  'text-halo-width': 1.5,
+                }}
               />
             </Source>
           </MapGL>

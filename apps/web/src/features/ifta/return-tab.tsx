@@ -13,16 +13,36 @@ export function ReturnTable({ ret, label }: { ret: IftaReturn; label: string }) 
         <Table.Thead>
           <Table.Tr>
             <Table.Th scope="col">Jurisdiction</Table.Th>
-            <Table.Th scope="col" ta="right">Total miles</Table.Th>
-            <Table.Th scope="col" ta="right">Taxable miles</Table.Th>
-            <Table.Th scope="col" ta="right">Taxable gal</Table.Th>
-            <Table.Th scope="col" ta="right">Tax-paid gal</Table.Th>
-            <Table.Th scope="col" ta="right">Net taxable gal</Table.Th>
-            <Table.Th scope="col" ta="right">Rate</Table.Th>
-            <Table.Th scope="col" ta="right">Tax (credit)</Table.Th>
-            <Table.Th scope="col" ta="right">Surcharge</Table.Th>
-            <Table.Th scope="col" ta="right">Interest</Table.Th>
-            <Table.Th scope="col" ta="right">Total</Table.Th>
+            <Table.Th scope="col" ta="right">
+              Total miles
+            </Table.Th>
+            <Table.Th scope="col" ta="right">
+              Taxable miles
+            </Table.Th>
+            <Table.Th scope="col" ta="right">
+              Taxable gal
+            </Table.Th>
+            <Table.Th scope="col" ta="right">
+              Tax-paid gal
+            </Table.Th>
+            <Table.Th scope="col" ta="right">
+              Net taxable gal
+            </Table.Th>
+            <Table.Th scope="col" ta="right">
+              Rate
+            </Table.Th>
+            <Table.Th scope="col" ta="right">
+              Tax (credit)
+            </Table.Th>
+            <Table.Th scope="col" ta="right">
+              Surcharge
+            </Table.Th>
+            <Table.Th scope="col" ta="right">
+              Interest
+            </Table.Th>
+            <Table.Th scope="col" ta="right">
+              Total
+            </Table.Th>
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>
@@ -87,13 +107,18 @@ export function ReturnTab({ report }: { report: IftaReport }) {
       {jumps.miles > 0 && (
         <Alert color="red" variant="light" title={`${int(jumps.miles)} mi of impossible jumps are not counted`} data-testid="ifta-jumps-not-counted">
           <Text size="sm">
-            Jumps faster than 90 mph on {jumps.days} vehicle-day{jumps.days === 1 ? '' : 's'} ({jumps.jurisdictions.map((j) => `${j.jurisdiction} ${int(j.miles)}`).join(', ')}) are left out of every total until someone accepts them: mark them reviewed
-            under To review once the miles are checked.
+            Jumps faster than 90 mph on {jumps.days} vehicle-day{jumps.days === 1 ? '' : 's'} (
+            {jumps.jurisdictions.map((j) => `${j.jurisdiction} ${int(j.miles)}`).join(', ')}) are left out of every total until someone accepts them: mark them
+            reviewed under To review once the miles are checked.
           </Text>
         </Alert>
       )}
       {report.amendment && (
-        <Alert color="orange" variant="light" title={`Amendment pending: ${usd(report.amendment.difference)} against the return filed on ${report.filing?.filedAt ?? ''}`}>
+        <Alert
+          color="orange"
+          variant="light"
+          title={`Amendment pending: ${usd(report.amendment.difference)} against the return filed on ${report.filing?.filedAt ?? ''}`}
+        >
           <Text size="sm" mb="xs">
             Miles, fuel or adjustments changed after the quarter was filed. The table shows today&apos;s figures; file again to submit the amendment.
           </Text>

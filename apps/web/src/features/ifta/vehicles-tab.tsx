@@ -7,16 +7,28 @@ import { ExportMenu } from './export-menu.tsx';
 /** Miles and fuel per vehicle, with each one's odometer check and its distance records. */
 export function VehiclesTab({ report }: { report: IftaReport }) {
   return (
-    <DataState isEmpty={report.vehicles.length === 0} emptyTitle="No vehicle drove or fuelled this quarter" emptyDescription="IFTA-qualified vehicles of this fuel type appear here once their positions or purchases are in.">
+    <DataState
+      isEmpty={report.vehicles.length === 0}
+      emptyTitle="No vehicle drove or fuelled this quarter"
+      emptyDescription="IFTA-qualified vehicles of this fuel type appear here once their positions or purchases are in."
+    >
       <ScrollArea type="auto" offsetScrollbars viewportProps={{ tabIndex: 0, role: 'region', 'aria-label': 'Miles and fuel per vehicle, scrolls sideways' }}>
         <Table striped highlightOnHover withTableBorder fz="sm" miw={760} aria-label="Miles and fuel per vehicle">
           <Table.Thead>
             <Table.Tr>
               <Table.Th scope="col">Unit</Table.Th>
-              <Table.Th scope="col" ta="right">Miles</Table.Th>
-              <Table.Th scope="col" ta="right">Gallons</Table.Th>
-              <Table.Th scope="col" ta="right">MPG</Table.Th>
-              <Table.Th scope="col" ta="right">Odometer miles</Table.Th>
+              <Table.Th scope="col" ta="right">
+                Miles
+              </Table.Th>
+              <Table.Th scope="col" ta="right">
+                Gallons
+              </Table.Th>
+              <Table.Th scope="col" ta="right">
+                MPG
+              </Table.Th>
+              <Table.Th scope="col" ta="right">
+                Odometer miles
+              </Table.Th>
               <Table.Th scope="col">Miles by jurisdiction</Table.Th>
               <Table.Th scope="col">Distance records</Table.Th>
             </Table.Tr>
@@ -48,7 +60,13 @@ export function VehiclesTab({ report }: { report: IftaReport }) {
                     </Group>
                   </Table.Td>
                   <Table.Td>
-                    <ExportMenu what="distance-records" query={{ quarter: report.quarter, assetId: v.assetId }} name={`ifta-${report.quarter}-${v.unitNumber}`} compact label={`Distance records of ${v.unitNumber}`} />
+                    <ExportMenu
+                      what="distance-records"
+                      query={{ quarter: report.quarter, assetId: v.assetId }}
+                      name={`ifta-${report.quarter}-${v.unitNumber}`}
+                      compact
+                      label={`Distance records of ${v.unitNumber}`}
+                    />
                   </Table.Td>
                 </Table.Tr>
               );
@@ -58,7 +76,8 @@ export function VehiclesTab({ report }: { report: IftaReport }) {
       </ScrollArea>
       <Stack gap={0} mt="xs">
         <Text size="xs" c="dimmed">
-          Odometer miles: the odometer&apos;s travel over the quarter&apos;s days that had readings; more than 10 % from the recorded miles is listed under To review.
+          Odometer miles: the odometer&apos;s travel over the quarter&apos;s days that had readings; more than 10 % from the recorded miles is listed under To
+          review.
         </Text>
       </Stack>
     </DataState>

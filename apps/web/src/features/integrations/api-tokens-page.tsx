@@ -1,6 +1,24 @@
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ActionIcon, Alert, Badge, Button, Checkbox, Code, CopyButton, Group, Modal, Paper, SimpleGrid, Stack, Table, Text, TextInput, Textarea, Tooltip } from '@mantine/core';
+import {
+  ActionIcon,
+  Alert,
+  Badge,
+  Button,
+  Checkbox,
+  Code,
+  CopyButton,
+  Group,
+  Modal,
+  Paper,
+  SimpleGrid,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  Textarea,
+  Tooltip,
+} from '@mantine/core';
 import { IconAlertTriangle, IconCheck, IconCopy, IconKey, IconPlus, IconTrash } from '@tabler/icons-react';
 import { apiTokenInputSchema, PERMISSION_AREAS, TOKEN_PERMISSIONS, type ApiToken, type ApiTokenCreated } from '@fleet/api-contract';
 import { confirmAction } from '../../components/confirm-dialog.tsx';
@@ -33,7 +51,14 @@ export default function ApiTokensPage() {
     </Button>
   );
   const onRevoke = async (x: ApiToken) => {
-    if (await confirmAction({ title: t('integrations.tokens.revokeTitle', { name: x.name }), message: t('integrations.tokens.revokeMessage'), confirmLabel: t('integrations.tokens.revoke'), cancelLabel: t('common.cancel') }))
+    if (
+      await confirmAction({
+        title: t('integrations.tokens.revokeTitle', { name: x.name }),
+        message: t('integrations.tokens.revokeMessage'),
+        confirmLabel: t('integrations.tokens.revoke'),
+        cancelLabel: t('common.cancel'),
+      })
+    )
       revoke.mutate(x.id, { onSuccess: () => notify({ type: 'success', title: t('integrations.tokens.revoked', { name: x.name }), timeout: 4000 }) });
   };
   return (
@@ -85,7 +110,14 @@ export default function ApiTokensPage() {
           />
         )}
       </Modal>
-      <Modal opened={created !== null} onClose={() => setCreated(null)} title={t('integrations.tokens.createdTitle')} centered size="lg" closeOnClickOutside={false}>
+      <Modal
+        opened={created !== null}
+        onClose={() => setCreated(null)}
+        title={t('integrations.tokens.createdTitle')}
+        centered
+        size="lg"
+        closeOnClickOutside={false}
+      >
         {created && <ShownOnce token={created} onClose={() => setCreated(null)} />}
       </Modal>
     </>
@@ -153,7 +185,14 @@ function TokenRow({ token: x, onRevoke }: { token: ApiToken; onRevoke: () => voi
         )}
       </Table.Td>
       <Table.Td ta="right">
-        <Button variant="subtle" color="red" size="xs" leftSection={<IconTrash size={14} />} onClick={onRevoke} aria-label={t('integrations.tokens.revokeLabel', { name: x.name })}>
+        <Button
+          variant="subtle"
+          color="red"
+          size="xs"
+          leftSection={<IconTrash size={14} />}
+          onClick={onRevoke}
+          aria-label={t('integrations.tokens.revokeLabel', { name: x.name })}
+        >
           {t('integrations.tokens.revoke')}
         </Button>
       </Table.Td>
@@ -172,7 +211,10 @@ function TokenForm({ onClose, onCreated }: { onClose: () => void; onCreated: (c:
   const [ips, setIps] = useState('');
   const [errors, setErrors] = useState<Record<string, string>>({});
   const held = useMemo(() => new Set(me?.permissions ?? []), [me]);
-  const areas = PERMISSION_AREAS.map((a) => ({ ...a, permissions: a.permissions.filter((p) => TOKEN_PERMISSIONS.includes(p.code) && held.has(p.code)) })).filter((a) => a.permissions.length > 0);
+  const areas = PERMISSION_AREAS.map((a) => ({
+    ...a,
+    permissions: a.permissions.filter((p) => TOKEN_PERMISSIONS.includes(p.code) && held.has(p.code)),
+  })).filter((a) => a.permissions.length > 0);
   const submit = async (e: React.FormEvent) => {
     e.preventDefault();
     const body = {
@@ -200,8 +242,23 @@ function TokenForm({ onClose, onCreated }: { onClose: () => void; onCreated: (c:
   return (
     <form onSubmit={(e) => void submit(e)} noValidate aria-label={t('integrations.tokens.create')}>
       <Stack gap="sm">
-        <TextInput label={t('integrations.tokens.name')} placeholder={t('integrations.tokens.namePlaceholder')} required value={name} onChange={(e) => setName(e.currentTarget.value)} error={errors.name} data-autofocus />
-        <Checkbox.Group label={t('integrations.tokens.permissions')} description={t('integrations.tokens.permissionsHint')} value={permissions} onChange={setPermissions} error={errors.permissions} required>
+        <TextInput
+          label={t('integrations.tokens.name')}
+          placeholder={t('integrations.tokens.namePlaceholder')}
+          required
+          value={name}
+          onChange={(e) => setName(e.currentTarget.value)}
+          error={errors.name}
+          data-autofocus
+        />
+        <Checkbox.Group
+          label={t('integrations.tokens.permissions')}
+          description={t('integrations.tokens.permissionsHint')}
+          value={permissions}
+          onChange={setPermissions}
+          error={errors.permissions}
+          required
+        >
           <Stack gap="xs" mt="xs">
             {areas.map((a) => (
               <Paper key={a.area} withBorder p="xs" radius="sm">
@@ -217,8 +274,24 @@ function TokenForm({ onClose, onCreated }: { onClose: () => void; onCreated: (c:
             ))}
           </Stack>
         </Checkbox.Group>
-        <TextInput type="datetime-local" label={t('integrations.tokens.expiresAt')} description={t('integrations.tokens.expiresHint')} value={expires} onChange={(e) => setExpires(e.currentTarget.value)} error={errors.expiresAt} />
-        <Textarea label={t('integrations.tokens.allowedIps')} description={t('integrations.tokens.allowedIpsHint')} autosize minRows={2} value={ips} onChange={(e) => setIps(e.currentTarget.value)} error={errors.allowedIps} placeholder="203.0.113.0/24" />
+        <TextInput
+          type="datetime-local"
+          label={t('integrations.tokens.expiresAt')}
+          description={t('integrations.tokens.expiresHint')}
+          value={expires}
+          onChange={(e) => setExpires(e.currentTarget.value)}
+          error={errors.expiresAt}
+        />
+        <Textarea
+          label={t('integrations.tokens.allowedIps')}
+          description={t('integrations.tokens.allowedIpsHint')}
+          autosize
+          minRows={2}
+          value={ips}
+          onChange={(e) => setIps(e.currentTarget.value)}
+          error={errors.allowedIps}
+          placeholder="203.0.113.0/24"
+        />
         {errors.root && (
           <Alert color="red" variant="light" role="alert">
             {errors.root}

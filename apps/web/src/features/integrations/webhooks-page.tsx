@@ -1,8 +1,41 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Accordion, ActionIcon, Alert, Badge, Button, Checkbox, Code, CopyButton, Group, Menu, Modal, Pagination, Paper, ScrollArea, Stack, Switch, Text, TextInput, Tooltip } from '@mantine/core';
+import {
+  Accordion,
+  ActionIcon,
+  Alert,
+  Badge,
+  Button,
+  Checkbox,
+  Code,
+  CopyButton,
+  Group,
+  Menu,
+  Modal,
+  Pagination,
+  Paper,
+  ScrollArea,
+  Stack,
+  Switch,
+  Text,
+  TextInput,
+  Tooltip,
+} from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
-import { IconAlertTriangle, IconCheck, IconClockExclamation, IconCopy, IconDots, IconList, IconPencil, IconPlus, IconRefresh, IconSend, IconTrash, IconWebhook } from '@tabler/icons-react';
+import {
+  IconAlertTriangle,
+  IconCheck,
+  IconClockExclamation,
+  IconCopy,
+  IconDots,
+  IconList,
+  IconPencil,
+  IconPlus,
+  IconRefresh,
+  IconSend,
+  IconTrash,
+  IconWebhook,
+} from '@tabler/icons-react';
 import { webhookInputSchema, type Webhook, type WebhookDelivery } from '@fleet/api-contract';
 import { confirmAction } from '../../components/confirm-dialog.tsx';
 import { DataState } from '../../components/data-state.tsx';
@@ -71,7 +104,13 @@ export default function WebhooksPage() {
           ))}
         </Stack>
       </DataState>
-      <Modal opened={editing !== null} onClose={() => setEditing(null)} title={editing === 'new' ? t('integrations.hooks.addTitle') : t('integrations.hooks.editTitle')} centered size="xl">
+      <Modal
+        opened={editing !== null}
+        onClose={() => setEditing(null)}
+        title={editing === 'new' ? t('integrations.hooks.addTitle') : t('integrations.hooks.editTitle')}
+        centered
+        size="xl"
+      >
         {editing !== null && (
           <HookForm
             hook={editing === 'new' ? null : editing}
@@ -83,7 +122,14 @@ export default function WebhooksPage() {
           />
         )}
       </Modal>
-      <Modal opened={secret !== null} onClose={() => setSecret(null)} title={t('integrations.hooks.secretTitle')} centered size="lg" closeOnClickOutside={false}>
+      <Modal
+        opened={secret !== null}
+        onClose={() => setSecret(null)}
+        title={t('integrations.hooks.secretTitle')}
+        centered
+        size="lg"
+        closeOnClickOutside={false}
+      >
         {secret && <SecretShownOnce secret={secret.secret} until={secret.until} onClose={() => setSecret(null)} />}
       </Modal>
       {viewing && <DeliveriesModal hook={viewing} onClose={() => setViewing(null)} />}
@@ -91,19 +137,51 @@ export default function WebhooksPage() {
   );
 }
 
-function HookCard({ hook: h, onEdit, onDeliveries, onSecret }: { hook: Webhook; onEdit: () => void; onDeliveries: () => void; onSecret: (s: { secret: string; until: string }) => void }) {
+function HookCard({
+  hook: h,
+  onEdit,
+  onDeliveries,
+  onSecret,
+}: {
+  hook: Webhook;
+  onEdit: () => void;
+  onDeliveries: () => void;
+  onSecret: (s: { secret: string; until: string }) => void;
+}) {
   const { t } = useTranslation();
   const test = useSendTest();
   const rotate = useRotateSecret();
   const remove = useDeleteWebhook();
-  const state = h.enabled ? t('integrations.hooks.on') : h.disabledReason === 'GONE' ? t('integrations.hooks.offGone') : h.disabledReason === 'FAILING' ? t('integrations.hooks.offFailing') : t('integrations.hooks.off');
+  const state = h.enabled
+    ? t('integrations.hooks.on')
+    : h.disabledReason === 'GONE'
+      ? t('integrations.hooks.offGone')
+      : h.disabledReason === 'FAILING'
+        ? t('integrations.hooks.offFailing')
+        : t('integrations.hooks.off');
   const onRotate = async () => {
-    if (!(await confirmAction({ title: t('integrations.hooks.rotateTitle'), message: t('integrations.hooks.rotateMessage'), confirmLabel: t('integrations.hooks.rotate'), cancelLabel: t('common.cancel'), danger: false }))) return;
+    if (
+      !(await confirmAction({
+        title: t('integrations.hooks.rotateTitle'),
+        message: t('integrations.hooks.rotateMessage'),
+        confirmLabel: t('integrations.hooks.rotate'),
+        cancelLabel: t('common.cancel'),
+        danger: false,
+      }))
+    )
+      return;
     const r = await rotate.mutateAsync(h.id);
     onSecret({ secret: r.secret, until: r.previousSecretExpiresAt });
   };
   const onDelete = async () => {
-    if (await confirmAction({ title: t('integrations.hooks.deleteTitle'), message: t('integrations.hooks.deleteMessage', { url: h.url }), confirmLabel: t('integrations.hooks.delete'), cancelLabel: t('common.cancel') }))
+    if (
+      await confirmAction({
+        title: t('integrations.hooks.deleteTitle'),
+        message: t('integrations.hooks.deleteMessage', { url: h.url }),
+        confirmLabel: t('integrations.hooks.delete'),
+        cancelLabel: t('common.cancel'),
+      })
+    )
       remove.mutate(h.id, { onSuccess: () => notify({ type: 'success', title: t('integrations.hooks.deleted'), timeout: 4000 }) });
   };
   return (
@@ -136,8 +214,20 @@ function HookCard({ hook: h, onEdit, onDeliveries, onSecret }: { hook: Webhook; 
               </Badge>
             )}
             {h.enabled && h.consecutiveTimeouts > 0 && (
-              <Tooltip label={t('integrations.hooks.timingOutHint', { count: h.consecutiveTimeouts })} multiline w={300} withArrow events={{ hover: true, focus: true, touch: true }}>
-                <Badge color="orange" variant="light" leftSection={<IconClockExclamation size={12} aria-hidden />} tabIndex={0} aria-label={`${t('integrations.hooks.timingOut')}: ${t('integrations.hooks.timingOutHint', { count: h.consecutiveTimeouts })}`}>
+              <Tooltip
+                label={t('integrations.hooks.timingOutHint', { count: h.consecutiveTimeouts })}
+                multiline
+                w={300}
+                withArrow
+                events={{ hover: true, focus: true, touch: true }}
+              >
+                <Badge
+                  color="orange"
+                  variant="light"
+                  leftSection={<IconClockExclamation size={12} aria-hidden />}
+                  tabIndex={0}
+                  aria-label={`${t('integrations.hooks.timingOut')}: ${t('integrations.hooks.timingOutHint', { count: h.consecutiveTimeouts })}`}
+                >
                   {t('integrations.hooks.timingOut')}
                 </Badge>
               </Tooltip>
@@ -157,7 +247,15 @@ function HookCard({ hook: h, onEdit, onDeliveries, onSecret }: { hook: Webhook; 
           )}
         </Stack>
         <Group gap={6} wrap="nowrap">
-          <Button variant="light" size="xs" leftSection={<IconSend size={14} />} loading={test.isPending} disabled={!h.enabled} onClick={() => test.mutate(h.id, { onSuccess: () => notify({ type: 'success', title: t('integrations.hooks.testSent'), timeout: 3000 }) })} visibleFrom="sm">
+          <Button
+            variant="light"
+            size="xs"
+            leftSection={<IconSend size={14} />}
+            loading={test.isPending}
+            disabled={!h.enabled}
+            onClick={() => test.mutate(h.id, { onSuccess: () => notify({ type: 'success', title: t('integrations.hooks.testSent'), timeout: 3000 }) })}
+            visibleFrom="sm"
+          >
             {t('integrations.hooks.test')}
           </Button>
           <Button variant="default" size="xs" leftSection={<IconList size={14} />} onClick={onDeliveries} visibleFrom="sm">
@@ -170,7 +268,12 @@ function HookCard({ hook: h, onEdit, onDeliveries, onSecret }: { hook: Webhook; 
               </ActionIcon>
             </Menu.Target>
             <Menu.Dropdown>
-              <Menu.Item leftSection={<IconSend size={14} />} disabled={!h.enabled} onClick={() => test.mutate(h.id, { onSuccess: () => notify({ type: 'success', title: t('integrations.hooks.testSent'), timeout: 3000 }) })} hiddenFrom="sm">
+              <Menu.Item
+                leftSection={<IconSend size={14} />}
+                disabled={!h.enabled}
+                onClick={() => test.mutate(h.id, { onSuccess: () => notify({ type: 'success', title: t('integrations.hooks.testSent'), timeout: 3000 }) })}
+                hiddenFrom="sm"
+              >
                 {t('integrations.hooks.test')}
               </Menu.Item>
               <Menu.Item leftSection={<IconList size={14} />} onClick={onDeliveries} hiddenFrom="sm">
@@ -182,7 +285,12 @@ function HookCard({ hook: h, onEdit, onDeliveries, onSecret }: { hook: Webhook; 
               <Menu.Item leftSection={<IconRefresh size={14} />} onClick={() => void onRotate()}>
                 {t('integrations.hooks.rotate')}
               </Menu.Item>
-              <Menu.Item leftSection={<IconTrash size={14} />} color="red" onClick={() => void onDelete()} aria-label={t('integrations.hooks.deleteLabel', { url: h.url })}>
+              <Menu.Item
+                leftSection={<IconTrash size={14} />}
+                color="red"
+                onClick={() => void onDelete()}
+                aria-label={t('integrations.hooks.deleteLabel', { url: h.url })}
+              >
                 {t('integrations.hooks.delete')}
               </Menu.Item>
             </Menu.Dropdown>
@@ -226,10 +334,30 @@ function HookForm({ hook, onClose, onCreated }: { hook: Webhook | null; onClose:
   return (
     <form onSubmit={(e) => void submit(e)} noValidate aria-label={hook ? t('integrations.hooks.editTitle') : t('integrations.hooks.addTitle')}>
       <Stack gap="sm">
-        <TextInput label={t('integrations.hooks.url')} placeholder={t('integrations.hooks.urlPlaceholder')} required value={url} onChange={(e) => setUrl(e.currentTarget.value)} error={errors.url} data-autofocus />
-        <TextInput label={t('integrations.hooks.descriptionField')} value={description} onChange={(e) => setDescription(e.currentTarget.value)} error={errors.description} />
+        <TextInput
+          label={t('integrations.hooks.url')}
+          placeholder={t('integrations.hooks.urlPlaceholder')}
+          required
+          value={url}
+          onChange={(e) => setUrl(e.currentTarget.value)}
+          error={errors.url}
+          data-autofocus
+        />
+        <TextInput
+          label={t('integrations.hooks.descriptionField')}
+          value={description}
+          onChange={(e) => setDescription(e.currentTarget.value)}
+          error={errors.description}
+        />
         <Switch label={t('integrations.hooks.enabled')} checked={enabled} onChange={(e) => setEnabled(e.currentTarget.checked)} />
-        <Checkbox.Group label={t('integrations.hooks.events')} description={t('integrations.hooks.eventsHint')} value={events} onChange={setEvents} error={errors.events} required>
+        <Checkbox.Group
+          label={t('integrations.hooks.events')}
+          description={t('integrations.hooks.eventsHint')}
+          value={events}
+          onChange={setEvents}
+          error={errors.events}
+          required
+        >
           <DataState isLoading={types.isLoading} error={types.error} onRetry={() => void types.refetch()}>
             <Accordion variant="separated" mt="xs" chevronPosition="right" multiple>
               {(types.data?.content ?? []).map((x) => (
@@ -319,7 +447,14 @@ function DeliveriesModal({ hook, onClose }: { hook: Webhook; onClose: () => void
   const pages = list.data?.totalPages ?? 0;
   return (
     <Modal opened onClose={onClose} title={t('integrations.hooks.deliveriesOf', { url: hook.url })} size="xl" fullScreen={small} centered>
-      <DataState isLoading={list.isLoading} error={list.error} onRetry={() => void list.refetch()} isEmpty={rows.length === 0} emptyTitle={t('integrations.hooks.noDeliveries')} emptyDescription={t('integrations.hooks.noDeliveriesHint')}>
+      <DataState
+        isLoading={list.isLoading}
+        error={list.error}
+        onRetry={() => void list.refetch()}
+        isEmpty={rows.length === 0}
+        emptyTitle={t('integrations.hooks.noDeliveries')}
+        emptyDescription={t('integrations.hooks.noDeliveriesHint')}
+      >
         <Accordion variant="separated" aria-label={t('integrations.hooks.deliveries')}>
           {rows.map((d) => (
             <Accordion.Item key={d.id} value={d.id} data-testid="delivery">
@@ -368,7 +503,18 @@ function DeliveriesModal({ hook, onClose }: { hook: Webhook; onClose: () => void
                     </Code>
                   </ScrollArea.Autosize>
                   <Group justify="flex-end">
-                    <Button size="xs" variant="light" leftSection={<IconSend size={14} />} loading={resend.isPending} onClick={() => resend.mutate({ id: hook.id, deliveryId: d.id }, { onSuccess: () => notify({ type: 'success', title: t('integrations.hooks.resent'), timeout: 3000 }) })}>
+                    <Button
+                      size="xs"
+                      variant="light"
+                      leftSection={<IconSend size={14} />}
+                      loading={resend.isPending}
+                      onClick={() =>
+                        resend.mutate(
+                          { id: hook.id, deliveryId: d.id },
+                          { onSuccess: () => notify({ type: 'success', title: t('integrations.hooks.resent'), timeout: 3000 }) },
+                        )
+                      }
+                    >
                       {t('integrations.hooks.resend')}
                     </Button>
                   </Group>
@@ -379,7 +525,13 @@ function DeliveriesModal({ hook, onClose }: { hook: Webhook; onClose: () => void
         </Accordion>
         {pages > 1 && (
           <Group justify="center" mt="md">
-            <Pagination total={pages} value={page + 1} onChange={(p) => setPage(p - 1)} size="sm" aria-label={t('integrations.hooks.page', { page: page + 1, pages })} />
+            <Pagination
+              total={pages}
+              value={page + 1}
+              onChange={(p) => setPage(p - 1)}
+              size="sm"
+              aria-label={t('integrations.hooks.page', { page: page + 1, pages })}
+            />
           </Group>
         )}
       </DataState>
@@ -394,4 +546,3 @@ function DeliveriesModal({ hook, onClose }: { hook: Webhook; onClose: () => void
     </Modal>
   );
 }
-

@@ -1,6 +1,17 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type {
-  Defect, GroundingCodes, InspectionDue, InspectionItems, MaintenanceDue, MaintenanceNext, MaintenanceSchedule, MaintenanceScheduleInput, Organization, Page, Signature, WorkOrder,
+  Defect,
+  GroundingCodes,
+  InspectionDue,
+  InspectionItems,
+  MaintenanceDue,
+  MaintenanceNext,
+  MaintenanceSchedule,
+  MaintenanceScheduleInput,
+  Organization,
+  Page,
+  Signature,
+  WorkOrder,
   WorkOrderInput,
 } from '@fleet/api-contract';
 import { ApiError, api } from '../../lib/api-client.ts';
@@ -46,7 +57,8 @@ export const useDefects = (q: Record<string, QueryValue>, enabled = true) => use
 export const useWorkOrders = (q: Record<string, QueryValue>, enabled = true) => useMaintenanceList<WorkOrder>('work-orders', q, enabled);
 export const useSchedules = (q: Record<string, QueryValue>, enabled = true) => useMaintenanceList<MaintenanceSchedule>('maintenance-schedules', q, enabled);
 export const useDue = (q: Record<string, QueryValue>, enabled = true) => useMaintenanceList<MaintenanceDue>('maintenance/due', q, enabled);
-export const useInspectionsDue = (q: Record<string, QueryValue>, enabled = true) => useMaintenanceList<InspectionDue>('maintenance/inspections-due', q, enabled);
+export const useInspectionsDue = (q: Record<string, QueryValue>, enabled = true) =>
+  useMaintenanceList<InspectionDue>('maintenance/inspections-due', q, enabled);
 
 export function useWorkOrder(id: string | null) {
   const orgId = useEffectiveOrganizationId();
@@ -71,7 +83,10 @@ export function useNextService(assetId: string | null, enabled = true) {
   const orgId = useEffectiveOrganizationId();
   return useQuery({
     queryKey: [...maintenanceRoot(orgId), 'next', assetId ?? ''] as const,
-    queryFn: ({ signal }) => orEmpty(() => api<MaintenanceNext>(orgPathFor(orgId ?? '', '/maintenance/next'), { query: { assetId: assetId ?? '' }, signal, toast: false }), { items: [] }),
+    queryFn: ({ signal }) =>
+      orEmpty(() => api<MaintenanceNext>(orgPathFor(orgId ?? '', '/maintenance/next'), { query: { assetId: assetId ?? '' }, signal, toast: false }), {
+        items: [],
+      }),
     enabled: enabled && !!orgId && !!assetId,
   });
 }
@@ -81,7 +96,8 @@ export function useOwnInspectionItems() {
   const orgId = useEffectiveOrganizationId();
   return useQuery({
     queryKey: [...maintenanceRoot(orgId), 'inspection-items'] as const,
-    queryFn: ({ signal }) => orEmpty(() => api<InspectionItems>(orgPathFor(orgId ?? '', '/maintenance/inspection-items'), { signal, toast: false }), { items: [] }),
+    queryFn: ({ signal }) =>
+      orEmpty(() => api<InspectionItems>(orgPathFor(orgId ?? '', '/maintenance/inspection-items'), { signal, toast: false }), { items: [] }),
     enabled: !!orgId,
   });
 }
@@ -143,8 +159,10 @@ export interface Certification {
 export const certifyDefect = (orgId: string, { id, body }: { id: string; body: Certification }) =>
   api<Defect>(at(orgId, `/defects/${encodeURIComponent(id)}`), { method: 'PUT', body, toast: false });
 
-export const saveInspectionItems = (orgId: string, body: InspectionItems) => api<InspectionItems>(at(orgId, '/maintenance/inspection-items'), { method: 'PUT', body, toast: false });
-export const saveGroundingCodes = (orgId: string, body: { codes: string[] }) => api<GroundingCodes>(at(orgId, '/maintenance/grounding-codes'), { method: 'PUT', body, toast: false });
+export const saveInspectionItems = (orgId: string, body: InspectionItems) =>
+  api<InspectionItems>(at(orgId, '/maintenance/inspection-items'), { method: 'PUT', body, toast: false });
+export const saveGroundingCodes = (orgId: string, body: { codes: string[] }) =>
+  api<GroundingCodes>(at(orgId, '/maintenance/grounding-codes'), { method: 'PUT', body, toast: false });
 
 /** Downloads a report's or a unit's maintenance history export (`dvirs/{id}/export`, `maintenance/history/export`). */
 export async function downloadMaintenance(path: string, query: Record<string, QueryValue>, fileName: string): Promise<void> {

@@ -25,7 +25,13 @@ const vehicle = (over: Partial<LiveVehicle> = {}): LiveVehicle => ({
 /** A frame scheduler the test advances by hand. */
 function frames() {
   const queue: Array<() => void> = [];
-  return { schedule: (cb: () => void) => queue.push(cb), run: () => queue.splice(0).forEach((cb) => cb()), get pending() { return queue.length; } };
+  return {
+    schedule: (cb: () => void) => queue.push(cb),
+    run: () => queue.splice(0).forEach((cb) => cb()),
+    get pending() {
+      return queue.length;
+    },
+  };
 }
 
 describe('LiveStore', () => {
@@ -40,7 +46,10 @@ describe('LiveStore', () => {
     // A new position keeps the order and carries the new fix.
     store.update([{ ...a, latitude: 36, fixTime: '2026-11-20T12:00:05.000Z' }]);
     f.run();
-    expect(store.getState().sorted.map((v) => [v.unitNumber, v.latitude])).toEqual([['T9', 35], ['T10', 36]]);
+    expect(store.getState().sorted.map((v) => [v.unitNumber, v.latitude])).toEqual([
+      ['T9', 35],
+      ['T10', 36],
+    ]);
     // A vehicle that appears and one that is renumbered take their places.
     const c = vehicle({ unitNumber: 'T1' });
     store.update([c, { ...b, unitNumber: 'T99', fixTime: '2026-11-20T12:00:06.000Z' }]);

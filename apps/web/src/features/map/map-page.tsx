@@ -133,11 +133,28 @@ export default function MapPage() {
           </Alert>
         )}
 
-        {selected && <VehicleCard vehicle={selected} place={places.atPlace.get(selected.assetId) ?? null} units={units} follow={selection.follow} onFollow={selection.setFollow} onClose={selection.close} />}
+        {selected && (
+          <VehicleCard
+            vehicle={selected}
+            place={places.atPlace.get(selected.assetId) ?? null}
+            units={units}
+            follow={selection.follow}
+            onFollow={selection.setFollow}
+            onClose={selection.close}
+          />
+        )}
       </Paper>
 
       {mobile && (
-        <Drawer opened={listOpen} onClose={() => setListOpen(false)} title="Vehicles" position="left" size="100%" padding={0} styles={{ header: { paddingInline: 'var(--mantine-spacing-md)' } }}>
+        <Drawer
+          opened={listOpen}
+          onClose={() => setListOpen(false)}
+          title="Vehicles"
+          position="left"
+          size="100%"
+          padding={0}
+          styles={{ header: { paddingInline: 'var(--mantine-spacing-md)' } }}
+        >
           <Box h="calc(100dvh - 70px)" style={{ display: 'flex', flexDirection: 'column' }}>
             {list}
           </Box>

@@ -8,7 +8,21 @@ import { formatSpeed, type UnitSystem } from '../../lib/units.ts';
 import { STATUS_LABELS, STATUS_TONES } from './vehicle-layers.ts';
 
 /** The chosen vehicle over the map: its place, driver, speed, age and position, Follow, and a link to its history. */
-export function VehicleCard({ vehicle: v, place, units, follow, onFollow, onClose }: { vehicle: LiveVehicle; place: VehiclePlace | null; units: UnitSystem; follow: boolean; onFollow: (f: boolean) => void; onClose: () => void }) {
+export function VehicleCard({
+  vehicle: v,
+  place,
+  units,
+  follow,
+  onFollow,
+  onClose,
+}: {
+  vehicle: LiveVehicle;
+  place: VehiclePlace | null;
+  units: UnitSystem;
+  follow: boolean;
+  onFollow: (f: boolean) => void;
+  onClose: () => void;
+}) {
   const row = (label: string, value: string) => (
     <Group justify="space-between" gap="xs" wrap="nowrap">
       <Text size="xs" c="dimmed">

@@ -15,7 +15,12 @@ export const STATUS_COLORS: Record<VehicleStatus, string> = {
 };
 
 /** Text colours of the status chips and badges (Mantine names; the theme keeps their text at 4.5:1). */
-export const STATUS_TONES: Record<VehicleStatus, 'green' | 'orange' | 'blue' | 'gray'> = { MOVING: 'green', IDLING: 'orange', STOPPED: 'blue', OFFLINE: 'gray' };
+export const STATUS_TONES: Record<VehicleStatus, 'green' | 'orange' | 'blue' | 'gray'> = {
+  MOVING: 'green',
+  IDLING: 'orange',
+  STOPPED: 'blue',
+  OFFLINE: 'gray',
+};
 
 export const STATUS_LABELS: Record<VehicleStatus, string> = { MOVING: 'Moving', IDLING: 'Idling', STOPPED: 'Stopped', OFFLINE: 'Offline' };
 
@@ -66,7 +71,17 @@ export function vehiclesSource(data: FeatureCollection<Point, VehicleProps>): Ge
   };
 }
 
-const statusColor = ['match', ['get', 'status'], 'MOVING', STATUS_COLORS.MOVING, 'IDLING', STATUS_COLORS.IDLING, 'STOPPED', STATUS_COLORS.STOPPED, STATUS_COLORS.OFFLINE] as unknown as string;
+const statusColor = [
+  'match',
+  ['get', 'status'],
+  'MOVING',
+  STATUS_COLORS.MOVING,
+  'IDLING',
+  STATUS_COLORS.IDLING,
+  'STOPPED',
+  STATUS_COLORS.STOPPED,
+  STATUS_COLORS.OFFLINE,
+] as unknown as string;
 const isCluster: ExpressionSpecification = ['has', 'point_count'];
 const notCluster: ExpressionSpecification = ['!', ['has', 'point_count']];
 

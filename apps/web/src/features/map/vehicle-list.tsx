@@ -93,7 +93,13 @@ const VIRTUALIZE_ABOVE = 200;
  * The vehicle rows. A small fleet renders every row (find-in-page works); a big one renders only
  * the rows in view, so thousands of vehicles updating every second cost a few dozen rows.
  */
-function VehicleRows(p: { vehicles: LiveVehicle[]; selectedId: string | null; onSelect: (v: LiveVehicle) => void; units: UnitSystem; viewport: RefObject<HTMLDivElement | null> }) {
+function VehicleRows(p: {
+  vehicles: LiveVehicle[];
+  selectedId: string | null;
+  onSelect: (v: LiveVehicle) => void;
+  units: UnitSystem;
+  viewport: RefObject<HTMLDivElement | null>;
+}) {
   const virtual = p.vehicles.length > VIRTUALIZE_ABOVE;
   const virtualizer = useVirtualizer({
     count: p.vehicles.length,
@@ -164,4 +170,3 @@ function VehicleRows(p: { vehicles: LiveVehicle[]; selectedId: string | null; on
     </ul>
   );
 }
-

@@ -78,7 +78,14 @@ export function Conversation({ orgId, driverId, loadId = null, side, title, heig
           {title}
         </Text>
       )}
-      <div ref={scroller} className={classes.thread} style={unknown ? { maxHeight: height } : { height }} role="log" aria-label={title ? t('messages.logWith', { name: title }) : t('messages.log')} aria-live="polite">
+      <div
+        ref={scroller}
+        className={classes.thread}
+        style={unknown ? { maxHeight: height } : { height }}
+        role="log"
+        aria-label={title ? t('messages.logWith', { name: title }) : t('messages.log')}
+        aria-live="polite"
+      >
         {thread.isLoading && <Loader size="sm" m="md" aria-label={t('messages.log')} />}
         {thread.error && (
           <Alert color="red" variant="light" m="xs">
@@ -278,22 +285,27 @@ function Composer({ orgId, driverId, loadId, side }: { orgId: string; driverId: 
       // The time it was written goes with it: sent late, it keeps that time (issue 66).
       const madeAt = Date.now();
       const body: MessageBody = { ...input, recordedAt: new Date(madeAt).toISOString() };
-      sendRecord({ id: input.clientId, kind: 'MESSAGE', madeAt, label: `${t('messages.toDispatch')}: ${text.slice(0, 40)}`, path: paths.messages, body, uploads })
+      sendRecord({
+        id: input.clientId,
+        kind: 'MESSAGE',
+        madeAt,
+        label: `${t('messages.toDispatch')}: ${text.slice(0, 40)}`,
+        path: paths.messages,
+        body,
+        uploads,
+      })
         .then(done, (err: unknown) => setError(err instanceof ApiError ? errorWords(t, err) : t('messages.notSent')))
         .finally(() => setSending(false));
       return;
     }
-    send.mutate(
-      input,
-      {
-        onSuccess: () => {
-          setBody('');
-          setPhotos([]);
-          clientId.current = newClientId();
-        },
-        onError: (err) => setError(err instanceof ApiError ? (err.body?.message ?? err.message) : t('messages.notSent')),
+    send.mutate(input, {
+      onSuccess: () => {
+        setBody('');
+        setPhotos([]);
+        clientId.current = newClientId();
       },
-    );
+      onError: (err) => setError(err instanceof ApiError ? (err.body?.message ?? err.message) : t('messages.notSent')),
+    });
   };
 
   return (
@@ -303,13 +315,23 @@ function Composer({ orgId, driverId, loadId, side }: { orgId: string; driverId: 
           {photos.map((p, i) => (
             <div key={p.id} className={classes.attached}>
               <Image src={p.url} alt={t('messages.attached', { n: i + 1 })} w={56} h={56} fit="cover" radius="sm" />
-              <CloseButton size="xs" className={classes.remove} aria-label={t('messages.removePhoto', { n: i + 1 })} onClick={() => setPhotos((x) => x.filter((y) => y.id !== p.id))} />
+              <CloseButton
+                size="xs"
+                className={classes.remove}
+                aria-label={t('messages.removePhoto', { n: i + 1 })}
+                onClick={() => setPhotos((x) => x.filter((y) => y.id !== p.id))}
+              />
             </div>
           ))}
         </Group>
       )}
       <Group gap={6} align="flex-end" wrap="nowrap">
-        <FileButton onChange={(f) => void attach(f)} accept="image/png,image/jpeg,image/gif,image/webp" capture={side === 'DRIVER' ? 'environment' : undefined} disabled={photos.length >= MAX_PHOTOS}>
+        <FileButton
+          onChange={(f) => void attach(f)}
+          accept="image/png,image/jpeg,image/gif,image/webp"
+          capture={side === 'DRIVER' ? 'environment' : undefined}
+          disabled={photos.length >= MAX_PHOTOS}
+        >
           {(props) => (
             <ActionIcon {...props} size="lg" variant="default" loading={uploading} aria-label={t('messages.addPhoto')}>
               <IconCamera size={18} aria-hidden />

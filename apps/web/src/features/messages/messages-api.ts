@@ -21,7 +21,11 @@ export const threadQuery = (orgId: string, driverId: string, loadId: string | nu
   infiniteQueryOptions({
     queryKey: messageKeys.thread(orgId, driverId, loadId),
     queryFn: ({ pageParam, signal }) =>
-      api<MessagePage>(path(orgId), { query: { driverId, ...(loadId ? { loadId } : {}), ...(pageParam ? { before: pageParam } : {}), size: 30 }, signal, toast: false }),
+      api<MessagePage>(path(orgId), {
+        query: { driverId, ...(loadId ? { loadId } : {}), ...(pageParam ? { before: pageParam } : {}), size: 30 },
+        signal,
+        toast: false,
+      }),
     initialPageParam: '',
     getNextPageParam: (last) => last.nextBefore ?? undefined,
     staleTime: 0,
@@ -74,5 +78,7 @@ export function useMarkRead(orgId: string) {
 
 /** A fresh id for a message, so a resend after a lost answer stores it once. */
 export function newClientId(): string {
-  return typeof crypto !== 'undefined' && 'randomUUID' in crypto ? crypto.randomUUID() : `m${Date.now().toString(36)}${Math.random().toString(36).slice(2, 10)}`;
+  return typeof crypto !== 'undefined' && 'randomUUID' in crypto
+    ? crypto.randomUUID()
+    : `m${Date.now().toString(36)}${Math.random().toString(36).slice(2, 10)}`;
 }

@@ -54,7 +54,13 @@ export default function MessagesPage() {
               )}
               <nav aria-label="Conversations">
                 {inbox.data?.content.map((c) => (
-                  <Link key={c.driver.id} to={`/messages?driverId=${c.driver.id}`} replace className={classes.item} aria-current={c.driver.id === driverId ? 'true' : undefined}>
+                  <Link
+                    key={c.driver.id}
+                    to={`/messages?driverId=${c.driver.id}`}
+                    replace
+                    className={classes.item}
+                    aria-current={c.driver.id === driverId ? 'true' : undefined}
+                  >
                     <Group justify="space-between" wrap="nowrap" gap="xs">
                       <Text fw={600} size="sm" truncate>
                         {c.driver.firstName} {c.driver.lastName}

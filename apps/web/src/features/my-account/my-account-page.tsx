@@ -45,7 +45,14 @@ function ProfileForm({ user, orgId }: { user: User; orgId: string }) {
       .mutateAsync(emailChanged ? { ...values, currentPassword } : values)
       .catch((err: unknown) => (showServerError(form, err, PROFILE_FIELDS), null));
     if (!saved) return;
-    form.reset({ ...values, email: saved.email, position: saved.position ?? '', phone: saved.phone ?? '', timeZone: saved.timeZone ?? '', currentPassword: '' });
+    form.reset({
+      ...values,
+      email: saved.email,
+      position: saved.position ?? '',
+      phone: saved.phone ?? '',
+      timeZone: saved.timeZone ?? '',
+      currentPassword: '',
+    });
     notify({ type: 'success', title: t('account.profileSaved'), timeout: 4000 });
   });
   return (
@@ -84,9 +91,15 @@ function ProfileForm({ user, orgId }: { user: User; orgId: string }) {
 function PasswordForm({ user, orgId }: { user: User; orgId: string }) {
   const { t } = useTranslation();
   const change = useChangePassword(orgId, user.id);
-  const form = useZodForm(changePasswordFormSchema, { issueWords: issueWords(t), defaultValues: { currentPassword: '', newPassword: '', confirmPassword: '' } });
+  const form = useZodForm(changePasswordFormSchema, {
+    issueWords: issueWords(t),
+    defaultValues: { currentPassword: '', newPassword: '', confirmPassword: '' },
+  });
   const onSubmit = form.handleSubmit(async ({ currentPassword, newPassword }) => {
-    const ok = await change.mutateAsync({ currentPassword, newPassword }).then(() => true, () => false);
+    const ok = await change.mutateAsync({ currentPassword, newPassword }).then(
+      () => true,
+      () => false,
+    );
     if (ok) form.reset();
   });
   return (
@@ -97,9 +110,28 @@ function PasswordForm({ user, orgId }: { user: User; orgId: string }) {
             {t('account.passwordChanged')}
           </Alert>
         )}
-        <PasswordInput visibilityToggleButtonProps={{ 'aria-label': t('auth.showPassword') }} label={t('fields.currentPassword')} autoComplete="current-password" withAsterisk {...field(form, 'currentPassword')} />
-        <PasswordInput visibilityToggleButtonProps={{ 'aria-label': t('auth.showPassword') }} label={t('fields.newPassword')} placeholder={t('auth.passwordPlaceholder')} autoComplete="new-password" withAsterisk {...field(form, 'newPassword')} />
-        <PasswordInput visibilityToggleButtonProps={{ 'aria-label': t('auth.showPassword') }} label={t('auth.confirmNew')} autoComplete="new-password" withAsterisk {...field(form, 'confirmPassword')} />
+        <PasswordInput
+          visibilityToggleButtonProps={{ 'aria-label': t('auth.showPassword') }}
+          label={t('fields.currentPassword')}
+          autoComplete="current-password"
+          withAsterisk
+          {...field(form, 'currentPassword')}
+        />
+        <PasswordInput
+          visibilityToggleButtonProps={{ 'aria-label': t('auth.showPassword') }}
+          label={t('fields.newPassword')}
+          placeholder={t('auth.passwordPlaceholder')}
+          autoComplete="new-password"
+          withAsterisk
+          {...field(form, 'newPassword')}
+        />
+        <PasswordInput
+          visibilityToggleButtonProps={{ 'aria-label': t('auth.showPassword') }}
+          label={t('auth.confirmNew')}
+          autoComplete="new-password"
+          withAsterisk
+          {...field(form, 'confirmPassword')}
+        />
         <Group justify="flex-end">
           <Button type="submit" loading={change.isPending}>
             {t('account.changePassword')}
@@ -157,7 +189,8 @@ function AvatarEditor({ user, orgId }: { user: User; orgId: string }) {
             size="xs"
             loading={remove.isPending}
             onClick={async () => {
-              if (await confirmAction({ title: t('account.removePicture'), message: t('account.removePictureAsk'), confirmLabel: t('account.remove') })) remove.mutate();
+              if (await confirmAction({ title: t('account.removePicture'), message: t('account.removePictureAsk'), confirmLabel: t('account.remove') }))
+                remove.mutate();
             }}
           >
             {t('account.removePicture')}
@@ -200,7 +233,11 @@ export default function MyAccountPage() {
                     {t('account.profile')}
                   </Title>
                   {/* Keyed by the saved values: a revalidated copy newer than the restored cache remounts the form. */}
-                  <ProfileForm key={[user.id, user.email, user.firstName, user.lastName, user.position, user.phone, user.timeZone].join('|')} user={user} orgId={orgId} />
+                  <ProfileForm
+                    key={[user.id, user.email, user.firstName, user.lastName, user.position, user.phone, user.timeZone].join('|')}
+                    user={user}
+                    orgId={orgId}
+                  />
                 </Paper>
                 <Paper withBorder p="lg" radius="md">
                   <LanguageSelect />

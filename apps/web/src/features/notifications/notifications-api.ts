@@ -1,6 +1,13 @@
 import { useEffect } from 'react';
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { NotificationEvent, NotificationKind, NotificationPage, NotificationPreferences, NotificationPreferencesInput, NotificationSelection } from '@fleet/api-contract';
+import type {
+  NotificationEvent,
+  NotificationKind,
+  NotificationPage,
+  NotificationPreferences,
+  NotificationPreferencesInput,
+  NotificationSelection,
+} from '@fleet/api-contract';
 import { STREAM_REVOKED_EVENT } from '@fleet/api-contract/auth';
 import { api, API_PREFIX, ApiError } from '../../lib/api-client.ts';
 import { formatDateTime } from '../../lib/dates.ts';
@@ -83,7 +90,8 @@ export function useMarkRead() {
   const orgId = useEffectiveOrganizationId();
   const invalidate = useInvalidateAll();
   return useMutation({
-    mutationFn: (sel: NotificationSelection) => api<{ changed: number; unread: number }>(orgPathFor(orgId ?? '', '/notifications/read'), { method: 'POST', body: sel }),
+    mutationFn: (sel: NotificationSelection) =>
+      api<{ changed: number; unread: number }>(orgPathFor(orgId ?? '', '/notifications/read'), { method: 'POST', body: sel }),
     onSuccess: invalidate,
   });
 }
@@ -93,7 +101,8 @@ export function useClearNotifications() {
   const orgId = useEffectiveOrganizationId();
   const invalidate = useInvalidateAll();
   return useMutation({
-    mutationFn: (sel: NotificationSelection) => api<{ changed: number; unread: number }>(orgPathFor(orgId ?? '', '/notifications/clear'), { method: 'POST', body: sel }),
+    mutationFn: (sel: NotificationSelection) =>
+      api<{ changed: number; unread: number }>(orgPathFor(orgId ?? '', '/notifications/clear'), { method: 'POST', body: sel }),
     onSuccess: invalidate,
   });
 }
@@ -102,7 +111,8 @@ export function useSavePreferences() {
   const orgId = useEffectiveOrganizationId();
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (input: NotificationPreferencesInput) => api<NotificationPreferences>(orgPathFor(orgId ?? '', '/notifications/preferences'), { method: 'PUT', body: input }),
+    mutationFn: (input: NotificationPreferencesInput) =>
+      api<NotificationPreferences>(orgPathFor(orgId ?? '', '/notifications/preferences'), { method: 'PUT', body: input }),
     onSuccess: (data) => qc.setQueryData(notificationKeys.preferences(orgId ?? ''), data),
   });
 }

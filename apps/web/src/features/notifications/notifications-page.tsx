@@ -59,7 +59,13 @@ function NotificationList() {
           <Button variant="default" leftSection={<IconChecks size={16} />} disabled={!data?.unread} onClick={() => read.mutate({ all: true })}>
             Mark all read
           </Button>
-          <Button variant="default" color="red" leftSection={<IconTrash size={16} />} disabled={!data?.totalElements} onClick={() => clear.mutate({ all: true })}>
+          <Button
+            variant="default"
+            color="red"
+            leftSection={<IconTrash size={16} />}
+            disabled={!data?.totalElements}
+            onClick={() => clear.mutate({ all: true })}
+          >
             Clear all
           </Button>
         </Group>
@@ -134,12 +140,22 @@ function Preferences() {
                   </Table.Td>
                   <Table.Td>
                     <Group justify="center">
-                      <Switch aria-label={`${k.label} in the app`} checked={k.inApp} disabled={!k.allowed || save.isPending} onChange={(e) => change(k.kind, 'inApp', e.currentTarget.checked)} />
+                      <Switch
+                        aria-label={`${k.label} in the app`}
+                        checked={k.inApp}
+                        disabled={!k.allowed || save.isPending}
+                        onChange={(e) => change(k.kind, 'inApp', e.currentTarget.checked)}
+                      />
                     </Group>
                   </Table.Td>
                   <Table.Td>
                     <Group justify="center">
-                      <Switch aria-label={`${k.label} by e-mail`} checked={k.email} disabled={!k.allowed || save.isPending} onChange={(e) => change(k.kind, 'email', e.currentTarget.checked)} />
+                      <Switch
+                        aria-label={`${k.label} by e-mail`}
+                        checked={k.email}
+                        disabled={!k.allowed || save.isPending}
+                        onChange={(e) => change(k.kind, 'email', e.currentTarget.checked)}
+                      />
                     </Group>
                   </Table.Td>
                 </Table.Tr>

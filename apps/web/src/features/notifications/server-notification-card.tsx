@@ -1,7 +1,30 @@
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ActionIcon, Anchor, Collapse, Group, Paper, Text, ThemeIcon, Tooltip } from '@mantine/core';
-import { IconAlertOctagon, IconAlertTriangle, IconBell, IconCheck, IconClockExclamation, IconDatabaseExclamation, IconEngine, IconFileAlert, IconFileImport, IconForbid, IconHourglassLow, IconMapPin, IconMapPinOff, IconMessage, IconPencilCheck, IconPlugConnectedX, IconSteeringWheel, IconTool, IconTrash, IconUserQuestion, IconWebhookOff, IconX } from '@tabler/icons-react';
+import {
+  IconAlertOctagon,
+  IconAlertTriangle,
+  IconBell,
+  IconCheck,
+  IconClockExclamation,
+  IconDatabaseExclamation,
+  IconEngine,
+  IconFileAlert,
+  IconFileImport,
+  IconForbid,
+  IconHourglassLow,
+  IconMapPin,
+  IconMapPinOff,
+  IconMessage,
+  IconPencilCheck,
+  IconPlugConnectedX,
+  IconSteeringWheel,
+  IconTool,
+  IconTrash,
+  IconUserQuestion,
+  IconWebhookOff,
+  IconX,
+} from '@tabler/icons-react';
 import { Link } from 'react-router';
 import type { ServerNotification } from '@fleet/api-contract';
 import { Avatar } from '../../components/avatar.tsx';

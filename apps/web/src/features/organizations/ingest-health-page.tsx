@@ -49,7 +49,11 @@ function Stat({ label, value, tone }: { label: string; value: number | string; t
 
 export default function IngestHealthPage() {
   const zone = useViewerZone();
-  const q = useQuery({ queryKey: ['diagnostics', 'ingest'], queryFn: ({ signal }) => api<IngestDiagnostics>('/admin/diagnostics/ingest', { signal }), refetchInterval: 10_000 });
+  const q = useQuery({
+    queryKey: ['diagnostics', 'ingest'],
+    queryFn: ({ signal }) => api<IngestDiagnostics>('/admin/diagnostics/ingest', { signal }),
+    refetchInterval: 10_000,
+  });
   const d = q.data;
   const orgs = useQueries({ queries: (d?.failingOrganizations ?? []).map((o) => organizationQuery(o.organizationId)) });
   const names = new Map(orgs.flatMap((o) => (o.data ? [[o.data.id, o.data.name] as const] : [])));
@@ -66,10 +70,16 @@ export default function IngestHealthPage() {
           <Stack gap="lg">
             {d.problem ? (
               <Alert color="red" variant="light" icon={<IconAlertTriangle size={20} />} title="Positions are not being stored" role="alert">
-                {d.problem}. The server answers /readyz with 503 and the organizations' administrators are notified. Devices keep their positions and send them again.
+                {d.problem}. The server answers /readyz with 503 and the organizations' administrators are notified. Devices keep their positions and send them
+                again.
               </Alert>
             ) : (
-              <Alert color={d.failingOrganizations.length ? 'orange' : 'green'} variant="light" icon={d.failingOrganizations.length ? <IconAlertTriangle size={20} /> : <IconCircleCheck size={20} />} title={d.failingOrganizations.length ? 'Some organizations’ positions are failing' : 'Positions are being stored'}>
+              <Alert
+                color={d.failingOrganizations.length ? 'orange' : 'green'}
+                variant="light"
+                icon={d.failingOrganizations.length ? <IconAlertTriangle size={20} /> : <IconCircleCheck size={20} />}
+                title={d.failingOrganizations.length ? 'Some organizations’ positions are failing' : 'Positions are being stored'}
+              >
                 {d.lastStoredAt ? `Last position stored ${when(d.lastStoredAt)}` : 'No position stored since the server started'}
                 {d.lastFailure ? `; last failure ${when(d.lastFailure.at)} (${d.lastFailure.cause})` : '; no failure since the server started'}.
               </Alert>

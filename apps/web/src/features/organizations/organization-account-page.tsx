@@ -1,5 +1,21 @@
 import type { ComponentType, ReactNode } from 'react';
-import { Alert, Button, Card, FileButton, Group, Image, NumberInput, SegmentedControl, Select, SimpleGrid, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
+import {
+  Alert,
+  Button,
+  Card,
+  FileButton,
+  Group,
+  Image,
+  NumberInput,
+  SegmentedControl,
+  Select,
+  SimpleGrid,
+  Stack,
+  Switch,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { Controller } from 'react-hook-form';
 import { IconBuilding, IconInfoCircle, IconTrash, IconUpload } from '@tabler/icons-react';
@@ -33,7 +49,13 @@ const MINUTE_FIELDS = [
   { name: 'telematics.idleMinutes', label: 'Idle after (minutes)', description: 'Reporting but not moving for this long', min: 1, max: 1440 },
   { name: 'telematics.offlineMinutes', label: 'Offline after (minutes)', description: 'No report at all for this long', min: 2, max: 10080 },
   // Issue 32: waiting at a customer beyond this is detention (visits report, place page, notifications).
-  { name: 'detention.freeMinutes', label: 'Detention free time (minutes)', description: 'Waiting at a customer longer than this is detention', min: 0, max: 1440 },
+  {
+    name: 'detention.freeMinutes',
+    label: 'Detention free time (minutes)',
+    description: 'Waiting at a customer longer than this is detention',
+    min: 0,
+    max: 1440,
+  },
 ] as const;
 
 /** The contract's speed limit bounds (km/h, whole numbers), as whole numbers of the unit shown. */
@@ -164,7 +186,13 @@ function LogoCard({ org, canEdit }: { org: Organization; canEdit: boolean }) {
                 leftSection={<IconTrash size={16} />}
                 loading={remove.isPending}
                 onClick={async () => {
-                  if (await confirmAction({ title: 'Remove the logo?', message: 'The organization is shown without a logo until you upload another.', confirmLabel: 'Remove' }))
+                  if (
+                    await confirmAction({
+                      title: 'Remove the logo?',
+                      message: 'The organization is shown without a logo until you upload another.',
+                      confirmLabel: 'Remove',
+                    })
+                  )
                     remove.mutate();
                 }}
               >
@@ -311,7 +339,11 @@ export default function OrganizationAccountPage({ eldTransfer: EldTransfer }: { 
       <PageHeader
         title="Organization account"
         description="Your company as it appears on logs, reports and roadside inspections."
-        breadcrumbs={[{ label: 'Settings', to: '/settings' }, { label: 'Organization Settings', to: '/settings/organization-settings' }, { label: 'Organization account' }]}
+        breadcrumbs={[
+          { label: 'Settings', to: '/settings' },
+          { label: 'Organization Settings', to: '/settings/organization-settings' },
+          { label: 'Organization account' },
+        ]}
       />
       <DataState isLoading={q.isLoading} error={q.error} onRetry={() => void q.refetch()}>
         {q.data && (
@@ -331,7 +363,10 @@ export default function OrganizationAccountPage({ eldTransfer: EldTransfer }: { 
               <SettingsForm key={q.data.updatedAt} org={q.data} canEdit={canEdit} />
             </Section>
             {EldTransfer && (
-              <Section title="ELD data transfer (FMCSA)" description="How drivers hand their records to an officer: FMCSA's web service and encrypted e-mail, and the weekly self-check.">
+              <Section
+                title="ELD data transfer (FMCSA)"
+                description="How drivers hand their records to an officer: FMCSA's web service and encrypted e-mail, and the weekly self-check."
+              >
                 <EldTransfer orgId={q.data.id} />
               </Section>
             )}

@@ -120,7 +120,10 @@ export default function OrganizationsPage() {
       }))
     )
       return;
-    const ok = await setStatus.mutateAsync({ orgId: o.id, active }).then(() => true, () => false);
+    const ok = await setStatus.mutateAsync({ orgId: o.id, active }).then(
+      () => true,
+      () => false,
+    );
     if (ok) notify({ type: 'success', title: `${o.name} ${active ? 'reactivated' : 'deactivated'}`, timeout: 4000 });
   };
 
@@ -160,7 +163,14 @@ export default function OrganizationsPage() {
       align: 'right',
       render: (o) => (
         <Group gap={4} justify="flex-end" wrap="nowrap" onClick={(e) => e.stopPropagation()}>
-          <Button size="xs" variant="light" leftSection={<IconSteeringWheel size={14} />} onClick={() => takeControl(o)} disabled={o.status !== 'ACTIVE'} aria-label={`Take control of ${o.name}`}>
+          <Button
+            size="xs"
+            variant="light"
+            leftSection={<IconSteeringWheel size={14} />}
+            onClick={() => takeControl(o)}
+            disabled={o.status !== 'ACTIVE'}
+            aria-label={`Take control of ${o.name}`}
+          >
             Take control
           </Button>
           <Menu position="bottom-end">
@@ -218,9 +228,7 @@ export default function OrganizationsPage() {
             aria-label="Status"
             data={STATUS_FILTERS}
             value={status ?? 'all'}
-            onChange={(v) =>
-              setParams((prev) => withParams(prev, { status: v === 'all' ? null : v }, 'page'), { replace: true })
-            }
+            onChange={(v) => setParams((prev) => withParams(prev, { status: v === 'all' ? null : v }, 'page'), { replace: true })}
           />
         }
       />

@@ -36,7 +36,13 @@ function CopyBlock({ value, label, testId }: { value: string; label: string; tes
       <Group justify="flex-end">
         <CopyButton value={value}>
           {({ copied, copy }) => (
-            <Button size="xs" variant={copied ? 'light' : 'default'} color={copied ? 'teal' : undefined} leftSection={copied ? <IconCheck size={14} /> : <IconCopy size={14} />} onClick={copy}>
+            <Button
+              size="xs"
+              variant={copied ? 'light' : 'default'}
+              color={copied ? 'teal' : undefined}
+              leftSection={copied ? <IconCheck size={14} /> : <IconCopy size={14} />}
+              onClick={copy}
+            >
               {copied ? 'Copied' : label}
             </Button>
           )}
@@ -58,16 +64,29 @@ export function TraccarForwarding({ orgId }: { orgId: string }) {
     },
   });
   const s = created ?? status.data;
-  if (!s) return <Text size="sm" c="dimmed">{status.error ? 'The forwarding token could not be read.' : 'Loading…'}</Text>;
+  if (!s)
+    return (
+      <Text size="sm" c="dimmed">
+        {status.error ? 'The forwarding token could not be read.' : 'Loading…'}
+      </Text>
+    );
   const onRotate = async () => {
-    if (s.exists && !(await confirmAction({ title: 'Replace the forwarding token?', message: 'The current token stops working within seconds: every Traccar server using it must be given the new one.', confirmLabel: 'Replace token' }))) return;
+    if (
+      s.exists &&
+      !(await confirmAction({
+        title: 'Replace the forwarding token?',
+        message: 'The current token stops working within seconds: every Traccar server using it must be given the new one.',
+        confirmLabel: 'Replace token',
+      }))
+    )
+      return;
     rotate.mutate();
   };
   return (
     <Stack gap="sm">
       <Text size="sm">
-        A Traccar server decodes more than 200 device protocols. Forwarding sends each position here; devices are matched by their unique id among this organization&apos;s devices only, and
-        ids not registered here are refused and listed on the devices screen.
+        A Traccar server decodes more than 200 device protocols. Forwarding sends each position here; devices are matched by their unique id among this
+        organization&apos;s devices only, and ids not registered here are refused and listed on the devices screen.
       </Text>
       <Text size="sm" data-testid="forwarding-status">
         {s.exists

@@ -51,14 +51,24 @@ export function startPlaceDraw(map: MaplibreMap, onShape: (shape: EditShape | nu
   const draw = new TerraDraw({
     adapter: new TerraDrawMapLibreGLAdapter({ map, prefixId: 'place-draw' }),
     modes: [
-      new TerraDrawPolygonMode({ styles: { fillColor: COLOR, fillOpacity: 0.2, outlineColor: COLOR, outlineWidth: 2, closingPointColor: COLOR, closingPointOutlineColor: EDGE } }),
+      new TerraDrawPolygonMode({
+        styles: { fillColor: COLOR, fillOpacity: 0.2, outlineColor: COLOR, outlineWidth: 2, closingPointColor: COLOR, closingPointOutlineColor: EDGE },
+      }),
       new TerraDrawCircleMode({ styles: { fillColor: COLOR, fillOpacity: 0.2, outlineColor: COLOR, outlineWidth: 2 } }),
       new TerraDrawSelectMode({
         flags: {
           polygon: { feature: { draggable: true, coordinates: { midpoints: true, draggable: true, deletable: true } } },
           circle: { feature: { draggable: true, coordinates: { resizable: 'center' } } },
         },
-        styles: { selectedPolygonColor: COLOR, selectedPolygonFillOpacity: 0.25, selectedPolygonOutlineColor: COLOR, selectedPolygonOutlineWidth: 3, selectionPointColor: COLOR, selectionPointOutlineColor: EDGE, midPointColor: COLOR },
+        styles: {
+          selectedPolygonColor: COLOR,
+          selectedPolygonFillOpacity: 0.25,
+          selectedPolygonOutlineColor: COLOR,
+          selectedPolygonOutlineWidth: 3,
+          selectionPointColor: COLOR,
+          selectionPointOutlineColor: EDGE,
+          midPointColor: COLOR,
+        },
       }),
     ],
   });
@@ -95,7 +105,12 @@ export function startPlaceDraw(map: MaplibreMap, onShape: (shape: EditShape | nu
     const id = draw.getFeatureId();
     const feature: GeoJSONStoreFeatures =
       shape.kind === 'circle'
-        ? { id, type: 'Feature', geometry: { type: 'Polygon', coordinates: [circleRing(shape.center, shape.radiusM)] }, properties: { mode: 'circle', radiusKilometers: shape.radiusM / 1000 } }
+        ? {
+            id,
+            type: 'Feature',
+            geometry: { type: 'Polygon', coordinates: [circleRing(shape.center, shape.radiusM)] },
+            properties: { mode: 'circle', radiusKilometers: shape.radiusM / 1000 },
+          }
         : { id, type: 'Feature', geometry: { type: 'Polygon', coordinates: [shape.ring] }, properties: { mode: 'polygon' } };
     const [result] = draw.addFeatures([feature]);
     if (result?.valid) draw.selectFeature(id);

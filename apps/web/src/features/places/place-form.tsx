@@ -24,7 +24,9 @@ export function shapeOfPlace(p: Pick<Place, 'geometry' | 'radiusMeters'>): EditS
 
 /** The editor's shape as the API's `geometry` and `radiusMeters`. */
 export function geometryOfShape(s: EditShape): { geometry: PlaceGeometry; radiusMeters: number | null } {
-  return s.kind === 'circle' ? { geometry: { type: 'Point', coordinates: s.center }, radiusMeters: s.radiusM } : { geometry: { type: 'Polygon', coordinates: [s.ring] }, radiusMeters: null };
+  return s.kind === 'circle'
+    ? { geometry: { type: 'Point', coordinates: s.center }, radiusMeters: s.radiusM }
+    : { geometry: { type: 'Polygon', coordinates: [s.ring] }, radiusMeters: null };
 }
 
 /** The radius limits as the organization reads them ("33 to 164,042 ft"). */
@@ -84,16 +86,27 @@ export function PlaceForm({ place, shape, onShape, mode, onMode, groups, onClose
       notify({ type: 'success', title: `Place ${saved.name ?? values.name} saved`, timeout: 4000 });
       onClose(saved);
     } catch (err) {
-      if (!showServerError(form, err, FIELDS)) form.setError('root', { message: err instanceof ApiError ? (err.body?.message ?? err.message) : (err as Error).message });
+      if (!showServerError(form, err, FIELDS))
+        form.setError('root', { message: err instanceof ApiError ? (err.body?.message ?? err.message) : (err as Error).message });
     }
   });
 
   const errors = form.formState.errors;
-  const shapeError = errors.geometry ? (shape ? (errors.geometry.message ?? 'The shape is not valid') : 'Draw the place on the map, or click a point for a circle') : undefined;
+  const shapeError = errors.geometry
+    ? shape
+      ? (errors.geometry.message ?? 'The shape is not valid')
+      : 'Draw the place on the map, or click a point for a circle'
+    : undefined;
   const radiusError = errors.radiusMeters ? (units === 'IMPERIAL' ? `Radius must be ${radiusLimitsText(units)}` : errors.radiusMeters.message) : undefined;
   const circle = shape?.kind === 'circle' ? shape : null;
   const tool = (m: EditorMode, label: string, icon: React.ReactNode) => (
-    <Button size="xs" variant={mode === m ? 'filled' : 'default'} aria-pressed={mode === m} leftSection={icon} onClick={() => onMode(mode === m ? 'select' : m)}>
+    <Button
+      size="xs"
+      variant={mode === m ? 'filled' : 'default'}
+      aria-pressed={mode === m}
+      leftSection={icon}
+      onClick={() => onMode(mode === m ? 'select' : m)}
+    >
       {label}
     </Button>
   );
@@ -169,7 +182,12 @@ export function PlaceForm({ place, shape, onShape, mode, onMode, groups, onClose
           </Stack>
           <TextInput label="Name" required maxLength={120} {...field(form, 'name')} data-autofocus />
           <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="sm">
-            <NativeSelect label="Category" required {...field(form, 'category')} data={PLACE_CATEGORIES.map((c) => ({ value: c, label: PLACE_CATEGORY_LABELS[c] }))} />
+            <NativeSelect
+              label="Category"
+              required
+              {...field(form, 'category')}
+              data={PLACE_CATEGORIES.map((c) => ({ value: c, label: PLACE_CATEGORY_LABELS[c] }))}
+            />
             <Controller
               control={form.control}
               name="groupId"

@@ -63,8 +63,9 @@ export function PlaceImportDrawer({ opened, onClose }: { opened: boolean; onClos
     <Drawer opened={opened} onClose={close} position="right" size="xl" title="Import places" closeButtonProps={{ 'aria-label': 'Close' }}>
       <Stack gap="md">
         <Text size="sm">
-          A CSV with the columns name, category, latitude, longitude and radiusMeters or radiusFeet (or a polygon column holding WKT or a GeoJSON Polygon), or a GeoJSON file of Point
-          features (with a radiusMeters property) and Polygon features. The file is checked first; rows with errors are listed and skipped.
+          A CSV with the columns name, category, latitude, longitude and radiusMeters or radiusFeet (or a polygon column holding WKT or a GeoJSON Polygon), or a
+          GeoJSON file of Point features (with a radiusMeters property) and Polygon features. The file is checked first; rows with errors are listed and
+          skipped.
         </Text>
         <FileInput
           label="CSV or GeoJSON file"

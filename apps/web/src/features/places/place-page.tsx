@@ -51,7 +51,17 @@ export default function PlacePage() {
   const total = detention.data?.content.find((t) => t.placeId === id);
 
   const columns: TableColumn<VisitRow>[] = [
-    { key: 'unitNumber', header: 'Vehicle', sortable: true, primary: true, render: (v) => <Text size="sm" fw={600}>{v.unitNumber}</Text> },
+    {
+      key: 'unitNumber',
+      header: 'Vehicle',
+      sortable: true,
+      primary: true,
+      render: (v) => (
+        <Text size="sm" fw={600}>
+          {v.unitNumber}
+        </Text>
+      ),
+    },
     { key: 'driverName', header: 'Driver', render: (v) => v.driverName ?? 'No driver' },
     { key: 'arrivedAt', header: 'Arrived', sortable: true, render: (v) => formatDateTime(v.arrivedAt) },
     { key: 'departedAt', header: 'Departed', sortable: true, render: (v) => (v.departedAt ? formatDateTime(v.departedAt) : 'Still there') },

@@ -30,12 +30,19 @@ const POINT_RADIUS_M = 150;
 
 /** "Circle, 500 ft radius", "Circle, 1.5 mi radius" or "Polygon, 6 corners". */
 export function shapeText(p: Pick<Place, 'geometry' | 'radiusMeters'>, units: UnitSystem): string {
-  return p.geometry.type === 'Point' ? `Circle, ${formatShortDistance(p.radiusMeters, units)} radius` : `Polygon, ${p.geometry.coordinates[0]!.length - 1} corners`;
+  return p.geometry.type === 'Point'
+    ? `Circle, ${formatShortDistance(p.radiusMeters, units)} radius`
+    : `Polygon, ${p.geometry.coordinates[0]!.length - 1} corners`;
 }
 
 export function CategoryBadge({ category }: { category: PlaceCategory }) {
   return (
-    <Badge variant="outline" radius="sm" className={category === 'RESTRICTED' ? tones.danger : tones.muted} leftSection={<span aria-hidden style={{ display: 'inline-block', width: 8, height: 8, borderRadius: 8, background: PLACE_COLORS[category] }} />}>
+    <Badge
+      variant="outline"
+      radius="sm"
+      className={category === 'RESTRICTED' ? tones.danger : tones.muted}
+      leftSection={<span aria-hidden style={{ display: 'inline-block', width: 8, height: 8, borderRadius: 8, background: PLACE_COLORS[category] }} />}
+    >
       {PLACE_CATEGORY_LABELS[category]}
     </Badge>
   );
@@ -60,12 +67,19 @@ export default function PlacesPage() {
   // The place being edited: `?edit=<id>` (a place's page links so) or `?edit=new`.
   const [params, setParams] = useSearchParams();
   const editId = params.get('edit');
-  const setEditId = useCallback((id: string | null) => setParams((prev) => {
-    const next = new URLSearchParams(prev);
-    if (id) next.set('edit', id);
-    else next.delete('edit');
-    return next;
-  }, { replace: true }), [setParams]);
+  const setEditId = useCallback(
+    (id: string | null) =>
+      setParams(
+        (prev) => {
+          const next = new URLSearchParams(prev);
+          if (id) next.set('edit', id);
+          else next.delete('edit');
+          return next;
+        },
+        { replace: true },
+      ),
+    [setParams],
+  );
   const editing = usePlace(editId && editId !== 'new' ? editId : null);
   const [shape, setShape] = useState<EditShape | null>(null);
   const [mode, setMode] = useState<EditorMode>('select');
@@ -93,7 +107,12 @@ export default function PlacesPage() {
     setMode('select');
   };
   const confirmDelete = async (p: Place) => {
-    if (await confirmAction({ title: `Delete place “${p.name}”?`, message: 'Its visits stay in the reports; no new arrivals or departures are recorded there. The activity log keeps a record.' })) {
+    if (
+      await confirmAction({
+        title: `Delete place “${p.name}”?`,
+        message: 'Its visits stay in the reports; no new arrivals or departures are recorded there. The activity log keeps a record.',
+      })
+    ) {
       remove.mutate(p.id, {
         onSuccess: () => {
           notify({ type: 'success', title: `Place ${p.name} deleted`, timeout: 4000 });
@@ -117,7 +136,12 @@ export default function PlacesPage() {
     },
     { key: 'category', header: 'Category', sortable: true, render: (p) => <CategoryBadge category={p.category} /> },
     { key: 'shape', header: 'Shape', render: (p) => shapeText(p, units) },
-    { key: 'group', header: 'Group', render: (p) => (p.groupId ? (groups.find((g) => g.id === p.groupId)?.name ?? 'A group') : 'Whole organization'), hiddenByDefault: true },
+    {
+      key: 'group',
+      header: 'Group',
+      render: (p) => (p.groupId ? (groups.find((g) => g.id === p.groupId)?.name ?? 'A group') : 'Whole organization'),
+      hiddenByDefault: true,
+    },
     { key: 'address', header: 'Address', render: (p) => p.address ?? '—', hiddenByDefault: true },
     ...(canEdit
       ? [
@@ -127,10 +151,25 @@ export default function PlacesPage() {
             align: 'right' as const,
             render: (p: Place) => (
               <Group gap={4} justify="flex-end" wrap="nowrap">
-                <ActionIcon variant="subtle" aria-label={`Edit place ${p.name}`} onClick={(e) => { e.stopPropagation(); setEditId(p.id); }}>
+                <ActionIcon
+                  variant="subtle"
+                  aria-label={`Edit place ${p.name}`}
+                  onClick={(e) => {
+                    e.stopPropagation();
+                    setEditId(p.id);
+                  }}
+                >
                   <IconPencil size={16} />
                 </ActionIcon>
-                <ActionIcon variant="subtle" color="red.8" aria-label={`Delete place ${p.name}`} onClick={(e) => { e.stopPropagation(); void confirmDelete(p); }}>
+                <ActionIcon
+                  variant="subtle"
+                  color="red.8"
+                  aria-label={`Delete place ${p.name}`}
+                  onClick={(e) => {
+                    e.stopPropagation();
+                    void confirmDelete(p);
+                  }}
+                >
                   <IconTrash size={16} />
                 </ActionIcon>
               </Group>
@@ -150,7 +189,11 @@ export default function PlacesPage() {
         description="Customers, terminals, yards, fuel stops and restricted areas. A vehicle arrives at a place after staying inside it for the arrival dwell, and departs after staying outside for the departure dwell."
         actions={
           <Group gap="xs">
-            <Button variant="default" leftSection={<IconDownload size={16} />} onClick={() => orgId && void exportPlacesGeoJson(orgId, { category: listQuery.category, search: query.search })}>
+            <Button
+              variant="default"
+              leftSection={<IconDownload size={16} />}
+              onClick={() => orgId && void exportPlacesGeoJson(orgId, { category: listQuery.category, search: query.search })}
+            >
               Export GeoJSON
             </Button>
             {canEdit && (
@@ -216,7 +259,9 @@ export default function PlacesPage() {
                 />
               }
               emptyTitle="No places yet"
-              emptyDescription={canEdit ? 'Draw a customer, terminal or yard on the map, or import them from a CSV or GeoJSON file.' : 'Nobody has drawn a place yet.'}
+              emptyDescription={
+                canEdit ? 'Draw a customer, terminal or yard on the map, or import them from a CSV or GeoJSON file.' : 'Nobody has drawn a place yet.'
+              }
             />
           )}
         </div>
@@ -227,7 +272,19 @@ export default function PlacesPage() {
             onBoundsChange={setBbox}
             fitBounds={fit}
             onPlaceClick={(id) => (canEdit ? setEditId(id) : navigate(`/places/${id}`))}
-            editor={open && canEdit ? { mode, shape, onShape: (s) => { setShape(s); if (mode !== 'point') setMode('select'); }, pointRadiusM: shape?.kind === 'circle' ? shape.radiusM : POINT_RADIUS_M } : null}
+            editor={
+              open && canEdit
+                ? {
+                    mode,
+                    shape,
+                    onShape: (s) => {
+                      setShape(s);
+                      if (mode !== 'point') setMode('select');
+                    },
+                    pointRadiusM: shape?.kind === 'circle' ? shape.radiusM : POINT_RADIUS_M,
+                  }
+                : null
+            }
           />
           {inView.data && inView.data.totalElements > inView.data.content.length && (
             <Text size="xs" c="dimmed" mt={4}>

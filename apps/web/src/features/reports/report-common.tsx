@@ -32,7 +32,14 @@ export function ReportsTabs() {
       {TABS.map((t) => {
         const active = pathname.startsWith(t.path);
         return (
-          <Button key={t.path} component={Link} to={t.path === '/reports/subscriptions' ? t.path : `${t.path}${qs}`} size="compact-sm" variant={active ? 'filled' : 'subtle'} aria-current={active ? 'page' : undefined}>
+          <Button
+            key={t.path}
+            component={Link}
+            to={t.path === '/reports/subscriptions' ? t.path : `${t.path}${qs}`}
+            size="compact-sm"
+            variant={active ? 'filled' : 'subtle'}
+            aria-current={active ? 'page' : undefined}
+          >
             {t.label}
           </Button>
         );
@@ -132,8 +139,22 @@ export function ReportFilters({
   return (
     <Paper withBorder p="sm" mb="md">
       <Group align="flex-end" gap="sm" wrap="wrap">
-        <TextInput label={`From (${zoneName})`} type="date" value={filters.fromDay} max={filters.toDay} onChange={(e) => onChange('from', e.currentTarget.value || null)} w={160} />
-        <TextInput label={`To (${zoneName})`} type="date" value={filters.toDay} min={filters.fromDay} onChange={(e) => onChange('to', e.currentTarget.value || null)} w={160} />
+        <TextInput
+          label={`From (${zoneName})`}
+          type="date"
+          value={filters.fromDay}
+          max={filters.toDay}
+          onChange={(e) => onChange('from', e.currentTarget.value || null)}
+          w={160}
+        />
+        <TextInput
+          label={`To (${zoneName})`}
+          type="date"
+          value={filters.toDay}
+          min={filters.fromDay}
+          onChange={(e) => onChange('to', e.currentTarget.value || null)}
+          w={160}
+        />
         <NativeSelect
           label="Vehicle"
           value={filters.assetId ?? ''}

@@ -49,12 +49,26 @@ export function ReportMap({ data, selectedId, label }: { data: ReportMapData; se
   return (
     <BaseMapFrame label={label} testId="report-map" h={{ base: 280, sm: 360 }} ownSources={OWN_SOURCES} initialViewState={US_VIEW} onMapLoad={setMap}>
       <Source id={AREAS} type="geojson" data={data.areas ?? empty}>
-        <Layer id="report-areas-fill" type="fill" paint={{ 'fill-color': ['get', 'color'], 'fill-opacity': ['case', ['==', ['get', 'id'], sel], 0.35, 0.15] }} />
+        <Layer
+          id="report-areas-fill"
+          type="fill"
+          paint={{ 'fill-color': ['get', 'color'], 'fill-opacity': ['case', ['==', ['get', 'id'], sel], 0.35, 0.15] }}
+        />
         <Layer id="report-areas-line" type="line" paint={{ 'line-color': ['get', 'color'], 'line-width': 2 }} />
       </Source>
       <Source id={LINES} type="geojson" data={data.lines ?? empty}>
-        <Layer id="report-lines-casing" type="line" layout={{ 'line-cap': 'round', 'line-join': 'round' }} paint={{ 'line-color': '#ffffff', 'line-width': ['case', ['==', ['get', 'id'], sel], 9, 6], 'line-opacity': 0.8 }} />
-        <Layer id="report-lines" type="line" layout={{ 'line-cap': 'round', 'line-join': 'round' }} paint={{ 'line-color': ['get', 'color'], 'line-width': ['case', ['==', ['get', 'id'], sel], 6, 3] }} />
+        <Layer
+          id="report-lines-casing"
+          type="line"
+          layout={{ 'line-cap': 'round', 'line-join': 'round' }}
+          paint={{ 'line-color': '#ffffff', 'line-width': ['case', ['==', ['get', 'id'], sel], 9, 6], 'line-opacity': 0.8 }}
+        />
+        <Layer
+          id="report-lines"
+          type="line"
+          layout={{ 'line-cap': 'round', 'line-join': 'round' }}
+          paint={{ 'line-color': ['get', 'color'], 'line-width': ['case', ['==', ['get', 'id'], sel], 6, 3] }}
+        />
       </Source>
       <Source id={POINTS} type="geojson" data={data.points ?? empty}>
         <Layer

@@ -58,7 +58,11 @@ export function useTripTracks(trips: readonly { id: string; assetId: string; fro
     queries: trips.map((t) => ({
       queryKey: reportKeys.track(orgId, t.assetId, t.from, t.to),
       queryFn: ({ signal }: { signal: AbortSignal }) =>
-        api<HistoryRoute>(orgPathFor(orgId ?? '', `/history-routes/assets/${encodeURIComponent(t.assetId)}`), { query: { from: t.from, to: t.to, zoom: 11 }, signal, toast: false }),
+        api<HistoryRoute>(orgPathFor(orgId ?? '', `/history-routes/assets/${encodeURIComponent(t.assetId)}`), {
+          query: { from: t.from, to: t.to, zoom: 11 },
+          signal,
+          toast: false,
+        }),
       enabled: !!orgId,
       staleTime: 10 * 60_000,
       retry: false,
@@ -105,4 +109,5 @@ export const saveSubscription = (orgId: string, { id, body }: { id?: string; bod
     ? api<ReportSubscription>(orgPathFor(orgId, `/report-subscriptions/${encodeURIComponent(id)}`), { method: 'PUT', body, toast: false })
     : api<ReportSubscription>(orgPathFor(orgId, '/report-subscriptions'), { method: 'POST', body, toast: false });
 
-export const deleteSubscription = (orgId: string, id: string) => api<null>(orgPathFor(orgId, `/report-subscriptions/${encodeURIComponent(id)}`), { method: 'DELETE' });
+export const deleteSubscription = (orgId: string, id: string) =>
+  api<null>(orgPathFor(orgId, `/report-subscriptions/${encodeURIComponent(id)}`), { method: 'DELETE' });

@@ -29,7 +29,11 @@ export default function StopsReportPage() {
   const points = useMemo(
     (): FeatureCollection<Point, { id: string; color: string }> => ({
       type: 'FeatureCollection',
-      features: rows.map((s) => ({ type: 'Feature', geometry: { type: 'Point', coordinates: [s.where.longitude, s.where.latitude] }, properties: { id: s.id, color: s.idleSeconds > 0 ? IDLE_COLOR : STOP_COLOR } })),
+      features: rows.map((s) => ({
+        type: 'Feature',
+        geometry: { type: 'Point', coordinates: [s.where.longitude, s.where.latitude] },
+        properties: { id: s.id, color: s.idleSeconds > 0 ? IDLE_COLOR : STOP_COLOR },
+      })),
     }),
     [rows],
   );
@@ -41,11 +45,22 @@ export default function StopsReportPage() {
       d.idle += r.idleSeconds;
       byDay.set(r.day, d);
     }
-    return [...byDay].sort(([a], [b]) => a.localeCompare(b)).map(([day, d]) => ({ day: formatDate(day), stops: d.stops, idleHours: Math.round((d.idle / 3600) * 10) / 10 }));
+    return [...byDay]
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([day, d]) => ({ day: formatDate(day), stops: d.stops, idleHours: Math.round((d.idle / 3600) * 10) / 10 }));
   }, [summary.data]);
 
   const columns: TableColumn<StopRow>[] = [
-    { key: 'asset', header: 'Vehicle', primary: true, render: (s) => <Text size="sm" fw={600}>{s.asset.unitNumber}</Text> },
+    {
+      key: 'asset',
+      header: 'Vehicle',
+      primary: true,
+      render: (s) => (
+        <Text size="sm" fw={600}>
+          {s.asset.unitNumber}
+        </Text>
+      ),
+    },
     { key: 'driver', header: 'Driver', render: (s) => s.driver?.name ?? 'No driver' },
     { key: 'startedAt', header: 'Stopped', sortable: true, render: (s) => formatDateTime(s.startedAt) },
     { key: 'endedAt', header: 'Moved on', render: (s) => (s.endedAt ? formatDateTime(s.endedAt) : 'Still there') },
@@ -71,7 +86,11 @@ export default function StopsReportPage() {
 
   return (
     <>
-      <PageHeader title="Stops" description="Each stop between trips: where, how long, and the time the engine ran while stopped (idling)." breadcrumbs={[{ label: 'Reports', to: '/reports' }, { label: 'Stops' }]} />
+      <PageHeader
+        title="Stops"
+        description="Each stop between trips: where, how long, and the time the engine ran while stopped (idling)."
+        breadcrumbs={[{ label: 'Reports', to: '/reports' }, { label: 'Stops' }]}
+      />
       <ReportsTabs />
       <ReportFilters kind="STOPS" filters={filters} onChange={setFilter} />
       <SimpleGrid cols={{ base: 1, lg: 2 }} spacing="md" mb="md">

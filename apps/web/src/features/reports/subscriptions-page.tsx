@@ -51,7 +51,11 @@ export default function SubscriptionsPage() {
     const f = s.filters;
     const parts = [
       f.assetId && `Vehicle ${vehicles.find((v) => v.id === f.assetId)?.unitNumber ?? ''}`.trim(),
-      f.driverId && `Driver ${(() => { const d = drivers.find((x) => x.id === f.driverId); return d ? `${d.firstName} ${d.lastName}` : ''; })()}`.trim(),
+      f.driverId &&
+        `Driver ${(() => {
+          const d = drivers.find((x) => x.id === f.driverId);
+          return d ? `${d.firstName} ${d.lastName}` : '';
+        })()}`.trim(),
       f.groupId && `Group ${groups.find((g) => g.id === f.groupId)?.name ?? ''}`.trim(),
       f.placeId && `Place ${places.find((p) => p.id === f.placeId)?.name ?? ''}`.trim(),
       s.report === 'SAFETY_SCORES' && `Per ${f.by ?? 'driver'}`,
@@ -60,7 +64,17 @@ export default function SubscriptionsPage() {
   };
 
   const columns: TableColumn<ReportSubscription>[] = [
-    { key: 'report', header: 'Report', sortable: true, primary: true, render: (s) => <Text size="sm" fw={600}>{SUBSCRIBED_REPORT_LABELS[s.report]}</Text> },
+    {
+      key: 'report',
+      header: 'Report',
+      sortable: true,
+      primary: true,
+      render: (s) => (
+        <Text size="sm" fw={600}>
+          {SUBSCRIBED_REPORT_LABELS[s.report]}
+        </Text>
+      ),
+    },
     { key: 'filters', header: 'Filters', render: filtersText },
     { key: 'schedule', header: 'Schedule', render: scheduleText },
     { key: 'formats', header: 'Attachments', render: (s) => s.formats.map((f) => f.toUpperCase()).join(', ') },
@@ -72,7 +86,14 @@ export default function SubscriptionsPage() {
       align: 'right',
       render: (s) => (
         <Group gap={4} justify="flex-end" wrap="nowrap">
-          <ActionIcon variant="subtle" aria-label={`Edit scheduled ${SUBSCRIBED_REPORT_LABELS[s.report]} report`} onClick={(e) => { e.stopPropagation(); setEditing(s); }}>
+          <ActionIcon
+            variant="subtle"
+            aria-label={`Edit scheduled ${SUBSCRIBED_REPORT_LABELS[s.report]} report`}
+            onClick={(e) => {
+              e.stopPropagation();
+              setEditing(s);
+            }}
+          >
             <IconPencil size={16} />
           </ActionIcon>
           <ActionIcon
@@ -81,7 +102,12 @@ export default function SubscriptionsPage() {
             aria-label={`Delete scheduled ${SUBSCRIBED_REPORT_LABELS[s.report]} report`}
             onClick={async (e) => {
               e.stopPropagation();
-              if (await confirmAction({ title: `Stop the ${SUBSCRIBED_REPORT_LABELS[s.report].toLowerCase()} report?`, message: `${scheduleText(s)}: no more e-mails. Reports already sent stay in your inbox.` })) {
+              if (
+                await confirmAction({
+                  title: `Stop the ${SUBSCRIBED_REPORT_LABELS[s.report].toLowerCase()} report?`,
+                  message: `${scheduleText(s)}: no more e-mails. Reports already sent stay in your inbox.`,
+                })
+              ) {
                 remove.mutate(s.id, { onSuccess: () => notify({ type: 'success', title: 'Scheduled report deleted', timeout: 4000 }) });
               }
             }}
@@ -120,7 +146,13 @@ export default function SubscriptionsPage() {
         emptyTitle="No scheduled reports"
         emptyDescription="Schedule one to receive trips, stops, place visits, the daily summary or safety events and scores by e-mail."
       />
-      <Modal opened={editing !== null} onClose={() => setEditing(null)} title={editing === 'new' ? 'Schedule a report' : 'Edit scheduled report'} size="lg" closeButtonProps={{ 'aria-label': 'Close' }}>
+      <Modal
+        opened={editing !== null}
+        onClose={() => setEditing(null)}
+        title={editing === 'new' ? 'Schedule a report' : 'Edit scheduled report'}
+        size="lg"
+        closeButtonProps={{ 'aria-label': 'Close' }}
+      >
         {editing !== null && (
           <SubscriptionForm
             subscription={editing === 'new' ? null : editing}
@@ -139,9 +171,30 @@ export default function SubscriptionsPage() {
 }
 
 type Option = { value: string; label: string };
-const FIELDS = ['report', 'filters', 'frequency', 'timeOfDay', 'weekday', 'timeZone', 'formats', 'filters.assetId', 'filters.driverId', 'filters.groupId', 'filters.placeId', 'filters.by'] as const;
+const FIELDS = [
+  'report',
+  'filters',
+  'frequency',
+  'timeOfDay',
+  'weekday',
+  'timeZone',
+  'formats',
+  'filters.assetId',
+  'filters.driverId',
+  'filters.groupId',
+  'filters.placeId',
+  'filters.by',
+] as const;
 
-function SubscriptionForm({ subscription: s, options, onClose }: { subscription: ReportSubscription | null; options: Record<'vehicles' | 'drivers' | 'groups' | 'places', Option[]>; onClose: () => void }) {
+function SubscriptionForm({
+  subscription: s,
+  options,
+  onClose,
+}: {
+  subscription: ReportSubscription | null;
+  options: Record<'vehicles' | 'drivers' | 'groups' | 'places', Option[]>;
+  onClose: () => void;
+}) {
   const zone = useViewerZone();
   const save = useSubscriptionMutation(saveSubscription);
   const form = useZodForm(reportSubscriptionInputSchema, {
@@ -164,7 +217,8 @@ function SubscriptionForm({ subscription: s, options, onClose }: { subscription:
       notify({ type: 'success', title: `${SUBSCRIBED_REPORT_LABELS[values.report]} report scheduled`, timeout: 4000 });
       onClose();
     } catch (err) {
-      if (!showServerError(form, err, FIELDS)) form.setError('root', { message: err instanceof ApiError ? (err.body?.message ?? err.message) : (err as Error).message });
+      if (!showServerError(form, err, FIELDS))
+        form.setError('root', { message: err instanceof ApiError ? (err.body?.message ?? err.message) : (err as Error).message });
     }
   });
   const filterSelect = (name: 'assetId' | 'driverId' | 'groupId' | 'placeId', label: string, every: string, data: Option[]) => (
@@ -172,7 +226,14 @@ function SubscriptionForm({ subscription: s, options, onClose }: { subscription:
       control={form.control}
       name={`filters.${name}`}
       render={({ field: f, fieldState }) => (
-        <NativeSelect label={label} value={f.value ?? ''} onChange={(e) => f.onChange(e.currentTarget.value || undefined)} onBlur={f.onBlur} error={fieldState.error?.message} data={[{ value: '', label: every }, ...data]} />
+        <NativeSelect
+          label={label}
+          value={f.value ?? ''}
+          onChange={(e) => f.onChange(e.currentTarget.value || undefined)}
+          onBlur={f.onBlur}
+          error={fieldState.error?.message}
+          data={[{ value: '', label: every }, ...data]}
+        />
       )}
     />
   );

@@ -36,12 +36,29 @@ export default function SummaryReportPage() {
     }
     return [...byDay]
       .sort(([a], [b]) => a.localeCompare(b))
-      .map(([day, d]) => ({ day: formatDate(day), distance: Math.round(distanceFromKm(d.km, units) * 10) / 10, drivingHours: Math.round((d.driving / 3600) * 10) / 10, idleHours: Math.round((d.idle / 3600) * 10) / 10 }));
+      .map(([day, d]) => ({
+        day: formatDate(day),
+        distance: Math.round(distanceFromKm(d.km, units) * 10) / 10,
+        drivingHours: Math.round((d.driving / 3600) * 10) / 10,
+        idleHours: Math.round((d.idle / 3600) * 10) / 10,
+      }));
   }, [all.data, units]);
 
   const columns: TableColumn<SummaryRow>[] = [
-    { key: 'day', header: 'Day', sortable: true, primary: true, render: (r) => <Text size="sm" fw={600}>{formatDate(r.day)}</Text> },
-    by === 'driver' ? { key: 'driver', header: 'Driver', render: (r) => r.driver?.name ?? 'No driver' } : { key: 'asset', header: 'Vehicle', render: (r) => r.asset?.unitNumber ?? '—' },
+    {
+      key: 'day',
+      header: 'Day',
+      sortable: true,
+      primary: true,
+      render: (r) => (
+        <Text size="sm" fw={600}>
+          {formatDate(r.day)}
+        </Text>
+      ),
+    },
+    by === 'driver'
+      ? { key: 'driver', header: 'Driver', render: (r) => r.driver?.name ?? 'No driver' }
+      : { key: 'asset', header: 'Vehicle', render: (r) => r.asset?.unitNumber ?? '—' },
     { key: 'distanceKm', header: 'Distance', sortable: true, align: 'right', render: (r) => formatDistance(r.distanceKm * 1000, units) },
     { key: 'drivingSeconds', header: 'Driving', sortable: true, align: 'right', render: (r) => formatSeconds(r.drivingSeconds) },
     { key: 'idleSeconds', header: 'Idling', sortable: true, align: 'right', render: (r) => formatSeconds(r.idleSeconds) },
@@ -70,7 +87,11 @@ export default function SummaryReportPage() {
 
   return (
     <>
-      <PageHeader title="Daily summary" description="Each vehicle's day: distance, driving and idle time, stops, and its first and last movement." breadcrumbs={[{ label: 'Reports', to: '/reports' }, { label: 'Daily summary' }]} />
+      <PageHeader
+        title="Daily summary"
+        description="Each vehicle's day: distance, driving and idle time, stops, and its first and last movement."
+        breadcrumbs={[{ label: 'Reports', to: '/reports' }, { label: 'Daily summary' }]}
+      />
       <ReportsTabs />
       <ReportFilters
         kind="SUMMARY"
@@ -101,7 +122,14 @@ export default function SummaryReportPage() {
             Distance by day ({dist})
           </Text>
           {chart.length ? (
-            <BarChart h={240} data={chart} dataKey="day" series={[{ name: 'distance', label: `Distance (${dist})`, color: 'blue.7' }]} valueFormatter={(v) => v.toLocaleString('en-US')} data-testid="summary-chart" />
+            <BarChart
+              h={240}
+              data={chart}
+              dataKey="day"
+              series={[{ name: 'distance', label: `Distance (${dist})`, color: 'blue.7' }]}
+              valueFormatter={(v) => v.toLocaleString('en-US')}
+              data-testid="summary-chart"
+            />
           ) : (
             <Text size="sm" c="dimmed" py="xl" ta="center">
               {all.isLoading ? 'Loading…' : 'No movement in these days.'}

@@ -33,8 +33,18 @@ export default function TripsReportPage() {
     const features = rows.map((t, i) => {
       const track = tracks[i];
       // The trip's own positions when history has them, else a straight line between its ends.
-      const coordinates = track && track.length > 1 ? track.map((p) => [p.longitude, p.latitude]) : [[t.start.longitude, t.start.latitude], [t.end.longitude, t.end.latitude]];
-      return { type: 'Feature' as const, geometry: { type: 'LineString' as const, coordinates }, properties: { id: t.id, color: TRIP_COLORS[i % TRIP_COLORS.length]! } };
+      const coordinates =
+        track && track.length > 1
+          ? track.map((p) => [p.longitude, p.latitude])
+          : [
+              [t.start.longitude, t.start.latitude],
+              [t.end.longitude, t.end.latitude],
+            ];
+      return {
+        type: 'Feature' as const,
+        geometry: { type: 'LineString' as const, coordinates },
+        properties: { id: t.id, color: TRIP_COLORS[i % TRIP_COLORS.length]! },
+      };
     });
     return { type: 'FeatureCollection', features };
   }, [rows, tracks]);
@@ -42,12 +52,23 @@ export default function TripsReportPage() {
   const chart = useMemo(() => {
     const byDay = new Map<string, number>();
     for (const r of summary.data?.content ?? []) byDay.set(r.day, (byDay.get(r.day) ?? 0) + r.distanceKm);
-    return [...byDay].sort(([a], [b]) => a.localeCompare(b)).map(([day, km]) => ({ day: formatDate(day), distance: Math.round(distanceFromKm(km, units) * 10) / 10 }));
+    return [...byDay]
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([day, km]) => ({ day: formatDate(day), distance: Math.round(distanceFromKm(km, units) * 10) / 10 }));
   }, [summary.data, units]);
   const dist = unitLabels(units).distance;
 
   const columns: TableColumn<TripRow>[] = [
-    { key: 'asset', header: 'Vehicle', primary: true, render: (t) => <Text size="sm" fw={600}>{t.asset.unitNumber}</Text> },
+    {
+      key: 'asset',
+      header: 'Vehicle',
+      primary: true,
+      render: (t) => (
+        <Text size="sm" fw={600}>
+          {t.asset.unitNumber}
+        </Text>
+      ),
+    },
     { key: 'driver', header: 'Driver', render: (t) => t.driver?.name ?? 'No driver' },
     { key: 'startedAt', header: 'Started', sortable: true, render: (t) => formatDateTime(t.startedAt) },
     { key: 'start', header: 'From', render: (t) => whereText(t.start) },
@@ -76,7 +97,11 @@ export default function TripsReportPage() {
 
   return (
     <>
-      <PageHeader title="Trips" description="Each trip from moving to stopped (by ignition, else by speed), with where it started and ended." breadcrumbs={[{ label: 'Reports', to: '/reports' }, { label: 'Trips' }]} />
+      <PageHeader
+        title="Trips"
+        description="Each trip from moving to stopped (by ignition, else by speed), with where it started and ended."
+        breadcrumbs={[{ label: 'Reports', to: '/reports' }, { label: 'Trips' }]}
+      />
       <ReportsTabs />
       <ReportFilters kind="TRIPS" filters={filters} onChange={setFilter} />
       <SimpleGrid cols={{ base: 1, lg: 2 }} spacing="md" mb="md">
@@ -86,7 +111,14 @@ export default function TripsReportPage() {
             Distance by day ({dist})
           </Text>
           {chart.length ? (
-            <BarChart h={300} data={chart} dataKey="day" series={[{ name: 'distance', label: `Distance (${dist})`, color: 'blue.7' }]} valueFormatter={(v) => v.toLocaleString('en-US')} data-testid="trips-chart" />
+            <BarChart
+              h={300}
+              data={chart}
+              dataKey="day"
+              series={[{ name: 'distance', label: `Distance (${dist})`, color: 'blue.7' }]}
+              valueFormatter={(v) => v.toLocaleString('en-US')}
+              data-testid="trips-chart"
+            />
           ) : (
             <Text size="sm" c="dimmed" py="xl" ta="center">
               {summary.isLoading ? 'Loading…' : 'No distance driven in these days.'}

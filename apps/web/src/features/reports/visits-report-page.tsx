@@ -50,7 +50,11 @@ export default function VisitsReportPage() {
     };
     const points: FeatureCollection<Point, { id: string; color: string }> = {
       type: 'FeatureCollection',
-      features: shown.map((p) => ({ type: 'Feature', geometry: { type: 'Point', coordinates: [p.center.longitude, p.center.latitude] }, properties: { id: p.id, color: PLACE_COLORS[p.category] } })),
+      features: shown.map((p) => ({
+        type: 'Feature',
+        geometry: { type: 'Point', coordinates: [p.center.longitude, p.center.latitude] },
+        properties: { id: p.id, color: PLACE_COLORS[p.category] },
+      })),
     };
     return { areas, points };
   }, [rows, places.data]);
@@ -58,7 +62,16 @@ export default function VisitsReportPage() {
   const totals = useMemo(() => detention.data?.content ?? [], [detention.data]);
   const chart = useMemo(
     // The ten customers with the most detention: more bars than that cannot be read.
-    () => [...totals].filter((t) => t.visits > 0).sort((a, b) => b.detentionSeconds - a.detentionSeconds).slice(0, 10).map((t) => ({ place: t.placeName, detentionHours: Math.round((t.detentionSeconds / 3600) * 10) / 10, dwellHours: Math.round((t.dwellSeconds / 3600) * 10) / 10 })),
+    () =>
+      [...totals]
+        .filter((t) => t.visits > 0)
+        .sort((a, b) => b.detentionSeconds - a.detentionSeconds)
+        .slice(0, 10)
+        .map((t) => ({
+          place: t.placeName,
+          detentionHours: Math.round((t.detentionSeconds / 3600) * 10) / 10,
+          dwellHours: Math.round((t.dwellSeconds / 3600) * 10) / 10,
+        })),
     [totals],
   );
   const sum = (k: 'visits' | 'detentionSeconds' | 'visitsWithDetention') => totals.reduce((s, t) => s + t[k], 0);

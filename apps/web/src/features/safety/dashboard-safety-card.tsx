@@ -52,7 +52,14 @@ export function DashboardSafetyCard({ groupId }: { groupId?: string }) {
           <Group gap="lg" align="flex-end" wrap="wrap">
             <Anchor component={Link} to="/safety/scores" underline="never" c="inherit">
               <Stack gap={0}>
-                <Text fz={36} fw={700} lh={1} className={scoreClass(score)} data-testid="dashboard-safety-score" aria-label={t('safety.scores.fleetLabel', { score: formatScore(score) })}>
+                <Text
+                  fz={36}
+                  fw={700}
+                  lh={1}
+                  className={scoreClass(score)}
+                  data-testid="dashboard-safety-score"
+                  aria-label={t('safety.scores.fleetLabel', { score: formatScore(score) })}
+                >
                   {formatScore(score)}
                 </Text>
                 <Text size="xs" c="dimmed">

@@ -32,7 +32,14 @@ export function DriverSafetyCard({ orgId }: { orgId: string }) {
           )}
         </Group>
         <Stack gap={0} align="flex-end">
-          <Text fz={28} fw={700} lh={1} className={scoreClass(score)} data-testid="driver-safety-score" aria-label={t('safety.driver.scoreLabel', { score: formatScore(score) })}>
+          <Text
+            fz={28}
+            fw={700}
+            lh={1}
+            className={scoreClass(score)}
+            data-testid="driver-safety-score"
+            aria-label={t('safety.driver.scoreLabel', { score: formatScore(score) })}
+          >
             {formatScore(score)}
           </Text>
           <Text size="xs" c="dimmed">

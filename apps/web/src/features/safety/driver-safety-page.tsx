@@ -52,12 +52,24 @@ function DriverSafetyBody({ d }: { d: DriverSafety }) {
             <Text size="xs" c="dimmed" fw={600} tt="uppercase">
               {t('safety.driver.yourScore')}
             </Text>
-            <Text size="sm">{t('safety.scores.period', { from: formatDate(s.from, zone, i18n.language), to: formatDate(new Date(Date.parse(s.to) - 1), zone, i18n.language) })}</Text>
+            <Text size="sm">
+              {t('safety.scores.period', {
+                from: formatDate(s.from, zone, i18n.language),
+                to: formatDate(new Date(Date.parse(s.to) - 1), zone, i18n.language),
+              })}
+            </Text>
             <Text size="sm" c="dimmed">
               {t('safety.driver.facts', { distance: formatDistance(s.distanceKm * 1000, units, i18n.language), driving: formatSeconds(s.drivingSeconds) })}
             </Text>
           </Stack>
-          <Text fz={44} fw={700} lh={1} className={scoreClass(s.score)} data-testid="driver-safety-score" aria-label={t('safety.driver.scoreLabel', { score: formatScore(s.score) })}>
+          <Text
+            fz={44}
+            fw={700}
+            lh={1}
+            className={scoreClass(s.score)}
+            data-testid="driver-safety-score"
+            aria-label={t('safety.driver.scoreLabel', { score: formatScore(s.score) })}
+          >
             {formatScore(s.score)}
           </Text>
         </Group>
@@ -77,7 +89,10 @@ function DriverSafetyBody({ d }: { d: DriverSafety }) {
                   <Table.Td>
                     <Text size="sm">{t(`safety.behaviour.${b.behaviour}`)}</Text>
                     <Text size="xs" c="dimmed">
-                      {b.basis === 'PERCENT_OF_DRIVING_TIME' ? t('safety.score.ratePercent', { rate: b.rate.toFixed(2) }) : t('safety.score.ratePer1000', { rate: b.rate.toFixed(2) })} × {b.weight}
+                      {b.basis === 'PERCENT_OF_DRIVING_TIME'
+                        ? t('safety.score.ratePercent', { rate: b.rate.toFixed(2) })
+                        : t('safety.score.ratePer1000', { rate: b.rate.toFixed(2) })}{' '}
+                      × {b.weight}
                     </Text>
                   </Table.Td>
                   <Table.Td ta="right">
@@ -154,7 +169,9 @@ function DriverEventCard({ e, units }: { e: SafetyEvent; units: UnitSystem }) {
       </Group>
       {e.coachName && (e.status === 'NEEDS_COACHING' || e.status === 'COACHED') && (
         <Text size="sm" mt="xs">
-          {e.status === 'NEEDS_COACHING' && e.dueAt ? t('safety.driver.coachBy', { coach: e.coachName, date: formatDate(e.dueAt, zone, i18n.language) }) : t('safety.driver.coach', { coach: e.coachName })}
+          {e.status === 'NEEDS_COACHING' && e.dueAt
+            ? t('safety.driver.coachBy', { coach: e.coachName, date: formatDate(e.dueAt, zone, i18n.language) })
+            : t('safety.driver.coach', { coach: e.coachName })}
         </Text>
       )}
       {e.note && (e.status === 'NEEDS_COACHING' || e.status === 'COACHED' || e.status === 'RECOGNISED') && (
@@ -168,25 +185,50 @@ function DriverEventCard({ e, units }: { e: SafetyEvent; units: UnitSystem }) {
         </Text>
       )}
       {e.disputedAt && (
-        <Alert color="yellow" variant="light" mt="xs" p="xs" icon={<IconMessageReport size={16} />} title={t('safety.driver.disputedAt', { date: formatDateTime(e.disputedAt, zone, i18n.language) })}>
+        <Alert
+          color="yellow"
+          variant="light"
+          mt="xs"
+          p="xs"
+          icon={<IconMessageReport size={16} />}
+          title={t('safety.driver.disputedAt', { date: formatDateTime(e.disputedAt, zone, i18n.language) })}
+        >
           <Text size="sm">{e.disputeNote}</Text>
         </Alert>
       )}
       {(awaitsAcknowledgement(e) || (!e.disputedAt && e.status !== 'DISMISSED')) && (
         <Group gap="xs" mt="sm" justify="space-between" wrap="wrap">
           {awaitsAcknowledgement(e) && (
-            <Button leftSection={<IconCheck size={18} aria-hidden />} loading={acknowledge.isPending} onClick={() => void ack()} size="md" style={{ flex: '1 1 auto' }}>
+            <Button
+              leftSection={<IconCheck size={18} aria-hidden />}
+              loading={acknowledge.isPending}
+              onClick={() => void ack()}
+              size="md"
+              style={{ flex: '1 1 auto' }}
+            >
               {t('safety.driver.acknowledge')}
             </Button>
           )}
           {!e.disputedAt && e.status !== 'DISMISSED' && (
-            <Button variant="subtle" leftSection={<IconMessageReport size={18} aria-hidden />} onClick={() => setDisputing(true)} size="sm" ml={awaitsAcknowledgement(e) ? undefined : 'auto'}>
+            <Button
+              variant="subtle"
+              leftSection={<IconMessageReport size={18} aria-hidden />}
+              onClick={() => setDisputing(true)}
+              size="sm"
+              ml={awaitsAcknowledgement(e) ? undefined : 'auto'}
+            >
               {t('safety.driver.dispute')}
             </Button>
           )}
         </Group>
       )}
-      <Modal opened={disputing} onClose={() => setDisputing(false)} title={t('safety.driver.disputeTitle')} closeButtonProps={{ 'aria-label': t('safety.actions.close') }} centered>
+      <Modal
+        opened={disputing}
+        onClose={() => setDisputing(false)}
+        title={t('safety.driver.disputeTitle')}
+        closeButtonProps={{ 'aria-label': t('safety.actions.close') }}
+        centered
+      >
         {disputing && <DisputeForm e={e} onClose={() => setDisputing(false)} />}
       </Modal>
     </Card>

@@ -29,12 +29,24 @@ export function EventActions({ event }: { event: SafetyEvent }) {
     <>
       <Group gap="xs" wrap="wrap" role="group" aria-label={t('safety.actions.label')}>
         {ACTIONS.filter((a) => a.status !== event.status).map((a) => (
-          <Button key={a.status} variant={a.status === 'NEEDS_COACHING' ? 'filled' : 'light'} color={a.color} leftSection={<a.icon size={16} aria-hidden />} onClick={() => setOpen(a.status)}>
+          <Button
+            key={a.status}
+            variant={a.status === 'NEEDS_COACHING' ? 'filled' : 'light'}
+            color={a.color}
+            leftSection={<a.icon size={16} aria-hidden />}
+            onClick={() => setOpen(a.status)}
+          >
             {t(`safety.actions.${a.status}`)}
           </Button>
         ))}
       </Group>
-      <Modal opened={!!open} onClose={() => setOpen(null)} title={open ? t(`safety.actions.${open}Title`) : ''} closeButtonProps={{ 'aria-label': t('safety.actions.close') }} centered>
+      <Modal
+        opened={!!open}
+        onClose={() => setOpen(null)}
+        title={open ? t(`safety.actions.${open}Title`) : ''}
+        closeButtonProps={{ 'aria-label': t('safety.actions.close') }}
+        centered
+      >
         {open && <ReviewForm event={event} status={open} onClose={() => setOpen(null)} />}
       </Modal>
     </>
@@ -56,7 +68,8 @@ function ReviewForm({ event, status, onClose }: { event: SafetyEvent; status: Sa
   const noteRequired = status === 'COACHED';
   const options = (coaches.data ?? []).map((u) => ({ value: u.id, label: u.name }));
   // The signed-in reviewer is a coach even before the list loads (or without the users list).
-  if (me && !options.some((o) => o.value === me.id)) options.unshift({ value: me.id, label: [me.firstName, me.lastName].filter(Boolean).join(' ') || me.email });
+  if (me && !options.some((o) => o.value === me.id))
+    options.unshift({ value: me.id, label: [me.firstName, me.lastName].filter(Boolean).join(' ') || me.email });
 
   const submit = async (e: React.FormEvent) => {
     e.preventDefault();

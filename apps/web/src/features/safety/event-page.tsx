@@ -42,7 +42,11 @@ export default function SafetyEventPage() {
     <>
       <PageHeader
         title={title}
-        breadcrumbs={[{ label: t('safety.title'), to: '/safety' }, { label: t('safety.tabs.inbox'), to: back }, { label: e ? t(`safety.type.${e.type}`) : t('safety.event.title') }]}
+        breadcrumbs={[
+          { label: t('safety.title'), to: '/safety' },
+          { label: t('safety.tabs.inbox'), to: back },
+          { label: e ? t(`safety.type.${e.type}`) : t('safety.event.title') },
+        ]}
         actions={
           <Button component={Link} to={back} variant="default" leftSection={<IconArrowLeft size={16} aria-hidden />}>
             {t('safety.event.back')}
@@ -142,7 +146,13 @@ function EventDetail({ e }: { e: SafetyEventDetail }) {
             </Stack>
           </Paper>
           {e.disputedAt && (
-            <Alert color="yellow" variant="light" icon={<IconMessageReport size={18} />} title={t('safety.event.disputed', { date: formatDateTime(e.disputedAt, zone) })} data-testid="safety-event-dispute">
+            <Alert
+              color="yellow"
+              variant="light"
+              icon={<IconMessageReport size={18} />}
+              title={t('safety.event.disputed', { date: formatDateTime(e.disputedAt, zone) })}
+              data-testid="safety-event-dispute"
+            >
               {e.disputeNote}
             </Alert>
           )}
@@ -165,7 +175,12 @@ function EventDetail({ e }: { e: SafetyEventDetail }) {
                 </Text>
               </Timeline.Item>
               {e.history.map((h, i) => (
-                <Timeline.Item key={`${h.at}-${i}`} title={h.action === 'REVIEW' ? t(`safety.status.${h.status}`) : t(`safety.event.${h.action === 'ACKNOWLEDGED' ? 'acknowledged' : 'disputedShort'}`)}>
+                <Timeline.Item
+                  key={`${h.at}-${i}`}
+                  title={
+                    h.action === 'REVIEW' ? t(`safety.status.${h.status}`) : t(`safety.event.${h.action === 'ACKNOWLEDGED' ? 'acknowledged' : 'disputedShort'}`)
+                  }
+                >
                   <Text size="xs" c="dimmed">
                     {formatDateTime(h.at, zone)}
                     {h.userName ? ` · ${h.userName}` : ''}

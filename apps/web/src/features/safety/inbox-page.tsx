@@ -132,7 +132,13 @@ export default function SafetyInboxPage() {
             data={[...SAFETY_STATUSES.map((s) => ({ value: s, label: t(`safety.status.${s}`) })), { value: 'ALL', label: t('safety.filter.anyStatus') }]}
           />
           {mobile && (
-            <Button variant="subtle" size="sm" onClick={() => setMore((m) => !m)} aria-expanded={showMore} rightSection={<IconChevronDown size={14} style={{ transform: showMore ? 'rotate(180deg)' : undefined }} aria-hidden />}>
+            <Button
+              variant="subtle"
+              size="sm"
+              onClick={() => setMore((m) => !m)}
+              aria-expanded={showMore}
+              rightSection={<IconChevronDown size={14} style={{ transform: showMore ? 'rotate(180deg)' : undefined }} aria-hidden />}
+            >
               {extra > 0 ? t('safety.filter.moreCount', { count: extra }) : t('safety.filter.more')}
             </Button>
           )}
@@ -148,7 +154,10 @@ export default function SafetyInboxPage() {
                 aria-label={t('safety.col.severity')}
                 value={filters.severity ?? ''}
                 onChange={(e) => set('severity', e.currentTarget.value || null)}
-                data={[{ value: '', label: t('safety.filter.anySeverity') }, ...[...SAFETY_SEVERITIES].reverse().map((x) => ({ value: x, label: t(`safety.severity.${x}`) }))]}
+                data={[
+                  { value: '', label: t('safety.filter.anySeverity') },
+                  ...[...SAFETY_SEVERITIES].reverse().map((x) => ({ value: x, label: t(`safety.severity.${x}`) })),
+                ]}
               />
               <NativeSelect
                 aria-label={t('safety.col.driver')}

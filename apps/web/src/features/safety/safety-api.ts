@@ -1,7 +1,18 @@
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type {
-  DriverSafety, Page, SafetyEvent, SafetyEventDetail, SafetyEventListQuery, SafetyEventReview, SafetyGroupBy, SafetyScoreDetail, SafetyScores, SafetySettings, SafetySettingsInput,
-  SafetyCoach, SafetySummary,
+  DriverSafety,
+  Page,
+  SafetyEvent,
+  SafetyEventDetail,
+  SafetyEventListQuery,
+  SafetyEventReview,
+  SafetyGroupBy,
+  SafetyScoreDetail,
+  SafetyScores,
+  SafetySettings,
+  SafetySettingsInput,
+  SafetyCoach,
+  SafetySummary,
 } from '@fleet/api-contract';
 import { api } from '../../lib/api-client.ts';
 import { saveFile } from '../../lib/download.ts';
@@ -63,7 +74,12 @@ export function useSafetyScore(groupBy: SafetyGroupBy, id: string, q: { from?: s
   const orgId = useEffectiveOrganizationId();
   return useQuery({
     queryKey: safetyKeys.score(orgId, groupBy, id, q),
-    queryFn: ({ signal }) => api<SafetyScoreDetail>(at(orgId, `/safety/scores/${groupBy === 'driver' ? 'drivers' : 'vehicles'}/${encodeURIComponent(id)}`), { query: q, signal, toast: false }),
+    queryFn: ({ signal }) =>
+      api<SafetyScoreDetail>(at(orgId, `/safety/scores/${groupBy === 'driver' ? 'drivers' : 'vehicles'}/${encodeURIComponent(id)}`), {
+        query: q,
+        signal,
+        toast: false,
+      }),
     placeholderData: keepPreviousData,
     enabled: !!orgId && !!id,
   });
@@ -127,7 +143,8 @@ export const acknowledgeEvent = (orgId: string, { id, note }: { id: string; note
 export const disputeEvent = (orgId: string, { id, note }: { id: string; note: string }) =>
   api<SafetyEvent>(at(orgId, `/safety/events/${encodeURIComponent(id)}/dispute`), { method: 'POST', body: { note }, toast: false });
 
-export const saveSafetySettings = (orgId: string, body: SafetySettingsInput) => api<SafetySettings>(at(orgId, '/safety/settings'), { method: 'PUT', body, toast: false });
+export const saveSafetySettings = (orgId: string, body: SafetySettingsInput) =>
+  api<SafetySettings>(at(orgId, '/safety/settings'), { method: 'PUT', body, toast: false });
 
 /** Saves the events or the scores under the filters as CSV or PDF (the API client shows an error toast). */
 export async function downloadSafety(orgId: string, what: 'events' | 'scores', query: Record<string, QueryValue>, format: 'csv' | 'pdf'): Promise<void> {

@@ -29,7 +29,14 @@ export function SafetyTabs() {
       {TABS.map((tab) => {
         const active = tab.exact ? pathname === tab.path || pathname.startsWith('/safety/events') : pathname.startsWith(tab.path);
         return (
-          <Button key={tab.path} component={Link} to={tab.key === 'settings' ? tab.path : `${tab.path}${qs}`} size="compact-sm" variant={active ? 'filled' : 'subtle'} aria-current={active ? 'page' : undefined}>
+          <Button
+            key={tab.path}
+            component={Link}
+            to={tab.key === 'settings' ? tab.path : `${tab.path}${qs}`}
+            size="compact-sm"
+            variant={active ? 'filled' : 'subtle'}
+            aria-current={active ? 'page' : undefined}
+          >
             {t(`safety.tabs.${tab.key}`)}
           </Button>
         );
@@ -116,8 +123,24 @@ export function PeriodFilter({ period, onChange }: { period: SafetyPeriod; onCha
       />
       {period.choice === 'custom' && (
         <>
-          <TextInput aria-label={t('safety.period.from', { zone: zoneName })} title={t('safety.period.from', { zone: zoneName })} type="date" value={period.fromDay} max={period.toDay} onChange={(e) => onChange({ from: e.currentTarget.value || null })} miw={150} />
-          <TextInput aria-label={t('safety.period.to', { zone: zoneName })} title={t('safety.period.to', { zone: zoneName })} type="date" value={period.toDay} min={period.fromDay} onChange={(e) => onChange({ to: e.currentTarget.value || null })} miw={150} />
+          <TextInput
+            aria-label={t('safety.period.from', { zone: zoneName })}
+            title={t('safety.period.from', { zone: zoneName })}
+            type="date"
+            value={period.fromDay}
+            max={period.toDay}
+            onChange={(e) => onChange({ from: e.currentTarget.value || null })}
+            miw={150}
+          />
+          <TextInput
+            aria-label={t('safety.period.to', { zone: zoneName })}
+            title={t('safety.period.to', { zone: zoneName })}
+            type="date"
+            value={period.toDay}
+            min={period.fromDay}
+            onChange={(e) => onChange({ to: e.currentTarget.value || null })}
+            miw={150}
+          />
         </>
       )}
     </>

@@ -22,11 +22,19 @@ describe('an event in numbers', () => {
 
   it('says a speeding run against its limit in the organization units, and a harsh braking by its strength and speeds', () => {
     const base = { maxSpeedKph: null, limitKph: null, strengthMps2: null, durationS: 0 };
-    expect(eventFigures({ ...base, type: 'SPEEDING', maxSpeedKph: 112.654, limitKph: 88.514, durationS: 95 }, 'IMPERIAL', t)).toBe('70 mph in a 55 mph zone · 1 min 35 s');
+    expect(eventFigures({ ...base, type: 'SPEEDING', maxSpeedKph: 112.654, limitKph: 88.514, durationS: 95 }, 'IMPERIAL', t)).toBe(
+      '70 mph in a 55 mph zone · 1 min 35 s',
+    );
     // Speeding names the stretch that set its band: 82 mph held in the 60 mph zone, though 90 was the top in a 70 (issue 66).
-    expect(eventFigures({ ...base, type: 'SPEEDING', maxSpeedKph: 144.84, heldSpeedKph: 131.97, limitKph: 96.561, durationS: 95 }, 'IMPERIAL', t)).toBe('82 mph in a 60 mph zone · 1 min 35 s');
-    expect(eventFigures({ ...base, type: 'MAX_SPEED', maxSpeedKph: 130, limitKph: 120.7, durationS: 60 }, 'METRIC', t)).toBe('130 km/h over the fleet maximum 121 km/h · 1 min');
-    expect(eventFigures({ ...base, type: 'HARSH_BRAKING', strengthMps2: 6.1, speedBeforeKph: 96.56, speedAfterKph: 0 }, 'IMPERIAL', t)).toBe('0.62 g · 13.6 mph/s · 60 mph → 0 mph');
+    expect(eventFigures({ ...base, type: 'SPEEDING', maxSpeedKph: 144.84, heldSpeedKph: 131.97, limitKph: 96.561, durationS: 95 }, 'IMPERIAL', t)).toBe(
+      '82 mph in a 60 mph zone · 1 min 35 s',
+    );
+    expect(eventFigures({ ...base, type: 'MAX_SPEED', maxSpeedKph: 130, limitKph: 120.7, durationS: 60 }, 'METRIC', t)).toBe(
+      '130 km/h over the fleet maximum 121 km/h · 1 min',
+    );
+    expect(eventFigures({ ...base, type: 'HARSH_BRAKING', strengthMps2: 6.1, speedBeforeKph: 96.56, speedAfterKph: 0 }, 'IMPERIAL', t)).toBe(
+      '0.62 g · 13.6 mph/s · 60 mph → 0 mph',
+    );
     expect(eventFigures({ ...base, type: 'IDLING', durationS: 1380, fuelBurnedL: 3.0283 }, 'IMPERIAL', t)).toBe('23 min · 0.8 gal');
     expect(eventFigures({ ...base, type: 'HARSH_CORNERING' }, 'METRIC', t)).toBe('—');
   });
@@ -47,7 +55,12 @@ describe('a score', () => {
   });
 
   it('writes the formula with the terms that cost points, and the score it comes to', () => {
-    const b = (behaviour: SafetyBehaviourScore['behaviour'], weight: number, rate: number, basis: SafetyBehaviourScore['basis'] = 'PER_1000_MI'): SafetyBehaviourScore => ({
+    const b = (
+      behaviour: SafetyBehaviourScore['behaviour'],
+      weight: number,
+      rate: number,
+      basis: SafetyBehaviourScore['basis'] = 'PER_1000_MI',
+    ): SafetyBehaviourScore => ({
       behaviour,
       label: behaviour,
       basis,

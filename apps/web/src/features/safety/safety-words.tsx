@@ -43,11 +43,20 @@ export function formatSeconds(s: number): string {
 export const formatScore = (score: number | null | undefined) => (score === null || score === undefined ? '—' : String(Math.round(score)));
 
 /** The score's colour: green from 90, yellow from 80, orange from 70, red under (badges and charts). */
-export const scoreColor = (score: number | null | undefined) => (score === null || score === undefined ? 'gray' : score >= 90 ? 'teal' : score >= 80 ? 'yellow' : score >= 70 ? 'orange' : 'red');
+export const scoreColor = (score: number | null | undefined) =>
+  score === null || score === undefined ? 'gray' : score >= 90 ? 'teal' : score >= 80 ? 'yellow' : score >= 70 ? 'orange' : 'red';
 
 /** The class colouring a score's figure by the same bands, readable on both themes. */
 export const scoreClass = (score: number | null | undefined) =>
-  score === null || score === undefined ? classes.scoreNone : score >= 90 ? classes.scoreTop : score >= 80 ? classes.scoreGood : score >= 70 ? classes.scoreFair : classes.scoreLow;
+  score === null || score === undefined
+    ? classes.scoreNone
+    : score >= 90
+      ? classes.scoreTop
+      : score >= 80
+        ? classes.scoreGood
+        : score >= 70
+          ? classes.scoreFair
+          : classes.scoreLow;
 
 const SEVERITY_TONE: Record<SafetySeverity, string | undefined> = { LOW: tones.muted, MEDIUM: tones.warn, HIGH: tones.danger, CRITICAL: tones.severe };
 const STATUS_TONE: Record<SafetyStatus, string | undefined> = {
@@ -83,7 +92,12 @@ export function StatusBadge({ status }: { status: SafetyStatus }) {
  * "Idling 23 min · 0.8 gal". Speeds and volumes in the organization's units.
  */
 export function eventFigures(
-  e: Pick<SafetyEventBrief, 'type' | 'maxSpeedKph' | 'limitKph' | 'strengthMps2' | 'durationS'> & { heldSpeedKph?: number | null; fuelBurnedL?: number | null; speedBeforeKph?: number | null; speedAfterKph?: number | null },
+  e: Pick<SafetyEventBrief, 'type' | 'maxSpeedKph' | 'limitKph' | 'strengthMps2' | 'durationS'> & {
+    heldSpeedKph?: number | null;
+    fuelBurnedL?: number | null;
+    speedBeforeKph?: number | null;
+    speedAfterKph?: number | null;
+  },
   units: UnitSystem,
   t: TFunction,
   lng?: string,
@@ -94,7 +108,11 @@ export function eventFigures(
       // Speeding names the stretch that set its band: the speed held there over its limit (issue 66).
       const speed = e.type === 'SPEEDING' ? (e.heldSpeedKph ?? e.maxSpeedKph) : e.maxSpeedKph;
       if (speed === null || e.limitKph === null) return formatSeconds(e.durationS);
-      return t(e.type === 'SPEEDING' ? 'safety.figures.speeding' : 'safety.figures.maxSpeed', { speed: formatSpeed(speed, units), limit: formatSpeed(e.limitKph, units), duration: formatSeconds(e.durationS) });
+      return t(e.type === 'SPEEDING' ? 'safety.figures.speeding' : 'safety.figures.maxSpeed', {
+        speed: formatSpeed(speed, units),
+        limit: formatSpeed(e.limitKph, units),
+        duration: formatSeconds(e.durationS),
+      });
     }
     case 'IDLING':
       return e.fuelBurnedL ? `${formatSeconds(e.durationS)} · ${formatFuelVolume(e.fuelBurnedL, units)}` : formatSeconds(e.durationS);
@@ -102,7 +120,10 @@ export function eventFigures(
     case 'HARSH_BRAKING':
     case 'HARSH_CORNERING': {
       const strength = e.strengthMps2 !== null ? formatStrength(e.strengthMps2, units, lng) : '';
-      const speeds = e.speedBeforeKph !== null && e.speedBeforeKph !== undefined && e.speedAfterKph !== null && e.speedAfterKph !== undefined ? `${formatSpeed(e.speedBeforeKph, units)} → ${formatSpeed(e.speedAfterKph, units)}` : '';
+      const speeds =
+        e.speedBeforeKph !== null && e.speedBeforeKph !== undefined && e.speedAfterKph !== null && e.speedAfterKph !== undefined
+          ? `${formatSpeed(e.speedBeforeKph, units)} → ${formatSpeed(e.speedAfterKph, units)}`
+          : '';
       return [strength, speeds].filter(Boolean).join(' · ') || '—';
     }
     default:

@@ -61,7 +61,11 @@ function FormulaCard({ d }: { d: SafetyScoreDetail }) {
               <Table.Tr key={b.behaviour} data-behaviour={b.behaviour}>
                 <Table.Td>{t(`safety.behaviour.${b.behaviour}`)}</Table.Td>
                 <Table.Td ta="right">{b.basis === 'PERCENT_OF_DRIVING_TIME' ? formatSeconds(b.seconds) : b.events}</Table.Td>
-                <Table.Td ta="right">{b.basis === 'PERCENT_OF_DRIVING_TIME' ? t('safety.score.ratePercent', { rate: two(b.rate) }) : t('safety.score.ratePer1000', { rate: two(b.rate) })}</Table.Td>
+                <Table.Td ta="right">
+                  {b.basis === 'PERCENT_OF_DRIVING_TIME'
+                    ? t('safety.score.ratePercent', { rate: two(b.rate) })
+                    : t('safety.score.ratePer1000', { rate: two(b.rate) })}
+                </Table.Td>
                 <Table.Td ta="right">{b.weight}</Table.Td>
                 <Table.Td ta="right" fw={b.points > 0 ? 600 : undefined}>
                   {b.points > 0 ? `−${two(b.points)}` : '0'}
@@ -118,7 +122,15 @@ function TrendCard({ d }: { d: SafetyScoreDetail }) {
 /** How many events of one behaviour show before "Show all". */
 const FIRST_EVENTS = 5;
 
-function EventList({ events, groupBy, units }: { events: SafetyScoreDetail['eventsByBehaviour'][number]['events']; groupBy: SafetyGroupBy; units: UnitSystem }) {
+function EventList({
+  events,
+  groupBy,
+  units,
+}: {
+  events: SafetyScoreDetail['eventsByBehaviour'][number]['events'];
+  groupBy: SafetyGroupBy;
+  units: UnitSystem;
+}) {
   const { t, i18n } = useTranslation();
   const zone = useViewerZone();
   const [all, setAll] = useState(false);
@@ -155,7 +167,9 @@ function EventList({ events, groupBy, units }: { events: SafetyScoreDetail['even
 function EventsBehind({ d, units }: { d: SafetyScoreDetail; units: UnitSystem }) {
   const { t } = useTranslation();
   const byBehaviour = new Map(d.behaviours.map((b) => [b.behaviour, b]));
-  const groups = d.eventsByBehaviour.filter((g) => g.events.length > 0).sort((a, b) => (byBehaviour.get(b.behaviour)?.points ?? 0) - (byBehaviour.get(a.behaviour)?.points ?? 0));
+  const groups = d.eventsByBehaviour
+    .filter((g) => g.events.length > 0)
+    .sort((a, b) => (byBehaviour.get(b.behaviour)?.points ?? 0) - (byBehaviour.get(a.behaviour)?.points ?? 0));
   return (
     <Paper withBorder p="md" radius="md" data-testid="score-events">
       <Title order={2} fz="md" mb="sm">
@@ -205,7 +219,12 @@ export function ScoreSummary({ d, units }: { d: SafetyScoreDetail; units: UnitSy
         {t('safety.scores.period', { from: formatDate(d.from, zone), to: formatDate(new Date(Date.parse(d.to) - 1), zone) })}
       </Text>
       <Text size="sm" c="dimmed">
-        {t('safety.score.facts', { distance: formatDistance(d.distanceKm * 1000, units), driving: formatSeconds(d.drivingSeconds), events: d.events, speeding: (d.speedingShare * 100).toFixed(1) })}
+        {t('safety.score.facts', {
+          distance: formatDistance(d.distanceKm * 1000, units),
+          driving: formatSeconds(d.drivingSeconds),
+          events: d.events,
+          speeding: (d.speedingShare * 100).toFixed(1),
+        })}
       </Text>
       {d.score === null && (
         <Text size="sm" c="dimmed" mt="xs">
@@ -233,7 +252,11 @@ export default function SafetyScorePage() {
       <PageHeader
         title={d ? d.name : t('safety.score.title')}
         description={groupBy === 'driver' ? t('safety.score.driverDescription') : t('safety.score.vehicleDescription')}
-        breadcrumbs={[{ label: t('safety.title'), to: '/safety' }, { label: t('safety.tabs.scores'), to: `/safety/scores${qs.toString() ? `?${qs}` : ''}` }, { label: d?.name ?? '…' }]}
+        breadcrumbs={[
+          { label: t('safety.title'), to: '/safety' },
+          { label: t('safety.tabs.scores'), to: `/safety/scores${qs.toString() ? `?${qs}` : ''}` },
+          { label: d?.name ?? '…' },
+        ]}
         actions={<PeriodFilter period={period} onChange={setPeriod} />}
       />
       <SafetyTabs />

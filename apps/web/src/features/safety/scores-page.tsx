@@ -80,7 +80,12 @@ function FleetCard({ data, units }: { data: SafetyScores; units: UnitSystem }) {
           {t('safety.scores.period', { from: formatDate(data.from, zone), to: formatDate(new Date(Date.parse(data.to) - 1), zone) })}
         </Text>
         <Text size="sm" c="dimmed">
-          {t('safety.scores.fleetFacts', { distance: formatDistance(f.miles * 1609.344, units), driving: formatSeconds(f.drivingSeconds), scored: f.scored, unscored: f.unscored })}
+          {t('safety.scores.fleetFacts', {
+            distance: formatDistance(f.miles * 1609.344, units),
+            driving: formatSeconds(f.drivingSeconds),
+            scored: f.scored,
+            unscored: f.unscored,
+          })}
         </Text>
         {f.score === null && (
           <Text size="sm" c="dimmed" mt="xs">
@@ -137,7 +142,13 @@ export default function SafetyScoresPage() {
     const rows = needle ? all.filter((r) => r.name.toLocaleLowerCase().includes(needle)) : all;
     const [field, dir] = (state.sort ?? 'score,asc').split(',');
     const sorted = [...rows].sort((a, b) => compare(a, b, field ?? 'score') * (dir === 'desc' ? -1 : 1));
-    return { content: sorted.slice(state.page * state.size, (state.page + 1) * state.size), page: state.page, size: state.size, totalElements: rows.length, totalPages: Math.max(1, Math.ceil(rows.length / state.size)) };
+    return {
+      content: sorted.slice(state.page * state.size, (state.page + 1) * state.size),
+      page: state.page,
+      size: state.size,
+      totalElements: rows.length,
+      totalPages: Math.max(1, Math.ceil(rows.length / state.size)),
+    };
   }, [scores.data, state.sort, state.page, state.size, state.search]);
 
   const base = groupBy === 'driver' ? '/safety/scores/drivers' : '/safety/scores/vehicles';
@@ -194,7 +205,12 @@ export default function SafetyScoresPage() {
           ]}
         />
         <PeriodFilter period={period} onChange={setPeriod} />
-        <NativeSelect aria-label={t('safety.filter.group')} value={groupId ?? ''} onChange={(e) => set('group', e.currentTarget.value || null)} data={[{ value: '', label: t('safety.filter.anyGroup') }, ...groups.map((g) => ({ value: g.id, label: g.name }))]} />
+        <NativeSelect
+          aria-label={t('safety.filter.group')}
+          value={groupId ?? ''}
+          onChange={(e) => set('group', e.currentTarget.value || null)}
+          data={[{ value: '', label: t('safety.filter.anyGroup') }, ...groups.map((g) => ({ value: g.id, label: g.name }))]}
+        />
       </Group>
       <DataState isLoading={scores.isLoading} error={scores.error} onRetry={() => void scores.refetch()}>
         {scores.data && (

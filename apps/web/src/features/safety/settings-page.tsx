@@ -5,7 +5,15 @@ import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
 import { IconPlus, IconTrash } from '@tabler/icons-react';
 import {
-  DEFAULT_SAFETY_SETTINGS, SAFETY_BEHAVIOURS, SAFETY_VEHICLE_CLASSES, safetyBehaviourBasis, safetySettingsInputSchema, type Asset, type SafetySettings, type SafetyVehicleClass, type UnitSystem,
+  DEFAULT_SAFETY_SETTINGS,
+  SAFETY_BEHAVIOURS,
+  SAFETY_VEHICLE_CLASSES,
+  safetyBehaviourBasis,
+  safetySettingsInputSchema,
+  type Asset,
+  type SafetySettings,
+  type SafetyVehicleClass,
+  type UnitSystem,
 } from '@fleet/api-contract';
 import { DataState } from '../../components/data-state.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
@@ -69,7 +77,8 @@ const shown = (metric: number, kind: Kind, units: UnitSystem): string => {
   if (kind === 'accel') return String(Math.round(accelFromMps2(metric, units) * 100) / 100);
   return String(metric);
 };
-const toMetric = (v: number, kind: Kind, units: UnitSystem): number => (kind === 'speed' ? Math.round(kmhFromSpeed(v, units) * 1000) / 1000 : kind === 'accel' ? Math.round(accelToMps2(v, units) * 1000) / 1000 : v);
+const toMetric = (v: number, kind: Kind, units: UnitSystem): number =>
+  kind === 'speed' ? Math.round(kmhFromSpeed(v, units) * 1000) / 1000 : kind === 'accel' ? Math.round(accelToMps2(v, units) * 1000) / 1000 : v;
 
 /** What the form's boxes say, read back: the settings (metric) to save, or the message under each bad field. */
 export function readSettingsForm({
@@ -120,7 +129,8 @@ export function readSettingsForm({
 }
 
 /** The text of every number field for these settings, in the organization's units. */
-export const settingsFormText = (s: SafetySettings, units: UnitSystem): Record<string, string> => Object.fromEntries(FIELDS.map((f) => [f.path, shown(get(s, f.path) as number, f.kind, units)]));
+export const settingsFormText = (s: SafetySettings, units: UnitSystem): Record<string, string> =>
+  Object.fromEntries(FIELDS.map((f) => [f.path, shown(get(s, f.path) as number, f.kind, units)]));
 
 /** `/safety/settings`: what makes an event and what a score weighs (SAFETY_UPDATE edits; SAFETY_LIST reads). */
 export default function SafetySettingsPage() {
@@ -170,7 +180,13 @@ function SettingsForm({ initial, units }: { initial: SafetySettings; units: Unit
         setErrors(({ [path]: _drop, ...rest }) => rest);
       }}
       error={errors[path]}
-      rightSection={unit ? <Text size="xs" c="dimmed">{unit}</Text> : undefined}
+      rightSection={
+        unit ? (
+          <Text size="xs" c="dimmed">
+            {unit}
+          </Text>
+        ) : undefined
+      }
       rightSectionWidth={unit ? Math.max(36, unit.length * 8 + 12) : undefined}
       disabled={!canEdit}
       w={extra.w}
@@ -181,7 +197,11 @@ function SettingsForm({ initial, units }: { initial: SafetySettings; units: Unit
   const submit = async (e: React.FormEvent) => {
     e.preventDefault();
     setFormError(null);
-    const { body, errors: next, formError: other } = readSettingsForm({ values, shown: first, initial, units, t, extra: { excludeYards, defaultVehicleClass: defaultClass, vehicleClasses: classes } });
+    const {
+      body,
+      errors: next,
+      formError: other,
+    } = readSettingsForm({ values, shown: first, initial, units, t, extra: { excludeYards, defaultVehicleClass: defaultClass, vehicleClasses: classes } });
     if (other) setFormError(other);
     setErrors(next);
     if (!body) {
@@ -251,7 +271,13 @@ function SettingsForm({ initial, units }: { initial: SafetySettings; units: Unit
               {field('idlingMinutes', t('safety.settings.idlingMinutes'), 'min')}
               {field('windowWeeks', t('safety.settings.windowWeeks'), t('safety.settings.weeks'))}
             </SimpleGrid>
-            <Switch mt="md" label={t('safety.settings.excludeYards')} checked={excludeYards} onChange={(e) => setExcludeYards(e.currentTarget.checked)} disabled={!canEdit} />
+            <Switch
+              mt="md"
+              label={t('safety.settings.excludeYards')}
+              checked={excludeYards}
+              onChange={(e) => setExcludeYards(e.currentTarget.checked)}
+              disabled={!canEdit}
+            />
           </Paper>
         </SimpleGrid>
 
@@ -298,7 +324,9 @@ function SettingsForm({ initial, units }: { initial: SafetySettings; units: Unit
                         </Text>
                       </Table.Td>
                       {THRESHOLD_COLUMNS.map(([k, word]) => (
-                        <Table.Td key={k}>{field(`thresholds.${c}.${k}`, '', aUnit, { w: 120, ariaLabel: `${t(`safety.vehicleClass.${c}`)}: ${t(`safety.settings.${word}`)}` })}</Table.Td>
+                        <Table.Td key={k}>
+                          {field(`thresholds.${c}.${k}`, '', aUnit, { w: 120, ariaLabel: `${t(`safety.vehicleClass.${c}`)}: ${t(`safety.settings.${word}`)}` })}
+                        </Table.Td>
                       ))}
                     </Table.Tr>
                   ))}
@@ -307,7 +335,13 @@ function SettingsForm({ initial, units }: { initial: SafetySettings; units: Unit
             </Table.ScrollContainer>
           )}
           <Group mt="sm" gap="sm" align="flex-end" wrap="wrap">
-            <NativeSelect label={t('safety.settings.defaultClass')} value={defaultClass} onChange={(e) => setDefaultClass(e.currentTarget.value as SafetyVehicleClass)} data={classOptions} disabled={!canEdit} />
+            <NativeSelect
+              label={t('safety.settings.defaultClass')}
+              value={defaultClass}
+              onChange={(e) => setDefaultClass(e.currentTarget.value as SafetyVehicleClass)}
+              data={classOptions}
+              disabled={!canEdit}
+            />
           </Group>
           <Text size="sm" fw={600} mt="md" mb={4}>
             {t('safety.settings.vehicleClasses')}
@@ -327,7 +361,12 @@ function SettingsForm({ initial, units }: { initial: SafetySettings; units: Unit
                     {t(`safety.vehicleClass.${c.vehicleClass}`)}
                   </Text>
                   {canEdit && (
-                    <ActionIcon variant="subtle" color="red.8" aria-label={t('safety.settings.removeClass', { unit: unitName(c.assetId) })} onClick={() => setClasses((prev) => prev.filter((x) => x.assetId !== c.assetId))}>
+                    <ActionIcon
+                      variant="subtle"
+                      color="red.8"
+                      aria-label={t('safety.settings.removeClass', { unit: unitName(c.assetId) })}
+                      onClick={() => setClasses((prev) => prev.filter((x) => x.assetId !== c.assetId))}
+                    >
                       <IconTrash size={16} />
                     </ActionIcon>
                   )}
@@ -341,9 +380,17 @@ function SettingsForm({ initial, units }: { initial: SafetySettings; units: Unit
                 aria-label={t('safety.col.vehicle')}
                 value={adding.assetId}
                 onChange={(e) => setAdding((a) => ({ ...a, assetId: e.currentTarget.value }))}
-                data={[{ value: '', label: t('safety.settings.pickVehicle') }, ...vehicles.filter((v) => !classes.some((c) => c.assetId === v.id)).map((v) => ({ value: v.id, label: v.unitNumber }))]}
+                data={[
+                  { value: '', label: t('safety.settings.pickVehicle') },
+                  ...vehicles.filter((v) => !classes.some((c) => c.assetId === v.id)).map((v) => ({ value: v.id, label: v.unitNumber })),
+                ]}
               />
-              <NativeSelect aria-label={t('safety.settings.class')} value={adding.vehicleClass} onChange={(e) => setAdding((a) => ({ ...a, vehicleClass: e.currentTarget.value as SafetyVehicleClass }))} data={classOptions} />
+              <NativeSelect
+                aria-label={t('safety.settings.class')}
+                value={adding.vehicleClass}
+                onChange={(e) => setAdding((a) => ({ ...a, vehicleClass: e.currentTarget.value as SafetyVehicleClass }))}
+                data={classOptions}
+              />
               <Button
                 variant="light"
                 leftSection={<IconPlus size={16} aria-hidden />}
@@ -368,7 +415,11 @@ function SettingsForm({ initial, units }: { initial: SafetySettings; units: Unit
           </Text>
           <SimpleGrid cols={{ base: 1, xs: 2, md: 4 }} spacing="sm">
             {SAFETY_BEHAVIOURS.map((b) => (
-              <div key={b}>{field(`weights.${b}`, t(`safety.behaviour.${b}`), undefined, { description: safetyBehaviourBasis(b) === 'PER_1000_MI' ? t('safety.settings.perEvents') : t('safety.settings.perTime') })}</div>
+              <div key={b}>
+                {field(`weights.${b}`, t(`safety.behaviour.${b}`), undefined, {
+                  description: safetyBehaviourBasis(b) === 'PER_1000_MI' ? t('safety.settings.perEvents') : t('safety.settings.perTime'),
+                })}
+              </div>
             ))}
           </SimpleGrid>
         </Paper>

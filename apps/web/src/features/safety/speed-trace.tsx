@@ -71,12 +71,24 @@ export function SpeedTrace({ event, units }: { event: Pick<SafetyEventDetail, 't
         role="img"
         aria-label={summary}
         data-testid="speed-trace"
-        xAxisProps={{ type: 'number', scale: 'time', domain: ['dataMin', 'dataMax'], ticks, tickFormatter: (v: number) => formatTime(new Date(v).toISOString(), zone).replace(/ [A-Z+\-0-9]+$/, ''), minTickGap: 24 }}
+        xAxisProps={{
+          type: 'number',
+          scale: 'time',
+          domain: ['dataMin', 'dataMax'],
+          ticks,
+          tickFormatter: (v: number) => formatTime(new Date(v).toISOString(), zone).replace(/ [A-Z+\-0-9]+$/, ''),
+          minTickGap: 24,
+        }}
         tooltipProps={{ labelFormatter: (v: unknown) => (typeof v === 'number' ? formatTime(new Date(v).toISOString(), zone) : '') }}
         unit={` ${unit}`}
         series={[
           { name: 'speed', label: `${t('safety.event.speed')} (${unit})`, color: 'blue.6' },
-          { name: 'limit', label: `${fleetMax !== null ? t('safety.event.fleetMax') : t('safety.event.limit')} (${unit})`, color: 'red.7', strokeDasharray: '6 4' },
+          {
+            name: 'limit',
+            label: `${fleetMax !== null ? t('safety.event.fleetMax') : t('safety.event.limit')} (${unit})`,
+            color: 'red.7',
+            strokeDasharray: '6 4',
+          },
         ]}
         withLegend
         legendProps={{ verticalAlign: 'bottom' }}

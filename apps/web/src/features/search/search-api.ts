@@ -21,7 +21,12 @@ export const searchKeys = {
 export const searchQuery = (orgId: string, p: SearchParams) =>
   queryOptions({
     queryKey: searchKeys.results(orgId, p),
-    queryFn: ({ signal }) => api<SearchResult>(orgPathFor(orgId, '/search'), { query: { q: p.q, tags: p.tags, status: p.status, group: p.group, limit: p.limit }, signal, toast: false }),
+    queryFn: ({ signal }) =>
+      api<SearchResult>(orgPathFor(orgId, '/search'), {
+        query: { q: p.q, tags: p.tags, status: p.status, group: p.group, limit: p.limit },
+        signal,
+        toast: false,
+      }),
     placeholderData: keepPreviousData,
     staleTime: 10_000,
   });

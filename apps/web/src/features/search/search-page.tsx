@@ -42,7 +42,10 @@ export default function SearchPage() {
   const groups = results.data?.groups ?? [];
   return (
     <>
-      <PageHeader title="Search" description="Vehicles (unit, plate or any part of the VIN), trailers, drivers, devices, users, groups and drivers' log days. Ctrl+K (⌘K) opens this from any screen." />
+      <PageHeader
+        title="Search"
+        description="Vehicles (unit, plate or any part of the VIN), trailers, drivers, devices, users, groups and drivers' log days. Ctrl+K (⌘K) opens this from any screen."
+      />
       <Stack gap="md">
         <TextInput
           ref={input}
@@ -71,9 +74,25 @@ export default function SearchPage() {
                 ))}
             </Group>
           </Chip.Group>
-          <Select aria-label="Status" placeholder="Any status" clearable data={(filters.data?.statuses ?? []).map((s) => ({ value: s.value, label: s.label }))} value={status ?? null} onChange={(v) => set('status', v)} w={150} />
+          <Select
+            aria-label="Status"
+            placeholder="Any status"
+            clearable
+            data={(filters.data?.statuses ?? []).map((s) => ({ value: s.value, label: s.label }))}
+            value={status ?? null}
+            onChange={(v) => set('status', v)}
+            w={150}
+          />
           {(filters.data?.groups.length ?? 0) > 0 && (
-            <Select aria-label="Group" placeholder="Any group" clearable data={(filters.data?.groups ?? []).map((g) => ({ value: g.id, label: g.name }))} value={group ?? null} onChange={(v) => set('group', v)} w={170} />
+            <Select
+              aria-label="Group"
+              placeholder="Any group"
+              clearable
+              data={(filters.data?.groups ?? []).map((g) => ({ value: g.id, label: g.name }))}
+              value={group ?? null}
+              onChange={(v) => set('group', v)}
+              w={170}
+            />
           )}
         </Group>
         {!debounced.trim() ? (
@@ -81,7 +100,14 @@ export default function SearchPage() {
             Type to search. Arrow keys move through the results; Enter opens one.
           </Text>
         ) : (
-          <DataState isLoading={results.isLoading} error={results.error} onRetry={() => void results.refetch()} isEmpty={!!results.data && groups.length === 0} emptyTitle={`Nothing found for “${debounced}”`} emptyDescription="Try part of a name, a unit number or a few characters of the VIN.">
+          <DataState
+            isLoading={results.isLoading}
+            error={results.error}
+            onRetry={() => void results.refetch()}
+            isEmpty={!!results.data && groups.length === 0}
+            emptyTitle={`Nothing found for “${debounced}”`}
+            emptyDescription="Try part of a name, a unit number or a few characters of the VIN."
+          >
             <Stack gap="md" onKeyDown={arrowNavigation} data-testid="search-results">
               {groups.map((g) => (
                 <Card key={g.tag} withBorder radius="md" padding="md" component="section" aria-label={g.label}>

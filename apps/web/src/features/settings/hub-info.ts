@@ -1,7 +1,21 @@
 import type { ComponentType } from 'react';
 import {
-  IconAddressBook, IconBuilding, IconBuildingWarehouse, IconBuildingSkyscraper, IconCpu, IconDatabaseCog, IconHistory, IconSettings, IconSteeringWheel, IconTruck,
-  IconKey, IconTruckLoading, IconUserCircle, IconUsers, IconUsersGroup, IconWebhook,
+  IconAddressBook,
+  IconBuilding,
+  IconBuildingWarehouse,
+  IconBuildingSkyscraper,
+  IconCpu,
+  IconDatabaseCog,
+  IconHistory,
+  IconSettings,
+  IconSteeringWheel,
+  IconTruck,
+  IconKey,
+  IconTruckLoading,
+  IconUserCircle,
+  IconUsers,
+  IconUsersGroup,
+  IconWebhook,
 } from '@tabler/icons-react';
 
 type Icon = ComponentType<{ size?: number | string; stroke?: number }>;

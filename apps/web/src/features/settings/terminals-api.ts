@@ -11,7 +11,9 @@ export const useTerminals = (query: Record<string, QueryValue>) => usePagedList<
 
 /** Adds (no id) or saves a terminal; the form shows the server's field messages, so no toast. */
 export const saveTerminal = (id: string | undefined, body: unknown) =>
-  id ? api<Terminal>(orgPath(`/terminals/${id}`), { method: 'PUT', body, toast: false }) : api<Terminal>(orgPath('/terminals'), { method: 'POST', body, toast: false });
+  id
+    ? api<Terminal>(orgPath(`/terminals/${id}`), { method: 'PUT', body, toast: false })
+    : api<Terminal>(orgPath('/terminals'), { method: 'POST', body, toast: false });
 
 /** Deletes a terminal; one still in use answers 409 with the words the toast shows. */
 export const deleteTerminal = (id: string) => api<null>(orgPath(`/terminals/${id}`), { method: 'DELETE' });

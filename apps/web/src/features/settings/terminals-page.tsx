@@ -29,9 +29,28 @@ export default function TerminalsPage() {
   const list = useTerminals({ ...query });
   const remove = useTerminalMutation(deleteTerminal);
   const columns: TableColumn<Terminal>[] = [
-    { key: 'name', header: 'Name', sortable: true, primary: true, render: (x) => <Text fw={600} size="sm">{x.name}</Text> },
+    {
+      key: 'name',
+      header: 'Name',
+      sortable: true,
+      primary: true,
+      render: (x) => (
+        <Text fw={600} size="sm">
+          {x.name}
+        </Text>
+      ),
+    },
     { key: 'address', header: 'Address', render: (x) => x.address },
-    { key: 'timeZone', header: 'Time zone', sortable: true, render: (x) => <Text size="sm" title={x.timeZone}>{zoneLabel(x.timeZone)}</Text> },
+    {
+      key: 'timeZone',
+      header: 'Time zone',
+      sortable: true,
+      render: (x) => (
+        <Text size="sm" title={x.timeZone}>
+          {zoneLabel(x.timeZone)}
+        </Text>
+      ),
+    },
     {
       key: 'driverCount',
       header: 'Drivers',
@@ -50,7 +69,14 @@ export default function TerminalsPage() {
       render: (x) => (
         <Row gap={4} justify="flex-end" wrap="nowrap">
           <Tooltip label="Edit">
-            <ActionIcon variant="subtle" aria-label={`Edit ${x.name}`} onClick={(e) => { e.stopPropagation(); setEditing(x); }}>
+            <ActionIcon
+              variant="subtle"
+              aria-label={`Edit ${x.name}`}
+              onClick={(e) => {
+                e.stopPropagation();
+                setEditing(x);
+              }}
+            >
               <IconPencil size={16} />
             </ActionIcon>
           </Tooltip>
@@ -101,7 +127,13 @@ export default function TerminalsPage() {
         emptyTitle="No home terminals yet"
         emptyAction={addButton}
       />
-      <Modal opened={editing !== null} onClose={() => setEditing(null)} title={editing === 'new' ? 'Add terminal' : `Edit ${editing?.name ?? ''}`} centered size="lg">
+      <Modal
+        opened={editing !== null}
+        onClose={() => setEditing(null)}
+        title={editing === 'new' ? 'Add terminal' : `Edit ${editing?.name ?? ''}`}
+        centered
+        size="lg"
+      >
         {editing !== null && <TerminalForm terminal={editing === 'new' ? null : editing} onClose={() => setEditing(null)} />}
       </Modal>
     </>
@@ -110,7 +142,14 @@ export default function TerminalsPage() {
 
 function TerminalForm({ terminal: x, onClose }: { terminal: Terminal | null; onClose: () => void }) {
   const form = useZodForm(terminalInputSchema, {
-    defaultValues: { name: x?.name ?? '', addressLine1: x?.addressLine1 ?? '', city: x?.city ?? '', state: x?.state ?? '', postalCode: x?.postalCode ?? '', timeZone: x?.timeZone ?? '' },
+    defaultValues: {
+      name: x?.name ?? '',
+      addressLine1: x?.addressLine1 ?? '',
+      city: x?.city ?? '',
+      state: x?.state ?? '',
+      postalCode: x?.postalCode ?? '',
+      timeZone: x?.timeZone ?? '',
+    },
   });
   const save = useTerminalMutation((body: unknown) => saveTerminal(x?.id, body));
   const zone = form.watch('timeZone');

@@ -22,8 +22,12 @@ export function RolesTab({ orgId, me }: { orgId: string; me: CurrentUser }) {
   const [editing, setEditing] = useState<OrganizationRole | 'new' | null>(null);
 
   const onDelete = async (r: OrganizationRole) => {
-    if (!(await confirmAction({ title: `Delete role ${r.name}?`, message: 'Users cannot hold a deleted role; only roles nobody holds can be deleted.' }))) return;
-    const ok = await remove.mutateAsync(r.id).then(() => true, () => false);
+    if (!(await confirmAction({ title: `Delete role ${r.name}?`, message: 'Users cannot hold a deleted role; only roles nobody holds can be deleted.' })))
+      return;
+    const ok = await remove.mutateAsync(r.id).then(
+      () => true,
+      () => false,
+    );
     if (ok) notify({ type: 'success', title: `Role ${r.name} deleted`, timeout: 4000 });
   };
 
@@ -89,7 +93,13 @@ export function RolesTab({ orgId, me }: { orgId: string; me: CurrentUser }) {
           )
         }
       />
-      <Modal fullScreen={phone} opened={!!editing} onClose={() => setEditing(null)} title={editing === 'new' ? 'New role' : editing ? `Edit role ${editing.name}` : ''} size="xl">
+      <Modal
+        fullScreen={phone}
+        opened={!!editing}
+        onClose={() => setEditing(null)}
+        title={editing === 'new' ? 'New role' : editing ? `Edit role ${editing.name}` : ''}
+        size="xl"
+      >
         {editing && <RoleEditor orgId={orgId} role={editing === 'new' ? null : editing} onDone={() => setEditing(null)} />}
       </Modal>
     </>

@@ -21,7 +21,11 @@ export default function UsersAndRolesPage() {
       <PageHeader
         title="Users & Roles"
         description="Invite your team, decide what each role may do, and end access at once when someone leaves."
-        breadcrumbs={[{ label: 'Settings', to: '/settings' }, { label: 'Organization Settings', to: '/settings/organization-settings' }, { label: 'Users & Roles' }]}
+        breadcrumbs={[
+          { label: 'Settings', to: '/settings' },
+          { label: 'Organization Settings', to: '/settings/organization-settings' },
+          { label: 'Users & Roles' },
+        ]}
       />
       <Tabs value={tab} onChange={(v) => setParams(v === 'roles' ? { tab: 'roles' } : {}, { replace: true })} keepMounted={false}>
         <Tabs.List mb="md">

@@ -37,8 +37,7 @@ export function UsersTab({ orgId, me }: { orgId: string; me: CurrentUser }) {
   const navigate = useNavigate();
   const [editing, setEditing] = useState<User | 'new' | null>(null);
 
-  const setFilter = (key: string, value: string | null) =>
-    setParams((prev) => withParams(prev, { [key]: value }, 'u.page'), { replace: true });
+  const setFilter = (key: string, value: string | null) => setParams((prev) => withParams(prev, { [key]: value }, 'u.page'), { replace: true });
 
   const run = async (u: User, kind: 'deactivate' | 'activate' | 'password-reset') => {
     if (kind === 'deactivate') {
@@ -49,7 +48,10 @@ export function UsersTab({ orgId, me }: { orgId: string; me: CurrentUser }) {
       });
       if (!ok) return;
     }
-    const out = await action.mutateAsync({ userId: u.id, action: kind }).then((r) => r, () => null);
+    const out = await action.mutateAsync({ userId: u.id, action: kind }).then(
+      (r) => r,
+      () => null,
+    );
     if (out === null) return;
     const sent = (out as { sent?: string }).sent;
     notify({
@@ -195,7 +197,12 @@ export function UsersTab({ orgId, me }: { orgId: string; me: CurrentUser }) {
         size="lg"
       >
         {editing && (
-          <UserForm orgId={orgId} user={editing === 'new' ? null : editing} canChangeRole={canRoles && (editing === 'new' || canUpdate)} onDone={() => setEditing(null)} />
+          <UserForm
+            orgId={orgId}
+            user={editing === 'new' ? null : editing}
+            canChangeRole={canRoles && (editing === 'new' || canUpdate)}
+            onDone={() => setEditing(null)}
+          />
         )}
       </Modal>
     </>

@@ -55,7 +55,20 @@ export interface BaseMapFrameProps {
  * offline outlines when the street style fails, with a notice saying why), its switch, a loader until
  * a style is ready, and the navigation buttons. The screens' maps differ only in what they draw.
  */
-export function BaseMapFrame({ label, testId, h, ownSources, initialViewState, onMapLoad, mapRef, mapProps, data, words, overlay, children }: BaseMapFrameProps) {
+export function BaseMapFrame({
+  label,
+  testId,
+  h,
+  ownSources,
+  initialViewState,
+  onMapLoad,
+  mapRef,
+  mapProps,
+  data,
+  words,
+  overlay,
+  children,
+}: BaseMapFrameProps) {
   const base = useBaseMap(ownSources);
   const w = { ...ENGLISH, ...words };
   return (
@@ -88,11 +101,32 @@ export function BaseMapFrame({ label, testId, h, ownSources, initialViewState, o
         </Box>
       )}
       <Group pos="absolute" top={10} left={10} gap="xs" style={{ zIndex: 2 }}>
-        <SegmentedControl size="xs" aria-label={w.baseMap} value={base.choice} onChange={(v) => base.setChoice(v as BaseMapId)} data={BASE_MAPS.map((b) => ({ value: b.id, label: b.id === 'offline' ? w.offline : b.label }))} />
+        <SegmentedControl
+          size="xs"
+          aria-label={w.baseMap}
+          value={base.choice}
+          onChange={(v) => base.setChoice(v as BaseMapId)}
+          data={BASE_MAPS.map((b) => ({ value: b.id, label: b.id === 'offline' ? w.offline : b.label }))}
+        />
       </Group>
       {overlay}
       {base.failure && (
-        <Alert pos="absolute" bottom={10} left={10} right={10} maw={420} color="yellow" role="alert" icon={<IconAlertTriangle size={18} />} title={w.unavailable} withCloseButton closeButtonLabel={w.close} onClose={base.dismissFailure} style={{ zIndex: 3 }} data-testid="basemap-notice">
+        <Alert
+          pos="absolute"
+          bottom={10}
+          left={10}
+          right={10}
+          maw={420}
+          color="yellow"
+          role="alert"
+          icon={<IconAlertTriangle size={18} />}
+          title={w.unavailable}
+          withCloseButton
+          closeButtonLabel={w.close}
+          onClose={base.dismissFailure}
+          style={{ zIndex: 3 }}
+          data-testid="basemap-notice"
+        >
           <Text size="sm">{[base.failure, w.showingOffline].filter(Boolean).join(' ')}</Text>
         </Alert>
       )}

@@ -9,7 +9,7 @@ import { loadOfflineData } from './offline-data.ts';
 const ORIGIN = 'https://fleet.example.test';
 
 describe('offline base map', () => {
-  it('draws the bundled US states and Canadian provinces, and text from the app\'s own font, with nothing else remote', async () => {
+  it("draws the bundled US states and Canadian provinces, and text from the app's own font, with nothing else remote", async () => {
     const data = await loadOfflineData();
     expect(data.jurisdictions.features.length).toBe(64);
     expect(data.land.features.length).toBeGreaterThan(0);
@@ -53,7 +53,7 @@ describe('online base map (MAP_STYLE_URL)', () => {
     layers: [{ id: 'bg', type: 'background', paint: { 'background-color': '#eee' } }],
   };
 
-  it('makes the style\'s relative URLs absolute against the style URL and declares our label font', () => {
+  it("makes the style's relative URLs absolute against the style URL and declares our label font", () => {
     const s = prepareRemoteStyle(remote, 'https://tiles.example.com/styles/liberty/style.json', labelFontFaces(ORIGIN));
     expect(s.glyphs).toBe('https://tiles.example.com/fonts/{fontstack}/{range}.pbf');
     expect(s.sprite).toBe('https://tiles.example.com/sprites/liberty');

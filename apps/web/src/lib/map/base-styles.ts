@@ -63,7 +63,12 @@ export function offlineStyle(data: OfflineData, scheme: 'light' | 'dark' = 'ligh
         minzoom: OFFLINE_DETAIL_ZOOM,
         paint: { 'fill-color': ['match', ['get', 'country'], 'CA', c.ca, c.us], 'fill-antialias': false },
       },
-      { id: 'jurisdictions-border', type: 'line', source: 'jurisdictions', paint: { 'line-color': c.border, 'line-width': ['interpolate', ['linear'], ['zoom'], 3, 0.5, 8, 1.5] } },
+      {
+        id: 'jurisdictions-border',
+        type: 'line',
+        source: 'jurisdictions',
+        paint: { 'line-color': c.border, 'line-width': ['interpolate', ['linear'], ['zoom'], 3, 0.5, 8, 1.5] },
+      },
       { id: 'land-coast', type: 'line', source: 'land', minzoom: OFFLINE_DETAIL_ZOOM, paint: { 'line-color': c.coast, 'line-width': 0.8 } },
     ],
   };
@@ -83,7 +88,8 @@ export function prepareRemoteStyle(style: StyleSpecification, styleUrl: string, 
     if (Array.isArray(s.tiles)) s.tiles = s.tiles.map(abs);
     sources[id] = s;
   }
-  const sprite = typeof style.sprite === 'string' ? abs(style.sprite) : Array.isArray(style.sprite) ? style.sprite.map((x) => ({ ...x, url: abs(x.url) })) : style.sprite;
+  const sprite =
+    typeof style.sprite === 'string' ? abs(style.sprite) : Array.isArray(style.sprite) ? style.sprite.map((x) => ({ ...x, url: abs(x.url) })) : style.sprite;
   return {
     ...style,
     sources,

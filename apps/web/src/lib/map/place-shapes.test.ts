@@ -22,7 +22,17 @@ describe('place shapes', () => {
   });
 
   it('keeps a polygon place as it is and bounds it by its corners', () => {
-    const geometry = { type: 'Polygon' as const, coordinates: [[[-88, 41], [-87, 41], [-87, 42], [-88, 41]] as [number, number][]] };
+    const geometry = {
+      type: 'Polygon' as const,
+      coordinates: [
+        [
+          [-88, 41],
+          [-87, 41],
+          [-87, 42],
+          [-88, 41],
+        ] as [number, number][],
+      ],
+    };
     expect(placePolygon({ geometry, radiusMeters: null })).toBe(geometry);
     expect(geometryBounds(geometry)).toEqual([-88, 41, -87, 42]);
   });

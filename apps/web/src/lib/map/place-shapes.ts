@@ -76,14 +76,12 @@ export function placesToGeoJSON(places: readonly Place[]): FeatureCollection<Pol
 export function placeLabelsToGeoJSON(places: readonly Place[]): FeatureCollection<Point, PlaceFeatureProps> {
   return {
     type: 'FeatureCollection',
-    features: places.map(
-      (p): Feature<Point, PlaceFeatureProps> => ({
-        type: 'Feature',
-        id: p.id,
-        geometry: { type: 'Point', coordinates: [p.center.longitude, p.center.latitude] },
-        properties: { id: p.id, name: p.name, category: p.category, color: PLACE_COLORS[p.category] },
-      }),
-    ),
+    features: places.map((p): Feature<Point, PlaceFeatureProps> => ({
+      type: 'Feature',
+      id: p.id,
+      geometry: { type: 'Point', coordinates: [p.center.longitude, p.center.latitude] },
+      properties: { id: p.id, name: p.name, category: p.category, color: PLACE_COLORS[p.category] },
+    })),
   };
 }
 

@@ -9,14 +9,29 @@ const track = [
   { time: '2026-11-20T12:01:00Z', latitude: 35, longitude: -96.9, speed: 100, course: 90, ignition: true, ...engine },
   { time: '2026-11-20T12:02:00Z', latitude: 35, longitude: -96.8, speed: 80, course: 90, ignition: true, ...engine },
 ];
-const stops = [{ latitude: 35, longitude: -96.9, start: '2026-11-20T12:01:00Z', end: '2026-11-20T12:31:00Z', durationS: 1800, idleS: 60, jurisdiction: 'OK', place: null, address: 'Oklahoma City, OK' }];
+const stops = [
+  {
+    latitude: 35,
+    longitude: -96.9,
+    start: '2026-11-20T12:01:00Z',
+    end: '2026-11-20T12:31:00Z',
+    durationS: 1800,
+    idleS: 60,
+    jurisdiction: 'OK',
+    place: null,
+    address: 'Oklahoma City, OK',
+  },
+];
 
 describe('history track', () => {
   it('makes one segment per pair of points with their average speed', () => {
     const fc = trackToGeoJSON(track);
     expect(fc.features).toHaveLength(2);
     expect(fc.features[0]!.properties).toEqual({ speed: 50, index: 0 });
-    expect(fc.features[1]!.geometry.coordinates).toEqual([[-96.9, 35], [-96.8, 35]]);
+    expect(fc.features[1]!.geometry.coordinates).toEqual([
+      [-96.9, 35],
+      [-96.8, 35],
+    ]);
     expect(trackToGeoJSON([]).features).toEqual([]);
   });
 
@@ -29,7 +44,10 @@ describe('history track', () => {
   it('is a valid style with a speed-interpolated colour', () => {
     const style = {
       version: 8 as const,
-      sources: { [TRACK_SOURCE]: { type: 'geojson' as const, data: trackToGeoJSON(track) }, [MARKERS_SOURCE]: { type: 'geojson' as const, data: markersToGeoJSON({ track, stops }) } },
+      sources: {
+        [TRACK_SOURCE]: { type: 'geojson' as const, data: trackToGeoJSON(track) },
+        [MARKERS_SOURCE]: { type: 'geojson' as const, data: markersToGeoJSON({ track, stops }) },
+      },
       layers: trackLayers(),
     };
     expect(validateStyleMin(style)).toEqual([]);

@@ -15,7 +15,10 @@ export const SPEED_STOPS: ReadonlyArray<{ kmh: number; color: string }> = [
   { kmh: 110, color: '#1c7ed6' },
 ];
 /** The same bands at round miles per hour (0, 20, 35, 55, 70 mph), so an Imperial legend reads "55+", not "56+". */
-const SPEED_STOPS_MPH: ReadonlyArray<{ kmh: number; color: string }> = [0, 20, 35, 55, 70].map((mph, i) => ({ kmh: mph * KM_PER_MILE, color: SPEED_STOPS[i]!.color }));
+const SPEED_STOPS_MPH: ReadonlyArray<{ kmh: number; color: string }> = [0, 20, 35, 55, 70].map((mph, i) => ({
+  kmh: mph * KM_PER_MILE,
+  color: SPEED_STOPS[i]!.color,
+}));
 
 /** The legend's bands (km/h, colour) at round numbers of the organization's speed unit. */
 export const speedStops = (units: UnitSystem = 'METRIC') => (units === 'IMPERIAL' ? SPEED_STOPS_MPH : SPEED_STOPS);
@@ -31,7 +34,13 @@ export function trackToGeoJSON(track: HistoryRoute['track']): FeatureCollection<
     const b = track[i]!;
     features.push({
       type: 'Feature',
-      geometry: { type: 'LineString', coordinates: [[a.longitude, a.latitude], [b.longitude, b.latitude]] },
+      geometry: {
+        type: 'LineString',
+        coordinates: [
+          [a.longitude, a.latitude],
+          [b.longitude, b.latitude],
+        ],
+      },
       properties: { speed: ((a.speed ?? 0) + (b.speed ?? 0)) / 2, index: i - 1 },
     });
   }
@@ -41,15 +50,22 @@ export function trackToGeoJSON(track: HistoryRoute['track']): FeatureCollection<
 export type MarkerKind = 'start' | 'end' | 'stop';
 
 /** Start, end and stop markers; stops carry their start time and duration for the popup. */
-export function markersToGeoJSON(route: Pick<HistoryRoute, 'track' | 'stops'>): FeatureCollection<Point, { kind: MarkerKind; start?: string; durationS?: number }> {
+export function markersToGeoJSON(
+  route: Pick<HistoryRoute, 'track' | 'stops'>,
+): FeatureCollection<Point, { kind: MarkerKind; start?: string; durationS?: number }> {
   const out: Feature<Point, { kind: MarkerKind; start?: string; durationS?: number }>[] = [];
   for (const s of route.stops) {
-    out.push({ type: 'Feature', geometry: { type: 'Point', coordinates: [s.longitude, s.latitude] }, properties: { kind: 'stop', start: s.start, durationS: s.durationS } });
+    out.push({
+      type: 'Feature',
+      geometry: { type: 'Point', coordinates: [s.longitude, s.latitude] },
+      properties: { kind: 'stop', start: s.start, durationS: s.durationS },
+    });
   }
   const first = route.track[0];
   const last = route.track[route.track.length - 1];
   if (first) out.push({ type: 'Feature', geometry: { type: 'Point', coordinates: [first.longitude, first.latitude] }, properties: { kind: 'start' } });
-  if (last && route.track.length > 1) out.push({ type: 'Feature', geometry: { type: 'Point', coordinates: [last.longitude, last.latitude] }, properties: { kind: 'end' } });
+  if (last && route.track.length > 1)
+    out.push({ type: 'Feature', geometry: { type: 'Point', coordinates: [last.longitude, last.latitude] }, properties: { kind: 'end' } });
   return { type: 'FeatureCollection', features: out };
 }
 
@@ -101,5 +117,11 @@ export function speedColor(kmh: number): string {
 function mix(a: string, b: string, f: number): string {
   const pa = [1, 3, 5].map((i) => parseInt(a.slice(i, i + 2), 16));
   const pb = [1, 3, 5].map((i) => parseInt(b.slice(i, i + 2), 16));
-  return `#${pa.map((v, i) => Math.round(v + (pb[i]! - v) * f).toString(16).padStart(2, '0')).join('')}`;
+  return `#${pa
+    .map((v, i) =>
+      Math.round(v + (pb[i]! - v) * f)
+        .toString(16)
+        .padStart(2, '0'),
+    )
+    .join('')}`;
 }

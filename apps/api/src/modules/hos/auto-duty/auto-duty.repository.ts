@@ -97,7 +97,9 @@ export async function fixesOf(tx: DbOrTx, orgId: string, vehicleId: string, from
     .select({
       t: positions.fixTime,
       // The GNSS speed, else the engine's (decision 0155).
-      speed: sql<number | null>`coalesce(${positions.speed}::float8, case when jsonb_typeof(${positions.attributes}->'vehicleSpeed') = 'number' then (${positions.attributes}->>'vehicleSpeed')::float8 end)`,
+      speed: sql<
+        number | null
+      >`coalesce(${positions.speed}::float8, case when jsonb_typeof(${positions.attributes}->'vehicleSpeed') = 'number' then (${positions.attributes}->>'vehicleSpeed')::float8 end)`,
       lat: positions.latitude,
       lon: positions.longitude,
       odo: positions.odometer,
@@ -107,10 +109,26 @@ export async function fixesOf(tx: DbOrTx, orgId: string, vehicleId: string, from
     })
     .from(positions)
     // The organization named: on Citus its shard alone (issue 49).
-    .where(and(eq(positions.organizationId, orgId), eq(positions.assetId, vehicleId), gt(positions.fixTime, new Date(fromMs)), lte(positions.fixTime, new Date(toMs))))
+    .where(
+      and(
+        eq(positions.organizationId, orgId),
+        eq(positions.assetId, vehicleId),
+        gt(positions.fixTime, new Date(fromMs)),
+        lte(positions.fixTime, new Date(toMs)),
+      ),
+    )
     .orderBy(asc(positions.fixTime))
     .limit(limit);
-  return rows.map((r) => ({ time: r.t.getTime(), speedKmh: r.speed === null ? null : Number(r.speed), lat: r.lat, lon: r.lon, odometerM: r.odo, engineHours: r.hours, ignition: r.ignition, driverId: r.driverId }));
+  return rows.map((r) => ({
+    time: r.t.getTime(),
+    speedKmh: r.speed === null ? null : Number(r.speed),
+    lat: r.lat,
+    lon: r.lon,
+    odometerM: r.odo,
+    engineHours: r.hours,
+    ignition: r.ignition,
+    driverId: r.driverId,
+  }));
 }
 
 /** A vehicle's stretch of stored fixes to read: after `fromMs`, up to `toMs`. */
@@ -130,7 +148,17 @@ export async function fixesOfMany(tx: DbOrTx, orgId: string, spans: readonly Fix
   const out = new Map<string, DutyFix[]>(spans.map((s) => [s.vehicleId, []]));
   if (spans.length === 0) return out;
   const keys = JSON.stringify(spans.map((s) => ({ a: s.vehicleId, f: new Date(s.fromMs).toISOString(), t: new Date(s.toMs).toISOString() })));
-  const rows = rowsOf<{ v: string; t: number | string; speed: number | string | null; lat: number; lon: number; odo: number | null; hours: number | null; ignition: boolean | null; driver_id: string | null }>(
+  const rows = rowsOf<{
+    v: string;
+    t: number | string;
+    speed: number | string | null;
+    lat: number;
+    lon: number;
+    odo: number | null;
+    hours: number | null;
+    ignition: boolean | null;
+    driver_id: string | null;
+  }>(
     await tx.execute(sql`select k.a as v, l.* from json_to_recordset(${keys}::json) as k(a uuid, f timestamptz, t timestamptz)
       cross join lateral (
         select (extract(epoch from p.fix_time) * 1000)::float8 as t,
@@ -182,7 +210,8 @@ export async function withoutOverridden(tx: DbOrTx, orgId: string, events: reado
   for (const id of driverIds) state.set(id, { code: 0, origin: 0, at: 0, special: 0 });
   for (const r of rows) {
     const s = state.get(r.driver_id)!;
-    if (Number(r.event_type) === HOS_EVENT_TYPES.DUTY_STATUS) Object.assign(s, { code: Number(r.event_code), origin: Number(r.record_origin), at: new Date(r.t).getTime() });
+    if (Number(r.event_type) === HOS_EVENT_TYPES.DUTY_STATUS)
+      Object.assign(s, { code: Number(r.event_code), origin: Number(r.record_origin), at: new Date(r.t).getTime() });
     else s.special = Number(r.event_code);
   }
   const out: DerivedEvent[] = [];
@@ -220,7 +249,11 @@ export interface EventToWrite extends DerivedEvent {
  * this takes the drivers' row locks (in id order) for their sequence ids. Returns the rows
  * written (id, vehicle, time, origin).
  */
-export async function insertEvents(tx: DbOrTx, orgId: string, events: readonly EventToWrite[]): Promise<Array<{ id: string; vehicleId: string; time: number; origin: number }>> {
+export async function insertEvents(
+  tx: DbOrTx,
+  orgId: string,
+  events: readonly EventToWrite[],
+): Promise<Array<{ id: string; vehicleId: string; time: number; origin: number }>> {
   if (events.length === 0) return [];
   const periodStart = await periodStartOf(tx, orgId);
   const byDriver = new Map<string | null, EventToWrite[]>();
@@ -315,7 +348,11 @@ export async function insertEvents(tx: DbOrTx, orgId: string, events: readonly E
     await emitDutyChanges(
       tx,
       orgId,
-      rows.flatMap((r, i) => (r.driverId && r.eventType === HOS_EVENT_TYPES.DUTY_STATUS ? [{ eventId: written[i]!.id, driverId: r.driverId, code: r.eventCode, at: r.eventTime!, origin: r.recordOrigin, assetId: r.vehicleId ?? null }] : [])),
+      rows.flatMap((r, i) =>
+        r.driverId && r.eventType === HOS_EVENT_TYPES.DUTY_STATUS
+          ? [{ eventId: written[i]!.id, driverId: r.driverId, code: r.eventCode, at: r.eventTime!, origin: r.recordOrigin, assetId: r.vehicleId ?? null }]
+          : [],
+      ),
     );
   }
   await insertLogDays(tx, orgId, days);
@@ -331,7 +368,11 @@ const quoted = (v: string | null | undefined) => (v === null || v === undefined 
 const arr = <T>(rows: readonly T[], f: (r: T) => string) => `{${rows.map(f).join(',')}}`;
 
 /** Inserts event rows in one statement; returns their ids, vehicles, times (ms) and origins. */
-async function insertRows(tx: DbOrTx, orgId: string, rows: readonly NewEvent[]): Promise<Array<{ id: string; vehicleId: string; time: number; origin: number }>> {
+async function insertRows(
+  tx: DbOrTx,
+  orgId: string,
+  rows: readonly NewEvent[],
+): Promise<Array<{ id: string; vehicleId: string; time: number; origin: number }>> {
   if (rows.length === 0) return [];
   const res = rowsOf<{ id: string; vehicle_id: string; t: number | string; record_origin: number }>(
     await tx.execute(sql`

@@ -4,7 +4,17 @@ import type { Db } from '../../../db/client.ts';
 import { latestPositions } from '../../../db/schema/index.ts';
 import { QueuedFollower, type Round, VehicleQueue } from '../../positions/index.ts';
 import { rowsOf } from '../../../db/sql/rows.ts';
-import { CATCH_UP_DAYS, fixesOfMany, insertEvents, lastDerivedEvents, lockVehicles, newestOf, stateOf, withoutOverridden, type Watermark } from './auto-duty.repository.ts';
+import {
+  CATCH_UP_DAYS,
+  fixesOfMany,
+  insertEvents,
+  lastDerivedEvents,
+  lockVehicles,
+  newestOf,
+  stateOf,
+  withoutOverridden,
+  type Watermark,
+} from './auto-duty.repository.ts';
 import { deriveDutyEvents, initialDutyState, type DerivedEvent, type DutyFix, type DutyState } from './derive.ts';
 
 // Automatic duty status behind ingest (decision 0095), a follower of the position commit:
@@ -115,7 +125,11 @@ export class AutoDuty extends QueuedFollower<DutyFix> {
       return !c || c.orgId !== orgId || now - c.verifiedAt >= this.verifyAfterMs;
     });
     if (unsure.length) {
-      const marks = await lastDerivedEvents(this.db, orgId, unsure.map(([v]) => v));
+      const marks = await lastDerivedEvents(
+        this.db,
+        orgId,
+        unsure.map(([v]) => v),
+      );
       for (const [v] of unsure) {
         const c = this.cache.get(v);
         const m = marks.get(v);
@@ -150,7 +164,15 @@ export class AutoDuty extends QueuedFollower<DutyFix> {
         await lockVehicles(tx, ids);
         const marks = await lastDerivedEvents(tx, orgId, ids);
         const ok = changed.filter((d) => (marks.get(d.vehicleId)?.id ?? null) === (d.watermark?.id ?? null));
-        const written = await insertEvents(tx, orgId, await withoutOverridden(tx, orgId, ok.flatMap((d) => d.events)));
+        const written = await insertEvents(
+          tx,
+          orgId,
+          await withoutOverridden(
+            tx,
+            orgId,
+            ok.flatMap((d) => d.events),
+          ),
+        );
         this.stats.eventsWritten += written.length;
         const newest = newestByVehicle(written);
         for (const d of ok) this.remember(d.vehicleId, { orgId, state: d.state, watermark: newest.get(d.vehicleId) ?? d.watermark, verifiedAt: Date.now() });
@@ -195,10 +217,19 @@ export class AutoDuty extends QueuedFollower<DutyFix> {
       });
       const fixes = await fixesOfMany(tx, orgId, plans);
       const derived = plans.map((p) => ({ ...p, ...deriveDutyEvents(p.stored?.state ?? initialDutyState(p.vehicleId), fixes.get(p.vehicleId) ?? []) }));
-      const written = await insertEvents(tx, orgId, await withoutOverridden(tx, orgId, derived.flatMap((d) => d.events)));
+      const written = await insertEvents(
+        tx,
+        orgId,
+        await withoutOverridden(
+          tx,
+          orgId,
+          derived.flatMap((d) => d.events),
+        ),
+      );
       this.stats.eventsWritten += written.length;
       const newest = newestByVehicle(written);
-      for (const d of derived) this.remember(d.vehicleId, { orgId, state: d.state, watermark: newest.get(d.vehicleId) ?? d.stored?.watermark ?? null, verifiedAt: Date.now() });
+      for (const d of derived)
+        this.remember(d.vehicleId, { orgId, state: d.state, watermark: newest.get(d.vehicleId) ?? d.stored?.watermark ?? null, verifiedAt: Date.now() });
       return written.length;
     });
   }

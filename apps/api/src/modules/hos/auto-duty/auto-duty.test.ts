@@ -36,7 +36,10 @@ async function post(v: TestVehicle, pieces: Array<[number, number]>, start = T0,
   for (const [minutes, kmh] of pieces) {
     for (let i = 0; i < minutes; i++) {
       const knots = kmh === 0 ? 0 : KNOTS_90_KMH * (kmh / 90);
-      const res = await t.app.inject({ method: 'GET', url: `/api/v1/ingest/osmand?id=${v.uniqueId}&timestamp=${t0 / 1000}&lat=38.6&lon=${lon.toFixed(5)}&speed=${knots.toFixed(3)}&odometer=${Math.round(odo)}` });
+      const res = await t.app.inject({
+        method: 'GET',
+        url: `/api/v1/ingest/osmand?id=${v.uniqueId}&timestamp=${t0 / 1000}&lat=38.6&lon=${lon.toFixed(5)}&speed=${knots.toFixed(3)}&odometer=${Math.round(odo)}`,
+      });
       expect(res.statusCode).toBe(200);
       t0 += MIN;
       lon += kmh / 60 / 87;
@@ -67,7 +70,11 @@ describe("the driver's own choices win over automatic duty status (decision 0112
 
   it('records no ON after the stop once the driver answered it with a status of their own', async () => {
     const v = await createTestVehicle(t.app.db, orgId, { uniqueId: 'auto-duty-own-1' });
-    await post(v, [[10, 0], [30, 90], [2, 0]]);
+    await post(v, [
+      [10, 0],
+      [30, 90],
+      [2, 0],
+    ]);
     await t.app.autoDuty.idle();
     expect(brief(await eventsOf(v.assetId))).toEqual(['1/3 +10']);
     // The driver goes off duty two minutes into the stop (the prompt of 4.4.1.2 answered).
@@ -81,7 +88,11 @@ describe("the driver's own choices win over automatic duty status (decision 0112
     const v = await createTestVehicle(t.app.db, orgId, { uniqueId: 'auto-duty-own-2' });
     await insert(v, 60, 1, 1, 2, 0);
     await insert(v, 61, 3, 1, 2, 0);
-    await post(v, [[5, 0], [30, 60], [10, 0]]);
+    await post(v, [
+      [5, 0],
+      [30, 60],
+      [10, 0],
+    ]);
     await t.app.autoDuty.idle();
     expect(brief(await eventsOf(v.assetId))).toEqual(['1/1 +0', '3/1 +0']);
   });
@@ -91,7 +102,13 @@ describe('automatic duty status from ingested positions', () => {
   it('turns a recorded drive into D, ON and intermediate logs for the assigned driver, visible in the log day and availability', async () => {
     const v = await createTestVehicle(t.app.db, orgId, { uniqueId: 'auto-duty-1' });
     // Parked 10 min, 2 h driving, 20 min stop, 1 h driving, 10 min stop.
-    await post(v, [[10, 0], [120, 90], [20, 0], [60, 90], [10, 0]]);
+    await post(v, [
+      [10, 0],
+      [120, 90],
+      [20, 0],
+      [60, 90],
+      [10, 0],
+    ]);
     await t.app.autoDuty.idle();
 
     const rows = await eventsOf(v.assetId);
@@ -113,7 +130,11 @@ describe('automatic duty status from ingested positions', () => {
     expect(day.header.vehicles.map((x) => x.id)).toEqual([v.assetId]);
 
     const at = new Date(T0 + 220 * MIN).toISOString();
-    const av = await t.app.inject({ method: 'GET', url: `/api/v1/organizations/${orgId}/availability?at=${at}&search=${encodeURIComponent('auto-duty-1')}&size=100`, headers });
+    const av = await t.app.inject({
+      method: 'GET',
+      url: `/api/v1/organizations/${orgId}/availability?at=${at}&search=${encodeURIComponent('auto-duty-1')}&size=100`,
+      headers,
+    });
     expect(av.statusCode).toBe(200);
     const row = availabilityPageSchema.parse(av.json()).content.find((r) => r.driver.id === v.driverId)!;
     expect(row.status).toBe('ON');
@@ -123,7 +144,15 @@ describe('automatic duty status from ingested positions', () => {
 
   it('records a vehicle without a driver as the unidentified driver', async () => {
     const v = await createTestVehicle(t.app.db, orgId, { uniqueId: 'auto-duty-2', driver: false });
-    await post(v, [[2, 0], [65, 90], [6, 0]], T0 + 600 * MIN);
+    await post(
+      v,
+      [
+        [2, 0],
+        [65, 90],
+        [6, 0],
+      ],
+      T0 + 600 * MIN,
+    );
     await t.app.autoDuty.idle();
     const rows = await eventsOf(v.assetId);
     expect(brief(rows)).toEqual(['1/3 +602', '2/1 +662', '1/4 +672']);
@@ -132,14 +161,36 @@ describe('automatic duty status from ingested positions', () => {
 
   it('derives positions stored before a restart and not yet derived, once', async () => {
     const v = await createTestVehicle(t.app.db, orgId, { uniqueId: 'auto-duty-3' });
-    const lon = await post(v, [[20, 90], [6, 0]], T0 + 300 * MIN);
+    const lon = await post(
+      v,
+      [
+        [20, 90],
+        [6, 0],
+      ],
+      T0 + 300 * MIN,
+    );
     await t.app.autoDuty.idle();
     expect(brief(await eventsOf(v.assetId))).toEqual(['1/3 +300', '1/4 +325']);
     // Stored by ingest while the process died before deriving: written without the queue.
     const [gw] = await sql<{ id: string }>(`select id from gateways where unique_id = 'auto-duty-3'`);
     const rows: PositionRow[] = Array.from({ length: 10 }, (_, i) => ({
-      organizationId: orgId, gatewayId: gw!.id, assetId: v.assetId, driverId: v.driverId, fixTime: new Date(T0 + (340 + i) * MIN),
-      latitude: 38.6, longitude: lon + i * 0.02, speed: 90, course: 90, altitude: null, accuracy: null, odometer: null, odometerSource: null, engineHours: null, ignition: true, protocol: 'osmand', attributes: {},
+      organizationId: orgId,
+      gatewayId: gw!.id,
+      assetId: v.assetId,
+      driverId: v.driverId,
+      fixTime: new Date(T0 + (340 + i) * MIN),
+      latitude: 38.6,
+      longitude: lon + i * 0.02,
+      speed: 90,
+      course: 90,
+      altitude: null,
+      accuracy: null,
+      odometer: null,
+      odometerSource: null,
+      engineHours: null,
+      ignition: true,
+      protocol: 'osmand',
+      attributes: {},
     }));
     await writePositions(t.app.db, rows);
     const restarted = new AutoDuty(t.app.db);
@@ -152,8 +203,23 @@ describe('automatic duty status from ingested positions', () => {
     const v = await createTestVehicle(t.app.db, orgId, { uniqueId: 'auto-duty-4' });
     const [gw] = await sql<{ id: string }>(`select id from gateways where unique_id = 'auto-duty-4'`);
     const fix = (m: number, speed: number): PositionRow => ({
-      organizationId: orgId, gatewayId: gw!.id, assetId: v.assetId, driverId: v.driverId, fixTime: new Date(T0 + m * MIN),
-      latitude: 38.6, longitude: -95 + m * 0.02, speed, course: 90, altitude: null, accuracy: null, odometer: null, odometerSource: null, engineHours: null, ignition: true, protocol: 'osmand', attributes: {},
+      organizationId: orgId,
+      gatewayId: gw!.id,
+      assetId: v.assetId,
+      driverId: v.driverId,
+      fixTime: new Date(T0 + m * MIN),
+      latitude: 38.6,
+      longitude: -95 + m * 0.02,
+      speed,
+      course: 90,
+      altitude: null,
+      accuracy: null,
+      odometer: null,
+      odometerSource: null,
+      engineHours: null,
+      ignition: true,
+      protocol: 'osmand',
+      attributes: {},
     });
     // Two instances behind a load balancer each take some of the device's fixes.
     const one = new AutoDuty(t.app.db, { verifyAfterMs: 0 });
@@ -174,10 +240,27 @@ describe('automatic duty status from ingested positions', () => {
 
   it('derives a round of vehicles new to an instance together, each as it would alone (issue 49)', async () => {
     const vs = await Promise.all([5, 6, 7].map((n) => createTestVehicle(t.app.db, orgId, { uniqueId: `auto-duty-${n}` })));
-    const gws = await sql<{ id: string; unique_id: string }>(`select id, unique_id from gateways where unique_id in ('auto-duty-5', 'auto-duty-6', 'auto-duty-7')`);
+    const gws = await sql<{ id: string; unique_id: string }>(
+      `select id, unique_id from gateways where unique_id in ('auto-duty-5', 'auto-duty-6', 'auto-duty-7')`,
+    );
     const fix = (v: TestVehicle, m: number, speed: number): PositionRow => ({
-      organizationId: orgId, gatewayId: gws.find((g) => g.unique_id === v.uniqueId)!.id, assetId: v.assetId, driverId: v.driverId, fixTime: new Date(T0 + m * MIN),
-      latitude: 38.6, longitude: -95 + m * 0.02, speed, course: 90, altitude: null, accuracy: null, odometer: null, odometerSource: null, engineHours: null, ignition: true, protocol: 'osmand', attributes: {},
+      organizationId: orgId,
+      gatewayId: gws.find((g) => g.unique_id === v.uniqueId)!.id,
+      assetId: v.assetId,
+      driverId: v.driverId,
+      fixTime: new Date(T0 + m * MIN),
+      latitude: 38.6,
+      longitude: -95 + m * 0.02,
+      speed,
+      course: 90,
+      altitude: null,
+      accuracy: null,
+      odometer: null,
+      odometerSource: null,
+      engineHours: null,
+      ignition: true,
+      protocol: 'osmand',
+      attributes: {},
     });
     const send = async (to: AutoDuty, rows: PositionRow[]) => {
       const { stored } = await writePositions(t.app.db, rows);
@@ -186,9 +269,15 @@ describe('automatic duty status from ingested positions', () => {
     };
     // Instance one derives each vehicle's drive; the vehicles' next fixes reach instance two, which never saw them.
     const one = new AutoDuty(t.app.db);
-    await send(one, vs.flatMap((v, i) => [fix(v, 500 + i, 90), fix(v, 501 + i, 90)]));
+    await send(
+      one,
+      vs.flatMap((v, i) => [fix(v, 500 + i, 90), fix(v, 501 + i, 90)]),
+    );
     const two = new AutoDuty(t.app.db);
-    await send(two, vs.flatMap((v, i) => [fix(v, 502 + i, 90), fix(v, 503 + i, 0), fix(v, 509 + i, 0), fix(v, 510 + i, 0)]));
+    await send(
+      two,
+      vs.flatMap((v, i) => [fix(v, 502 + i, 90), fix(v, 503 + i, 0), fix(v, 509 + i, 0), fix(v, 510 + i, 0)]),
+    );
     for (const [i, v] of vs.entries()) expect(brief(await eventsOf(v.assetId)), v.uniqueId).toEqual([`1/3 +${500 + i}`, `1/4 +${508 + i}`]);
 
     // The read behind it gives each vehicle's fixes as the one-vehicle read does, for random stretches.

@@ -28,7 +28,13 @@ const brief = (events: DerivedEvent[]) => events.map((e) => `${e.driverId ?? '-'
 describe('deriveDutyEvents', () => {
   it('records D at the first moving fix, ON five minutes after the stop began, and hourly intermediate logs', () => {
     // 10 min parked, 2 h driving, 20 min stopped, 30 min driving, 10 min stopped.
-    const fixes = drive([[10, 0], [120, 90], [20, 0], [30, 90], [10, 0]]);
+    const fixes = drive([
+      [10, 0],
+      [120, 90],
+      [20, 0],
+      [30, 90],
+      [10, 0],
+    ]);
     const { events, state } = deriveDutyEvents(initialDutyState(V), fixes);
     expect(brief(events)).toEqual(['alice 1/3 +10', 'alice 2/1 +70', 'alice 1/4 +135', 'alice 1/3 +150', 'alice 1/4 +185']);
     expect(state.mode).toBe('IDLE');
@@ -38,12 +44,22 @@ describe('deriveDutyEvents', () => {
   });
 
   it('keeps driving through a stop shorter than five minutes', () => {
-    const { events } = deriveDutyEvents(initialDutyState(V), drive([[30, 90], [4, 0], [30, 90]]));
+    const { events } = deriveDutyEvents(
+      initialDutyState(V),
+      drive([
+        [30, 90],
+        [4, 0],
+        [30, 90],
+      ]),
+    );
     expect(brief(events)).toEqual(['alice 1/3 +0', 'alice 2/1 +60']);
   });
 
   it('derives speed from distance over time when the device sends none', () => {
-    const fixes = drive([[5, 0], [10, 60]]).map((f) => ({ ...f, speedKmh: null }));
+    const fixes = drive([
+      [5, 0],
+      [10, 60],
+    ]).map((f) => ({ ...f, speedKmh: null }));
     const { events } = deriveDutyEvents(initialDutyState(V), fixes);
     // The first fix that is ~1 km past the previous one is the first moving fix.
     expect(brief(events)).toEqual(['alice 1/3 +6']);
@@ -57,14 +73,23 @@ describe('deriveDutyEvents', () => {
     expect(brief(events)).toEqual(['alice 1/3 +0', 'alice 1/4 +24', 'alice 1/3 +79']);
   });
 
-  it('ends one driver\'s driving and starts the next one\'s when the driver changes mid-trip', () => {
+  it("ends one driver's driving and starts the next one's when the driver changes mid-trip", () => {
     const fixes = [...drive([[30, 90]], 'alice'), ...drive([[30, 90]], 'bob', T0 + 30 * MIN)];
     const { events } = deriveDutyEvents(initialDutyState(V), fixes);
     expect(brief(events)).toEqual(['alice 1/3 +0', 'alice 1/4 +30', 'bob 1/3 +30']);
   });
 
   it('makes unidentified records for fixes without a driver', () => {
-    const { events } = deriveDutyEvents(initialDutyState(V), drive([[70, 90], [6, 0]], null));
+    const { events } = deriveDutyEvents(
+      initialDutyState(V),
+      drive(
+        [
+          [70, 90],
+          [6, 0],
+        ],
+        null,
+      ),
+    );
     expect(brief(events)).toEqual(['- 1/3 +0', '- 2/1 +60', '- 1/4 +75']);
   });
 
@@ -77,7 +102,13 @@ describe('deriveDutyEvents', () => {
   });
 
   it('gives the same events when the fixes come in several calls', () => {
-    const fixes = drive([[10, 0], [130, 90], [7, 0], [65, 90], [8, 0]]);
+    const fixes = drive([
+      [10, 0],
+      [130, 90],
+      [7, 0],
+      [65, 90],
+      [8, 0],
+    ]);
     const whole = deriveDutyEvents(initialDutyState(V), fixes).events;
     let state = initialDutyState(V);
     const parts: DerivedEvent[] = [];
@@ -90,7 +121,13 @@ describe('deriveDutyEvents', () => {
   });
 
   it('resumes after a restart from the last event it wrote', () => {
-    const fixes = drive([[10, 0], [130, 90], [7, 0], [65, 90], [8, 0]]);
+    const fixes = drive([
+      [10, 0],
+      [130, 90],
+      [7, 0],
+      [65, 90],
+      [8, 0],
+    ]);
     const whole = deriveDutyEvents(initialDutyState(V), fixes).events;
     for (const cut of [1, 2, 3]) {
       const e = whole[cut]!;

@@ -78,7 +78,15 @@ export interface DutyState {
   skipped: number;
 }
 
-export const initialDutyState = (vehicleId: string): DutyState => ({ vehicleId, mode: 'IDLE', driverId: null, lastMarkAt: 0, stop: null, last: null, skipped: 0 });
+export const initialDutyState = (vehicleId: string): DutyState => ({
+  vehicleId,
+  mode: 'IDLE',
+  driverId: null,
+  lastMarkAt: 0,
+  stop: null,
+  last: null,
+  skipped: 0,
+});
 
 /** Speed of a fix: the device's, else distance over time from the previous fix (0 for a first fix). */
 function speedOf(fix: DutyFix, prev: FixMark | null): number {
@@ -142,7 +150,18 @@ export function deriveDutyEvents(state: DutyState, fixes: readonly DutyFix[]): {
 
 function emit(s: DutyState, events: DerivedEvent[], driverId: string | null, eventType: number, eventCode: number, time: number, at: FixMark): void {
   const location = eventType === HOS_EVENT_TYPES.DUTY_STATUS ? describeLocation(at.lat, at.lon).text : null;
-  events.push({ driverId, vehicleId: s.vehicleId, eventType, eventCode, time, lat: at.lat, lon: at.lon, odometerM: at.odometerM, engineHours: at.engineHours ?? null, location });
+  events.push({
+    driverId,
+    vehicleId: s.vehicleId,
+    eventType,
+    eventCode,
+    time,
+    lat: at.lat,
+    lon: at.lon,
+    odometerM: at.odometerM,
+    engineHours: at.engineHours ?? null,
+    location,
+  });
 }
 
 /** ON for the driver whose driving ends (at `at`, `time`): nothing automatic runs after it. */
@@ -156,7 +175,10 @@ function endDriving(s: DutyState, events: DerivedEvent[], time: number, at: FixM
  * The state just after an event this derivation wrote (a restart's starting point): driving
  * after a D or an intermediate log, idle after anything else.
  */
-export function stateAfterEvent(vehicleId: string, e: { driverId: string | null; eventType: number; eventCode: number; time: number; lat: number | null; lon: number | null; odometerM: number | null }): DutyState {
+export function stateAfterEvent(
+  vehicleId: string,
+  e: { driverId: string | null; eventType: number; eventCode: number; time: number; lat: number | null; lon: number | null; odometerM: number | null },
+): DutyState {
   const driving = e.eventType === HOS_EVENT_TYPES.INTERMEDIATE_LOG || (e.eventType === HOS_EVENT_TYPES.DUTY_STATUS && e.eventCode === DUTY_CODES.D);
   const last = e.lat !== null && e.lon !== null ? { time: e.time, lat: e.lat, lon: e.lon, odometerM: e.odometerM, driverId: e.driverId } : null;
   return { vehicleId, mode: driving ? 'DRIVING' : 'IDLE', driverId: e.driverId, lastMarkAt: e.time, stop: null, last, skipped: 0 };

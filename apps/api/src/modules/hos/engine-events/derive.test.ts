@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { engineChanges, engineCode, powerUpBefore, sincePowerUp, type IgnitionFix } from './derive.ts';
 
-const fix = (time: number, ignition: boolean | null): IgnitionFix => ({ time, ignition, lat: 41.8, lon: -87.9, odometerM: time * 1000, engineHours: time / 60, driverId: 'd1' });
+const fix = (time: number, ignition: boolean | null): IgnitionFix => ({
+  time,
+  ignition,
+  lat: 41.8,
+  lon: -87.9,
+  odometerM: time * 1000,
+  engineHours: time / 60,
+  driverId: 'd1',
+});
 const brief = (r: ReturnType<typeof engineChanges>) => r.changes.map((c) => `${c.on ? 'up' : 'down'}@${c.time}`);
 
 describe('engine changes from the ignition (decision 0155)', () => {
@@ -31,10 +39,14 @@ describe('engine changes from the ignition (decision 0155)', () => {
 
   it('a late fix inside a stretch records the cycle it shows', () => {
     // Engine on from 10 to 20 as recorded; a late fix at 15 says off, the next at 16 on again.
-    const r = engineChanges(false, [fix(10, true), fix(15, false), fix(16, true), fix(20, false)], [
-      { time: 10, on: true },
-      { time: 20, on: false },
-    ]);
+    const r = engineChanges(
+      false,
+      [fix(10, true), fix(15, false), fix(16, true), fix(20, false)],
+      [
+        { time: 10, on: true },
+        { time: 20, on: false },
+      ],
+    );
     expect(brief(r)).toEqual(['down@15', 'up@16']);
   });
 

@@ -49,7 +49,11 @@ export interface EngineChange {
  * recorded again. An unknown state that turns out off is no change; one that turns out on is a power-up.
  * Returns the new changes in time order and the state after everything.
  */
-export function engineChanges(start: boolean | null, fixes: readonly IgnitionFix[], stored: readonly StoredEngineEvent[]): { changes: EngineChange[]; state: boolean | null } {
+export function engineChanges(
+  start: boolean | null,
+  fixes: readonly IgnitionFix[],
+  stored: readonly StoredEngineEvent[],
+): { changes: EngineChange[]; state: boolean | null } {
   const out: EngineChange[] = [];
   let pending: EngineChange[] = [];
   let cur = start;
@@ -96,7 +100,10 @@ export interface PowerUp {
 export function sincePowerUp(powerUp: PowerUp | null, odometerM: number | null, engineHours: number | null): { miles: number | null; hours: number | null } {
   if (!powerUp) return { miles: null, hours: null };
   const miles = odometerM !== null && powerUp.odometerM !== null ? Math.min(9999, Math.max(0, Math.floor((odometerM - powerUp.odometerM) / M_PER_MILE))) : null;
-  const hours = engineHours !== null && powerUp.engineHours !== null ? Math.min(99.9, Math.max(0, Math.floor(Math.round((engineHours - powerUp.engineHours) * 100) / 10) / 10)) : null;
+  const hours =
+    engineHours !== null && powerUp.engineHours !== null
+      ? Math.min(99.9, Math.max(0, Math.floor(Math.round((engineHours - powerUp.engineHours) * 100) / 10) / 10))
+      : null;
   return { miles, hours };
 }
 
@@ -111,7 +118,11 @@ export function powerUpBefore(events: ReadonlyArray<PowerUp & { code: number }>,
 }
 
 /** Distance (metres) and engine hours (tenths, rounded down) of a record since its vehicle's power-up, for screens in the organization's units. */
-export function distanceSincePowerUp(powerUp: PowerUp | null, odometerM: number | null, engineHours: number | null): { distanceM: number | null; engineHours: number | null } | null {
+export function distanceSincePowerUp(
+  powerUp: PowerUp | null,
+  odometerM: number | null,
+  engineHours: number | null,
+): { distanceM: number | null; engineHours: number | null } | null {
   if (!powerUp) return null;
   return {
     distanceM: odometerM !== null && powerUp.odometerM !== null ? Math.max(0, odometerM - powerUp.odometerM) : null,

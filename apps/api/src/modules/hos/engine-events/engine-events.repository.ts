@@ -27,7 +27,11 @@ export interface ReconcileReads {
  * Citus every statement costs the coordinator and the worker a plan and a round trip (issue 49).
  * Every table is read for the organization, so Citus routes the whole, subqueries and all, to its shard.
  */
-export async function reconcileReadsMany(tx: DbOrTx, orgId: string, spans: ReadonlyArray<{ vehicleId: string; fromMs: number; toMs: number }>): Promise<Map<string, ReconcileReads>> {
+export async function reconcileReadsMany(
+  tx: DbOrTx,
+  orgId: string,
+  spans: ReadonlyArray<{ vehicleId: string; fromMs: number; toMs: number }>,
+): Promise<Map<string, ReconcileReads>> {
   const out = new Map<string, ReconcileReads>(spans.map((s) => [s.vehicleId, { start: null, stored: [], fixes: [] }]));
   if (spans.length === 0) return out;
   const keys = JSON.stringify(spans.map((s) => ({ a: s.vehicleId, f: new Date(s.fromMs).toISOString(), t: new Date(s.toMs).toISOString() })));
@@ -49,7 +53,15 @@ export async function reconcileReadsMany(tx: DbOrTx, orgId: string, spans: Reado
     out.set(r.v, {
       start: r.before === null || r.before === undefined ? null : isPowerUp(Number(r.before)),
       stored: events.map(([t, code]) => ({ time: Math.round(t), on: isPowerUp(code) })),
-      fixes: fixes.map(([t, ignition, lat, lon, odometerM, engineHours, driverId]) => ({ time: Math.round(t), ignition, lat, lon, odometerM, engineHours, driverId })),
+      fixes: fixes.map(([t, ignition, lat, lon, odometerM, engineHours, driverId]) => ({
+        time: Math.round(t),
+        ignition,
+        lat,
+        lon,
+        odometerM,
+        engineHours,
+        driverId,
+      })),
     });
   }
   return out;
@@ -68,7 +80,8 @@ export async function inPersonalConveyance(tx: DbOrTx, orgId: string, asks: Read
     sql`(select e.event_code from hos_events e where e.organization_id = ${orgId} and e.driver_id = ${d} and e.event_type = ${type} and e.record_status = ${HOS_RECORD_STATUSES.ACTIVE}
       and e.event_time <= to_timestamp(${t / 1000}) order by e.event_time desc, e.sequence_id desc limit 1)`;
   const branches = asks.map(
-    (a, k) => sql`select ${k + 1}::int as i, ${probe(HOS_EVENT_TYPES.DUTY_STATUS, a.driverId, a.time)} as status, ${probe(HOS_EVENT_TYPES.SPECIAL_CATEGORY, a.driverId, a.time)} as special`,
+    (a, k) =>
+      sql`select ${k + 1}::int as i, ${probe(HOS_EVENT_TYPES.DUTY_STATUS, a.driverId, a.time)} as status, ${probe(HOS_EVENT_TYPES.SPECIAL_CATEGORY, a.driverId, a.time)} as special`,
   );
   const rows = rowsOf<{ i: number; status: number | null; special: number | null }>(await tx.execute(sql.join(branches, sql` union all `)));
   const out = asks.map(() => false);
@@ -81,7 +94,10 @@ export async function inPersonalConveyance(tx: DbOrTx, orgId: string, asks: Read
  * or that have a type-6 record (a phone's vehicles cost the catch-up nothing), with their newest fix
  * and their last type-6 record's time (the catch-up's list).
  */
-export async function reportingVehicles(tx: DbOrTx, sinceMs: number): Promise<Array<{ vehicleId: string; orgId: string; newest: number; lastEvent: number | null }>> {
+export async function reportingVehicles(
+  tx: DbOrTx,
+  sinceMs: number,
+): Promise<Array<{ vehicleId: string; orgId: string; newest: number; lastEvent: number | null }>> {
   const rows = rowsOf<{ v: string; o: string; t: number | string; e: number | string | null; ignition: boolean | null }>(
     await tx.execute(sql`
       select l.asset_id as v, l.organization_id as o, extract(epoch from l.fix_time) * 1000 as t, l.ignition,
@@ -99,7 +115,12 @@ export async function reportingVehicles(tx: DbOrTx, sinceMs: number): Promise<Ar
  * (what records count their miles from). Names the organization: Citus routes the lateral LIMIT over
  * unnest to the organization's shard (without it: "cannot push down this subquery").
  */
-export async function powerUpsBefore(tx: DbOrTx, orgId: string, vehicleIds: readonly string[], beforeMs: number): Promise<Map<string, Array<PowerUp & { code: number }>>> {
+export async function powerUpsBefore(
+  tx: DbOrTx,
+  orgId: string,
+  vehicleIds: readonly string[],
+  beforeMs: number,
+): Promise<Map<string, Array<PowerUp & { code: number }>>> {
   const out = new Map<string, Array<PowerUp & { code: number }>>();
   if (vehicleIds.length === 0) return out;
   const rows = rowsOf<{ v: string; t: Date | string; odo: number | null; hours: number | null; code: number }>(
@@ -111,7 +132,12 @@ export async function powerUpsBefore(tx: DbOrTx, orgId: string, vehicleIds: read
   );
   for (const r of rows) {
     const list = out.get(r.v) ?? [];
-    list.push({ time: new Date(r.t).getTime(), odometerM: r.odo === null ? null : Number(r.odo), engineHours: r.hours === null ? null : Number(r.hours), code: Number(r.code) });
+    list.push({
+      time: new Date(r.t).getTime(),
+      odometerM: r.odo === null ? null : Number(r.odo),
+      engineHours: r.hours === null ? null : Number(r.hours),
+      code: Number(r.code),
+    });
     out.set(r.v, list);
   }
   for (const list of out.values()) list.sort((a, b) => a.time - b.time);

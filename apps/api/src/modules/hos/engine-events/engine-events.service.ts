@@ -96,7 +96,11 @@ export class EngineEvents extends QueuedFollower<IgnitionFix> {
       const c = this.cache.get(v);
       return !c || now - c.verifiedAt >= this.verifyAfterMs;
     });
-    const stored = await lastEngineEvents(this.db, orgId, unsure.map((w) => w.v));
+    const stored = await lastEngineEvents(
+      this.db,
+      orgId,
+      unsure.map((w) => w.v),
+    );
     for (const { v } of unsure) {
       const last = stored.get(v);
       const c = this.cache.get(v);
@@ -181,7 +185,11 @@ export class EngineEvents extends QueuedFollower<IgnitionFix> {
     if (items.length === 0) return 0;
     const ordered = [...items].sort((a, b) => a.change.time - b.change.time);
     const withDriver = ordered.filter((c) => c.change.fix.driverId !== null);
-    const pc = await inPersonalConveyance(tx, orgId, withDriver.map(({ change: c }) => ({ driverId: c.fix.driverId!, time: c.time })));
+    const pc = await inPersonalConveyance(
+      tx,
+      orgId,
+      withDriver.map(({ change: c }) => ({ driverId: c.fix.driverId!, time: c.time })),
+    );
     const reduced = new Set(withDriver.filter((_, i) => pc[i]));
     const events: EventToWrite[] = ordered.map((item) => {
       const { vehicleId, change: c } = item;
@@ -227,4 +235,3 @@ export class EngineEvents extends QueuedFollower<IgnitionFix> {
     if (this.cache.size > this.maxCached) this.cache.delete(this.cache.keys().next().value!);
   }
 }
-

@@ -90,7 +90,11 @@ describe('engine power-up and shut-down records (decision 0155)', () => {
 
   it('a resent batch, a restart and its catch-up never record a change twice', async () => {
     const v = await createTestVehicle(t.app.db, orgId, { uniqueId: 'engine-2' });
-    const fixes = [{ m: 0, ignition: false }, { m: 5, ignition: true }, { m: 9, ignition: false }];
+    const fixes = [
+      { m: 0, ignition: false },
+      { m: 5, ignition: true },
+      { m: 9, ignition: false },
+    ];
     await post(v, fixes);
     await post(v, fixes);
     const restarted = new EngineEvents(t.app.db);
@@ -99,12 +103,35 @@ describe('engine power-up and shut-down records (decision 0155)', () => {
     expect(brief(await engineOf(v))).toEqual(['1 +5', '3 +9']);
     // The restarted instance starts from the stored records: the same fix twice is one power-up.
     const row = (m: number, ignition: boolean): PositionRow => ({
-      organizationId: orgId, gatewayId: v.gatewayId, assetId: v.assetId, driverId: v.driverId, fixTime: new Date(T0 + m * MIN), latitude: 41.8, longitude: -87.9,
-      speed: 0, course: null, altitude: null, accuracy: null, odometer: null, odometerSource: null, engineHours: null, ignition, protocol: 'batch', attributes: {},
+      organizationId: orgId,
+      gatewayId: v.gatewayId,
+      assetId: v.assetId,
+      driverId: v.driverId,
+      fixTime: new Date(T0 + m * MIN),
+      latitude: 41.8,
+      longitude: -87.9,
+      speed: 0,
+      course: null,
+      altitude: null,
+      accuracy: null,
+      odometer: null,
+      odometerSource: null,
+      engineHours: null,
+      ignition,
+      protocol: 'batch',
+      attributes: {},
     });
     // Stored as the group commit stores them (without this instance's follower behind it).
     await sql(`insert into positions (organization_id, gateway_id, asset_id, driver_id, fix_time, latitude, longitude, ignition, protocol)
-               values ${[[11, false], [12, true]].map(([m, ig]) => `('${orgId}', '${v.gatewayId}', '${v.assetId}', '${v.driverId}', '${new Date(T0 + Number(m) * MIN).toISOString()}', 41.8, -87.9, ${ig}, 'batch')`).join(',')}`);
+               values ${[
+                 [11, false],
+                 [12, true],
+               ]
+                 .map(
+                   ([m, ig]) =>
+                     `('${orgId}', '${v.gatewayId}', '${v.assetId}', '${v.driverId}', '${new Date(T0 + Number(m) * MIN).toISOString()}', 41.8, -87.9, ${ig}, 'batch')`,
+                 )
+                 .join(',')}`);
     restarted.enqueue([row(11, false), row(12, true)], [true, true]);
     await restarted.idle();
     restarted.enqueue([row(12, true)], [true]);
@@ -114,14 +141,37 @@ describe('engine power-up and shut-down records (decision 0155)', () => {
 
   it('a change stored just before a crash is recorded at its own fix, not at the first fix after the restart', async () => {
     const v = await createTestVehicle(t.app.db, orgId, { uniqueId: 'engine-crash' });
-    await post(v, [{ m: 0, ignition: true }, { m: 4, ignition: false }]);
+    await post(v, [
+      { m: 0, ignition: true },
+      { m: 4, ignition: false },
+    ]);
     // The engine came on at +6 and the process was killed after that fix's commit, before its round.
     await sql(`insert into positions (organization_id, gateway_id, asset_id, driver_id, fix_time, latitude, longitude, ignition, protocol)
                values ('${orgId}', '${v.gatewayId}', '${v.assetId}', '${v.driverId}', '${new Date(T0 + 6 * MIN).toISOString()}', 41.8, -87.9, true, 'batch')`);
     // The restarted process: its first round for the vehicle is the next fix.
     const restarted = new EngineEvents(t.app.db);
     restarted.enqueue(
-      [{ organizationId: orgId, gatewayId: v.gatewayId, assetId: v.assetId, driverId: v.driverId, fixTime: new Date(T0 + 7 * MIN), latitude: 41.8, longitude: -87.9, speed: 0, course: null, altitude: null, accuracy: null, odometer: null, odometerSource: null, engineHours: null, ignition: true, protocol: 'batch', attributes: {} }],
+      [
+        {
+          organizationId: orgId,
+          gatewayId: v.gatewayId,
+          assetId: v.assetId,
+          driverId: v.driverId,
+          fixTime: new Date(T0 + 7 * MIN),
+          latitude: 41.8,
+          longitude: -87.9,
+          speed: 0,
+          course: null,
+          altitude: null,
+          accuracy: null,
+          odometer: null,
+          odometerSource: null,
+          engineHours: null,
+          ignition: true,
+          protocol: 'batch',
+          attributes: {},
+        },
+      ],
       [true],
     );
     await restarted.idle();
@@ -131,41 +181,76 @@ describe('engine power-up and shut-down records (decision 0155)', () => {
 
   it('a new instance reconciles a round of vehicles together: each change once, none twice (issue 49)', async () => {
     const vs = await Promise.all([1, 2, 3].map((n) => createTestVehicle(t.app.db, orgId, { uniqueId: `engine-round-${n}` })));
-    for (const v of vs) await post(v, [{ m: 0, ignition: false }, { m: 2, ignition: true }]);
+    for (const v of vs)
+      await post(v, [
+        { m: 0, ignition: false },
+        { m: 2, ignition: true },
+      ]);
     // The next fixes of all three reach an instance that never saw them, in one round: the first
     // vehicle's engine goes off, the second's stays on, the third's off and on again.
     const row = (v: TestVehicle, m: number, ignition: boolean): PositionRow => ({
-      organizationId: orgId, gatewayId: v.gatewayId, assetId: v.assetId, driverId: v.driverId, fixTime: new Date(T0 + m * MIN), latitude: 41.8, longitude: -87.9,
-      speed: 0, course: null, altitude: null, accuracy: null, odometer: null, odometerSource: null, engineHours: null, ignition, protocol: 'batch', attributes: {},
+      organizationId: orgId,
+      gatewayId: v.gatewayId,
+      assetId: v.assetId,
+      driverId: v.driverId,
+      fixTime: new Date(T0 + m * MIN),
+      latitude: 41.8,
+      longitude: -87.9,
+      speed: 0,
+      course: null,
+      altitude: null,
+      accuracy: null,
+      odometer: null,
+      odometerSource: null,
+      engineHours: null,
+      ignition,
+      protocol: 'batch',
+      attributes: {},
     });
     const next = [row(vs[0]!, 3, true), row(vs[0]!, 4, false), row(vs[1]!, 3, true), row(vs[2]!, 3, false), row(vs[2]!, 5, true)];
     await sql(`insert into positions (organization_id, gateway_id, asset_id, driver_id, fix_time, latitude, longitude, ignition, protocol)
                values ${next.map((r) => `('${orgId}', '${r.gatewayId}', '${r.assetId}', '${r.driverId}', '${r.fixTime.toISOString()}', 41.8, -87.9, ${r.ignition}, 'batch')`).join(',')}`);
     const other = new EngineEvents(t.app.db);
-    other.enqueue(next, next.map(() => true));
+    other.enqueue(
+      next,
+      next.map(() => true),
+    );
     await other.idle();
     expect(other.stats.reconciled).toBe(3);
     expect(await Promise.all(vs.map(async (v) => brief(await engineOf(v))))).toEqual([['1 +2', '3 +4'], ['1 +2'], ['1 +2', '3 +3', '1 +5']]);
     // Again from a third instance: nothing more.
     const third = new EngineEvents(t.app.db);
-    third.enqueue(next, next.map(() => true));
+    third.enqueue(
+      next,
+      next.map(() => true),
+    );
     await third.idle();
     expect(await Promise.all(vs.map(async (v) => brief(await engineOf(v))))).toEqual([['1 +2', '3 +4'], ['1 +2'], ['1 +2', '3 +3', '1 +5']]);
   });
 
   it('late and out-of-order fixes: a cycle they show is recorded, a change already recorded is not', async () => {
     const v = await createTestVehicle(t.app.db, orgId, { uniqueId: 'engine-3' });
-    await post(v, [{ m: 0, ignition: false }, { m: 10, ignition: true }, { m: 40, ignition: false }]);
+    await post(v, [
+      { m: 0, ignition: false },
+      { m: 10, ignition: true },
+      { m: 40, ignition: false },
+    ]);
     // A fix stored late shows the engine on before its power-up record: the same power-up, not another.
     await post(v, [{ m: 8, ignition: true }]);
     // Two late fixes show the engine off and on again in the middle of the run.
-    await post(v, [{ m: 21, ignition: true }, { m: 20, ignition: false }]);
+    await post(v, [
+      { m: 21, ignition: true },
+      { m: 20, ignition: false },
+    ]);
     expect(brief(await engineOf(v))).toEqual(['1 +10', '3 +20', '1 +21', '3 +40']);
   });
 
   it('the unidentified driver profile holds the changes when nobody is signed in', async () => {
     const v = await createTestVehicle(t.app.db, orgId, { uniqueId: 'engine-4', driver: false });
-    await post(v, [{ m: 0, ignition: true }, { m: 3, ignition: false }]);
+    await post(v, [
+      { m: 0, ignition: true },
+      { m: 3, ignition: false },
+    ]);
     const rows = await engineOf(v);
     expect(brief(rows)).toEqual(['1 +0', '3 +3']);
     expect(rows.map((r) => r.driver_id)).toEqual([null, null]);
@@ -174,15 +259,23 @@ describe('engine power-up and shut-down records (decision 0155)', () => {
   it('the catch-up records the changes of positions stored before the start (the demo history)', async () => {
     const v = await createTestVehicle(t.app.db, orgId, { uniqueId: 'engine-5' });
     // Stored straight into the tables, as a seed does, with no follower behind them.
-    const values = [0, 1, 2, 3].map((m) => `('${orgId}', '${v.gatewayId}', '${v.assetId}', '${v.driverId}', '${new Date(T0 + m * MIN).toISOString()}', 41.8, -87.9, ${m === 1 || m === 2}, 'teltonika', ${1000 + m}, ${100 + m / 10})`);
-    await sql(`insert into positions (organization_id, gateway_id, asset_id, driver_id, fix_time, latitude, longitude, ignition, protocol, odometer, engine_hours) values ${values.join(',')}`);
+    const values = [0, 1, 2, 3].map(
+      (m) =>
+        `('${orgId}', '${v.gatewayId}', '${v.assetId}', '${v.driverId}', '${new Date(T0 + m * MIN).toISOString()}', 41.8, -87.9, ${m === 1 || m === 2}, 'teltonika', ${1000 + m}, ${100 + m / 10})`,
+    );
+    await sql(
+      `insert into positions (organization_id, gateway_id, asset_id, driver_id, fix_time, latitude, longitude, ignition, protocol, odometer, engine_hours) values ${values.join(',')}`,
+    );
     await sql(`insert into latest_positions (asset_id, organization_id, gateway_id, driver_id, fix_time, server_time, latitude, longitude, ignition)
                values ('${v.assetId}', '${orgId}', '${v.gatewayId}', '${v.driverId}', '${new Date(T0 + 3 * MIN).toISOString()}', now(), 41.8, -87.9, false)`);
     const n = await new EngineEvents(t.app.db).catchUp();
     expect(n).toBeGreaterThanOrEqual(2);
     const rows = await engineOf(v);
     expect(brief(rows)).toEqual(['1 +1', '3 +3']);
-    expect(rows.map((r) => [r.odometer_m, r.engine_hours])).toEqual([[1001, 100.1], [1003, 100.3]]);
+    expect(rows.map((r) => [r.odometer_m, r.engine_hours])).toEqual([
+      [1001, 100.1],
+      [1003, 100.3],
+    ]);
     expect(await new EngineEvents(t.app.db).catchUp()).toBe(0);
   });
 });
@@ -204,10 +297,17 @@ describe('automatic driving from engine or GNSS speed, only with the engine on (
 
   it('movement with the ignition known off is not driving (towed); unknown ignition still is', async () => {
     const towed = await createTestVehicle(t.app.db, orgId, { uniqueId: 'engine-7', driver: false });
-    await post(towed, [{ m: 0, ignition: false, kmh: 60 }, { m: 1, ignition: false, kmh: 60 }, { m: 2, ignition: false, kmh: 60 }]);
+    await post(towed, [
+      { m: 0, ignition: false, kmh: 60 },
+      { m: 1, ignition: false, kmh: 60 },
+      { m: 2, ignition: false, kmh: 60 },
+    ]);
     expect(await dutyOf(towed)).toEqual([]);
     const unknown = await createTestVehicle(t.app.db, orgId, { uniqueId: 'engine-8', driver: false });
-    await post(unknown, [{ m: 0, kmh: 60 }, { m: 1, kmh: 60 }]);
+    await post(unknown, [
+      { m: 0, kmh: 60 },
+      { m: 1, kmh: 60 },
+    ]);
     expect(brief(await dutyOf(unknown))).toEqual(['3 +0']);
   });
 });
@@ -229,12 +329,26 @@ describe('engine records in the ELD output file and the edit paths (decision 015
     const section = lines.indexOf('CMV Engine Power-Up and Shut Down Activity:');
     const engine = lines.slice(section + 1, lines.indexOf('Unidentified Driver Profile Records:'));
     // Most recent first: the shut-down, then the power-up, each with whole total miles and engine hours.
-    expect(engine.map((l) => l.split(',').filter((_, i) => [1, 4, 5, 8].includes(i)).join(','))).toEqual(['3,1041,1200.6,ENG9', '1,1000,1200.0,ENG9']);
+    expect(
+      engine.map((l) =>
+        l
+          .split(',')
+          .filter((_, i) => [1, 4, 5, 8].includes(i))
+          .join(','),
+      ),
+    ).toEqual(['3,1041,1200.6,ENG9', '1,1000,1200.0,ENG9']);
     // The automatic Driving record: 0 miles (1000.4 - 1000, rounded down) and 0.0 hours since the power-up.
     const eventList = lines.slice(lines.indexOf('ELD Event List:') + 1, lines.indexOf('ELD Event Annotations or Comments:'));
     // Type, code, accumulated miles, elapsed hours, newest first: the Driving at +1 (0.4 mi, 0.05 h:
     // rounded down), the ON of the stop the 29-minute gap shows, the Driving again at +30 (40.2 mi, 0.5 h).
-    expect(eventList.map((l) => l.split(',').filter((_, i) => [3, 4, 7, 8].includes(i)).join(','))).toEqual(['1,3,40,0.5', '1,4,0,0.0', '1,3,0,0.0']);
+    expect(
+      eventList.map((l) =>
+        l
+          .split(',')
+          .filter((_, i) => [3, 4, 7, 8].includes(i))
+          .join(','),
+      ),
+    ).toEqual(['1,3,40,0.5', '1,4,0,0.0', '1,3,0,0.0']);
 
     // The log day shows the same: distance and engine hours since the power-up on each record.
     const [d] = await sql<{ log_id: string }>(
@@ -250,7 +364,10 @@ describe('engine records in the ELD output file and the edit paths (decision 015
 
   it('an engine record cannot be edited', async () => {
     const v = await createTestVehicle(t.app.db, orgId, { uniqueId: 'engine-10' });
-    await post(v, [{ m: 0, ignition: false }, { m: 1, ignition: true }]);
+    await post(v, [
+      { m: 0, ignition: false },
+      { m: 1, ignition: true },
+    ]);
     const [e] = await sql<{ id: string; log_id: string }>(
       `select e.id, l.id as log_id from hos_events e join hos_logs l on l.organization_id = e.organization_id and l.driver_id = e.driver_id and l.log_date = e.log_date where e.vehicle_id = '${v.assetId}' and e.event_type = 6`,
     );
@@ -269,7 +386,14 @@ describe('engine records in the ELD output file and the edit paths (decision 015
 describe('malfunctions and diagnostics that need the engine (decision 0155)', () => {
   /** Fixes a minute apart, `from`..`to` minutes from now, moving east at about 80 km/h. */
   const run = (from: number, to: number, over: (m: number) => Partial<Fix> = () => ({})) =>
-    Array.from({ length: to - from }, (_, i) => ({ m: from + i, ignition: true, kmh: 80, odometerKm: 5000 + (from + i) * 1.33, hours: 900 + (from + i) / 60, ...over(from + i) }));
+    Array.from({ length: to - from }, (_, i) => ({
+      m: from + i,
+      ignition: true,
+      kmh: 80,
+      odometerKm: 5000 + (from + i) * 1.33,
+      hours: 900 + (from + i) / 60,
+      ...over(from + i),
+    }));
   /** Posts fixes `m` minutes from now (negative: ago), each a minute further east. */
   async function postNow(v: TestVehicle, fixes: readonly Fix[]): Promise<void> {
     const now = Date.now();
@@ -284,7 +408,12 @@ describe('malfunctions and diagnostics that need the engine (decision 0155)', ()
         ...(f.hours === undefined ? {} : { engineHours: f.hours }),
       },
     }));
-    const res = await t.app.inject({ method: 'POST', url: '/api/v1/ingest/positions', headers: { authorization: `Bearer ${v.token}` }, payload: { positions } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/ingest/positions',
+      headers: { authorization: `Bearer ${v.token}` },
+      payload: { positions },
+    });
     expect(res.statusCode, res.body).toBe(200);
     await t.app.engineEvents.idle();
     await t.app.autoDuty.idle();
@@ -293,29 +422,47 @@ describe('malfunctions and diagnostics that need the engine (decision 0155)', ()
   it('logs E and 2 when the engine data stop, P for driving not recorded, T for a clock behind, each shown with its name', async () => {
     const sync = await createTestVehicle(t.app.db, orgId, { uniqueId: 'engine-diag-1' });
     // 15 minutes with the engine's data, then 55 without while still driving.
-    await postNow(sync, run(-70, -1, (m) => (m >= -55 ? { odometerKm: undefined, hours: undefined } : {})));
+    await postNow(
+      sync,
+      run(-70, -1, (m) => (m >= -55 ? { odometerKm: undefined, hours: undefined } : {})),
+    );
     const power = await createTestVehicle(t.app.db, orgId, { uniqueId: 'engine-diag-2' });
     // 20 minutes of fixes, a 40-minute silence with the engine on while the truck went on, 10 more minutes.
     await postNow(power, [...run(-100, -80), ...run(-40, -30)]);
     const clock = await createTestVehicle(t.app.db, orgId, { uniqueId: 'engine-diag-3' });
     // Received now, stamped 15 minutes ago by a clock that is behind.
-    await postNow(clock, run(-16, -14, () => ({ kmh: 0 })));
+    await postNow(
+      clock,
+      run(-16, -14, () => ({ kmh: 0 })),
+    );
     const gpsOnly = await createTestVehicle(t.app.db, orgId, { uniqueId: 'engine-diag-4' });
-    await postNow(gpsOnly, run(-70, -1, () => ({ odometerKm: undefined, hours: undefined, ignition: undefined })));
+    await postNow(
+      gpsOnly,
+      run(-70, -1, () => ({ odometerKm: undefined, hours: undefined, ignition: undefined })),
+    );
 
     await runEldDiagnostics(t.database);
     const res = await t.app.inject({ method: 'GET', url: `/api/v1/organizations/${orgId}/hos_log/diagnostics?active=true&size=100`, headers });
     expect(res.statusCode, res.body).toBe(200);
     const items = res.json().content as Array<{ vehicle: { id: string } | null; code: string; name: string; kind: string }>;
-    const codesOf = (v: TestVehicle) => items.filter((d) => d.vehicle?.id === v.assetId).map((d) => d.code).sort();
+    const codesOf = (v: TestVehicle) =>
+      items
+        .filter((d) => d.vehicle?.id === v.assetId)
+        .map((d) => d.code)
+        .sort();
     expect(codesOf(sync)).toEqual(['2', '3', 'E']);
-    expect(items.find((d) => d.vehicle?.id === sync.assetId && d.code === 'E')).toMatchObject({ kind: 'MALFUNCTION', name: 'Engine synchronization compliance malfunction' });
+    expect(items.find((d) => d.vehicle?.id === sync.assetId && d.code === 'E')).toMatchObject({
+      kind: 'MALFUNCTION',
+      name: 'Engine synchronization compliance malfunction',
+    });
     expect(codesOf(power)).toContain('P');
     expect(codesOf(clock)).toEqual(['T']);
     // A GPS-only device is no ELD: none of the engine checks (the devices screen says so).
     expect(codesOf(gpsOnly).filter((c) => ['P', 'E', '2', '3', 'T'].includes(c))).toEqual([]);
     // The malfunction record carries the vehicle's total miles when logged.
-    const [e] = await sql<{ odometer_m: number | null }>(`select odometer_m from hos_events where vehicle_id = '${power.assetId}' and event_type = 7 and diagnostic_code = 'P'`);
+    const [e] = await sql<{ odometer_m: number | null }>(
+      `select odometer_m from hos_events where vehicle_id = '${power.assetId}' and event_type = 7 and diagnostic_code = 'P'`,
+    );
     expect(e!.odometer_m).toBeGreaterThan(4_000_000);
   });
 });

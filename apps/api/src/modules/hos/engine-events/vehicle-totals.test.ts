@@ -33,7 +33,12 @@ describe('monotonicTotals', () => {
     const rising = [rec(0, 100, 10), rec(10, 101.5, 10.2), rec(20, 101.5, 10.3)];
     expect(monotonicTotals(rising)).toEqual(rising);
     // Same place: nothing driven, so the last known value stands; 0.1° of longitude further on: 5.2 miles more.
-    const back = monotonicTotals([rec(0, 664_534.9, 5001.2), rec(14, 664_534.7, 5001.1), rec(30, 664_534.8, null, { longitude: -87.9 }), rec(40, 664_545, 5001.6, { longitude: -87.8 })]);
+    const back = monotonicTotals([
+      rec(0, 664_534.9, 5001.2),
+      rec(14, 664_534.7, 5001.1),
+      rec(30, 664_534.8, null, { longitude: -87.9 }),
+      rec(40, 664_545, 5001.6, { longitude: -87.8 }),
+    ]);
     expect(miles(back)).toEqual([664_534.9, 664_534.9, 664_540.1, 664_545]);
     expect(back.map((r) => r.engineHours)).toEqual([5001.2, 5001.2, null, 5001.6]);
   });
@@ -57,8 +62,22 @@ describe('the log day and the ELD file of a vehicle whose device switches odomet
   });
 
   it('shows totals that never go down, and the ELD file passes the accumulated-value check', async () => {
-    const driver = (await t.app.inject({ method: 'POST', url: `/api/v1/organizations/${a.orgId}/drivers`, headers: a.admin, payload: driverBody({ homeTimeZone: 'America/Chicago' }) })).json() as { id: string };
-    const vehicle = (await t.app.inject({ method: 'POST', url: `/api/v1/organizations/${a.orgId}/assets`, headers: a.admin, payload: vehicleBody({ unitNumber: `OD${Date.now() % 100_000}` }) })).json() as { id: string };
+    const driver = (
+      await t.app.inject({
+        method: 'POST',
+        url: `/api/v1/organizations/${a.orgId}/drivers`,
+        headers: a.admin,
+        payload: driverBody({ homeTimeZone: 'America/Chicago' }),
+      })
+    ).json() as { id: string };
+    const vehicle = (
+      await t.app.inject({
+        method: 'POST',
+        url: `/api/v1/organizations/${a.orgId}/assets`,
+        headers: a.admin,
+        payload: vehicleBody({ unitNumber: `OD${Date.now() % 100_000}` }),
+      })
+    ).json() as { id: string };
     // Two days ago, from 01:30 Chicago time (02:30 in summer): a night of driving with a stop 70 minutes in.
     const day = logDateOf(Date.now() - 2 * 86_400_000, 'America/Chicago', '00:00');
     const t0 = Date.parse(`${day}T07:30:00Z`);
@@ -103,7 +122,11 @@ describe('the log day and the ELD file of a vehicle whose device switches odomet
     // The day's distance runs from the first reading to the last, never shortened by a step back.
     expect(Math.round(log.header.totalDistanceM! / MILE)).toBe(90);
 
-    const file = await t.app.inject({ method: 'GET', url: `/api/v1/organizations/${a.orgId}/drivers/${driver.id}/hos_log/eld-output?from=${day}&to=${day}`, headers: a.admin });
+    const file = await t.app.inject({
+      method: 'GET',
+      url: `/api/v1/organizations/${a.orgId}/drivers/${driver.id}/hos_log/eld-output?from=${day}&to=${day}`,
+      headers: a.admin,
+    });
     expect(file.statusCode, file.body).toBe(200);
     const parsed = parseEldFile(file.body);
     expect(parsed.enginePower.map((e) => e.totalVehicleMiles).sort()).toEqual([664_500, 664_535, 664_535]);

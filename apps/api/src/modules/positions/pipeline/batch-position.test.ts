@@ -8,7 +8,17 @@ describe('the batch fast check', () => {
   it('vouches only for positions the contract schema accepts', () => {
     const cases: unknown[] = [
       base,
-      { ...base, fixTime: '2026-11-02T08:00:00.123+05:30', speed: 88, course: 360, altitude: -1000, accuracy: 0, odometer: 0, ignition: false, attributes: { a: 1 } },
+      {
+        ...base,
+        fixTime: '2026-11-02T08:00:00.123+05:30',
+        speed: 88,
+        course: 360,
+        altitude: -1000,
+        accuracy: 0,
+        odometer: 0,
+        ignition: false,
+        attributes: { a: 1 },
+      },
       { ...base, speed: null, course: null, altitude: null, accuracy: null, odometer: null, ignition: null, extra: 'ignored' },
       { ...base, fixTime: '2024-02-29T00:00:00Z' },
       { ...base, fixTime: '2026-02-29T00:00:00Z' },

@@ -38,7 +38,14 @@ export const batchField = (field: string): string => BATCH_FIELD[field] ?? field
 /** The batch names its fields as written (the checks use the OsmAnd names). */
 const BATCH_FIELD: Record<string, string> = { timestamp: 'fixTime', lat: 'latitude', lon: 'longitude' };
 /** Refusals by the contract's schema, counted by the field it names. */
-const SCHEMA_REASONS: Record<string, RefusalReason> = { fixTime: 'badTime', latitude: 'coordinates', longitude: 'coordinates', speed: 'speed', course: 'course', altitude: 'altitude' };
+const SCHEMA_REASONS: Record<string, RefusalReason> = {
+  fixTime: 'badTime',
+  latitude: 'coordinates',
+  longitude: 'coordinates',
+  speed: 'speed',
+  course: 'course',
+  altitude: 'altitude',
+};
 
 const ISO_UTC = /^(\d{4})-(\d{2})-(\d{2})T([01]\d|2[0-3]):([0-5]\d):([0-5]\d)(\.\d{1,9})?(Z|[+-](?:[01]\d|2[0-3]):[0-5]\d)$/;
 const DAYS = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];

@@ -33,13 +33,20 @@ describe.skipIf(!onCitus())('the group commit on the organization’s shards (Ci
     const c = new pg.Client({ connectionString: nodeUrl(n) });
     await c.connect();
     try {
-      return (await c.query<{ n: number }>(`select coalesce(sum(query_execution_single_shard), 0)::int as n from citus_stat_counters where name = current_database()`)).rows[0]!.n;
+      return (
+        await c.query<{ n: number }>(`select coalesce(sum(query_execution_single_shard), 0)::int as n from citus_stat_counters where name = current_database()`)
+      ).rows[0]!.n;
     } finally {
       await c.end();
     }
   };
   const storedCount = async (from: Date, to: Date) =>
-    (await admin.query<{ n: number }>(`select count(*)::int as n from positions where organization_id = $1 and gateway_id = $2 and fix_time >= $3 and fix_time < $4`, [orgId, v.gatewayId, from, to])).rows[0]!.n;
+    (
+      await admin.query<{ n: number }>(
+        `select count(*)::int as n from positions where organization_id = $1 and gateway_id = $2 and fix_time >= $3 and fix_time < $4`,
+        [orgId, v.gatewayId, from, to],
+      )
+    ).rows[0]!.n;
   /** The placements earlier moves left to Citus' deferred drop, dropped (the procedure skips one in use: asked again). */
   const cleanUp = async () => {
     for (let i = 0; i < 100; i++) {
@@ -61,7 +68,10 @@ describe.skipIf(!onCitus())('the group commit on the organization’s shards (Ci
     await admin.query(set);
     await admin.query('select run_command_on_workers($1)', [set]);
     database = await openDatabase({ databaseUrl: server.url, dataDir: 'memory', poolSize: 4 });
-    const [org] = await database.db.insert(organizations).values({ name: 'Shard write carrier', timeZone: 'America/Chicago' }).returning({ id: organizations.id });
+    const [org] = await database.db
+      .insert(organizations)
+      .values({ name: 'Shard write carrier', timeZone: 'America/Chicago' })
+      .returning({ id: organizations.id });
     orgId = org!.id;
     v = await createTestVehicle(database.db, orgId, { uniqueId: 'shard-write-1' });
     shardId = (await admin.query<{ s: string }>(`select get_shard_id_for_distribution_column('positions', $1::uuid)::text as s`, [orgId])).rows[0]!.s;
@@ -94,7 +104,10 @@ describe.skipIf(!onCitus())('the group commit on the organization’s shards (Ci
     for (let i = 0; i < 20; i++) await writePositions(database.db, fixes(1));
     expect(await singleShard(holder())).toBe(before);
     expect(await storedCount(new Date(T0), new Date(T0 + minute * 1000))).toBe(minute);
-    const latest = await admin.query<{ t: Date }>(`select fix_time as t from latest_positions where organization_id = $1 and asset_id = $2`, [orgId, v.assetId]);
+    const latest = await admin.query<{ t: Date }>(`select fix_time as t from latest_positions where organization_id = $1 and asset_id = $2`, [
+      orgId,
+      v.assetId,
+    ]);
     expect(latest.rows[0]!.t.getTime()).toBe(T0 + (minute - 1) * 1000);
   });
 
@@ -153,7 +166,10 @@ describe.skipIf(!onCitus())('the group commit on the organization’s shards (Ci
 
   it('loses and doubles nothing while a block_writes move takes the organization’s shards to the other worker and back', async () => {
     await underWrites(async () => {
-      for (const [a, b] of [[holder(), other()], [other(), holder()]] as const) {
+      for (const [a, b] of [
+        [holder(), other()],
+        [other(), holder()],
+      ] as const) {
         // The time passing is the subject: writes are under way when each move starts.
         await new Promise((r) => setTimeout(r, 300));
         await cleanUp();
@@ -166,7 +182,8 @@ describe.skipIf(!onCitus())('the group commit on the organization’s shards (Ci
   // its own. Splitting leaves this pool database with more shards than the pool's, so the next file
   // to lease it makes it again (citus-pool.ts). Last in the file: it changes the shard of the rest.
   it('isolates the organization to a shard of its own under writes and moves it alone, writing on its new shard', async () => {
-    const shardOf = async (org: string) => (await admin.query<{ s: string }>(`select get_shard_id_for_distribution_column('positions', $1::uuid)::text as s`, [org])).rows[0]!.s;
+    const shardOf = async (org: string) =>
+      (await admin.query<{ s: string }>(`select get_shard_id_for_distribution_column('positions', $1::uuid)::text as s`, [org])).rows[0]!.s;
     // Another organization hashed to the same shard group, with a vehicle and fixes of its own.
     let neighbour = '';
     for (let i = 0; i < 400 && !neighbour; i++) {
@@ -178,24 +195,40 @@ describe.skipIf(!onCitus())('the group commit on the organization’s shards (Ci
     const nv = await createTestVehicle(database.db, neighbour, { uniqueId: 'shard-write-neighbour' });
     const theirs = Array.from({ length: 50 }, (_, i) => testPositionRow(nv, neighbour, new Date(T0 + i * 1000)));
     expect((await writePositions(database.db, theirs)).stored.every(Boolean)).toBe(true);
-    const theirCount = async () => (await admin.query<{ n: number }>(`select count(*)::int as n from positions where organization_id = $1`, [neighbour])).rows[0]!.n;
+    const theirCount = async () =>
+      (await admin.query<{ n: number }>(`select count(*)::int as n from positions where organization_id = $1`, [neighbour])).rows[0]!.n;
 
     let isolated = '';
     await underWrites(async () => {
       // The time passing is the subject here and below: writes are under way when each change starts.
       await new Promise((r) => setTimeout(r, 300));
       await cleanUp();
-      isolated = (await admin.query<{ s: string }>(`select isolate_tenant_to_new_shard('positions', $1::uuid, 'CASCADE', shard_transfer_mode => 'block_writes')::text as s`, [orgId])).rows[0]!.s;
+      isolated = (
+        await admin.query<{ s: string }>(
+          `select isolate_tenant_to_new_shard('positions', $1::uuid, 'CASCADE', shard_transfer_mode => 'block_writes')::text as s`,
+          [orgId],
+        )
+      ).rows[0]!.s;
       // Then to the other worker, alone: the neighbour's group stays where it was.
       await new Promise((r) => setTimeout(r, 300));
       await cleanUp();
-      await admin.query(`select citus_move_shard_placement($1, $2, $3, $4, $5, 'block_writes')`, [isolated, holder().host, holder().port, other().host, other().port]);
+      await admin.query(`select citus_move_shard_placement($1, $2, $3, $4, $5, 'block_writes')`, [
+        isolated,
+        holder().host,
+        holder().port,
+        other().host,
+        other().port,
+      ]);
     });
     expect(await shardOf(orgId)).toBe(isolated);
     const range = await admin.query<{ one: boolean }>(`select shardminvalue = shardmaxvalue as one from pg_dist_shard where shardid = $1`, [isolated]);
     expect(range.rows[0]!.one).toBe(true);
     const placedOn = async (shard: string) =>
-      (await admin.query<{ port: number }>(`select n.nodeport as port from pg_dist_placement p join pg_dist_node n using (groupid) where p.shardid = $1`, [shard])).rows.map((r) => r.port);
+      (
+        await admin.query<{ port: number }>(`select n.nodeport as port from pg_dist_placement p join pg_dist_node n using (groupid) where p.shardid = $1`, [
+          shard,
+        ])
+      ).rows.map((r) => r.port);
     expect(await placedOn(isolated)).toEqual([other().port]);
     expect(await placedOn(await shardOf(neighbour))).toEqual([holder().port]);
     expect(await theirCount()).toBe(50);

@@ -37,8 +37,29 @@ function replaceOnce(text: string, from: string, to: string): string {
   if (text.split(from).length !== 2) throw new Error(`citus-write-function: the group statement no longer has one "${from}"`);
   return text.replace(from, to);
 }
-const ARGS = ['p_org', 'p_gw', 'p_asset', 'p_driver', 'p_t', 'p_lat', 'p_lon', 'p_speed', 'p_course', 'p_alt', 'p_acc', 'p_odo', 'p_ign', 'p_proto', 'p_attr', 'p_now', 'p_moving',
-  'p_assets', 'p_gws', 'p_odo_src', 'p_engine_hours'];
+const ARGS = [
+  'p_org',
+  'p_gw',
+  'p_asset',
+  'p_driver',
+  'p_t',
+  'p_lat',
+  'p_lon',
+  'p_speed',
+  'p_course',
+  'p_alt',
+  'p_acc',
+  'p_odo',
+  'p_ign',
+  'p_proto',
+  'p_attr',
+  'p_now',
+  'p_moving',
+  'p_assets',
+  'p_gws',
+  'p_odo_src',
+  'p_engine_hours',
+];
 
 /**
  * The group commit on the organization's worker (decision 0208). Its first way, whenever the

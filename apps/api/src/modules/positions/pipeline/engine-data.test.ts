@@ -14,6 +14,11 @@ describe('engine columns', () => {
 
   it("falls back on the protocol's own fields, and ignores values that are not readings", () => {
     expect(engineColumns({}, { odometer: 500, ignition: false })).toEqual({ odometer: 500, odometerSource: 'GPS', engineHours: null, ignition: false });
-    expect(engineColumns({ vehicleOdometer: -1, engineHours: Number.NaN, ignition: 'yes' })).toEqual({ odometer: null, odometerSource: null, engineHours: null, ignition: null });
+    expect(engineColumns({ vehicleOdometer: -1, engineHours: Number.NaN, ignition: 'yes' })).toEqual({
+      odometer: null,
+      odometerSource: null,
+      engineHours: null,
+      ignition: null,
+    });
   });
 });

@@ -12,7 +12,10 @@ const finiteAtLeast0 = (v: unknown): number | null => (typeof v === 'number' && 
  * `reported` is what the protocol carries in its own fields (OsmAnd's odometer and ignition; a
  * phone's odometer is a GNSS one); named attributes win over it.
  */
-export function engineColumns(attributes: Readonly<Record<string, unknown>>, reported: { odometer?: number | null; ignition?: boolean | null } = {}): EngineColumns {
+export function engineColumns(
+  attributes: Readonly<Record<string, unknown>>,
+  reported: { odometer?: number | null; ignition?: boolean | null } = {},
+): EngineColumns {
   const ecm = finiteAtLeast0(attributes.vehicleOdometer);
   const gps = finiteAtLeast0(attributes.gpsOdometer) ?? finiteAtLeast0(reported.odometer);
   const ignition = typeof attributes.ignition === 'boolean' ? attributes.ignition : (reported.ignition ?? null);

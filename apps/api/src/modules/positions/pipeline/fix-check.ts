@@ -7,7 +7,19 @@ import { MAX_FIX_AGE_DAYS, MAX_FUTURE_FIX_MS } from '@fleet/api-contract';
 export const MAX_FIX_AGE_MS = MAX_FIX_AGE_DAYS * 86_400_000;
 
 /** Why fixes were refused, counted per process (GET /admin/diagnostics/ingest). */
-export const REFUSAL_REASONS = ['tooOld', 'inFuture', 'badTime', 'coordinates', 'speed', 'course', 'altitude', 'accuracy', 'value', 'attributes', 'database'] as const;
+export const REFUSAL_REASONS = [
+  'tooOld',
+  'inFuture',
+  'badTime',
+  'coordinates',
+  'speed',
+  'course',
+  'altitude',
+  'accuracy',
+  'value',
+  'attributes',
+  'database',
+] as const;
 export type RefusalReason = (typeof REFUSAL_REASONS)[number];
 
 export class FixError extends Error {
@@ -54,16 +66,20 @@ export interface CheckedFix {
  */
 export function checkFix(fix: CheckedFix, now = Date.now()): void {
   if (!Number.isFinite(fix.latitude) || fix.latitude < -90 || fix.latitude > 90) throw new FixError('lat', `latitude ${fix.latitude} is outside -90..90`);
-  if (!Number.isFinite(fix.longitude) || fix.longitude < -180 || fix.longitude > 180) throw new FixError('lon', `longitude ${fix.longitude} is outside -180..180`);
+  if (!Number.isFinite(fix.longitude) || fix.longitude < -180 || fix.longitude > 180)
+    throw new FixError('lon', `longitude ${fix.longitude} is outside -180..180`);
   if (Number.isNaN(fix.fixTime.getTime())) throw new FixError('timestamp', 'the fix time is not a time', 'badTime');
-  if (!holdableTime(fix.fixTime)) throw new FixError('timestamp', `fix time ${timeText(fix.fixTime)} is not a time a fix can have (years 1900 to 9999)`, 'badTime');
+  if (!holdableTime(fix.fixTime))
+    throw new FixError('timestamp', `fix time ${timeText(fix.fixTime)} is not a time a fix can have (years 1900 to 9999)`, 'badTime');
   if (fix.fixTime.getTime() > now + MAX_FUTURE_FIX_MS) {
     throw new FixError('timestamp', `fix time ${fix.fixTime.toISOString()} is more than 10 minutes in the future`, 'inFuture');
   }
   if (fix.fixTime.getTime() < now - MAX_FIX_AGE_MS) throw new FixError('timestamp', `fix time ${fix.fixTime.toISOString()} is more than 1 year old`, 'tooOld');
   const { speed, course, altitude, accuracy } = fix;
-  if (speed !== null && speed !== undefined && !(fitsReal(speed) && speed >= 0)) throw new FixError('speed', `speed ${speed} must be a number of 0 or more`, 'speed');
-  if (course !== null && course !== undefined && !(fitsReal(course) && course >= 0)) throw new FixError('course', `course ${course} must be a number of 0 or more`, 'course');
+  if (speed !== null && speed !== undefined && !(fitsReal(speed) && speed >= 0))
+    throw new FixError('speed', `speed ${speed} must be a number of 0 or more`, 'speed');
+  if (course !== null && course !== undefined && !(fitsReal(course) && course >= 0))
+    throw new FixError('course', `course ${course} must be a number of 0 or more`, 'course');
   if (altitude !== null && altitude !== undefined && !(fitsReal(altitude) && altitude >= -1000)) {
     throw new FixError('altitude', `altitude ${altitude} must be a number of -1000 m or more`, 'altitude');
   }
@@ -101,13 +117,25 @@ export interface StorableFix extends CheckedFix {
  * hold would fail the whole statement, so it is refused here, by name. Null when the row is storable.
  */
 export function storableProblem(row: StorableFix): FixError | null {
-  const reals = [['speed', row.speed], ['course', row.course], ['altitude', row.altitude], ['accuracy', row.accuracy]] as const;
-  for (const [field, v] of reals) if (v !== null && v !== undefined && !fitsReal(v)) return new FixError(field, `${field} ${v} is outside what a position can store`, 'value');
+  const reals = [
+    ['speed', row.speed],
+    ['course', row.course],
+    ['altitude', row.altitude],
+    ['accuracy', row.accuracy],
+  ] as const;
+  for (const [field, v] of reals)
+    if (v !== null && v !== undefined && !fitsReal(v)) return new FixError(field, `${field} ${v} is outside what a position can store`, 'value');
   if (row.accuracy !== null && row.accuracy !== undefined && !(row.accuracy >= 0 && row.accuracy <= MAX_ACCURACY_M)) {
     return new FixError('accuracy', `accuracy ${row.accuracy} must be a number of 0 to ${MAX_ACCURACY_M} m`, 'accuracy');
   }
-  const doubles = [['lat', row.latitude], ['lon', row.longitude], ['odometer', row.odometer], ['engineHours', row.engineHours]] as const;
-  for (const [field, v] of doubles) if (v !== null && v !== undefined && !fitsDouble(v)) return new FixError(field, `${field} ${v} is outside what a position can store`, 'value');
+  const doubles = [
+    ['lat', row.latitude],
+    ['lon', row.longitude],
+    ['odometer', row.odometer],
+    ['engineHours', row.engineHours],
+  ] as const;
+  for (const [field, v] of doubles)
+    if (v !== null && v !== undefined && !fitsDouble(v)) return new FixError(field, `${field} ${v} is outside what a position can store`, 'value');
   const attrs = attributesProblem(row.attributes);
   return attrs ? new FixError('attributes', attrs, 'attributes') : null;
 }

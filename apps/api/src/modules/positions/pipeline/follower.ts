@@ -97,7 +97,11 @@ export function queueFollowing<T extends QueueOwner>(it: T, follows: boolean, ta
     follows,
     committed: (rows, stored) => it.enqueue(rows, stored),
     late: (rows, opts) => {
-      if (takesLate(opts)) it.enqueue(rows, rows.map(() => true));
+      if (takesLate(opts))
+        it.enqueue(
+          rows,
+          rows.map(() => true),
+        );
     },
     idle: () => it.idle(),
     close: () => it.close(),

@@ -18,7 +18,11 @@ afterEach(() => {
 
 const base = (orgId: string) => `/api/v1/organizations/${orgId}`;
 let n = 0;
-async function device(orgId: string, headers: Record<string, string>, uniqueId = `directory-${Date.now()}-${++n}`): Promise<{ id: string; uniqueId: string; name: string }> {
+async function device(
+  orgId: string,
+  headers: Record<string, string>,
+  uniqueId = `directory-${Date.now()}-${++n}`,
+): Promise<{ id: string; uniqueId: string; name: string }> {
   const res = await t.app.inject({ method: 'POST', url: `${base(orgId)}/gateways`, headers, payload: { uniqueId, name: `Directory tracker ${++n}` } });
   expect(res.statusCode).toBe(201);
   return res.json();
@@ -41,7 +45,12 @@ describe('the device directory after its TTL', () => {
 
     // Meanwhile: a setting changes, a device is deleted and its id registered by another
     // organization, and the unknown id is registered.
-    const edit = await t.app.inject({ method: 'PUT', url: `${base(a.orgId)}/gateways/${kept.id}`, headers: a.admin, payload: { uniqueId: kept.uniqueId, name: kept.name, useReceivedTime: true } });
+    const edit = await t.app.inject({
+      method: 'PUT',
+      url: `${base(a.orgId)}/gateways/${kept.id}`,
+      headers: a.admin,
+      payload: { uniqueId: kept.uniqueId, name: kept.name, useReceivedTime: true },
+    });
     expect(edit.statusCode).toBe(200);
     expect((await t.app.inject({ method: 'DELETE', url: `${base(a.orgId)}/gateways/${moved.id}`, headers: a.admin })).statusCode).toBe(200);
     const theirs = await device(a.otherOrgId, a.other, moved.uniqueId);
@@ -54,7 +63,11 @@ describe('the device directory after its TTL', () => {
     expect(await directory.byUniqueId(kept.uniqueId)).toMatchObject({ useReceivedTime: false });
     await directory.byUniqueId(moved.uniqueId);
     await directory.byUniqueId(unknown);
-    await eventually(() => directory.byUniqueId(kept.uniqueId), (g) => g?.useReceivedTime === true, 5000);
+    await eventually(
+      () => directory.byUniqueId(kept.uniqueId),
+      (g) => g?.useReceivedTime === true,
+      5000,
+    );
     expect(await directory.byUniqueId(moved.uniqueId)).toMatchObject({ id: theirs.id, orgId: a.otherOrgId });
     expect(await directory.byUniqueId(unknown)).toMatchObject({ id: registered.id, orgId: a.orgId });
   });

@@ -213,8 +213,12 @@ export class GatewayDirectory {
         assetId: gateways.assetId,
         useReceivedTime: gateways.useReceivedTime,
         driverId: assets.currentDriverId,
-        pairedSince: sql<string | null>`(select max(${gatewayPairings.pairedAt}) from ${gatewayPairings} where ${gatewayPairings.organizationId} = ${orgId} and ${gatewayPairings.gatewayId} = ${gateways.id} and ${gatewayPairings.unpairedAt} is null)`,
-        driverSince: sql<string | null>`(select max(${assetDriverAssignments.startedAt}) from ${assetDriverAssignments} where ${assetDriverAssignments.organizationId} = ${orgId} and ${assetDriverAssignments.assetId} = ${gateways.assetId} and ${assetDriverAssignments.endedAt} is null)`,
+        pairedSince: sql<
+          string | null
+        >`(select max(${gatewayPairings.pairedAt}) from ${gatewayPairings} where ${gatewayPairings.organizationId} = ${orgId} and ${gatewayPairings.gatewayId} = ${gateways.id} and ${gatewayPairings.unpairedAt} is null)`,
+        driverSince: sql<
+          string | null
+        >`(select max(${assetDriverAssignments.startedAt}) from ${assetDriverAssignments} where ${assetDriverAssignments.organizationId} = ${orgId} and ${assetDriverAssignments.assetId} = ${gateways.assetId} and ${assetDriverAssignments.endedAt} is null)`,
       })
       .from(gateways)
       .leftJoin(assets, and(eq(assets.id, gateways.assetId), eq(assets.organizationId, gateways.organizationId)))
@@ -244,7 +248,14 @@ export class GatewayDirectory {
       const p = await this.db
         .select({ assetId: gatewayPairings.assetId })
         .from(gatewayPairings)
-        .where(and(eq(gatewayPairings.organizationId, gw.orgId), eq(gatewayPairings.gatewayId, gw.id), lte(gatewayPairings.pairedAt, fixTime), or(isNull(gatewayPairings.unpairedAt), gt(gatewayPairings.unpairedAt, fixTime))))
+        .where(
+          and(
+            eq(gatewayPairings.organizationId, gw.orgId),
+            eq(gatewayPairings.gatewayId, gw.id),
+            lte(gatewayPairings.pairedAt, fixTime),
+            or(isNull(gatewayPairings.unpairedAt), gt(gatewayPairings.unpairedAt, fixTime)),
+          ),
+        )
         .orderBy(desc(gatewayPairings.pairedAt))
         .limit(1);
       assetId = p[0]?.assetId ?? null;
@@ -253,7 +264,14 @@ export class GatewayDirectory {
     const a = await this.db
       .select({ driverId: assetDriverAssignments.driverId })
       .from(assetDriverAssignments)
-      .where(and(eq(assetDriverAssignments.organizationId, gw.orgId), eq(assetDriverAssignments.assetId, assetId), lte(assetDriverAssignments.startedAt, fixTime), or(isNull(assetDriverAssignments.endedAt), gt(assetDriverAssignments.endedAt, fixTime))))
+      .where(
+        and(
+          eq(assetDriverAssignments.organizationId, gw.orgId),
+          eq(assetDriverAssignments.assetId, assetId),
+          lte(assetDriverAssignments.startedAt, fixTime),
+          or(isNull(assetDriverAssignments.endedAt), gt(assetDriverAssignments.endedAt, fixTime)),
+        ),
+      )
       .orderBy(desc(assetDriverAssignments.startedAt))
       .limit(1);
     driverId = a[0]?.driverId ?? null;

@@ -95,7 +95,14 @@ async function commitGroup(db: Db, rows: readonly PositionRow[], report: CommitR
   return out;
 }
 
-async function commitOrganization(db: Db, orgId: string, rows: readonly PositionRow[], now: Date, deadline: number, report: CommitReport): Promise<Omit<Outcome, 'failed'>> {
+async function commitOrganization(
+  db: Db,
+  orgId: string,
+  rows: readonly PositionRow[],
+  now: Date,
+  deadline: number,
+  report: CommitReport,
+): Promise<Omit<Outcome, 'failed'>> {
   let uncertain = false;
   for (let attempt = 1; ; attempt++) {
     try {
@@ -210,7 +217,11 @@ export class GroupCommitter {
     const run = (async () => {
       const report: CommitReport = { rows: 0, failures: [], retries: 0, succeeded: [] };
       try {
-        const result = await commitGroup(this.db, batch.flatMap((p) => p.rows), report);
+        const result = await commitGroup(
+          this.db,
+          batch.flatMap((p) => p.rows),
+          report,
+        );
         this.transactions++;
         let offset = 0;
         for (const p of batch) {

@@ -81,7 +81,8 @@ export class IngestHealth {
   problem(): string | null {
     const now = this.clock();
     const waiting = this.waitingSince();
-    if (waiting !== null && now - waiting >= FAILING_ALERT_MS) return `positions have waited ${Math.round((now - waiting) / 1000)} s to be stored (the database does not answer)`;
+    if (waiting !== null && now - waiting >= FAILING_ALERT_MS)
+      return `positions have waited ${Math.round((now - waiting) / 1000)} s to be stored (the database does not answer)`;
     if (this.failingSince === null || !this.lastFailure) return null;
     if (now - this.failingSince < FAILING_ALERT_MS) return null;
     // Devices stopped sending (or were sent elsewhere): the failure is over as far as anyone can tell.

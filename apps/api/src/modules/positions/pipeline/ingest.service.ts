@@ -60,7 +60,11 @@ export function createIngest(db: Db, opts: IngestOptions = {}): Ingest {
   const logError = opts.logError ?? ((err: unknown, message: string) => console.error(message, err));
   const onCommit = (report: CommitReport) => {
     health.record(report);
-    for (const f of report.failures) logError(f.err, `positions: storing ${f.rows} rows of organization ${f.orgId || '(several)'} failed (${f.cause}); not acknowledged, the devices send them again`);
+    for (const f of report.failures)
+      logError(
+        f.err,
+        `positions: storing ${f.rows} rows of organization ${f.orgId || '(several)'} failed (${f.cause}); not acknowledged, the devices send them again`,
+      );
     opts.onCommit?.(report);
   };
   const writers = new ShardedCommitter(db, opts.writers ?? 1, { ...opts, onCommit });
@@ -99,7 +103,9 @@ export function ingestDiagnostics(ingest: Ingest): IngestDiagnostics {
     serverErrors: [...h.serverErrors].map(([way, count]) => ({ way, count })),
     lastStoredAt: h.lastStoredAt === null ? null : iso(h.lastStoredAt),
     lastFailure: h.lastFailure && { at: iso(h.lastFailure.at), cause: h.lastFailure.cause },
-    failingOrganizations: [...h.failing.values()].filter((e) => e.orgId !== '').map((e) => ({ organizationId: e.orgId, since: iso(e.since), cause: e.cause, positions: e.rows })),
+    failingOrganizations: [...h.failing.values()]
+      .filter((e) => e.orgId !== '')
+      .map((e) => ({ organizationId: e.orgId, since: iso(e.since), cause: e.cause, positions: e.rows })),
     problem: h.problem(),
     refusalLog: stats ? { noted: stats.noted, written: stats.written, dropped: stats.dropped, failed: stats.failed } : null,
   };
@@ -112,11 +118,26 @@ export function ingestDiagnostics(ingest: Ingest): IngestDiagnostics {
 export function noteRefusal(ingest: Ingest, gw: GatewayInfo, protocol: Protocol, err: FixError, fixTime: Date | string | null, receivedAt = new Date()): void {
   ingest.refused[err.reason]++;
   const time = typeof fixTime === 'string' ? { fixTime: null, fixTimeText: fixTime } : { fixTime };
-  ingest.refusedFixes?.note({ organizationId: gw.orgId, gatewayId: gw.id, protocol, receivedAt, ...time, reason: err.reason, message: err.message, field: err.field });
+  ingest.refusedFixes?.note({
+    organizationId: gw.orgId,
+    gatewayId: gw.id,
+    protocol,
+    receivedAt,
+    ...time,
+    reason: err.reason,
+    message: err.message,
+    field: err.field,
+  });
 }
 
 /** The rows a write refused (a value the database cannot hold), noted as above; the index of each. */
-export function noteWriteRefusals(ingest: Ingest, gw: GatewayInfo, rows: readonly PositionRow[], refused: ReadonlyArray<FixError | null> | undefined, receivedAt = new Date()): void {
+export function noteWriteRefusals(
+  ingest: Ingest,
+  gw: GatewayInfo,
+  rows: readonly PositionRow[],
+  refused: ReadonlyArray<FixError | null> | undefined,
+  receivedAt = new Date(),
+): void {
   refused?.forEach((err, i) => {
     if (err) noteRefusal(ingest, gw, rows[i]!.protocol, err, rows[i]!.fixTime, receivedAt);
   });
@@ -168,7 +189,14 @@ export async function handleOsmand(ingest: Ingest, req: OsmandRequest, protocol:
   const fix = decoded.fix;
   // A time that is not a time: stored at the time received when the device is set so (its fixTime is null), else refused.
   if (decoded.badTime && !gw.useReceivedTime) {
-    noteRefusal(ingest, gw, protocol, new FixError(decoded.format === 'json' ? 'location.timestamp' : 'timestamp', decoded.badTime, 'badTime'), decoded.sentTime ?? null, receivedAt);
+    noteRefusal(
+      ingest,
+      gw,
+      protocol,
+      new FixError(decoded.format === 'json' ? 'location.timestamp' : 'timestamp', decoded.badTime, 'badTime'),
+      decoded.sentTime ?? null,
+      receivedAt,
+    );
     return { status: 200 };
   }
   let row: PositionRow | null;
@@ -192,7 +220,8 @@ export async function handleOsmand(ingest: Ingest, req: OsmandRequest, protocol:
 }
 
 /** The device's last-seen time; naming its organization, so Citus routes it to the organization's shard (decision 0204). */
-const touchSql = (gw: GatewayInfo) => sql`update ${gateways} set last_seen_at = now() where ${gateways.organizationId} = ${gw.orgId} and ${gateways.id} = ${gw.id}`;
+const touchSql = (gw: GatewayInfo) =>
+  sql`update ${gateways} set last_seen_at = now() where ${gateways.organizationId} = ${gw.orgId} and ${gateways.id} = ${gw.id}`;
 
 /**
  * Turns a decoded OsmAnd fix into a row: server time when the device sent none, the device's last
@@ -252,7 +281,10 @@ export async function ingestBatch(ingest: Ingest, gw: GatewayInfo, items: readon
     }
     const fixTime = timeToStore(gw.useReceivedTime, new Date(p.fixTime), now, i)!;
     try {
-      checkFix({ latitude: p.latitude, longitude: p.longitude, fixTime, speed: p.speed, course: p.course, altitude: p.altitude, accuracy: p.accuracy }, now.getTime());
+      checkFix(
+        { latitude: p.latitude, longitude: p.longitude, fixTime, speed: p.speed, course: p.course, altitude: p.altitude, accuracy: p.accuracy },
+        now.getTime(),
+      );
     } catch (err) {
       if (!(err instanceof FixError)) throw err;
       noteRefusal(ingest, gw, 'batch', err, fixTime, now);

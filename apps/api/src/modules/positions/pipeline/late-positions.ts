@@ -22,7 +22,9 @@ export async function attributeDevicePositions(
   tx: DbOrTx,
   p: { orgId: string; gatewayId: string; assetId: string; from: Date; onlyWhilePaired?: boolean },
 ): Promise<PositionRow[]> {
-  const still = p.onlyWhilePaired ? sql`and exists (select 1 from gateways g where g.organization_id = ${p.orgId} and g.id = ${p.gatewayId} and g.asset_id = ${p.assetId})` : sql``;
+  const still = p.onlyWhilePaired
+    ? sql`and exists (select 1 from gateways g where g.organization_id = ${p.orgId} and g.id = ${p.gatewayId} and g.asset_id = ${p.assetId})`
+    : sql``;
   const rows = rowsOf<ReturnedPosition>(
     await tx.execute(sql`update positions x set asset_id = ${p.assetId}::uuid,
         driver_id = coalesce(

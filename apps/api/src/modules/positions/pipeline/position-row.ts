@@ -51,7 +51,8 @@ export type ReturnedPosition = { [K in Exclude<keyof PositionRow, 'fixTime' | 'a
  * `returnedPosition`. The epoch of the fix time read at UTC: extract from a timestamptz is only
  * stable, which Citus refuses in a RETURNING; from the UTC timestamp it is immutable and the same.
  */
-export const RETURNING_POSITION = sql.raw(`organization_id, gateway_id, asset_id, driver_id, extract(epoch from fix_time at time zone 'UTC') * 1000 as t, latitude, longitude,
+export const RETURNING_POSITION =
+  sql.raw(`organization_id, gateway_id, asset_id, driver_id, extract(epoch from fix_time at time zone 'UTC') * 1000 as t, latitude, longitude,
   speed, course, altitude, accuracy, odometer, odometer_source, engine_hours, ignition, protocol`);
 
 /** A returned row as the followers take it (attributes are not handed back: no follower reads them). */

@@ -34,11 +34,30 @@ afterAll(async () => {
 
 const T0 = Date.parse('2026-03-02T15:00:00Z');
 const fix = (v: TestVehicle, orgId: string, minute: number): PositionRow => ({
-  organizationId: orgId, gatewayId: v.gatewayId, assetId: v.assetId, driverId: v.driverId, fixTime: new Date(T0 + minute * 60_000),
-  latitude: 38.6, longitude: -95 + minute * 0.01, speed: 50, course: 90, altitude: null, accuracy: null, odometer: null, odometerSource: null, engineHours: null, ignition: true, protocol: 'osmand', attributes: {},
+  organizationId: orgId,
+  gatewayId: v.gatewayId,
+  assetId: v.assetId,
+  driverId: v.driverId,
+  fixTime: new Date(T0 + minute * 60_000),
+  latitude: 38.6,
+  longitude: -95 + minute * 0.01,
+  speed: 50,
+  course: 90,
+  altitude: null,
+  accuracy: null,
+  odometer: null,
+  odometerSource: null,
+  engineHours: null,
+  ignition: true,
+  protocol: 'osmand',
+  attributes: {},
 });
 const latest = async () =>
-  ((await t.database.db.execute(`select asset_id, extract(epoch from fix_time) * 1000 as t from latest_positions where asset_id in ('${va.assetId}', '${vb.assetId}')` as never)) as unknown as { rows: Array<{ asset_id: string; t: number | string }> }).rows
+  (
+    (await t.database.db.execute(
+      `select asset_id, extract(epoch from fix_time) * 1000 as t from latest_positions where asset_id in ('${va.assetId}', '${vb.assetId}')` as never,
+    )) as unknown as { rows: Array<{ asset_id: string; t: number | string }> }
+  ).rows
     .map((r) => [r.asset_id === va.assetId ? 'A' : 'B', (Number(r.t) - T0) / 60_000])
     .sort();
 const told = (orgId: string, assetId: string) => heard.some((h) => h.o === orgId && h.a.includes(assetId));
@@ -47,8 +66,15 @@ describe('writing a group of several organizations', () => {
   it('stores each organization once, answers duplicates at their place and tells each organization’s map', async () => {
     const { stored } = await writePositions(t.app.db, [fix(va, orgA, 1), fix(vb, orgB, 1), fix(va, orgA, 1), fix(vb, orgB, 2)]);
     expect(stored).toEqual([true, true, false, true]);
-    expect(await latest()).toEqual([['A', 1], ['B', 2]]);
-    await eventually(async () => heard, () => told(orgA, va.assetId) && told(orgB, vb.assetId), 2000);
+    expect(await latest()).toEqual([
+      ['A', 1],
+      ['B', 2],
+    ]);
+    await eventually(
+      async () => heard,
+      () => told(orgA, va.assetId) && told(orgB, vb.assetId),
+      2000,
+    );
     expect(told(orgA, va.assetId) && told(orgB, vb.assetId)).toBe(true);
     // One organization's payload never names another's vehicle.
     expect(heard.some((h) => h.o === orgA && h.a.includes(vb.assetId))).toBe(false);
@@ -56,8 +82,15 @@ describe('writing a group of several organizations', () => {
     heard.length = 0;
     const again = await writePositions(t.app.db, [fix(vb, orgB, 2), fix(va, orgA, 3), fix(va, orgA, 1)]);
     expect(again.stored).toEqual([false, true, false]);
-    expect(await latest()).toEqual([['A', 3], ['B', 2]]);
-    await eventually(async () => heard, () => told(orgA, va.assetId), 2000);
+    expect(await latest()).toEqual([
+      ['A', 3],
+      ['B', 2],
+    ]);
+    await eventually(
+      async () => heard,
+      () => told(orgA, va.assetId),
+      2000,
+    );
     // B's only fix was a duplicate: its map is not told.
     expect(told(orgB, vb.assetId)).toBe(false);
   });
@@ -66,8 +99,15 @@ describe('writing a group of several organizations', () => {
     heard.length = 0;
     const { stored } = await t.app.db.transaction((tx) => writePositions(tx, [fix(va, orgA, 5), fix(vb, orgB, 5)]));
     expect(stored).toEqual([true, true]);
-    expect(await latest()).toEqual([['A', 5], ['B', 5]]);
-    await eventually(async () => heard, () => told(orgA, va.assetId) && told(orgB, vb.assetId), 2000);
+    expect(await latest()).toEqual([
+      ['A', 5],
+      ['B', 5],
+    ]);
+    await eventually(
+      async () => heard,
+      () => told(orgA, va.assetId) && told(orgB, vb.assetId),
+      2000,
+    );
     expect(told(orgA, va.assetId) && told(orgB, vb.assetId)).toBe(true);
 
     await expect(
@@ -76,6 +116,9 @@ describe('writing a group of several organizations', () => {
         throw new Error('rolled back');
       }),
     ).rejects.toThrow('rolled back');
-    expect(await latest()).toEqual([['A', 5], ['B', 5]]);
+    expect(await latest()).toEqual([
+      ['A', 5],
+      ['B', 5],
+    ]);
   });
 });

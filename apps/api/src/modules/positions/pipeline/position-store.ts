@@ -110,7 +110,8 @@ export async function writeOrganization(db: DbOrTx, orgId: string, rows: readonl
     // A transaction handle (callers that write inside their own transaction): the NOTIFY is sent at its commit.
     result = rowsOf<WriteRow>(await db.execute(writeQuery(params)))[0]!;
     const payloads = movedPayloads(orgId, JSON.parse(result.moved ?? '[]') as string[]);
-    if (payloads.length) await db.execute(sql`select pg_notify(${POSITIONS_CHANNEL}, p) from unnest(${`{${payloads.map(quoteElement).join(',')}}`}::text[]) as p`);
+    if (payloads.length)
+      await db.execute(sql`select pg_notify(${POSITIONS_CHANNEL}, p) from unnest(${`{${payloads.map(quoteElement).join(',')}}`}::text[]) as p`);
   }
   const stored = new Array<boolean>(rows.length).fill(true);
   for (const i of JSON.parse(result.dups) as number[]) stored[i - 1] = false;
@@ -155,7 +156,9 @@ async function executePooled(pool: pg.Pool, orgId: string, params: readonly unkn
   try {
     const row = citusCall
       ? // The same statement name: a pool's connections are all on Citus or none is.
-        citusRow((await c.query<{ w: { moved: string[]; dups: number[] } }>({ name: 'positions_write', text: CITUS_CALL, values: params as unknown[] })).rows[0]!.w)
+        citusRow(
+          (await c.query<{ w: { moved: string[]; dups: number[] } }>({ name: 'positions_write', text: CITUS_CALL, values: params as unknown[] })).rows[0]!.w,
+        )
       : (await c.query<WriteRow>({ name: 'positions_write', text: WRITE_SQL, values: params as unknown[] })).rows[0]!;
     const payloads = movedPayloads(orgId, JSON.parse(row.moved ?? '[]') as string[]);
     if (payloads.length) {
@@ -213,7 +216,10 @@ const EMBEDDED_SQL = WRITE_SQL.replace('\n  for update', '')
   group by chunk
 ), dups as (`,
   )
-  .replace("select (select coalesce(json_agg(asset_id), '[]'::json) from up)::text as moved,", 'select (select count(*) from notes)::int as notes, null::text as moved,');
+  .replace(
+    "select (select coalesce(json_agg(asset_id), '[]'::json) from up)::text as moved,",
+    'select (select count(*) from notes)::int as notes, null::text as moved,',
+  );
 
 /**
  * On PGlite, parsing and planning this statement cost about as much as running it for 50 rows
@@ -248,14 +254,22 @@ export function writeParams(rows: readonly PositionRow[], orgId: string, now: Da
     literal(rows, (r) => r.accuracy, num),
     literal(rows, (r) => r.odometer, num),
     literal(rows, (r) => r.ignition, bool),
-    literal(rows, (r) => r.protocol, (p) => p),
+    literal(
+      rows,
+      (r) => r.protocol,
+      (p) => p,
+    ),
     literal(rows, (r) => r.attributes, json),
     now.toISOString(),
     MOVING_SPEED_KMH,
     distinctLiteral(rows, (r) => r.assetId),
     distinctLiteral(rows, (r) => r.gatewayId),
     // Added after the first nineteen, so that their numbers stay.
-    literal(rows, (r) => r.odometerSource, (v) => v ?? 'NULL'),
+    literal(
+      rows,
+      (r) => r.odometerSource,
+      (v) => v ?? 'NULL',
+    ),
     literal(rows, (r) => r.engineHours, num),
   ];
 }

@@ -77,4 +77,5 @@ select (select coalesce(json_agg(asset_id), '[]'::json) from up)::text as moved,
   case when (select count(*) from ins) = cardinality($2::uuid[]) then '[]' else (select coalesce(json_agg(i), '[]'::json) from dups)::text end as dups`;
 
 /** The statement's parameter types, $1 to $21. */
-export const PARAM_TYPES = 'uuid, uuid[], uuid[], uuid[], float8[], float8[], float8[], real[], real[], real[], real[], float8[], boolean[], text[], jsonb[], timestamptz, real, uuid[], uuid[], text[], float8[]';
+export const PARAM_TYPES =
+  'uuid, uuid[], uuid[], uuid[], float8[], float8[], float8[], real[], real[], real[], real[], float8[], boolean[], text[], jsonb[], timestamptz, real, uuid[], uuid[], text[], float8[]';

@@ -57,7 +57,10 @@ export class OrgIngestTokens {
     const now = Date.now();
     if (now - (this.usedAt.get(orgId) ?? 0) < 60_000) return;
     this.usedAt.set(orgId, now);
-    await this.db.update(organizations).set({ ingestTokenLastUsedAt: new Date(now) }).where(eq(organizations.id, orgId));
+    await this.db
+      .update(organizations)
+      .set({ ingestTokenLastUsedAt: new Date(now) })
+      .where(eq(organizations.id, orgId));
   }
 }
 
@@ -100,7 +103,18 @@ export async function handleTraccar(ingest: Ingest, orgId: string, body: unknown
   }
   const fix = { ...decoded.fix, fixTime: timeToStore(gw.useReceivedTime, decoded.fix.fixTime, now)! };
   try {
-    checkFix({ latitude: fix.latitude, longitude: fix.longitude, fixTime: fix.fixTime, speed: fix.speed, course: fix.course, altitude: fix.altitude, accuracy: fix.accuracy }, now.getTime());
+    checkFix(
+      {
+        latitude: fix.latitude,
+        longitude: fix.longitude,
+        fixTime: fix.fixTime,
+        speed: fix.speed,
+        course: fix.course,
+        altitude: fix.altitude,
+        accuracy: fix.accuracy,
+      },
+      now.getTime(),
+    );
   } catch (err) {
     if (!(err instanceof FixError)) throw err;
     const field = { lat: 'position.latitude', lon: 'position.longitude', timestamp: 'position.fixTime' }[err.field] ?? `position.${err.field}`;
@@ -109,20 +123,20 @@ export async function handleTraccar(ingest: Ingest, orgId: string, body: unknown
   }
   const who = await ingest.directory.attribution(gw, fix.fixTime);
   const row: PositionRow = {
-      organizationId: gw.orgId,
-      gatewayId: gw.id,
-      assetId: who.assetId,
-      driverId: who.driverId,
-      fixTime: fix.fixTime,
-      latitude: fix.latitude,
-      longitude: fix.longitude,
-      speed: fix.speed,
-      course: fix.course,
-      altitude: fix.altitude,
-      accuracy: fix.accuracy,
-      ...engineColumns(fix.attributes),
-      protocol: 'traccar',
-      attributes: fix.attributes,
+    organizationId: gw.orgId,
+    gatewayId: gw.id,
+    assetId: who.assetId,
+    driverId: who.driverId,
+    fixTime: fix.fixTime,
+    latitude: fix.latitude,
+    longitude: fix.longitude,
+    speed: fix.speed,
+    course: fix.course,
+    altitude: fix.altitude,
+    accuracy: fix.accuracy,
+    ...engineColumns(fix.attributes),
+    protocol: 'traccar',
+    attributes: fix.attributes,
   };
   const { stored, refused } = await ingest.committer.write([row]);
   noteWriteRefusals(ingest, gw, [row], refused, now);

@@ -30,7 +30,12 @@ export class UnknownDevices {
     const seen = this.byKey.get(key);
     // Re-inserted so that the map's order is the order of last attempts.
     if (seen) this.byKey.delete(key);
-    this.byKey.set(key, seen ? { ...seen, lastAt: at, attempts: seen.attempts + 1, remoteAddress } : { uniqueId, protocol, organizationId, firstAt: at, lastAt: at, attempts: 1, remoteAddress });
+    this.byKey.set(
+      key,
+      seen
+        ? { ...seen, lastAt: at, attempts: seen.attempts + 1, remoteAddress }
+        : { uniqueId, protocol, organizationId, firstAt: at, lastAt: at, attempts: 1, remoteAddress },
+    );
     if (this.byKey.size > this.max) this.byKey.delete(this.byKey.keys().next().value!);
   }
 

@@ -97,7 +97,11 @@ export class VehicleQueue<F> {
   /** From a round: a vehicle's work goes back on the queue, ahead of what was handed in meanwhile. */
   putBack(vehicleId: string, w: Waiting<F>): void {
     const later = this.pending.get(vehicleId);
-    this.pending.set(vehicleId, { orgId: w.orgId, fixes: later ? [...w.fixes, ...later.fixes] : [...w.fixes], until: Math.max(w.until, later?.until ?? -Infinity) });
+    this.pending.set(vehicleId, {
+      orgId: w.orgId,
+      fixes: later ? [...w.fixes, ...later.fixes] : [...w.fixes],
+      until: Math.max(w.until, later?.until ?? -Infinity),
+    });
   }
 
   /**

@@ -41,10 +41,15 @@ describe.skipIf(!process.env.TEST_DATABASE_URL && !onCitus())('writer lanes (a s
         return res;
       });
       // The held lane has started its statement and waits on the lock.
-      await vi.waitFor(async () => {
-        const waits = await pool.query<{ n: number }>(`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`);
-        expect(waits.rows[0]!.n).toBeGreaterThan(0);
-      }, { timeout: 10_000, interval: 20 });
+      await vi.waitFor(
+        async () => {
+          const waits = await pool.query<{ n: number }>(
+            `select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`,
+          );
+          expect(waits.rows[0]!.n).toBeGreaterThan(0);
+        },
+        { timeout: 10_000, interval: 20 },
+      );
       const started = Date.now();
       for (let k = 1; k <= 5; k++) expect((await fix(other, 60 * k)).statusCode).toBe(200);
       // The other organization's fixes were answered while the held one still waits.
@@ -55,7 +60,10 @@ describe.skipIf(!process.env.TEST_DATABASE_URL && !onCitus())('writer lanes (a s
     } finally {
       locker.release();
     }
-    const counts = await pool.query<{ g: string; n: number }>('select gateway_id as g, count(*)::int as n from positions where gateway_id = any($1::uuid[]) group by 1', [[held.gatewayId, other.gatewayId]]);
+    const counts = await pool.query<{ g: string; n: number }>(
+      'select gateway_id as g, count(*)::int as n from positions where gateway_id = any($1::uuid[]) group by 1',
+      [[held.gatewayId, other.gatewayId]],
+    );
     expect(Object.fromEntries(counts.rows.map((r) => [r.g, r.n]))).toEqual({ [held.gatewayId]: 2, [other.gatewayId]: 6 });
   });
 });

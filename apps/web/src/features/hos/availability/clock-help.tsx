@@ -20,7 +20,8 @@ export function ClockHelp() {
               <b>Drive</b>: driving time left in the shift (11 h for US property carriers after 10 h off).
             </List.Item>
             <List.Item>
-              <b>Window</b>: time left before the shift window closes (14 consecutive hours after coming on duty; on-duty hours for passenger and Texas rules). Off-duty time inside it does not stop it.
+              <b>Window</b>: time left before the shift window closes (14 consecutive hours after coming on duty; on-duty hours for passenger and Texas rules).
+              Off-duty time inside it does not stop it.
             </List.Item>
             <List.Item>
               <b>Break</b>: driving left before a 30-minute break is due (after 8 h of driving).
@@ -33,7 +34,8 @@ export function ClockHelp() {
             <b>Available now</b> is the smallest of them: how long the driver may still drive. Bars are green, amber under 2 h and red under 30 min.
           </Text>
           <Text size="sm">
-            Times are strict: they count only completed split-sleeper pairs. Where pairing the last rest would give more time, the provisional figure shows under the bar (&quot;if split&quot;).
+            Times are strict: they count only completed split-sleeper pairs. Where pairing the last rest would give more time, the provisional figure shows
+            under the bar (&quot;if split&quot;).
           </Text>
           <Text size="xs" c="dimmed">
             Clocks of drivers who are driving or on duty count down live; the list is refreshed from the logs every minute.

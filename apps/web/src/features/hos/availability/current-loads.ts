@@ -23,7 +23,8 @@ export interface CurrentLoad {
 export function useCurrentLoads(orgId: string | null, enabled: boolean): Map<string, CurrentLoad> {
   const q = useQuery({
     queryKey: ['loads', orgId, 'list', { status: 'ASSIGNED,EN_ROUTE,AT_STOP', size: 500 }],
-    queryFn: ({ signal }) => api<Page<Load>>(orgPathFor(orgId ?? '', '/loads'), { query: { status: 'ASSIGNED,EN_ROUTE,AT_STOP', size: 500 }, signal, toast: false }),
+    queryFn: ({ signal }) =>
+      api<Page<Load>>(orgPathFor(orgId ?? '', '/loads'), { query: { status: 'ASSIGNED,EN_ROUTE,AT_STOP', size: 500 }, signal, toast: false }),
     enabled: enabled && !!orgId,
     refetchInterval: 60_000,
   });

@@ -45,7 +45,8 @@ export interface LiveAvailability {
 const down = (ms: number, by: number) => Math.max(0, ms - by);
 
 function tick(c: Clocks, status: Availability['status'], e: number): Clocks {
-  if (status === 'D') return { driveMs: down(c.driveMs, e), windowMs: down(c.windowMs, e), breakMs: c.breakMs === null ? null : down(c.breakMs, e), cycleMs: down(c.cycleMs, e) };
+  if (status === 'D')
+    return { driveMs: down(c.driveMs, e), windowMs: down(c.windowMs, e), breakMs: c.breakMs === null ? null : down(c.breakMs, e), cycleMs: down(c.cycleMs, e) };
   // On duty, not driving: the shift and the cycle run, driving time does not.
   if (status === 'ON') return { ...c, windowMs: down(c.windowMs, e), cycleMs: down(c.cycleMs, e) };
   return c;

@@ -25,7 +25,11 @@ function askPosition(): Promise<BrowserPosition> {
  * becomes active. `state` is 'locating' until the browser answers; `wait()` resolves with the answer
  * (for a Confirm pressed before it came).
  */
-export function useBrowserPosition(active: boolean): { state: 'locating' | 'located' | 'unavailable'; position: BrowserPosition; wait: () => Promise<BrowserPosition> } {
+export function useBrowserPosition(active: boolean): {
+  state: 'locating' | 'located' | 'unavailable';
+  position: BrowserPosition;
+  wait: () => Promise<BrowserPosition>;
+} {
   const [answer, setAnswer] = useState<{ position: BrowserPosition } | null>(null);
   const pending = useRef<Promise<BrowserPosition> | null>(null);
   useEffect(() => {

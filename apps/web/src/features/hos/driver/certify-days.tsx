@@ -82,7 +82,19 @@ export function CertifyDays({ orgId, userId, days, today, todayCertified = false
   );
 }
 
-function CertifyModal({ orgId, userId, day, timeZone, onClose }: { orgId: string; userId: string; day: { id: string; date: string } | null; timeZone: string; onClose: () => void }) {
+function CertifyModal({
+  orgId,
+  userId,
+  day,
+  timeZone,
+  onClose,
+}: {
+  orgId: string;
+  userId: string;
+  day: { id: string; date: string } | null;
+  timeZone: string;
+  onClose: () => void;
+}) {
   const { t, i18n } = useTranslation();
   const [sending, setSending] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -94,7 +106,13 @@ function CertifyModal({ orgId, userId, day, timeZone, onClose }: { orgId: string
     setSending(true);
     try {
       const body = { agree: true, recordedAt: new Date(madeAt).toISOString() };
-      const out = await sendRecord({ kind: 'CERTIFY', madeAt, label: t('driver.certify.title', { date }), path: certificationPath(orgId, userId, day.id), body });
+      const out = await sendRecord({
+        kind: 'CERTIFY',
+        madeAt,
+        label: t('driver.certify.title', { date }),
+        path: certificationPath(orgId, userId, day.id),
+        body,
+      });
       notify({
         type: out.sent ? 'success' : 'not-viewed',
         timeout: 5000,
@@ -110,7 +128,12 @@ function CertifyModal({ orgId, userId, day, timeZone, onClose }: { orgId: string
     }
   };
   return (
-    <Modal opened={day !== null} onClose={onClose} title={day ? t('driver.certify.title', { date: longDate(day.date, intlLocale(i18n.language)) }) : ''} centered>
+    <Modal
+      opened={day !== null}
+      onClose={onClose}
+      title={day ? t('driver.certify.title', { date: longDate(day.date, intlLocale(i18n.language)) }) : ''}
+      centered
+    >
       <Stack gap="md">
         <Title order={3} size="h5">
           {t('driver.certify.statement')}

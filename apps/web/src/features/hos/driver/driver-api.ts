@@ -105,8 +105,16 @@ function useDriverMutation<V, R>(orgId: string, userId: string, fn: (vars: V) =>
 
 /** A duty-status change now (no `at`), with its special category and note. */
 export function useChangeStatus(orgId: string, userId: string) {
-  return useDriverMutation(orgId, userId, ({ logId, body }: { logId: string; body: Pick<HosEventCreate, 'status' | 'special' | 'annotation'> & Partial<Pick<HosEventCreate, 'latitude' | 'longitude' | 'locationDescription'>> }) =>
-    api<HosEventDetail>(`${base(orgId, userId)}/${logId}/hos_event`, { method: 'POST', body, toast: false }),
+  return useDriverMutation(
+    orgId,
+    userId,
+    ({
+      logId,
+      body,
+    }: {
+      logId: string;
+      body: Pick<HosEventCreate, 'status' | 'special' | 'annotation'> & Partial<Pick<HosEventCreate, 'latitude' | 'longitude' | 'locationDescription'>>;
+    }) => api<HosEventDetail>(`${base(orgId, userId)}/${logId}/hos_event`, { method: 'POST', body, toast: false }),
   );
 }
 
@@ -124,28 +132,40 @@ export function useUpdateLogHeader(orgId: string, userId: string) {
 }
 
 export function useCertifyDay(orgId: string, userId: string) {
-  return useDriverMutation(orgId, userId, ({ logId }: { logId: string }) => api<HosLogDay>(`${base(orgId, userId)}/${logId}/certification`, { method: 'POST', body: { agree: true } }));
+  return useDriverMutation(orgId, userId, ({ logId }: { logId: string }) =>
+    api<HosLogDay>(`${base(orgId, userId)}/${logId}/certification`, { method: 'POST', body: { agree: true } }),
+  );
 }
 
 /** Accepting or rejecting an office edit: a record of the phone (issue 44); the same decision resent answers it as made. */
 export function useDecideProposal(orgId: string, userId: string) {
-  return useDriverMutation(orgId, userId, ({ id, decision, note, label }: { id: string; decision: 'accept' | 'reject'; note?: string | null; label: string }) => {
-    const madeAt = Date.now();
-    const recordedAt = new Date(madeAt).toISOString();
-    return sendRecord<HosProposal>({
-      kind: 'PROPOSAL',
-      madeAt,
-      label,
-      path: `${base(orgId, userId)}/proposals/${encodeURIComponent(id)}/${decision}`,
-      body: decision === 'reject' ? { note: note ?? null, recordedAt } : { recordedAt },
-    });
-  });
+  return useDriverMutation(
+    orgId,
+    userId,
+    ({ id, decision, note, label }: { id: string; decision: 'accept' | 'reject'; note?: string | null; label: string }) => {
+      const madeAt = Date.now();
+      const recordedAt = new Date(madeAt).toISOString();
+      return sendRecord<HosProposal>({
+        kind: 'PROPOSAL',
+        madeAt,
+        label,
+        path: `${base(orgId, userId)}/proposals/${encodeURIComponent(id)}/${decision}`,
+        body: decision === 'reject' ? { note: note ?? null, recordedAt } : { recordedAt },
+      });
+    },
+  );
 }
 
 /** Claiming unidentified driving: a record of the phone (issue 44). */
 export function useClaimSegment(orgId: string, userId: string) {
   return useDriverMutation(orgId, userId, ({ id, annotation, label }: { id: string; annotation: string | null; label: string }) =>
-    sendRecord<HosUnidentifiedSegment>({ kind: 'CLAIM', madeAt: Date.now(), label, path: `${base(orgId, userId)}/unidentified/${encodeURIComponent(id)}/claim`, body: { annotation } }),
+    sendRecord<HosUnidentifiedSegment>({
+      kind: 'CLAIM',
+      madeAt: Date.now(),
+      label,
+      path: `${base(orgId, userId)}/unidentified/${encodeURIComponent(id)}/claim`,
+      body: { annotation },
+    }),
   );
 }
 
@@ -178,7 +198,11 @@ const ROADSIDE_FRESH_MS = 10 * 60_000;
 export function useRoadsideDays(orgId: string, userId: string, today: { date: string } | undefined) {
   const qc = useQueryClient();
   const from = today ? addDays(today.date, -7) : '';
-  const period = useQuery({ ...driverPeriodQuery(orgId, userId, from, today?.date ?? ''), enabled: !!today && !!orgId && !!userId, staleTime: ROADSIDE_FRESH_MS });
+  const period = useQuery({
+    ...driverPeriodQuery(orgId, userId, from, today?.date ?? ''),
+    enabled: !!today && !!orgId && !!userId,
+    staleTime: ROADSIDE_FRESH_MS,
+  });
   const days = period.data?.days;
   useEffect(() => {
     for (const d of days ?? []) void qc.prefetchQuery({ ...driverDayQuery(orgId, userId, d.id), staleTime: ROADSIDE_FRESH_MS });

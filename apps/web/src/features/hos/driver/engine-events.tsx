@@ -30,7 +30,13 @@ export function EngineEvents({ events, timeZone }: { events: readonly HosEvent[]
               </Text>
               <Text fw={600}>{eventWords(t, e)}</Text>
               <Text size="sm" c="dimmed">
-                {[e.vehicle ? t('common.truck', { unit: e.vehicle.unitNumber }) : null, formatOdometer(e.odometerM === null ? null : e.odometerM / 1000, units, lng), formatEngineHours(e.engineHours, lng)].filter(Boolean).join(' · ')}
+                {[
+                  e.vehicle ? t('common.truck', { unit: e.vehicle.unitNumber }) : null,
+                  formatOdometer(e.odometerM === null ? null : e.odometerM / 1000, units, lng),
+                  formatEngineHours(e.engineHours, lng),
+                ]
+                  .filter(Boolean)
+                  .join(' · ')}
               </Text>
             </Group>
           </li>

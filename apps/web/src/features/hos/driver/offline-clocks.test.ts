@@ -15,20 +15,43 @@ const engine: HosDriverStatus['engine'] = {
   options: { ruleset: 'US_PROPERTY_70_8', timeZone: 'America/Chicago', cycleDayStart: '00:00' },
 };
 const synced = clocksAt(engine.periods, engine.at, engine.options);
-const clocks = { status: 'D', special: null, since: new Date(T0).toISOString(), strict: synced.strict, provisional: synced.provisional, cycleUsedMs: synced.cycleUsedMs, availableDriveMs: 9 * H } as Availability;
-const record = (over: Partial<OutboxRecord>): OutboxRecord => ({ id: 'k', seq: 1, userId: 'u', kind: 'STATUS', madeAt: T0 + 3 * H, label: '', path: '', body: { status: 'SB' }, uploads: [], state: 'WAITING', ...over });
+const clocks = {
+  status: 'D',
+  special: null,
+  since: new Date(T0).toISOString(),
+  strict: synced.strict,
+  provisional: synced.provisional,
+  cycleUsedMs: synced.cycleUsedMs,
+  availableDriveMs: 9 * H,
+} as Availability;
+const record = (over: Partial<OutboxRecord>): OutboxRecord => ({
+  id: 'k',
+  seq: 1,
+  userId: 'u',
+  kind: 'STATUS',
+  madeAt: T0 + 3 * H,
+  label: '',
+  path: '',
+  body: { status: 'SB' },
+  uploads: [],
+  state: 'WAITING',
+  ...over,
+});
 
 describe("the driver's clocks with changes not yet sent", () => {
   it('take the status changes the last answer does not hold (waiting, or sent after it), in time order', () => {
-    const changes = waitingChanges([
-      record({ id: 'b', madeAt: T0 + 4 * H, body: { status: 'ON', special: 'YM' } }),
-      record({ id: 'a', madeAt: T0 + 3 * H }),
-      record({ id: 'c', kind: 'DVIR' }),
-      record({ id: 'd', state: 'REFUSED' }),
-      record({ id: 'e', madeAt: T0 + 5 * H, state: 'SENT', sentAt: T0 + 5 * H + 1000, body: { status: 'OFF' } }),
-      // Sent before the answer was given: the answer holds it.
-      record({ id: 'f', madeAt: T0 + H, state: 'SENT', sentAt: T0 + H + 1000, body: { status: 'ON' } }),
-    ], T0 + 2 * H);
+    const changes = waitingChanges(
+      [
+        record({ id: 'b', madeAt: T0 + 4 * H, body: { status: 'ON', special: 'YM' } }),
+        record({ id: 'a', madeAt: T0 + 3 * H }),
+        record({ id: 'c', kind: 'DVIR' }),
+        record({ id: 'd', state: 'REFUSED' }),
+        record({ id: 'e', madeAt: T0 + 5 * H, state: 'SENT', sentAt: T0 + 5 * H + 1000, body: { status: 'OFF' } }),
+        // Sent before the answer was given: the answer holds it.
+        record({ id: 'f', madeAt: T0 + H, state: 'SENT', sentAt: T0 + H + 1000, body: { status: 'ON' } }),
+      ],
+      T0 + 2 * H,
+    );
     expect(changes).toEqual([
       { status: 'SB', special: null, at: T0 + 3 * H },
       { status: 'ON', special: 'YM', at: T0 + 4 * H },

@@ -35,7 +35,9 @@ export function ProposalsList({ orgId, userId, timeZone }: { orgId: string; user
       emptyDescription={t('driver.edits.emptyBody')}
     >
       <Stack gap="md">
-        {list.data?.content.map((p) => <ProposalCard key={p.id} orgId={orgId} userId={userId} proposal={p} timeZone={timeZone} />)}
+        {list.data?.content.map((p) => (
+          <ProposalCard key={p.id} orgId={orgId} userId={userId} proposal={p} timeZone={timeZone} />
+        ))}
       </Stack>
     </DataState>
   );
@@ -81,12 +83,21 @@ function ProposalCard({ orgId, userId, proposal: p, timeZone }: { orgId: string;
   const [error, setError] = useState<string | null>(null);
   const run = async (decision: 'accept' | 'reject') => {
     try {
-      const out = await decide.mutateAsync({ id: p.id, decision, note: note.trim() || null, label: `${t('driver.edits.label', { date })}: ${decision === 'accept' ? t('driver.edits.accepted') : t('driver.edits.rejected')}` });
+      const out = await decide.mutateAsync({
+        id: p.id,
+        decision,
+        note: note.trim() || null,
+        label: `${t('driver.edits.label', { date })}: ${decision === 'accept' ? t('driver.edits.accepted') : t('driver.edits.rejected')}`,
+      });
       notify({
         type: out.sent ? 'success' : 'not-viewed',
         timeout: 5000,
         title: decision === 'accept' ? t('driver.edits.accepted') : t('driver.edits.rejected'),
-        category: !out.sent ? t('offline.kept', { time: formatTime(Date.now(), timeZone) }) : decision === 'accept' ? t('driver.edits.acceptedBody') : t('driver.edits.rejectedBody'),
+        category: !out.sent
+          ? t('offline.kept', { time: formatTime(Date.now(), timeZone) })
+          : decision === 'accept'
+            ? t('driver.edits.acceptedBody')
+            : t('driver.edits.rejectedBody'),
       });
       setRejecting(false);
     } catch (err) {
@@ -100,7 +111,11 @@ function ProposalCard({ orgId, userId, proposal: p, timeZone }: { orgId: string;
           <div>
             <Text fw={700}>{date}</Text>
             <Text size="sm" c="dimmed">
-              {t('driver.edits.from', { kind: kindWords(t, p.kind), name: p.requestedBy?.name ?? t('driver.edits.theOffice'), time: formatDateTime(p.requestedAt, timeZone, lng) })}
+              {t('driver.edits.from', {
+                kind: kindWords(t, p.kind),
+                name: p.requestedBy?.name ?? t('driver.edits.theOffice'),
+                time: formatDateTime(p.requestedAt, timeZone, lng),
+              })}
             </Text>
           </div>
           {!p.applicable && (
@@ -138,7 +153,13 @@ function ProposalCard({ orgId, userId, proposal: p, timeZone }: { orgId: string;
           <Button variant="default" size="lg" color="red" onClick={() => setRejecting(true)} disabled={decide.isPending}>
             {t('driver.edits.reject')}
           </Button>
-          <Button size="lg" leftSection={<IconCircleCheck size={20} aria-hidden />} onClick={() => void run('accept')} loading={decide.isPending && decide.variables?.decision === 'accept'} disabled={!p.applicable}>
+          <Button
+            size="lg"
+            leftSection={<IconCircleCheck size={20} aria-hidden />}
+            onClick={() => void run('accept')}
+            loading={decide.isPending && decide.variables?.decision === 'accept'}
+            disabled={!p.applicable}
+          >
             {t('driver.edits.accept')}
           </Button>
         </Group>

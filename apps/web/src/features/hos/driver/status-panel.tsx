@@ -76,7 +76,11 @@ export function StatusPanel({ orgId, userId, status, now, team = false }: Status
               </Text>
             )}
           </div>
-          <span className={classes.statusDot} style={{ background: `var(--mantine-color-${c.status ? STATUS_COLORS[c.status] : 'gray'}-filled)` }} aria-hidden />
+          <span
+            className={classes.statusDot}
+            style={{ background: `var(--mantine-color-${c.status ? STATUS_COLORS[c.status] : 'gray'}-filled)` }}
+            aria-hidden
+          />
         </Group>
         {status.moving && (
           <Alert color="blue" variant="light" icon={<IconSteeringWheel size={18} />} title={t('driver.movingTitle')}>
@@ -205,8 +209,10 @@ function ChangeModal({ orgId, userId, logId, timeZone, vehiclePositionAt, choice
       };
       const time = formatTime(madeAt, timeZone, i18n.language);
       const out = await sendRecord({ kind: 'STATUS', madeAt, label: `${choiceName(t, choice)} · ${time}`, path: statusChangePath(orgId, userId, logId), body });
-      if (out.sent) notify({ type: 'success', timeout: 5000, title: t('driver.change.done', { status: choiceName(t, choice) }), category: t('driver.change.recorded') });
-      else notify({ type: 'not-viewed', timeout: 6000, title: t('driver.change.done', { status: choiceName(t, choice) }), category: t('offline.kept', { time }) });
+      if (out.sent)
+        notify({ type: 'success', timeout: 5000, title: t('driver.change.done', { status: choiceName(t, choice) }), category: t('driver.change.recorded') });
+      else
+        notify({ type: 'not-viewed', timeout: 6000, title: t('driver.change.done', { status: choiceName(t, choice) }), category: t('offline.kept', { time }) });
       close();
     } catch (err) {
       const d = describeError(err);

@@ -42,7 +42,11 @@ export function TripDetails({ orgId, userId, day, vehicle }: TripDetailsProps) {
         <Fact label={t('driver.trip.vehicle')} value={listed(vehicles)} />
         <Fact label={t('driver.trip.trailers')} value={listed(h.trailers.map((x) => x.unitNumber))} testId="trip-trailers" />
         <Fact label={t('driver.trip.documents')} value={listed(h.shippingDocuments)} testId="trip-documents" />
-        <Fact label={t('driver.trip.coDriver')} value={h.coDriver ? `${h.coDriver.firstName} ${h.coDriver.lastName}` : t('driver.trip.none')} testId="trip-codriver" />
+        <Fact
+          label={t('driver.trip.coDriver')}
+          value={h.coDriver ? `${h.coDriver.firstName} ${h.coDriver.lastName}` : t('driver.trip.none')}
+          testId="trip-codriver"
+        />
       </SimpleGrid>
       {editing && <TripForm orgId={orgId} userId={userId} day={day} onClose={() => setEditing(false)} />}
     </Paper>
@@ -74,12 +78,22 @@ function TripForm({ orgId, userId, day, onClose }: { orgId: string; userId: stri
   const submit = async () => {
     setErrors({});
     try {
-      const out = await save.mutateAsync({ logId: day.id, body: { shippingDocuments: documents, trailerIds: trailers, coDriverId: coDriver }, label: t('driver.trip.title') });
-      notify({ type: out.sent ? 'success' : 'not-viewed', timeout: 5000, title: t('driver.trip.saved'), category: out.sent ? t('driver.trip.savedBody') : t('offline.kept', { time: formatTime(Date.now(), h.timeZone) }) });
+      const out = await save.mutateAsync({
+        logId: day.id,
+        body: { shippingDocuments: documents, trailerIds: trailers, coDriverId: coDriver },
+        label: t('driver.trip.title'),
+      });
+      notify({
+        type: out.sent ? 'success' : 'not-viewed',
+        timeout: 5000,
+        title: t('driver.trip.saved'),
+        category: out.sent ? t('driver.trip.savedBody') : t('offline.kept', { time: formatTime(Date.now(), h.timeZone) }),
+      });
       onClose();
     } catch (err) {
       const byField: Record<string, string> = {};
-      if (err instanceof ApiError && err.body) for (const m of fieldMessages(err.body.technicalMessage ?? '')) byField[m.path.split('.')[0]!] = fieldWords(t, err.body, m.message);
+      if (err instanceof ApiError && err.body)
+        for (const m of fieldMessages(err.body.technicalMessage ?? '')) byField[m.path.split('.')[0]!] = fieldWords(t, err.body, m.message);
       setErrors(Object.keys(byField).length ? byField : { form: errorWords(t, err) });
     }
   };

@@ -64,7 +64,19 @@ export function UnidentifiedList({ orgId, userId, timeZone }: { orgId: string; u
   );
 }
 
-function ClaimModal({ orgId, userId, segment, timeZone, onClose }: { orgId: string; userId: string; segment: HosUnidentifiedSegment | null; timeZone: string; onClose: () => void }) {
+function ClaimModal({
+  orgId,
+  userId,
+  segment,
+  timeZone,
+  onClose,
+}: {
+  orgId: string;
+  userId: string;
+  segment: HosUnidentifiedSegment | null;
+  timeZone: string;
+  onClose: () => void;
+}) {
   const { t, i18n } = useTranslation();
   const claim = useClaimSegment(orgId, userId);
   const [note, setNote] = useState('');
@@ -78,7 +90,12 @@ function ClaimModal({ orgId, userId, segment, timeZone, onClose }: { orgId: stri
     }
     try {
       const out = await claim.mutateAsync({ id: segment.id, annotation, label: t('driver.claim.title') });
-      notify({ type: out.sent ? 'success' : 'not-viewed', timeout: 5000, title: t('driver.claim.added'), category: out.sent ? t('driver.claim.addedBody') : t('offline.kept', { time: formatTime(Date.now(), timeZone) }) });
+      notify({
+        type: out.sent ? 'success' : 'not-viewed',
+        timeout: 5000,
+        title: t('driver.claim.added'),
+        category: out.sent ? t('driver.claim.addedBody') : t('offline.kept', { time: formatTime(Date.now(), timeZone) }),
+      });
       setNote('');
       setError(null);
       onClose();

@@ -31,7 +31,11 @@ export function EldTransferCheck({ orgId }: { orgId: string }) {
         <Stack gap="xs" data-testid="eld-transfer-check">
           {path('Web service', s.webService)}
           {path('E-mail', s.email)}
-          <Text size="sm">{s.test ? 'Test mode: FMCSA validates each file but does not pass it to officers (ELD_TRANSFER_TEST=1).' : 'Live: files go to the officers who ask for them.'}</Text>
+          <Text size="sm">
+            {s.test
+              ? 'Test mode: FMCSA validates each file but does not pass it to officers (ELD_TRANSFER_TEST=1).'
+              : 'Live: files go to the officers who ask for them.'}
+          </Text>
           <Text size="sm" data-testid="eld-transfer-last-check">
             {s.lastCheck
               ? `Last self-check ${formatDateTime(s.lastCheck.checkedAt, zone)}: ${s.lastCheck.ok ? 'passed' : 'failed'} (${s.lastCheck.status}${s.lastCheck.detail ? `, ${s.lastCheck.detail}` : ''}).`

@@ -146,7 +146,13 @@ export function TransferOutcome({ transfer }: { transfer: EldTransfer }) {
   const { t } = useTranslation();
   const words = outcomeWords(transfer);
   return (
-    <Alert color={words.color} variant="light" title={t(`fmcsa.${words.key}`, { reason: transfer.reason ?? '' })} data-testid="fmcsa-outcome" data-status={transfer.status}>
+    <Alert
+      color={words.color}
+      variant="light"
+      title={t(`fmcsa.${words.key}`, { reason: transfer.reason ?? '' })}
+      data-testid="fmcsa-outcome"
+      data-status={transfer.status}
+    >
       <Stack gap={4}>
         {transfer.outputFileComment && <Text size="sm">{t('fmcsa.comment', { comment: transfer.outputFileComment })}</Text>}
         {transfer.submissionId && (

@@ -94,23 +94,50 @@ describe('dutyLine', () => {
     expect(runs).toHaveLength(1);
     expect(runs[0]!.style).toBe('solid');
     expect(runs[0]!.points).toEqual([
-      [100, 35], [220, 35], [220, 95], [320, 95], [320, 125], [340, 125], [340, 35], [580, 35],
+      [100, 35],
+      [220, 35],
+      [220, 95],
+      [320, 95],
+      [320, 125],
+      [340, 125],
+      [340, 35],
+      [580, 35],
     ]);
   });
 
   it('joins two segments of one row into one straight stroke', () => {
     const runs = dutyLine(clipSegments(day, [seg('D', 0, 3), seg('D', 3, 5)]), scale);
-    expect(runs).toEqual([{ style: 'solid', points: [[100, 95], [200, 95]] }]);
+    expect(runs).toEqual([
+      {
+        style: 'solid',
+        points: [
+          [100, 95],
+          [200, 95],
+        ],
+      },
+    ]);
   });
 
   it('gives PC and YM their own runs in the Off and On rows, with solid connectors', () => {
     const spans = clipSegments(day, [seg('OFF', 0, 6), seg('OFF', 6, 7, 'PC'), seg('ON', 7, 8, 'YM'), seg('ON', 8, 24)]);
     const runs = dutyLine(spans, scale);
     expect(runs.map((r) => r.style)).toEqual(['solid', 'PC', 'solid', 'YM', 'solid']);
-    expect(runs[1]!.points).toEqual([[220, 35], [240, 35]]);
-    expect(runs[2]!.points).toEqual([[240, 35], [240, 125]]);
-    expect(runs[3]!.points).toEqual([[240, 125], [260, 125]]);
-    expect(runs[4]!.points).toEqual([[260, 125], [580, 125]]);
+    expect(runs[1]!.points).toEqual([
+      [220, 35],
+      [240, 35],
+    ]);
+    expect(runs[2]!.points).toEqual([
+      [240, 35],
+      [240, 125],
+    ]);
+    expect(runs[3]!.points).toEqual([
+      [240, 125],
+      [260, 125],
+    ]);
+    expect(runs[4]!.points).toEqual([
+      [260, 125],
+      [580, 125],
+    ]);
   });
 
   it('breaks the line at a gap between segments', () => {

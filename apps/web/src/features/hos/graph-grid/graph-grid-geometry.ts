@@ -147,11 +147,24 @@ export function dutyLine(spans: readonly DaySpan[], scale: GridScale): LineRun[]
     const y = yOf(s.status, scale);
     const x0 = xOf(s.from, scale);
     const x1 = xOf(s.to, scale);
-    pieces.push({ style: s.special ?? 'solid', points: [[x0, y], [x1, y]] });
+    pieces.push({
+      style: s.special ?? 'solid',
+      points: [
+        [x0, y],
+        [x1, y],
+      ],
+    });
     const next = spans[i + 1];
     if (next && next.from === s.to) {
       const y2 = yOf(next.status, scale);
-      if (y2 !== y) pieces.push({ style: 'solid', points: [[x1, y], [x1, y2]] });
+      if (y2 !== y)
+        pieces.push({
+          style: 'solid',
+          points: [
+            [x1, y],
+            [x1, y2],
+          ],
+        });
     }
   });
   const runs: LineRun[] = [];

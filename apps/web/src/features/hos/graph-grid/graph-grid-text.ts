@@ -41,7 +41,16 @@ export const ENGLISH: GridWords = {
   now: 'Now',
   rule: ruleName,
   clockLocale: 'en-US',
-  table: { statusesOn: 'Duty statuses on', violationsOn: 'Violations on', start: 'Start', end: 'End', status: 'Status', duration: 'Duration', rule: 'Rule', severity: 'Severity' },
+  table: {
+    statusesOn: 'Duty statuses on',
+    violationsOn: 'Violations on',
+    start: 'Start',
+    end: 'End',
+    status: 'Status',
+    duration: 'Duration',
+    rule: 'Rule',
+    severity: 'Severity',
+  },
   legend: { pc: 'PC: personal conveyance, counted as off duty', ym: 'YM: yard moves, counted as on duty', violation: 'Violation' },
   summary: {
     record: 'Record of duty status',
@@ -91,14 +100,7 @@ export function spanDuration(span: DaySpan): string {
  * The accessible summary of the grid, e.g. "Record of duty status, 2026-06-10: Off duty 10:15,
  * Sleeper berth 0:00, Driving 11:00, On duty 2:45, total 24:00. 1 violation."
  */
-export function gridSummary(args: {
-  day: LogDay;
-  totals: RowTotals;
-  live: boolean;
-  nowLabel?: string;
-  violations: number;
-  words?: GridWords;
-}): string {
+export function gridSummary(args: { day: LogDay; totals: RowTotals; live: boolean; nowLabel?: string; violations: number; words?: GridWords }): string {
   const { day, totals, live, nowLabel, violations, words: w = ENGLISH } = args;
   const hours = Math.round(day.lengthMs / 3_600_000);
   const length = hours === 24 ? '' : ` (${w.summary.hourDay(hours)})`;

@@ -19,7 +19,16 @@ export function useGridWords(): GridWords {
       now: g('now'),
       rule: (code) => t(`grid.rules.${code}`, { defaultValue: ruleName(code) }),
       clockLocale: intlLocale(lng),
-      table: { statusesOn: g('statusesOn'), violationsOn: g('violationsOn'), start: g('start'), end: g('end'), status: g('status'), duration: g('duration'), rule: g('rule'), severity: g('severity') },
+      table: {
+        statusesOn: g('statusesOn'),
+        violationsOn: g('violationsOn'),
+        start: g('start'),
+        end: g('end'),
+        status: g('status'),
+        duration: g('duration'),
+        rule: g('rule'),
+        severity: g('severity'),
+      },
       legend: { pc: g('legendPC'), ym: g('legendYM'), violation: g('violation') },
       summary: {
         record: g('record'),

@@ -21,7 +21,11 @@ function rowsOf(table: HTMLElement): string[][] {
   return within(table)
     .getAllByRole('row')
     .slice(1)
-    .map((tr) => within(tr).getAllByRole('cell').map((td) => td.textContent ?? ''));
+    .map((tr) =>
+      within(tr)
+        .getAllByRole('cell')
+        .map((td) => td.textContent ?? ''),
+    );
 }
 
 describe('GraphGrid', () => {
@@ -35,9 +39,7 @@ describe('GraphGrid', () => {
   it('summarises the row totals in the image label, adding up to the day', () => {
     renderWithTheme(<GraphGrid day={day} segments={segments} timeZone={tz} />);
     const img = screen.getByRole('img');
-    expect(img).toHaveAccessibleName(
-      'Record of duty status, 2026-06-10: Off duty 8:30, Sleeper berth 4:15, Driving 11:00, On duty 0:15, total 24:00.',
-    );
+    expect(img).toHaveAccessibleName('Record of duty status, 2026-06-10: Off duty 8:30, Sleeper berth 4:15, Driving 11:00, On duty 0:15, total 24:00.');
     expect(img.tagName.toLowerCase()).toBe('svg');
   });
 
@@ -58,7 +60,9 @@ describe('GraphGrid', () => {
   it('prints the four totals and their sum at the right, and PC/YM in their own dashes', () => {
     const { container } = renderWithTheme(<GraphGrid day={day} segments={segments} timeZone={tz} />);
     const texts = [...container.querySelectorAll('svg[role=img] text')].map((t) => t.textContent);
-    expect(texts).toEqual(expect.arrayContaining(['8:30', '4:15', '11:00', '0:15', '24:00', 'PC', 'YM', 'Off duty', 'Sleeper berth', 'Driving', 'On duty', 'Mid', 'Noon']));
+    expect(texts).toEqual(
+      expect.arrayContaining(['8:30', '4:15', '11:00', '0:15', '24:00', 'PC', 'YM', 'Off duty', 'Sleeper berth', 'Driving', 'On duty', 'Mid', 'Noon']),
+    );
     const lines = container.querySelectorAll('svg[role=img] polyline');
     // solid to 6:00, YM, solid through the day to 22:00, PC.
     expect(lines).toHaveLength(4);

@@ -117,22 +117,12 @@ export function GraphGrid({ day, segments, violations = [], timeZone, now, compa
       data-unmeasured={measured > 0 ? undefined : true}
       tabIndex={measured > 0 && width > Math.floor(measured) ? 0 : undefined}
     >
-      <svg
-        className={classes.svg}
-        role="img"
-        aria-label={summary}
-        width={L.width}
-        height={L.height}
-        viewBox={`0 0 ${L.width} ${L.height}`}
-        fontSize={fontSize}
-      >
+      <svg className={classes.svg} role="img" aria-label={summary} width={L.width} height={L.height} viewBox={`0 0 ${L.width} ${L.height}`} fontSize={fontSize}>
         <g shapeRendering="crispEdges">
           {ROWS.map((r, i) => (
             <rect key={r} className={i % 2 ? classes.bandAlt : classes.band} x={scale.left} y={rowTop(i)} width={scale.width} height={scale.rowHeight} />
           ))}
-          {live && nowX !== null && (
-            <rect className={classes.future} x={nowX} y={scale.top} width={right - nowX} height={4 * scale.rowHeight} />
-          )}
+          {live && nowX !== null && <rect className={classes.future} x={nowX} y={scale.top} width={right - nowX} height={4 * scale.rowHeight} />}
           {marks.map((v) => (
             <rect
               key={`${v.from}-${v.rule}`}
@@ -151,9 +141,7 @@ export function GraphGrid({ day, segments, violations = [], timeZone, now, compa
               return <line key={t.offset} className={classes.hourLine} x1={x} x2={x} y1={scale.top} y2={bottom} />;
             }
             const len = scale.rowHeight * (t.kind === 'half' ? 0.5 : 0.28);
-            return ROWS.map((r, i) => (
-              <line key={`${t.offset}-${r}`} className={classes.tick} x1={x} x2={x} y1={rowTop(i)} y2={rowTop(i) + len} />
-            ));
+            return ROWS.map((r, i) => <line key={`${t.offset}-${r}`} className={classes.tick} x1={x} x2={x} y1={rowTop(i)} y2={rowTop(i) + len} />);
           })}
           {ROWS.slice(1).map((r, i) => (
             <line key={r} className={classes.rowLine} x1={scale.left} x2={right} y1={rowTop(i + 1)} y2={rowTop(i + 1)} />

@@ -48,7 +48,12 @@ function EditForm({ orgId, driverId, logId, event, timeZone, onClose }: Omit<Eve
       return;
     }
     try {
-      await edit.mutateAsync({ driverId, logId, eventId: event.id, body: { status: v.status, at, annotation: v.annotation, locationDescription: event.locationDescription } });
+      await edit.mutateAsync({
+        driverId,
+        logId,
+        eventId: event.id,
+        body: { status: v.status, at, annotation: v.annotation, locationDescription: event.locationDescription },
+      });
       notify({ type: 'success', title: 'Edit proposed to the driver', category: 'It takes effect when the driver accepts it.', timeout: 5000 });
       onClose();
     } catch (err) {

@@ -4,8 +4,26 @@ import type { HosEvent } from '@fleet/api-contract';
 import { withVersions } from './event-order.ts';
 
 const ev = (id: string, at: string, recordStatus: HosEvent['recordStatus'] = 'ACTIVE', replacesEventId: string | null = null): HosEvent => ({
-  id, sequenceId: 0, eventType: 1, eventCode: 1, status: 'OFF', special: null, recordStatus, recordOrigin: 'DRIVER', at, logDate: '2026-10-13',
-  latitude: null, longitude: null, locationDescription: null, vehicle: null, odometerM: null, engineHours: null, annotation: null, replacesEventId, editRequestId: null, createdAt: at,
+  id,
+  sequenceId: 0,
+  eventType: 1,
+  eventCode: 1,
+  status: 'OFF',
+  special: null,
+  recordStatus,
+  recordOrigin: 'DRIVER',
+  at,
+  logDate: '2026-10-13',
+  latitude: null,
+  longitude: null,
+  locationDescription: null,
+  vehicle: null,
+  odometerM: null,
+  engineHours: null,
+  annotation: null,
+  replacesEventId,
+  editRequestId: null,
+  createdAt: at,
 });
 
 describe('events with their versions', () => {

@@ -11,7 +11,12 @@ const tookEffect = (e: HosEvent) => e.recordStatus === 'ACTIVE' || e.recordStatu
  */
 export function withVersions(events: readonly HosEvent[]): HosEvent[] {
   const byId = new Map(events.map((e) => [e.id, e]));
-  const replacedBy = new Set(events.filter(tookEffect).map((e) => e.replacesEventId).filter((id): id is string => !!id && byId.has(id)));
+  const replacedBy = new Set(
+    events
+      .filter(tookEffect)
+      .map((e) => e.replacesEventId)
+      .filter((id): id is string => !!id && byId.has(id)),
+  );
   const proposalsOf = new Map<string, HosEvent[]>();
   for (const e of events) {
     if (tookEffect(e) || !e.replacesEventId || !byId.has(e.replacesEventId)) continue;
@@ -32,7 +37,11 @@ export function withVersions(events: readonly HosEvent[]): HosEvent[] {
     if (replacedBy.has(e.id) || placed.has(e.id)) continue; // shown under the version that replaced it
     if (!tookEffect(e) && e.replacesEventId && byId.has(e.replacesEventId)) continue; // shown under its record
     place(e);
-    for (let prev = e.replacesEventId ? byId.get(e.replacesEventId) : undefined; prev && !placed.has(prev.id); prev = prev.replacesEventId ? byId.get(prev.replacesEventId) : undefined) {
+    for (
+      let prev = e.replacesEventId ? byId.get(e.replacesEventId) : undefined;
+      prev && !placed.has(prev.id);
+      prev = prev.replacesEventId ? byId.get(prev.replacesEventId) : undefined
+    ) {
       place(prev);
     }
   }

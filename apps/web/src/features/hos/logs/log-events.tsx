@@ -24,7 +24,13 @@ function eventAt(events: HosEvent[], at: number | undefined): string | undefined
   if (at === undefined) return undefined;
   let found: HosEvent | undefined;
   for (const e of events) {
-    if (e.recordStatus === 'ACTIVE' && e.eventType === HOS_EVENT_TYPES.DUTY_STATUS && Date.parse(e.at) <= at && (!found || Date.parse(e.at) >= Date.parse(found.at))) found = e;
+    if (
+      e.recordStatus === 'ACTIVE' &&
+      e.eventType === HOS_EVENT_TYPES.DUTY_STATUS &&
+      Date.parse(e.at) <= at &&
+      (!found || Date.parse(e.at) >= Date.parse(found.at))
+    )
+      found = e;
   }
   return found?.id;
 }
@@ -87,7 +93,14 @@ export function LogEvents({ events, timeZone, units, onEdit, at }: LogEventsProp
                   )}
                   {/* Proposals of the office (decision 0112): waiting for the driver, rejected, or accepted. */}
                   {e.recordStatus === 'INACTIVE_CHANGE_REQUESTED' && (
-                    <Badge ml={6} size="xs" variant="light" color="yellow" className={tones.warn} title="Proposed by the office, waiting for the driver to accept or reject it">
+                    <Badge
+                      ml={6}
+                      size="xs"
+                      variant="light"
+                      color="yellow"
+                      className={tones.warn}
+                      title="Proposed by the office, waiting for the driver to accept or reject it"
+                    >
                       Proposed
                       <span className={classes.srOnly}>, waiting for the driver</span>
                     </Badge>

@@ -28,12 +28,17 @@ export function addDays(date: string, days: number): string {
 
 /** "Tuesday, October 20, 2026" for a log date (in `locale`: "martes, 20 de octubre de 2026"). */
 export function longDate(date: string, locale = 'en-US'): string {
-  return new Intl.DateTimeFormat(locale, { timeZone: 'UTC', weekday: 'long', year: 'numeric', month: 'long', day: 'numeric' }).format(new Date(`${date}T00:00:00Z`));
+  return new Intl.DateTimeFormat(locale, { timeZone: 'UTC', weekday: 'long', year: 'numeric', month: 'long', day: 'numeric' }).format(
+    new Date(`${date}T00:00:00Z`),
+  );
 }
 
 /** "10/20/26" for a log date (spec section 9); in a driver's language (`lng`) its own short date. */
 export function shortDate(date: string, lng?: string): string {
-  if (lng && lng !== 'en') return new Intl.DateTimeFormat(intlLocale(lng), { timeZone: 'UTC', year: '2-digit', month: '2-digit', day: '2-digit' }).format(new Date(`${date}T00:00:00Z`));
+  if (lng && lng !== 'en')
+    return new Intl.DateTimeFormat(intlLocale(lng), { timeZone: 'UTC', year: '2-digit', month: '2-digit', day: '2-digit' }).format(
+      new Date(`${date}T00:00:00Z`),
+    );
   const [y, m, d] = date.split('-');
   return `${m}/${d}/${y?.slice(2)}`;
 }
@@ -68,12 +73,18 @@ export function clockSecondsIn(iso: string, timeZone: string, lng?: string): str
 
 /** The zone's short name at an instant: "CDT" ("HAC" in French). */
 export function zoneAbbreviation(iso: string, timeZone: string, lng?: string): string {
-  const part = formatIn(timeZone, { timeZoneName: 'short', hour: 'numeric' }, 'tzname', lng).formatToParts(new Date(iso)).find((p) => p.type === 'timeZoneName');
+  const part = formatIn(timeZone, { timeZoneName: 'short', hour: 'numeric' }, 'tzname', lng)
+    .formatToParts(new Date(iso))
+    .find((p) => p.type === 'timeZoneName');
   return part?.value ?? timeZone;
 }
 
 function partsIn(ms: number, timeZone: string): Record<string, number> {
-  const f = formatIn(timeZone, { year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' }, 'parts');
+  const f = formatIn(
+    timeZone,
+    { year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' },
+    'parts',
+  );
   const out: Record<string, number> = {};
   for (const p of f.formatToParts(new Date(ms))) if (p.type !== 'literal') out[p.type] = Number(p.value);
   return out;

@@ -32,14 +32,18 @@ export function LogHeader({ day, units, lng: asked }: LogHeaderProps) {
       <Fact label={w('usdot')}>{h.carrier.dotNumber}</Fact>
       <Fact label={w('mainOffice')}>{h.carrier.mainOffice}</Fact>
       <Fact label={w('homeTerminal')}>{h.homeTerminal}</Fact>
-      <Fact label={w('timeZone')}>{t('roadside.header.zoneValue', { zone: h.timeZone, abbr: zoneAbbreviation(day.dayStart, h.timeZone, lng), start: h.periodStart })}</Fact>
+      <Fact label={w('timeZone')}>
+        {t('roadside.header.zoneValue', { zone: h.timeZone, abbr: zoneAbbreviation(day.dayStart, h.timeZone, lng), start: h.periodStart })}
+      </Fact>
       <Fact label={w('vehicles')}>{h.vehicles.map((v) => v.unitNumber).join(', ')}</Fact>
       <Fact label={w('trailers')}>{h.trailers.map((v) => v.unitNumber).join(', ') || w('none')}</Fact>
       <Fact label={w('documents')}>{h.shippingDocuments.join(', ') || w('none')}</Fact>
       <Fact label={w('ruleset')}>{t(`rulesets.${h.ruleset}`, { defaultValue: rulesetName(h.ruleset) })}</Fact>
       <Fact label={w('distance')}>{formatDistance(h.totalDistanceM, units, lng)}</Fact>
       <Fact label={w('odometer')}>
-        {h.startOdometerM === null && h.endOdometerM === null ? null : `${formatOdometer(km(h.startOdometerM), units, lng)} / ${formatOdometer(km(h.endOdometerM), units, lng)}`}
+        {h.startOdometerM === null && h.endOdometerM === null
+          ? null
+          : `${formatOdometer(km(h.startOdometerM), units, lng)} / ${formatOdometer(km(h.endOdometerM), units, lng)}`}
       </Fact>
     </SimpleGrid>
   );

@@ -19,7 +19,8 @@ const SEVERITY_COLOR = { NOMINAL: 'gray', VIOLATION: 'red', EGREGIOUS: 'grape' }
 const SEVERITY_TONE = { NOMINAL: tones.muted, VIOLATION: tones.danger, EGREGIOUS: tones.severe } as const;
 
 /** Whether an instant falls in a violation's interval (its end included: a link may name the end). */
-export const holds = (v: Pick<DayViolation, 'start' | 'end'>, at: number | undefined) => at !== undefined && at >= Date.parse(v.start) && at <= Date.parse(v.end);
+export const holds = (v: Pick<DayViolation, 'start' | 'end'>, at: number | undefined) =>
+  at !== undefined && at >= Date.parse(v.start) && at <= Date.parse(v.end);
 
 /** The day's violations: rule, severity, interval in the home zone (labelled, decision 0140) and how long. */
 export function LogViolations({ violations, timeZone, at }: LogViolationsProps) {

@@ -46,7 +46,18 @@ describe('the CSV', () => {
     const parsed = Papa.parse<string[]>(csv.slice(1).trim()).data;
     expect(parsed).toEqual([
       ['Driver', 'Rule', 'Rule code', 'Start (UTC)', 'End (UTC)', 'Duration (H:MM)', 'Severity', 'Log day (home terminal)', 'Home time zone', 'Ruleset'],
-      ['Ann Lee, Jr.', '11-hour driving limit', 'DRIVING_LIMIT', '2026-06-01T17:00:00.000Z', '2026-06-01T18:30:00.000Z', '1:30', 'Violation', '2026-06-01', 'America/Chicago', 'US property 70/8'],
+      [
+        'Ann Lee, Jr.',
+        '11-hour driving limit',
+        'DRIVING_LIMIT',
+        '2026-06-01T17:00:00.000Z',
+        '2026-06-01T18:30:00.000Z',
+        '1:30',
+        'Violation',
+        '2026-06-01',
+        'America/Chicago',
+        'US property 70/8',
+      ],
     ]);
   });
 });

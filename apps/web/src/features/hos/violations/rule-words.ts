@@ -61,7 +61,8 @@ export function ruleLabel(rule: ViolationRule, ruleset: RulesetId): string {
 
 /** One sentence on what the rule forbids, for the rule's tooltip. */
 export const RULE_HELP: Record<ViolationRule, string> = {
-  DRIVING_LIMIT: 'Drove past the most driving allowed after the required off-duty rest (11 h US property, 10 h passenger, 12 h Texas and California, 13 h Canada).',
+  DRIVING_LIMIT:
+    'Drove past the most driving allowed after the required off-duty rest (11 h US property, 10 h passenger, 12 h Texas and California, 13 h Canada).',
   WINDOW_LIMIT: 'Drove after the shift window closed: 14 consecutive hours after coming on duty (16 h in California), counted whether on or off duty.',
   BREAK_REQUIRED: 'Drove more than 8 hours in total without a non-driving period of at least 30 consecutive minutes.',
   CYCLE_LIMIT: 'Drove after reaching the on-duty hours allowed in the rolling 7 or 8 days (14 in Canada cycle 2); a restart sets the cycle back to zero.',

@@ -71,13 +71,11 @@ export function useViolationFilters(today: Date = new Date()): [ViolationFilterS
     zone,
   };
   const set = useCallback(
-    (key: ViolationFilterKey, value: string | null) =>
-      setParams((prev) => withParams(prev, { [key]: value }, 'page'), { replace: true }),
+    (key: ViolationFilterKey, value: string | null) => setParams((prev) => withParams(prev, { [key]: value }, 'page'), { replace: true }),
     [setParams],
   );
   const clear = useCallback(
-    () =>
-      setParams((prev) => withParams(prev, Object.fromEntries(VIOLATION_FILTER_KEYS.map((k) => [k, null])), 'page'), { replace: true }),
+    () => setParams((prev) => withParams(prev, Object.fromEntries(VIOLATION_FILTER_KEYS.map((k) => [k, null])), 'page'), { replace: true }),
     [setParams],
   );
   return [state, set, clear];

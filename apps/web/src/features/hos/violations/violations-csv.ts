@@ -4,7 +4,18 @@ import { formatHoursMinutes } from '../availability/clock-format.ts';
 import { ruleLabel, RULESET_LABELS, SEVERITY_LABELS } from './rule-words.ts';
 
 // Instants are UTC (ISO-8601 with Z) and say so; the log day is the driver's, in the zone named beside it (decision 0140).
-const HEADER = ['Driver', 'Rule', 'Rule code', 'Start (UTC)', 'End (UTC)', 'Duration (H:MM)', 'Severity', 'Log day (home terminal)', 'Home time zone', 'Ruleset'];
+const HEADER = [
+  'Driver',
+  'Rule',
+  'Rule code',
+  'Start (UTC)',
+  'End (UTC)',
+  'Duration (H:MM)',
+  'Severity',
+  'Log day (home terminal)',
+  'Home time zone',
+  'Ruleset',
+];
 
 /**
  * The violations as CSV, the same words as the screen plus the engine's rule code; instants in

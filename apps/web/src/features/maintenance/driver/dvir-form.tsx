@@ -1,6 +1,23 @@
 import { useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ActionIcon, Alert, Button, Checkbox, FileButton, Group, NumberInput, Paper, Progress, SimpleGrid, Stack, Switch, Text, Textarea, TextInput, Title } from '@mantine/core';
+import {
+  ActionIcon,
+  Alert,
+  Button,
+  Checkbox,
+  FileButton,
+  Group,
+  NumberInput,
+  Paper,
+  Progress,
+  SimpleGrid,
+  Stack,
+  Switch,
+  Text,
+  Textarea,
+  TextInput,
+  Title,
+} from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { IconAlertTriangle, IconCamera, IconCheck, IconChecks, IconX } from '@tabler/icons-react';
 import { odometerForDisplay, odometerKmFromInput } from '@fleet/api-contract/units';
@@ -12,7 +29,20 @@ import { fieldMessages } from '../../../lib/registry-api.ts';
 import { errorWords, fieldWords } from '../../../i18n/error-words.ts';
 import { unitLabels, type UnitSystem } from '../../../lib/units.ts';
 import { dvirPaths, imageUploadError, inspectionItemsQuery, uploadDvirImage } from '../dvir-api.ts';
-import { EMPTY_ANSWER, MAX_PHOTOS, allPass, answeredCount, formItems, itemWords, itemsBody, localErrors, placeErrors, type Answer, type FormItem, type Unit } from './dvir-items.ts';
+import {
+  EMPTY_ANSWER,
+  MAX_PHOTOS,
+  allPass,
+  answeredCount,
+  formItems,
+  itemWords,
+  itemsBody,
+  localErrors,
+  placeErrors,
+  type Answer,
+  type FormItem,
+  type Unit,
+} from './dvir-items.ts';
 import { kindNamed } from './dvir-report.tsx';
 import { photoForUpload } from '../../../lib/photo-resize.ts';
 import { SignatureField, signaturePng, signatureProblem, useSignature } from './signature-field.tsx';
@@ -111,7 +141,14 @@ export function DvirForm({ orgId, kind, vehicle, trailers, driverName, units, od
           if (kept) uploads.push({ placeholder: id, path: paths.images, blob: kept.blob, name: kept.name });
         }
       }
-      const out = await sendRecord<Dvir>({ kind: 'DVIR', madeAt, label: t('inspection.outboxLabel', { inspection: kindNamed(t, kind), unit: vehicle.unitNumber }), path: paths.reports, body, uploads });
+      const out = await sendRecord<Dvir>({
+        kind: 'DVIR',
+        madeAt,
+        label: t('inspection.outboxLabel', { inspection: kindNamed(t, kind), unit: vehicle.unitNumber }),
+        path: paths.reports,
+        body,
+        uploads,
+      });
       if (out.sent) onSigned(out.result);
       else onKept(kind, madeAt);
     } catch (err) {
@@ -163,9 +200,22 @@ export function DvirForm({ orgId, kind, vehicle, trailers, driverName, units, od
             <Text size="sm" fw={600} data-testid="dvir-progress" aria-live="polite">
               {t('inspection.progress', { done, total: items.length })}
             </Text>
-            <Progress value={items.length ? (done / items.length) * 100 : 0} color={done === items.length ? 'green' : 'blue'} size="sm" mt={4} aria-label={t('inspection.itemsChecked')} />
+            <Progress
+              value={items.length ? (done / items.length) * 100 : 0}
+              color={done === items.length ? 'green' : 'blue'}
+              size="sm"
+              mt={4}
+              aria-label={t('inspection.itemsChecked')}
+            />
           </div>
-          <Button size="md" variant="light" color="green" leftSection={<IconChecks size={18} aria-hidden />} disabled={done === items.length} onClick={() => setAnswers((a) => allPass(items, a))}>
+          <Button
+            size="md"
+            variant="light"
+            color="green"
+            leftSection={<IconChecks size={18} aria-hidden />}
+            disabled={done === items.length}
+            onClick={() => setAnswers((a) => allPass(items, a))}
+          >
             {done === 0 ? t('inspection.allPass') : t('inspection.restPass')}
           </Button>
         </Group>
@@ -177,7 +227,16 @@ export function DvirForm({ orgId, kind, vehicle, trailers, driverName, units, od
           </Title>
           <SimpleGrid cols={{ base: 1, md: 2 }} spacing="xs" verticalSpacing="xs">
             {g.items.map((i) => (
-              <ItemRow key={i.key} orgId={orgId} item={i} answer={answers[i.key] ?? EMPTY_ANSWER} error={errors[i.key]} onChange={(c) => set(i.key, c)} onError={(m) => setErrors((e) => ({ ...e, [i.key]: m }))} onClearError={() => clearError(i.key)} />
+              <ItemRow
+                key={i.key}
+                orgId={orgId}
+                item={i}
+                answer={answers[i.key] ?? EMPTY_ANSWER}
+                error={errors[i.key]}
+                onChange={(c) => set(i.key, c)}
+                onError={(m) => setErrors((e) => ({ ...e, [i.key]: m }))}
+                onClearError={() => clearError(i.key)}
+              />
             ))}
           </SimpleGrid>
         </Stack>
@@ -210,7 +269,16 @@ export function DvirForm({ orgId, kind, vehicle, trailers, driverName, units, od
             error={errors.location}
             description={location ? undefined : t('inspection.locationEmpty')}
           />
-          <Textarea label={t('inspection.remarks')} size="md" autosize minRows={2} maxLength={2000} value={remarks} onChange={(e) => setRemarks(e.currentTarget.value)} error={errors.remarks} />
+          <Textarea
+            label={t('inspection.remarks')}
+            size="md"
+            autosize
+            minRows={2}
+            maxLength={2000}
+            value={remarks}
+            onChange={(e) => setRemarks(e.currentTarget.value)}
+            error={errors.remarks}
+          />
         </Stack>
       </Paper>
       <Paper withBorder radius="md" p="md">
@@ -219,7 +287,12 @@ export function DvirForm({ orgId, kind, vehicle, trailers, driverName, units, od
             {t('inspection.signTitle')}
           </Title>
           <Text size="sm">{t('inspection.statement')}</Text>
-          <SignatureField state={signature} id="dvir-signature" nameError={errors['signature.name']} drawingError={errors['signature.drawing'] ?? errors['signature.imageId'] ?? errors.signature} />
+          <SignatureField
+            state={signature}
+            id="dvir-signature"
+            nameError={errors['signature.name']}
+            drawingError={errors['signature.drawing'] ?? errors['signature.imageId'] ?? errors.signature}
+          />
         </Stack>
       </Paper>
       <Button size="lg" fullWidth loading={sending} onClick={() => void submit()} leftSection={<IconCheck size={20} aria-hidden />}>
@@ -276,7 +349,14 @@ function ItemRow({ orgId, item, answer, error, onChange, onError, onClearError }
   };
   const errorId = `${item.key}-error`;
   return (
-    <div className={classes.item} role="group" aria-label={name} data-item-key={item.key} data-result={answer.result ?? undefined} data-error={error ? true : undefined}>
+    <div
+      className={classes.item}
+      role="group"
+      aria-label={name}
+      data-item-key={item.key}
+      data-result={answer.result ?? undefined}
+      data-error={error ? true : undefined}
+    >
       <Text fw={500} mb={6}>
         {label}
       </Text>
@@ -309,12 +389,25 @@ function ItemRow({ orgId, item, answer, error, onChange, onError, onClearError }
             onChange={(e) => onChange({ note: e.currentTarget.value })}
             placeholder={t('inspection.whatIsWrongHint')}
           />
-          <Switch size="md" label={t('inspection.affects')} description={t('inspection.affectsHelp')} checked={answer.safety} onChange={(e) => onChange({ safety: e.currentTarget.checked })} />
+          <Switch
+            size="md"
+            label={t('inspection.affects')}
+            description={t('inspection.affectsHelp')}
+            checked={answer.safety}
+            onChange={(e) => onChange({ safety: e.currentTarget.checked })}
+          />
           <div className={classes.photos}>
             {answer.imageIds.map((id, n) => (
               <div key={id} className={classes.photo}>
                 <img src={photoUrls[id]} alt={t('inspection.photoOf', { n: n + 1, item: name })} />
-                <ActionIcon className={classes.photoRemove} size="sm" color="dark" variant="filled" aria-label={t('inspection.removePhoto', { n: n + 1 })} onClick={() => onChange({ imageIds: answer.imageIds.filter((x) => x !== id) })}>
+                <ActionIcon
+                  className={classes.photoRemove}
+                  size="sm"
+                  color="dark"
+                  variant="filled"
+                  aria-label={t('inspection.removePhoto', { n: n + 1 })}
+                  onClick={() => onChange({ imageIds: answer.imageIds.filter((x) => x !== id) })}
+                >
                   <IconX size={14} />
                 </ActionIcon>
               </div>

@@ -9,10 +9,14 @@ const trailerCodes = DVIR_ITEMS.filter((i) => i.trailer).length;
 
 describe('the inspection form’s list', () => {
   it('lists every 396.11 item on the vehicle, the trailer items on each trailer, and the organization’s own items', () => {
-    const items = formItems(truck, [trailer], [
-      { name: 'Fire extinguisher seal', trailer: false },
-      { name: 'Reefer unit', trailer: true },
-    ]);
+    const items = formItems(
+      truck,
+      [trailer],
+      [
+        { name: 'Fire extinguisher seal', trailer: false },
+        { name: 'Reefer unit', trailer: true },
+      ],
+    );
     expect(items.filter((i) => i.unit.id === 't1').map((i) => i.item)).toEqual([...DVIR_ITEMS.map((i) => i.code), 'Fire extinguisher seal', 'Reefer unit']);
     expect(items.filter((i) => i.unit.id === 'r1').map((i) => i.item)).toEqual([...DVIR_ITEMS.filter((i) => i.trailer).map((i) => i.code), 'Reefer unit']);
     expect(new Set(items.map((i) => i.key)).size).toBe(items.length);

@@ -69,7 +69,11 @@ export function allPass(items: FormItem[], answers: Record<string, Answer>): Rec
 }
 
 /** The form's own checks before sending: an answer on every line, a note on every defect. Keyed by line; `words` in the driver's language. */
-export function localErrors(items: FormItem[], answers: Record<string, Answer>, words = { choose: 'Choose Pass or Defect', describe: 'Describe the defect' }): Record<string, string> {
+export function localErrors(
+  items: FormItem[],
+  answers: Record<string, Answer>,
+  words = { choose: 'Choose Pass or Defect', describe: 'Describe the defect' },
+): Record<string, string> {
   const out: Record<string, string> = {};
   for (const i of items) {
     const a = answers[i.key];

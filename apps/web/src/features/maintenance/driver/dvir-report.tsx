@@ -107,7 +107,9 @@ export function DvirReport({ dvir, timeZone, units, listPassed = false }: DvirRe
       {dvir.remarks && <Fact label={t('inspection.fact.remarks')} value={dvir.remarks} />}
       <div>
         <Text size="xs" c="dimmed">
-          {dvir.driver && dvir.driver.name !== dvir.signature.name ? t('inspection.signedByDriver', { name: dvir.signature.name, driver: dvir.driver.name }) : t('inspection.signedBy', { name: dvir.signature.name })}
+          {dvir.driver && dvir.driver.name !== dvir.signature.name
+            ? t('inspection.signedByDriver', { name: dvir.signature.name, driver: dvir.driver.name })
+            : t('inspection.signedBy', { name: dvir.signature.name })}
         </Text>
         <SignatureShown signature={dvir.signature} />
       </div>
@@ -124,7 +126,12 @@ export function DvirReport({ dvir, timeZone, units, listPassed = false }: DvirRe
 export function SignatureShown({ signature }: { signature: Dvir['signature'] }) {
   const { t } = useTranslation();
   return signature.imageUrl ? (
-    <img className={classes.signatureImage} src={signature.imageUrl} alt={t('inspection.signatureOf', { name: signature.name })} data-testid="signature-image" />
+    <img
+      className={classes.signatureImage}
+      src={signature.imageUrl}
+      alt={t('inspection.signatureOf', { name: signature.name })}
+      data-testid="signature-image"
+    />
   ) : (
     <div className={classes.typedSignature} data-testid="signature-typed">
       {signature.name}

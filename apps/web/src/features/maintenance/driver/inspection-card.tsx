@@ -46,7 +46,8 @@ export function openSafetyDefects(reports: Dvir[]): Defect[] {
 }
 
 /** Reports whose defects are all certified and that no driver has reviewed yet (396.13(c)), newest first. */
-export const reportsToReview = (reports: Dvir[]) => reports.filter((r) => r.defects.length > 0 && r.review === null && r.defects.every((d) => d.status !== 'OPEN'));
+export const reportsToReview = (reports: Dvir[]) =>
+  reports.filter((r) => r.defects.length > 0 && r.review === null && r.defects.every((d) => d.status !== 'OPEN'));
 
 export function DriverInspection({ orgId, status, day, onDuty }: DriverInspectionProps) {
   const { t } = useTranslation();
@@ -105,12 +106,22 @@ function VehicleInspection({ orgId, status, day, onDuty, vehicle }: DriverInspec
           onCancel={() => setKind(null)}
           onKept={(k, madeAt) => {
             setKind(null);
-            notify({ type: 'not-viewed', timeout: 8000, title: t('inspection.signed', { inspection: kindNamed(t, k) }), category: t('offline.kept', { time: formatTime(madeAt, tz, lng) }) });
+            notify({
+              type: 'not-viewed',
+              timeout: 8000,
+              title: t('inspection.signed', { inspection: kindNamed(t, k) }),
+              category: t('offline.kept', { time: formatTime(madeAt, tz, lng) }),
+            });
           }}
           onSigned={(d) => {
             setKind(null);
             setSigned(d);
-            notify({ type: 'success', timeout: 5000, title: t('inspection.signed', { inspection: kindNamed(t, d.kind) }), category: d.hasDefects ? t('inspection.defectsSeen') : t('inspection.noDefectsReported') });
+            notify({
+              type: 'success',
+              timeout: 5000,
+              title: t('inspection.signed', { inspection: kindNamed(t, d.kind) }),
+              category: d.hasDefects ? t('inspection.defectsSeen') : t('inspection.noDefectsReported'),
+            });
           }}
         />
       </Paper>
@@ -152,7 +163,15 @@ function VehicleInspection({ orgId, status, day, onDuty, vehicle }: DriverInspec
                     ))
                   )}
                 </Group>
-                <Button variant="subtle" size="compact-sm" px={0} mt={4} onClick={() => setShowLast((v) => !v)} rightSection={showLast ? <IconChevronUp size={16} aria-hidden /> : <IconChevronDown size={16} aria-hidden />} aria-expanded={showLast}>
+                <Button
+                  variant="subtle"
+                  size="compact-sm"
+                  px={0}
+                  mt={4}
+                  onClick={() => setShowLast((v) => !v)}
+                  rightSection={showLast ? <IconChevronUp size={16} aria-hidden /> : <IconChevronDown size={16} aria-hidden />}
+                  aria-expanded={showLast}
+                >
                   {showLast ? t('inspection.hideReport') : t('inspection.readReport')}
                 </Button>
                 <Collapse expanded={showLast} keepMounted={false}>
@@ -180,7 +199,13 @@ function VehicleInspection({ orgId, status, day, onDuty, vehicle }: DriverInspec
           </>
         )}
       </Stack>
-      <DrivingWarning vehicleId={vehicle.id} unitNumber={vehicle.unitNumber} driving={status.moving || status.clocks.status === 'D'} defects={unsafe} date={status.today.date} />
+      <DrivingWarning
+        vehicleId={vehicle.id}
+        unitNumber={vehicle.unitNumber}
+        driving={status.moving || status.clocks.status === 'D'}
+        defects={unsafe}
+        date={status.today.date}
+      />
     </Paper>
   );
 }
@@ -190,7 +215,13 @@ const defectLine = (t: TFunction, d: Defect) => `${itemWords(t, d)}${d.note ? `:
 function UnsafeAlert({ unitNumber, defects }: { unitNumber: string; defects: Defect[] }) {
   const { t } = useTranslation();
   return (
-    <Alert color="red.9" variant="filled" icon={<IconAlertOctagon size={22} />} title={t('inspection.unsafeTitle', { unit: unitNumber })} data-testid="unsafe-alert">
+    <Alert
+      color="red.9"
+      variant="filled"
+      icon={<IconAlertOctagon size={22} />}
+      title={t('inspection.unsafeTitle', { unit: unitNumber })}
+      data-testid="unsafe-alert"
+    >
       <Stack gap={2}>
         {defects.map((d) => (
           <Text key={d.id} size="sm">
@@ -210,7 +241,19 @@ function UnsafeAlert({ unitNumber, defects }: { unitNumber: string; defects: Def
  * an open safety defect, the driver is asked to acknowledge it, once a vehicle and day (the office is
  * notified by the server).
  */
-function DrivingWarning({ vehicleId, unitNumber, driving, defects, date }: { vehicleId: string; unitNumber: string; driving: boolean; defects: Defect[]; date: string }) {
+function DrivingWarning({
+  vehicleId,
+  unitNumber,
+  driving,
+  defects,
+  date,
+}: {
+  vehicleId: string;
+  unitNumber: string;
+  driving: boolean;
+  defects: Defect[];
+  date: string;
+}) {
   const { t } = useTranslation();
   const key = `dvir-driving-warned:${vehicleId}:${date}`;
   const [open, setOpen] = useState(false);
@@ -240,7 +283,20 @@ function DrivingWarning({ vehicleId, unitNumber, driving, defects, date }: { veh
 }
 
 /** The report just signed, read-only, with the offer to record the inspection as On duty. */
-function SignedReport({ dvir, status, onDuty, units, onDone }: { orgId: string; dvir: Dvir; status: HosDriverStatus; onDuty: DriverInspectionProps['onDuty']; units: ReturnType<typeof useUnits>; onDone: () => void }) {
+function SignedReport({
+  dvir,
+  status,
+  onDuty,
+  units,
+  onDone,
+}: {
+  orgId: string;
+  dvir: Dvir;
+  status: HosDriverStatus;
+  onDuty: DriverInspectionProps['onDuty'];
+  units: ReturnType<typeof useUnits>;
+  onDone: () => void;
+}) {
   const { t } = useTranslation();
   const onNow = status.clocks.status === 'ON' && !status.clocks.special;
   const [offer, setOffer] = useState(!onNow && status.clocks.status !== 'D');
@@ -282,7 +338,15 @@ function SignedReport({ dvir, status, onDuty, units, onDone }: { orgId: string; 
             {t(status.clocks.status === 'SB' ? 'inspection.offer.SB' : status.clocks.status === 'ON' ? 'inspection.offer.special' : 'inspection.offer.OFF')}
           </Text>
           {askPlace && (
-            <TextInput label={t('inspection.location')} description={t('inspection.noPosition')} size="md" maxLength={60} mb="xs" value={place} onChange={(e) => setPlace(e.currentTarget.value)} />
+            <TextInput
+              label={t('inspection.location')}
+              description={t('inspection.noPosition')}
+              size="md"
+              maxLength={60}
+              mb="xs"
+              value={place}
+              onChange={(e) => setPlace(e.currentTarget.value)}
+            />
           )}
           {error && (
             <Text size="sm" c="var(--mantine-color-error)" mb="xs" role="alert">

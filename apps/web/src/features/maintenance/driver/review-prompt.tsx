@@ -75,7 +75,13 @@ export function ReviewPrompt({ orgId, dvir, driverName, timeZone }: ReviewPrompt
             {t('inspection.reviewTitle')}
           </Title>
         </Group>
-        <Text size="sm">{t('inspection.reportOf', { kind: kindWords(t, dvir.kind), time: formatDateTime(dvir.inspectedAt, timeZone, lng), name: dvir.driver?.name ?? dvir.signature.name })}</Text>
+        <Text size="sm">
+          {t('inspection.reportOf', {
+            kind: kindWords(t, dvir.kind),
+            time: formatDateTime(dvir.inspectedAt, timeZone, lng),
+            name: dvir.driver?.name ?? dvir.signature.name,
+          })}
+        </Text>
         {dvir.defects.map((d) => (
           <div key={d.id} className={classes.defect} data-status={d.status}>
             <Text size="sm" fw={600}>{`${itemWords(t, d)} (${d.asset.unitNumber}): ${defectStatusWords(t, d.status)}`}</Text>

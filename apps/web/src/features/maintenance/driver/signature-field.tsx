@@ -59,7 +59,16 @@ export function SignatureField({ state, nameError, drawingError, id }: Signature
   const { t } = useTranslation();
   return (
     <Stack gap="xs">
-      <TextInput label={t('inspection.signature.yourName')} required size="md" value={state.name} onChange={(e) => state.setName(e.currentTarget.value)} error={nameError} maxLength={100} autoComplete="name" />
+      <TextInput
+        label={t('inspection.signature.yourName')}
+        required
+        size="md"
+        value={state.name}
+        onChange={(e) => state.setName(e.currentTarget.value)}
+        error={nameError}
+        maxLength={100}
+        autoComplete="name"
+      />
       <SegmentedControl
         aria-label={t('inspection.signature.label')}
         fullWidth

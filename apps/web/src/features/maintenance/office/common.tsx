@@ -63,7 +63,15 @@ export function useUnits500(type: 'VEHICLE' | 'TRAILER' | null = null): Asset[] 
 export const unitOptions = (assets: Asset[]) => assets.map((a) => ({ value: a.id, label: `${a.unitNumber}${a.type === 'TRAILER' ? ' (trailer)' : ''}` }));
 
 /** A drawn signature on a canvas: pointer strokes; `onChange(true)` once something is drawn. */
-export function SignaturePad({ canvasRef, onChange, label }: { canvasRef: React.RefObject<HTMLCanvasElement | null>; onChange: (drawn: boolean) => void; label: string }) {
+export function SignaturePad({
+  canvasRef,
+  onChange,
+  label,
+}: {
+  canvasRef: React.RefObject<HTMLCanvasElement | null>;
+  onChange: (drawn: boolean) => void;
+  label: string;
+}) {
   const drawing = useRef(false);
   useEffect(() => {
     const c = canvasRef.current;
@@ -87,7 +95,16 @@ export function SignaturePad({ canvasRef, onChange, label }: { canvasRef: React.
         height={160}
         aria-label={label}
         role="img"
-        style={{ width: '100%', maxWidth: 560, height: 140, background: '#fff', border: '1px solid var(--mantine-color-default-border)', borderRadius: 6, touchAction: 'none', cursor: 'crosshair' }}
+        style={{
+          width: '100%',
+          maxWidth: 560,
+          height: 140,
+          background: '#fff',
+          border: '1px solid var(--mantine-color-default-border)',
+          borderRadius: 6,
+          touchAction: 'none',
+          cursor: 'crosshair',
+        }}
         onPointerDown={(e: React.PointerEvent<HTMLCanvasElement>) => {
           const ctx = e.currentTarget.getContext('2d');
           if (!ctx) return;

@@ -32,7 +32,14 @@ export default function DefectsPage() {
   const safety = params.get('safety') ?? '';
   const [groupId, groupSelect] = useGroupFilter();
   const [state, setState, query] = useTableState({ sort: 'unitNumber,asc' });
-  const list = useDefects({ ...query, search: undefined, status: status === 'ALL' ? undefined : status, assetId: assetId || undefined, safety: safety || undefined, groupId });
+  const list = useDefects({
+    ...query,
+    search: undefined,
+    status: status === 'ALL' ? undefined : status,
+    assetId: assetId || undefined,
+    safety: safety || undefined,
+    groupId,
+  });
   const units = useUnits500();
   const canOrder = useCan('WORK_ORDER_UPDATE');
   const canCertify = useCan('DEFECT_UPDATE');
@@ -54,7 +61,9 @@ export default function DefectsPage() {
 
   const makeOrder = async (d: Defect) => {
     try {
-      const order = await create.mutateAsync({ body: { assetId: d.asset.id, title: workOrderTitle(d), description: d.note, status: 'OPEN', defectIds: [d.id] } });
+      const order = await create.mutateAsync({
+        body: { assetId: d.asset.id, title: workOrderTitle(d), description: d.note, status: 'OPEN', defectIds: [d.id] },
+      });
       notify({ type: 'success', title: `Work order created for ${d.asset.unitNumber}`, timeout: 4000 });
       void navigate(`/maintenance/work-orders?open=${order.id}`);
     } catch (err) {
@@ -62,9 +71,22 @@ export default function DefectsPage() {
     }
   };
 
-  const sorted = useMemo(() => (list.data && state.sort?.startsWith('unitNumber') ? { ...list.data, content: bySeverity(list.data.content) } : list.data), [list.data, state.sort]);
+  const sorted = useMemo(
+    () => (list.data && state.sort?.startsWith('unitNumber') ? { ...list.data, content: bySeverity(list.data.content) } : list.data),
+    [list.data, state.sort],
+  );
   const columns: TableColumn<Defect>[] = [
-    { key: 'unitNumber', header: 'Unit', sortable: true, primary: true, render: (d) => <Text fw={600} size="sm">{d.asset.unitNumber}</Text> },
+    {
+      key: 'unitNumber',
+      header: 'Unit',
+      sortable: true,
+      primary: true,
+      render: (d) => (
+        <Text fw={600} size="sm">
+          {d.asset.unitNumber}
+        </Text>
+      ),
+    },
     { key: 'safety', header: 'Severity', render: (d) => <SafetyBadge safety={d.safety} /> },
     {
       key: 'item',
@@ -120,13 +142,26 @@ export default function DefectsPage() {
           ) : (
             canOrder &&
             d.status === 'OPEN' && (
-              <Button size="compact-sm" variant="light" leftSection={<IconTool size={14} />} loading={create.isPending && create.variables?.body.defectIds?.[0] === d.id} onClick={() => void makeOrder(d)} aria-label={`Create work order for ${d.asset.unitNumber} ${d.label}`}>
+              <Button
+                size="compact-sm"
+                variant="light"
+                leftSection={<IconTool size={14} />}
+                loading={create.isPending && create.variables?.body.defectIds?.[0] === d.id}
+                onClick={() => void makeOrder(d)}
+                aria-label={`Create work order for ${d.asset.unitNumber} ${d.label}`}
+              >
                 Create work order
               </Button>
             )
           )}
           {canCertify && d.status === 'OPEN' && (
-            <Button size="compact-sm" variant="default" leftSection={<IconCertificate size={14} />} onClick={() => setCertifying(d)} aria-label={`Certify ${d.asset.unitNumber} ${d.label}`}>
+            <Button
+              size="compact-sm"
+              variant="default"
+              leftSection={<IconCertificate size={14} />}
+              onClick={() => setCertifying(d)}
+              aria-label={`Certify ${d.asset.unitNumber} ${d.label}`}
+            >
               Certify
             </Button>
           )}
@@ -142,7 +177,11 @@ export default function DefectsPage() {
 
   return (
     <>
-      <PageHeader title="Defects" description="Defects drivers reported on their inspections. A safety defect keeps the vehicle off the road until a mechanic certifies the repair." breadcrumbs={[{ label: 'Maintenance', to: '/maintenance' }, { label: 'Defects' }]} />
+      <PageHeader
+        title="Defects"
+        description="Defects drivers reported on their inspections. A safety defect keeps the vehicle off the road until a mechanic certifies the repair."
+        breadcrumbs={[{ label: 'Maintenance', to: '/maintenance' }, { label: 'Defects' }]}
+      />
       <MaintenanceTabs />
       <ServerTable
         id="maintenance-defects"
@@ -161,20 +200,40 @@ export default function DefectsPage() {
               aria-label="Status"
               value={status}
               onChange={(e) => setFilter('status', e.currentTarget.value === 'OPEN' ? '' : e.currentTarget.value)}
-              data={[{ value: 'OPEN', label: 'Open' }, { value: 'REPAIRED', label: DEFECT_STATUS_LABEL.REPAIRED }, { value: 'NOT_NEEDED', label: DEFECT_STATUS_LABEL.NOT_NEEDED }, { value: 'ALL', label: 'Any status' }]}
+              data={[
+                { value: 'OPEN', label: 'Open' },
+                { value: 'REPAIRED', label: DEFECT_STATUS_LABEL.REPAIRED },
+                { value: 'NOT_NEEDED', label: DEFECT_STATUS_LABEL.NOT_NEEDED },
+                { value: 'ALL', label: 'Any status' },
+              ]}
             />
-            <NativeSelect aria-label="Unit" value={assetId} onChange={(e) => setFilter('assetId', e.currentTarget.value)} data={[{ value: '', label: 'Every unit' }, ...unitOptions(units)]} />
+            <NativeSelect
+              aria-label="Unit"
+              value={assetId}
+              onChange={(e) => setFilter('assetId', e.currentTarget.value)}
+              data={[{ value: '', label: 'Every unit' }, ...unitOptions(units)]}
+            />
             <NativeSelect
               aria-label="Severity"
               value={safety}
               onChange={(e) => setFilter('safety', e.currentTarget.value)}
-              data={[{ value: '', label: 'Any severity' }, { value: 'true', label: 'Safety only' }, { value: 'false', label: 'Minor only' }]}
+              data={[
+                { value: '', label: 'Any severity' },
+                { value: 'true', label: 'Safety only' },
+                { value: 'false', label: 'Minor only' },
+              ]}
             />
             {groupSelect}
           </Group>
         }
       />
-      <Modal opened={!!certifying} onClose={() => setCertifying(null)} title={certifying ? `Certify ${certifying.asset.unitNumber}: ${certifying.label}` : ''} size="lg" closeButtonProps={{ 'aria-label': 'Close' }}>
+      <Modal
+        opened={!!certifying}
+        onClose={() => setCertifying(null)}
+        title={certifying ? `Certify ${certifying.asset.unitNumber}: ${certifying.label}` : ''}
+        size="lg"
+        closeButtonProps={{ 'aria-label': 'Close' }}
+      >
         {certifying && <CertifyForm defect={certifying} onClose={() => setCertifying(null)} />}
       </Modal>
     </>
@@ -208,7 +267,11 @@ export function CertifyForm({ defect: d, onClose }: { defect: Defect; onClose: (
     try {
       const imageId = await signature.collect();
       await certify.mutateAsync({ id: d.id, body: { status, certification: text.trim() || null, signature: { name: name.trim(), imageId } } });
-      notify({ type: 'success', title: `${d.asset.unitNumber}: ${d.label} certified ${status === 'REPAIRED' ? 'repaired' : 'as not needing repair'}`, timeout: 5000 });
+      notify({
+        type: 'success',
+        title: `${d.asset.unitNumber}: ${d.label} certified ${status === 'REPAIRED' ? 'repaired' : 'as not needing repair'}`,
+        timeout: 5000,
+      });
       onClose();
     } catch (err) {
       setError(err instanceof ApiError ? (err.body?.technicalMessage ?? err.body?.message ?? err.message) : (err as Error).message);
@@ -225,14 +288,35 @@ export function CertifyForm({ defect: d, onClose }: { defect: Defect; onClose: (
         <SegmentedControl
           aria-label="Certify as"
           value={status}
-          onChange={(v) => { setStatus(v as 'REPAIRED' | 'NOT_NEEDED'); setConfirming(false); }}
+          onChange={(v) => {
+            setStatus(v as 'REPAIRED' | 'NOT_NEEDED');
+            setConfirming(false);
+          }}
           data={[
             { value: 'REPAIRED', label: 'Repaired' },
             { value: 'NOT_NEEDED', label: 'Repair not needed' },
           ]}
         />
-        <Textarea label="Certification" description="What was done, or why no repair is needed" autosize minRows={2} maxLength={2000} value={text} onChange={(e) => setText(e.currentTarget.value)} />
-        <TextInput label="Mechanic's name" required value={name} onChange={(e) => { setName(e.currentTarget.value); setNameError(null); }} error={nameError} maxLength={100} />
+        <Textarea
+          label="Certification"
+          description="What was done, or why no repair is needed"
+          autosize
+          minRows={2}
+          maxLength={2000}
+          value={text}
+          onChange={(e) => setText(e.currentTarget.value)}
+        />
+        <TextInput
+          label="Mechanic's name"
+          required
+          value={name}
+          onChange={(e) => {
+            setName(e.currentTarget.value);
+            setNameError(null);
+          }}
+          error={nameError}
+          maxLength={100}
+        />
         {signature.field}
         {error && (
           <Alert color="red" variant="light" role="alert" py="xs">
@@ -241,8 +325,8 @@ export function CertifyForm({ defect: d, onClose }: { defect: Defect; onClose: (
         )}
         {confirming && (
           <Alert color="blue" variant="light" title={status === 'REPAIRED' ? 'Certify the repair?' : 'Certify that no repair is needed?'}>
-            You sign as {name.trim()} that the {d.label.toLowerCase()} defect on {d.asset.unitNumber} {status === 'REPAIRED' ? 'was repaired' : 'needs no repair for safe operation'}. The
-            certification cannot be changed afterwards.
+            You sign as {name.trim()} that the {d.label.toLowerCase()} defect on {d.asset.unitNumber}{' '}
+            {status === 'REPAIRED' ? 'was repaired' : 'needs no repair for safe operation'}. The certification cannot be changed afterwards.
           </Alert>
         )}
         <Group justify="flex-end">

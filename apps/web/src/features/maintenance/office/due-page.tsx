@@ -28,12 +28,26 @@ export default function DuePage() {
   const list = useDue({ page: query.page, size: query.size, status: status ?? undefined, groupId });
   const open = (d: MaintenanceDue) => void navigate(dueWorkOrderPath(d));
   const columns: TableColumn<MaintenanceDue>[] = [
-    { key: 'unitNumber', header: 'Unit', primary: true, render: (d) => <Text size="sm" fw={600}>{d.unitNumber}</Text> },
+    {
+      key: 'unitNumber',
+      header: 'Unit',
+      primary: true,
+      render: (d) => (
+        <Text size="sm" fw={600}>
+          {d.unitNumber}
+        </Text>
+      ),
+    },
     { key: 'name', header: 'Service', render: (d) => d.name },
     { key: 'status', header: 'Status', render: (d) => <DueBadge status={d.status} /> },
     { key: 'dueAt', header: 'Due by date', render: (d) => (d.dueAt ? formatDate(d.dueAt) : '—') },
     { key: 'dueOdometer', header: 'Due at odometer', align: 'right', render: (d) => formatOdometer(d.dueOdometer, units) },
-    { key: 'dueEngineHours', header: 'Due at engine hours', align: 'right', render: (d) => (d.dueEngineHours === null ? '—' : `${Math.round(d.dueEngineHours).toLocaleString('en-US')} h`) },
+    {
+      key: 'dueEngineHours',
+      header: 'Due at engine hours',
+      align: 'right',
+      render: (d) => (d.dueEngineHours === null ? '—' : `${Math.round(d.dueEngineHours).toLocaleString('en-US')} h`),
+    },
     ...(canOrder
       ? [
           {
@@ -41,7 +55,16 @@ export default function DuePage() {
             header: 'Actions',
             align: 'right' as const,
             render: (d: MaintenanceDue) => (
-              <Button size="compact-sm" variant="light" leftSection={<IconTool size={14} />} onClick={(e) => { e.stopPropagation(); open(d); }} aria-label={`Work order for ${d.unitNumber} ${d.name}`}>
+              <Button
+                size="compact-sm"
+                variant="light"
+                leftSection={<IconTool size={14} />}
+                onClick={(e) => {
+                  e.stopPropagation();
+                  open(d);
+                }}
+                aria-label={`Work order for ${d.unitNumber} ${d.name}`}
+              >
                 Work order
               </Button>
             ),
@@ -51,7 +74,11 @@ export default function DuePage() {
   ];
   return (
     <>
-      <PageHeader title="Service due" description="Vehicles whose preventive maintenance is coming due (the last tenth of an interval) or overdue." breadcrumbs={[{ label: 'Maintenance', to: '/maintenance' }, { label: 'Service due' }]} />
+      <PageHeader
+        title="Service due"
+        description="Vehicles whose preventive maintenance is coming due (the last tenth of an interval) or overdue."
+        breadcrumbs={[{ label: 'Maintenance', to: '/maintenance' }, { label: 'Service due' }]}
+      />
       <MaintenanceTabs />
       <ServerTable
         id="maintenance-due"
@@ -71,7 +98,11 @@ export default function DuePage() {
               aria-label="Status"
               value={status ?? ''}
               onChange={(e) => setStatus(e.currentTarget.value || null)}
-              data={[{ value: '', label: 'Due and overdue' }, { value: 'OVERDUE', label: 'Overdue' }, { value: 'DUE', label: 'Coming due' }]}
+              data={[
+                { value: '', label: 'Due and overdue' },
+                { value: 'OVERDUE', label: 'Overdue' },
+                { value: 'DUE', label: 'Coming due' },
+              ]}
             />
             {groupSelect}
           </Group>

@@ -24,7 +24,11 @@ export default function InspectionPage() {
       <PageHeader
         title={r ? `${KIND_LABEL[r.kind]} inspection: ${r.asset.unitNumber}` : 'Inspection report'}
         description={r ? formatDateTime(r.inspectedAt) : undefined}
-        breadcrumbs={[{ label: 'Maintenance', to: '/maintenance' }, { label: 'Inspections', to: '/maintenance/inspections' }, { label: r ? r.asset.unitNumber : 'Report' }]}
+        breadcrumbs={[
+          { label: 'Maintenance', to: '/maintenance' },
+          { label: 'Inspections', to: '/maintenance/inspections' },
+          { label: r ? r.asset.unitNumber : 'Report' },
+        ]}
         actions={r && <Downloads report={r} />}
       />
       <DataState isLoading={report.isLoading} error={report.error} onRetry={() => void report.refetch()}>
@@ -62,7 +66,16 @@ function SignatureView({ signature, at }: { signature: Dvir['signature']; at: st
   return (
     <Stack gap={4}>
       {signature.imageUrl ? (
-        <Image src={signature.imageUrl} alt={`Signature of ${signature.name}`} h={70} w="auto" fit="contain" bg="white" radius="sm" style={{ alignSelf: 'flex-start', border: '1px solid var(--mantine-color-default-border)' }} />
+        <Image
+          src={signature.imageUrl}
+          alt={`Signature of ${signature.name}`}
+          h={70}
+          w="auto"
+          fit="contain"
+          bg="white"
+          radius="sm"
+          style={{ alignSelf: 'flex-start', border: '1px solid var(--mantine-color-default-border)' }}
+        />
       ) : (
         <Text ff="serif" fs="italic" fz="xl">
           {signature.name}
@@ -111,7 +124,10 @@ function ReportBody({ r }: { r: Dvir }) {
             Items inspected
           </Title>
           {/* The unit column only when trailers were inspected too: a phone then keeps the form without scrolling. */}
-          <Table.ScrollContainer minWidth={withTrailers ? 480 : 0} scrollAreaProps={{ viewportProps: { tabIndex: 0, role: 'region', 'aria-label': 'Items inspected table' } }}>
+          <Table.ScrollContainer
+            minWidth={withTrailers ? 480 : 0}
+            scrollAreaProps={{ viewportProps: { tabIndex: 0, role: 'region', 'aria-label': 'Items inspected table' } }}
+          >
             <Table verticalSpacing={6} aria-label="Items inspected" striped>
               <Table.Thead>
                 <Table.Tr>

@@ -114,7 +114,12 @@ function Reports({ params, set }: { params: URLSearchParams; set: (patch: Record
       emptyDescription="Drivers sign their pre-trip and post-trip inspections on their phone; the reports show here."
       toolbar={
         <Group gap="xs" wrap="wrap">
-          <NativeSelect aria-label="Unit" value={params.get('assetId') ?? ''} onChange={(e) => set({ assetId: e.currentTarget.value })} data={[{ value: '', label: 'Every unit' }, ...unitOptions(vehicles)]} />
+          <NativeSelect
+            aria-label="Unit"
+            value={params.get('assetId') ?? ''}
+            onChange={(e) => set({ assetId: e.currentTarget.value })}
+            data={[{ value: '', label: 'Every unit' }, ...unitOptions(vehicles)]}
+          />
           <NativeSelect
             aria-label="Driver"
             value={params.get('driverId') ?? ''}
@@ -127,7 +132,11 @@ function Reports({ params, set }: { params: URLSearchParams; set: (patch: Record
             aria-label="Defects"
             value={hasDefects ?? ''}
             onChange={(e) => set({ hasDefects: e.currentTarget.value })}
-            data={[{ value: '', label: 'With or without defects' }, { value: 'true', label: 'With defects' }, { value: 'false', label: 'Without defects' }]}
+            data={[
+              { value: '', label: 'With or without defects' },
+              { value: 'true', label: 'With defects' },
+              { value: 'false', label: 'Without defects' },
+            ]}
           />
         </Group>
       }
@@ -141,7 +150,16 @@ function DueList({ date, onDate }: { date: string | null; onDate: (d: string | n
   const [groupId, groupSelect] = useGroupFilter();
   const list = useInspectionsDue({ page: state.page, size: state.size, date: day, groupId });
   const columns: TableColumn<InspectionDue>[] = [
-    { key: 'unitNumber', header: 'Unit', primary: true, render: (d) => <Text size="sm" fw={600}>{d.unitNumber}</Text> },
+    {
+      key: 'unitNumber',
+      header: 'Unit',
+      primary: true,
+      render: (d) => (
+        <Text size="sm" fw={600}>
+          {d.unitNumber}
+        </Text>
+      ),
+    },
     { key: 'driver', header: 'Driver', render: (d) => d.driver?.name ?? '—' },
     { key: 'lastReportAt', header: 'Last report', render: (d) => (d.lastReportAt ? formatDateTime(d.lastReportAt) : 'Never') },
   ];

@@ -55,7 +55,17 @@ export default function SchedulesPage() {
     s.assetId ? (vehicles.find((v) => v.id === s.assetId)?.unitNumber ?? 'A vehicle') : `Group ${groups.find((g) => g.id === s.groupId)?.name ?? ''}`.trim();
 
   const columns: TableColumn<MaintenanceSchedule>[] = [
-    { key: 'name', header: 'Schedule', sortable: true, primary: true, render: (s) => <Text size="sm" fw={600}>{s.name}</Text> },
+    {
+      key: 'name',
+      header: 'Schedule',
+      sortable: true,
+      primary: true,
+      render: (s) => (
+        <Text size="sm" fw={600}>
+          {s.name}
+        </Text>
+      ),
+    },
     { key: 'covers', header: 'Vehicle or group', render: covers },
     { key: 'intervals', header: 'Interval', render: (s) => intervalsText(s, units) },
     ...(canEdit
@@ -66,7 +76,14 @@ export default function SchedulesPage() {
             align: 'right' as const,
             render: (s: MaintenanceSchedule) => (
               <Group gap={4} justify="flex-end" wrap="nowrap">
-                <ActionIcon variant="subtle" aria-label={`Edit schedule ${s.name}`} onClick={(e) => { e.stopPropagation(); setEditing(s); }}>
+                <ActionIcon
+                  variant="subtle"
+                  aria-label={`Edit schedule ${s.name}`}
+                  onClick={(e) => {
+                    e.stopPropagation();
+                    setEditing(s);
+                  }}
+                >
                   <IconPencil size={16} />
                 </ActionIcon>
                 <ActionIcon
@@ -75,7 +92,12 @@ export default function SchedulesPage() {
                   aria-label={`Delete schedule ${s.name}`}
                   onClick={async (e) => {
                     e.stopPropagation();
-                    if (await confirmAction({ title: `Delete schedule “${s.name}”?`, message: 'Its vehicles no longer come due under it. Work orders stay; the activity log keeps a record.' })) {
+                    if (
+                      await confirmAction({
+                        title: `Delete schedule “${s.name}”?`,
+                        message: 'Its vehicles no longer come due under it. Work orders stay; the activity log keeps a record.',
+                      })
+                    ) {
                       remove.mutate(s.id, { onSuccess: () => notify({ type: 'success', title: `Schedule ${s.name} deleted`, timeout: 4000 }) });
                     }
                   }}
@@ -117,7 +139,13 @@ export default function SchedulesPage() {
         emptyTitle="No maintenance schedules"
         emptyDescription="Add one such as “Oil change every 25,000” for a vehicle or a whole group."
       />
-      <Modal opened={editing !== null} onClose={() => setEditing(null)} title={editing === 'new' ? 'Add maintenance schedule' : `Edit ${editing?.name ?? ''}`} size="lg" closeButtonProps={{ 'aria-label': 'Close' }}>
+      <Modal
+        opened={editing !== null}
+        onClose={() => setEditing(null)}
+        title={editing === 'new' ? 'Add maintenance schedule' : `Edit ${editing?.name ?? ''}`}
+        size="lg"
+        closeButtonProps={{ 'aria-label': 'Close' }}
+      >
         {editing !== null && <ScheduleForm schedule={editing === 'new' ? null : editing} groups={groups} onClose={() => setEditing(null)} />}
       </Modal>
     </>
@@ -195,7 +223,14 @@ function ScheduleForm({ schedule: s, groups, onClose }: { schedule: MaintenanceS
           ]}
         />
         {kind === 'asset' ? (
-          <NativeSelect label="Vehicle" required value={assetId} onChange={(e) => setAssetId(e.currentTarget.value)} data={[{ value: '', label: 'Choose a vehicle' }, ...unitOptions(vehicles)]} error={errors.target} />
+          <NativeSelect
+            label="Vehicle"
+            required
+            value={assetId}
+            onChange={(e) => setAssetId(e.currentTarget.value)}
+            data={[{ value: '', label: 'Choose a vehicle' }, ...unitOptions(vehicles)]}
+            error={errors.target}
+          />
         ) : (
           <NativeSelect
             label="Group"
@@ -207,13 +242,34 @@ function ScheduleForm({ schedule: s, groups, onClose }: { schedule: MaintenanceS
             error={errors.target}
           />
         )}
-        <TextInput label="Name" required maxLength={200} placeholder="Oil change, annual inspection…" value={name} onChange={(e) => setName(e.currentTarget.value)} error={errors.name} data-autofocus />
+        <TextInput
+          label="Name"
+          required
+          maxLength={200}
+          placeholder="Oil change, annual inspection…"
+          value={name}
+          onChange={(e) => setName(e.currentTarget.value)}
+          error={errors.name}
+          data-autofocus
+        />
         <Text size="sm" fw={500}>
           Due every (at least one; the first reached comes due)
         </Text>
         <SimpleGrid cols={{ base: 1, xs: 3 }} spacing="sm">
-          <TextInput label={`Every (${dist})`} inputMode="decimal" value={distance} onChange={(e) => setDistance(e.currentTarget.value)} error={errors.everyMiles} />
-          <TextInput label="Every (engine hours)" inputMode="decimal" value={hours} onChange={(e) => setHours(e.currentTarget.value)} error={errors.everyEngineHours} />
+          <TextInput
+            label={`Every (${dist})`}
+            inputMode="decimal"
+            value={distance}
+            onChange={(e) => setDistance(e.currentTarget.value)}
+            error={errors.everyMiles}
+          />
+          <TextInput
+            label="Every (engine hours)"
+            inputMode="decimal"
+            value={hours}
+            onChange={(e) => setHours(e.currentTarget.value)}
+            error={errors.everyEngineHours}
+          />
           <TextInput label="Every (days)" inputMode="numeric" value={days} onChange={(e) => setDays(e.currentTarget.value)} error={errors.everyDays} />
         </SimpleGrid>
         {errors.root && (

@@ -19,7 +19,11 @@ export default function MaintenanceSettingsPage() {
   const canFaults = useCan('MAINTENANCE_LIST');
   return (
     <>
-      <PageHeader title="Inspection items" description="What drivers report on at every inspection: the parts and accessories 49 CFR 396.11 lists, and your own items." breadcrumbs={[{ label: 'Maintenance', to: '/maintenance' }, { label: 'Inspection items' }]} />
+      <PageHeader
+        title="Inspection items"
+        description="What drivers report on at every inspection: the parts and accessories 49 CFR 396.11 lists, and your own items."
+        breadcrumbs={[{ label: 'Maintenance', to: '/maintenance' }, { label: 'Inspection items' }]}
+      />
       <MaintenanceTabs />
       <SimpleGrid cols={{ base: 1, md: 2 }} spacing="lg">
         <Paper withBorder radius="md" p="md">
@@ -63,7 +67,8 @@ function GroundingCodesPanel({ canEdit }: { canEdit: boolean }) {
         Grounding engine fault codes
       </Title>
       <Text size="sm" c="dimmed" mb="xs">
-        When a vehicle's engine reports one of these codes, a safety defect is opened on its own and the vehicle may not run until it is repaired. OBD-II codes (P0217) or J1939 SPNs, with a failure mode (100/1) or without (111: every failure mode).
+        When a vehicle's engine reports one of these codes, a safety defect is opened on its own and the vehicle may not run until it is repaired. OBD-II codes
+        (P0217) or J1939 SPNs, with a failure mode (100/1) or without (111: every failure mode).
       </Text>
       <DataState isLoading={q.isLoading} error={q.error} onRetry={() => void q.refetch()}>
         {q.data && <GroundingCodesForm key={q.data.codes.join(',')} initial={q.data.codes} canEdit={canEdit} />}
@@ -102,7 +107,15 @@ function GroundingCodesForm({ initial, canEdit }: { initial: string[]; canEdit: 
   return (
     <form onSubmit={(e) => void submit(e)} noValidate aria-label="Grounding codes form">
       <Stack gap="xs">
-        <TagsInput label="Codes" placeholder={codes.length ? 'Add a code' : 'P0217, 100/1, 111'} value={codes} onChange={setCodes} splitChars={[',', ' ', ';']} clearable maxTags={200} />
+        <TagsInput
+          label="Codes"
+          placeholder={codes.length ? 'Add a code' : 'P0217, 100/1, 111'}
+          value={codes}
+          onChange={setCodes}
+          splitChars={[',', ' ', ';']}
+          clearable
+          maxTags={200}
+        />
         {error && (
           <Alert color="red" variant="light" role="alert" py="xs">
             {error}
@@ -164,9 +177,21 @@ function ItemsForm({ initial, canEdit }: { initial: Item[]; canEdit: boolean }) 
         )}
         {items.map((item, i) => (
           <Group key={i} gap="xs" wrap="nowrap" align="center">
-            <TextInput aria-label={`Item ${i + 1}`} placeholder="Item name" value={item.name} maxLength={100} onChange={(e) => patch(i, { name: e.currentTarget.value })} style={{ flex: 1 }} />
+            <TextInput
+              aria-label={`Item ${i + 1}`}
+              placeholder="Item name"
+              value={item.name}
+              maxLength={100}
+              onChange={(e) => patch(i, { name: e.currentTarget.value })}
+              style={{ flex: 1 }}
+            />
             <Checkbox label="Trailers too" checked={item.trailer} onChange={(e) => patch(i, { trailer: e.currentTarget.checked })} />
-            <ActionIcon variant="subtle" color="red" aria-label={`Remove item ${item.name || i + 1}`} onClick={() => setItems((xs) => xs.filter((_, n) => n !== i))}>
+            <ActionIcon
+              variant="subtle"
+              color="red"
+              aria-label={`Remove item ${item.name || i + 1}`}
+              onClick={() => setItems((xs) => xs.filter((_, n) => n !== i))}
+            >
               <IconTrash size={16} />
             </ActionIcon>
           </Group>
@@ -177,7 +202,12 @@ function ItemsForm({ initial, canEdit }: { initial: Item[]; canEdit: boolean }) 
           </Alert>
         )}
         <Group justify="space-between" mt="xs">
-          <Button variant="default" leftSection={<IconPlus size={16} />} onClick={() => setItems((xs) => [...xs, { name: '', trailer: false }])} disabled={items.length >= 50}>
+          <Button
+            variant="default"
+            leftSection={<IconPlus size={16} />}
+            onClick={() => setItems((xs) => [...xs, { name: '', trailer: false }])}
+            disabled={items.length >= 50}
+          >
             Add item
           </Button>
           <Button type="submit" loading={save.isPending}>

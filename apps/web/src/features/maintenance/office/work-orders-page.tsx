@@ -14,7 +14,16 @@ import { useZodForm } from '../../../lib/form.ts';
 import { notify } from '../../../lib/notifications-store.ts';
 import { showServerError, useCan } from '../../../lib/registry-api.ts';
 import { useTableState } from '../../../lib/table-state.ts';
-import { deleteWorkOrder, saveWorkOrder, useDefects, useMaintenanceMutation, useOrgCurrency, useSchedules, useWorkOrder, useWorkOrders } from '../maintenance-api.ts';
+import {
+  deleteWorkOrder,
+  saveWorkOrder,
+  useDefects,
+  useMaintenanceMutation,
+  useOrgCurrency,
+  useSchedules,
+  useWorkOrder,
+  useWorkOrders,
+} from '../maintenance-api.ts';
 import { WORK_ORDER_STATUS_LABEL, WorkOrderStatusBadge, unitOptions, useUnits500 } from './common.tsx';
 import { MaintenanceTabs } from './maintenance-tabs.tsx';
 
@@ -47,7 +56,13 @@ export default function WorkOrdersPage() {
   }, [params, setParams]);
 
   const del = async (w: WorkOrder) => {
-    if (!(await confirmAction({ title: `Delete work order “${w.title}”?`, message: `Its defects on ${w.asset.unitNumber} are unlinked and stay as they are; the activity log keeps a record.` }))) return;
+    if (
+      !(await confirmAction({
+        title: `Delete work order “${w.title}”?`,
+        message: `Its defects on ${w.asset.unitNumber} are unlinked and stay as they are; the activity log keeps a record.`,
+      }))
+    )
+      return;
     try {
       await remove.mutateAsync(w.id);
       notify({ type: 'success', title: 'Work order deleted', timeout: 4000 });
@@ -58,7 +73,17 @@ export default function WorkOrdersPage() {
   };
 
   const columns: TableColumn<WorkOrder>[] = [
-    { key: 'title', header: 'Work order', sortable: true, primary: true, render: (w) => <Text size="sm" fw={600}>{w.title}</Text> },
+    {
+      key: 'title',
+      header: 'Work order',
+      sortable: true,
+      primary: true,
+      render: (w) => (
+        <Text size="sm" fw={600}>
+          {w.title}
+        </Text>
+      ),
+    },
     { key: 'unit', header: 'Unit', render: (w) => w.asset.unitNumber },
     { key: 'status', header: 'Status', sortable: true, render: (w) => <WorkOrderStatusBadge status={w.status} /> },
     { key: 'assignee', header: 'Mechanic or shop', render: (w) => w.assignee ?? '—' },
@@ -121,12 +146,31 @@ export default function WorkOrdersPage() {
   );
 }
 
-function WorkOrderDrawer({ id, create, onClose, onCreated, onDelete }: { id: string | null; create: { assetId?: string; scheduleId?: string; title?: string } | null; onClose: () => void; onCreated: (w: WorkOrder) => void; onDelete: (w: WorkOrder) => void }) {
+function WorkOrderDrawer({
+  id,
+  create,
+  onClose,
+  onCreated,
+  onDelete,
+}: {
+  id: string | null;
+  create: { assetId?: string; scheduleId?: string; title?: string } | null;
+  onClose: () => void;
+  onCreated: (w: WorkOrder) => void;
+  onDelete: (w: WorkOrder) => void;
+}) {
   const one = useWorkOrder(create ? null : id);
   const canEdit = useCan('WORK_ORDER_UPDATE');
   const w = one.data;
   return (
-    <Drawer opened={!!id || !!create} onClose={onClose} position="right" size="lg" title={create ? 'New work order' : w ? `Work order: ${w.asset.unitNumber}` : 'Work order'} closeButtonProps={{ 'aria-label': 'Close' }}>
+    <Drawer
+      opened={!!id || !!create}
+      onClose={onClose}
+      position="right"
+      size="lg"
+      title={create ? 'New work order' : w ? `Work order: ${w.asset.unitNumber}` : 'Work order'}
+      closeButtonProps={{ 'aria-label': 'Close' }}
+    >
       {create ? (
         <WorkOrderForm key="new" order={null} prefill={create} onDone={onCreated} onCancel={onClose} />
       ) : (
@@ -157,7 +201,17 @@ const FIELDS = ['assetId', 'title', 'description', 'status', 'defectIds', 'assig
 const num = (v: unknown) => (v === '' || v === null || v === undefined ? null : Number(v));
 const orNull = (v: unknown) => (v === '' || v === undefined ? null : v);
 
-function WorkOrderForm({ order: w, prefill, onDone, onCancel }: { order: WorkOrder | null; prefill: { assetId?: string; scheduleId?: string; title?: string }; onDone: (w: WorkOrder) => void; onCancel: () => void }) {
+function WorkOrderForm({
+  order: w,
+  prefill,
+  onDone,
+  onCancel,
+}: {
+  order: WorkOrder | null;
+  prefill: { assetId?: string; scheduleId?: string; title?: string };
+  onDone: (w: WorkOrder) => void;
+  onCancel: () => void;
+}) {
   const canEdit = useCan('WORK_ORDER_UPDATE');
   const currency = useOrgCurrency();
   const units = useUnits500();
@@ -214,8 +268,20 @@ function WorkOrderForm({ order: w, prefill, onDone, onCancel }: { order: WorkOrd
             disabled={ro || !!w}
           />
           <TextInput label="Title" required maxLength={200} {...form.register('title')} error={err('title')} data-autofocus />
-          <NativeSelect label="Status" data={WORK_ORDER_STATUSES.map((s) => ({ value: s, label: WORK_ORDER_STATUS_LABEL[s] }))} {...form.register('status')} error={err('status')} />
-          <Textarea label="Description" autosize minRows={2} maxLength={4000} {...form.register('description', { setValueAs: orNull })} error={err('description')} />
+          <NativeSelect
+            label="Status"
+            data={WORK_ORDER_STATUSES.map((s) => ({ value: s, label: WORK_ORDER_STATUS_LABEL[s] }))}
+            {...form.register('status')}
+            error={err('status')}
+          />
+          <Textarea
+            label="Description"
+            autosize
+            minRows={2}
+            maxLength={4000}
+            {...form.register('description', { setValueAs: orNull })}
+            error={err('description')}
+          />
           <Checkbox.Group
             label="Defects"
             description={assetId ? (candidates.length ? 'The defects this order repairs' : 'No open defect on this unit') : 'Choose a unit first'}
@@ -225,7 +291,11 @@ function WorkOrderForm({ order: w, prefill, onDone, onCancel }: { order: WorkOrd
           >
             <Stack gap={6} mt={6}>
               {candidates.map((d) => (
-                <Checkbox key={d.id} value={d.id} label={`${d.label}${d.note ? `: ${d.note}` : ''}${d.safety ? ' (safety)' : ''}${d.status !== 'OPEN' ? ' · certified' : ''}`} />
+                <Checkbox
+                  key={d.id}
+                  value={d.id}
+                  label={`${d.label}${d.note ? `: ${d.note}` : ''}${d.safety ? ' (safety)' : ''}${d.status !== 'OPEN' ? ' · certified' : ''}`}
+                />
               ))}
             </Stack>
           </Checkbox.Group>
@@ -237,7 +307,9 @@ function WorkOrderForm({ order: w, prefill, onDone, onCancel }: { order: WorkOrd
           </SimpleGrid>
           <NativeSelect
             label="Maintenance schedule"
-            description={status === 'DONE' ? 'Done, the order restarts this schedule for the vehicle' : 'When done, the order restarts this schedule for the vehicle'}
+            description={
+              status === 'DONE' ? 'Done, the order restarts this schedule for the vehicle' : 'When done, the order restarts this schedule for the vehicle'
+            }
             data={[{ value: '', label: 'None' }, ...(schedules.data?.content ?? []).map((s) => ({ value: s.id, label: s.name }))]}
             value={scheduleId ?? ''}
             onChange={(e) => form.setValue('scheduleId', e.currentTarget.value || null, { shouldDirty: true })}

@@ -1,6 +1,12 @@
 import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import type {
-  CreateOrganizationInput, Organization, OrganizationAccountInput, OrganizationSettingsValues, OrganizationSummary, Page, PageQuery,
+  CreateOrganizationInput,
+  Organization,
+  OrganizationAccountInput,
+  OrganizationSettingsValues,
+  OrganizationSummary,
+  Page,
+  PageQuery,
 } from '@fleet/api-contract';
 import { api } from '../../../lib/api-client.ts';
 import { orgPathFor } from '../../../lib/org-path.ts';

@@ -34,19 +34,22 @@ export const allRolesQuery = (orgId: string) => rolesQuery(orgId, { page: 0, siz
 
 function useInvalidate(orgId: string) {
   const qc = useQueryClient();
-  return () =>
-    Promise.all([qc.invalidateQueries({ queryKey: userAdminKeys.users(orgId) }), qc.invalidateQueries({ queryKey: userAdminKeys.roles(orgId) })]);
+  return () => Promise.all([qc.invalidateQueries({ queryKey: userAdminKeys.users(orgId) }), qc.invalidateQueries({ queryKey: userAdminKeys.roles(orgId) })]);
 }
 
 export function useInviteUser(orgId: string) {
   const invalidate = useInvalidate(orgId);
-  return useMutation({ mutationFn: (input: InviteUserInput) => api<User>(orgPathFor(orgId, '/users'), { method: 'POST', body: input }), onSuccess: invalidate });
+  return useMutation({
+    mutationFn: (input: InviteUserInput) => api<User>(orgPathFor(orgId, '/users'), { method: 'POST', body: input }),
+    onSuccess: invalidate,
+  });
 }
 
 export function useUpdateUser(orgId: string) {
   const invalidate = useInvalidate(orgId);
   return useMutation({
-    mutationFn: ({ userId, input }: { userId: string; input: UpdateUserInput }) => api<User>(orgPathFor(orgId, `/users/${userId}`), { method: 'PUT', body: input }),
+    mutationFn: ({ userId, input }: { userId: string; input: UpdateUserInput }) =>
+      api<User>(orgPathFor(orgId, `/users/${userId}`), { method: 'PUT', body: input }),
     onSuccess: invalidate,
   });
 }

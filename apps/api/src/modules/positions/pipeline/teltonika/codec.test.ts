@@ -4,7 +4,8 @@ import { TeltonikaFrameSplitter } from './frames.ts';
 
 // Teltonika's own protocol examples (wiki.teltonika-gps.com, "Codec"): one codec 8 and one codec 8E packet.
 const WIKI_CODEC_8 = '000000000000003608010000016B40D8EA30010000000000000000000000000000000105021503010101425E0F01F10000601A014E0000000000000000010000C7CF';
-const WIKI_CODEC_8E = '000000000000004A8E010000016B412CEE000100000000000000000000000000000000010005000100010100010011001D00010010015E2C880002000B000000003544C87A000E000000001DD7E06A00000100002994';
+const WIKI_CODEC_8E =
+  '000000000000004A8E010000016B412CEE000100000000000000000000000000000000010005000100010100010011001D00010010015E2C880002000B000000003544C87A000E000000001DD7E06A00000100002994';
 
 function record(over: Partial<AvlRecord> = {}): AvlRecord {
   return {
@@ -60,8 +61,24 @@ describe('Teltonika codec', () => {
 
   it('round-trips records through codec 8, negative coordinates and all value widths included', () => {
     const records = [
-      record({ io: new Map<number, number | bigint | Buffer>([[239, 1], [240, 0], [66, 12_845], [16, 123_456_789], [78, 0xfedcba9876543210n]]) }),
-      record({ timestamp: Date.UTC(2026, 10, 25, 9, 30, 30), priority: 2, longitude: 151.2092955, latitude: -33.8688197, altitude: -12, eventIoId: 239, io: new Map([[239, 0]]) }),
+      record({
+        io: new Map<number, number | bigint | Buffer>([
+          [239, 1],
+          [240, 0],
+          [66, 12_845],
+          [16, 123_456_789],
+          [78, 0xfedcba9876543210n],
+        ]),
+      }),
+      record({
+        timestamp: Date.UTC(2026, 10, 25, 9, 30, 30),
+        priority: 2,
+        longitude: 151.2092955,
+        latitude: -33.8688197,
+        altitude: -12,
+        eventIoId: 239,
+        io: new Map([[239, 0]]),
+      }),
     ];
     const frame = encodeAvlPacket(0x08, records);
     expect(frame.readUInt8(8)).toBe(8);
@@ -121,7 +138,11 @@ describe('Teltonika frame splitter', () => {
     const oneByOne = new TeltonikaFrameSplitter();
     const got = [];
     for (const byte of stream) got.push(...oneByOne.push(Buffer.from([byte])));
-    expect(got).toEqual([{ kind: 'imei', imei: '356307042441013' }, { kind: 'avl', frame: a }, { kind: 'avl', frame: b }]);
+    expect(got).toEqual([
+      { kind: 'imei', imei: '356307042441013' },
+      { kind: 'avl', frame: a },
+      { kind: 'avl', frame: b },
+    ]);
     expect(oneByOne.pending).toBe(0);
 
     const atOnce = new TeltonikaFrameSplitter();
@@ -129,7 +150,10 @@ describe('Teltonika frame splitter', () => {
   });
 
   it('refuses a frame over the size limit before it arrives, and garbage', () => {
-    const big = encodeAvlPacket(0x8e, Array.from({ length: 40 }, () => record({ io: new Map([[256, Buffer.alloc(200)]]) })));
+    const big = encodeAvlPacket(
+      0x8e,
+      Array.from({ length: 40 }, () => record({ io: new Map([[256, Buffer.alloc(200)]]) })),
+    );
     expect(() => new TeltonikaFrameSplitter(1024).push(big.subarray(0, 8))).toThrow(TeltonikaFrameError);
     expect(() => new TeltonikaFrameSplitter().push(Buffer.from('0000ffff00000000', 'hex'))).toThrow(TeltonikaFrameError);
   });

@@ -77,7 +77,8 @@ type IoValue = number | bigint | Buffer;
 function widthOf(value: IoValue, id: number): 1 | 2 | 4 | 8 | 0 {
   if (Buffer.isBuffer(value)) return 0;
   if (typeof value === 'bigint') return 8;
-  if (!Number.isInteger(value) || value < 0 || value > Number.MAX_SAFE_INTEGER) throw new RangeError(`IO element ${id}: ${value} is not an unsigned integer (pass a bigint for 8-byte two's complement values)`);
+  if (!Number.isInteger(value) || value < 0 || value > Number.MAX_SAFE_INTEGER)
+    throw new RangeError(`IO element ${id}: ${value} is not an unsigned integer (pass a bigint for 8-byte two's complement values)`);
   return value <= 0xff ? 1 : value <= 0xffff ? 2 : value <= 0xffffffff ? 4 : 8;
 }
 

@@ -31,13 +31,28 @@ describe('Teltonika IO map', () => {
       engineHours: 1.5,
       vehicleOdometer: 4_000_000_000,
       vin: 'WV1ZZZ2EZ86015388',
-      io: { '239': 1, '240': 0, '66': 12_845, '102': 90, '87': 4_000_000_000, '256': Buffer.from('WV1ZZZ2EZ86015388\u0000\u0000', 'latin1').toString('hex'), '11': 'ffffffffffffffff', '999': 7 },
+      io: {
+        '239': 1,
+        '240': 0,
+        '66': 12_845,
+        '102': 90,
+        '87': 4_000_000_000,
+        '256': Buffer.from('WV1ZZZ2EZ86015388\u0000\u0000', 'latin1').toString('hex'),
+        '11': 'ffffffffffffffff',
+        '999': 7,
+      },
     });
   });
 
   it("maps a real CAN adapter's frame (Traccar's line 55): ignition, movement, voltage, GNSS odometer, VIN", () => {
     const r = decodeAvlPacket(Buffer.from(TRACCAR_FRAMES.find((f) => f.line === 55)!.hex, 'hex')).records[0]!;
-    expect(ioAttributes(r.io, TELTONIKA_DEFAULT_IO_MAP)).toMatchObject({ ignition: true, motion: true, power: 14.304, gpsOdometer: 41_397, vin: 'WV1ZZZ2EZ86015388' });
+    expect(ioAttributes(r.io, TELTONIKA_DEFAULT_IO_MAP)).toMatchObject({
+      ignition: true,
+      motion: true,
+      power: 14.304,
+      gpsOdometer: 41_397,
+      vin: 'WV1ZZZ2EZ86015388',
+    });
   });
 
   it("reads a real FMB frame's Fault Codes (281, Traccar's line 55) through Teltonika's default map", () => {

@@ -23,7 +23,11 @@ function rawValue(v: number | bigint | Buffer): number | string {
 
 /** Printable ASCII of a byte value (a VIN), without the NUL padding some adapters add. */
 function text(v: number | bigint | Buffer): string {
-  if (Buffer.isBuffer(v)) return v.toString('latin1').replace(/[^\x20-\x7e]/g, '').trim();
+  if (Buffer.isBuffer(v))
+    return v
+      .toString('latin1')
+      .replace(/[^\x20-\x7e]/g, '')
+      .trim();
   return String(v);
 }
 
@@ -37,7 +41,9 @@ function numberOf(v: number | bigint | Buffer): number | null {
 
 type Kind = 'boolean' | 'number' | 'text' | 'bytes';
 /** The kind of each attribute a map may name: the engine's, the engine faults' (decision 0191) and driver safety's (0194). */
-const KINDS = new Map<string, Kind>([...Object.entries(ENGINE_ATTRIBUTES), ...Object.entries(FAULT_ATTRIBUTES), ...Object.entries(SAFETY_ATTRIBUTES)].map(([n, a]) => [n, a.kind]));
+const KINDS = new Map<string, Kind>(
+  [...Object.entries(ENGINE_ATTRIBUTES), ...Object.entries(FAULT_ATTRIBUTES), ...Object.entries(SAFETY_ATTRIBUTES)].map(([n, a]) => [n, a.kind]),
+);
 
 /** Named attributes (per `map`) and the raw elements under `io`. */
 export function ioAttributes(io: RawIo, map: IoMap): Record<string, unknown> {

@@ -1,8 +1,22 @@
-import { sql } from 'drizzle-orm';
-import { DEFAULT_SAFETY_SETTINGS, safetySettingsSchema, type SafetySettings } from '@fleet/api-contract';
+import { and, eq, sql, type SQL } from 'drizzle-orm';
+import {
+  DEFAULT_SAFETY_SETTINGS,
+  SAFETY_STATUSES_OUT_OF_SCORE,
+  SPEEDING_BANDS,
+  safetySettingsSchema,
+  type SafetyEventHistory,
+  type SafetyEventType,
+  type SafetyGroupBy,
+  type SafetySettings,
+  type SpeedingBand,
+  type safetyEventListQuery,
+} from '@fleet/api-contract';
+import type { z } from 'zod';
 import type { DbOrTx } from '../../db/client.ts';
 import { rowsOf } from '../../db/sql/rows.ts';
-import { safetyMarks } from '../../db/schema/index.ts';
+import { assets, drivers, roles, safetyEvents, safetyMarks, safetySettings, users } from '../../db/schema/index.ts';
+import { likePattern, orderBy } from '../../http/paging.ts';
+import type { ScoredEvent } from './score.ts';
 import type { EventDraft, SafetyFix } from './safety-machine.ts';
 import { SIGNAL_KEYS, signalsOf } from './signals.ts';
 
@@ -251,4 +265,365 @@ export async function vehiclesBehindMarks(db: DbOrTx): Promise<Array<{ assetId: 
 /** The organization's yards (idling there is left out when the settings say so) and its vehicles' names. */
 export async function readYards(db: DbOrTx, orgId: string): Promise<Array<{ id: string; geometry: unknown; radius_m: number | null }>> {
   return rowsOf(await db.execute(sql`select id, geometry, radius_m from places where organization_id = ${orgId} and category = 'YARD'`));
+}
+
+// ---------------------------------------------------------------------------------------------------
+// The office's reads and writes (decision 0255): the inbox, an event and its review, the scores'
+// totals, the settings. safety.service.ts holds the rules and the wording; these hold the statements.
+
+type ListQuery = z.output<typeof safetyEventListQuery>;
+type EventRow = typeof safetyEvents.$inferSelect;
+
+/** An event with the names the office shows beside it (vehicle, driver, coach). */
+export interface Named {
+  row: EventRow;
+  assetName: string | null;
+  driverFirst: string | null;
+  driverLast: string | null;
+  coachFirst: string | null;
+  coachLast: string | null;
+  coachEmail: string | null;
+}
+
+const SEVERITY_RANK = sql`case ${safetyEvents.severity} when 'CRITICAL' then 4 when 'HIGH' then 3 when 'MEDIUM' then 2 else 1 end`;
+
+const coach = sql`coach`;
+const selection = {
+  row: safetyEvents,
+  assetName: assets.unitNumber,
+  driverFirst: drivers.firstName,
+  driverLast: drivers.lastName,
+  coachFirst: sql<string | null>`${coach}.first_name`,
+  coachLast: sql<string | null>`${coach}.last_name`,
+  coachEmail: sql<string | null>`${coach}.email`,
+};
+
+function named(db: DbOrTx) {
+  return db
+    .select(selection)
+    .from(safetyEvents)
+    .leftJoin(assets, and(eq(assets.id, safetyEvents.assetId), eq(assets.organizationId, safetyEvents.organizationId)))
+    .leftJoin(drivers, and(eq(drivers.id, safetyEvents.driverId), eq(drivers.organizationId, safetyEvents.organizationId)))
+    .leftJoin(sql`users as coach`, sql`coach.id = ${safetyEvents.coachId} and coach.organization_id = ${safetyEvents.organizationId}`);
+}
+
+function groupFilter(orgId: string, groupId: string): SQL {
+  return sql`(${safetyEvents.assetId} in (select asset_id from group_assets where organization_id = ${orgId} and group_id = ${groupId})
+    or ${safetyEvents.driverId} in (select member_id from group_members where organization_id = ${orgId} and group_id = ${groupId} and member_type = 'DRIVER'))`;
+}
+
+const SORTS = {
+  severity: SEVERITY_RANK,
+  startedAt: safetyEvents.startedAt,
+  type: safetyEvents.type,
+  status: safetyEvents.status,
+  durationS: sql`${safetyEvents.endedAt} - ${safetyEvents.startedAt}`,
+};
+
+function listFilters(orgId: string, q: Omit<ListQuery, 'page' | 'size' | 'sort'>, driverId?: string): SQL | undefined {
+  return and(
+    eq(safetyEvents.organizationId, orgId),
+    q.from ? sql`${safetyEvents.startedAt} >= ${q.from}::timestamptz` : undefined,
+    q.to ? sql`${safetyEvents.startedAt} < ${q.to}::timestamptz` : undefined,
+    (driverId ?? q.driverId) ? eq(safetyEvents.driverId, (driverId ?? q.driverId)!) : undefined,
+    q.assetId ? eq(safetyEvents.assetId, q.assetId) : undefined,
+    q.groupId ? groupFilter(orgId, q.groupId) : undefined,
+    q.type?.length
+      ? sql`${safetyEvents.type} in (${sql.join(
+          q.type.map((t) => sql`${t}`),
+          sql`, `,
+        )})`
+      : undefined,
+    q.status?.length
+      ? sql`${safetyEvents.status} in (${sql.join(
+          q.status.map((t) => sql`${t}`),
+          sql`, `,
+        )})`
+      : undefined,
+    q.severity?.length
+      ? sql`${safetyEvents.severity} in (${sql.join(
+          q.severity.map((t) => sql`${t}`),
+          sql`, `,
+        )})`
+      : undefined,
+    q.search
+      ? sql`(${assets.unitNumber} ilike ${likePattern(q.search)} or (${drivers.firstName} || ' ' || ${drivers.lastName}) ilike ${likePattern(q.search)})`
+      : undefined,
+  );
+}
+
+/** A page of the organization's events and how many match (two statements), severity first then newest unless `sort` says otherwise. */
+export async function readEventPage(db: DbOrTx, orgId: string, q: ListQuery): Promise<{ total: number; rows: Named[] }> {
+  const where = listFilters(orgId, q);
+  const [total] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(safetyEvents)
+    .leftJoin(assets, and(eq(assets.id, safetyEvents.assetId), eq(assets.organizationId, safetyEvents.organizationId)))
+    .leftJoin(drivers, and(eq(drivers.id, safetyEvents.driverId), eq(drivers.organizationId, safetyEvents.organizationId)))
+    .where(where);
+  const rows = await named(db)
+    .where(where)
+    .orderBy(...orderBy(q.sort, SORTS, sql`${SEVERITY_RANK} desc, ${safetyEvents.startedAt} desc`, sql`${safetyEvents.id}`))
+    .limit(q.size)
+    .offset(q.page * q.size);
+  return { total: Number(total?.n ?? 0), rows };
+}
+
+/** One event of the organization with its names. */
+export async function readNamedEvent(db: DbOrTx, orgId: string, eventId: string): Promise<Named | undefined> {
+  const [r] = await named(db).where(and(eq(safetyEvents.organizationId, orgId), eq(safetyEvents.id, eventId)));
+  return r;
+}
+
+/** The organization's events among `ids`, with their names. */
+export async function readNamedEvents(db: DbOrTx, orgId: string, ids: readonly string[]): Promise<Named[]> {
+  return named(db).where(
+    and(
+      eq(safetyEvents.organizationId, orgId),
+      sql`${safetyEvents.id} in (${sql.join(
+        ids.map((x) => sql`${x}::uuid`),
+        sql`, `,
+      )})`,
+    ),
+  );
+}
+
+/** A driver's events in the period but those dismissed: coaching asked first, then newest (200 at most). */
+export async function readDriverEvents(db: DbOrTx, orgId: string, driverId: string, from: string, to: string): Promise<Named[]> {
+  return named(db)
+    .where(
+      and(
+        eq(safetyEvents.organizationId, orgId),
+        eq(safetyEvents.driverId, driverId),
+        sql`${safetyEvents.startedAt} >= ${from}::timestamptz`,
+        sql`${safetyEvents.startedAt} < ${to}::timestamptz`,
+        sql`${safetyEvents.status} <> 'DISMISSED'`,
+      ),
+    )
+    .orderBy(sql`(${safetyEvents.status} = 'NEEDS_COACHING') desc, ${safetyEvents.startedAt} desc`)
+    .limit(200);
+}
+
+/** A user's name parts (any organization: the id comes from the signed-in actor). */
+export async function readUserNameParts(db: DbOrTx, userId: string): Promise<{ f: string | null; l: string | null; e: string } | undefined> {
+  const [u] = await db.select({ f: users.firstName, l: users.lastName, e: users.email }).from(users).where(eq(users.id, userId));
+  return u;
+}
+
+/**
+ * Who may coach (issue 66): an active user holding SAFETY_UPDATE, as the sign-in reads a role (an
+ * administrator holds every code, the built-in Driver role none of the office's). Joined with roles.
+ */
+const mayCoach = sql`${users.status} = 'ACTIVE' and (${users.role} = 'ADMIN' or (${roles.systemRole} is distinct from 'DRIVER' and 'SAFETY_UPDATE' = any(${roles.permissions})))`;
+
+/** The organization's users who may coach, by last name, first name, e-mail. */
+export async function readCoaches(db: DbOrTx, orgId: string): Promise<Array<{ id: string; first: string | null; last: string | null; email: string }>> {
+  return db
+    .select({ id: users.id, first: users.firstName, last: users.lastName, email: users.email })
+    .from(users)
+    .leftJoin(roles, eq(roles.id, users.roleId))
+    .where(and(eq(users.organizationId, orgId), mayCoach))
+    .orderBy(users.lastName, users.firstName, users.email);
+}
+
+/** The user `coachId` when they are the organization's and may coach. */
+export async function findCoach(db: DbOrTx, orgId: string, coachId: string): Promise<{ id: string } | undefined> {
+  const [c] = await db
+    .select({ id: users.id })
+    .from(users)
+    .leftJoin(roles, eq(roles.id, users.roleId))
+    .where(and(eq(users.id, coachId), eq(users.organizationId, orgId), mayCoach));
+  return c;
+}
+
+/** What a review, an acknowledgement or a dispute sets on an event (its history entry is appended). */
+export type EventChange = Partial<Pick<EventRow, 'status' | 'note' | 'coachId' | 'dueAt' | 'acknowledgedAt' | 'disputeNote' | 'disputedAt'>> & {
+  updatedAt: Date;
+};
+
+/** Sets `change` on the organization's event and appends `entry` to its history. */
+export async function updateEvent(db: DbOrTx, orgId: string, eventId: string, change: EventChange, entry: SafetyEventHistory): Promise<void> {
+  const { updatedAt, ...values } = change;
+  await db
+    .update(safetyEvents)
+    .set({ ...values, history: sql`${safetyEvents.history} || ${JSON.stringify([entry])}::jsonb`, updatedAt })
+    .where(and(eq(safetyEvents.organizationId, orgId), eq(safetyEvents.id, eventId)));
+}
+
+/** The driver record of a user in the organization. */
+export async function readDriverOfUser(db: DbOrTx, orgId: string, userId: string): Promise<{ id: string; f: string; l: string } | undefined> {
+  const [d] = await db
+    .select({ id: drivers.id, f: drivers.firstName, l: drivers.lastName })
+    .from(drivers)
+    .where(and(eq(drivers.organizationId, orgId), eq(drivers.userId, userId)));
+  return d;
+}
+
+const DAY = 86_400_000;
+const subjectKey = (groupBy: SafetyGroupBy) => (groupBy === 'driver' ? sql.raw('driver_id') : sql.raw('asset_id'));
+
+/**
+ * Each driver's (or vehicle's) distance (km) and driving time (s) in the period (trips by their
+ * start): the whole UTC days from the daily totals, the partial days at either end from the trips
+ * (decision 0199). One statement.
+ */
+export async function readSubjectTotals(
+  db: DbOrTx,
+  orgId: string,
+  groupBy: SafetyGroupBy,
+  from: number,
+  to: number,
+  only?: string,
+  groupId?: string,
+): Promise<Array<{ id: string; km: number | string; s: number | string }>> {
+  const key = subjectKey(groupBy);
+  const group = groupId
+    ? groupBy === 'driver'
+      ? sql`and driver_id in (select member_id from group_members where organization_id = ${orgId} and group_id = ${groupId} and member_type = 'DRIVER')`
+      : sql`and asset_id in (select asset_id from group_assets where organization_id = ${orgId} and group_id = ${groupId})`
+    : sql``;
+  const one = only ? sql`and ${key} = ${only}` : sql``;
+  const firstDay = Math.ceil(from / DAY) * DAY;
+  const lastDay = Math.floor(to / DAY) * DAY;
+  const trips = (a: number, b: number) =>
+    sql`select ${key} as id, sum(distance_m) as m, sum(extract(epoch from ended_at - started_at))::float8 as s from trips
+      where organization_id = ${orgId} and started_at >= ${iso(a)}::timestamptz and started_at < ${iso(b)}::timestamptz and ${key} is not null ${group} ${one} group by 1`;
+  const parts =
+    firstDay < lastDay
+      ? [
+          sql`select ${key} as id, sum(distance_m) as m, sum(driving_s) as s from safety_daily_totals
+            where organization_id = ${orgId} and day >= ${iso(firstDay).slice(0, 10)}::date and day < ${iso(lastDay).slice(0, 10)}::date and ${key} is not null ${group} ${one} group by 1`,
+          ...(from < firstDay ? [trips(from, firstDay)] : []),
+          ...(lastDay < to ? [trips(lastDay, to)] : []),
+        ]
+      : [trips(from, to)];
+  return rowsOf<{ id: string; km: number | string; s: number | string }>(
+    await db.execute(sql`select id, sum(m) / 1000 as km, sum(s) as s from (${sql.join(parts, sql` union all `)}) x group by id`),
+  );
+}
+
+/** The organization's active drivers (or vehicles), by id and name: `only` the one, `groupId` the group's. */
+export async function readSubjectNames(
+  db: DbOrTx,
+  orgId: string,
+  groupBy: SafetyGroupBy,
+  only?: string,
+  groupId?: string,
+): Promise<Array<{ id: string; name: string }>> {
+  return groupBy === 'driver'
+    ? rowsOf<{ id: string; name: string }>(
+        await db.execute(sql`select id, first_name || ' ' || last_name as name from drivers where organization_id = ${orgId} and status = 'ACTIVE' ${only ? sql`and id = ${only}` : sql``}
+            ${groupId ? sql`and id in (select member_id from group_members where organization_id = ${orgId} and group_id = ${groupId} and member_type = 'DRIVER')` : sql``}`),
+      )
+    : rowsOf<{ id: string; name: string }>(
+        await db.execute(sql`select id, unit_number as name from assets where organization_id = ${orgId} and type = 'VEHICLE' and status = 'ACTIVE' ${only ? sql`and id = ${only}` : sql``}
+            ${groupId ? sql`and id in (select asset_id from group_assets where organization_id = ${orgId} and group_id = ${groupId})` : sql``}`),
+      );
+}
+
+const OUT_SQL = sql.raw(SAFETY_STATUSES_OUT_OF_SCORE.map((x) => `'${x}'`).join(', '));
+const BAND_SUMS = sql.raw(
+  SPEEDING_BANDS.map(
+    (b) => `sum((band_seconds->>'${b}')::float8) filter (where status not in (${SAFETY_STATUSES_OUT_OF_SCORE.map((x) => `'${x}'`).join(', ')})) as "${b}"`,
+  ).join(', '),
+);
+
+/** Per driver (or vehicle), type and band: the events the score counts, those new, those to coach, and the seconds per speeding band. */
+export type TallyRow = { id: string; type: SafetyEventType; band: SpeedingBand | null; n: number | string; nw: number | string; nc: number | string } & Partial<
+  Record<SpeedingBand, number | string | null>
+>;
+
+/** The events of each driver (or vehicle) in the period counted by SQL per type and band (decision 0199). */
+export async function readTallies(db: DbOrTx, orgId: string, groupBy: SafetyGroupBy, from: number, to: number): Promise<TallyRow[]> {
+  const key = subjectKey(groupBy);
+  return rowsOf<TallyRow>(
+    await db.execute(sql`select ${key} as id, type, band, count(*) filter (where status not in (${OUT_SQL})) as n, count(*) filter (where status = 'NEW') as nw,
+        count(*) filter (where status = 'NEEDS_COACHING') as nc, ${BAND_SUMS}
+      from safety_events where organization_id = ${orgId} and started_at >= ${iso(from)}::timestamptz and started_at < ${iso(to)}::timestamptz and ${key} is not null
+      group by 1, 2, 3`),
+  );
+}
+
+/** An event as the score weighs it, with its driver (or vehicle) and start. */
+export interface ScoredEventRow extends ScoredEvent {
+  subject: string | null;
+  startedAt: number;
+}
+
+/** The events in the period (of `only` when given), as the score weighs them. */
+export async function readScoredEvents(db: DbOrTx, orgId: string, groupBy: SafetyGroupBy, from: number, to: number, only?: string): Promise<ScoredEventRow[]> {
+  const key = subjectKey(groupBy);
+  const rows = rowsOf<{
+    id: string;
+    s: string | null;
+    type: ScoredEvent['type'];
+    status: ScoredEvent['status'];
+    band: ScoredEvent['band'];
+    bs: ScoredEvent['bandSeconds'] | string | null;
+    t: number | string;
+  }>(
+    await db.execute(sql`select id, ${key} as s, type, status, band, band_seconds as bs, extract(epoch from started_at)::float8 * 1000 as t from safety_events
+      where organization_id = ${orgId} and started_at >= ${new Date(from).toISOString()}::timestamptz and started_at < ${new Date(to).toISOString()}::timestamptz ${only ? sql`and ${key} = ${only}` : sql``}`),
+  );
+  return rows.map((r) => ({
+    id: r.id,
+    subject: r.s,
+    type: r.type,
+    status: r.status,
+    band: r.band,
+    bandSeconds: typeof r.bs === 'string' ? (JSON.parse(r.bs) as ScoredEvent['bandSeconds']) : r.bs,
+    startedAt: Math.round(Number(r.t)),
+  }));
+}
+
+/** A driver's (or vehicle's) trips per UTC week from `from` to `to`: the week's start (ms), km and driving seconds. */
+export async function readWeeklyTrips(
+  db: DbOrTx,
+  orgId: string,
+  groupBy: SafetyGroupBy,
+  id: string,
+  from: number,
+  to: number,
+): Promise<Array<{ w: number | string; km: number | string; s: number | string }>> {
+  return rowsOf<{ w: number | string; km: number | string; s: number | string }>(
+    await db.execute(sql`select extract(epoch from date_trunc('week', started_at at time zone 'UTC'))::float8 * 1000 as w, sum(distance_m) / 1000 as km, sum(extract(epoch from ended_at - started_at)) as s
+      from trips where organization_id = ${orgId} and ${subjectKey(groupBy)} = ${id}
+      and started_at >= ${new Date(from).toISOString()}::timestamptz and started_at < ${new Date(to).toISOString()}::timestamptz group by 1`),
+  );
+}
+
+/** The dashboard's counts: events to review (idling only when `idlingWeight` > 0), coaching asked, coaching overdue. */
+export async function readOpenCounts(
+  db: DbOrTx,
+  orgId: string,
+  idlingWeight: number,
+  groupId?: string,
+): Promise<{ n: number | string; c: number | string; o: number | string } | undefined> {
+  const [c] = rowsOf<{ n: number | string; c: number | string; o: number | string }>(
+    await db.execute(sql`select count(*) filter (where status = 'NEW' and (type <> 'IDLING' or ${idlingWeight} > 0)) as n, count(*) filter (where status = 'NEEDS_COACHING') as c,
+      count(*) filter (where status = 'NEEDS_COACHING' and due_at < now()) as o from safety_events where organization_id = ${orgId}
+      ${groupId ? sql`and ${groupFilter(orgId, groupId)}` : sql``}`),
+  );
+  return c;
+}
+
+/** Which of `ids` are the organization's vehicles. */
+export async function organizationVehicleIds(db: DbOrTx, orgId: string, ids: readonly string[]): Promise<string[]> {
+  const found = rowsOf<{ id: string }>(
+    await db.execute(
+      sql`select id from assets where organization_id = ${orgId} and type = 'VEHICLE' and id in (${sql.join(
+        ids.map((x) => sql`${x}::uuid`),
+        sql`, `,
+      )})`,
+    ),
+  );
+  return found.map((f) => f.id);
+}
+
+/** Stores the organization's settings (inserted or replaced). */
+export async function writeSettings(db: DbOrTx, orgId: string, settings: SafetySettings): Promise<void> {
+  await db
+    .insert(safetySettings)
+    .values({ organizationId: orgId, settings, updatedAt: new Date() })
+    .onConflictDoUpdate({ target: safetySettings.organizationId, set: { settings, updatedAt: new Date() } });
 }

@@ -1,7 +1,5 @@
-import { and, eq, sql, type SQL } from 'drizzle-orm';
 import {
   DEFAULT_SAFETY_SETTINGS,
-  SAFETY_STATUSES_OUT_OF_SCORE,
   SPEEDING_BANDS,
   SAFETY_COACHING_DUE_DAYS,
   SAFETY_SOURCE_LABELS,
@@ -15,7 +13,6 @@ import {
   type SafetyEventBrief,
   type SafetyEventDetail,
   type SafetyEventHistory,
-  type SafetyEventType,
   type SafetyGroupBy,
   type SafetyScoreDetail,
   type SafetyScoreRow,
@@ -34,13 +31,33 @@ import { describeLocation } from '@fleet/geo/places';
 import { speedLimitIndex } from '@fleet/geo/speed-limits';
 import type { z } from 'zod';
 import type { DbOrTx } from '../../db/client.ts';
-import { assets, drivers, roles, safetyEvents, safetySettings, users } from '../../db/schema/index.ts';
-import { rowsOf } from '../../db/sql/rows.ts';
 import { invalidField, notFound } from '../../http/errors.ts';
-import { likePattern, orderBy, toPage } from '../../http/paging.ts';
+import { toPage } from '../../http/paging.ts';
 import { recordActivity } from '../activity-log/index.ts';
 import type { ReadScope, Scope } from '../auth/index.ts';
-import { readSettings, readTrace } from './safety.repository.ts';
+import {
+  findCoach,
+  organizationVehicleIds,
+  readCoaches,
+  readDriverEvents,
+  readDriverOfUser,
+  readEventPage,
+  readNamedEvent,
+  readNamedEvents,
+  readOpenCounts,
+  readScoredEvents,
+  readSettings,
+  readSubjectNames,
+  readSubjectTotals,
+  readTallies,
+  readTrace,
+  readUserNameParts,
+  readWeeklyTrips,
+  updateEvent,
+  writeSettings,
+  type Named,
+  type ScoredEventRow,
+} from './safety.repository.ts';
 import {
   addToTally,
   blankTally,
@@ -52,54 +69,21 @@ import {
   scoreOfTally,
   type ScoreResult,
   type ScoreTally,
-  type ScoredEvent,
 } from './score.ts';
 
 // Safety events, scores and coaching (issue 47, decisions 0194 and 0195): the inbox and an event with
 // its speed trace, the review (dismiss, needs coaching with a coach and a due date, coached,
 // recognised, defensive), the driver's acknowledgement and dispute, scores per driver or vehicle with
 // their formula, trend and events, the settings, and the dashboard's summary. Scores are computed on
-// read from the events and the trips, so an event's change changes the score at once.
+// read from the events and the trips, so an event's change changes the score at once. The statements
+// are in safety.repository.ts (decision 0255).
 
 type ListQuery = z.output<typeof safetyEventListQuery>;
 type Review = z.output<typeof safetyEventReviewSchema>;
 type PeriodQuery = z.output<typeof safetyPeriodQuery>;
 type ScoresQuery = z.output<typeof safetyScoresQuery>;
-type Row = typeof safetyEvents.$inferSelect;
 
 const DAY_MS = 86_400_000;
-const SEVERITY_RANK = sql`case ${safetyEvents.severity} when 'CRITICAL' then 4 when 'HIGH' then 3 when 'MEDIUM' then 2 else 1 end`;
-
-interface Named {
-  row: Row;
-  assetName: string | null;
-  driverFirst: string | null;
-  driverLast: string | null;
-  coachFirst: string | null;
-  coachLast: string | null;
-  coachEmail: string | null;
-}
-
-const coach = sql`coach`;
-const selection = {
-  row: safetyEvents,
-  assetName: assets.unitNumber,
-  driverFirst: drivers.firstName,
-  driverLast: drivers.lastName,
-  coachFirst: sql<string | null>`${coach}.first_name`,
-  coachLast: sql<string | null>`${coach}.last_name`,
-  coachEmail: sql<string | null>`${coach}.email`,
-};
-
-function named(db: DbOrTx) {
-  return db
-    .select(selection)
-    .from(safetyEvents)
-    .leftJoin(assets, and(eq(assets.id, safetyEvents.assetId), eq(assets.organizationId, safetyEvents.organizationId)))
-    .leftJoin(drivers, and(eq(drivers.id, safetyEvents.driverId), eq(drivers.organizationId, safetyEvents.organizationId)))
-    .leftJoin(sql`users as coach`, sql`coach.id = ${safetyEvents.coachId} and coach.organization_id = ${safetyEvents.organizationId}`);
-}
-
 const personName = (first: string | null, last: string | null, email?: string | null): string | null => {
   const n = [first, last].filter(Boolean).join(' ').trim();
   return n || email || null;
@@ -181,75 +165,19 @@ function periodOf(q: PeriodQuery, settings: SafetySettings, now = Date.now()): {
   return { from, to };
 }
 
-function groupFilter(orgId: string, groupId: string): SQL {
-  return sql`(${safetyEvents.assetId} in (select asset_id from group_assets where organization_id = ${orgId} and group_id = ${groupId})
-    or ${safetyEvents.driverId} in (select member_id from group_members where organization_id = ${orgId} and group_id = ${groupId} and member_type = 'DRIVER'))`;
-}
-
-const SORTS = {
-  severity: SEVERITY_RANK,
-  startedAt: safetyEvents.startedAt,
-  type: safetyEvents.type,
-  status: safetyEvents.status,
-  durationS: sql`${safetyEvents.endedAt} - ${safetyEvents.startedAt}`,
-};
-
-function listFilters(orgId: string, q: Omit<ListQuery, 'page' | 'size' | 'sort'>, driverId?: string): SQL | undefined {
-  return and(
-    eq(safetyEvents.organizationId, orgId),
-    q.from ? sql`${safetyEvents.startedAt} >= ${q.from}::timestamptz` : undefined,
-    q.to ? sql`${safetyEvents.startedAt} < ${q.to}::timestamptz` : undefined,
-    (driverId ?? q.driverId) ? eq(safetyEvents.driverId, (driverId ?? q.driverId)!) : undefined,
-    q.assetId ? eq(safetyEvents.assetId, q.assetId) : undefined,
-    q.groupId ? groupFilter(orgId, q.groupId) : undefined,
-    q.type?.length
-      ? sql`${safetyEvents.type} in (${sql.join(
-          q.type.map((t) => sql`${t}`),
-          sql`, `,
-        )})`
-      : undefined,
-    q.status?.length
-      ? sql`${safetyEvents.status} in (${sql.join(
-          q.status.map((t) => sql`${t}`),
-          sql`, `,
-        )})`
-      : undefined,
-    q.severity?.length
-      ? sql`${safetyEvents.severity} in (${sql.join(
-          q.severity.map((t) => sql`${t}`),
-          sql`, `,
-        )})`
-      : undefined,
-    q.search
-      ? sql`(${assets.unitNumber} ilike ${likePattern(q.search)} or (${drivers.firstName} || ' ' || ${drivers.lastName}) ilike ${likePattern(q.search)})`
-      : undefined,
-  );
-}
-
 /** A page of the organization's events, severity first then newest unless `sort` says otherwise. */
 export async function listSafetyEvents({ db, orgId }: ReadScope, q: ListQuery): Promise<Page<SafetyEvent>> {
   const settings = await readSettings(db, orgId);
-  const where = listFilters(orgId, q);
-  const [total] = await db
-    .select({ n: sql<number>`count(*)::int` })
-    .from(safetyEvents)
-    .leftJoin(assets, and(eq(assets.id, safetyEvents.assetId), eq(assets.organizationId, safetyEvents.organizationId)))
-    .leftJoin(drivers, and(eq(drivers.id, safetyEvents.driverId), eq(drivers.organizationId, safetyEvents.organizationId)))
-    .where(where);
-  const rows = await named(db)
-    .where(where)
-    .orderBy(...orderBy(q.sort, SORTS, sql`${SEVERITY_RANK} desc, ${safetyEvents.startedAt} desc`, sql`${safetyEvents.id}`))
-    .limit(q.size)
-    .offset(q.page * q.size);
+  const { total, rows } = await readEventPage(db, orgId, q);
   return toPage(
     rows.map((r) => presentEvent(r, settings.weights)),
-    Number(total?.n ?? 0),
+    total,
     q,
   );
 }
 
 async function namedEvent(db: DbOrTx, orgId: string, eventId: string): Promise<Named> {
-  const [r] = await named(db).where(and(eq(safetyEvents.organizationId, orgId), eq(safetyEvents.id, eventId)));
+  const r = await readNamedEvent(db, orgId, eventId);
   if (!r) throw notFound('Safety event');
   return r;
 }
@@ -292,24 +220,13 @@ const historyEntry = (
 
 async function userName(db: DbOrTx, userId: string | null): Promise<string | null> {
   if (!userId) return null;
-  const [u] = await db.select({ f: users.firstName, l: users.lastName, e: users.email }).from(users).where(eq(users.id, userId));
+  const u = await readUserNameParts(db, userId);
   return u ? personName(u.f, u.l, u.e) : null;
 }
 
-/**
- * Who may coach (issue 66): an active user holding SAFETY_UPDATE, as the sign-in reads a role (an
- * administrator holds every code, the built-in Driver role none of the office's). Joined with roles.
- */
-const mayCoach = sql`${users.status} = 'ACTIVE' and (${users.role} = 'ADMIN' or (${roles.systemRole} is distinct from 'DRIVER' and 'SAFETY_UPDATE' = any(${roles.permissions})))`;
-
 /** `GET safety/coaches`: the users a reviewer may ask to coach, by name. */
 export async function listCoaches({ db, orgId }: ReadScope): Promise<SafetyCoach[]> {
-  const rows = await db
-    .select({ id: users.id, first: users.firstName, last: users.lastName, email: users.email })
-    .from(users)
-    .leftJoin(roles, eq(roles.id, users.roleId))
-    .where(and(eq(users.organizationId, orgId), mayCoach))
-    .orderBy(users.lastName, users.firstName, users.email);
+  const rows = await readCoaches(db, orgId);
   return rows.map((r) => ({ id: r.id, name: personName(r.first, r.last, r.email) ?? r.email, email: r.email }));
 }
 
@@ -322,30 +239,28 @@ export async function reviewSafetyEvent({ db, orgId, actor }: Scope, eventId: st
     const before = await namedEvent(tx, orgId, eventId);
     let coachId: string | null = null;
     if (input.status === 'NEEDS_COACHING') {
-      const [c] = await tx
-        .select({ id: users.id })
-        .from(users)
-        .leftJoin(roles, eq(roles.id, users.roleId))
-        .where(and(eq(users.id, input.coachId!), eq(users.organizationId, orgId), mayCoach));
+      const c = await findCoach(tx, orgId, input.coachId!);
       if (!c) throw invalidField('coachId', 'Coach must be a user of the organization who may review and coach (SAFETY_UPDATE)');
       coachId = c.id;
     }
     const note = input.note ?? null;
     const by = await userName(tx, actor.userId);
     const now = new Date();
-    await tx
-      .update(safetyEvents)
-      .set({
+    await updateEvent(
+      tx,
+      orgId,
+      eventId,
+      {
         status: input.status,
         note: note ?? before.row.note,
         // The coach stays on record once coached; another status clears the assignment.
         coachId: input.status === 'NEEDS_COACHING' ? coachId : input.status === 'COACHED' ? before.row.coachId : null,
         dueAt: input.status === 'NEEDS_COACHING' ? new Date(now.getTime() + SAFETY_COACHING_DUE_DAYS * DAY_MS) : null,
         acknowledgedAt: input.status === 'NEEDS_COACHING' ? null : before.row.acknowledgedAt,
-        history: sql`${safetyEvents.history} || ${JSON.stringify([historyEntry('REVIEW', input.status, actor.userId, by, note)])}::jsonb`,
         updatedAt: now,
-      })
-      .where(and(eq(safetyEvents.organizationId, orgId), eq(safetyEvents.id, eventId)));
+      },
+      historyEntry('REVIEW', input.status, actor.userId, by, note),
+    );
     await recordActivity(tx, {
       orgId,
       actor,
@@ -363,10 +278,7 @@ export async function reviewSafetyEvent({ db, orgId, actor }: Scope, eventId: st
 /** The driver record of the signed-in user (404 when the account is no driver's). */
 export async function ownDriver(db: DbOrTx, orgId: string, userId: string | null): Promise<{ id: string; name: string }> {
   if (!userId) throw notFound('Driver');
-  const [d] = await db
-    .select({ id: drivers.id, f: drivers.firstName, l: drivers.lastName })
-    .from(drivers)
-    .where(and(eq(drivers.organizationId, orgId), eq(drivers.userId, userId)));
+  const d = await readDriverOfUser(db, orgId, userId);
   if (!d) throw notFound('Driver');
   return { id: d.id, name: `${d.f} ${d.l}` };
 }
@@ -390,14 +302,13 @@ export async function acknowledgeSafetyEvent(
     if (n.row.status !== 'NEEDS_COACHING' && n.row.status !== 'COACHED') throw invalidField('status', 'Only an event with coaching can be acknowledged');
     const by = await userName(tx, actor.userId);
     const note = input.note ?? null;
-    await tx
-      .update(safetyEvents)
-      .set({
-        acknowledgedAt: new Date(),
-        history: sql`${safetyEvents.history} || ${JSON.stringify([historyEntry('ACKNOWLEDGED', n.row.status, actor.userId, by, note)])}::jsonb`,
-        updatedAt: new Date(),
-      })
-      .where(and(eq(safetyEvents.organizationId, orgId), eq(safetyEvents.id, eventId)));
+    await updateEvent(
+      tx,
+      orgId,
+      eventId,
+      { acknowledgedAt: new Date(), updatedAt: new Date() },
+      historyEntry('ACKNOWLEDGED', n.row.status, actor.userId, by, note),
+    );
     await recordActivity(tx, {
       orgId,
       actor,
@@ -417,15 +328,13 @@ export async function disputeSafetyEvent({ db, orgId, actor }: Scope, eventId: s
   return db.transaction(async (tx) => {
     const n = await ownEvent(tx, orgId, actor.userId, eventId);
     const by = await userName(tx, actor.userId);
-    await tx
-      .update(safetyEvents)
-      .set({
-        disputeNote: input.note,
-        disputedAt: new Date(),
-        history: sql`${safetyEvents.history} || ${JSON.stringify([historyEntry('DISPUTED', n.row.status, actor.userId, by, input.note)])}::jsonb`,
-        updatedAt: new Date(),
-      })
-      .where(and(eq(safetyEvents.organizationId, orgId), eq(safetyEvents.id, eventId)));
+    await updateEvent(
+      tx,
+      orgId,
+      eventId,
+      { disputeNote: input.note, disputedAt: new Date(), updatedAt: new Date() },
+      historyEntry('DISPUTED', n.row.status, actor.userId, by, input.note),
+    );
     await recordActivity(tx, {
       orgId,
       actor,
@@ -450,48 +359,13 @@ interface Subject {
   drivingSeconds: number;
 }
 
-const DAY = 86_400_000;
-const isoOf = (ms: number) => new Date(ms).toISOString();
-
 /**
  * Each driver's (or vehicle's) distance and driving time in the period (trips by their start): the
  * whole UTC days from the daily totals, the partial days at either end from the trips (decision 0199).
  */
 async function subjectsOf(db: DbOrTx, orgId: string, groupBy: SafetyGroupBy, from: number, to: number, only?: string, groupId?: string): Promise<Subject[]> {
-  const key = groupBy === 'driver' ? sql.raw('driver_id') : sql.raw('asset_id');
-  const group = groupId
-    ? groupBy === 'driver'
-      ? sql`and driver_id in (select member_id from group_members where organization_id = ${orgId} and group_id = ${groupId} and member_type = 'DRIVER')`
-      : sql`and asset_id in (select asset_id from group_assets where organization_id = ${orgId} and group_id = ${groupId})`
-    : sql``;
-  const one = only ? sql`and ${key} = ${only}` : sql``;
-  const firstDay = Math.ceil(from / DAY) * DAY;
-  const lastDay = Math.floor(to / DAY) * DAY;
-  const trips = (a: number, b: number) =>
-    sql`select ${key} as id, sum(distance_m) as m, sum(extract(epoch from ended_at - started_at))::float8 as s from trips
-      where organization_id = ${orgId} and started_at >= ${isoOf(a)}::timestamptz and started_at < ${isoOf(b)}::timestamptz and ${key} is not null ${group} ${one} group by 1`;
-  const parts =
-    firstDay < lastDay
-      ? [
-          sql`select ${key} as id, sum(distance_m) as m, sum(driving_s) as s from safety_daily_totals
-            where organization_id = ${orgId} and day >= ${isoOf(firstDay).slice(0, 10)}::date and day < ${isoOf(lastDay).slice(0, 10)}::date and ${key} is not null ${group} ${one} group by 1`,
-          ...(from < firstDay ? [trips(from, firstDay)] : []),
-          ...(lastDay < to ? [trips(lastDay, to)] : []),
-        ]
-      : [trips(from, to)];
-  const totals = rowsOf<{ id: string; km: number | string; s: number | string }>(
-    await db.execute(sql`select id, sum(m) / 1000 as km, sum(s) as s from (${sql.join(parts, sql` union all `)}) x group by id`),
-  );
-  const names =
-    groupBy === 'driver'
-      ? rowsOf<{ id: string; name: string }>(
-          await db.execute(sql`select id, first_name || ' ' || last_name as name from drivers where organization_id = ${orgId} and status = 'ACTIVE' ${only ? sql`and id = ${only}` : sql``}
-            ${groupId ? sql`and id in (select member_id from group_members where organization_id = ${orgId} and group_id = ${groupId} and member_type = 'DRIVER')` : sql``}`),
-        )
-      : rowsOf<{ id: string; name: string }>(
-          await db.execute(sql`select id, unit_number as name from assets where organization_id = ${orgId} and type = 'VEHICLE' and status = 'ACTIVE' ${only ? sql`and id = ${only}` : sql``}
-            ${groupId ? sql`and id in (select asset_id from group_assets where organization_id = ${orgId} and group_id = ${groupId})` : sql``}`),
-        );
+  const totals = await readSubjectTotals(db, orgId, groupBy, from, to, only, groupId);
+  const names = await readSubjectNames(db, orgId, groupBy, only, groupId);
   const byId = new Map(totals.map((t) => [t.id, t]));
   return names.map((n) => ({
     id: n.id,
@@ -507,26 +381,9 @@ interface SubjectTally {
   openCoaching: number;
 }
 
-const OUT_SQL = sql.raw(SAFETY_STATUSES_OUT_OF_SCORE.map((x) => `'${x}'`).join(', '));
-const BAND_SUMS = sql.raw(
-  SPEEDING_BANDS.map(
-    (b) => `sum((band_seconds->>'${b}')::float8) filter (where status not in (${SAFETY_STATUSES_OUT_OF_SCORE.map((x) => `'${x}'`).join(', ')})) as "${b}"`,
-  ).join(', '),
-);
-
 /** The events of each driver (or vehicle) in the period counted by SQL per type and band (decision 0199). */
 async function tallies(db: DbOrTx, orgId: string, groupBy: SafetyGroupBy, from: number, to: number): Promise<Map<string, SubjectTally>> {
-  const key = groupBy === 'driver' ? sql.raw('driver_id') : sql.raw('asset_id');
-  const rows = rowsOf<
-    { id: string; type: SafetyEventType; band: SpeedingBand | null; n: number | string; nw: number | string; nc: number | string } & Partial<
-      Record<SpeedingBand, number | string | null>
-    >
-  >(
-    await db.execute(sql`select ${key} as id, type, band, count(*) filter (where status not in (${OUT_SQL})) as n, count(*) filter (where status = 'NEW') as nw,
-        count(*) filter (where status = 'NEEDS_COACHING') as nc, ${BAND_SUMS}
-      from safety_events where organization_id = ${orgId} and started_at >= ${isoOf(from)}::timestamptz and started_at < ${isoOf(to)}::timestamptz and ${key} is not null
-      group by 1, 2, 3`),
-  );
+  const rows = await readTallies(db, orgId, groupBy, from, to);
   const out = new Map<string, SubjectTally>();
   for (const r of rows) {
     let t = out.get(r.id);
@@ -540,37 +397,7 @@ async function tallies(db: DbOrTx, orgId: string, groupBy: SafetyGroupBy, from: 
   return out;
 }
 
-interface EventLite extends ScoredEvent {
-  subject: string | null;
-  startedAt: number;
-}
-
-async function eventsOf(db: DbOrTx, orgId: string, groupBy: SafetyGroupBy, from: number, to: number, only?: string): Promise<EventLite[]> {
-  const key = groupBy === 'driver' ? sql.raw('driver_id') : sql.raw('asset_id');
-  const rows = rowsOf<{
-    id: string;
-    s: string | null;
-    type: ScoredEvent['type'];
-    status: ScoredEvent['status'];
-    band: ScoredEvent['band'];
-    bs: ScoredEvent['bandSeconds'] | string | null;
-    t: number | string;
-  }>(
-    await db.execute(sql`select id, ${key} as s, type, status, band, band_seconds as bs, extract(epoch from started_at)::float8 * 1000 as t from safety_events
-      where organization_id = ${orgId} and started_at >= ${new Date(from).toISOString()}::timestamptz and started_at < ${new Date(to).toISOString()}::timestamptz ${only ? sql`and ${key} = ${only}` : sql``}`),
-  );
-  return rows.map((r) => ({
-    id: r.id,
-    subject: r.s,
-    type: r.type,
-    status: r.status,
-    band: r.band,
-    bandSeconds: typeof r.bs === 'string' ? (JSON.parse(r.bs) as ScoredEvent['bandSeconds']) : r.bs,
-    startedAt: Math.round(Number(r.t)),
-  }));
-}
-
-function rowOf(s: Subject, events: readonly EventLite[], settings: SafetySettings): SafetyScoreRow & { eventIds: Map<SafetyBehaviour, string[]> } {
+function rowOf(s: Subject, events: readonly ScoredEventRow[], settings: SafetySettings): SafetyScoreRow & { eventIds: Map<SafetyBehaviour, string[]> } {
   const r = computeScore(s.distanceKm, s.drivingSeconds, events, settings.weights);
   const open = { newEvents: events.filter((e) => e.status === 'NEW').length, openCoaching: events.filter((e) => e.status === 'NEEDS_COACHING').length };
   return { ...scoreRow(s, r, open), eventIds: r.eventIds };
@@ -654,17 +481,13 @@ export async function scoreDetail({ db, orgId }: ReadScope, groupBy: SafetyGroup
   const { from, to } = periodOf(q, settings, now);
   const [subject] = await subjectsOf(db, orgId, groupBy, from, to, id);
   if (!subject) throw notFound(groupBy === 'driver' ? 'Driver' : 'Vehicle');
-  const events = await eventsOf(db, orgId, groupBy, from, to, id);
+  const events = await readScoredEvents(db, orgId, groupBy, from, to, id);
   const row = rowOf(subject, events, settings);
   // The trend: 12 weeks ending with the period's last week.
   const lastWeek = weekStart(to - 1);
   const trendFrom = lastWeek - (SAFETY_TREND_WEEKS - 1) * 7 * DAY_MS;
-  const trendTrips = rowsOf<{ w: number | string; km: number | string; s: number | string }>(
-    await db.execute(sql`select extract(epoch from date_trunc('week', started_at at time zone 'UTC'))::float8 * 1000 as w, sum(distance_m) / 1000 as km, sum(extract(epoch from ended_at - started_at)) as s
-      from trips where organization_id = ${orgId} and ${groupBy === 'driver' ? sql.raw('driver_id') : sql.raw('asset_id')} = ${id}
-      and started_at >= ${new Date(trendFrom).toISOString()}::timestamptz and started_at < ${new Date(lastWeek + 7 * DAY_MS).toISOString()}::timestamptz group by 1`),
-  );
-  const trendEvents = await eventsOf(db, orgId, groupBy, trendFrom, lastWeek + 7 * DAY_MS, id);
+  const trendTrips = await readWeeklyTrips(db, orgId, groupBy, id, trendFrom, lastWeek + 7 * DAY_MS);
+  const trendEvents = await readScoredEvents(db, orgId, groupBy, trendFrom, lastWeek + 7 * DAY_MS, id);
   const trend = Array.from({ length: SAFETY_TREND_WEEKS }, (_, i) => {
     const w = trendFrom + i * 7 * DAY_MS;
     const t = trendTrips.find((x) => Math.round(Number(x.w)) === w);
@@ -676,15 +499,7 @@ export async function scoreDetail({ db, orgId }: ReadScope, groupBy: SafetyGroup
   const allIds = [...row.eventIds.values()].flat();
   const presented = new Map<string, SafetyEventBrief>();
   if (allIds.length) {
-    const rows = await named(db).where(
-      and(
-        eq(safetyEvents.organizationId, orgId),
-        sql`${safetyEvents.id} in (${sql.join(
-          allIds.map((x) => sql`${x}::uuid`),
-          sql`, `,
-        )})`,
-      ),
-    );
+    const rows = await readNamedEvents(db, orgId, allIds);
     for (const r of rows) presented.set(r.row.id, brief(presentEvent(r, settings.weights)));
   }
   const { eventIds, ...plain } = row;
@@ -708,18 +523,7 @@ export async function driverOwnSafety(scope: Scope, q: PeriodQuery): Promise<Dri
   const me = await ownDriver(scope.db, scope.orgId, scope.actor.userId);
   const score = await scoreDetail(scope, 'driver', me.id, q);
   const settings = await readSettings(scope.db, scope.orgId);
-  const rows = await named(scope.db)
-    .where(
-      and(
-        eq(safetyEvents.organizationId, scope.orgId),
-        eq(safetyEvents.driverId, me.id),
-        sql`${safetyEvents.startedAt} >= ${score.from}::timestamptz`,
-        sql`${safetyEvents.startedAt} < ${score.to}::timestamptz`,
-        sql`${safetyEvents.status} <> 'DISMISSED'`,
-      ),
-    )
-    .orderBy(sql`(${safetyEvents.status} = 'NEEDS_COACHING') desc, ${safetyEvents.startedAt} desc`)
-    .limit(200);
+  const rows = await readDriverEvents(scope.db, scope.orgId, me.id, score.from, score.to);
   const events = rows.map((r) => presentEvent(r, settings.weights));
   return {
     driverId: me.id,
@@ -734,12 +538,8 @@ export async function driverOwnSafety(scope: Scope, q: PeriodQuery): Promise<Dri
 export async function safetySummary({ db, orgId }: ReadScope, q: PeriodQuery & { groupId?: string }): Promise<SafetySummary> {
   const settings = await readSettings(db, orgId);
   const scores = { ...(await computeScores(db, orgId, { ...q, groupBy: 'driver' })), weightsIdling: settings.weights.IDLING };
-  const [c] = rowsOf<{ n: number | string; c: number | string; o: number | string }>(
-    // Events to review: those the score weighs (idling, weighted 0 by default, is reported, not reviewed).
-    await db.execute(sql`select count(*) filter (where status = 'NEW' and (type <> 'IDLING' or ${scores.weightsIdling} > 0)) as n, count(*) filter (where status = 'NEEDS_COACHING') as c,
-      count(*) filter (where status = 'NEEDS_COACHING' and due_at < now()) as o from safety_events where organization_id = ${orgId}
-      ${q.groupId ? sql`and ${groupFilter(orgId, q.groupId)}` : sql``}`),
-  );
+  // Events to review: those the score weighs (idling, weighted 0 by default, is reported, not reviewed).
+  const c = await readOpenCounts(db, orgId, scores.weightsIdling, q.groupId);
   const drivers = scores.rows
     .filter((r) => r.score !== null && (r.score < 100 || r.openCoaching > 0))
     .slice(0, 5)
@@ -767,23 +567,12 @@ export async function putSafetySettings({ db, orgId, actor }: Scope, input: Safe
   return db.transaction(async (tx) => {
     const ids = [...new Set(input.vehicleClasses.map((v) => v.assetId))];
     if (ids.length) {
-      const found = rowsOf<{ id: string }>(
-        await tx.execute(
-          sql`select id from assets where organization_id = ${orgId} and type = 'VEHICLE' and id in (${sql.join(
-            ids.map((x) => sql`${x}::uuid`),
-            sql`, `,
-          )})`,
-        ),
-      );
-      const known = new Set(found.map((f) => f.id));
+      const known = new Set(await organizationVehicleIds(tx, orgId, ids));
       const bad = input.vehicleClasses.findIndex((v) => !known.has(v.assetId));
       if (bad >= 0) throw invalidField(`vehicleClasses.${bad}.assetId`, `Vehicle class (item ${bad + 1}): the vehicle is not one of the organization's`);
     }
     const before = await readSettings(tx, orgId);
-    await tx
-      .insert(safetySettings)
-      .values({ organizationId: orgId, settings: input, updatedAt: new Date() })
-      .onConflictDoUpdate({ target: safetySettings.organizationId, set: { settings: input, updatedAt: new Date() } });
+    await writeSettings(tx, orgId, input);
     await recordActivity(tx, { orgId, actor, action: 'UPDATE', entityType: 'SAFETY_SETTINGS', entityId: orgId, before, after: input });
     return input;
   });

@@ -26,7 +26,7 @@ beforeAll(async () => {
   const s = await login(t.app, { email: 'driver@demofreight.test', password: 'Driver#2026' }, '10.66.0.1');
   driver = { headers: bearer(s.accessToken), driverId: s.user.driverId!, userId: s.user.id };
   const [truck] = await sql<{ id: string; unique_id: string }>(
-    `select a.id, g.unique_id from assets a join gateways g on g.asset_id = a.id where a.organization_id = '${a.orgId}' and a.current_driver_id = '${driver.driverId}'`,
+    `select a.id, g.unique_id from assets a join gateways g on g.asset_id = a.id and g.organization_id = a.organization_id where a.organization_id = '${a.orgId}' and a.current_driver_id = '${driver.driverId}'`,
   );
   truckId = truck!.id;
   await sql(`update assets set odometer_m = ${ENTERED_MI * MILE_M} where id = '${truckId}'`);

@@ -20,14 +20,16 @@ export interface VehicleOdometer {
 
 /**
  * The newest reading of the vehicle in `assetId` at or before `at` (now when null), as JSON
- * `{m, s, t}` (metres, ECM or GPS, the fix's time), or null. The organization is a parameter, not the outer row's column: on Citus the
- * sub-select then stays on its shard (decision 0169). Walks positions_asset_time_idx backwards.
+ * `{m, s, t}` (metres, ECM or GPS, the fix's time), or null. The sub-select is correlated to the outer
+ * row's organization as well as to the parameter: Citus pushes a correlated sub-select down only when
+ * it joins on the distribution column, and the parameter routes it to the one shard (decision 0169).
+ * Walks positions_asset_time_idx backwards.
  */
 const readingJson = (orgId: string, assetId: SQL | typeof assets.id, at: Date | null) => {
   const fromPositions = sql`(
   select json_build_object('m', p.odometer, 's', p.odometer_source, 't', p.fix_time)
   from positions p
-  where p.organization_id = ${orgId} and p.asset_id = ${assetId} and p.odometer is not null ${at ? sql`and p.fix_time <= ${at.toISOString()}::timestamptz` : sql``}
+  where p.organization_id = ${orgId} and p.organization_id = ${assets.organizationId} and p.asset_id = ${assetId} and p.odometer is not null ${at ? sql`and p.fix_time <= ${at.toISOString()}::timestamptz` : sql``}
   order by p.fix_time desc limit 1)`;
   if (at) return fromPositions;
   // Now: the newest fix as ingest keeps it (its engine odometer is in the attributes), else the
@@ -35,7 +37,7 @@ const readingJson = (orgId: string, assetId: SQL | typeof assets.id, at: Date | 
   return sql`coalesce((
   select json_build_object('m', lp.odometer, 's', case when jsonb_typeof(lp.attributes->'vehicleOdometer') = 'number' then 'ECM' else 'GPS' end, 't', lp.fix_time)
   from latest_positions lp
-  where lp.organization_id = ${orgId} and lp.asset_id = ${assetId} and lp.odometer is not null), ${fromPositions})`;
+  where lp.organization_id = ${orgId} and lp.organization_id = ${assets.organizationId} and lp.asset_id = ${assetId} and lp.odometer is not null), ${fromPositions})`;
 };
 
 /** The vehicle's odometer in metres now (or at `at`), as SQL over a row of `assets`: the reading, else the entered one. */

@@ -40,11 +40,13 @@ describe.skipIf(!process.env.TEST_DATABASE_URL && !onCitus())('writer lanes (a s
         heldAnswered = true;
         return res;
       });
-      // The held lane has started its statement and waits on the lock.
+      // The held lane has started its statement and waits on the lock: on Citus on a worker, which
+      // citus_stat_activity shows (the coordinator's backend waits on the worker's answer).
+      const activity = onCitus() ? 'citus_stat_activity' : 'pg_stat_activity';
       await vi.waitFor(
         async () => {
           const waits = await pool.query<{ n: number }>(
-            `select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`,
+            `select count(*)::int as n from ${activity} where datname = current_database() and wait_event_type = 'Lock'`,
           );
           expect(waits.rows[0]!.n).toBeGreaterThan(0);
         },

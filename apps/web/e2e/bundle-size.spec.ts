@@ -9,11 +9,11 @@ import { signIn } from './helpers.ts';
 // docs/benchmarks/web-bundle.md keeps the figures.
 
 const KB = 1024;
-// Issue 67 asks for 150 KB (sign-in) and 250 KB (driver's home). What this build reaches is checked
-// here so it cannot grow back; the rest of the way needs React's own floor looked at (react, react-dom
-// and the router are 96 KB of it) and is written up in docs/benchmarks/web-bundle.md.
-/** The sign-in page, a first visit: 252.9 KB at the change that added this test (359.6 before). */
-const LOGIN_BUDGET = 260 * KB;
+// Issue 67 asks for 150 KB (sign-in) and 250 KB (driver's home). The sign-in page is held to its
+// target; the driver's home to what this build reaches, so it cannot grow back (the rest of the way
+// is written up in docs/benchmarks/web-bundle.md).
+/** The sign-in page, a first visit: its own bundle (decision 0270); 252.9 KB before it, 359.6 before that. */
+const LOGIN_BUDGET = 150 * KB;
 /** The driver's home screen (/driver), a first visit signed in: 456.3 KB then. */
 const DRIVER_HOME_BUDGET = 470 * KB;
 const DRIVER = { email: 'driver@demofreight.test', password: 'Driver#2026' };

@@ -5,11 +5,9 @@ import './global.css';
 // The language of the screens (issue 44): its catalogue is loaded before the first render.
 import { ready as languageReady } from './i18n/i18n.ts';
 import { installServiceWorker } from './lib/app-update.ts';
-import { installPreloadErrorReload } from './lib/preload-error.ts';
 import { App } from './app/app.tsx';
 
-// A stale chunk after a deploy reloads the page once instead of breaking navigation.
-installPreloadErrorReload();
+// The app (boot.ts loads it; it also installs the reload after a stale chunk).
 // Installable and offline (issue 44): the service worker registers once the page has loaded.
 if (document.readyState === 'complete') installServiceWorker();
 else window.addEventListener('load', installServiceWorker, { once: true });

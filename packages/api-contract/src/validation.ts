@@ -1,16 +1,7 @@
 import { z } from 'zod';
+import { messages } from './validation-words.ts';
 
-/**
- * Generic validation texts of spec section 5, each naming its field. Fields without a message of
- * their own get the same words from the error map in field-words.ts.
- */
-export const messages = {
-  required: (label: string) => `${label} is a required field`,
-  email: (label: string) => `${label} must be a valid email address`,
-  min: (label: string, min: number) => `${label} must be at least ${min} characters`,
-  max: (label: string, max: number) => `${label} must be at most ${max} characters`,
-  invalid: (label: string) => `${label} is not valid.`,
-};
+export { messages } from './validation-words.ts';
 
 /** A trimmed, non-empty string; `label` names the field in its messages. */
 export function requiredText(label: string, max = 200) {

@@ -2,6 +2,7 @@
 // Plurals take `_one` / `_other` (i18next, Intl.PluralRules). `{{name}}` is filled in by t().
 
 import { RULESET_LABELS } from '@fleet/hos/ruleset-facts';
+import { signInEn } from './sign-in/en.ts';
 
 export const en = {
   /** The rulesets' names: English is packages/hos's own (one owner of the names). */
@@ -262,17 +263,14 @@ export const en = {
   },
   /** The shell's header and profile drawer (app/layout). */
   shell: {
+    ...signInEn.shell,
     mainMenu: 'Main menu',
     quickNav: 'Quick navigation',
     notifications: 'Notifications',
     notificationsUnread: 'Notifications, {{count}} unread',
-    lightTheme: 'Switch to light theme',
-    darkTheme: 'Switch to dark theme',
-    home: 'Fleetline home',
     homeDriver: 'Fleetline, my day',
     localTime: 'Local time {{time}}',
     homeOffice: 'Fleetline dashboard',
-    getStarted: 'Get started',
     openMenu: 'Open menu',
     closeMenu: 'Close menu',
     expandMenu: 'Expand menu',
@@ -285,43 +283,7 @@ export const en = {
     logOut: 'Log out',
   },
   /** Sign-in, reset and new password (features/auth). */
-  auth: {
-    undoTitle: 'Undo the change of e-mail',
-    undoIntro:
-      'Someone changed the e-mail of your Fleetline account. Put your address back: every session is signed out, and you choose a new password with the link we send to it.',
-    undoButton: 'Put my e-mail back',
-    undone: 'Your e-mail is back',
-    undoneBody:
-      'Your account signs in with {{email}} again. Every session was signed out. We sent a link to {{email}} to choose a new password: it is valid for one hour.',
-    pageTitle: '{{title}} · Fleetline',
-    logIn: 'Log in',
-    logInLink: 'Log In',
-    welcome: 'Welcome back',
-    intro: 'Log in to see your fleet, drivers and hours of service.',
-    seeding: 'Preparing demo data',
-    seedingPercent: 'Preparing demo data ({{percent}} %)',
-    seedingBody: "This is the server's first start. The demo fleet's accounts can log in in a minute; this page updates by itself.",
-    seedingFailed: 'The demo data is still being prepared: its accounts can log in once it is ready.',
-    failed: 'The email or password is incorrect.',
-    emailPlaceholder: 'you@company.com',
-    passwordPlaceholder: 'min 8 characters',
-    showPassword: 'Show or hide password',
-    forgotten: 'Forgotten Password',
-    newHere: 'New here?',
-    createAccount: 'Create an account',
-    learnMore: 'Learn more',
-    resetTitle: 'Reset password',
-    resetIntro: 'Enter the email you log in with and we will send you a link to choose a new password.',
-    checkInbox: 'Check your inbox',
-    resetSent: '{{message}} The link is valid for one hour.',
-    sendLink: 'Send reset link',
-    newTitle: 'Create new password',
-    newIntro: 'Choose a new password for your account. Every other session is signed out.',
-    changed: 'Password changed',
-    changedBody: 'You can now log in with your new password.',
-    confirmNew: 'Confirm new password',
-    saveNew: 'Save new password',
-  },
+  auth: signInEn.auth,
   /** The driver's loads card (features/dispatch/driver-loads-card.tsx). */
   loads: {
     title: 'My loads',
@@ -635,8 +597,7 @@ export const en = {
   },
   /** Field names inside validation messages (i18n/issue-words.ts). */
   fields: {
-    email: 'Email',
-    password: 'Password',
+    ...signInEn.fields,
     newPassword: 'New password',
     currentPassword: 'Current password',
     confirmPassword: 'Confirm password',
@@ -653,10 +614,8 @@ export const en = {
   },
   /** The contract's validation messages, by the issue's kind (i18n/issue-words.ts). */
   validation: {
-    required: '{{label}} is a required field',
-    email: '{{label}} must be a valid email address',
+    ...signInEn.validation,
     min: '{{label}} must be at least {{min}} characters',
-    max: '{{label}} must be at most {{max}} characters',
     invalid: '{{label}} is not valid.',
     passwordsMatch: 'Passwords must match',
   },
@@ -1091,6 +1050,7 @@ export const en = {
   },
   /** The API's answers to the driver's own requests by their error code (i18n/error-words.ts); the server's English otherwise. */
   server: {
+    ...signInEn.server,
     positionUnknown: 'Your position is not known: type where you are (at least 5 characters, e.g. "2 mi ESE Darien, IL")',
     recordedFuture: "Recorded at cannot be in the future: check the phone's date and time",
     recordedOld: "Recorded at cannot be more than {{days}} days ago: check the phone's date and time",
@@ -1110,10 +1070,6 @@ export const en = {
     trailerUnknown: 'Trailer must be an active trailer of the organization',
     dayNotBegun: 'This log day has not begun yet',
     photoTooLarge: 'The photo is larger than the upload limit',
-    network: 'No connection to the server. Check the network and try again.',
-    unknown: 'Something went wrong. Try again.',
-    tooMany: 'Too many requests, slow down and try again shortly',
-    tooManySignIns: 'Too many failed sign-in attempts. Try again in 15 minutes or reset your password.',
   },
 };
 

@@ -1,4 +1,5 @@
 import type { Catalogue } from './en.ts';
+import { signInFr } from './sign-in/fr.ts';
 
 // Français (Canada): the duty statuses as drivers know them (issue 44).
 
@@ -273,17 +274,14 @@ export const fr: Catalogue = {
     kept: 'Gardé sur ce téléphone à {{time}}. Il sera envoyé au retour du réseau.',
   },
   shell: {
+    ...signInFr.shell,
     mainMenu: 'Menu principal',
     quickNav: 'Navigation rapide',
     notifications: 'Notifications',
     notificationsUnread: 'Notifications, {{count}} non lues',
-    lightTheme: 'Passer au thème clair',
-    darkTheme: 'Passer au thème sombre',
-    home: 'Accueil Fleetline',
     homeDriver: 'Fleetline, ma journée',
     localTime: 'Heure locale : {{time}}',
     homeOffice: 'Tableau de bord Fleetline',
-    getStarted: 'Commencer',
     openMenu: 'Ouvrir le menu',
     closeMenu: 'Fermer le menu',
     expandMenu: 'Déployer le menu',
@@ -295,44 +293,7 @@ export const fr: Catalogue = {
     profile: 'Profil',
     logOut: 'Se déconnecter',
   },
-  auth: {
-    undoTitle: 'Annuler le changement d’e-mail',
-    undoIntro:
-      'Quelqu’un a changé l’e-mail de votre compte Fleetline. Reprenez votre adresse : toutes les sessions sont fermées, et vous choisissez un nouveau mot de passe avec le lien que nous y envoyons.',
-    undoButton: 'Reprendre mon e-mail',
-    undone: 'Votre e-mail est rétabli',
-    undoneBody:
-      'Votre compte se connecte de nouveau avec {{email}}. Toutes les sessions ont été fermées. Nous avons envoyé à {{email}} un lien pour choisir un nouveau mot de passe : il est valable une heure.',
-    pageTitle: '{{title}} · Fleetline',
-    logIn: 'Se connecter',
-    logInLink: 'Se connecter',
-    welcome: 'Bon retour',
-    intro: 'Connectez-vous pour voir votre flotte, vos conducteurs et leurs heures de service.',
-    seeding: 'Préparation des données de démonstration',
-    seedingPercent: 'Préparation des données de démonstration ({{percent}} %)',
-    seedingBody:
-      'C’est le premier démarrage du serveur. Les comptes de la flotte de démonstration pourront se connecter dans une minute; cette page se met à jour d’elle-même.',
-    seedingFailed: 'Les données de démonstration sont encore en préparation : leurs comptes pourront se connecter une fois prêtes.',
-    failed: 'Le courriel ou le mot de passe est incorrect.',
-    emailPlaceholder: 'vous@entreprise.com',
-    passwordPlaceholder: '8 caractères minimum',
-    showPassword: 'Afficher ou masquer le mot de passe',
-    forgotten: 'Mot de passe oublié',
-    newHere: 'Nouveau?',
-    createAccount: 'Créer un compte',
-    learnMore: 'En savoir plus',
-    resetTitle: 'Réinitialiser le mot de passe',
-    resetIntro: 'Entrez le courriel avec lequel vous vous connectez et nous vous enverrons un lien pour choisir un nouveau mot de passe.',
-    checkInbox: 'Vérifiez votre boîte de réception',
-    resetSent: '{{message}} Le lien est valide pendant une heure.',
-    sendLink: 'Envoyer le lien',
-    newTitle: 'Créer un nouveau mot de passe',
-    newIntro: 'Choisissez un nouveau mot de passe pour votre compte. Toutes les autres sessions sont fermées.',
-    changed: 'Mot de passe changé',
-    changedBody: 'Vous pouvez maintenant vous connecter avec votre nouveau mot de passe.',
-    confirmNew: 'Confirmer le nouveau mot de passe',
-    saveNew: 'Enregistrer le nouveau mot de passe',
-  },
+  auth: signInFr.auth,
   loads: {
     title: 'Mes chargements',
     emptyTitle: 'Aucun chargement pour l’instant',
@@ -644,8 +605,7 @@ export const fr: Catalogue = {
     },
   },
   fields: {
-    email: 'Courriel',
-    password: 'Mot de passe',
+    ...signInFr.fields,
     newPassword: 'Nouveau mot de passe',
     currentPassword: 'Mot de passe actuel',
     confirmPassword: 'Confirmation du mot de passe',
@@ -661,10 +621,8 @@ export const fr: Catalogue = {
     remarks: 'Remarques',
   },
   validation: {
-    required: '{{label}} : champ obligatoire',
-    email: '{{label}} : entrez une adresse courriel valide',
+    ...signInFr.validation,
     min: '{{label}} : au moins {{min}} caractères',
-    max: '{{label}} : au plus {{max}} caractères',
     invalid: '{{label}} : valeur non valide.',
     passwordsMatch: 'Les mots de passe ne correspondent pas',
   },
@@ -1106,6 +1064,7 @@ export const fr: Catalogue = {
     },
   },
   server: {
+    ...signInFr.server,
     positionUnknown: 'Votre position est inconnue : tapez où vous êtes (au moins 5 caractères, p. ex. « 3 km E Drummondville, QC »)',
     recordedFuture: 'L’heure de l’enregistrement ne peut pas être dans le futur : vérifiez la date et l’heure du téléphone',
     recordedOld: 'L’heure de l’enregistrement ne peut pas remonter à plus de {{days}} jours : vérifiez la date et l’heure du téléphone',
@@ -1125,9 +1084,5 @@ export const fr: Catalogue = {
     trailerUnknown: 'La remorque doit être une remorque active de l’entreprise',
     dayNotBegun: 'Cette journée du registre n’a pas encore commencé',
     photoTooLarge: 'La photo dépasse la taille maximale permise',
-    network: 'Aucune connexion au serveur. Vérifiez le réseau et réessayez.',
-    unknown: 'Une erreur s’est produite. Réessayez.',
-    tooMany: 'Trop de demandes : attendez un moment et réessayez',
-    tooManySignIns: 'Trop de tentatives échouées. Réessayez dans 15 minutes ou réinitialisez votre mot de passe.',
   },
 };

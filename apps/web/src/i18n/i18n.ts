@@ -1,6 +1,7 @@
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { local } from '../lib/storage.ts';
+import { browserLanguage, chosenLanguage, LANGUAGE_CODES as CODES, LANGUAGE_STORAGE_KEY as STORAGE_KEY, type Language } from './language.ts';
 import { en, type Catalogue } from './en.ts';
 
 // The driver's screens, the shell, sign-in and My account in English, Spanish and French (issue 44,
@@ -11,31 +12,7 @@ import { en, type Catalogue } from './en.ts';
 // ELD output file, its codes) is not translated. English is bundled; Spanish and French are loaded
 // only on a device that uses them (a chunk of their own), before the first render (see ready).
 
-export const LANGUAGES = [
-  { code: 'en', name: 'English' },
-  { code: 'es', name: 'Español' },
-  { code: 'fr', name: 'Français' },
-] as const;
-export type Language = (typeof LANGUAGES)[number]['code'];
-const CODES: readonly string[] = LANGUAGES.map((l) => l.code);
-const STORAGE_KEY = 'fleet.language';
-
-/** The user's choice on this device, or null (follow the browser). */
-export function chosenLanguage(): Language | null {
-  const v = local.get(STORAGE_KEY);
-  return v && CODES.includes(v) ? (v as Language) : null;
-}
-
-/** The browser's first preferred language we speak (es-MX → es), else English. */
-export function browserLanguage(
-  languages: readonly string[] = typeof navigator === 'undefined' ? [] : (navigator.languages ?? [navigator.language]),
-): Language {
-  for (const tag of languages) {
-    const base = tag.toLowerCase().split('-')[0] ?? '';
-    if (CODES.includes(base)) return base as Language;
-  }
-  return 'en';
-}
+export { LANGUAGES, browserLanguage, chosenLanguage, type Language } from './language.ts';
 
 export const currentLanguage = (): Language => (i18next.language as Language | undefined) ?? 'en';
 

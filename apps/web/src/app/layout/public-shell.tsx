@@ -1,43 +1,14 @@
 import type { ReactNode } from 'react';
-import { AppShell, Button, Group } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
-import { Link, useLocation } from 'react-router';
-import { Logo } from '../../components/logo.tsx';
-import { PlainThemeToggle } from './theme-toggle.tsx';
+import { useLocation } from 'react-router';
+import { routerLink } from '../../components/router-link.tsx';
+import { PublicShellFrame } from './public-shell-frame.tsx';
 
-/**
- * The frame of the signed-out screens (sign-in, sign-up, password reset): the logo, the theme switch
- * and the link to the other form. Kept apart from the signed-in shell so the sign-in page loads
- * none of the office's menus, search or notifications (issue 67).
- */
+/** The signed-out screens' frame inside the app: the router's location and links. */
 export function PublicShell({ children, onFirstUse }: { children: ReactNode; onFirstUse?: () => void }) {
   const { pathname } = useLocation();
-  const { t } = useTranslation();
   return (
-    <AppShell header={{ height: 60 }} padding={0}>
-      <AppShell.Header>
-        <Group h="100%" px="md" justify="space-between" wrap="nowrap">
-          <Link to="/" aria-label={t('shell.home')}>
-            <Logo />
-          </Link>
-          <Group gap="xs" wrap="nowrap">
-            <PlainThemeToggle />
-            {pathname === '/' ? (
-              <Button component={Link} to="/getting-started">
-                {t('shell.getStarted')}
-              </Button>
-            ) : (
-              <Button component={Link} to="/" variant="default">
-                {t('auth.logInLink')}
-              </Button>
-            )}
-          </Group>
-        </Group>
-      </AppShell.Header>
-      {/* The first key or tap on a form: the signed-in shell starts loading while the user types. */}
-      <AppShell.Main onFocusCapture={onFirstUse} onPointerDownCapture={onFirstUse}>
-        <div id="content">{children}</div>
-      </AppShell.Main>
-    </AppShell>
+    <PublicShellFrame pathname={pathname} link={routerLink} onFirstUse={onFirstUse}>
+      {children}
+    </PublicShellFrame>
   );
 }

@@ -1,7 +1,7 @@
 import { ActionIcon, useComputedColorScheme } from '@mantine/core';
 import { IconMoon, IconSun } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
-import { useDarkModeFlag, useDelayedColorSchemeToggle } from '../../lib/color-scheme.ts';
+import { useDarkModeFlag, useDelayedColorSchemeToggle } from '../../lib/color-scheme-base.ts';
 
 /** The light/dark switch's state: shown only when the dark-mode flag allows it (spec section 3). */
 export function useThemeToggle() {

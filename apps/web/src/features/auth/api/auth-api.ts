@@ -1,15 +1,7 @@
 import { useMutation } from '@tanstack/react-query';
-import type { LoginInput, RegisterInput, SignInResponse, UndoEmailChangeResult } from '@fleet/api-contract';
+import type { RegisterInput, SignInResponse, UndoEmailChangeResult } from '@fleet/api-contract';
 import { api } from '../../../lib/api-client.ts';
 import { startSession } from '../../../lib/session.ts';
-
-/** POST auth/authenticate. Spec section 8: a failed login shows no toast and leaves the user signed out. */
-export function useLogin() {
-  return useMutation({
-    mutationFn: (input: LoginInput) => api<SignInResponse>('/auth/authenticate', { method: 'POST', body: input, auth: false, toast: false }),
-    onSuccess: (res) => startSession(res),
-  });
-}
 
 /** POST auth/register with the spec's defaults (role USER, id 1); the returned tokens are stored. */
 export function useRegister() {

@@ -76,6 +76,13 @@ function goesOn(since: number): (table: string, b: Record<string, unknown>, a: R
           (b.arrived_at === null || b.arrived_at === a.arrived_at) &&
           only(b, a, ['arrived_at', 'departed_at', 'arrival_source', 'departure_source', 'place_visit_id', 'updated_at', 'eta', 'eta_at'])
         );
+      case 'safety_events':
+        // An event still open as the server stopped (a truck speeding right then) goes on: it ends
+        // later, its band's seconds and its top speed grow; where and when it began stays.
+        return (
+          b.open === true &&
+          only(b, a, ['open', 'ended_at', 'band', 'band_seconds', 'severity', 'speed_after_kph', 'max_speed_kph', 'held_speed_kph', 'updated_at'])
+        );
       case 'loads':
         return b.status !== 'DELIVERED' && only(b, a, ['status', 'delivered_at', 'updated_at', 'at_risk', 'risk_reason', 'eta_updated_at']);
       case 'assets':

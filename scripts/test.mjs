@@ -371,7 +371,7 @@ async function yieldDatabaseServer(url) {
 }
 
 /**
- * Beside the browser tests, two lanes of yielding work (decision 0270). One runs the PostgreSQL
+ * Beside the browser tests, two lanes of yielding work (decision 0273). One runs the PostgreSQL
  * pass (one worker, bound by the server's side, its backends niced too), the other the restart test
  * (PGlite, about four minutes alone, mostly the demo seeding); then both take the checks one at a
  * time until none is left. The PGlite pass comes last, alone, on both cores: beside the PostgreSQL

@@ -25,10 +25,24 @@ function isDriversOwn(key: QueryKey, userId: string | undefined): boolean {
 
 let watching = false;
 
-/** Restores what was kept (where the cache has nothing newer), then keeps every later answer. */
+/** Writes one answer of the signed-in driver's own screen to IndexedDB. */
+function keep(key: QueryKey, data: unknown, updatedAt: number): void {
+  if (!isDriversOwn(key, sessionStore.get().user?.id)) return;
+  set(JSON.stringify(key), { key, data, updatedAt } satisfies Kept, store()).catch(() => undefined);
+}
+
+/**
+ * Restores what was kept (where the cache has nothing newer), then keeps every later answer. It
+ * listens before it reads: an answer that arrives while the kept ones are read is kept too, and so is
+ * what the cache already had (a page loaded at the driver's screen fetches before this runs).
+ */
 export async function keepDriverQueries(): Promise<void> {
   if (watching || typeof indexedDB === 'undefined') return;
   watching = true;
+  queryClient.getQueryCache().subscribe((event) => {
+    if (event.type !== 'updated' || event.action.type !== 'success') return;
+    keep(event.query.queryKey, event.query.state.data, event.query.state.dataUpdatedAt);
+  });
   const userId = sessionStore.get().user?.id;
   try {
     for (const [, kept] of await entries<string, Kept>(store())) {
@@ -39,12 +53,9 @@ export async function keepDriverQueries(): Promise<void> {
   } catch {
     // No IndexedDB here: nothing was kept.
   }
-  queryClient.getQueryCache().subscribe((event) => {
-    if (event.type !== 'updated' || event.action.type !== 'success') return;
-    const q = event.query;
-    if (!isDriversOwn(q.queryKey, sessionStore.get().user?.id)) return;
-    set(JSON.stringify(q.queryKey), { key: q.queryKey, data: q.state.data, updatedAt: q.state.dataUpdatedAt } satisfies Kept, store()).catch(() => undefined);
-  });
+  for (const q of queryClient.getQueryCache().getAll()) {
+    if (q.state.status === 'success' && q.state.dataUpdatedAt) keep(q.queryKey, q.state.data, q.state.dataUpdatedAt);
+  }
 }
 
 /** Logout: nothing of the driver's records stays on the device. */

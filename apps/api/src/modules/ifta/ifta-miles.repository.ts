@@ -273,7 +273,8 @@ async function writeOrgRound(
   now: string,
 ): Promise<void> {
   const f = flatten(records);
-  if (!f.distance.length && !f.vdays.length && !states.length && !dirty.length) return;
+  // Nothing at all to write: a crossing or a flagged stretch alone is still written (as the routed write does).
+  if (!f.distance.length && !f.vdays.length && !f.crossings.length && !f.flagged.length && !states.length && !dirty.length) return;
   const d = f.distance;
   const vd = f.vdays;
   const c = f.crossings;

@@ -1,16 +1,15 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { MantineProvider } from '@mantine/core';
 import '@mantine/core/styles.css';
 import './global.css';
 import { PublicShellFrame } from './app/layout/public-shell-frame.tsx';
+import { ThemeProvider } from './app/layout/theme-provider.tsx';
 import { plainLink } from './components/render-link.tsx';
 import { LoginForm } from './features/auth/login-form.tsx';
 import { initSignInWords } from './i18n/sign-in-i18n.ts';
 import { homePath } from './lib/auth-store.ts';
-import { colorSchemeManager, useDarkModeFlag, useEnforceDarkModeFlag } from './lib/color-scheme-base.ts';
+import { useEnforceDarkModeFlag } from './lib/color-scheme-base.ts';
 import { startSessionOnSignInPage } from './lib/sign-in-page-session.ts';
-import { cssVariablesResolver, theme } from './lib/theme.ts';
 
 // The sign-in page's own bundle (issue 67, decision 0270): a first visit to `/` signed out loads
 // React, Mantine's pieces of the form and the sign-in words, not the app (router, API client, zod,
@@ -34,27 +33,14 @@ function SignInPage() {
   );
 }
 
-function Root() {
-  const flag = useDarkModeFlag();
-  return (
-    <MantineProvider
-      theme={theme}
-      cssVariablesResolver={cssVariablesResolver}
-      colorSchemeManager={colorSchemeManager}
-      defaultColorScheme="auto"
-      forceColorScheme={flag.isEnabled ? undefined : 'light'}
-    >
-      <SignInPage />
-    </MantineProvider>
-  );
-}
-
 void initSignInWords().then(() => {
   const root = document.getElementById('root');
   if (!root) return;
   createRoot(root).render(
     <StrictMode>
-      <Root />
+      <ThemeProvider>
+        <SignInPage />
+      </ThemeProvider>
     </StrictMode>,
   );
 });

@@ -1,26 +1,17 @@
 import { useState } from 'react';
-import { MantineProvider } from '@mantine/core';
 import { DatesProvider } from '@mantine/dates';
 import { PersistQueryClientProvider } from '@tanstack/react-query-persist-client';
 import { RouterProvider } from 'react-router';
 import { CACHE_MAX_AGE_MS, queryClient, queryPersister } from '../lib/query-client.ts';
-import { colorSchemeManager, useDarkModeFlag } from '../lib/color-scheme.ts';
 import { FIRST_DAY_OF_WEEK } from '../lib/dates.ts';
-import { cssVariablesResolver, theme } from '../lib/theme.ts';
+import { ThemeProvider } from './layout/theme-provider.tsx';
 import { createAppRouter } from './router.tsx';
 
 /** Providers: theme (dark mode only when the flag allows it), query cache persisted 2 h, router. */
 export function App() {
   const [router] = useState(createAppRouter);
-  const flag = useDarkModeFlag();
   return (
-    <MantineProvider
-      theme={theme}
-      cssVariablesResolver={cssVariablesResolver}
-      colorSchemeManager={colorSchemeManager}
-      defaultColorScheme="auto"
-      forceColorScheme={flag.isEnabled ? undefined : 'light'}
-    >
+    <ThemeProvider>
       <DatesProvider settings={{ firstDayOfWeek: FIRST_DAY_OF_WEEK, locale: 'en' }}>
         <PersistQueryClientProvider
           client={queryClient}
@@ -37,6 +28,6 @@ export function App() {
           <RouterProvider router={router} />
         </PersistQueryClientProvider>
       </DatesProvider>
-    </MantineProvider>
+    </ThemeProvider>
   );
 }

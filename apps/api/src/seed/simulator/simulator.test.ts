@@ -30,6 +30,16 @@ describe('truck plan', () => {
     expect(warmed.stateAt(now)).toEqual(new TruckPlan(5).stateAt(now));
   });
 
+  it('answers a time before the segments it keeps, after looking days ahead dropped the old ones', () => {
+    const plan = new TruckPlan(9);
+    const before = plan.stateAt(now);
+    // A load's dock time: segment by segment up to five days ahead (over a thousand segments).
+    let seg = plan.segmentAt(now);
+    while (seg.end < now + 5 * DAY) seg = plan.segmentAt(seg.end);
+    expect(plan.stateAt(now)).toEqual(before);
+    expect(plan.stateAt(now - DAY)).toEqual(new TruckPlan(9).stateAt(now - DAY));
+  });
+
   it('drives at highway speed, rests, crosses state lines and moves on the odometer over a week', () => {
     const plan = new TruckPlan(7);
     const states = new Set<string>();

@@ -236,8 +236,11 @@ export class TruckPlan {
     }
   }
 
-  /** The segment covering `t` (times must not go backwards by much: a cursor walks forward). */
+  /** The segment covering `t`: a cursor walks forward; a time before the segments kept replans from the epoch. */
   segmentAt(t: number): Segment {
+    // Looking days ahead (a load's dock time) drops the old segments; asking for an earlier time after
+    // that once answered a later segment (a truck a day's drive from where its history ends).
+    if (this.segments.length && t < this.segments[0]!.start) Object.assign(this, new TruckPlan(this.index));
     while (this.clock <= t) this.planTrip();
     if (this.cursor >= this.segments.length || this.segments[this.cursor]!.start > t) this.cursor = 0;
     while (this.segments[this.cursor]!.end <= t) this.cursor++;

@@ -19,7 +19,22 @@ export default tseslint.config(
   {
     files: ['apps/web/src/**/*.{ts,tsx}'],
     plugins: { 'react-hooks': reactHooks },
-    rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'error' },
+    rules: {
+      'react-hooks/rules-of-hooks': 'error',
+      'react-hooks/exhaustive-deps': 'error',
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: 'react-router',
+              importNames: ['useSearchParams'],
+              message: "Use useSearchParams from lib/search-params.ts: React Router's setter reads the parameters of the last render.",
+            },
+          ],
+        },
+      ],
+    },
   },
   // Web: imports flow packages -> lib/components -> features -> app; no feature imports another (docs/style.md §10).
   {
@@ -66,6 +81,11 @@ export default tseslint.config(
         'error',
         {
           paths: [
+            {
+              name: 'react-router',
+              importNames: ['useSearchParams'],
+              message: "Use useSearchParams from lib/search-params.ts: React Router's setter reads the parameters of the last render.",
+            },
             {
               name: '@fleet/api-contract',
               allowTypeImports: true,

@@ -1,11 +1,10 @@
 import { useCallback, useEffect, useState, type ReactNode } from 'react';
 import { Badge, Button, Group as Row, Select } from '@mantine/core';
 import { IconDownload, IconUpload } from '@tabler/icons-react';
-import { useSearchParams } from 'react-router';
 import type { Group } from '@fleet/api-contract';
 import type { QueryValue } from '../lib/query-string.ts';
 import { downloadCsv, STATUS_OPTIONS, usePagedList } from '../lib/registry-api.ts';
-import { withParams } from '../lib/search-params.ts';
+import { withParams, useSearchParams } from '../lib/search-params.ts';
 
 /** A list filter kept in the URL (`?status=ACTIVE`); changing it goes back to the first page. */
 export function useFilterParam(name: string): [string | null, (v: string | null) => void] {

@@ -1,7 +1,7 @@
 import { useCallback, useMemo } from 'react';
-import { useSearchParams } from 'react-router';
 import type { PageQuery } from '@fleet/api-contract';
 import { DEFAULT_PAGE_SIZE } from '@fleet/api-contract/paging';
+import { useSearchParams } from './search-params.ts';
 
 /** Paging, sorting and search of a server-paged list, kept in the URL so reload and Back keep them. */
 export interface TableState {

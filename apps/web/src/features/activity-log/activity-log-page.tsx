@@ -1,6 +1,5 @@
 import { Button, Drawer, Group, Paper, Select, SimpleGrid, Text, TextInput } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { useSearchParams } from 'react-router';
 import { IconFilterOff } from '@tabler/icons-react';
 import type { ActivityLogEntry } from '@fleet/api-contract';
 import { PageHeader } from '../../components/page-header.tsx';
@@ -12,7 +11,7 @@ import { useTableState } from '../../lib/table-state.ts';
 import { ActivityDetail } from './activity-detail.tsx';
 import { activityFiltersQuery, activityQuery, activityUsersQuery } from './activity-log-api.ts';
 import { ActivityRecordLink } from './activity-record-link.tsx';
-import { withParams } from '../../lib/search-params.ts';
+import { withParams, useSearchParams } from '../../lib/search-params.ts';
 
 const FILTER_KEYS = ['user', 'action', 'entity', 'from', 'to'] as const;
 

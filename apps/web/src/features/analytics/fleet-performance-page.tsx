@@ -2,7 +2,6 @@ import '@mantine/charts/styles.css';
 import { BarChart } from '@mantine/charts';
 import { Button, Card, Group, SegmentedControl, Select, SimpleGrid, Stack, Table, Tabs, Text, TextInput, Title } from '@mantine/core';
 import { IconDownload } from '@tabler/icons-react';
-import { useSearchParams } from 'react-router';
 import type { FleetPerformance, PerformanceTotals } from '@fleet/api-contract';
 import { DataState } from '../../components/data-state.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
@@ -11,7 +10,7 @@ import { useGroups } from '../../lib/map/map-api.ts';
 import { useCan } from '../../lib/registry-api.ts';
 import { formatFuelEconomyLPer100Km, useUnits } from '../../lib/units.ts';
 import { performanceCsv, useFleetPerformance } from './fleet-performance-api.ts';
-import { withParams } from '../../lib/search-params.ts';
+import { withParams, useSearchParams } from '../../lib/search-params.ts';
 import { saveCsv } from '../../lib/download.ts';
 
 const H = 3_600_000;

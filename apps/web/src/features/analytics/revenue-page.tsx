@@ -2,7 +2,6 @@ import '@mantine/charts/styles.css';
 import { BarChart } from '@mantine/charts';
 import { Button, Card, Group, SegmentedControl, SimpleGrid, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { IconDownload } from '@tabler/icons-react';
-import { useSearchParams } from 'react-router';
 import { REVENUE_GROUPS, REVENUE_PERIODS, type RevenueGroup, type RevenuePeriod } from '@fleet/api-contract/loads';
 import type { RevenueReport } from '@fleet/api-contract';
 import { DataState } from '../../components/data-state.tsx';
@@ -10,7 +9,7 @@ import { PageHeader } from '../../components/page-header.tsx';
 import { addDays, dayStartIn, todayIn, useViewerZone, zoneLabel } from '../../lib/dates.ts';
 import { formatKm, formatMoney, formatPerDistance } from '../../lib/money.ts';
 import { useEffectiveOrganizationId } from '../../lib/org-path.ts';
-import { withParams } from '../../lib/search-params.ts';
+import { withParams, useSearchParams } from '../../lib/search-params.ts';
 import { useUnits, type UnitSystem } from '../../lib/units.ts';
 import { exportRevenueCsv, useRevenue } from './revenue-api.ts';
 

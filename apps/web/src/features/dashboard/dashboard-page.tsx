@@ -2,7 +2,7 @@ import '@mantine/charts/styles.css';
 import { useEffect, useState, type ComponentType } from 'react';
 import { AreaChart, BarChart, LineChart } from '@mantine/charts';
 import { Anchor, Badge, Card, Group, Paper, SegmentedControl, Select, SimpleGrid, Stack, Table, Text, Title, UnstyledButton } from '@mantine/core';
-import { Link, useSearchParams } from 'react-router';
+import { Link } from 'react-router';
 import type { Dashboard, DashboardCounter } from '@fleet/api-contract';
 import { DataState } from '../../components/data-state.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
@@ -13,7 +13,7 @@ import { useCan } from '../../lib/registry-api.ts';
 import { useUnits } from '../../lib/units.ts';
 import { useDashboard } from './dashboard-api.ts';
 import classes from './dashboard.module.css';
-import { withParams } from '../../lib/search-params.ts';
+import { withParams, useSearchParams } from '../../lib/search-params.ts';
 
 const TONE = { ok: 'teal', info: 'blue', warn: 'orange', bad: 'red' } as const;
 

@@ -1,7 +1,7 @@
 import { useMemo, useState, type ComponentType } from 'react';
 import { Anchor, Button, Card, Group, SimpleGrid, Stack, Table, Text, Timeline, Title } from '@mantine/core';
 import { IconCheck, IconPencil, IconX } from '@tabler/icons-react';
-import { Link, useParams, useSearchParams } from 'react-router';
+import { Link, useParams } from 'react-router';
 import { ACCESSORIAL_LABELS, LOAD_DOCUMENT_LABELS, LOAD_STATUS_LABELS, STOP_KIND_LABELS } from '@fleet/api-contract/loads';
 import type { Load, LoadStop } from '@fleet/api-contract';
 import { confirmAction } from '../../components/confirm-dialog.tsx';
@@ -12,7 +12,7 @@ import { formatShortDateTime, useViewerZone } from '../../lib/dates.ts';
 import { formatKm, formatMoney } from '../../lib/money.ts';
 import { notify } from '../../lib/notifications-store.ts';
 import { useCan } from '../../lib/registry-api.ts';
-import { withParams } from '../../lib/search-params.ts';
+import { withParams, useSearchParams } from '../../lib/search-params.ts';
 import { useUnits } from '../../lib/units.ts';
 import { CandidatesList } from './candidates-list.tsx';
 import { CANDIDATES_PAGE, setLoadStatus, setStopStatus, useCandidates, useLoad, useLoadMutation, usePlan } from './dispatch-api.ts';

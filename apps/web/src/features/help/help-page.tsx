@@ -1,11 +1,11 @@
 import { useState } from 'react';
 import { Accordion, Card, Code, Group, List, Stack, Text, TextInput, Title } from '@mantine/core';
 import { IconSearch } from '@tabler/icons-react';
-import { useSearchParams } from 'react-router';
 import { useWebConfig } from '../../lib/web-config.ts';
 import { PageHeader } from '../../components/page-header.tsx';
 import { HELP_ARTICLES, searchArticles, type HelpArticle } from './help-articles.ts';
 import { QrCode } from './qr-code.tsx';
+import { useSearchParams } from '../../lib/search-params.ts';
 
 function Paragraph({ text }: { text: string }) {
   if (text.startsWith('- ')) {

@@ -1,10 +1,10 @@
 import { useState } from 'react';
-import { useSearchParams } from 'react-router';
 import type { HistoryRoute } from '@fleet/api-contract';
 import { dayStartIn, todayIn } from '../../lib/dates.ts';
 import { useEffectiveOrganizationId } from '../../lib/org-path.ts';
 import { useCan } from '../../lib/registry-api.ts';
 import { useHistoryRoute, useSubjectOptions, useVehicleTrips, type HistorySubject } from './history-routes-api.ts';
+import { useSearchParams } from '../../lib/search-params.ts';
 
 const PARAM: Record<HistorySubject, string> = { assets: 'asset', drivers: 'driver', gateways: 'gateway' };
 /** One empty track for every render without data, so what is derived from it is not worked out again. */

@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useState, type ComponentType } from 'react';
 import { Alert, Badge, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { Link, useParams, useSearchParams } from 'react-router';
+import { Link, useParams } from 'react-router';
 import { IconChevronLeft, IconChevronRight, IconDownload, IconPrinter, IconSend } from '@tabler/icons-react';
 import type { HosEvent, HosLogDay } from '@fleet/api-contract';
 import { DataState } from '../../components/data-state.tsx';
@@ -22,6 +22,7 @@ import { downloadEldFile } from './driver/driver-api.ts';
 import { notify } from '../../lib/notifications-store.ts';
 import tones from '../../components/badge-tones.module.css';
 import classes from './logs/log-page.module.css';
+import { useSearchParams } from '../../lib/search-params.ts';
 
 /** The present, refreshed every minute while the page is open (the live day's line grows). */
 function useNow(): number {

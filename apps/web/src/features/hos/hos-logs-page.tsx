@@ -1,6 +1,6 @@
 import { ActionIcon, Anchor, Badge, Group, Select, Stack, Text, TextInput, Tooltip } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { Link, useSearchParams } from 'react-router';
+import { Link } from 'react-router';
 import { IconChevronLeft, IconChevronRight } from '@tabler/icons-react';
 import type { HosLogRow } from '@fleet/api-contract';
 import { PageHeader } from '../../components/page-header.tsx';
@@ -14,7 +14,7 @@ import { hosLogListQuery } from './hos-logs-api.ts';
 import { addDays, driverName, formatHours, isLogDate, longDate, STATUS_NAMES, todayIn } from './logs/log-format.ts';
 import tones from '../../components/badge-tones.module.css';
 import classes from './logs/logs.module.css';
-import { withParams } from '../../lib/search-params.ts';
+import { withParams, useSearchParams } from '../../lib/search-params.ts';
 
 /** The sorts the API knows (`sort=field,dir`), offered as one menu: phones show cards without sortable headers. */
 const SORTS = [

@@ -1,7 +1,6 @@
 import { useCallback, useEffect } from 'react';
 import { Alert, Badge, Button, Group, Paper, Select, SimpleGrid, Skeleton, Stack, Tabs, Text } from '@mantine/core';
 import { IconAlertTriangle, IconChecks, IconGasStation, IconListDetails, IconMap2, IconReceipt, IconRuler2, IconTruck } from '@tabler/icons-react';
-import { useSearchParams } from 'react-router';
 import { quarterDays, quarterLabel, type IftaReport } from '@fleet/api-contract';
 import { confirmAction } from '../../components/confirm-dialog.tsx';
 import { DataState } from '../../components/data-state.tsx';
@@ -18,7 +17,7 @@ import { MilesMap } from './miles-map.tsx';
 import { ReturnTab } from './return-tab.tsx';
 import { ReviewTab } from './review-tab.tsx';
 import { VehiclesTab } from './vehicles-tab.tsx';
-import { withParams } from '../../lib/search-params.ts';
+import { withParams, useSearchParams } from '../../lib/search-params.ts';
 
 const TABS = ['return', 'vehicles', 'map', 'review', 'fuel', 'adjustments'] as const;
 type Tab = (typeof TABS)[number];

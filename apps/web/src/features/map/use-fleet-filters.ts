@@ -1,7 +1,7 @@
 import { useMemo, useState } from 'react';
-import { useSearchParams } from 'react-router';
 import type { VehicleStatus } from '@fleet/api-contract';
 import { countByStatus, filterVehicles, type LiveState } from './live-store.ts';
+import { useSearchParams } from '../../lib/search-params.ts';
 
 const asStatus = (s: string | null): VehicleStatus | null => (s === 'MOVING' || s === 'IDLING' || s === 'STOPPED' || s === 'OFFLINE' ? s : null);
 

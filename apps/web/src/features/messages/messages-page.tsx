@@ -1,6 +1,6 @@
 import { Badge, Card, Group, Select, Stack, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { Link, useSearchParams } from 'react-router';
+import { Link } from 'react-router';
 import type { Driver, Page } from '@fleet/api-contract';
 import { DataState } from '../../components/data-state.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
@@ -11,6 +11,7 @@ import { orgPathFor, useEffectiveOrganizationId } from '../../lib/org-path.ts';
 import { Conversation } from './conversation.tsx';
 import { inboxQuery } from './messages-api.ts';
 import classes from './messages.module.css';
+import { useSearchParams } from '../../lib/search-params.ts';
 
 /**
  * The office's inbox (/messages, issue 44): every driver's conversation, the latest first with its

@@ -1,13 +1,12 @@
 import { useState } from 'react';
 import { Button, Card, Group, Pagination, SegmentedControl, Select, Stack, Switch, Table, Tabs, Text, TextInput, Title } from '@mantine/core';
 import { IconChecks, IconSearch, IconTrash } from '@tabler/icons-react';
-import { useSearchParams } from 'react-router';
 import { NOTIFICATION_KIND_INFO, NOTIFICATION_KINDS, type NotificationKind } from '@fleet/api-contract';
 import { DataState } from '../../components/data-state.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { ServerNotificationCard } from './server-notification-card.tsx';
 import { useClearNotifications, useMarkRead, useNotificationList, useNotificationPreferences, useSavePreferences } from './notifications-api.ts';
-import { withParams } from '../../lib/search-params.ts';
+import { withParams, useSearchParams } from '../../lib/search-params.ts';
 
 const PAGE_SIZE = 20;
 

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { ActionIcon, Badge, Button, Divider, Group, Menu, Modal, SegmentedControl, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
-import { useNavigate, useSearchParams } from 'react-router';
+import { useNavigate } from 'react-router';
 import { IconDots, IconPencil, IconPlayerPlay, IconPlus, IconPower, IconSteeringWheel } from '@tabler/icons-react';
 import { createOrganizationSchema, organizationAccountSchema, type CreateOrganizationInput, type OrganizationSummary } from '@fleet/api-contract';
 import { confirmAction } from '../../components/confirm-dialog.tsx';
@@ -15,7 +15,7 @@ import { notify } from '../../lib/notifications-store.ts';
 import { useTableState } from '../../lib/table-state.ts';
 import { AccountFields, accountValues, EMPTY_ACCOUNT } from './account-fields.tsx';
 import { organizationsQuery, useCreateOrganization, useSetOrganizationStatus, useUpdateAccount } from './api/organizations-api.ts';
-import { withParams } from '../../lib/search-params.ts';
+import { withParams, useSearchParams } from '../../lib/search-params.ts';
 
 function CreateOrganizationForm({ onDone }: { onDone: () => void }) {
   const create = useCreateOrganization();

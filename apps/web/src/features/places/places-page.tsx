@@ -1,7 +1,7 @@
 import { useCallback, useMemo, useState } from 'react';
 import { ActionIcon, Anchor, Badge, Button, Group, Menu, NativeSelect, Text } from '@mantine/core';
 import { IconCircle, IconClick, IconDownload, IconFileImport, IconPencil, IconPlus, IconPolygon, IconTrash } from '@tabler/icons-react';
-import { Link, useNavigate, useSearchParams } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import { PLACE_CATEGORIES, PLACE_CATEGORY_LABELS } from '@fleet/api-contract/places';
 import type { Group as FleetGroup, Place, PlaceCategory } from '@fleet/api-contract';
 import tones from '../../components/badge-tones.module.css';
@@ -22,6 +22,7 @@ import { PlaceImportDrawer } from './place-import.tsx';
 import { PlaceMap } from './place-map.tsx';
 import { deletePlace, exportPlacesGeoJson, usePlace, usePlaceMutation, usePlaces } from './places-api.ts';
 import classes from './places.module.css';
+import { useSearchParams } from '../../lib/search-params.ts';
 
 const NO_GROUPS: FleetGroup[] = [];
 const NO_PLACES: Place[] = [];

@@ -1,6 +1,6 @@
 import { useCallback, useMemo, type ReactNode } from 'react';
 import { Button, Group, NativeSelect, Paper, Text, TextInput } from '@mantine/core';
-import { Link, useLocation, useSearchParams } from 'react-router';
+import { Link, useLocation } from 'react-router';
 import type { Asset, Driver, ReportKind } from '@fleet/api-contract';
 import { DownloadMenu } from '../../components/download-menu.tsx';
 import { addDays, dayStartIn, todayIn, useViewerZone, zoneLabel } from '../../lib/dates.ts';
@@ -9,6 +9,7 @@ import { useEffectiveOrganizationId } from '../../lib/org-path.ts';
 import type { QueryValue } from '../../lib/query-string.ts';
 import { usePagedList } from '../../lib/registry-api.ts';
 import { downloadReport, usePlaceOptions } from './reports-api.ts';
+import { useSearchParams } from '../../lib/search-params.ts';
 
 // What the four report screens share: the tabs between them, the filters kept in the URL (days in
 // the viewer's zone, decision 0140), and the toolbar with the CSV/PDF download.

@@ -3,7 +3,7 @@ import { Badge, Button, Group, NativeSelect, Paper, Stack, Text } from '@mantine
 import { useMediaQuery } from '@mantine/hooks';
 import { IconChevronDown } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
-import { useLocation, useNavigate, useSearchParams } from 'react-router';
+import { useLocation, useNavigate } from 'react-router';
 import { SAFETY_EVENT_TYPES, SAFETY_SEVERITIES, SAFETY_STATUSES, type Asset, type Driver, type SafetyEvent } from '@fleet/api-contract';
 import tones from '../../components/badge-tones.module.css';
 import { DownloadMenu } from '../../components/download-menu.tsx';
@@ -13,7 +13,7 @@ import { formatDateTime, useViewerZone } from '../../lib/dates.ts';
 import { useGroups } from '../../lib/map/map-api.ts';
 import { useEffectiveOrganizationId } from '../../lib/org-path.ts';
 import { usePagedList } from '../../lib/registry-api.ts';
-import { withParams } from '../../lib/search-params.ts';
+import { withParams, useSearchParams } from '../../lib/search-params.ts';
 import { useTableState } from '../../lib/table-state.ts';
 import { useUnits } from '../../lib/units.ts';
 import { PeriodFilter, SafetyTabs, useSafetyPeriod } from './safety-common.tsx';

@@ -1,10 +1,10 @@
 import { useCallback, useMemo } from 'react';
 import { Button, Group, NativeSelect, TextInput } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { Link, useLocation, useSearchParams } from 'react-router';
+import { Link, useLocation } from 'react-router';
 import { addDays, dayStartIn, todayIn, useViewerZone, zoneLabel } from '../../lib/dates.ts';
 import { useCan } from '../../lib/registry-api.ts';
-import { withParams } from '../../lib/search-params.ts';
+import { withParams, useSearchParams } from '../../lib/search-params.ts';
 
 // What the safety screens share: the tabs between them and the period filter kept in the URL.
 

@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { LineChart } from '@mantine/charts';
 import { Anchor, Button, Code, Group, Paper, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { Link, useLocation, useParams, useSearchParams } from 'react-router';
+import { Link, useLocation, useParams } from 'react-router';
 import type { SafetyBehaviourScore, SafetyGroupBy, SafetyScoreDetail, UnitSystem } from '@fleet/api-contract';
 import { DataState } from '../../components/data-state.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
@@ -13,6 +13,7 @@ import { PeriodFilter, SafetyTabs, useSafetyPeriod } from './safety-common.tsx';
 import { useSafetyScore } from './safety-api.ts';
 import { ScoreFigure, periodQuery } from './scores-page.tsx';
 import { eventFigures, formatScore, formatSeconds, SeverityBadge, StatusBadge } from './safety-words.tsx';
+import { useSearchParams } from '../../lib/search-params.ts';
 
 const two = (v: number) => v.toFixed(2);
 

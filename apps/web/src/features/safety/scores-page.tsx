@@ -3,7 +3,7 @@ import { useMemo } from 'react';
 import { BarChart } from '@mantine/charts';
 import { Anchor, Badge, Group, NativeSelect, Paper, SegmentedControl, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { Link, useSearchParams } from 'react-router';
+import { Link } from 'react-router';
 import type { Page, SafetyGroupBy, SafetyScoreRow, SafetyScores, UnitSystem } from '@fleet/api-contract';
 import { DownloadMenu } from '../../components/download-menu.tsx';
 import { DataState } from '../../components/data-state.tsx';
@@ -12,7 +12,7 @@ import { ServerTable, type TableColumn } from '../../components/server-table.tsx
 import { formatDate, useViewerZone } from '../../lib/dates.ts';
 import { useGroups } from '../../lib/map/map-api.ts';
 import { useEffectiveOrganizationId } from '../../lib/org-path.ts';
-import { withParams } from '../../lib/search-params.ts';
+import { withParams, useSearchParams } from '../../lib/search-params.ts';
 import { useTableState } from '../../lib/table-state.ts';
 import { formatDistance, useUnits } from '../../lib/units.ts';
 import { PeriodFilter, SafetyTabs, useSafetyPeriod, type SafetyPeriod } from './safety-common.tsx';

@@ -2,13 +2,13 @@ import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { Anchor, Card, Chip, Group, Select, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconSearch } from '@tabler/icons-react';
-import { Link, useSearchParams } from 'react-router';
+import { Link } from 'react-router';
 import type { SearchTag } from '@fleet/api-contract';
 import { DataState } from '../../components/data-state.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { HitRow } from './search-hit.tsx';
 import { useSearch, useSearchFilters, useSearchTags } from './search-api.ts';
-import { withParams } from '../../lib/search-params.ts';
+import { withParams, useSearchParams } from '../../lib/search-params.ts';
 
 /** Up and Down move between the results' links (Tab works too). */
 function arrowNavigation(e: KeyboardEvent<HTMLElement>) {

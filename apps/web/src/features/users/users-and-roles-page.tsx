@@ -1,5 +1,4 @@
 import { Tabs } from '@mantine/core';
-import { useSearchParams } from 'react-router';
 import { IconShieldCheck, IconUsers } from '@tabler/icons-react';
 import { hasPermission } from '@fleet/api-contract';
 import { PageHeader } from '../../components/page-header.tsx';
@@ -7,6 +6,7 @@ import { useAccessUser } from '../../lib/control-store.ts';
 import { useEffectiveOrganizationId } from '../../lib/org-path.ts';
 import { RolesTab } from './roles-tab.tsx';
 import { UsersTab } from './users-tab.tsx';
+import { useSearchParams } from '../../lib/search-params.ts';
 
 /** Users & Roles: the team of the organization and the roles that decide what each member may do. */
 export default function UsersAndRolesPage() {

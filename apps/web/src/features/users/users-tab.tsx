@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { ActionIcon, Badge, Button, Group, Menu, Modal, Select, Stack, Text } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
-import { useNavigate, useSearchParams } from 'react-router';
+import { useNavigate } from 'react-router';
 import { IconDots, IconHistory, IconKey, IconPencil, IconPlayerPlay, IconUserOff, IconUserPlus } from '@tabler/icons-react';
 import { hasPermission, type CurrentUser, type User } from '@fleet/api-contract';
 import { confirmAction } from '../../components/confirm-dialog.tsx';
@@ -12,7 +12,7 @@ import { notify } from '../../lib/notifications-store.ts';
 import { useTableState } from '../../lib/table-state.ts';
 import { allRolesQuery, usersQuery, useUserAction } from './api/users-api.ts';
 import { UserForm } from './user-form.tsx';
-import { withParams } from '../../lib/search-params.ts';
+import { withParams, useSearchParams } from '../../lib/search-params.ts';
 
 const STATUS_COLOR = { ACTIVE: 'teal', INVITED: 'blue', INACTIVE: 'gray' } as const;
 const STATUS_LABEL = { ACTIVE: 'Active', INVITED: 'Invited', INACTIVE: 'Inactive' } as const;

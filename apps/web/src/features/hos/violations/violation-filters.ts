@@ -1,8 +1,7 @@
 import { useCallback } from 'react';
-import { useSearchParams } from 'react-router';
 import { VIOLATIONS_MAX_RANGE_DAYS } from '@fleet/api-contract/hos';
 import { addDays, dayStartIn, todayIn, useViewerZone } from '../../../lib/dates.ts';
-import { withParams } from '../../../lib/search-params.ts';
+import { withParams, useSearchParams } from '../../../lib/search-params.ts';
 
 export const VIOLATION_FILTER_KEYS = ['from', 'to', 'driver', 'rule', 'severity', 'group'] as const;
 export type ViolationFilterKey = (typeof VIOLATION_FILTER_KEYS)[number];

@@ -1,7 +1,7 @@
 import { useMemo, useState } from 'react';
 import { Alert, Anchor, Button, Group, Modal, NativeSelect, SegmentedControl, Stack, Text, Textarea, TextInput } from '@mantine/core';
 import { IconCertificate, IconTool } from '@tabler/icons-react';
-import { Link, useNavigate, useSearchParams } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import type { Defect, DefectStatus } from '@fleet/api-contract';
 import { PageHeader } from '../../../components/page-header.tsx';
 import { ServerTable, type TableColumn } from '../../../components/server-table.tsx';
@@ -15,6 +15,7 @@ import { useTableState } from '../../../lib/table-state.ts';
 import { certifyDefect, saveWorkOrder, useDefects, useMaintenanceMutation } from '../maintenance-api.ts';
 import { DEFECT_STATUS_LABEL, DefectStatusBadge, SafetyBadge, unitOptions, useGroupFilter, useSignature, useUnits500 } from './common.tsx';
 import { MaintenanceTabs } from './maintenance-tabs.tsx';
+import { useSearchParams } from '../../../lib/search-params.ts';
 
 /** Safety defects first within each unit: the list reads by vehicle, then by severity. */
 function bySeverity(rows: Defect[]): Defect[] {

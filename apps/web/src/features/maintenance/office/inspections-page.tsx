@@ -1,5 +1,5 @@
 import { Badge, Group, NativeSelect, SegmentedControl, Text, TextInput } from '@mantine/core';
-import { useNavigate, useSearchParams } from 'react-router';
+import { useNavigate } from 'react-router';
 import type { Driver, Dvir, InspectionDue } from '@fleet/api-contract';
 import tones from '../../../components/badge-tones.module.css';
 import { PageHeader } from '../../../components/page-header.tsx';
@@ -12,6 +12,7 @@ import { useDvirs } from '../dvir-api.ts';
 import { useInspectionsDue } from '../maintenance-api.ts';
 import { unitOptions, useGroupFilter, useUnits500 } from './common.tsx';
 import { MaintenanceTabs } from './maintenance-tabs.tsx';
+import { useSearchParams } from '../../../lib/search-params.ts';
 
 export const KIND_LABEL = { PRE_TRIP: 'Pre-trip', POST_TRIP: 'Post-trip' } as const;
 

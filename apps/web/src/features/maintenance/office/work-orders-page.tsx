@@ -1,7 +1,6 @@
 import { useEffect, useState } from 'react';
 import { ActionIcon, Alert, Button, Checkbox, Drawer, Group, NativeSelect, SimpleGrid, Stack, Text, Textarea, TextInput } from '@mantine/core';
 import { IconPlus, IconTrash } from '@tabler/icons-react';
-import { useSearchParams } from 'react-router';
 import { WORK_ORDER_STATUSES, workOrderInputSchema, type Defect, type WorkOrder } from '@fleet/api-contract';
 import { confirmAction } from '../../../components/confirm-dialog.tsx';
 import { DataState } from '../../../components/data-state.tsx';
@@ -26,6 +25,7 @@ import {
 } from '../maintenance-api.ts';
 import { WORK_ORDER_STATUS_LABEL, WorkOrderStatusBadge, unitOptions, useUnits500 } from './common.tsx';
 import { MaintenanceTabs } from './maintenance-tabs.tsx';
+import { useSearchParams } from '../../../lib/search-params.ts';
 
 const money = (v: number | null, currency: string) => (v === null ? '—' : v.toLocaleString('en-US', { style: 'currency', currency }));
 

@@ -4,6 +4,7 @@ import { ensureSuperAdmin, SEED_ACCOUNTS_STEP, seed } from './seed/seed.ts';
 import { runEmbeddedMaintenance, scheduleEmbeddedMaintenance } from './jobs/embedded-maintenance.ts';
 import { scheduleEmbeddedCheckpoint } from './jobs/embedded-checkpoint.ts';
 import { loadMallocTrim } from './jobs/malloc-trim.ts';
+import { startIdleCollection } from './jobs/idle-collection.ts';
 import { scheduleRetentionPurge } from './jobs/retention-purge.ts';
 import { scheduleEldDiagnostics } from './jobs/eld-diagnostics.ts';
 import { scheduleEldTransferCheck } from './jobs/eld-transfer-check.ts';
@@ -185,7 +186,8 @@ function demoSeedPlan(config: Config): Record<string, number> {
  * which V8 collects only when allocation grows the heap again: on an idle server, hours later. Once
  * they are done and the work behind ingest has drained, one full compacting collection of each thread
  * and one malloc_trim give it back (idle RSS 422 MB without, decision 0179); `npm run serve` passes
- * --expose-gc, without it nothing happens. Nothing collects on a timer: a busy server's heap is V8's.
+ * --expose-gc, without it nothing happens. After it, a quiet server's heap is collected when it has
+ * grown (jobs/idle-collection.ts); a busy server's heap is V8's.
  */
 function collectStartupGarbage(app: Awaited<ReturnType<typeof buildApp>>, startup: Array<Promise<unknown>>): void {
   const gc = (globalThis as { gc?: () => void }).gc;
@@ -205,7 +207,14 @@ function collectStartupGarbage(app: Awaited<ReturnType<typeof buildApp>>, startu
       // The database's worker thread parsed the same seeding's results: its heap too.
       const worker = await app.database.databaseThreadHeap(true);
       // Then what the collections and the seeding freed through malloc goes back to the system.
-      loadMallocTrim()?.();
+      const trim = loadMallocTrim();
+      trim?.();
+      // From now on, the old generation's creep on a quiet server (jobs/idle-collection.ts).
+      startIdleCollection({
+        gc,
+        trim,
+        onCollected: (freed, ms) => app.log.debug(`idle collection: ${Math.round(freed / 2 ** 20)} MB in ${Math.round(ms)} ms`),
+      });
       app.log.info(
         `start-up garbage collected in ${Math.round(performance.now() - t0)} ms: heap ${Math.round(before / 2 ** 20)} MB -> ${Math.round(process.memoryUsage().heapUsed / 2 ** 20)} MB${worker ? `, database thread ${Math.round(worker.used / 2 ** 20)} MB` : ''}`,
       );

@@ -88,6 +88,8 @@ test('a violation produced by a simulated drive rings the bell within 5 seconds,
 });
 
 test("the dashboard's counters match the lists they open", async ({ page, request }) => {
+  // Eight counters, each a dashboard and a list loaded: past a minute on a loaded 2-core machine.
+  test.slow();
   const a = await adminApi(request);
   const trucks = (await a.get<{ content: Asset[] }>('/assets?type=VEHICLE&search=11&size=20')).content.filter((x) => x.device).slice(0, 2);
   for (const t of trucks) await drive(request, t.device!.uniqueId, 3, 60);

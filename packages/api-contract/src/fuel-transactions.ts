@@ -299,6 +299,7 @@ export const FUEL_IMPORT_FIELD_LABELS: Record<FuelImportField, string> = {
   litres: 'Quantity in litres',
   unitPrice: 'Unit price',
   total: 'Total',
+  odometer: 'Odometer',
 };
 
 export const FUEL_IMPORT_PRESETS = ['WEX', 'EFS', 'COMDATA', 'FLEET_ONE', 'CUSTOM'] as const;

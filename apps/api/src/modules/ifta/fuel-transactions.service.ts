@@ -266,21 +266,19 @@ export async function recordTransactions({ db, orgId, actor }: Scope, items: rea
     items.forEach((t, i) => {
       if (!firstIndex.has(t.transactionId)) firstIndex.set(t.transactionId, i);
     });
+    const verificationOf = new Map(rows.map((r) => [r.transactionId, r.verification]));
     const results = items.map((t, i) => {
       const own = writtenIds.get(t.transactionId);
       const isNew = own !== undefined && firstIndex.get(t.transactionId) === i;
       const id = own ?? stored.get(t.transactionId)?.id ?? '';
       const verification = isNew
-        ? rows.find((r) => r.transactionId === t.transactionId)!.verification
-        : (stored.get(t.transactionId)?.verification ?? rowVerification(rows, t));
+        ? verificationOf.get(t.transactionId)!
+        : (stored.get(t.transactionId)?.verification ?? verificationOf.get(t.transactionId) ?? 'NO_VEHICLE');
       return { transactionId: t.transactionId, id, duplicate: !isNew, verification };
     });
     return { received: items.length, created: written.length, duplicates: items.length - written.length, results };
   });
 }
-
-const rowVerification = (rows: NewTransactionRow[], t: Input): FuelTransactionCheck =>
-  rows.find((r) => r.transactionId === t.transactionId)?.verification ?? 'NO_VEHICLE';
 
 function purchaseRow(orgId: string, r: NewTransactionRow): NewPurchaseRow {
   const d = r.verificationDetails ?? {};

@@ -72,7 +72,7 @@ describe('verification of each transaction against the truck', () => {
     const r = await one(tx({ time: at(20) }));
     expect(r).toMatchObject({ verification: 'VERIFIED', vehicleId: truck.assetId, vehicleUnitNumber: 'FC101', resolvedBy: 'UNIT_NUMBER' });
     expect(r.distanceM).toBeLessThanOrEqual(150);
-    expect(r.reason).toMatch(/^The truck was 0(\.0)? mi from the station within ±15 min of the time \(within 0\.1 mi\)$/);
+    expect(r.reason).toMatch(/^The truck was \d+ ft from the station within ±15 min of the time \(within 490 ft\)$/);
     const [p] = await sql<{ receipt_number: string; tax_paid: boolean; source: string; location_check: string }>(
       `select receipt_number, tax_paid, source, location_check from ifta_fuel_purchases where id = '${r.purchaseId}'`,
     );

@@ -30,6 +30,13 @@ export interface VerifyInput {
   tankCapacityL: number | null;
 }
 
+/** A short distance as the organization reads it: feet or metres below half a mile or a kilometre, else miles or kilometres. */
+export function shortDistanceText(metres: number, units: UnitSystem): string {
+  if (units === 'IMPERIAL' && metres < 804) return `${(Math.round(metres / 0.3048 / 10) * 10).toLocaleString('en-US')} ft`;
+  if (units === 'METRIC' && metres < 1000) return `${Math.round(metres).toLocaleString('en-US')} m`;
+  return distanceText(metres, units);
+}
+
 export interface Match {
   radiusM: number;
   windowMinutes: number;
@@ -87,7 +94,7 @@ function placeOf(lat: number, lon: number): string | null {
 
 /** The verification in words, in the organization's units (the review queue's "reason"). */
 export function verificationReason(check: FuelTransactionCheck, d: FuelVerificationDetails, units: UnitSystem, state: string | null): string {
-  const radius = distanceText(d.radiusM ?? 150, units);
+  const radius = shortDistanceText(d.radiusM ?? 150, units);
   const window = `±${d.windowMinutes ?? 15} min`;
   const truck = d.truck;
   const near = truck?.place ? ` near ${truck.place}` : truck?.jurisdiction ? ` in ${truck.jurisdiction}` : '';
@@ -96,11 +103,11 @@ export function verificationReason(check: FuelTransactionCheck, d: FuelVerificat
       case 'VERIFIED':
         return d.basis === 'STATE'
           ? `The truck was in ${state} at that time; the station's coordinates are not known, so only the state was compared`
-          : `The truck was ${distanceText(d.distanceM ?? 0, units)} from the station within ${window} of the time (within ${radius})`;
+          : `The truck was ${shortDistanceText(d.distanceM ?? 0, units)} from the station within ${window} of the time (within ${radius})`;
       case 'LOCATION_MISMATCH':
         return d.basis === 'STATE'
           ? `The truck was${near}, not in ${state}, at that time`
-          : `The truck was ${distanceText(d.distanceM ?? 0, units)} from the station at the closest within ${window}${near ? `; at that time it was${near}` : ''}`;
+          : `The truck was ${shortDistanceText(d.distanceM ?? 0, units)} from the station at the closest within ${window}${near ? `; at that time it was${near}` : ''}`;
       case 'NO_POSITION':
         return `No position of the truck within ${window} of the time`;
       default:

@@ -1,5 +1,5 @@
 import { useCallback, useState } from 'react';
-import { Badge, Button, Group, Modal, NativeSelect, SegmentedControl, Stack, Text, Textarea, Tooltip } from '@mantine/core';
+import { Badge, Button, Chip, Group, Modal, NativeSelect, Stack, Text, Textarea, Tooltip } from '@mantine/core';
 import { IconCheck, IconFileImport, IconFlag } from '@tabler/icons-react';
 import { useSearchParams } from 'react-router';
 import { FUEL_TRANSACTION_CHECK_LABELS, L_PER_US_GALLON, type FuelReviewDecision, type FuelTransaction, type FuelTransactionCheck } from '@fleet/api-contract';
@@ -190,17 +190,19 @@ export default function FuelTransactionsPage() {
         }
       />
       <Stack gap="sm" mb="sm">
-        <SegmentedControl
-          aria-label="Verification"
-          value={view}
-          onChange={(v) => setView(v === 'TO_REVIEW' ? null : v)}
-          style={{ overflowX: 'auto', maxWidth: '100%' }}
-          data={VIEWS.map((v) => {
-            const n = countOf(v);
-            const label = v === 'TO_REVIEW' ? 'Not verified' : v === 'ALL' ? 'All' : FUEL_TRANSACTION_CHECK_LABELS[v];
-            return { value: v, label: n === null ? label : `${label} (${n.toLocaleString('en-US')})` };
-          })}
-        />
+        <Chip.Group value={view} onChange={(v) => setView(v === 'TO_REVIEW' ? null : (v as string))}>
+          <Group gap={6} role="radiogroup" aria-label="Verification">
+            {VIEWS.map((v) => {
+              const n = countOf(v);
+              const label = v === 'TO_REVIEW' ? 'Not verified' : v === 'ALL' ? 'All' : FUEL_TRANSACTION_CHECK_LABELS[v];
+              return (
+                <Chip key={v} value={v} size="sm" variant="outline">
+                  {n === null ? label : `${label} (${n.toLocaleString('en-US')})`}
+                </Chip>
+              );
+            })}
+          </Group>
+        </Chip.Group>
         <Group gap="sm">
           <NativeSelect
             label="Review"

@@ -145,7 +145,7 @@ test('a fleet manager reviews the fuel-card transactions that were not verified 
   await expect(drawer.getByText('1 valid')).toBeVisible();
   await expect(drawer.getByText('1 skipped (not fuel)')).toBeVisible();
   await shots(page, 'fuel-transactions-import');
-  await drawer.getByRole('button', { name: 'Import 1 transactions' }).click();
+  await drawer.getByRole('button', { name: 'Import 1 transaction' }).click();
   await expect(drawer).toBeHidden();
-  await expect(page.getByText(/^1 transactions imported/)).toBeVisible();
+  await expect(page.getByText(/^1 transaction imported/)).toBeVisible();
 });

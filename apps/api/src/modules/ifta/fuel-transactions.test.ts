@@ -237,6 +237,10 @@ describe('late positions and the review queue', () => {
     expect(r.cardTransactions).toEqual(counts);
     expect(r.cardTransactions.unverified).toBeGreaterThan(0);
     expect(r.cardTransactions.disputed).toBe(1);
+    const csv = await t.app.inject({ method: 'GET', url: url('/ifta/report/export?quarter=2026Q3&format=csv'), headers: admin });
+    expect(csv.body).toContain(
+      `Fuel-card purchases,${r.cardTransactions.unverified} of ${r.cardTransactions.total} fuel-card purchases are not verified against their truck (1 disputed); they count in this return`,
+    );
     // Every card purchase, verified or not, is in the fleet's tax-paid gallons.
     const [g] = await sql<{ n: number }>(`select count(*)::int as n from ifta_fuel_purchases where organization_id = '${orgId}' and source = 'CARD'`);
     expect(g!.n).toBe(r.cardTransactions.total);

@@ -258,7 +258,7 @@ export function FuelTransactionImport({ opened, onClose }: { opened: boolean; on
           disabled={!check || check.validRows === 0}
           pending={commit.isPending}
           done={(r) =>
-            `${r.created} transactions imported${r.duplicates ? `, ${r.duplicates} already recorded` : ''}: ${
+            `${r.created} transaction${r.created === 1 ? '' : 's'} imported${r.duplicates ? `, ${r.duplicates} already recorded` : ''}: ${
               Object.entries(r.byVerification)
                 .map(([k, n]) => `${n} ${FUEL_TRANSACTION_CHECK_LABELS[k as FuelTransactionCheck].toLowerCase()}`)
                 .join(', ') || 'none new'
@@ -266,7 +266,7 @@ export function FuelTransactionImport({ opened, onClose }: { opened: boolean; on
           }
           timeout={6000}
         >
-          Import {check ? `${check.validRows} transactions` : ''}
+          Import {check ? `${check.validRows} transaction${check.validRows === 1 ? '' : 's'}` : ''}
         </ImportActions>
       </Stack>
     </Drawer>

@@ -78,7 +78,10 @@ const nameKey = (s: string) =>
     .trim();
 
 async function directory(db: DbOrTx, orgId: string): Promise<Directory> {
-  const [vehicles, cards, drivers] = await Promise.all([organizationVehicles(db, orgId), cardAssignmentRows(db, orgId), organizationDrivers(db, orgId)]);
+  // One after another: inside a transaction they share one connection.
+  const vehicles = await organizationVehicles(db, orgId);
+  const cards = await cardAssignmentRows(db, orgId);
+  const drivers = await organizationDrivers(db, orgId);
   const driversByName = new Map<string, string | null>();
   const add = (k: string, id: string) => driversByName.set(k, driversByName.has(k) && driversByName.get(k) !== id ? null : id); // two drivers of one name: neither
   for (const d of drivers) {

@@ -24,6 +24,8 @@ defineLabels({
   total: 'Total',
   decision: 'Decision',
   note: 'Note',
+  time: 'Time',
+  base: 'Base preset',
 });
 
 /**

@@ -114,6 +114,7 @@ test('a fleet manager reviews the fuel-card transactions that were not verified 
   await page.getByLabel('Review').selectOption('DISPUTED');
   await expect(table.getByText('Disputed')).toBeVisible();
   await page.getByText(/^Verified \(\d+\)$/).click();
+  await expect(page.getByRole('radio', { name: /^Verified/ })).toBeChecked();
   await page.getByLabel('Review').selectOption('ANY');
   await expect(table.getByText(/^The truck was \d+ ft from the station within ±15 min of the time/)).toBeVisible();
   await shots(page, 'fuel-transactions-verified');
@@ -148,4 +149,10 @@ test('a fleet manager reviews the fuel-card transactions that were not verified 
   await drawer.getByRole('button', { name: 'Import 1 transaction' }).click();
   await expect(drawer).toBeHidden();
   await expect(page.getByText(/^1 transaction imported/)).toBeVisible();
+
+  // The radius and window are the organization's settings, shown in its units (150 m is 492 ft).
+  await page.goto('/settings/organization-settings/organization-account');
+  const settings = page.getByRole('form', { name: 'Organization settings' });
+  await expect(settings.getByLabel('Fuel station radius (ft)')).toHaveValue('492');
+  await expect(settings.getByLabel('Fuel purchase time window (± minutes)')).toHaveValue('15');
 });

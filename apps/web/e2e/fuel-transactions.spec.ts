@@ -109,6 +109,19 @@ test('a fleet manager reviews the fuel-card transactions that were not verified 
   await accept.getByLabel('Note').fill('Team truck on the same card');
   await accept.getByRole('button', { name: 'Accept' }).click();
   await expect(page.getByRole('radio', { name: /^Not verified \(1\)$/ })).toBeChecked();
+  // The card nobody held: given to the truck, its transaction finds it and is verified there.
+  await page.getByRole('button', { name: 'Give card 0031' }).click();
+  const give = page.getByRole('dialog', { name: 'Give card …0031' });
+  await give.getByRole('combobox', { name: 'Vehicle' }).fill(truck.unitNumber);
+  await page.getByRole('option', { name: truck.unitNumber, exact: true }).click();
+  await give.getByRole('button', { name: 'Give card' }).click();
+  await expect(give).toBeHidden();
+  await expect(page.getByRole('radio', { name: /^Not verified \(0\)$/ })).toBeChecked();
+  await page.getByRole('button', { name: 'Fuel cards' }).click();
+  const cards = page.getByRole('dialog', { name: 'Fuel cards' });
+  await expect(cards.getByRole('row', { name: `…0031 Vehicle ${truck.unitNumber}` })).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(cards).toBeHidden();
 
   // The reviewed ones with who decided; the verified one with its distance.
   await page.getByLabel('Review').selectOption('DISPUTED');
@@ -116,7 +129,7 @@ test('a fleet manager reviews the fuel-card transactions that were not verified 
   await page.getByText(/^Verified \(\d+\)$/).click();
   await expect(page.getByRole('radio', { name: /^Verified/ })).toBeChecked();
   await page.getByLabel('Review').selectOption('ANY');
-  await expect(table.getByText(/^The truck was \d+ ft from the station within ±15 min of the time/)).toBeVisible();
+  await expect(table.getByText(/^The truck was \d+ ft from the station within ±15 min of the time/)).toHaveCount(2);
   await shots(page, 'fuel-transactions-verified');
 
   // A WEX export through the import drawer: the preset found from the headers, a DEF line skipped.

@@ -1,5 +1,6 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type {
+  FuelCardAssignment,
   FuelImportBody,
   FuelImportPresetInfo,
   FuelImportPresetInput,
@@ -52,3 +53,16 @@ export const checkImport = (body: FuelImportBody) =>
 export const runImport = (body: FuelImportBody) => api<FuelImportResult>(orgPath('/fuel-transactions/import'), { method: 'POST', body });
 export const savePreset = ({ name, body }: { name: string; body: FuelImportPresetInput }) =>
   api<FuelImportPresetInfo>(orgPath(`/fuel-transactions/import-presets/${encodeURIComponent(name)}`), { method: 'PUT', body, toast: false });
+
+export function useFuelCards(enabled: boolean) {
+  const orgId = useEffectiveOrganizationId();
+  return useQuery({
+    queryKey: [...fuelCardKeys.all, orgId, 'cards'] as const,
+    queryFn: ({ signal }) => api<{ content: FuelCardAssignment[] }>(orgPath('/fuel-cards'), { signal }),
+    enabled: enabled && !!orgId,
+  });
+}
+
+export const assignCard = ({ last4, body }: { last4: string; body: { vehicleId?: string | null; driverId?: string | null } }) =>
+  api<FuelCardAssignment>(orgPath(`/fuel-cards/${last4}`), { method: 'PUT', body, toast: false });
+export const unassignCard = (last4: string) => api<null>(orgPath(`/fuel-cards/${last4}`), { method: 'DELETE' });

@@ -1,6 +1,6 @@
 import { useCallback, useState } from 'react';
 import { Badge, Button, Chip, Group, Modal, NativeSelect, Stack, Text, Textarea, Tooltip } from '@mantine/core';
-import { IconCheck, IconFileImport, IconFlag } from '@tabler/icons-react';
+import { IconCheck, IconCreditCard, IconFileImport, IconFlag } from '@tabler/icons-react';
 import { useSearchParams } from 'react-router';
 import { FUEL_TRANSACTION_CHECK_LABELS, L_PER_US_GALLON, type FuelReviewDecision, type FuelTransaction, type FuelTransactionCheck } from '@fleet/api-contract';
 import { PageHeader } from '../../components/page-header.tsx';
@@ -14,6 +14,7 @@ import { useTableState } from '../../lib/table-state.ts';
 import { formatFuelVolume, useUnits } from '../../lib/units.ts';
 import { reviewTransaction, useFuelCardMutation, useFuelTransactions } from './fuel-cards-api.ts';
 import { FuelTransactionImport } from './fuel-transaction-import.tsx';
+import { AssignCardModal, FuelCardsDrawer } from './fuel-cards-drawer.tsx';
 import tones from '../../components/badge-tones.module.css';
 
 // The review queue of fuel-card transactions (issue 68): each one checked against where its truck
@@ -51,6 +52,8 @@ export default function FuelTransactionsPage() {
   const canReview = useCan('IFTA_UPDATE');
   const [reviewing, setReviewing] = useState<{ t: FuelTransaction; decision: FuelReviewDecision } | null>(null);
   const [importing, setImporting] = useState(false);
+  const [giving, setGiving] = useState<string | null>(null);
+  const [cards, setCards] = useState(false);
   const verification = view === 'ALL' ? undefined : view === 'TO_REVIEW' ? TO_REVIEW.join(',') : view;
   const list = useFuelTransactions({ ...query, verification, review: review === 'ANY' ? undefined : review });
   const counts = list.data?.counts;
@@ -130,6 +133,20 @@ export default function FuelTransactionsPage() {
           </Tooltip>
         ) : canReview && t.verification !== 'VERIFIED' ? (
           <Group gap={4} wrap="nowrap">
+            {t.verification === 'NO_VEHICLE' && t.cardNumberLast4 && (
+              <Button
+                size="compact-xs"
+                variant="default"
+                leftSection={<IconCreditCard size={14} />}
+                aria-label={`Give card ${t.cardNumberLast4}`}
+                onClick={(e) => {
+                  e.stopPropagation();
+                  setGiving(t.cardNumberLast4);
+                }}
+              >
+                Give card
+              </Button>
+            )}
             <Button
               size="compact-xs"
               variant="default"
@@ -182,11 +199,16 @@ export default function FuelTransactionsPage() {
         description="Fuel-card purchases checked against where the truck was and what its tank holds. Each one counts for IFTA; review what was not verified."
         breadcrumbs={[{ label: 'Analytics' }, { label: 'Fuel costs (IFTA)', to: '/ifta' }, { label: 'Fuel transactions' }]}
         actions={
-          canReview && (
-            <Button leftSection={<IconFileImport size={16} />} onClick={() => setImporting(true)}>
-              Import card export
+          <>
+            <Button variant="default" leftSection={<IconCreditCard size={16} />} onClick={() => setCards(true)}>
+              Fuel cards
             </Button>
-          )
+            {canReview && (
+              <Button leftSection={<IconFileImport size={16} />} onClick={() => setImporting(true)}>
+                Import card export
+              </Button>
+            )}
+          </>
         }
       />
       <Stack gap="sm" mb="sm">
@@ -237,6 +259,8 @@ export default function FuelTransactionsPage() {
       />
       {reviewing && <ReviewModal target={reviewing} onClose={() => setReviewing(null)} />}
       <FuelTransactionImport opened={importing} onClose={() => setImporting(false)} />
+      {giving && <AssignCardModal last4={giving} onClose={() => setGiving(null)} />}
+      <FuelCardsDrawer opened={cards} onClose={() => setCards(false)} canEdit={canReview} />
     </>
   );
 }

@@ -132,7 +132,7 @@ export default function FuelTransactionsPage() {
             </Badge>
           </Tooltip>
         ) : canReview && t.verification !== 'VERIFIED' ? (
-          <Group gap={4} wrap="nowrap">
+          <Group gap={4} wrap="wrap">
             {t.verification === 'NO_VEHICLE' && t.cardNumberLast4 && (
               <Button
                 size="compact-xs"

@@ -110,6 +110,9 @@ export default tseslint.config(
     // statement. Services are added here as their SQL moves out.
     files: [
       'apps/api/src/modules/ifta/ifta-report.service.ts',
+      'apps/api/src/modules/ifta/fuel-transactions.service.ts',
+      'apps/api/src/modules/ifta/fuel-transaction-import.service.ts',
+      'apps/api/src/modules/ifta/fuel-cards.service.ts',
       'apps/api/src/modules/safety/safety.service.ts',
       'apps/api/src/modules/reports/reports.service.ts',
     ],

@@ -40,6 +40,7 @@ import hosRoutes from './modules/hos/hos.routes.ts';
 import hosDriverRoutes from './modules/hos/hos-driver.routes.ts';
 import eldTransferRoutes from './modules/eld-transfer/eld-transfer.routes.ts';
 import iftaRoutes from './modules/ifta/ifta.routes.ts';
+import fuelTransactionRoutes from './modules/ifta/fuel-transactions.routes.ts';
 import type { NotificationHub } from './modules/notifications/notifications.hub.ts';
 import notificationsRoutes from './modules/notifications/notifications.routes.ts';
 import fleetGlanceRoutes from './modules/dashboard/fleet-glance.routes.ts';
@@ -102,6 +103,7 @@ export async function registerRoutes(fastify: FastifyInstance, { pipeline, notif
       await api.register(eldTransferRoutes);
       // IFTA fuel tax (issue 17).
       await api.register(iftaRoutes);
+      await api.register(fuelTransactionRoutes);
       await api.register(maintenanceRoutes);
       await api.register(engineFaultsRoutes);
       await api.register(placesRoutes);

@@ -245,7 +245,7 @@ export const fuelPurchaseSchema = z.object({
   stationLat: z.number().nullable(),
   stationLon: z.number().nullable(),
   notes: z.string().nullable(),
-  source: z.enum(['MANUAL', 'CSV', 'DEMO']),
+  source: z.enum(['MANUAL', 'CSV', 'DEMO', 'CARD']),
   locationCheck: z.enum(LOCATION_CHECKS),
   /** Metres between the station (or its jurisdiction) and the vehicle at purchase time. */
   locationDistanceM: z.number().nullable(),
@@ -639,6 +639,12 @@ export const iftaReportSchema = z.object({
   flags: z.array(iftaFlagSchema),
   /** Items to review listed in flags and how many of them nobody has marked reviewed yet. */
   review: z.object({ items: z.number().int(), unreviewed: z.number().int() }),
+  /**
+   * The quarter's fuel-card transactions of this fuel type that are IFTA purchases (issue 68):
+   * `unverified` ones (not verified against the truck, nor accepted by a reviewer) still count in the
+   * return; `disputed` ones too, until someone removes the purchase.
+   */
+  cardTransactions: z.object({ total: z.number().int(), unverified: z.number().int(), disputed: z.number().int() }),
   /**
    * Jumps flagged as impossible (faster than 90 mph) that nobody has accepted yet (marked reviewed):
    * their miles are left out of every total of the return until then (issue 46). Whole miles.

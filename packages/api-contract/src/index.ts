@@ -38,6 +38,7 @@ export * from './hos-driver.ts';
 export * from './eld-transfer.ts';
 export * from './ifta.ts';
 export * from './ifta-checks.ts';
+export * from './fuel-transactions.ts';
 export * from './notifications.ts';
 export * from './dashboard.ts';
 export * from './fleet.ts';

@@ -27,6 +27,9 @@ defineLabels({
   'telematics.speedLimitKmh': 'Speeding above (km/h)',
   detention: 'Detention',
   'detention.freeMinutes': 'Detention free time (minutes)',
+  fuelCards: 'Fuel-card checks',
+  'fuelCards.radiusM': 'Station radius (m)',
+  'fuelCards.windowMinutes': 'Time window (minutes)',
   admin: 'Administrator',
   'admin.email': 'Admin email',
   'admin.firstName': 'Admin first name',
@@ -95,6 +98,8 @@ export const DEFAULT_ORGANIZATION_SETTINGS = {
   },
   /** Waiting at a customer place beyond this many minutes from arrival is detention (issue 32, decision 0162). */
   detention: { freeMinutes: 120 },
+  /** A fuel-card transaction is verified when the truck was this close to the station this near its time (issue 68). */
+  fuelCards: { radiusM: 150, windowMinutes: 15 },
 };
 
 export const organizationSettingsSchema = z
@@ -119,6 +124,21 @@ export const organizationSettingsSchema = z
           .max(1440, 'Detention free time must be at most 1440 minutes (a day)'),
       })
       .default({ freeMinutes: 120 }),
+    // Optional for clients written before it existed (issue 68): they keep the defaults.
+    fuelCards: z
+      .object({
+        radiusM: z
+          .number({ error: () => 'Station radius must be a number of metres' })
+          .int('Station radius must be whole metres')
+          .min(25, 'Station radius must be at least 25 m')
+          .max(5000, 'Station radius must be at most 5000 m'),
+        windowMinutes: z
+          .number({ error: () => 'Time window must be a number of minutes' })
+          .int('Time window must be whole minutes')
+          .min(1, 'Time window must be at least 1 minute')
+          .max(180, 'Time window must be at most 180 minutes'),
+      })
+      .default({ radiusM: 150, windowMinutes: 15 }),
   })
   .refine((s) => s.telematics.offlineMinutes > s.telematics.idleMinutes, {
     path: ['telematics', 'offlineMinutes'],

@@ -26,7 +26,7 @@ describe('side menu filtering', () => {
       { Safety: ['Safety inbox', 'Scores', 'Safety settings'] },
       'Places',
       { Reports: ['Trips', 'Stops', 'Place visits', 'Daily summary', 'Scheduled reports'] },
-      { Analytics: ['Revenue', 'Fleet Performance', 'Fuel costs (IFTA)'] },
+      { Analytics: ['Revenue', 'Fleet Performance', 'Fuel costs (IFTA)', 'Fuel transactions'] },
     ]);
   });
 
@@ -39,7 +39,7 @@ describe('side menu filtering', () => {
       'Messages',
       { Safety: ['Safety inbox', 'Scores', 'Safety settings'] },
       'Places',
-      { Analytics: ['Fuel costs (IFTA)'] },
+      { Analytics: ['Fuel costs (IFTA)', 'Fuel transactions'] },
     ]);
   });
 

@@ -156,6 +156,7 @@ export const SIDE_MENU: MenuItem[] = [
       { title: 'Revenue', path: '/analytics/revenue' },
       { title: 'Fleet Performance', path: '/analytics/fleet-performance' },
       { title: 'Fuel costs (IFTA)', path: '/ifta' },
+      { title: 'Fuel transactions', path: '/fuel-transactions' },
     ],
   },
 ];

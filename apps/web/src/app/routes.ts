@@ -138,6 +138,13 @@ export const ROUTES: readonly AppRoute[] = [
     page: () => import('../features/notifications/notifications-page.tsx'),
   },
   { path: '/ifta', title: 'Fuel costs (IFTA)', access: 'private', permissions: ['IFTA_LIST'], page: () => import('../features/ifta/ifta-page.tsx') },
+  {
+    path: '/fuel-transactions',
+    title: 'Fuel transactions',
+    access: 'private',
+    permissions: ['IFTA_LIST'],
+    page: () => import('../features/fuel-cards/fuel-transactions-page.tsx'),
+  },
   { path: '/map', title: 'Map', access: 'private', permissions: ['ASSET_LIST'], page: () => import('../features/map/map-page.tsx') },
   {
     path: '/map/history',

@@ -223,7 +223,7 @@ export const iftaFuelPurchases = pgTable(
     stationLat: doublePrecision('station_lat'),
     stationLon: doublePrecision('station_lon'),
     notes: text('notes'),
-    source: text('source', { enum: ['MANUAL', 'CSV', 'DEMO'] })
+    source: text('source', { enum: ['MANUAL', 'CSV', 'DEMO', 'CARD'] })
       .notNull()
       .default('MANUAL'),
     /** OK, FAR, OTHER_JURISDICTION, NO_POSITION: the vehicle's place at purchase time (decision 0124). */

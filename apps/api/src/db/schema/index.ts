@@ -18,3 +18,4 @@ export * from './eld-transfer.ts';
 export * from './engine-faults.ts';
 export * from './safety.ts';
 export * from './integrations.ts';
+export * from './fuel-cards.ts';

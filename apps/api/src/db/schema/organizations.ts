@@ -10,6 +10,7 @@ export interface OrganizationSettings {
   darkMode?: { isEnabled: boolean; defaultTheme: 'light' | 'dark' };
   telematics?: { idleMinutes: number; offlineMinutes: number };
   detention?: { freeMinutes: number };
+  fuelCards?: { radiusM: number; windowMinutes: number };
   [key: string]: unknown;
 }
 

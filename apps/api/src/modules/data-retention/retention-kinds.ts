@@ -25,6 +25,8 @@ export const RETENTION_TARGETS: Record<RetentionKind, readonly RetentionTarget[]
   // and filed returns stay: a filing is the figures as filed, and a month straddles the cutoff.
   FUEL_IFTA: [
     { table: 'ifta_fuel_purchases', timeColumn: 'purchased_at' },
+    // Fuel-card transactions (issue 68) go with the purchases they became.
+    { table: 'fuel_transactions', timeColumn: 'time' },
     { table: 'ifta_distance_days', timeColumn: 'day' },
     { table: 'ifta_vehicle_days', timeColumn: 'day' },
     { table: 'ifta_crossings', timeColumn: 'crossed_at' },

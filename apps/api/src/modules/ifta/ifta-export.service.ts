@@ -92,6 +92,8 @@ export function returnCsv(r: IftaReport): string {
   const jumps = jumpsText(r);
   if (jumps) summary.unshift(['NOT COUNTED', jumps.replace(/^NOT COUNTED: /, '')]);
   if (r.review.unreviewed > 0) summary.unshift(['NOT REVIEWED', unreviewedText(r)]);
+  const cards = cardText(r);
+  if (cards) summary.push(['Fuel-card purchases', cards]);
   return `${unparseCsv(['Field', 'Value'], summary)}\r\n\r\n${unparseCsv(header, data)}\r\n`;
 }
 
@@ -184,10 +186,21 @@ export function jumpsText(r: IftaReport): string | null {
   }`;
 }
 
+/** "12 of 340 fuel-card purchases are not verified against their truck (1 disputed); they count in this return" (issue 68). */
+export function cardText(r: IftaReport): string | null {
+  const c = r.cardTransactions;
+  if (c.unverified === 0) return null;
+  return `${int(c.unverified)} of ${int(c.total)} fuel-card purchases are not verified against their truck${c.disputed ? ` (${int(c.disputed)} disputed)` : ''}; they count in this return`;
+}
+
 export function returnPdf(r: IftaReport): Promise<Buffer> {
   const t = r.totals;
   return pdfBuffer(`IFTA ${quarterLabel(r.quarter)}`, 'landscape', (doc) => {
-    const warnings = [...(r.review.unreviewed > 0 ? [`NOT REVIEWED: ${unreviewedText(r)}.`] : []), ...(jumpsText(r) ? [`${jumpsText(r)}.`] : [])];
+    const warnings = [
+      ...(r.review.unreviewed > 0 ? [`NOT REVIEWED: ${unreviewedText(r)}.`] : []),
+      ...(jumpsText(r) ? [`${jumpsText(r)}.`] : []),
+      ...(cardText(r) ? [`${cardText(r)}.`] : []),
+    ];
     heading(
       doc,
       `IFTA quarterly return: ${quarterLabel(r.quarter)}, ${fuelTypeLabel(r.fuelType)}`,

@@ -24,6 +24,8 @@ import { ratesForReturn } from './ifta-rates.service.ts';
 import { computeReturn, interestRatePpm, METRES_PER_MILE, milesOf, milliGallons, monthsLate, type JurisdictionInput } from './return-math.ts';
 import { dayClock } from './distance-days.ts';
 import { iftaZone } from './ifta-zone.ts';
+import { cardTransactionCounts } from './fuel-transactions.repository.ts';
+import { refreshLateChecks } from './fuel-transactions.service.ts';
 
 // The quarter's return (decision 0122): aggregates of the distance tables, fuel purchases and
 // adjustments in a handful of statements (never raw positions), then the pure return maths.
@@ -84,6 +86,9 @@ export async function buildReport({ db, orgId }: ReadScope, q: ReportQuery): Pro
     readQuarter(db, orgId, { quarter: q.quarter, from, to, fromAt, toAt, vehicleIds: fleetWide ? null : ids, maxFlagsPerKind: MAX_FLAGS_PER_KIND }),
     ratesForReturn(db, q.quarter, q.fuelType),
   ]);
+  // Fuel-card transactions (issue 68): unverified purchases still count; the return says how many.
+  await refreshLateChecks(db, orgId, { from: fromAt, to: toAt });
+  const cardTransactions = await cardTransactionCounts(db, orgId, fromAt, toAt, q.fuelType);
   // Who marked which item reviewed (an item's key names it as it is now; older marks no longer match).
   const markOf = new Map(marks.map((m) => [m.itemKey, m]));
 
@@ -388,6 +393,7 @@ export async function buildReport({ db, orgId }: ReadScope, q: ReportQuery): Pro
     vehicles,
     flags: listed,
     review: { items: listed.length, unreviewed: listed.filter((f) => f.reviewed === null).length },
+    cardTransactions,
     unacceptedJumps: {
       days: unaccepted.days.size,
       miles: milesOf([...unaccepted.byJur.values()].reduce((a, m) => a + m, 0)),

@@ -18,6 +18,7 @@ export function readSettings(saved: OrganizationSettings | null | undefined): Or
     darkMode: { ...d.darkMode, ...s.darkMode },
     telematics: { ...d.telematics, ...s.telematics },
     detention: { ...d.detention, ...s.detention },
+    fuelCards: { ...d.fuelCards, ...s.fuelCards },
   };
 }
 

@@ -146,6 +146,7 @@ describe('organization settings', () => {
       darkMode: { isEnabled: false, defaultTheme: 'light' },
       telematics: { idleMinutes: 10, offlineMinutes: 120, speedLimitKmh: 90 },
       detention: { freeMinutes: 90 },
+      fuelCards: { radiusM: 200, windowMinutes: 20 },
     };
     const res = await t.app.inject({ method: 'PUT', url: `/api/v1/organizations/${orgId}/settings`, headers: bearer(a.accessToken), payload: body });
     expect(res.statusCode).toBe(200);
@@ -226,6 +227,22 @@ describe('organization settings', () => {
     });
     expect(saved.json().detention).toEqual({ freeMinutes: 45 });
     expect((await getOrganizationSettings(t.database.db, orgId)).detention.freeMinutes).toBe(45);
+    // Issue 68: the fuel-card checks likewise (defaults 150 m, ±15 min).
+    const { fuelCards: _none, ...withoutCards } = DEFAULT_ORGANIZATION_SETTINGS;
+    const cardsKept = await t.app.inject({
+      method: 'PUT',
+      url: `/api/v1/organizations/${orgId}/settings`,
+      headers: bearer(a.accessToken),
+      payload: withoutCards,
+    });
+    expect(cardsKept.json().fuelCards).toEqual({ radiusM: 150, windowMinutes: 15 });
+    const badRadius = await t.app.inject({
+      method: 'PUT',
+      url: `/api/v1/organizations/${orgId}/settings`,
+      headers: bearer(a.accessToken),
+      payload: { ...withoutCards, fuelCards: { radiusM: 10, windowMinutes: 15 } },
+    });
+    expectFieldErrors(badRadius.json(), 400, { 'fuelCards.radiusM': 'Station radius must be at least 25 m' });
     await t.app.inject({
       method: 'PUT',
       url: `/api/v1/organizations/${orgId}/settings`,

@@ -13,6 +13,7 @@ import { ensureDemoSafety } from '../demo-safety.ts';
 import { DEMO_ORG_NAME, type SeedProgress } from '../seed.ts';
 import { SeedMarks } from '../seed-marks.ts';
 import { seedDemoHos } from './demo-hos.ts';
+import { ensureDemoFuelCards } from '../demo-fuel-cards.ts';
 import { demoIftaFrom, fileDemoQuarter, seedDemoIfta } from './demo-ifta.ts';
 import { backfillDemoHistory, ensureDemoTrucks, findDemoTrucks, runLiveSimulator, type DemoTruck } from './demo-fleet.ts';
 import { runTeltonikaTrucks } from './teltonika-device.ts';
@@ -24,6 +25,7 @@ export const DEMO_PARTS = {
   safety: 'safety',
   maintenance: 'maintenance',
   ifta: 'ifta',
+  fuelCards: 'fuel-cards',
   statistics: 'statistics',
   notifications: 'notifications',
   places: 'places',
@@ -120,6 +122,11 @@ export async function seedDemoHistory(
       log(
         `Demo fleet: IFTA ${iftaDays} vehicle-days and ${purchases} fuel purchases since ${new Date(demoIftaFrom(started)).toISOString().slice(0, 10)} in ${((Date.now() - iftaStarted) / 1000).toFixed(1)} s`,
       );
+  });
+  // The week's fuel-card transactions, checked against the backfilled positions (issue 68).
+  await marks.once(DEMO_PARTS.fuelCards, async () => {
+    const cards = await ensureDemoFuelCards(app.db, org.id, trucks, from, started);
+    if (cards) log(`Demo fleet: ${cards} fuel-card transactions of the week verified against the trucks`);
   });
   // The history went straight to the positions table: its daily statistics are computed here, a
   // vehicle at a time (each marked), so the progress moves and requests are served in between.

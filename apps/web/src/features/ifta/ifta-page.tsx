@@ -1,6 +1,7 @@
 import { useCallback, useEffect } from 'react';
 import { Alert, Badge, Button, Group, Paper, Select, SimpleGrid, Skeleton, Stack, Tabs, Text } from '@mantine/core';
 import { IconAlertTriangle, IconChecks, IconGasStation, IconListDetails, IconMap2, IconReceipt, IconRuler2, IconTruck } from '@tabler/icons-react';
+import { Link } from 'react-router';
 import { quarterDays, quarterLabel, type IftaReport } from '@fleet/api-contract';
 import { confirmAction } from '../../components/confirm-dialog.tsx';
 import { DataState } from '../../components/data-state.tsx';
@@ -144,6 +145,19 @@ export default function IftaPage() {
               </Alert>
             )}
             <Summary report={r} />
+            {r.cardTransactions.unverified > 0 && (
+              <Alert variant="light" color="orange" icon={<IconGasStation size={18} />} data-testid="ifta-card-unverified">
+                <Group justify="space-between" gap="xs" wrap="wrap">
+                  <Text size="sm">
+                    {r.cardTransactions.unverified} of {r.cardTransactions.total} fuel-card purchases this quarter are not verified against their truck
+                    {r.cardTransactions.disputed ? ` (${r.cardTransactions.disputed} disputed)` : ''}; they still count in the return below.
+                  </Text>
+                  <Button size="xs" variant="default" component={Link} to="/fuel-transactions">
+                    Review fuel transactions
+                  </Button>
+                </Group>
+              </Alert>
+            )}
             {r.flags.some((f) => f.kind === 'RATES_FALLBACK') && (
               <Alert
                 variant="default"

@@ -19,7 +19,7 @@ import {
 import { useQuery } from '@tanstack/react-query';
 import { Controller } from 'react-hook-form';
 import { IconBuilding, IconInfoCircle, IconTrash, IconUpload } from '@tabler/icons-react';
-import { hasPermission, organizationAccountSchema, organizationSettingsSchema, type Organization } from '@fleet/api-contract';
+import { hasPermission, lengthFromM, lengthToM, organizationAccountSchema, organizationSettingsSchema, type Organization } from '@fleet/api-contract';
 import { confirmAction } from '../../components/confirm-dialog.tsx';
 import { DataState } from '../../components/data-state.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
@@ -56,7 +56,43 @@ const MINUTE_FIELDS = [
     min: 0,
     max: 1440,
   },
+  // Issue 68: a fuel-card purchase is verified when the truck was near the station this close to its time.
+  {
+    name: 'fuelCards.windowMinutes',
+    label: 'Fuel purchase time window (± minutes)',
+    description: 'How near the purchase time the truck must have been at the station',
+    min: 1,
+    max: 180,
+  },
 ] as const;
+
+/** The contract's station radius bounds (metres). */
+const RADIUS_M = { min: 25, max: 5000 };
+
+/** "Station radius" in feet or metres as the form's units say, kept as the whole metres the API stores. */
+function StationRadiusField({ form, units }: { form: ReturnType<typeof useZodForm<typeof organizationSettingsSchema>>; units: UnitSystem }) {
+  const unit = units === 'IMPERIAL' ? 'ft' : 'm';
+  const shown = (m: number) => Math.round(lengthFromM(m, units));
+  return (
+    <Controller
+      control={form.control}
+      name="fuelCards.radiusM"
+      render={({ field: f, fieldState }) => (
+        <NumberInput
+          label={`Fuel station radius (${unit})`}
+          description="A fuel-card purchase is verified when the truck was this close to the station"
+          min={shown(RADIUS_M.min)}
+          max={shown(RADIUS_M.max)}
+          allowDecimal={false}
+          value={typeof f.value === 'number' ? shown(f.value) : ''}
+          onChange={(v) => f.onChange(Math.round(lengthToM(typeof v === 'number' ? v : Number(v) || 0, units)))}
+          onBlur={f.onBlur}
+          error={fieldState.error ? `Enter a whole number from ${shown(RADIUS_M.min)} to ${shown(RADIUS_M.max)} ${unit}` : undefined}
+        />
+      )}
+    />
+  );
+}
 
 /** The contract's speed limit bounds (km/h, whole numbers), as whole numbers of the unit shown. */
 const SPEED_LIMIT_KMH = { min: 20, max: 200 };
@@ -287,6 +323,7 @@ function SettingsForm({ org, canEdit }: { org: Organization; canEdit: boolean })
             />
           ))}
           <SpeedLimitField form={form} units={units} />
+          <StationRadiusField form={form} units={units} />
           <Controller
             control={form.control}
             name="darkMode.isEnabled"
@@ -359,7 +396,10 @@ export default function OrganizationAccountPage({ eldTransfer: EldTransfer }: { 
             <Section title="Logo" description="Shown in the header and on printed logs and reports.">
               <LogoCard org={q.data} canEdit={canEdit} />
             </Section>
-            <Section title="Preferences" description="Units, hours-of-service defaults, theme, vehicle status thresholds and detention free time.">
+            <Section
+              title="Preferences"
+              description="Units, hours-of-service defaults, theme, vehicle status thresholds, detention free time and fuel-card checks."
+            >
               <SettingsForm key={q.data.updatedAt} org={q.data} canEdit={canEdit} />
             </Section>
             {EldTransfer && (

@@ -1,4 +1,4 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { officeApi } from './driver-helpers.ts';
 import { seriousA11yViolations, signIn } from './helpers.ts';
 
@@ -30,10 +30,27 @@ async function shots(page: Page, name: string) {
   }
 }
 
+/**
+ * The browser test files share one server: the IFTA purchases this file's card transactions became
+ * are deleted after it, so a later file reads the quarter as it would without this one (ifta.spec.ts
+ * looks for "Miles but no fuel purchases this quarter").
+ */
+let removePurchases: (request: APIRequestContext) => Promise<void> = async () => undefined;
+test.afterEach(async ({ request }) => removePurchases(request));
+
 test('a fleet manager reviews the fuel-card transactions that were not verified against the truck', async ({ page, request }) => {
   const office = await officeApi(request);
   const truck = await office.vehicle();
   const run = `E2E${Date.now().toString(36).toUpperCase()}`;
+  removePurchases = async (request) => {
+    const res = await request.get(`${office.org}/fuel-transactions?search=${run}&size=100`, { headers: office.headers });
+    const { content } = (await res.json()) as { content: Array<{ purchaseId: string | null }> };
+    for (const { purchaseId } of content) {
+      if (!purchaseId) continue;
+      const gone = await request.delete(`${office.org}/ifta/fuel-purchases/${purchaseId}`, { headers: office.headers });
+      expect([204, 404], await gone.text()).toContain(gone.status());
+    }
+  };
   const uniqueId = `e2e-fuel-${run.toLowerCase()}`;
   const gw = await request.post(`${office.org}/gateways`, { headers: office.headers, data: { uniqueId, name: `Phone ${uniqueId}` } });
   expect(gw.status(), await gw.text()).toBe(201);

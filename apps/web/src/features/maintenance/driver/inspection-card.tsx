@@ -1,5 +1,5 @@
-import { useEffect, useMemo, useState } from 'react';
-import { Alert, Badge, Button, Collapse, Group, Modal, Paper, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Suspense, useEffect, useMemo, useState } from 'react';
+import { Alert, Badge, Button, Collapse, Group, Paper, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { IconAlertOctagon, IconBriefcase, IconChevronDown, IconChevronUp, IconClipboardCheck, IconFlag, IconPlayerPlay } from '@tabler/icons-react';
 import type { Defect, Dvir, DvirKind, HosDriverStatus, HosLogDay } from '@fleet/api-contract';
@@ -12,11 +12,16 @@ import { notify } from '../../../lib/notifications-store.ts';
 import { useUnits } from '../../../lib/units.ts';
 import { dvirListQuery } from '../dvir-api.ts';
 import { devicePosition } from './device-position.ts';
-import { DvirForm } from './dvir-form.tsx';
 import { itemWords } from './dvir-items.ts';
 import { defectStatusWords, DvirReport, kindNamed, kindWords } from './dvir-report.tsx';
-import { ReviewPrompt } from './review-prompt.tsx';
+import { lazyPart, useOnceTrue } from '../../../components/on-first-use.ts';
 import classes from './dvir-driver.module.css';
+
+// The inspection form (its inputs, the signature, the photos), a repair's review and the warning
+// while driving load when needed, not with the home screen (issue 67).
+const DvirForm = lazyPart(() => import('./dvir-form.tsx').then((m) => ({ default: m.DvirForm })));
+const ReviewPrompt = lazyPart(() => import('./review-prompt.tsx').then((m) => ({ default: m.ReviewPrompt })));
+const DrivingWarningDialog = lazyPart(() => import('./driving-warning-dialog.tsx'));
 
 // The inspection on the driver's home screen (issue 31): the vehicle's last report before the first
 // drive, the repair certifications to review, a red warning while a safety defect is open, and the
@@ -94,36 +99,38 @@ function VehicleInspection({ orgId, status, day, onDuty, vehicle }: DriverInspec
   if (kind) {
     return (
       <Paper withBorder radius="md" p="md" className={classes.card} data-testid="inspection-card">
-        <DvirForm
-          orgId={orgId}
-          kind={kind}
-          vehicle={vehicle}
-          trailers={(day?.header.trailers ?? []).map((t) => ({ id: t.id, unitNumber: t.unitNumber }))}
-          driverName={driverName}
-          units={units}
-          odometerKm={prefill.odometerKm}
-          location={prefill.location}
-          onCancel={() => setKind(null)}
-          onKept={(k, madeAt) => {
-            setKind(null);
-            notify({
-              type: 'not-viewed',
-              timeout: 8000,
-              title: t('inspection.signed', { inspection: kindNamed(t, k) }),
-              category: t('offline.kept', { time: formatTime(madeAt, tz, lng) }),
-            });
-          }}
-          onSigned={(d) => {
-            setKind(null);
-            setSigned(d);
-            notify({
-              type: 'success',
-              timeout: 5000,
-              title: t('inspection.signed', { inspection: kindNamed(t, d.kind) }),
-              category: d.hasDefects ? t('inspection.defectsSeen') : t('inspection.noDefectsReported'),
-            });
-          }}
-        />
+        <Suspense fallback={null}>
+          <DvirForm
+            orgId={orgId}
+            kind={kind}
+            vehicle={vehicle}
+            trailers={(day?.header.trailers ?? []).map((t) => ({ id: t.id, unitNumber: t.unitNumber }))}
+            driverName={driverName}
+            units={units}
+            odometerKm={prefill.odometerKm}
+            location={prefill.location}
+            onCancel={() => setKind(null)}
+            onKept={(k, madeAt) => {
+              setKind(null);
+              notify({
+                type: 'not-viewed',
+                timeout: 8000,
+                title: t('inspection.signed', { inspection: kindNamed(t, k) }),
+                category: t('offline.kept', { time: formatTime(madeAt, tz, lng) }),
+              });
+            }}
+            onSigned={(d) => {
+              setKind(null);
+              setSigned(d);
+              notify({
+                type: 'success',
+                timeout: 5000,
+                title: t('inspection.signed', { inspection: kindNamed(t, d.kind) }),
+                category: d.hasDefects ? t('inspection.defectsSeen') : t('inspection.noDefectsReported'),
+              });
+            }}
+          />
+        </Suspense>
       </Paper>
     );
   }
@@ -185,9 +192,13 @@ function VehicleInspection({ orgId, status, day, onDuty, vehicle }: DriverInspec
                 </Text>
               )
             )}
-            {toReview.map((r) => (
-              <ReviewPrompt key={r.id} orgId={orgId} dvir={r} driverName={driverName} timeZone={tz} />
-            ))}
+            {toReview.length > 0 && (
+              <Suspense fallback={null}>
+                {toReview.map((r) => (
+                  <ReviewPrompt key={r.id} orgId={orgId} dvir={r} driverName={driverName} timeZone={tz} />
+                ))}
+              </Suspense>
+            )}
             <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="sm">
               <Button size="lg" h={56} fz="md" leftSection={<IconPlayerPlay size={20} aria-hidden />} onClick={() => setKind('PRE_TRIP')}>
                 {t('inspection.startPre')}
@@ -265,20 +276,12 @@ function DrivingWarning({
     sessionStorage.setItem(key, '1');
     setOpen(false);
   };
+  const used = useOnceTrue(open);
+  if (!used) return null;
   return (
-    <Modal opened={open} onClose={close} title={t('inspection.warnTitle', { unit: unitNumber })} centered size="sm">
-      <Stack gap="sm">
-        {defects.map((d) => (
-          <Text key={d.id} fw={600}>
-            {defectLine(t, d)}
-          </Text>
-        ))}
-        <Text size="sm">{t('inspection.warnBody')}</Text>
-        <Button color="red" size="md" onClick={close}>
-          {t('inspection.understand')}
-        </Button>
-      </Stack>
-    </Modal>
+    <Suspense fallback={null}>
+      <DrivingWarningDialog opened={open} onClose={close} unitNumber={unitNumber} lines={defects.map((d) => ({ id: d.id, text: defectLine(t, d) }))} />
+    </Suspense>
   );
 }
 

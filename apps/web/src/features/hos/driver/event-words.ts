@@ -1,5 +1,5 @@
 import type { TFunction } from 'i18next';
-import { HOS_EVENT_TYPES } from '@fleet/api-contract/hos';
+import { HOS_EVENT_TYPES } from '@fleet/api-contract/hos-codes';
 import type { HosEvent } from '@fleet/api-contract';
 
 /**

@@ -1,4 +1,4 @@
-import { HOS_EVENT_TYPES } from '@fleet/api-contract/hos';
+import { HOS_EVENT_TYPES } from '@fleet/api-contract/hos-codes';
 import type { HosEvent } from '@fleet/api-contract';
 import { RULESET_LABELS } from '@fleet/hos/ruleset-facts';
 import { todayIn as todayInZone } from '../../../lib/dates.ts';

@@ -1,51 +1,66 @@
-import { cloneElement, Suspense, useState, type FocusEvent, type MouseEvent, type ReactElement } from 'react';
+import { cloneElement, lazy, Suspense, useRef, useState, type FocusEvent, type MouseEvent, type ReactElement } from 'react';
 import type { TooltipProps } from '@mantine/core';
-import { lazyPart } from './on-first-use.ts';
+import { loadChunk } from '../lib/preload-error.ts';
+import type * as HintModule from './hint-tooltip.tsx';
 
 // A tooltip whose code (Mantine's Tooltip and floating-ui, about 20 KB gzip) loads on the first hover
-// or focus of its target, not with the page (issue 67). Until then the target is rendered alone; it
-// carries its own accessible name, so the label adds nothing a screen reader misses meanwhile.
-const HintTooltip = lazyPart(() => import('./hint-tooltip.tsx'));
+// or focus of a target, not with the page (issue 67). Until then the target is rendered alone; it
+// carries its own accessible name, so a screen reader misses nothing meanwhile. Wrapping the target
+// makes it a new element, so the swap waits until the pointer has left it and it has lost focus: a
+// click that follows the hover is never lost. Once the code is loaded, hints rendered later are
+// tooltips from the start.
+let loaded = false;
+let loading: Promise<typeof HintModule> | null = null;
+const loadHint = () =>
+  (loading ??= loadChunk(() => import('./hint-tooltip.tsx')).then((m) => {
+    loaded = true;
+    return m;
+  }));
+const HintTooltip = lazy(loadHint);
 
 interface TargetProps {
   onMouseEnter?: (e: MouseEvent<HTMLElement>) => void;
   onMouseLeave?: (e: MouseEvent<HTMLElement>) => void;
   onFocus?: (e: FocusEvent<HTMLElement>) => void;
+  onBlur?: (e: FocusEvent<HTMLElement>) => void;
 }
 
 export type HintProps = Omit<TooltipProps, 'children'> & { children: ReactElement<TargetProps> };
 
-/** Mantine's Tooltip around `children`, loaded on first use; it opens at once for the hover or focus that loaded it. */
+/** Mantine's Tooltip around `children`, its code loaded on the first hover or focus. */
 export function Hint({ children, ...tooltip }: HintProps) {
-  // null: not used yet; else how it was first used (and whether the pointer is still over it).
-  const [use, setUse] = useState<{ over: boolean; focused: boolean } | null>(null);
-  const target = cloneElement(children, {
+  const [ready, setReady] = useState(loaded);
+  const use = useRef({ over: false, focused: false });
+  if (ready)
+    return (
+      <Suspense fallback={children}>
+        <HintTooltip {...tooltip}>{children}</HintTooltip>
+      </Suspense>
+    );
+  const settle = () => {
+    if (loaded && !use.current.over && !use.current.focused) setReady(true);
+  };
+  const used = () => void loadHint().then(settle, () => undefined);
+  return cloneElement(children, {
     onMouseEnter: (e: MouseEvent<HTMLElement>) => {
       children.props.onMouseEnter?.(e);
-      setUse((u) => ({ over: true, focused: u?.focused ?? false }));
+      use.current.over = true;
+      used();
     },
     onMouseLeave: (e: MouseEvent<HTMLElement>) => {
       children.props.onMouseLeave?.(e);
-      setUse((u) => (u ? { ...u, over: false } : u));
+      use.current.over = false;
+      settle();
     },
     onFocus: (e: FocusEvent<HTMLElement>) => {
       children.props.onFocus?.(e);
-      setUse((u) => ({ over: u?.over ?? false, focused: true }));
+      use.current.focused = true;
+      used();
+    },
+    onBlur: (e: FocusEvent<HTMLElement>) => {
+      children.props.onBlur?.(e);
+      use.current.focused = false;
+      settle();
     },
   });
-  if (!use) return target;
-  return (
-    <Suspense fallback={target}>
-      <HintTooltip
-        {...tooltip}
-        defaultOpened={use.over || use.focused}
-        // The target is a new element once the tooltip wraps it: the focus that loaded it moves to it.
-        ref={(node: HTMLElement | null) => {
-          if (use.focused && node && document.activeElement !== node && (document.activeElement === document.body || !document.activeElement)) node.focus();
-        }}
-      >
-        {children}
-      </HintTooltip>
-    </Suspense>
-  );
 }

@@ -13,7 +13,7 @@ import { useEffectiveOrganizationId } from '../../lib/org-path.ts';
 import { useNow } from './availability/live-clocks.ts';
 import { driverDayQuery, driverStatusQuery, useChangeStatus, useRoadsideDays, type DriverStatusAt } from './driver/driver-api.ts';
 import { DriverClocks } from './driver/driver-clocks.tsx';
-import { clocksWithChanges, waitingChanges } from './driver/offline-clocks.ts';
+import { useClocksWithChanges, waitingChanges } from './driver/offline-clocks.ts';
 import { useOutbox } from '../../lib/outbox.ts';
 import { EngineEvents } from './driver/engine-events.tsx';
 import { StatusPanel } from './driver/status-panel.tsx';
@@ -112,7 +112,7 @@ function DriverDay({
   );
   // A change made since the last tick is already in force: the clocks' now is never before it.
   const clockNow = Math.max(now, data.at, ...changes.map((c) => c.at));
-  const localClocks = useMemo(() => (changes.length ? clocksWithChanges(data.status, changes, clockNow) : null), [changes, data.status, clockNow]);
+  const localClocks = useClocksWithChanges(data.status, changes, clockNow);
   const s = localClocks ? { ...data.status, clocks: localClocks } : data.status;
   const day = useQuery(driverDayQuery(orgId, userId, s.today.id));
   // The roadside view's 8 days kept in the cache, so it opens without signal (issue 44).

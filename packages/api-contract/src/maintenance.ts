@@ -42,7 +42,6 @@ defineLabels({ title: 'Title', assignee: 'Mechanic or shop', parts: 'Parts', cos
 // The organization's own inspection items (`PUT maintenance/inspection-items`).
 defineLabels({ 'items.name': 'Item', 'items.trailer': 'Inspected on each trailer' });
 
-
 export const DVIR_KINDS = ['PRE_TRIP', 'POST_TRIP'] as const;
 export type DvirKind = (typeof DVIR_KINDS)[number];
 

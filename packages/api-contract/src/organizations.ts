@@ -79,7 +79,6 @@ export const organizationAccountSchema = z.object({
 });
 export type OrganizationAccountInput = z.input<typeof organizationAccountSchema>;
 
-
 export const organizationSettingsSchema = z
   .object({
     units: z.enum(UNIT_SYSTEMS, { error: () => messages.invalid('Units') }),

@@ -11,7 +11,6 @@ import classes from './side-menu.module.css';
 // The collapsed menu's popups (tooltips, hover cards: floating-ui) load when the menu is first collapsed (issue 67).
 const CollapsedItem = lazyPart(() => import('./side-menu-collapsed.tsx'));
 
-
 function ExpandedItem({ item, pathname, onNavigate, depth }: { item: MenuItem; pathname: string; onNavigate?: () => void; depth: number }) {
   const Icon = item.icon ?? (depth > 0 ? null : IconPoint);
   const label = item.label ? (

@@ -14,8 +14,8 @@ const KB = 1024;
 // is written up in docs/benchmarks/web-bundle.md).
 /** The sign-in page, a first visit: its own bundle (decision 0270); 252.9 KB before it, 359.6 before that. */
 const LOGIN_BUDGET = 150 * KB;
-/** The driver's home screen (/driver), a first visit signed in: 456.3 KB then. */
-const DRIVER_HOME_BUDGET = 470 * KB;
+/** The driver's home screen (/driver), a first visit signed in: 270.1 KB with what a tap opens loaded on the tap and only its words (decision 0277); 450.3 KB before, 456.3 before that. */
+const DRIVER_HOME_BUDGET = 280 * KB;
 const DRIVER = { email: 'driver@demofreight.test', password: 'Driver#2026' };
 
 interface Script {
@@ -44,10 +44,10 @@ async function scriptsOf(page: Page, path: string, ready: () => Promise<void>): 
 
 function report(name: string, scripts: Script[]): number {
   const total = scripts.reduce((s, x) => s + x.bytes, 0);
-  // The largest files, for whoever has to find what grew.
+  // The largest files, for whoever has to find what grew (BUNDLE_TOP=200 lists them all).
   const lines = scripts
     .sort((a, b) => b.bytes - a.bytes)
-    .slice(0, 15)
+    .slice(0, Number(process.env.BUNDLE_TOP ?? 15))
     .map((s) => `${(s.bytes / KB).toFixed(1).padStart(7)} KB  ${s.path}`);
   console.log(`${name}: ${(total / KB).toFixed(1)} KB gzip in ${scripts.length} scripts; the largest:\n${lines.join('\n')}`);
   return total;

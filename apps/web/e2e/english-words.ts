@@ -1,7 +1,5 @@
 import type { Page } from '@playwright/test';
-import { en } from '../src/i18n/en.ts';
-import { es } from '../src/i18n/es.ts';
-import { fr } from '../src/i18n/fr.ts';
+import { en, es, fr } from '../src/i18n/full-catalogues.ts';
 
 // Issue 66: English words left on a driver's screen in Spanish or French, one word at a time (a
 // sentence check misses "Settings" or "Login"). A word is English when the English catalogue, an

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { es } from '../src/i18n/es.ts';
+import { es } from '../src/i18n/full-catalogues.ts';
 
 // Decision 0257: the web words the API's errors by their code, not their English. A phone in
 // Spanish locked out of sign-in reads why in Spanish, the words the code `auth.too_many_sign_ins`

@@ -1,7 +1,5 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { en } from '../src/i18n/en.ts';
-import { es } from '../src/i18n/es.ts';
-import { fr } from '../src/i18n/fr.ts';
+import { en, es, fr } from '../src/i18n/full-catalogues.ts';
 import { fillLogin } from './helpers.ts';
 import { clearOfMidnight, officeApi, periodsUntil } from './driver-helpers.ts';
 import { englishWords, screenText } from './english-words.ts';

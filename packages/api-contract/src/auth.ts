@@ -110,6 +110,6 @@ export const messageSchema = z.object({ message: z.string() });
  * stream's permission or organization; `token` when the API token that opened it was revoked or
  * expired. The client must not simply reconnect.
  */
-export const STREAM_REVOKED_EVENT = 'revoked';
+export { STREAM_REVOKED_EVENT } from './answer-readers.ts';
 export const streamRevokedSchema = z.object({ reason: z.enum(['session', 'forbidden', 'token']), message: z.string() });
 export type StreamRevoked = z.infer<typeof streamRevokedSchema>;

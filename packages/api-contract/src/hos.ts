@@ -6,6 +6,9 @@ import { defineLabels } from './field-words.ts';
 import { pageQuerySchema, pageSchema } from './paging.ts';
 import { assetRef, driverRef } from './registry-fields.ts';
 import { requiredText } from './validation.ts';
+import { HOS_EVENT_TYPES } from './hos-codes.ts';
+
+export { HOS_EVENT_TYPES };
 
 // Hours-of-service records (issue 15, decision 0091): the ELD event model of 49 CFR 395 Appendix A
 // stored as events; duty periods, clocks and violations derived from the active ones by @fleet/hos.
@@ -55,16 +58,6 @@ export const VIOLATION_RULES = [
 ] as const;
 export const SEVERITIES = ['NOMINAL', 'VIOLATION', 'EGREGIOUS'] as const;
 
-/** ELD event types (Appendix A Table 6). */
-export const HOS_EVENT_TYPES = {
-  DUTY_STATUS: 1,
-  INTERMEDIATE_LOG: 2,
-  SPECIAL_CATEGORY: 3,
-  CERTIFICATION: 4,
-  LOGIN_LOGOUT: 5,
-  ENGINE_POWER: 6,
-  MALFUNCTION: 7,
-} as const;
 /** ELD record status (7.23). */
 export const HOS_RECORD_STATUSES = { ACTIVE: 1, INACTIVE_CHANGED: 2, INACTIVE_CHANGE_REQUESTED: 3, INACTIVE_CHANGE_REJECTED: 4 } as const;
 /** ELD record origin (7.22). */

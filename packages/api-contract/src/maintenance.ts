@@ -5,6 +5,9 @@ import { defineLabels } from './field-words.ts';
 import { pageQuerySchema, pageSchema } from './paging.ts';
 import { optionalText } from './registry-fields.ts';
 import { requiredText } from './validation.ts';
+import { DVIR_ITEMS, type DvirItemCode } from './dvir-items.ts';
+
+export { DVIR_ITEMS, type DvirItemCode };
 
 // Vehicle inspections (driver vehicle inspection reports, 49 CFR 396.11 and 396.13) and maintenance
 // (issue 31, decision 0158): an inspection reports on every item; a failed item is a defect; a defect
@@ -38,25 +41,6 @@ defineLabels({
 defineLabels({ title: 'Title', assignee: 'Mechanic or shop', parts: 'Parts', cost: 'Cost', scheduleId: 'Maintenance schedule', groupId: 'Group' });
 // The organization's own inspection items (`PUT maintenance/inspection-items`).
 defineLabels({ 'items.name': 'Item', 'items.trailer': 'Inspected on each trailer' });
-
-/**
- * The parts and accessories 49 CFR 396.11(a)(2) lists, in the rule's order; `trailer` marks the ones
- * a trailer is inspected on too. Every inspection reports each of them, plus the organization's own items.
- */
-export const DVIR_ITEMS = [
-  { code: 'SERVICE_BRAKES', label: 'Service brakes, including trailer brake connections', trailer: true },
-  { code: 'PARKING_BRAKE', label: 'Parking brake', trailer: false },
-  { code: 'STEERING', label: 'Steering mechanism', trailer: false },
-  { code: 'LIGHTING', label: 'Lighting devices and reflectors', trailer: true },
-  { code: 'TIRES', label: 'Tires', trailer: true },
-  { code: 'HORN', label: 'Horn', trailer: false },
-  { code: 'WIPERS', label: 'Windshield wipers', trailer: false },
-  { code: 'MIRRORS', label: 'Rear vision mirrors', trailer: false },
-  { code: 'COUPLING', label: 'Coupling devices', trailer: true },
-  { code: 'WHEELS_RIMS', label: 'Wheels and rims', trailer: true },
-  { code: 'EMERGENCY_EQUIPMENT', label: 'Emergency equipment', trailer: false },
-] as const;
-export type DvirItemCode = (typeof DVIR_ITEMS)[number]['code'];
 
 export const DVIR_KINDS = ['PRE_TRIP', 'POST_TRIP'] as const;
 export type DvirKind = (typeof DVIR_KINDS)[number];

@@ -2,6 +2,7 @@ import { createBrowserRouter, redirect, type RouteObject } from 'react-router';
 import { currentUser } from '../lib/auth-store.ts';
 import { accessUser, controlStore } from '../lib/control-store.ts';
 import { loadChunk } from '../lib/preload-error.ts';
+import { loadMoreWords } from '../i18n/i18n.ts';
 import { guardRedirect } from './guard.ts';
 import { flattenRoutes, ROUTES, type AppRoute } from './routes.ts';
 import { AppLayout } from './layout/app-layout.tsx';
@@ -24,10 +25,14 @@ function toRouteObject(route: AppRoute): RouteObject {
       return null;
     },
     // A hub without a screen of its own lists its children (a chunk too: the first load does without it).
+    // Every screen but the driver's home also waits for the rest of the words (issue 67, i18n.ts).
     lazy: page
-      ? async () => ({ Component: (await loadChunk(page)).default })
+      ? async () => {
+          const [m] = await Promise.all([loadChunk(page), route.firstWordsOnly ? undefined : loadMoreWords()]);
+          return { Component: m.default };
+        }
       : async () => {
-          const { SectionIndex } = await loadChunk(() => import('./layout/section-index.tsx'));
+          const [{ SectionIndex }] = await Promise.all([loadChunk(() => import('./layout/section-index.tsx')), loadMoreWords()]);
           return { Component: () => <SectionIndex route={route} /> };
         },
   };

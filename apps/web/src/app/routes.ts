@@ -27,6 +27,8 @@ export interface AppRoute {
    * even while controlling an organization, where the guard otherwise grants every organization code).
    */
   ownProfile?: boolean;
+  /** The screen speaks only the words loaded with the app (i18n/en.ts): it does not wait for the rest (issue 67). */
+  firstWordsOnly?: boolean;
   /** Lazy screen from src/features/<domain>/<page>.tsx. Parents without one show their children. */
   page?: () => Promise<PageModule>;
   children?: readonly AppRoute[];
@@ -100,7 +102,15 @@ export const ROUTES: readonly AppRoute[] = [
     ownProfile: true,
     page: () => import('../features/my-account/my-account-page.tsx'),
   },
-  { path: '/driver', title: 'My day', access: 'private', permissions: ['HOS_SELF_READ'], ownDriver: true, page: () => import('./driver-home-page.tsx') },
+  {
+    path: '/driver',
+    title: 'My day',
+    access: 'private',
+    permissions: ['HOS_SELF_READ'],
+    ownDriver: true,
+    firstWordsOnly: true,
+    page: () => import('./driver-home-page.tsx'),
+  },
   {
     path: '/driver/inspection',
     title: 'Roadside inspection',

@@ -1,5 +1,9 @@
-import { Button, Group, Modal, Text } from '@mantine/core';
+import { Suspense } from 'react';
 import { createStore, useStore } from '../lib/create-store.ts';
+import { lazyPart, useOnceTrue } from './on-first-use.ts';
+
+// The dialog's code (Mantine's Modal, its focus trap) loads the first time an action asks (issue 67).
+const ConfirmModal = lazyPart(() => import('./confirm-modal.tsx'));
 
 export interface ConfirmOptions {
   title: string;
@@ -33,17 +37,10 @@ function settle(ok: boolean) {
 
 export function ConfirmHost() {
   const p = useStore(pendingStore);
-  return (
-    <Modal opened={!!p} onClose={() => settle(false)} title={p?.title} centered>
-      <Text size="sm">{p?.message}</Text>
-      <Group justify="flex-end" mt="lg">
-        <Button variant="default" onClick={() => settle(false)}>
-          {p?.cancelLabel ?? 'Cancel'}
-        </Button>
-        <Button color={p?.danger === false ? undefined : 'red.8'} onClick={() => settle(true)} data-autofocus>
-          {p?.confirmLabel ?? 'Delete'}
-        </Button>
-      </Group>
-    </Modal>
-  );
+  const used = useOnceTrue(!!p);
+  return used ? (
+    <Suspense fallback={null}>
+      <ConfirmModal pending={p} onSettle={settle} />
+    </Suspense>
+  ) : null;
 }

@@ -1,8 +1,6 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
-import { en } from './en.ts';
-import { es } from './es.ts';
-import { fr } from './fr.ts';
+import { en, es, fr } from './full-catalogues.ts';
 import { browserLanguage } from './i18n.ts';
 
 // Every language has every key of the English catalogue, each a non-empty string with the same

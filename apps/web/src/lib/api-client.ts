@@ -1,5 +1,6 @@
-import { tokensSchema } from '@fleet/api-contract/auth';
-import { receivedErrorBodySchema, type ReceivedErrorBody } from '@fleet/api-contract/errors';
+// The readers, not the schemas: zod stays off the app's first load (issue 67).
+import { readErrorBody as readBody, readTokens } from '@fleet/api-contract/answer-readers';
+import type { ReceivedErrorBody } from '@fleet/api-contract/errors';
 import { clearSession, sessionStore, setTokens } from './auth-store.ts';
 import { notify } from './notifications-store.ts';
 import { toQueryString, type QueryValue } from './query-string.ts';
@@ -69,9 +70,9 @@ export function refreshTokens(): Promise<boolean> {
           headers: { authorization: `Bearer ${refreshToken}`, accept: 'application/json' },
         });
         if (!res.ok) return false;
-        const tokens = tokensSchema.safeParse(await res.json());
-        if (!tokens.success) return false;
-        setTokens(tokens.data);
+        const tokens = readTokens(await res.json());
+        if (!tokens) return false;
+        setTokens(tokens);
         return true;
       } catch {
         return false;
@@ -85,8 +86,7 @@ export function refreshTokens(): Promise<boolean> {
 
 async function readErrorBody(res: Response): Promise<ReceivedErrorBody | null> {
   try {
-    const parsed = receivedErrorBodySchema.safeParse(await res.json());
-    return parsed.success ? parsed.data : null;
+    return readBody(await res.json());
   } catch {
     return null;
   }

@@ -1,6 +1,5 @@
 import { useEffect } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { z } from 'zod';
 import { api } from './api-client.ts';
 import { useCurrentUser } from './auth-store.ts';
 import { darkModeFlagStore } from './color-scheme-base.ts';
@@ -9,13 +8,26 @@ import { local, STORAGE_KEYS } from './storage.ts';
 
 export * from './color-scheme-base.ts';
 
-const settingsResponse = z.object({
-  featureFlags: z.array(z.object({ key: z.string(), isEnabled: z.boolean(), defaultTheme: z.enum(['light', 'dark']) })),
-});
+interface FeatureFlag {
+  key: string;
+  isEnabled: boolean;
+  defaultTheme: 'light' | 'dark';
+}
+
+/** GET /settings read without zod (on every page's first load, issue 67): a flag of another shape is an error, as the schema made it. */
+export function readSettingsResponse(v: unknown): { featureFlags: FeatureFlag[] } {
+  const flags = (v as { featureFlags?: unknown } | null)?.featureFlags;
+  const ok = (f: unknown): f is FeatureFlag => {
+    const x = f as Partial<FeatureFlag> | null;
+    return !!x && typeof x.key === 'string' && typeof x.isEnabled === 'boolean' && (x.defaultTheme === 'light' || x.defaultTheme === 'dark');
+  };
+  if (!Array.isArray(flags) || !flags.every(ok)) throw new Error('The settings answer is not readable');
+  return { featureFlags: flags.map(({ key, isEnabled, defaultTheme }) => ({ key, isEnabled, defaultTheme })) };
+}
 
 export const settingsQueryOptions = {
   queryKey: ['settings', 'feature-flags'] as const,
-  queryFn: async ({ signal }: { signal: AbortSignal }) => settingsResponse.parse(await api<unknown>('/settings', { signal, toast: false })),
+  queryFn: async ({ signal }: { signal: AbortSignal }) => readSettingsResponse(await api<unknown>('/settings', { signal, toast: false })),
   staleTime: 5 * 60 * 1000,
 };
 

@@ -1,5 +1,5 @@
 import type { CurrentUser, StreamRevoked } from '@fleet/api-contract';
-import { streamRevokedSchema } from '@fleet/api-contract/auth';
+import { readStreamRevoked } from '@fleet/api-contract/answer-readers';
 import { api } from './api-client.ts';
 import { setCurrentUser } from './auth-store.ts';
 import { notify } from './notifications-store.ts';
@@ -12,8 +12,8 @@ import { noteSessionEnded } from './session-ended.ts';
 /** The event's `data`; an unreadable one counts as the end of the session. */
 export function parseStreamRevoked(data: string): StreamRevoked {
   try {
-    const parsed = streamRevokedSchema.safeParse(JSON.parse(data));
-    if (parsed.success) return parsed.data;
+    const revoked = readStreamRevoked(JSON.parse(data));
+    if (revoked) return revoked;
   } catch {
     // Not JSON: as below.
   }

@@ -12,11 +12,10 @@ import {
   formatSpeed,
   fuelEconomyIn,
   kmhFromSpeed,
-  lengthField,
-  odometerField,
   speedIn,
   unitLabels,
 } from './units.ts';
+import { lengthField, odometerField } from './unit-fields.ts';
 
 describe('formatters', () => {
   it('show speeds in mph or km/h', () => {

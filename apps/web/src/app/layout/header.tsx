@@ -1,14 +1,15 @@
-import { ActionIcon, Burger, Group, Tooltip, UnstyledButton } from '@mantine/core';
+import { ActionIcon, Burger, Group, UnstyledButton } from '@mantine/core';
 import { IconHelp, IconSearch, IconLayoutSidebarLeftCollapse, IconLayoutSidebarLeftExpand, IconMoon, IconSun } from '@tabler/icons-react';
 import { Link, useLocation } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import type { CurrentUser } from '@fleet/api-contract';
 import { Avatar } from '../../components/avatar.tsx';
-import { searchSpotlight } from '../../features/search/search-spotlight.tsx';
+import { Hint } from '../../components/hint.tsx';
 import { Logo } from '../../components/logo.tsx';
 import { homePath } from '../../lib/auth-store.ts';
 import type { MenuItem } from '../menu.ts';
-import { NotificationsPopover } from './notifications-popover.tsx';
+import { NotificationsBell } from './notifications-bell.tsx';
+import { openSearch } from './search-on-demand.tsx';
 import { useThemeToggle } from './theme-toggle.tsx';
 import classes from './header.module.css';
 
@@ -16,11 +17,11 @@ function ThemeToggle() {
   const { shown, dark, label, toggle } = useThemeToggle();
   if (!shown) return null;
   return (
-    <Tooltip label={label}>
+    <Hint label={label}>
       <ActionIcon variant="subtle" color="gray" size="lg" aria-label={label} onClick={toggle} data-testid="theme-toggle">
         {dark ? <IconSun size={20} /> : <IconMoon size={20} />}
       </ActionIcon>
-    </Tooltip>
+    </Hint>
   );
 }
 
@@ -52,7 +53,7 @@ export function Header(p: HeaderProps) {
             data-testid="hamburger"
           />
         ) : (
-          <Tooltip label={p.collapsed ? t('shell.expandMenu') : t('shell.collapseMenu')}>
+          <Hint label={p.collapsed ? t('shell.expandMenu') : t('shell.collapseMenu')}>
             <ActionIcon
               variant="subtle"
               color="gray"
@@ -63,7 +64,7 @@ export function Header(p: HeaderProps) {
             >
               {p.collapsed ? <IconLayoutSidebarLeftExpand size={20} /> : <IconLayoutSidebarLeftCollapse size={20} />}
             </ActionIcon>
-          </Tooltip>
+          </Hint>
         )}
         <Link
           to={homePath(u) === '/driver' ? '/driver' : '/dashboard'}
@@ -96,17 +97,17 @@ export function Header(p: HeaderProps) {
       </Group>
       <Group gap={4} wrap="nowrap">
         <ThemeToggle />
-        <Tooltip label={t('shell.search')}>
-          <ActionIcon variant="subtle" color="gray" size="lg" aria-label={t('shell.search')} onClick={() => searchSpotlight.open()} data-testid="search-button">
+        <Hint label={t('shell.search')}>
+          <ActionIcon variant="subtle" color="gray" size="lg" aria-label={t('shell.search')} onClick={openSearch} data-testid="search-button">
             <IconSearch size={20} />
           </ActionIcon>
-        </Tooltip>
-        <Tooltip label={t('shell.help')}>
+        </Hint>
+        <Hint label={t('shell.help')}>
           <ActionIcon component={Link} to="/help" variant="subtle" color="gray" size="lg" aria-label={t('shell.help')}>
             <IconHelp size={20} />
           </ActionIcon>
-        </Tooltip>
-        <NotificationsPopover />
+        </Hint>
+        <NotificationsBell />
         <UnstyledButton onClick={p.onOpenProfile} aria-label={t('shell.openProfile')} ml={4} data-testid="avatar-button" data-href="/my-account">
           <Avatar
             size="sm"

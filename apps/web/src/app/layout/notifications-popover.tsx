@@ -1,15 +1,17 @@
-import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
-import { ActionIcon, Anchor, Button, Center, Divider, Group, Indicator, Loader, Popover, ScrollArea, Stack, Tabs, Text, Title } from '@mantine/core';
-import { IconBell } from '@tabler/icons-react';
+import type { ReactElement } from 'react';
+import { Anchor, Button, Center, Divider, Group, Loader, Popover, ScrollArea, Stack, Tabs, Text, Title } from '@mantine/core';
 import { ServerNotificationCard } from '../../features/notifications/server-notification-card.tsx';
-import {
-  useClearNotifications,
-  useMarkRead,
-  useNotificationList,
-  useNotificationStream,
-  useUnreadCount,
-} from '../../features/notifications/notifications-api.ts';
+import { useClearNotifications, useMarkRead, useNotificationList } from '../../features/notifications/notifications-api.ts';
+
+// The panel, in a chunk of its own: notifications-bell.tsx loads it on the bell's first tap (issue 67).
+
+export interface NotificationsPopoverProps {
+  opened: boolean;
+  setOpened: (opened: boolean) => void;
+  unread: number;
+  /** The bell button, the popover's target. */
+  bell: ReactElement;
+}
 
 function Empty() {
   return (
@@ -50,37 +52,12 @@ function PanelList({ status, opened }: { status: 'unread' | 'all'; opened: boole
  * tab), the unread count on the bell, kept live by the user's notification stream; mark all read,
  * clear, and a link to /notifications (a blank-type link).
  */
-export function NotificationsPopover() {
-  const { t } = useTranslation();
-  const [opened, setOpened] = useState(false);
-  useNotificationStream();
-  const unread = useUnreadCount().data?.unread ?? 0;
+export default function NotificationsPopover({ opened, setOpened, unread, bell }: NotificationsPopoverProps) {
   const read = useMarkRead();
   const clear = useClearNotifications();
   return (
     <Popover width={360} position="bottom-end" shadow="md" withArrow opened={opened} onChange={setOpened}>
-      <Popover.Target>
-        <ActionIcon
-          variant="subtle"
-          color="gray"
-          size="lg"
-          aria-label={unread ? t('shell.notificationsUnread', { count: unread }) : t('shell.notifications')}
-          onClick={() => setOpened((o) => !o)}
-        >
-          <Indicator
-            label={unread > 99 ? '99+' : unread}
-            size={16}
-            color="red.8"
-            disabled={unread === 0}
-            offset={2}
-            data-testid="bell-badge"
-            data-count={unread}
-            aria-hidden
-          >
-            <IconBell size={20} />
-          </Indicator>
-        </ActionIcon>
-      </Popover.Target>
+      <Popover.Target>{bell}</Popover.Target>
       <Popover.Dropdown p={0} style={{ maxWidth: 'calc(100vw - 16px)' }}>
         <Group justify="space-between" px="md" pt="sm" pb="xs" wrap="nowrap">
           <Title order={2} fz="md">

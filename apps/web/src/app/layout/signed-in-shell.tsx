@@ -1,5 +1,5 @@
-import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
-import { AppShell, ScrollArea } from '@mantine/core';
+import { Suspense, useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { AppShell } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -12,7 +12,7 @@ import { logout } from '../../lib/session.ts';
 import { local, STORAGE_KEYS } from '../../lib/storage.ts';
 import { BREAKPOINTS } from '../../lib/theme.ts';
 import { ConfirmHost } from '../../components/confirm-dialog.tsx';
-import { SearchSpotlight } from '../../features/search/search-spotlight.tsx';
+import { lazyPart, useOnceTrue } from '../../components/on-first-use.ts';
 import { filterMenu, HEADER_NAV, SIDE_MENU, translateMenu, withLabel } from '../menu.ts';
 import { unreadMessagesQuery } from '../../features/messages/messages-api.ts';
 import { LOGIN_PATH } from '../guard.ts';
@@ -20,8 +20,12 @@ import { BottomNav } from './bottom-nav.tsx';
 import { ControlBanner } from './control-banner.tsx';
 import { OfflineBanner } from './offline-banner.tsx';
 import { Header } from './header.tsx';
-import { ProfileDrawer } from './profile-drawer.tsx';
+import { SearchOnDemand } from './search-on-demand.tsx';
 import { SideMenu } from './side-menu.tsx';
+import sideClasses from './side-menu.module.css';
+
+// The profile drawer loads on the avatar's first tap (issue 67).
+const ProfileDrawer = lazyPart(() => import('./profile-drawer.tsx').then((m) => ({ default: m.ProfileDrawer })));
 
 const FIXED_SCROLL_CLASS = 'fixed-scroll';
 
@@ -57,6 +61,7 @@ export default function SignedInShell({ user, children }: { user: CurrentUser; c
   const [collapsed, setCollapsed] = useState(initialCollapsed);
   const [mobileOpened, setMobileOpened] = useState(false);
   const [profileOpened, setProfileOpened] = useState(false);
+  const profileUsed = useOnceTrue(profileOpened);
 
   useCurrentUserRefresh(user);
 
@@ -119,7 +124,8 @@ export default function SignedInShell({ user, children }: { user: CurrentUser; c
       </AppShell.Header>
       {showNavbar && (
         <AppShell.Navbar p={navCollapsed ? 'xs' : 'sm'} data-testid="side-menu" data-collapsed={navCollapsed || undefined}>
-          <AppShell.Section grow component={ScrollArea}>
+          {/* The browser's own scrolling: Mantine's ScrollArea takes floating-ui into every first load (issue 67). */}
+          <AppShell.Section grow className={sideClasses.scroll}>
             <SideMenu items={side} collapsed={navCollapsed} onNavigate={() => setMobileOpened(false)} />
           </AppShell.Section>
         </AppShell.Navbar>
@@ -136,8 +142,12 @@ export default function SignedInShell({ user, children }: { user: CurrentUser; c
           <BottomNav items={nav} />
         </AppShell.Footer>
       )}
-      <ProfileDrawer user={user} opened={profileOpened} onClose={() => setProfileOpened(false)} onLogout={() => void doLogout()} />
-      <SearchSpotlight />
+      {profileUsed && (
+        <Suspense fallback={null}>
+          <ProfileDrawer user={user} opened={profileOpened} onClose={() => setProfileOpened(false)} onLogout={() => void doLogout()} />
+        </Suspense>
+      )}
+      <SearchOnDemand />
       {/* Destructive actions ask first; only signed-in screens have any. */}
       <ConfirmHost />
     </AppShell>

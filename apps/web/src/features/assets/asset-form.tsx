@@ -21,7 +21,8 @@ import { FormFooter } from '../../components/form-footer.tsx';
 import { showServerError } from '../../lib/registry-api.ts';
 import { notify } from '../../lib/notifications-store.ts';
 import { saveAsset, useAssetMutation } from './assets-api.ts';
-import { lengthField, odometerField, typedInUnits, unitLabels, useLoadedUnits, type UnitSystem } from '../../lib/units.ts';
+import { unitLabels, useLoadedUnits, type UnitSystem } from '../../lib/units.ts';
+import { lengthField, odometerField, typedInUnits } from '../../lib/unit-fields.ts';
 
 const STATE_DATA = [{ value: '', label: '—' }, ...STATE_OPTIONS.map((s) => ({ value: s.code, label: `${s.code} · ${s.name}` }))];
 const STATUS_DATA = [

@@ -1,4 +1,4 @@
-import { useMemo, type ComponentType } from 'react';
+import { Suspense, useMemo, type ComponentType } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Alert, Badge, Button, Group, Paper, Stack, Tabs, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
@@ -6,22 +6,25 @@ import { Link } from 'react-router';
 import { IconAlertTriangle, IconShieldCheck } from '@tabler/icons-react';
 import type { HosDriverStatus, HosLogDay } from '@fleet/api-contract';
 import { DataState } from '../../components/data-state.tsx';
+import { lazyPart } from '../../components/on-first-use.ts';
 import { PageHeader } from '../../components/page-header.tsx';
 import { useCurrentUser } from '../../lib/auth-store.ts';
 import { useEffectiveOrganizationId } from '../../lib/org-path.ts';
 import { useNow } from './availability/live-clocks.ts';
-import { CertifyDays } from './driver/certify-days.tsx';
 import { driverDayQuery, driverStatusQuery, useChangeStatus, useRoadsideDays, type DriverStatusAt } from './driver/driver-api.ts';
 import { DriverClocks } from './driver/driver-clocks.tsx';
-import { clocksWithChanges, waitingChanges } from './driver/offline-clocks.ts';
+import { useClocksWithChanges, waitingChanges } from './driver/offline-clocks.ts';
 import { useOutbox } from '../../lib/outbox.ts';
 import { EngineEvents } from './driver/engine-events.tsx';
-import { ProposalsList } from './driver/proposals-list.tsx';
 import { StatusPanel } from './driver/status-panel.tsx';
 import { TripDetails } from './driver/trip-details.tsx';
-import { UnidentifiedList } from './driver/unidentified-list.tsx';
 import { GraphGrid } from './graph-grid/graph-grid.tsx';
 import classes from './driver/driver.module.css';
+
+// The other tabs (days to certify, proposed edits, driving to claim) load when opened (issue 67).
+const CertifyDays = lazyPart(() => import('./driver/certify-days.tsx').then((m) => ({ default: m.CertifyDays })));
+const ProposalsList = lazyPart(() => import('./driver/proposals-list.tsx').then((m) => ({ default: m.ProposalsList })));
+const UnidentifiedList = lazyPart(() => import('./driver/unidentified-list.tsx').then((m) => ({ default: m.UnidentifiedList })));
 
 /** How often the clocks move on screen between two answers of the server. */
 const TICK_MS = 5_000;
@@ -109,7 +112,7 @@ function DriverDay({
   );
   // A change made since the last tick is already in force: the clocks' now is never before it.
   const clockNow = Math.max(now, data.at, ...changes.map((c) => c.at));
-  const localClocks = useMemo(() => (changes.length ? clocksWithChanges(data.status, changes, clockNow) : null), [changes, data.status, clockNow]);
+  const localClocks = useClocksWithChanges(data.status, changes, clockNow);
   const s = localClocks ? { ...data.status, clocks: localClocks } : data.status;
   const day = useQuery(driverDayQuery(orgId, userId, s.today.id));
   // The roadside view's 8 days kept in the cache, so it opens without signal (issue 44).
@@ -191,20 +194,26 @@ function DriverDay({
           </DataState>
         </Tabs.Panel>
         <Tabs.Panel value="certify" pt="md">
-          <CertifyDays
-            orgId={orgId}
-            userId={userId}
-            days={s.uncertifiedDays}
-            today={s.today}
-            todayCertified={d?.certification.certified ?? false}
-            timeZone={tz}
-          />
+          <Suspense fallback={null}>
+            <CertifyDays
+              orgId={orgId}
+              userId={userId}
+              days={s.uncertifiedDays}
+              today={s.today}
+              todayCertified={d?.certification.certified ?? false}
+              timeZone={tz}
+            />
+          </Suspense>
         </Tabs.Panel>
         <Tabs.Panel value="edits" pt="md">
-          <ProposalsList orgId={orgId} userId={userId} timeZone={tz} />
+          <Suspense fallback={null}>
+            <ProposalsList orgId={orgId} userId={userId} timeZone={tz} />
+          </Suspense>
         </Tabs.Panel>
         <Tabs.Panel value="unidentified" pt="md">
-          <UnidentifiedList orgId={orgId} userId={userId} timeZone={tz} />
+          <Suspense fallback={null}>
+            <UnidentifiedList orgId={orgId} userId={userId} timeZone={tz} />
+          </Suspense>
         </Tabs.Panel>
       </Tabs>
     </Stack>

@@ -8,7 +8,7 @@ import type {
   NotificationPreferencesInput,
   NotificationSelection,
 } from '@fleet/api-contract';
-import { STREAM_REVOKED_EVENT } from '@fleet/api-contract/auth';
+import { STREAM_REVOKED_EVENT } from '@fleet/api-contract/answer-readers';
 import { api, API_PREFIX, ApiError } from '../../lib/api-client.ts';
 import { formatDateTime } from '../../lib/dates.ts';
 import { notify } from '../../lib/notifications-store.ts';

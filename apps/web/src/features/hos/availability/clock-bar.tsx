@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next';
-import { Group, Progress, Stack, Text, Tooltip } from '@mantine/core';
+import { Group, Progress, Stack, Text } from '@mantine/core';
+import { Hint } from '../../../components/hint.tsx';
 import classes from './clock-bar.module.css';
 import { formatHoursMinutes } from './clock-format.ts';
 import { LEVEL_COLORS, levelOf } from './live-clocks.ts';
@@ -52,7 +53,7 @@ export function ClockBar({ name, strictMs, provisionalMs, fullMs }: ClockBarProp
         transitionDuration={400}
       />
       {differs && (
-        <Tooltip
+        <Hint
           label="Provisional: the time left if the driver's last qualifying rest is paired with a later sleeper-berth period (split sleeper). Strict counts only completed pairs."
           multiline
           w={260}
@@ -61,7 +62,7 @@ export function ClockBar({ name, strictMs, provisionalMs, fullMs }: ClockBarProp
           <Text span size="xs" c="dimmed" tabIndex={0} style={{ cursor: 'help' }}>
             {formatHoursMinutes(provisionalMs)} if split
           </Text>
-        </Tooltip>
+        </Hint>
       )}
     </Stack>
   );

@@ -1,6 +1,7 @@
 import { Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { HOS_EVENT_TYPES, type HosEvent } from '@fleet/api-contract';
+import { HOS_EVENT_TYPES } from '@fleet/api-contract/hos-codes';
+import type { HosEvent } from '@fleet/api-contract';
 import { formatOdometer, useUnits } from '../../../lib/units.ts';
 import { clockSecondsIn, formatEngineHours, zoneAbbreviation } from '../logs/log-format.ts';
 import { eventWords } from './event-words.ts';

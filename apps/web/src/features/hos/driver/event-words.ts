@@ -1,5 +1,6 @@
 import type { TFunction } from 'i18next';
-import { HOS_EVENT_TYPES, type HosEvent } from '@fleet/api-contract';
+import { HOS_EVENT_TYPES } from '@fleet/api-contract/hos-codes';
+import type { HosEvent } from '@fleet/api-contract';
 
 /**
  * What an event records, in the driver's language (issue 44): the words of log-format's eventName

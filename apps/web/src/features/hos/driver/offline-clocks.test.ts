@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { clocksAt } from '@fleet/hos';
 import type { Availability, HosDriverStatus } from '@fleet/api-contract';
 import type { OutboxRecord } from '../../../lib/outbox.ts';
-import { clocksWithChanges, waitingChanges } from './offline-clocks.ts';
+import { waitingChanges } from './offline-clocks.ts';
+import { clocksWithChanges } from './offline-engine.ts';
 
 const H = 3_600_000;
 const T0 = Date.parse('2026-11-20T06:00:00-06:00');

@@ -1,7 +1,7 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
 import { ELD_TRANSFER_FAILURES, ELD_TRANSFER_STATUSES } from '@fleet/api-contract';
-import { en } from '../../../i18n/en.ts';
+import { en } from '../../../i18n/full-catalogues.ts';
 import { outcomeWords } from './eld-transfer-outcome.ts';
 
 describe('outcomeWords', () => {

@@ -1,4 +1,5 @@
-import { HOS_EVENT_TYPES, type HosEvent } from '@fleet/api-contract';
+import { HOS_EVENT_TYPES } from '@fleet/api-contract/hos-codes';
+import type { HosEvent } from '@fleet/api-contract';
 import { RULESET_LABELS } from '@fleet/hos/ruleset-facts';
 import { todayIn as todayInZone } from '../../../lib/dates.ts';
 import { intlLocale } from '../../../i18n/i18n.ts';

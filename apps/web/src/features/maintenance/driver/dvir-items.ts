@@ -1,5 +1,5 @@
 import type { TFunction } from 'i18next';
-import { DVIR_ITEMS } from '@fleet/api-contract/maintenance';
+import { DVIR_ITEMS } from '@fleet/api-contract/dvir-items';
 import type { DvirInput, InspectionItems } from '@fleet/api-contract';
 
 // The inspection form's list (pure, unit-tested): every 396.11 item on the vehicle, the trailer

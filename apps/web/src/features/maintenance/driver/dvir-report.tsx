@@ -1,7 +1,6 @@
 import { Badge, Group, SimpleGrid, Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import type { TFunction } from 'i18next';
-import type { Dvir, DvirKind } from '@fleet/api-contract';
+import type { Dvir } from '@fleet/api-contract';
 import { formatDateTime } from '../../../lib/dates.ts';
 import { formatOdometer, type UnitSystem } from '../../../lib/units.ts';
 import { itemWords } from './dvir-items.ts';
@@ -10,16 +9,10 @@ import classes from './dvir-driver.module.css';
 // One signed inspection report, read-only (it is immutable): what a driver, the next driver or an
 // officer at the roadside reads. Times in the driver's home-terminal zone, named.
 
-/** "Pre-trip" / "Post-trip" in the driver's language (the English is kept in what is sent: the log's note). */
-export const kindWords = (t: TFunction, kind: DvirKind) => t(`inspection.kind.${kind}`);
-/** "Pre-trip inspection" in the driver's language. */
-export const kindNamed = (t: TFunction, kind: DvirKind) => t(`inspection.named.${kind}`);
-/** A defect's state in the driver's language. */
-export const defectStatusWords = (t: TFunction, status: Dvir['defects'][number]['status']) => t(`inspection.defectStatus.${status}`);
-const DEFECT_STATUS_COLORS = { OPEN: 'red', REPAIRED: 'green', NOT_NEEDED: 'teal' } as const;
+export { defectStatusWords, kindNamed, kindWords, unitsOf } from './dvir-words.ts';
+import { defectStatusWords, kindWords, unitsOf } from './dvir-words.ts';
 
-/** "Truck 101 + trailer T-7": the units a report covers. */
-export const unitsOf = (d: Pick<Dvir, 'asset' | 'trailers'>) => [d.asset.unitNumber, ...d.trailers.map((t) => t.unitNumber)].join(' + ');
+const DEFECT_STATUS_COLORS = { OPEN: 'red', REPAIRED: 'green', NOT_NEEDED: 'teal' } as const;
 
 export interface DvirReportProps {
   dvir: Dvir;

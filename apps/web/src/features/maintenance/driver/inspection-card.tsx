@@ -1,22 +1,27 @@
-import { useEffect, useMemo, useState } from 'react';
-import { Alert, Badge, Button, Collapse, Group, Modal, Paper, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Suspense, useEffect, useMemo, useState } from 'react';
+import { Alert, Badge, Button, Collapse, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { IconAlertOctagon, IconBriefcase, IconChevronDown, IconChevronUp, IconClipboardCheck, IconFlag, IconPlayerPlay } from '@tabler/icons-react';
+import { IconAlertOctagon, IconChevronDown, IconChevronUp, IconClipboardCheck, IconFlag, IconPlayerPlay } from '@tabler/icons-react';
 import type { Defect, Dvir, DvirKind, HosDriverStatus, HosLogDay } from '@fleet/api-contract';
 import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
 import { formatDateTime, formatTime } from '../../../lib/dates.ts';
-import { describeError } from '../../../lib/api-client.ts';
-import { errorWords } from '../../../i18n/error-words.ts';
 import { notify } from '../../../lib/notifications-store.ts';
 import { useUnits } from '../../../lib/units.ts';
 import { dvirListQuery } from '../dvir-api.ts';
-import { devicePosition } from './device-position.ts';
-import { DvirForm } from './dvir-form.tsx';
 import { itemWords } from './dvir-items.ts';
-import { defectStatusWords, DvirReport, kindNamed, kindWords } from './dvir-report.tsx';
-import { ReviewPrompt } from './review-prompt.tsx';
+import { defectStatusWords, kindNamed, kindWords } from './dvir-words.ts';
+import { lazyPart, useOnceTrue } from '../../../components/on-first-use.ts';
 import classes from './dvir-driver.module.css';
+
+// The inspection form (its inputs, the signature, the photos), a repair's review and the warning
+// while driving load when needed, not with the home screen (issue 67).
+const DvirForm = lazyPart(() => import('./dvir-form.tsx').then((m) => ({ default: m.DvirForm })));
+const ReviewPrompt = lazyPart(() => import('./review-prompt.tsx').then((m) => ({ default: m.ReviewPrompt })));
+const DrivingWarningDialog = lazyPart(() => import('./driving-warning-dialog.tsx'));
+// The report read in full, and the one just signed with its offer of On duty, load when shown.
+const DvirReport = lazyPart(() => import('./dvir-report.tsx').then((m) => ({ default: m.DvirReport })));
+const SignedReport = lazyPart(() => import('./signed-report.tsx'));
 
 // The inspection on the driver's home screen (issue 31): the vehicle's last report before the first
 // drive, the repair certifications to review, a red warning while a safety defect is open, and the
@@ -31,9 +36,6 @@ export interface DriverInspectionProps {
   /** Records On duty now with this note and place, as the driver page's status buttons do. */
   onDuty: (change: { annotation: string; latitude?: number; longitude?: number; locationDescription?: string }) => Promise<void>;
 }
-
-/** The log note of an inspection recorded as On duty: the carrier's and an officer's English, whatever the screen's language. */
-const ANNOTATION = { PRE_TRIP: 'Pre-trip inspection', POST_TRIP: 'Post-trip inspection' } as const;
 
 /** Reports read for the card: the latest, and those with defects (open ones, repairs to review). */
 const WITH_DEFECTS = 50;
@@ -94,36 +96,38 @@ function VehicleInspection({ orgId, status, day, onDuty, vehicle }: DriverInspec
   if (kind) {
     return (
       <Paper withBorder radius="md" p="md" className={classes.card} data-testid="inspection-card">
-        <DvirForm
-          orgId={orgId}
-          kind={kind}
-          vehicle={vehicle}
-          trailers={(day?.header.trailers ?? []).map((t) => ({ id: t.id, unitNumber: t.unitNumber }))}
-          driverName={driverName}
-          units={units}
-          odometerKm={prefill.odometerKm}
-          location={prefill.location}
-          onCancel={() => setKind(null)}
-          onKept={(k, madeAt) => {
-            setKind(null);
-            notify({
-              type: 'not-viewed',
-              timeout: 8000,
-              title: t('inspection.signed', { inspection: kindNamed(t, k) }),
-              category: t('offline.kept', { time: formatTime(madeAt, tz, lng) }),
-            });
-          }}
-          onSigned={(d) => {
-            setKind(null);
-            setSigned(d);
-            notify({
-              type: 'success',
-              timeout: 5000,
-              title: t('inspection.signed', { inspection: kindNamed(t, d.kind) }),
-              category: d.hasDefects ? t('inspection.defectsSeen') : t('inspection.noDefectsReported'),
-            });
-          }}
-        />
+        <Suspense fallback={null}>
+          <DvirForm
+            orgId={orgId}
+            kind={kind}
+            vehicle={vehicle}
+            trailers={(day?.header.trailers ?? []).map((t) => ({ id: t.id, unitNumber: t.unitNumber }))}
+            driverName={driverName}
+            units={units}
+            odometerKm={prefill.odometerKm}
+            location={prefill.location}
+            onCancel={() => setKind(null)}
+            onKept={(k, madeAt) => {
+              setKind(null);
+              notify({
+                type: 'not-viewed',
+                timeout: 8000,
+                title: t('inspection.signed', { inspection: kindNamed(t, k) }),
+                category: t('offline.kept', { time: formatTime(madeAt, tz, lng) }),
+              });
+            }}
+            onSigned={(d) => {
+              setKind(null);
+              setSigned(d);
+              notify({
+                type: 'success',
+                timeout: 5000,
+                title: t('inspection.signed', { inspection: kindNamed(t, d.kind) }),
+                category: d.hasDefects ? t('inspection.defectsSeen') : t('inspection.noDefectsReported'),
+              });
+            }}
+          />
+        </Suspense>
       </Paper>
     );
   }
@@ -139,7 +143,9 @@ function VehicleInspection({ orgId, status, day, onDuty, vehicle }: DriverInspec
         </Group>
         {unsafe.length > 0 && <UnsafeAlert unitNumber={vehicle.unitNumber} defects={unsafe} />}
         {signed ? (
-          <SignedReport orgId={orgId} dvir={signed} status={status} onDuty={onDuty} units={units} onDone={() => setSigned(null)} />
+          <Suspense fallback={null}>
+            <SignedReport orgId={orgId} dvir={signed} status={status} onDuty={onDuty} units={units} onDone={() => setSigned(null)} />
+          </Suspense>
         ) : (
           <>
             {last ? (
@@ -175,7 +181,9 @@ function VehicleInspection({ orgId, status, day, onDuty, vehicle }: DriverInspec
                   {showLast ? t('inspection.hideReport') : t('inspection.readReport')}
                 </Button>
                 <Collapse expanded={showLast} keepMounted={false}>
-                  <DvirReport dvir={last} timeZone={tz} units={units} listPassed />
+                  <Suspense fallback={null}>
+                    <DvirReport dvir={last} timeZone={tz} units={units} listPassed />
+                  </Suspense>
                 </Collapse>
               </div>
             ) : (
@@ -185,9 +193,13 @@ function VehicleInspection({ orgId, status, day, onDuty, vehicle }: DriverInspec
                 </Text>
               )
             )}
-            {toReview.map((r) => (
-              <ReviewPrompt key={r.id} orgId={orgId} dvir={r} driverName={driverName} timeZone={tz} />
-            ))}
+            {toReview.length > 0 && (
+              <Suspense fallback={null}>
+                {toReview.map((r) => (
+                  <ReviewPrompt key={r.id} orgId={orgId} dvir={r} driverName={driverName} timeZone={tz} />
+                ))}
+              </Suspense>
+            )}
             <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="sm">
               <Button size="lg" h={56} fz="md" leftSection={<IconPlayerPlay size={20} aria-hidden />} onClick={() => setKind('PRE_TRIP')}>
                 {t('inspection.startPre')}
@@ -265,108 +277,11 @@ function DrivingWarning({
     sessionStorage.setItem(key, '1');
     setOpen(false);
   };
+  const used = useOnceTrue(open);
+  if (!used) return null;
   return (
-    <Modal opened={open} onClose={close} title={t('inspection.warnTitle', { unit: unitNumber })} centered size="sm">
-      <Stack gap="sm">
-        {defects.map((d) => (
-          <Text key={d.id} fw={600}>
-            {defectLine(t, d)}
-          </Text>
-        ))}
-        <Text size="sm">{t('inspection.warnBody')}</Text>
-        <Button color="red" size="md" onClick={close}>
-          {t('inspection.understand')}
-        </Button>
-      </Stack>
-    </Modal>
-  );
-}
-
-/** The report just signed, read-only, with the offer to record the inspection as On duty. */
-function SignedReport({
-  dvir,
-  status,
-  onDuty,
-  units,
-  onDone,
-}: {
-  orgId: string;
-  dvir: Dvir;
-  status: HosDriverStatus;
-  onDuty: DriverInspectionProps['onDuty'];
-  units: ReturnType<typeof useUnits>;
-  onDone: () => void;
-}) {
-  const { t } = useTranslation();
-  const onNow = status.clocks.status === 'ON' && !status.clocks.special;
-  const [offer, setOffer] = useState(!onNow && status.clocks.status !== 'D');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  // Without the truck's or the device's position the log needs a typed place (5 to 60 characters).
-  const [askPlace, setAskPlace] = useState(false);
-  const [place, setPlace] = useState((dvir.location ?? '').slice(0, 60));
-  const annotation = ANNOTATION[dvir.kind];
-  const accept = async () => {
-    const typed = place.trim();
-    if (askPlace && typed.length < 5) {
-      setError(t('driver.change.locationShort', { min: 5 }));
-      return;
-    }
-    setBusy(true);
-    setError(null);
-    try {
-      const device = dvir.latitude !== null && dvir.longitude !== null ? { latitude: dvir.latitude, longitude: dvir.longitude } : await devicePosition();
-      await onDuty({ annotation, ...(device ?? {}), ...(typed.length >= 5 ? { locationDescription: typed } : {}) });
-      notify({ type: 'success', timeout: 5000, title: t('driver.change.done', { status: t('duty.ON') }), category: kindNamed(t, dvir.kind) });
-      setOffer(false);
-    } catch (err) {
-      const d = describeError(err);
-      if (/location/i.test(`${d.title} ${d.details ?? ''}`)) setAskPlace(true);
-      setError(errorWords(t, err));
-    } finally {
-      setBusy(false);
-    }
-  };
-  return (
-    <Stack gap="sm" data-testid="signed-report">
-      <Alert color="green" variant="light" title={t('inspection.reportSigned')} icon={<IconClipboardCheck size={20} />}>
-        {t('inspection.reportSignedBody')}
-      </Alert>
-      {offer && (
-        <Alert color="orange" variant="light" icon={<IconBriefcase size={20} />} title={t('inspection.offerTitle')} data-testid="on-duty-offer">
-          <Text size="sm" mb="sm">
-            {t(status.clocks.status === 'SB' ? 'inspection.offer.SB' : status.clocks.status === 'ON' ? 'inspection.offer.special' : 'inspection.offer.OFF')}
-          </Text>
-          {askPlace && (
-            <TextInput
-              label={t('inspection.location')}
-              description={t('inspection.noPosition')}
-              size="md"
-              maxLength={60}
-              mb="xs"
-              value={place}
-              onChange={(e) => setPlace(e.currentTarget.value)}
-            />
-          )}
-          {error && (
-            <Text size="sm" c="var(--mantine-color-error)" mb="xs" role="alert">
-              {error}
-            </Text>
-          )}
-          <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="xs">
-            <Button size="md" fullWidth loading={busy} onClick={() => void accept()} classNames={{ root: classes.wrapButton, label: classes.wrapLabel }}>
-              {t('inspection.changeOnDuty')}
-            </Button>
-            <Button size="md" fullWidth variant="default" onClick={() => setOffer(false)}>
-              {t('inspection.notNow')}
-            </Button>
-          </SimpleGrid>
-        </Alert>
-      )}
-      <DvirReport dvir={dvir} timeZone={status.driver.homeTimeZone} units={units} listPassed />
-      <Button variant="default" size="md" onClick={onDone}>
-        {t('common.done')}
-      </Button>
-    </Stack>
+    <Suspense fallback={null}>
+      <DrivingWarningDialog opened={open} onClose={close} unitNumber={unitNumber} lines={defects.map((d) => ({ id: d.id, text: defectLine(t, d) }))} />
+    </Suspense>
   );
 }

@@ -91,6 +91,8 @@ export const INTERNAL_UNIQUE_INDEXES = [
   'hos_logs_driver_day_uq',
   'roles_org_system_uq',
   'ifta_filings_org_quarter_version_uq',
+  // Written with ON CONFLICT DO NOTHING: a repeated transaction id is answered as a duplicate (decision 0274).
+  'fuel_transactions_transaction_uq',
   'notification_facts_organization_id_fact_key_pk',
   'vehicle_daily_stats_asset_id_day_pk',
   'notifications_user_fact_uq',

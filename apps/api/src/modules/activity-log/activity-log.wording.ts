@@ -34,6 +34,9 @@ export type RecordKind =
   | 'DATA_RETENTION'
   | 'DEVICE_MODEL'
   | 'IFTA_FUEL_PURCHASE'
+  | 'FUEL_TRANSACTION'
+  | 'FUEL_CARD'
+  | 'FUEL_IMPORT_PRESET'
   | 'IFTA_ADJUSTMENT'
   | 'IFTA_FILING'
   | 'IFTA_RATES'
@@ -83,6 +86,9 @@ const NOUN: Record<RecordKind, string> = {
   DATA_RETENTION: 'data retention',
   DEVICE_MODEL: 'device model',
   IFTA_FUEL_PURCHASE: 'fuel purchase',
+  FUEL_TRANSACTION: 'fuel-card transaction',
+  FUEL_CARD: 'fuel card',
+  FUEL_IMPORT_PRESET: 'fuel-card import preset',
   IFTA_ADJUSTMENT: 'IFTA mileage adjustment',
   IFTA_FILING: 'IFTA return',
   IFTA_RATES: 'IFTA tax rates',
@@ -110,6 +116,9 @@ export const ENTITY_TYPES: Record<string, { label: string; kind: RecordKind | nu
   DEVICE_MODEL: { label: 'Device model', kind: 'DEVICE_MODEL' },
   IFTA_FUEL_PURCHASE: { label: 'Fuel purchase', kind: 'IFTA_FUEL_PURCHASE' },
   IFTA_ADJUSTMENT: { label: 'IFTA mileage adjustment', kind: 'IFTA_ADJUSTMENT' },
+  FUEL_TRANSACTION: { label: 'Fuel-card transaction', kind: 'FUEL_TRANSACTION' },
+  FUEL_CARD: { label: 'Fuel card', kind: 'FUEL_CARD' },
+  FUEL_IMPORT_PRESET: { label: 'Fuel-card import preset', kind: 'FUEL_IMPORT_PRESET' },
   IFTA_FILING: { label: 'IFTA return', kind: 'IFTA_FILING' },
   IFTA_RATES: { label: 'IFTA tax rates', kind: 'IFTA_RATES' },
   WORK_ORDER: { label: 'Work order', kind: 'WORK_ORDER' },
@@ -168,6 +177,10 @@ export function recordPath(kind: RecordKind, id: string, linked?: LinkedRecord):
       return '/administration/device-models';
     case 'IFTA_FUEL_PURCHASE':
       return '/ifta?tab=fuel';
+    case 'FUEL_TRANSACTION':
+    case 'FUEL_CARD':
+    case 'FUEL_IMPORT_PRESET':
+      return '/fuel-transactions';
     case 'IFTA_ADJUSTMENT':
       return '/ifta?tab=adjustments';
     case 'IFTA_FILING':
@@ -392,6 +405,9 @@ const COMMON_LABELS: Record<string, string> = {
   offlineMinutes: 'Offline after (minutes)',
   speedLimitKmh: 'Speeding above',
   freeMinutes: 'Detention free time (minutes)',
+  radiusM: 'Fuel station radius (m)',
+  cardLast4: 'Card (last 4 digits)',
+  windowMinutes: 'Fuel purchase time window (± minutes)',
 };
 /** Fields whose label names the unit their value is written in (the organization's). */
 const UNIT_OF_FIELD: Record<string, keyof (typeof UNIT_LABELS)[UnitSystem]> = { speedLimitKmh: 'speed' };
@@ -470,6 +486,7 @@ export const FIELD_LABELS: Record<string, Record<string, string>> = {
     darkMode: 'Dark mode',
     telematics: 'Idle and offline thresholds',
     detention: 'Detention',
+    fuelCards: 'Fuel-card checks',
     ingestTokenHash: 'Device forwarding token',
     ingestTokenCreatedAt: 'Device forwarding token created',
     ingestTokenLastUsedAt: 'Device forwarding token last used',
@@ -601,6 +618,10 @@ function snapshotName(entityType: string, s: unknown): string | null {
       return text(o.uniqueId);
     case 'IFTA_FUEL_PURCHASE':
       return text(o.receiptNumber);
+    case 'FUEL_TRANSACTION':
+      return text(o.transactionId);
+    case 'FUEL_CARD':
+      return text(o.cardLast4) ? `ending ${text(o.cardLast4)}` : null;
     case 'IFTA_ADJUSTMENT':
       return text([text(o.jurisdiction), text(o.day)].filter(Boolean).join(' '));
     case 'IFTA_FILING':
@@ -902,6 +923,14 @@ export const ACTIONS: Record<string, Wording> = {
       const at = text(c.after.at);
       return `proposed to add a duty status${status ? ` ${status}` : ''} to the HoS log of ${c.r}${at ? ` at ${formatDate(at)}` : ''}, for the driver to accept`;
     },
+  },
+  ACCEPT: {
+    label: 'Accept',
+    says: (c) => `accepted ${c.r}${text(c.after.note) ? `: ${text(c.after.note)}` : ''}`,
+  },
+  DISPUTE: {
+    label: 'Dispute',
+    says: (c) => `disputed ${c.r}${text(c.after.note) ? `: ${text(c.after.note)}` : ''}`,
   },
   ACCEPT_HOS_PROPOSAL: {
     label: 'Accept HoS edit',

@@ -1,6 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_SAFETY_SETTINGS, type SafetyBehaviourScore } from '@fleet/api-contract';
-import { i18next } from '../../i18n/i18n.ts';
+import { i18next, loadMoreWords } from '../../i18n/i18n.ts';
 import { accelFromMps2, accelToMps2, eventFigures, formatScore, formatSeconds, formatStrength, scoreColor } from './safety-words.tsx';
 import { formulaText } from './score-page.tsx';
 import { readSettingsForm, settingsFormText } from './settings-page.tsx';
@@ -10,6 +10,9 @@ import { minuteTicks } from './speed-trace.tsx';
 // figures of an event in words, durations, score bands, and the formula written with a row's numbers.
 
 const t = i18next.getFixedT('en');
+
+// The office's safety words load with its screens (decision 0277), as the router loads them.
+beforeAll(() => loadMoreWords());
 
 describe('an event in numbers', () => {
   it("reads a strength in g and in the organization's unit (Motive's 8.66 mph/s is 3.87 m/s²)", () => {

@@ -1,5 +1,5 @@
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { ACCOUNTS, login, readOutbox, signIn } from './helpers.ts';
+import { expect, test, type APIRequestContext } from '@playwright/test';
+import { ACCOUNTS, login, readOutbox, signIn, screenshotsLightDark } from './helpers.ts';
 
 // Issue 66: changing your own e-mail asks for your current password, and the old address gets a link
 // that puts it back (decisions 0227); the API token list shows the permissions a token lost because
@@ -33,27 +33,6 @@ async function member(request: APIRequestContext, permissions: string[], lastNam
   return { email, roleId: (await role.json()).id as string, userId: (await invited.json()).id as string };
 }
 
-/** Light and dark at desktop width, and 375 px wide (E2E_SHOTS=1), in the test's output folder. */
-async function shots(page: Page, name: string) {
-  if (!process.env.E2E_SHOTS) return;
-  const size = page.viewportSize();
-  for (const scheme of ['light', 'dark'] as const) {
-    await page.evaluate((v) => {
-      localStorage.setItem('fleet.colorScheme', v);
-      localStorage.removeItem('fleet.colorSchemeFromOrganization');
-    }, scheme);
-    await page.emulateMedia({ colorScheme: scheme });
-    // Two frames: the media change reached the page's listeners and was painted (the stored theme, or
-    // the organization's, may keep it light; the picture shows what the user would see).
-    await page.evaluate(() => new Promise<void>((r) => requestAnimationFrame(() => requestAnimationFrame(() => r()))));
-    await page.screenshot({ path: test.info().outputPath(`${name}-${scheme}.png`), fullPage: true });
-    await page.setViewportSize({ width: 375, height: 812 });
-    await expect.poll(() => page.evaluate(() => document.documentElement.clientWidth)).toBeLessThanOrEqual(375);
-    await page.screenshot({ path: test.info().outputPath(`${name}-${scheme}-375.png`), fullPage: true });
-    if (size) await page.setViewportSize(size);
-  }
-}
-
 test('changing your own e-mail asks for your password, and the old address can put it back', async ({ page, request, browser }) => {
   const m = await member(request, ['ORG_READ', 'USER_READ']);
   await login(page, { email: m.email, password: PASSWORD });
@@ -69,7 +48,7 @@ test('changing your own e-mail asks for your password, and the old address can p
   await current.fill('not-my-password');
   await form.getByRole('button', { name: 'Save profile' }).click();
   await expect(form.getByText('Current password is not correct')).toBeVisible();
-  await shots(page, 'i66-profile-password');
+  await screenshotsLightDark(page, 'i66-profile-password');
   await current.fill(PASSWORD);
   await form.getByRole('button', { name: 'Save profile' }).click();
   await expect(page.getByText('Profile saved')).toBeVisible();
@@ -83,11 +62,11 @@ test('changing your own e-mail asks for your password, and the old address can p
   const owner = await browser.newPage();
   await owner.goto(undoPath);
   await expect(owner.getByRole('heading', { name: 'Undo the change of e-mail' })).toBeVisible();
-  await shots(owner, 'i66-undo');
+  await screenshotsLightDark(owner, 'i66-undo');
   await owner.getByRole('button', { name: 'Put my e-mail back' }).click();
   await expect(owner.getByText('Your e-mail is back')).toBeVisible();
   await expect(owner.getByText(`Your account signs in with ${m.email} again.`)).toBeVisible();
-  await shots(owner, 'i66-undone');
+  await screenshotsLightDark(owner, 'i66-undone');
   await owner.close();
   // The session that changed it is over.
   await page.goto('/my-account');
@@ -121,7 +100,7 @@ test('the API token list shows the permissions a token lost when its creator was
   await page.goto('/settings/organization-settings/api-tokens');
   const row = page.getByRole('row').filter({ hasText: name });
   await expect(row.getByTestId('token-lost')).toHaveText('No longer in force: LOAD_LIST');
-  await shots(page, 'i66-token-lost');
+  await screenshotsLightDark(page, 'i66-token-lost');
 });
 
 test('a user manager editing their own row in Users & Roles is asked for their password to change its e-mail', async ({ page, request }) => {
@@ -137,7 +116,7 @@ test('a user manager editing their own row in Users & Roles is asked for their p
   await form.getByLabel('Email').fill(`renamed-${m.email}`);
   await form.getByRole('button', { name: 'Save user' }).click();
   await expect(form.getByText('Enter your current password to change your e-mail')).toBeVisible();
-  await shots(page, 'i66-user-form-password');
+  await screenshotsLightDark(page, 'i66-user-form-password');
   await form.getByLabel('Current password').fill(PASSWORD);
   await form.getByRole('button', { name: 'Save user' }).click();
   await expect(page.getByText('User saved')).toBeVisible();

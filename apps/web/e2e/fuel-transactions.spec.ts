@@ -1,6 +1,6 @@
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, test, type APIRequestContext } from '@playwright/test';
 import { officeApi } from './driver-helpers.ts';
-import { seriousA11yViolations, signIn } from './helpers.ts';
+import { seriousA11yViolations, signIn, screenshotsLightDark } from './helpers.ts';
 
 // axe is injected as a script tag, which the app's CSP (script-src 'self') would block.
 test.use({ bypassCSP: true });
@@ -10,25 +10,6 @@ test.use({ bypassCSP: true });
 // truck's card; the fleet manager reviews what was not verified.
 
 const STATION = { lat: 41.5251, lon: -88.0817 };
-
-/** Light and dark at desktop width, and 375 px wide (E2E_SHOTS=1), in the test's output folder. */
-async function shots(page: Page, name: string) {
-  if (!process.env.E2E_SHOTS) return;
-  const size = page.viewportSize();
-  for (const scheme of ['light', 'dark'] as const) {
-    await page.evaluate((v) => {
-      localStorage.setItem('fleet.colorScheme', v);
-      localStorage.removeItem('fleet.colorSchemeFromOrganization');
-    }, scheme);
-    await page.emulateMedia({ colorScheme: scheme });
-    await page.evaluate(() => new Promise<void>((r) => requestAnimationFrame(() => requestAnimationFrame(() => r()))));
-    await page.screenshot({ path: test.info().outputPath(`${name}-${scheme}.png`), fullPage: true });
-    await page.setViewportSize({ width: 375, height: 812 });
-    await expect.poll(() => page.evaluate(() => document.documentElement.clientWidth)).toBeLessThanOrEqual(375);
-    await page.screenshot({ path: test.info().outputPath(`${name}-${scheme}-375.png`), fullPage: true });
-    if (size) await page.setViewportSize(size);
-  }
-}
 
 /**
  * The browser test files share one server: the IFTA purchases this file's card transactions became
@@ -110,7 +91,7 @@ test('a fleet manager reviews the fuel-card transactions that were not verified 
   await expect(table.getByText(/^420 gal is more than the truck's \d+ gal tank/)).toBeVisible();
   await expect(table.getByText(/^No vehicle found for it/)).toBeVisible();
   expect(await seriousA11yViolations(page)).toEqual([]);
-  await shots(page, 'fuel-transactions-queue');
+  await screenshotsLightDark(page, 'fuel-transactions-queue');
 
   // Dispute the 420 gallons: a note is needed.
   await page.getByRole('button', { name: `Dispute transaction ${run}-BIG` }).click();
@@ -147,7 +128,7 @@ test('a fleet manager reviews the fuel-card transactions that were not verified 
   await expect(page.getByRole('radio', { name: /^Verified/ })).toBeChecked();
   await page.getByLabel('Review').selectOption('ANY');
   await expect(table.getByText(/^The truck was \d+ ft from the station within ±15 min of the time/)).toHaveCount(2);
-  await shots(page, 'fuel-transactions-verified');
+  await screenshotsLightDark(page, 'fuel-transactions-verified');
 
   // A WEX export through the import drawer: the preset found from the headers, a DEF line skipped.
   // A card export writes the organization's local time (America/Chicago), as the import reads it.
@@ -175,7 +156,7 @@ test('a fleet manager reviews the fuel-card transactions that were not verified 
   await drawer.getByRole('button', { name: 'Check the file' }).click();
   await expect(drawer.getByText('1 valid')).toBeVisible();
   await expect(drawer.getByText('1 skipped (not fuel)')).toBeVisible();
-  await shots(page, 'fuel-transactions-import');
+  await screenshotsLightDark(page, 'fuel-transactions-import');
   await drawer.getByRole('button', { name: 'Import 1 transaction' }).click();
   await expect(drawer).toBeHidden();
   await expect(page.getByText(/^1 transaction imported/)).toBeVisible();

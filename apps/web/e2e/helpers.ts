@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
-import { expect, type Locator, type Page } from '@playwright/test';
+import { expect, test, type Locator, type Page } from '@playwright/test';
 
 export const ACCOUNTS = {
   admin: { email: 'admin@demofreight.test', password: 'DemoAdmin#2026' },
@@ -207,4 +207,25 @@ export async function wordsStill(page: Page): Promise<void> {
       { intervals: [300], timeout: 10_000 },
     )
     .toBe(true);
+}
+
+/** Light and dark at desktop width, and 375 px wide (E2E_SHOTS=1), in the test's output folder. */
+export async function screenshotsLightDark(page: Page, name: string) {
+  if (!process.env.E2E_SHOTS) return;
+  const size = page.viewportSize();
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.evaluate((v) => {
+      localStorage.setItem('fleet.colorScheme', v);
+      localStorage.removeItem('fleet.colorSchemeFromOrganization');
+    }, scheme);
+    await page.emulateMedia({ colorScheme: scheme });
+    // Two frames: the media change reached the page's listeners and was painted (the stored theme, or
+    // the organization's, may keep it light; the picture shows what the user would see).
+    await page.evaluate(() => new Promise<void>((r) => requestAnimationFrame(() => requestAnimationFrame(() => r()))));
+    await page.screenshot({ path: test.info().outputPath(`${name}-${scheme}.png`), fullPage: true });
+    await page.setViewportSize({ width: 375, height: 812 });
+    await expect.poll(() => page.evaluate(() => document.documentElement.clientWidth)).toBeLessThanOrEqual(375);
+    await page.screenshot({ path: test.info().outputPath(`${name}-${scheme}-375.png`), fullPage: true });
+    if (size) await page.setViewportSize(size);
+  }
 }

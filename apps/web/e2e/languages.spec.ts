@@ -112,7 +112,9 @@ async function driverWithEverything(request: APIRequestContext) {
   // A message from dispatch, so the conversation shows a time.
   const message = await request.post(`${office.org}/messages`, { headers: office.headers, data: { driverId: account.driver.id, body: 'Muelle 4 / quai 4' } });
   expect(message.status(), await message.text()).toBe(201);
-  return { office, account, truck, data: [loadData.number, loadData.customer, 'Muelle 4 / quai 4', 'Unloading, not off duty'] };
+  // The records' annotations are the records' own words (sent to FMCSA as written), not the screen's:
+  // the import's "Imported from E2E" shows when the last Off duty starts today (just after midnight).
+  return { office, account, truck, data: [loadData.number, loadData.customer, 'Muelle 4 / quai 4', 'Unloading, not off duty', 'Imported from E2E'] };
 }
 
 /**

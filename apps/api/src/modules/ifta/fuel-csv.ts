@@ -93,9 +93,14 @@ export function resolveMapping(
     if (h === '') delete wanted[f];
     else wanted[f] = h;
   }
+  return matchHeaders(headers, wanted);
+}
+
+/** Each field's wanted column found in `headers`: the same name, else the same loosely (case, spaces, punctuation aside). */
+export function matchHeaders<F extends string>(headers: readonly string[], wanted: Partial<Record<F, string>>): Partial<Record<F, string>> {
   const byNorm = new Map(headers.map((h) => [norm(h), h]));
-  const out: Partial<Record<FuelCsvField, string>> = {};
-  for (const [f, h] of Object.entries(wanted) as Array<[FuelCsvField, string]>) {
+  const out: Partial<Record<F, string>> = {};
+  for (const [f, h] of Object.entries(wanted) as Array<[F, string]>) {
     const found = headers.includes(h) ? h : byNorm.get(norm(h));
     if (found) out[f] = found;
   }

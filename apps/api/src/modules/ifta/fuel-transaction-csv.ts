@@ -8,7 +8,7 @@ import {
   type FuelTransactionInput,
   type VolumeUnit,
 } from '@fleet/api-contract';
-import { classifyProduct, decimalUnits, jurisdictionCode, localDateTime, MAX_FUEL_ROWS, MappingError } from './fuel-csv.ts';
+import { classifyProduct, decimalUnits, jurisdictionCode, localDateTime, matchHeaders, MAX_FUEL_ROWS, MappingError } from './fuel-csv.ts';
 
 // Pure: a card portal's transaction export read through a column mapping into the transactions the
 // API takes (issue 68). Lines that are not motor fuel (DEF, reefer, cash, fees) are listed as
@@ -34,23 +34,10 @@ export interface TransactionCsvParse {
   badLines: Set<number>;
 }
 
-const norm = (h: string) => h.toLowerCase().replace(/[^a-z0-9#]/g, '');
-
-/** The mapping's headers found in the file (matched loosely: case, spaces and punctuation aside). */
-export function matchHeaders(headers: readonly string[], wanted: FuelImportMapping): FuelImportMapping {
-  const byNorm = new Map(headers.map((h) => [norm(h), h]));
-  const out: FuelImportMapping = {};
-  for (const [f, h] of Object.entries(wanted) as Array<[FuelImportField, string]>) {
-    const found = headers.includes(h) ? h : byNorm.get(norm(h));
-    if (found) out[f] = found;
-  }
-  return out;
-}
-
 export function parseTransactionCsv(csv: string, o: TransactionCsvOptions): TransactionCsvParse {
   const parsed = Papa.parse<Record<string, string>>(csv.replace(/^\uFEFF/, ''), { header: true, skipEmptyLines: 'greedy', transform: (v) => v.trim() });
   const headers = (parsed.meta.fields ?? []).filter((h) => h.trim() !== '');
-  const mapping = matchHeaders(headers, o.mapping);
+  const mapping: FuelImportMapping = matchHeaders<FuelImportField>(headers, o.mapping);
   const used = new Set(Object.values(mapping));
   const out: TransactionCsvParse = {
     headers,

@@ -1,6 +1,5 @@
 import { useMemo, useState } from 'react';
-import Papa from 'papaparse';
-import { Badge, Button, Drawer, FileInput, Group, NativeSelect, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
+import { Badge, Button, Drawer, FileInput, Group, NativeSelect, Stack, Text, TextInput } from '@mantine/core';
 import { IconDeviceFloppy, IconFileSpreadsheet } from '@tabler/icons-react';
 import {
   FUEL_IMPORT_FIELDS,
@@ -19,22 +18,17 @@ import { ImportActions } from '../../components/import-actions.tsx';
 import { RowErrorsTable } from '../../components/row-errors-table.tsx';
 import { notify } from '../../lib/notifications-store.ts';
 import { readTextFile } from '../../lib/text-file.ts';
+import { csvHeaders, matchColumns, withColumn } from '../../lib/csv-columns.ts';
+import { ColumnMappingFields } from '../../components/column-mapping-fields.tsx';
 import { checkImport, runImport, savePreset, useFuelCardMutation, useImportPresets } from './fuel-cards-api.ts';
 
 // A card portal's export (CSV) imported as transactions: a preset (WEX, EFS, Comdata, Fleet One or
 // one saved by the organization) names the usual columns; any can be changed and the result saved.
 // CSV only: the repository has no Excel reader (save the sheet as CSV).
 
-const norm = (h: string) => h.toLowerCase().replace(/[^a-z0-9#]/g, '');
-
 /** The preset's columns found in the file's headers (loosely, as the server matches them). */
 function found(preset: FuelImportPresetInfo | undefined, headers: readonly string[]): FuelImportMapping {
-  const out: FuelImportMapping = {};
-  for (const [f, h] of Object.entries(preset?.mapping ?? {}) as Array<[FuelImportField, string]>) {
-    const hit = headers.find((x) => x === h) ?? headers.find((x) => norm(x) === norm(h));
-    if (hit) out[f] = hit;
-  }
-  return out;
+  return matchColumns<FuelImportField>(preset?.mapping ?? {}, headers);
 }
 
 export function FuelTransactionImport({ opened, onClose }: { opened: boolean; onClose: () => void }) {
@@ -85,7 +79,7 @@ export function FuelTransactionImport({ opened, onClose }: { opened: boolean; on
       setError(e);
       return;
     }
-    const hs = (Papa.parse<string[]>(text.replace(/^\uFEFF/, ''), { preview: 1 }).data[0] ?? []).map((h) => h.trim()).filter(Boolean);
+    const hs = csvHeaders(text);
     setCsv(text);
     setHeaders(hs);
     // The preset that finds most of the file's columns; the person can pick another.
@@ -99,12 +93,7 @@ export function FuelTransactionImport({ opened, onClose }: { opened: boolean; on
   const body = useMemo(() => (csv ? { csv, preset: 'CUSTOM', mapping, defaultUnit: unit, dateFormat } : null), [csv, mapping, unit, dateFormat]);
   const setField = (f: FuelImportField, h: string) => {
     setCheck(null);
-    setMapping((m) => {
-      const next = { ...m };
-      if (h) next[f] = h;
-      else delete next[f];
-      return next;
-    });
+    setMapping((m) => withColumn(m, f, h));
   };
   const runCheck = async () => {
     if (!body) return;
@@ -146,46 +135,24 @@ export function FuelTransactionImport({ opened, onClose }: { opened: boolean; on
               The preset names the usual columns of that card&apos;s export; match any that differ in yours. Lines that are not motor fuel (DEF, reefer, oil,
               cash, fees) are skipped and listed.
             </Text>
-            <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="xs" role="group" aria-label="Column mapping">
-              {FUEL_IMPORT_FIELDS.map((f) => (
-                <NativeSelect
-                  key={f}
-                  size="xs"
-                  label={FUEL_IMPORT_FIELD_LABELS[f]}
-                  withAsterisk={f === 'transactionId'}
-                  value={mapping[f] ?? ''}
-                  onChange={(e) => setField(f, e.currentTarget.value)}
-                  data={[{ value: '', label: '(not in the file)' }, ...headers.map((h) => ({ value: h, label: h }))]}
-                />
-              ))}
-            </SimpleGrid>
-            <Group gap="md" wrap="wrap" align="flex-end">
-              <NativeSelect
-                label="A Quantity column is in"
-                value={unit}
-                onChange={(e) => {
-                  setUnit(e.currentTarget.value as VolumeUnit);
-                  setCheck(null);
-                }}
-                data={[
-                  { value: 'GAL', label: 'US gallons' },
-                  { value: 'L', label: 'Litres' },
-                ]}
-              />
-              <NativeSelect
-                label="Dates are written"
-                value={dateFormat}
-                onChange={(e) => {
-                  setDateFormat(e.currentTarget.value as DateFormat);
-                  setCheck(null);
-                }}
-                data={[
-                  { value: 'MDY', label: 'MM/DD/YYYY' },
-                  { value: 'DMY', label: 'DD/MM/YYYY' },
-                  { value: 'YMD', label: 'YYYY-MM-DD' },
-                ]}
-              />
-            </Group>
+            <ColumnMappingFields
+              fields={FUEL_IMPORT_FIELDS}
+              labels={FUEL_IMPORT_FIELD_LABELS}
+              required={(f) => f === 'transactionId'}
+              headers={headers}
+              mapping={mapping}
+              onColumn={setField}
+              unit={unit}
+              onUnit={(u) => {
+                setUnit(u);
+                setCheck(null);
+              }}
+              dateFormat={dateFormat}
+              onDateFormat={(d) => {
+                setDateFormat(d);
+                setCheck(null);
+              }}
+            />
             <Group gap="xs" align="flex-end" wrap="wrap">
               <TextInput
                 label="Save these columns as a preset"

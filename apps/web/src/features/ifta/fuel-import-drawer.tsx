@@ -1,6 +1,5 @@
 import { useMemo, useState } from 'react';
-import Papa from 'papaparse';
-import { Badge, Button, Drawer, FileInput, Group, NativeSelect, ScrollArea, SegmentedControl, SimpleGrid, Stack, Table, Text } from '@mantine/core';
+import { Badge, Button, Drawer, FileInput, Group, ScrollArea, SegmentedControl, Stack, Table, Text } from '@mantine/core';
 import { IconFileSpreadsheet } from '@tabler/icons-react';
 import {
   FUEL_CSV_FIELD_LABELS,
@@ -14,6 +13,8 @@ import {
 } from '@fleet/api-contract';
 import { ErrorAlert } from '../../components/error-alert.tsx';
 import { readTextFile } from '../../lib/text-file.ts';
+import { csvHeaders, matchColumns, withColumn } from '../../lib/csv-columns.ts';
+import { ColumnMappingFields } from '../../components/column-mapping-fields.tsx';
 import { commitFuelImport, previewFuelImport, useIftaMutation } from './ifta-api.ts';
 import { RowErrorsTable } from '../../components/row-errors-table.tsx';
 import { ImportActions } from '../../components/import-actions.tsx';
@@ -42,17 +43,9 @@ const FIELDS: FuelCsvField[] = [
   'bulk',
 ];
 const REQUIRED = new Set<FuelCsvField>(['unitNumber', 'jurisdiction', 'receiptNumber']);
-const norm = (h: string) => h.toLowerCase().replace(/[^a-z0-9#]/g, '');
-
 /** The preset's columns found in the file's headers (loosely, as the server matches them). */
 function presetMapping(preset: FuelCsvPreset, headers: readonly string[]): Partial<Record<FuelCsvField, string>> {
-  if (preset === 'CUSTOM') return {};
-  const out: Partial<Record<FuelCsvField, string>> = {};
-  for (const [f, h] of Object.entries(FUEL_CSV_PRESET_COLUMNS[preset].columns) as Array<[FuelCsvField, string]>) {
-    const found = headers.find((x) => x === h) ?? headers.find((x) => norm(x) === norm(h));
-    if (found) out[f] = found;
-  }
-  return out;
+  return preset === 'CUSTOM' ? {} : matchColumns<FuelCsvField>(FUEL_CSV_PRESET_COLUMNS[preset].columns, headers);
 }
 
 /**
@@ -96,8 +89,7 @@ export function FuelImportDrawer({ opened, onClose, fuelType }: { opened: boolea
       setError(e);
       return;
     }
-    const head = Papa.parse<string[]>(text.replace(/^\uFEFF/, ''), { preview: 1 }).data[0] ?? [];
-    const hs = head.map((h) => h.trim()).filter(Boolean);
+    const hs = csvHeaders(text);
     setCsv(text);
     setHeaders(hs);
     // Guess the card from the headers; the person can change it.
@@ -126,12 +118,7 @@ export function FuelImportDrawer({ opened, onClose, fuelType }: { opened: boolea
   };
   const setField = (f: FuelCsvField, h: string) => {
     setPreview(null);
-    setMapping((m) => {
-      const next = { ...m };
-      if (h) next[f] = h;
-      else delete next[f];
-      return next;
-    });
+    setMapping((m) => withColumn(m, f, h));
   };
   const hasDate = mapping.date || mapping.dateTime;
   const hasQty = mapping.quantity || mapping.gallons || mapping.litres;
@@ -177,46 +164,24 @@ export function FuelImportDrawer({ opened, onClose, fuelType }: { opened: boolea
               Match the file&apos;s columns. One row per product line; lines that are not motor fuel (reefer, DEF, oil, cash advances, fees) are skipped and
               listed.
             </Text>
-            <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="xs" role="group" aria-label="Column mapping">
-              {FIELDS.map((f) => (
-                <NativeSelect
-                  key={f}
-                  size="xs"
-                  label={FUEL_CSV_FIELD_LABELS[f]}
-                  withAsterisk={REQUIRED.has(f)}
-                  value={mapping[f] ?? ''}
-                  onChange={(e) => setField(f, e.currentTarget.value)}
-                  data={[{ value: '', label: '(not in the file)' }, ...headers.map((h) => ({ value: h, label: h }))]}
-                />
-              ))}
-            </SimpleGrid>
-            <Group gap="md" wrap="wrap">
-              <NativeSelect
-                label="A Quantity column is in"
-                value={unit}
-                onChange={(e) => {
-                  setUnit(e.currentTarget.value as VolumeUnit);
-                  setPreview(null);
-                }}
-                data={[
-                  { value: 'GAL', label: 'US gallons' },
-                  { value: 'L', label: 'Litres' },
-                ]}
-              />
-              <NativeSelect
-                label="Dates are written"
-                value={dateFormat}
-                onChange={(e) => {
-                  setDateFormat(e.currentTarget.value as DateFormat);
-                  setPreview(null);
-                }}
-                data={[
-                  { value: 'MDY', label: 'MM/DD/YYYY' },
-                  { value: 'DMY', label: 'DD/MM/YYYY' },
-                  { value: 'YMD', label: 'YYYY-MM-DD' },
-                ]}
-              />
-            </Group>
+            <ColumnMappingFields
+              fields={FIELDS}
+              labels={FUEL_CSV_FIELD_LABELS}
+              required={(f) => REQUIRED.has(f)}
+              headers={headers}
+              mapping={mapping}
+              onColumn={setField}
+              unit={unit}
+              onUnit={(u) => {
+                setUnit(u);
+                setPreview(null);
+              }}
+              dateFormat={dateFormat}
+              onDateFormat={(d) => {
+                setDateFormat(d);
+                setPreview(null);
+              }}
+            />
             {!ready && (
               <Text size="sm" c="orange">
                 Map at least a date, the unit number, the state, a quantity and the receipt number.

@@ -200,13 +200,16 @@ async function startOnce(opts: StartOptions): Promise<ServerProcess> {
     }
     await new Promise((r) => setTimeout(r, 150));
   }
+  // Whether it ended by itself, read before the kill below ends it: a timeout is not an exit.
+  const exitedByItself = ended;
   await server.stop('SIGKILL');
   const anyPicked = !opts.env?.PORT || !opts.env?.OSMAND_PORT || opts.env?.TELTONIKA_PORT === undefined;
-  if (ended && anyPicked && /EADDRINUSE/.test(server.output())) {
+  if (exitedByItself && anyPicked && /EADDRINUSE/.test(server.output())) {
     if (!opts.env?.DATA_DIR) fs.rmSync(dataDir, { recursive: true, force: true });
     throw new PortTakenError(`a picked port was taken before the server listened:\n${server.output().slice(-1000)}`);
   }
-  throw new Error(`server did not become ready${ended ? ' (it exited)' : ''}:\n${server.output().slice(-4000)}`);
+  const why = exitedByItself ? 'it exited' : `not ready within ${((opts.readyTimeoutMs ?? 120_000) / 1000).toFixed(0)} s`;
+  throw new Error(`server did not become ready (${why}):\n${server.output().slice(-4000)}`);
 }
 
 /** Signs in through a server process's HTTP API. */

@@ -1,4 +1,5 @@
 import { expect, test, type APIRequestContext } from '@playwright/test';
+import { xlsxBytes } from '../src/test/xlsx-fixture.ts';
 import { officeApi } from './driver-helpers.ts';
 import { seriousA11yViolations, signIn, screenshotsLightDark } from './helpers.ts';
 
@@ -160,6 +161,59 @@ test('a fleet manager reviews the fuel-card transactions that were not verified 
   await drawer.getByRole('button', { name: 'Import 1 transaction' }).click();
   await expect(drawer).toBeHidden();
   await expect(page.getByText(/^1 transaction imported/)).toBeVisible();
+
+  // The same export as an Excel workbook: its date and time cells are Excel's numbers, read as the
+  // organization's local wall time like the CSV's text.
+  const [y, mo, d] = [Number(part('year')), Number(part('month')), Number(part('day'))];
+  const workbook = xlsxBytes([
+    [
+      'Transaction Number',
+      'Transaction Date',
+      'Transaction Time',
+      'Card Number',
+      'Vehicle Number',
+      'Merchant Name',
+      'Merchant City',
+      'Merchant State',
+      'Product Description',
+      'Units',
+      'Unit Price',
+      'Gross Amount',
+    ],
+    [
+      `${run}-F3`,
+      new Date(Date.UTC(y, mo - 1, d)),
+      new Date(Date.UTC(1899, 11, 30, Number(part('hour')), Number(part('minute')))),
+      'XXXX0031',
+      truck.unitNumber,
+      'Pilot 1021',
+      'Joliet',
+      'IL',
+      'Diesel #2',
+      88.5,
+      3.999,
+      353.91,
+    ],
+  ]);
+  await page.getByRole('button', { name: 'Import card export' }).click();
+  await drawer.locator('input[type=file]').setInputFiles({
+    name: 'wex.xlsx',
+    mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+    buffer: Buffer.from(workbook),
+  });
+  await expect(drawer.getByLabel('Preset', { exact: true })).toHaveValue('WEX');
+  await drawer.getByRole('button', { name: 'Check the file' }).click();
+  await expect(drawer.getByText('1 valid')).toBeVisible();
+  await expect(drawer.getByText('0 with errors')).toBeVisible();
+  await drawer.getByRole('button', { name: 'Import 1 transaction' }).click();
+  await expect(drawer).toBeHidden();
+  await expect(page.getByText(/^1 transaction imported/)).toBeVisible();
+  // Read as the same local time as the CSV's line: the truck was at the pump then (the Verified view is still chosen).
+  await expect(page.getByRole('radio', { name: /^Verified/ })).toBeChecked();
+  await page.getByPlaceholder('Transaction, merchant, city, unit').fill(`${run}-F3`);
+  const f3 = page.getByRole('table', { name: 'Fuel transactions' }).getByRole('row').filter({ hasText: 'Pilot 1021' });
+  await expect(f3).toHaveCount(1);
+  await expect(f3).toContainText('Verified');
 
   // The radius and window are the organization's settings, shown in its units (150 m is 492 ft).
   await page.goto('/settings/organization-settings/organization-account');

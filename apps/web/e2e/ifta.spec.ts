@@ -87,7 +87,7 @@ test('a fleet manager picks a quarter, reads the return, imports fuel with a col
   // Import the fuel-card export: a layout of its own, mapped column by column.
   await page.getByRole('tab', { name: 'Fuel purchases' }).click();
   await page.getByRole('button', { name: 'Import CSV' }).click();
-  const drawer = page.getByRole('dialog', { name: 'Import fuel purchases from a fuel-card CSV' });
+  const drawer = page.getByRole('dialog', { name: 'Import fuel purchases from a fuel-card export' });
   await drawer.locator('input[type=file]').setInputFiles({ name: 'card.csv', mimeType: 'text/csv', buffer: Buffer.from(FUEL_CSV) });
   await drawer.getByText('Custom', { exact: true }).click();
   const mapping = drawer.getByRole('group', { name: 'Column mapping' });

@@ -17,7 +17,7 @@ import { ErrorAlert } from '../../components/error-alert.tsx';
 import { ImportActions } from '../../components/import-actions.tsx';
 import { RowErrorsTable } from '../../components/row-errors-table.tsx';
 import { notify } from '../../lib/notifications-store.ts';
-import { readTextFile } from '../../lib/text-file.ts';
+import { SPREADSHEET_ACCEPT, readImportFile } from '../../lib/spreadsheet.ts';
 import { csvHeaders, matchColumns, withColumn } from '../../lib/csv-columns.ts';
 import { ColumnMappingFields } from '../../components/column-mapping-fields.tsx';
 import { checkImport, runImport, savePreset, useFuelCardMutation, useImportPresets } from './fuel-cards-api.ts';
@@ -74,7 +74,7 @@ export function FuelTransactionImport({ opened, onClose }: { opened: boolean; on
     if (!f) return;
     let text: string;
     try {
-      text = await readTextFile(f);
+      text = await readImportFile(f);
     } catch (e) {
       setError(e);
       return;
@@ -114,10 +114,10 @@ export function FuelTransactionImport({ opened, onClose }: { opened: boolean; on
     <Drawer opened={opened} onClose={close} position="right" size="xl" title="Import fuel-card transactions">
       <Stack gap="md">
         <FileInput
-          label="Card export (CSV)"
-          description="WEX, EFS, Comdata, Fleet One or any other; an Excel sheet saved as CSV."
-          placeholder="Choose a .csv file"
-          accept=".csv,text/csv"
+          label="Card export (CSV or Excel)"
+          description="WEX, EFS, Comdata, Fleet One or any other: a .csv file, or an Excel workbook (.xlsx, its first sheet)."
+          placeholder="Choose a .csv or .xlsx file"
+          accept={SPREADSHEET_ACCEPT}
           value={file}
           onChange={(f) => void choose(f)}
           leftSection={<IconFileSpreadsheet size={16} />}

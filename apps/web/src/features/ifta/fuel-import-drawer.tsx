@@ -12,7 +12,7 @@ import {
   type VolumeUnit,
 } from '@fleet/api-contract';
 import { ErrorAlert } from '../../components/error-alert.tsx';
-import { readTextFile } from '../../lib/text-file.ts';
+import { SPREADSHEET_ACCEPT, readImportFile } from '../../lib/spreadsheet.ts';
 import { csvHeaders, matchColumns, withColumn } from '../../lib/csv-columns.ts';
 import { ColumnMappingFields } from '../../components/column-mapping-fields.tsx';
 import { commitFuelImport, previewFuelImport, useIftaMutation } from './ifta-api.ts';
@@ -84,7 +84,7 @@ export function FuelImportDrawer({ opened, onClose, fuelType }: { opened: boolea
     if (!f) return;
     let text: string;
     try {
-      text = await readTextFile(f);
+      text = await readImportFile(f);
     } catch (e) {
       setError(e);
       return;
@@ -125,12 +125,13 @@ export function FuelImportDrawer({ opened, onClose, fuelType }: { opened: boolea
   const ready = !!csv && !!hasDate && !!hasQty && [...REQUIRED].every((f) => mapping[f]);
 
   return (
-    <Drawer opened={opened} onClose={close} position="right" size="xl" title="Import fuel purchases from a fuel-card CSV">
+    <Drawer opened={opened} onClose={close} position="right" size="xl" title="Import fuel purchases from a fuel-card export">
       <Stack gap="md">
         <FileInput
-          label="CSV file"
-          placeholder="Choose a .csv export"
-          accept=".csv,text/csv"
+          label="CSV or Excel file"
+          description="A .csv file, or an Excel workbook (.xlsx, its first sheet)."
+          placeholder="Choose a .csv or .xlsx export"
+          accept={SPREADSHEET_ACCEPT}
           value={file}
           onChange={(f) => void choose(f)}
           leftSection={<IconFileSpreadsheet size={16} />}

@@ -128,6 +128,13 @@ describe('the purchases between two fills', () => {
   it('gives nothing with fewer than two fills', () => {
     expect(fillSpan(fillsOf([]))).toBeNull();
     expect(fillSpan(fillsOf([{ t: T0, litres: 300 }]))).toBeNull();
-    expect(fillSpan(fillsOf([{ t: T0, litres: 300 }, { t: T0 + 30 * MIN, litres: 100 }]))).toBeNull();
+    expect(
+      fillSpan(
+        fillsOf([
+          { t: T0, litres: 300 },
+          { t: T0 + 30 * MIN, litres: 100 },
+        ]),
+      ),
+    ).toBeNull();
   });
 });

@@ -116,7 +116,12 @@ export async function readTripDistanceIn(
 }
 
 /** Each driver's trips that started in [start, end): distance (metres) and driving time (ms). */
-export async function readDriverTrips(db: DbOrTx, orgId: string, start: number, end: number): Promise<Array<{ driverId: string; distanceM: number; drivingMs: number }>> {
+export async function readDriverTrips(
+  db: DbOrTx,
+  orgId: string,
+  start: number,
+  end: number,
+): Promise<Array<{ driverId: string; distanceM: number; drivingMs: number }>> {
   const rows = rowsOf<{ driver_id: string; m: number | string; ms: number | string }>(
     await db.execute(sql`select driver_id, sum(distance_m)::float8 as m, sum(extract(epoch from ended_at - started_at))::float8 * 1000 as ms
       from trips where organization_id = ${orgId} and started_at >= ${iso(start)}::timestamptz and started_at < ${iso(end)}::timestamptz and driver_id is not null

@@ -80,7 +80,13 @@ beforeAll(async () => {
     }));
   const parked = (from: number, lat: number) =>
     Array.from({ length: 9 }, (_, i) => ({ fixTime: new Date(from + i * 5 * MIN).toISOString(), latitude: lat, longitude: -96, speed: 0, ignition: false }));
-  await ingest(b, [...parked(T0 - 45 * MIN, 38), ...leg(T0, 38), ...parked(T0 + 31 * MIN, 38.45), ...leg(T0 + 72 * MIN, 38.45), ...parked(T0 + 103 * MIN, 38.9)]);
+  await ingest(b, [
+    ...parked(T0 - 45 * MIN, 38),
+    ...leg(T0, 38),
+    ...parked(T0 + 31 * MIN, 38.45),
+    ...leg(T0 + 72 * MIN, 38.45),
+    ...parked(T0 + 103 * MIN, 38.9),
+  ]);
 
   // C: forty minutes north, its own driver the first twenty, the second driver the next (the fix's attribution).
   const rows = Array.from({ length: 41 }, (_, i) =>
@@ -104,7 +110,14 @@ beforeAll(async () => {
       method: 'POST',
       url: `/api/v1/organizations/${orgId}/ifta/fuel-purchases`,
       headers: admin,
-      payload: { purchasedAt: new Date(at).toISOString(), assetId: b.assetId, jurisdiction: 'KS', quantity: gallons, volumeUnit: 'GAL', receiptNumber: receipt },
+      payload: {
+        purchasedAt: new Date(at).toISOString(),
+        assetId: b.assetId,
+        jurisdiction: 'KS',
+        quantity: gallons,
+        volumeUnit: 'GAL',
+        receiptNumber: receipt,
+      },
     });
     expect(res.statusCode, res.body).toBe(201);
   };
@@ -177,7 +190,7 @@ describe('GET /organizations/{orgId}/fuel-economy', () => {
     expect(one.median).toEqual(e.median);
   });
 
-  it("reads one vehicle for its page, and says nothing on a day without fuel data", async () => {
+  it('reads one vehicle for its page, and says nothing on a day without fuel data', async () => {
     const one = await read(`from=2026-06-10&to=2026-06-10&assetId=${a.assetId}`);
     expect(one.rows.map((r) => r.name)).toEqual(['FE-A']);
     expect(one.median.economyCount).toBe(3);

@@ -33,7 +33,9 @@ export async function engineFuelOfDays(db: DbOrTx, orgId: string, days: readonly
     for (const d of chunk) {
       const key = `${d.assetId}|${d.day}`;
       const tuples = fixes.get(key) ?? null;
-      const pieces = tuples ? engineFuel(tuples.map(([t, lat, lon, fuel, driverId]) => ({ t: Math.round(t), lat, lon, fuelL: fuelReading(fuel), driverId }))) : [];
+      const pieces = tuples
+        ? engineFuel(tuples.map(([t, lat, lon, fuel, driverId]) => ({ t: Math.round(t), lat, lon, fuelL: fuelReading(fuel), driverId })))
+        : [];
       out.set(key, pieces);
       kept.set(`${orgId}|${key}`, { stamp: d.stamp, pieces });
       if (kept.size > MAX_DAYS_KEPT) kept.delete(kept.keys().next().value!);

@@ -99,6 +99,31 @@ export async function readPurchases(db: DbOrTx, orgId: string, start: number, en
   return rows.map((r) => ({ assetId: r.vehicle_id, t: num(r.t), litres: num(r.litres) }));
 }
 
+/**
+ * Each vehicle's first and last fix in [start, end) (epoch ms): the time its distance is known in,
+ * which the fills counted must lie in. Two index probes per vehicle.
+ */
+export async function readFixSpans(
+  db: DbOrTx,
+  orgId: string,
+  assetIds: readonly string[],
+  start: number,
+  end: number,
+): Promise<Map<string, { first: number; last: number }>> {
+  if (assetIds.length === 0) return new Map();
+  const rows = rowsOf<{ a: string; f: number | string | null; l: number | string | null }>(
+    await db.execute(sql`select k.a,
+        (select extract(epoch from min(p.fix_time))::float8 * 1000 from positions p where p.organization_id = ${orgId} and p.asset_id = k.a
+          and p.fix_time >= ${iso(start)}::timestamptz and p.fix_time < ${iso(end)}::timestamptz) as f,
+        (select extract(epoch from max(p.fix_time))::float8 * 1000 from positions p where p.organization_id = ${orgId} and p.asset_id = k.a
+          and p.fix_time >= ${iso(start)}::timestamptz and p.fix_time < ${iso(end)}::timestamptz) as l
+      from unnest(${`{${assetIds.join(',')}}`}::uuid[]) as k(a)`),
+  );
+  const out = new Map<string, { first: number; last: number }>();
+  for (const r of rows) if (r.f !== null && r.l !== null) out.set(r.a, { first: num(r.f), last: num(r.l) });
+  return out;
+}
+
 /** Distance (metres) of each vehicle's trips that started in its window, per driver (null: none attributed). */
 export async function readTripDistanceIn(
   db: DbOrTx,

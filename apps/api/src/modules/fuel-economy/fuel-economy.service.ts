@@ -14,6 +14,7 @@ import type { EnginePiece } from './engine-fuel.ts';
 import { fillSpan, fillsOf, type FillSpan } from './fill-to-fill.ts';
 import {
   readDriverTrips,
+  readFixSpans,
   readGroupMembers,
   readIdling,
   readNames,
@@ -144,10 +145,15 @@ export async function fuelEconomy({ db, orgId }: ReadScope, q: z.output<typeof f
   for (const [id, v] of vehicles) {
     const engine = sumAmounts([...v.engine.values()]);
     if (engine && figureOf(engine)) engineOf.set(id, engine);
-    else {
-      const s = fillSpan(fillsOf(byVehicle.get(id) ?? []));
-      if (s) fillSpans.set(id, s);
-    }
+  }
+  // Fills only while the vehicle's distance is known (between its first and last fix in the range):
+  // fuel bought before its positions begin was burnt over miles nobody counted (issue 46).
+  const bought = [...byVehicle.keys()].filter((id) => vehicles.has(id) && !engineOf.has(id));
+  const known = await readFixSpans(db, orgId, bought, span.start, span.end);
+  for (const id of bought) {
+    const k = known.get(id);
+    const s = k ? fillSpan(fillsOf((byVehicle.get(id) ?? []).filter((p) => p.t >= k.first && p.t <= k.last))) : null;
+    if (s) fillSpans.set(id, s);
   }
   const between = await readTripDistanceIn(
     db,

@@ -121,6 +121,8 @@ beforeAll(async () => {
     });
     expect(res.statusCode, res.body).toBe(201);
   };
+  // Bought in the morning, before its positions begin that day: the miles it was burnt over are unknown.
+  await buy(T0 - 6 * 3_600_000, 120, 'FE-B-0');
   await buy(T0 - 30 * MIN, 100, 'FE-B-1');
   await buy(T0 + 40 * MIN, 10, 'FE-B-2');
   await buy(T0 + 110 * MIN, 8, 'FE-B-3');
@@ -151,7 +153,8 @@ describe('GET /organizations/{orgId}/fuel-economy', () => {
     expect(A.idleSharePct).toBeCloseTo((9 / (A.drivingMs / MIN + 9)) * 100, 1);
 
     // B: bought after the first fill up to the last (10 + 8 + 2.5 gal; the last two within an hour are
-    // one fill) over its two trips between the first and last fill (30 steps each).
+    // one fill) over its two trips between the first and last fill (30 steps each). The morning's fill,
+    // before its positions begin, is not the first.
     const B = row(b);
     expect(B.economy).toMatchObject({ basis: 'PURCHASES', fills: 3, from: new Date(T0 - 30 * MIN).toISOString(), to: new Date(T0 + 110 * MIN).toISOString() });
     expect(B.economy!.fuelL).toBeCloseTo(20.5 * 3.785411784, 2);

@@ -43,7 +43,7 @@ export const fuelEconomyFigureSchema = z.object({
   /** The first and last instant the figure covers (engine: counted readings; purchases: the first and last fill). */
   from: z.string(),
   to: z.string(),
-  /** Purchases: the fills counted (purchases within an hour of each other are one fill); null for the engine. */
+  /** A vehicle's purchases: the fills counted (purchases with no trip between them are one fill); null otherwise. */
   fills: z.number().int().nullable(),
 });
 export type FuelEconomyFigure = z.infer<typeof fuelEconomyFigureSchema>;

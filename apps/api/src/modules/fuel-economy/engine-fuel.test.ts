@@ -102,38 +102,57 @@ describe('the engine counter', () => {
 
 describe('the purchases between two fills', () => {
   const H = 3_600_000;
-  it('counts the fuel bought after the first fill up to and including the last', () => {
-    const fills = fillsOf([
+  const trip = (t: number, distanceM: number, driverId: string | null = 'd1') => ({ t, distanceM, driverId });
+
+  it('counts the fuel bought after the first fill up to and including the last, over the trips between them', () => {
+    const trips = [trip(T0 - 5 * H, 999_000), trip(T0 + H, 400_000), trip(T0 + 40 * H, 300_000, 'd2'), trip(T0 + 70 * H, 999_000)];
+    const purchases = [
       { t: T0 + 30 * H, litres: 200 },
       { t: T0, litres: 400 },
       { t: T0 + 60 * H, litres: 250 },
-    ]);
-    expect(fillSpan(fills)).toEqual({ from: T0, to: T0 + 60 * H, litres: 450, fills: 3 });
+    ];
+    expect(fillSpan(purchases, trips)).toEqual({
+      from: T0,
+      to: T0 + 60 * H,
+      litres: 450,
+      fills: 3,
+      distanceM: 700_000,
+      byDriver: new Map([
+        ['d1', 400_000],
+        ['d2', 300_000],
+      ]),
+    });
   });
 
-  it('takes purchases within an hour of each other as one fill (both saddle tanks)', () => {
-    const fills = fillsOf([
+  it('takes purchases with no trip between them as one fill (both saddle tanks, a second receipt)', () => {
+    const trips = [trip(T0 + H, 500_000), trip(T0 + 30 * H, 500_000)];
+    const purchases = [
       { t: T0, litres: 300 },
       { t: T0 + 10 * MIN, litres: 100 },
       { t: T0 + 20 * H, litres: 200 },
-      { t: T0 + 20 * H + 50 * MIN, litres: 150 },
-    ]);
-    expect(fills).toEqual([
+      { t: T0 + 21 * H, litres: 150 },
+      // Five minutes after a trip began (a short hop to the other island) is a fill of its own.
+      { t: T0 + 30 * H + 5 * MIN, litres: 50 },
+    ];
+    expect(fillsOf(purchases, trips)).toEqual([
       { t: T0, litres: 400 },
       { t: T0 + 20 * H, litres: 350 },
+      { t: T0 + 30 * H + 5 * MIN, litres: 50 },
     ]);
-    expect(fillSpan(fills)).toEqual({ from: T0, to: T0 + 20 * H, litres: 350, fills: 2 });
+    expect(fillSpan(purchases, trips)).toMatchObject({ from: T0, to: T0 + 30 * H + 5 * MIN, litres: 400, fills: 3, distanceM: 1_000_000 });
   });
 
-  it('gives nothing with fewer than two fills', () => {
-    expect(fillSpan(fillsOf([]))).toBeNull();
-    expect(fillSpan(fillsOf([{ t: T0, litres: 300 }]))).toBeNull();
+  it('gives nothing with fewer than two fills, or no trip between them', () => {
+    const trips = [trip(T0 + H, 500_000)];
+    expect(fillSpan([], trips)).toBeNull();
+    expect(fillSpan([{ t: T0, litres: 300 }], trips)).toBeNull();
     expect(
       fillSpan(
-        fillsOf([
-          { t: T0, litres: 300 },
-          { t: T0 + 30 * MIN, litres: 100 },
-        ]),
+        [
+          { t: T0 + 2 * H, litres: 300 },
+          { t: T0 + 3 * H, litres: 100 },
+        ],
+        trips,
       ),
     ).toBeNull();
   });

@@ -124,20 +124,20 @@ export async function readFixSpans(
   return out;
 }
 
-/** Distance (metres) of each vehicle's trips that started in its window, per driver (null: none attributed). */
-export async function readTripDistanceIn(
+/** Each vehicle's trips that started in its window: when, by whom (null: none attributed), how far (metres). */
+export async function readTripsIn(
   db: DbOrTx,
   orgId: string,
   windows: ReadonlyArray<{ assetId: string; from: number; to: number }>,
-): Promise<Array<{ assetId: string; driverId: string | null; distanceM: number }>> {
+): Promise<Array<{ assetId: string; t: number; driverId: string | null; distanceM: number }>> {
   if (windows.length === 0) return [];
   const w = JSON.stringify(windows.map((x) => ({ a: x.assetId, f: iso(x.from), t: iso(x.to) })));
-  const rows = rowsOf<{ asset_id: string; driver_id: string | null; m: number | string }>(
-    await db.execute(sql`select t.asset_id, t.driver_id, sum(t.distance_m)::float8 as m
+  const rows = rowsOf<{ asset_id: string; t: number | string; driver_id: string | null; m: number | string }>(
+    await db.execute(sql`select t.asset_id, extract(epoch from t.started_at)::float8 * 1000 as t, t.driver_id, t.distance_m as m
       from trips t join json_to_recordset(${w}::json) as w(a uuid, f timestamptz, t timestamptz) on t.asset_id = w.a
-      where t.organization_id = ${orgId} and t.started_at >= w.f and t.started_at < w.t group by t.asset_id, t.driver_id`),
+      where t.organization_id = ${orgId} and t.started_at >= w.f and t.started_at <= w.t`),
   );
-  return rows.map((r) => ({ assetId: r.asset_id, driverId: r.driver_id, distanceM: num(r.m) }));
+  return rows.map((r) => ({ assetId: r.asset_id, t: num(r.t), driverId: r.driver_id, distanceM: num(r.m) }));
 }
 
 /** Each driver's trips that started in [start, end): distance (metres) and driving time (ms). */

@@ -11,7 +11,7 @@ import { invalidField } from '../../http/errors.ts';
 import type { ReadScope } from '../auth/index.ts';
 import { assertGroup } from '../groups/index.ts';
 import type { EnginePiece } from './engine-fuel.ts';
-import { fillSpan, fillsOf, type FillSpan } from './fill-to-fill.ts';
+import { fillSpan, type FillSpan, type TripStart } from './fill-to-fill.ts';
 import {
   readDriverTrips,
   readFixSpans,
@@ -20,7 +20,7 @@ import {
   readNames,
   readPurchases,
   readSpan,
-  readTripDistanceIn,
+  readTripsIn,
   readVehicleDays,
   type IdleSums,
 } from './fuel-economy.repository.ts';
@@ -140,8 +140,7 @@ export async function fuelEconomy({ db, orgId }: ReadScope, q: z.output<typeof f
   // The engine where it gives a figure, else the purchases between the first and last fill.
   const engineOf = new Map<string, Amount>();
   const fillSpans = new Map<string, FillSpan>();
-  const byVehicle = new Map<string, Array<{ t: number; litres: number }>>();
-  for (const p of purchases) byVehicle.set(p.assetId, [...(byVehicle.get(p.assetId) ?? []), p]);
+  const byVehicle = groupBy(purchases, (p) => p.assetId);
   for (const [id, v] of vehicles) {
     const engine = sumAmounts([...v.engine.values()]);
     if (engine && figureOf(engine)) engineOf.set(id, engine);
@@ -150,22 +149,24 @@ export async function fuelEconomy({ db, orgId }: ReadScope, q: z.output<typeof f
   // fuel bought before its positions begin was burnt over miles nobody counted (issue 46).
   const bought = [...byVehicle.keys()].filter((id) => vehicles.has(id) && !engineOf.has(id));
   const known = await readFixSpans(db, orgId, bought, span.start, span.end);
-  for (const id of bought) {
-    const k = known.get(id);
-    const s = k ? fillSpan(fillsOf((byVehicle.get(id) ?? []).filter((p) => p.t >= k.first && p.t <= k.last))) : null;
-    if (s) fillSpans.set(id, s);
-  }
-  const between = await readTripDistanceIn(
-    db,
-    orgId,
-    [...fillSpans].map(([assetId, s]) => ({ assetId, from: s.from, to: s.to })),
+  const tripsOf: Map<string, TripStart[]> = groupBy(
+    await readTripsIn(
+      db,
+      orgId,
+      [...known].map(([assetId, k]) => ({ assetId, from: k.first, to: k.last })),
+    ),
+    (x) => x.assetId,
   );
-  const fillDistance = new Map<string, number>();
-  for (const b of between) fillDistance.set(b.assetId, (fillDistance.get(b.assetId) ?? 0) + b.distanceM);
   const purchaseOf = new Map<string, Amount>();
-  for (const [id, s] of fillSpans) {
-    const distanceM = fillDistance.get(id) ?? 0;
-    if (distanceM > 0) purchaseOf.set(id, { basis: 'PURCHASES', fuelL: s.litres, distanceM, from: s.from, to: s.to, fills: s.fills });
+  for (const [id, k] of known) {
+    const s = fillSpan(
+      (byVehicle.get(id) ?? []).filter((p) => p.t >= k.first && p.t <= k.last),
+      tripsOf.get(id) ?? [],
+    );
+    if (s) {
+      fillSpans.set(id, s);
+      purchaseOf.set(id, { basis: 'PURCHASES', fuelL: s.litres, distanceM: s.distanceM, from: s.from, to: s.to, fills: s.fills });
+    }
   }
 
   const subjects: Subject[] = [];
@@ -180,13 +181,15 @@ export async function fuelEconomy({ db, orgId }: ReadScope, q: z.output<typeof f
     // by its purchases, their trips between the fills at the vehicle's economy.
     const shares = new Map<string, Amount[]>();
     const add = (driverId: string | null, a: Amount) => {
-      if (driverId !== null) shares.set(driverId, [...(shares.get(driverId) ?? []), a]);
+      if (driverId === null) return;
+      const list = shares.get(driverId);
+      if (list) list.push(a);
+      else shares.set(driverId, [a]);
     };
     for (const [id, v] of vehicles) if (engineOf.has(id)) for (const [driverId, a] of v.engine) add(driverId, a);
-    for (const b of between) {
-      const whole = purchaseOf.get(b.assetId);
-      if (!whole || !(b.distanceM > 0)) continue;
-      add(b.driverId, { ...whole, fuelL: (whole.fuelL * b.distanceM) / whole.distanceM, distanceM: b.distanceM });
+    for (const [id, s] of fillSpans) {
+      const whole = purchaseOf.get(id)!;
+      for (const [driverId, distanceM] of s.byDriver) add(driverId, { ...whole, fuelL: (whole.fuelL * distanceM) / whole.distanceM, distanceM, fills: null });
     }
     const trips = new Map((await readDriverTrips(db, orgId, span.start, span.end)).map((t) => [t.driverId, t]));
     for (const id of new Set([...trips.keys(), ...shares.keys(), ...idling.keys()])) {
@@ -245,6 +248,18 @@ export async function fuelEconomy({ db, orgId }: ReadScope, q: z.output<typeof f
     },
     rows,
   };
+}
+
+/** Items by key, in their order. */
+function groupBy<T>(items: readonly T[], key: (x: T) => string): Map<string, T[]> {
+  const out = new Map<string, T[]>();
+  for (const x of items) {
+    const k = key(x);
+    const list = out.get(k);
+    if (list) list.push(x);
+    else out.set(k, [x]);
+  }
+  return out;
 }
 
 /** A day's engine piece added to what a vehicle's driver had. */

@@ -142,6 +142,19 @@ describe('the purchases between two fills', () => {
     expect(fillSpan(purchases, trips)).toMatchObject({ from: T0, to: T0 + 30 * H + 5 * MIN, litres: 400, fills: 3, distanceM: 1_000_000 });
   });
 
+  it('counts a trip that starts at the instant of a fill after that fill', () => {
+    const trips = [trip(T0, 6_000)];
+    expect(
+      fillSpan(
+        [
+          { t: T0, litres: 300 },
+          { t: T0 + H, litres: 2.3 },
+        ],
+        trips,
+      ),
+    ).toMatchObject({ from: T0, to: T0 + H, litres: 2.3, fills: 2, distanceM: 6_000 });
+  });
+
   it('gives nothing with fewer than two fills, or no trip between them', () => {
     const trips = [trip(T0 + H, 500_000)];
     expect(fillSpan([], trips)).toBeNull();

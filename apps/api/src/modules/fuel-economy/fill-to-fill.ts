@@ -33,9 +33,10 @@ export function fillsOf(purchases: readonly Purchase[], trips: readonly TripStar
   const fills: Fill[] = [];
   let next = 0;
   for (const p of [...purchases].sort((a, b) => a.t - b.t)) {
-    // Trips started up to this purchase: any since the one before means the truck drove in between.
+    // Trips started since the purchase before (at or after it, before this one): the truck drove in
+    // between. A trip starting at a fill's instant is after the fill, as fillSpan counts its distance.
     let drove = false;
-    while (next < starts.length && starts[next]! <= p.t) {
+    while (next < starts.length && starts[next]! < p.t) {
       drove = true;
       next++;
     }

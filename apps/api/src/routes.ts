@@ -24,6 +24,7 @@ import { defectInReach, dvirInReach } from './modules/maintenance/index.ts';
 import { engineFaultsRoutes } from './modules/engine-faults/index.ts';
 import placesRoutes from './modules/places/places.routes.ts';
 import { safetyRoutes } from './modules/safety/index.ts';
+import { fuelEconomyRoutes } from './modules/fuel-economy/index.ts';
 import { loadInReach, loadsRoutes } from './modules/loads/index.ts';
 import { messageInReach, messagesRoutes, ownConversation } from './modules/messages/index.ts';
 import revenueRoutes from './modules/analytics/revenue.routes.ts';
@@ -113,6 +114,8 @@ export async function registerRoutes(fastify: FastifyInstance, { pipeline, notif
       await api.register(revenueRoutes);
       // The fleet at a glance (issue 18): dashboard, fleet overview, search, fleet performance, notifications.
       await api.register(fleetGlanceRoutes);
+      // Fuel economy and idling (issue 68).
+      await api.register(fuelEconomyRoutes);
       await api.register(reportsRoutes);
       await api.register(reportSubscriptionsRoutes);
       await api.register(notificationsRoutes(notificationHub, ownConversation));

@@ -181,7 +181,7 @@ let walkData: Promise<WalkData> | null = null;
 
 /**
  * Something on every screen to read (the browser tests run without the simulator): a new truck
- * with its own driver and tracker drives 4 minutes at 90 km/h from now and stops, and buys fuel,
+ * with its own driver and tracker drives 4 minutes at 90 km/h from now and stops (engine off), and buys fuel,
  * so the map, history, logs, dashboard and fleet performance show distances, speeds and economy.
  * Made once for both systems; a fresh truck and driver touch no other test's data.
  */
@@ -214,28 +214,35 @@ function walkDataOnce(request: APIRequestContext): Promise<WalkData> {
     for (let s = 260; s <= 420; s += 40) fixes.push([start + s * 1000, 0]);
     for (const [t, kmh] of fixes) {
       const r = await request.get(
-        `/api/v1/ingest/osmand?id=${uniqueId}&timestamp=${Math.floor(t / 1000)}&lat=41.85&lon=${lon.toFixed(5)}&speed=${(kmh / 1.852).toFixed(2)}&odometer=${odometerM}`,
+        `/api/v1/ingest/osmand?id=${uniqueId}&timestamp=${Math.floor(t / 1000)}&lat=41.85&lon=${lon.toFixed(5)}&speed=${(kmh / 1.852).toFixed(2)}&odometer=${odometerM}${kmh ? '' : '&ignition=false'}`,
       );
       expect(r.status()).toBe(200);
       lon += ((kmh / 3600) * 20) / 83;
       odometerM += (kmh / 3.6) * 20;
     }
-    await ok<unknown>(
-      await request.post(`${org}/ifta/fuel-purchases`, {
-        headers,
-        data: {
-          purchasedAt: new Date(start).toISOString(),
-          assetId: vehicle.id,
-          jurisdiction: 'IL',
-          quantity: 1,
-          volumeUnit: 'GAL',
-          pricePerUnit: 4,
-          totalAmount: 4,
-          receiptNumber: `U-${tag}`,
-        },
-      }),
-      201,
-    );
+    // Fuel economy from fill to fill (decision 0280): filled as it sets off and again once parked
+    // (the engine off ends the trip), 0.6 gal for the 3.7 mi between.
+    for (const [at, quantity, n] of [
+      [start, 1, ''],
+      [start + 400_000, 0.6, '-2'],
+    ] as const) {
+      await ok<unknown>(
+        await request.post(`${org}/ifta/fuel-purchases`, {
+          headers,
+          data: {
+            purchasedAt: new Date(at).toISOString(),
+            assetId: vehicle.id,
+            jurisdiction: 'IL',
+            quantity,
+            volumeUnit: 'GAL',
+            pricePerUnit: 4,
+            totalAmount: +(4 * quantity).toFixed(2),
+            receiptNumber: `U-${tag}${n}`,
+          },
+        }),
+        201,
+      );
+    }
     // The driver's log day (Chicago) once automatic duty status has recorded the drive.
     const logDay = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Chicago' }).format(new Date(start));
     let logId: string | null = null;

@@ -44,6 +44,7 @@ export * from './dashboard.ts';
 export * from './fleet.ts';
 export * from './search.ts';
 export * from './fleet-performance.ts';
+export * from './fuel-economy.ts';
 export * from './maintenance.ts';
 export * from './places.ts';
 export * from './reports.ts';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { driverInputSchema, isValidVin, trailerInputSchema, vehicleInputSchema } from '@fleet/api-contract';
-import { violationPageSchema } from '@fleet/api-contract';
+import { economyFromLPer100Km, fuelEconomySchema, violationPageSchema } from '@fleet/api-contract';
 import { bearer, createTestApp, DEMO, login, type TestContext } from '../test/helpers.ts';
 import { backfillDemoHistory, findDemoTrucks } from './simulator/demo-fleet.ts';
 import { seedDemoHos } from './simulator/demo-hos.ts';
@@ -239,6 +239,35 @@ describe('demo fleet seed', () => {
     const statuses = await rows<{ status: string }>(`select status from safety_events where organization_id = '${orgId}' and status <> 'NEW'`);
     expect(statuses.map((x) => x.status).sort()).toEqual(['COACHED', 'DISMISSED', 'NEEDS_COACHING']);
   }, 180_000);
+
+  it("gives the Teltonika trucks the week's fuel economy from their engine fuel counter (issue 68): a loaded truck's mpg, idling with its fuel", async () => {
+    const session = await login(t.app, DEMO.admin);
+    const orgId = session.user.organization!.id;
+    const engines = (await findDemoTrucks(t.app.db)).filter((x) => x.orgId === orgId && x.engine && x.assetId);
+    expect(engines).toHaveLength(5);
+    await t.app.fleetStats.rebuildRange(
+      orgId,
+      engines.map((x) => x.assetId!),
+      now - 7 * 86_400_000,
+      now,
+    );
+    const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+    const res = await t.app.inject({
+      method: 'GET',
+      url: `/api/v1/organizations/${orgId}/fuel-economy?from=${day(now - 8 * 86_400_000)}&to=${day(now + 86_400_000)}`,
+      headers: bearer(session.accessToken),
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const rows = fuelEconomySchema.parse(res.json()).rows.filter((r) => engines.some((x) => x.assetId === r.id));
+    expect(rows).toHaveLength(5);
+    for (const r of rows) {
+      expect(r.economy?.basis, r.name).toBe('ENGINE');
+      const mpg = economyFromLPer100Km(r.economy!.lPer100Km, 'IMPERIAL')!;
+      expect(mpg, r.name).toBeGreaterThan(5.5);
+      expect(mpg, r.name).toBeLessThan(7.5);
+    }
+    expect(rows.some((r) => (r.idleFuelL ?? 0) > 0)).toBe(true);
+  }, 120_000);
 
   it('gives the week delivered loads from the visits, a load on every truck on its way (one at risk for a rest), loads to assign; once', async () => {
     const orgId = (await login(t.app, DEMO.admin)).user.organization!.id;

@@ -293,6 +293,7 @@ const newEngineColumns = (): EngineColumnArrays => ({
   rpm: [],
   vehicleOdometerM: [],
   engineMinutes: [],
+  fuelUsedDl: [],
   event: [],
 });
 
@@ -329,6 +330,7 @@ async function insertEngineFixes(db: Db, truck: DemoTruck, p: EngineProfile, col
       rpm: e.rpm[i]!,
       vehicleOdometerM: e.vehicleOdometerM[i]!,
       engineMinutes: e.engineMinutes[i]!,
+      fuelUsedDl: e.fuelUsedDl[i]!,
     };
     const a = ioAttributes(ioElements(raw, vin), map);
     a.priority = priorityOf(e.event[i]!);

@@ -95,9 +95,10 @@ describe('demo Teltonika trucks (decision 0156)', () => {
         vin: string;
         io: Record<string, number | string>;
         protocol: string;
+        fuel: number;
       }>(
         `select extract(epoch from fix_time) * 1000 as t, ignition as ign, odometer as odo, odometer_source as src, engine_hours as hours,
-                (attributes->>'gpsOdometer')::float8 as gps, (attributes->>'rpm')::int as rpm, speed, attributes->>'vin' as vin, attributes->'io' as io, protocol
+                (attributes->>'fuelUsed')::float8 as fuel, (attributes->>'gpsOdometer')::float8 as gps, (attributes->>'rpm')::int as rpm, speed, attributes->>'vin' as vin, attributes->'io' as io, protocol
          from positions where gateway_id = '${truck.gatewayId}' order by fix_time`,
       );
       expect(fixes.length).toBeGreaterThan(600);
@@ -125,12 +126,20 @@ describe('demo Teltonika trucks (decision 0156)', () => {
         if (b.ign && b.speed > 0) expect(b.rpm).toBeLessThanOrEqual(1600);
         if (b.ign && b.speed === 0) expect(Math.abs(b.rpm - 650)).toBeLessThan(20);
         if (!b.ign) expect(b.rpm).toBe(0);
+        // The engine's fuel counter (IO 83, decision 0280) stands still while the engine is off and rises while it runs.
+        if (!a.ign) expect(b.fuel).toBe(a.fuel);
+        else expect(b.fuel).toBeGreaterThanOrEqual(a.fuel);
       }
+      // A loaded class 8 truck: 5.5-7.5 mpg over the two days, idling included.
+      const gallons = (fixes[fixes.length - 1]!.fuel - fixes[0]!.fuel) / 3.785411784;
+      const mpg = (fixes[fixes.length - 1]!.odo - fixes[0]!.odo) / MILE_M / gallons;
+      expect(mpg).toBeGreaterThan(5.5);
+      expect(mpg).toBeLessThan(7.5);
       expect(on).toBeGreaterThanOrEqual(2);
       expect(off).toBeGreaterThanOrEqual(2);
       expect(fixes[fixes.length - 1]!.odo - fixes[0]!.odo).toBeGreaterThan(500_000);
       // The raw elements the default map decodes from are kept (the VIN as its ASCII bytes in hex).
-      expect(Object.keys(fixes[0]!.io).sort()).toEqual(['102', '16', '239', '240', '256', '66', '81', '85', '87']);
+      expect(Object.keys(fixes[0]!.io).sort()).toEqual(['102', '16', '239', '240', '256', '66', '81', '83', '85', '87']);
       expect(fixes[0]!.io['256']).toBe(Buffer.from(truck.engine.vin).toString('hex'));
     }
   });

@@ -1,15 +1,18 @@
 import '@mantine/charts/styles.css';
+import { useState } from 'react';
 import { BarChart } from '@mantine/charts';
 import { Button, Card, Group, SegmentedControl, Select, SimpleGrid, Stack, Table, Tabs, Text, TextInput, Title } from '@mantine/core';
 import { IconDownload } from '@tabler/icons-react';
-import type { FleetPerformance, PerformanceTotals } from '@fleet/api-contract';
+import type { FleetPerformance, FuelEconomy, FuelEconomyGroupBy, PerformanceTotals } from '@fleet/api-contract';
 import { DataState } from '../../components/data-state.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
-import { addDays, formatDate, todayIn } from '../../lib/dates.ts';
+import { addDays, todayIn } from '../../lib/dates.ts';
 import { useGroups } from '../../lib/map/map-api.ts';
 import { useCan } from '../../lib/registry-api.ts';
 import { formatFuelEconomyLPer100Km, useUnits } from '../../lib/units.ts';
+import { FUEL_BASIS_WORDS, useFuelEconomy } from '../../lib/fuel-economy.ts';
 import { performanceCsv, useFleetPerformance } from './fleet-performance-api.ts';
+import { FuelIdlingTable } from './fuel-idling-table.tsx';
 import { withParams, useSearchParams } from '../../lib/search-params.ts';
 import { saveCsv } from '../../lib/download.ts';
 
@@ -36,8 +39,9 @@ function useFormat() {
   };
 }
 
-function Totals({ t }: { t: FleetPerformance['fleet'] }) {
+function Totals({ t, fuel }: { t: FleetPerformance['fleet']; fuel: { data?: FuelEconomy; loading: boolean } }) {
   const f = useFormat();
+  const economy = fuel.data?.totals.economy ?? null;
   const items = [
     ['Distance', f.dist(t.distanceM)],
     ['Driving', f.hours(t.drivingMs)],
@@ -47,7 +51,7 @@ function Totals({ t }: { t: FleetPerformance['fleet'] }) {
     ['Top speed', f.speed(t.topSpeedKmh)],
     ['Speeding events', String(t.speedingEvents)],
     ['Stops', String(t.stops)],
-    ['Fuel economy', t.fuelLPer100Km === null ? 'No fuel data' : f.fuel(t.fuelLPer100Km), fuelNote(t, f.dist)],
+    ['Fuel economy', economy ? f.fuel(economy.lPer100Km) : fuel.loading ? '…' : 'No fuel data', fuel.data ? fuelNote(fuel.data, f.fuel) : undefined],
   ];
   return (
     <SimpleGrid cols={{ base: 2, sm: 3, lg: 5 }} spacing="sm">
@@ -70,12 +74,13 @@ function Totals({ t }: { t: FleetPerformance['fleet'] }) {
   );
 }
 
-/** Which days, vehicles and distance fuel economy had data for: "06/10/26 – 06/16/26 · 3 vehicles · 1,200 mi". */
-function fuelNote(t: PerformanceTotals & { vehicles: number }, dist: (m: number) => string): string | undefined {
-  const s = t.fuelSpan;
-  if (!s) return t.vehicles > 0 ? 'No fuel bought on the days with positions' : undefined;
-  const days = s.from === s.to ? formatDate(s.from) : `${formatDate(s.from)} – ${formatDate(s.to)}`;
-  return `${days} · ${s.vehicles} of ${t.vehicles} vehicle${t.vehicles === 1 ? '' : 's'} · ${dist(s.distanceM)}`;
+/** What fuel economy had data for (decision 0280): "3 of 25 vehicles · engine fuel counter · fleet median 6.4 mpg". */
+function fuelNote(d: FuelEconomy, fuel: (lPer100Km: number | null) => string): string | undefined {
+  if (d.rows.length === 0) return undefined;
+  const e = d.totals.economy;
+  if (!e) return 'No engine fuel counter, nor two fills in the range';
+  const n = d.rows.filter((r) => r.economy).length;
+  return `${n} of ${d.rows.length} vehicle${d.rows.length === 1 ? '' : 's'} · ${FUEL_BASIS_WORDS[e.basis].toLowerCase()} · fleet median ${fuel(d.median.lPer100Km)}`;
 }
 
 function PerfTable({ rows }: { rows: Array<PerformanceTotals & { key: string; name: string; extra?: string }> }) {
@@ -85,7 +90,7 @@ function PerfTable({ rows }: { rows: Array<PerformanceTotals & { key: string; na
       <Table striped highlightOnHover verticalSpacing="xs" fz="sm" style={{ whiteSpace: 'nowrap' }}>
         <Table.Thead>
           <Table.Tr>
-            {['Name', 'Distance', 'Driving', 'Idle', 'Utilization', 'Avg speed', 'Top speed', 'Speeding', 'Stops', 'Days driven', 'Fuel'].map((h) => (
+            {['Name', 'Distance', 'Driving', 'Idle', 'Utilization', 'Avg speed', 'Top speed', 'Speeding', 'Stops', 'Days driven'].map((h) => (
               <Table.Th key={h} ta={h === 'Name' ? 'left' : 'right'}>
                 {h}
               </Table.Th>
@@ -114,7 +119,6 @@ function PerfTable({ rows }: { rows: Array<PerformanceTotals & { key: string; na
               <Table.Td ta="right">{r.speedingEvents}</Table.Td>
               <Table.Td ta="right">{r.stops}</Table.Td>
               <Table.Td ta="right">{r.activeDays}</Table.Td>
-              <Table.Td ta="right">{f.fuel(r.fuelLPer100Km)}</Table.Td>
             </Table.Tr>
           ))}
         </Table.Tbody>
@@ -135,10 +139,13 @@ export default function FleetPerformancePage() {
   const valid = from <= to;
   const q = useFleetPerformance({ from, to, groupId }, valid);
   const p = q.data;
+  // Fuel economy and idling (issue 68): the vehicles' for the economy card, the CSV and the tab.
+  const fuel = useFuelEconomy({ from, to, groupBy: 'vehicle', groupId }, valid);
+  const [fuelBy, setFuelBy] = useState<FuelEconomyGroupBy>('vehicle');
   const set = (patch: Record<string, string | null>) => setParams((prev) => withParams(prev, patch), { replace: true });
   const exportCsv = () => {
     if (!p) return;
-    saveCsv(performanceCsv(p, f.units), `fleet-performance-${p.from}-to-${p.to}.csv`);
+    saveCsv(performanceCsv(p, f.units, fuel.data), `fleet-performance-${p.from}-to-${p.to}.csv`);
   };
   const chart = (p?.perDay ?? []).map((d) => ({
     date: new Date(`${d.date}T12:00:00`).toLocaleDateString('en-US', { month: 'numeric', day: 'numeric' }),
@@ -209,7 +216,7 @@ export default function FleetPerformancePage() {
         >
           {p && (
             <Stack gap="md">
-              <Totals t={p.fleet} />
+              <Totals t={p.fleet} fuel={{ data: fuel.data, loading: fuel.isLoading }} />
               <SimpleGrid cols={{ base: 1, md: 2 }} spacing="md">
                 <Card withBorder radius="md" padding="md">
                   <Title order={2} fz="md" mb="sm">
@@ -247,6 +254,7 @@ export default function FleetPerformancePage() {
                   <Tabs.List mb="sm">
                     <Tabs.Tab value="vehicles">Per vehicle ({p.vehicles.length})</Tabs.Tab>
                     <Tabs.Tab value="groups">Per group ({p.groups.length})</Tabs.Tab>
+                    <Tabs.Tab value="fuel">Fuel and idling</Tabs.Tab>
                   </Tabs.List>
                   <Tabs.Panel value="vehicles">
                     <PerfTable
@@ -262,6 +270,9 @@ export default function FleetPerformancePage() {
                         extra: `${g.vehicles} vehicle${g.vehicles === 1 ? '' : 's'}`,
                       }))}
                     />
+                  </Tabs.Panel>
+                  <Tabs.Panel value="fuel">
+                    <FuelIdlingTable from={from} to={to} groupId={groupId} groupBy={fuelBy} onGroupBy={setFuelBy} />
                   </Tabs.Panel>
                 </Tabs>
               </Card>

@@ -1,6 +1,6 @@
 import { useState, type ReactNode } from 'react';
 import { Badge, Button, Divider, Drawer, Group, SimpleGrid, Stack, Text, Timeline, Title } from '@mantine/core';
-import { IconCpu, IconEngine, IconLink, IconPencil, IconRoute, IconTrash, IconTruckDelivery, IconUser } from '@tabler/icons-react';
+import { IconCpu, IconEngine, IconGasStation, IconLink, IconPencil, IconRoute, IconTrash, IconTruckDelivery, IconUser } from '@tabler/icons-react';
 import { FUEL_TYPES, TRAILER_TYPES, tankCapacityText, type Asset, type AssetDetail, type Driver, type Gateway } from '@fleet/api-contract';
 import { confirmAction } from '../../components/confirm-dialog.tsx';
 import { DataState } from '../../components/data-state.tsx';
@@ -14,6 +14,7 @@ import { formatLength, formatOdometer, useUnits } from '../../lib/units.ts';
 import { GpsImportDrawer } from './gps-import-drawer.tsx';
 import { AssetMaintenance, MaintenanceIcon } from './asset-maintenance.tsx';
 import { AssetEngineFaults } from './asset-engine-faults.tsx';
+import { AssetFuelEconomy } from './asset-fuel-economy.tsx';
 import { runAndNotify, UnlinkButton } from '../../components/unlink-button.tsx';
 import { assignDriver, attachTrailer, deleteAsset, detachTrailer, pairDevice, unassignDriver, unpairDevice, useAsset, useAssetMutation } from './assets-api.ts';
 
@@ -79,6 +80,8 @@ function AssetDetailBody({ asset: a, onEdit, onDeleted }: { asset: AssetDetail; 
   const showMaintenance = [useCan('DVIR_LIST'), useCan('WORK_ORDER_LIST'), useCan('MAINTENANCE_LIST')].some(Boolean);
   // A vehicle's engine faults are read as its maintenance data is (decision 0191).
   const showFaults = useCan('MAINTENANCE_LIST') && vehicle;
+  // Fuel economy and idling are fleet performance's figures (issue 68).
+  const showFuel = useCan('ANALYTICS_FLEET_PERFORMANCE') && vehicle;
 
   const del = async () => {
     const ok = await confirmAction({
@@ -301,6 +304,14 @@ function AssetDetailBody({ asset: a, onEdit, onDeleted }: { asset: AssetDetail; 
         </>
       )}
 
+      {showFuel && (
+        <>
+          <Divider />
+          <Section title="Fuel economy and idling" icon={<IconGasStation size={18} />}>
+            <AssetFuelEconomy assetId={a.id} />
+          </Section>
+        </>
+      )}
       {showFaults && (
         <>
           <Divider />

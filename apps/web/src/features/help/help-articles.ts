@@ -94,10 +94,11 @@ export const HELP_ARTICLES: HelpArticle[] = [
   {
     id: 'fleet-performance',
     title: 'Fleet performance figures',
-    tags: ['analytics', 'utilization', 'idle', 'speeding', 'distance', 'stops', 'fuel economy'],
+    tags: ['analytics', 'utilization', 'idle', 'idling', 'speeding', 'distance', 'stops', 'fuel economy', 'mpg'],
     body: [
       'Analytics › Fleet Performance sums each vehicle’s day, kept up to date as positions arrive, over the dates you pick, per vehicle and per group.',
-      '- Driving: time at 5 mph (8 km/h) or more. Idle: standing still with the ignition on.\n- Utilization: engine-on time (driving and idle) over all the hours of the range.\n- Speeding events: each time a vehicle goes above the limit set in Organization account (65 mph or 105 km/h unless changed).\n- Stops: standing still 5 minutes or more after moving.\n- Fuel economy appears once fuel purchases are recorded: in miles per gallon (mpg) for an Imperial organization, litres per 100 km for a Metric one.',
+      '- Driving: time at 5 mph (8 km/h) or more. Idle: standing still with the ignition on.\n- Utilization: engine-on time (driving and idle) over all the hours of the range.\n- Speeding events: each time a vehicle goes above the limit set in Organization account (65 mph or 105 km/h unless changed).\n- Stops: standing still 5 minutes or more after moving.\n- Fuel economy: from the engine’s fuel counter where the truck reports it (a Teltonika device with a CAN adapter), else from the fuel bought after the first fill up to the last, over the distance driven between those fills; in miles per gallon (mpg) for an Imperial organization, litres per 100 km for a Metric one.',
+      'The Fuel and idling tab compares each vehicle or driver with the fleet’s median: economy, idle time, idle share (idling over engine-on time, idling as the safety settings define it) and the fuel burnt idling. A vehicle’s page and a driver’s safety scorecard show the same figures for the last weeks.',
     ],
   },
 ];

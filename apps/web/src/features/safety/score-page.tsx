@@ -14,6 +14,8 @@ import { useSafetyScore } from './safety-api.ts';
 import { ScoreFigure, periodQuery } from './scores-page.tsx';
 import { eventFigures, formatScore, formatSeconds, SeverityBadge, StatusBadge } from './safety-words.tsx';
 import { useSearchParams } from '../../lib/search-params.ts';
+import { useCan } from '../../lib/registry-api.ts';
+import { ScoreFuelCard } from './score-fuel-card.tsx';
 
 const two = (v: number) => v.toFixed(2);
 
@@ -245,6 +247,8 @@ export default function SafetyScorePage() {
   const units = useUnits();
   const [period, setPeriod] = useSafetyPeriod();
   const q = useSafetyScore(groupBy, id, periodQuery(period));
+  // Fuel economy and idling are fleet performance's figures (issue 68): shown to those who may read it.
+  const canFuel = useCan('ANALYTICS_FLEET_PERFORMANCE');
   const d = q.data;
   const qs = new URLSearchParams([...params].filter(([k]) => ['period', 'from', 'to'].includes(k)));
   if (groupBy === 'vehicle') qs.set('by', 'vehicle');
@@ -268,6 +272,7 @@ export default function SafetyScorePage() {
               <ScoreSummary d={d} units={units} />
               <TrendCard d={d} />
             </SimpleGrid>
+            {canFuel && <ScoreFuelCard groupBy={groupBy} id={id} period={period} units={units} />}
             <FormulaCard d={d} />
             <EventsBehind d={d} units={units} />
           </Stack>

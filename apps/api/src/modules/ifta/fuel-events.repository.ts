@@ -211,10 +211,14 @@ export interface NamedFuelEvent {
   tx: { id: string; transaction_id: string; time: string; merchant: string | null; quantity_milli: number | string; unit: 'GAL' | 'L'; verification: string } | null;
 }
 
-/** The card transaction a refuel of `e` matches: the vehicle's transaction closest in time within [start − window, end + window]. */
+/**
+ * The card transaction a refuel of `e` matches: the vehicle's transactions within [start − window,
+ * end + window], one verified by place before one that is not (a second card used elsewhere at the
+ * same time), then the closest in time to where the level settled.
+ */
 const MATCH = (windowMs: number) => sql`(select t.id from fuel_transactions t where t.organization_id = e.organization_id and t.vehicle_id = e.asset_id
     and t.time between e.started_at - ${`${windowMs} milliseconds`}::interval and e.ended_at + ${`${windowMs} milliseconds`}::interval
-    order by abs(extract(epoch from t.time - e.ended_at)) limit 1)`;
+    order by t.verification <> 'VERIFIED', abs(extract(epoch from t.time - e.ended_at)), t.id limit 1)`;
 
 function eventConditions(orgId: string, f: EventListFilter, windowMs: number, withType: boolean): SQL {
   const where: SQL[] = [sql`e.organization_id = ${orgId}`];

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fuelEventPageSchema, fuelTransactionBatchResultSchema, type FuelEvent, type FuelTransaction } from '@fleet/api-contract';
+import { WEBHOOK_DATA_SCHEMAS, WEBHOOK_EVENT_INFO, fuelEventPageSchema, fuelTransactionBatchResultSchema, type FuelEvent, type FuelTransaction } from '@fleet/api-contract';
 import { bearer, createTestApp, expectErrorBody, expectFieldErrors, registerOrganization, type TestContext } from '../../test/helpers.ts';
 import { createTestVehicle, type TestVehicle } from '../../test/vehicles.ts';
 import { rowsOf } from '../../db/sql/rows.ts';
@@ -463,5 +463,20 @@ describe('the list', () => {
     const after = await sql<{ id: string; updated_at: string }>(`select id, updated_at::text from fuel_events where organization_id = '${orgId}' order by id`);
     expect(after).toEqual(before);
     expect((await hooks('fuel.drop_detected')).length).toBe(1);
+  });
+});
+
+describe('the API document', () => {
+  it('has the fuel-events route with its filters and both fuel webhooks with examples their schemas take', async () => {
+    const doc = (await t.app.inject({ method: 'GET', url: '/api/docs/json' })).json() as {
+      paths: Record<string, { get?: { parameters?: Array<{ name: string }> } }>;
+      webhooks: Record<string, { post: { requestBody: { content: Record<string, { example: { type: string } }> } } }>;
+    };
+    const list = doc.paths['/api/v1/organizations/{orgId}/fuel-events']?.get;
+    expect(list?.parameters?.map((p) => p.name)).toEqual(expect.arrayContaining(['type', 'from', 'to', 'vehicleId', 'unmatched', 'page', 'size', 'sort']));
+    for (const type of ['fuel.drop_detected', 'fuel.purchase_flagged'] as const) {
+      expect(doc.webhooks[type]!.post.requestBody.content['application/json']!.example.type).toBe(type);
+      expect(WEBHOOK_DATA_SCHEMAS[type].safeParse(WEBHOOK_EVENT_INFO[type].example).success).toBe(true);
+    }
   });
 });

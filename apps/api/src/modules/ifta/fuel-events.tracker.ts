@@ -289,7 +289,7 @@ export class FuelEvents extends QueuedFollower<FuelFix> {
         factKey: `fuel-drop:${w.id}`,
         title: `Vehicle ${units.get(w.assetId) ?? '?'}: fuel level dropped ${pctText(w.levelBeforePct - w.levelAfterPct)} (${volumeText(w.quantityL, system)})`,
         body: `${eventDescription(w, system)}${where ? ` ${where},` : ''} ${when(w.startedAt)}. A possible theft: check the truck and ask its driver.`,
-        link: `/fuel-events?type=DROP&vehicleId=${w.assetId}`,
+        link: `/fuel-events?vehicleId=${w.assetId}`,
         linkLabel: 'See the drop',
         occurredAt: w.startedAt,
         about: { assetId: w.assetId, driverId: w.driverId },

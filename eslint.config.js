@@ -113,6 +113,8 @@ export default tseslint.config(
       'apps/api/src/modules/ifta/fuel-transactions.service.ts',
       'apps/api/src/modules/ifta/fuel-transaction-import.service.ts',
       'apps/api/src/modules/ifta/fuel-cards.service.ts',
+      'apps/api/src/modules/ifta/fuel-events.service.ts',
+      'apps/api/src/modules/ifta/fuel-events.tracker.ts',
       'apps/api/src/modules/safety/safety.service.ts',
       'apps/api/src/modules/reports/reports.service.ts',
       'apps/api/src/modules/fuel-economy/fuel-economy.service.ts',

@@ -15,6 +15,7 @@ export const batchItemOf = (f: Fix) => ({
   accuracy: 5,
   ignition: f.ignition,
   odometer: f.odometerM,
+  fuelLevel: f.fuelPct,
 });
 
 export class BatchLink implements DeviceLink {

@@ -3,14 +3,14 @@
 // so the soaked database and its clean replay can be compared: the automatic HoS records derived from
 // positions (hos_events of origin 1: duty status, intermediate logs, engine power; not the
 // diagnostics job's malfunction records, which follow the clock), place visits, trips and stops, IFTA miles per vehicle, day and
-// jurisdiction and the state-line crossings.
+// jurisdiction and the state-line crossings, and the fuel level's refuels and drops (decision 0276).
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../apps/api/src/db/client.ts';
 import { rowsOf } from '../../apps/api/src/db/sql/rows.ts';
 
 export interface DerivedFacts {
   /** One line per fact of each kind (a multiset: the same line twice is two facts). */
-  lines: Record<'duty' | 'visits' | 'trips' | 'stops' | 'crossings', string[]>;
+  lines: Record<'duty' | 'visits' | 'trips' | 'stops' | 'crossings' | 'fuel', string[]>;
   /** IFTA metres by `unit day jurisdiction`. */
   iftaMetres: Map<string, number>;
 }
@@ -81,6 +81,22 @@ export async function readDerivedFacts(db: Db, orgId: string): Promise<DerivedFa
     sql`select a.unit_number as unit, c.crossed_at, c.from_jurisdiction, c.to_jurisdiction from ifta_crossings c left join assets a on a.id = c.vehicle_id where c.organization_id = ${orgId}`,
     (r) => [r.unit, iso(r.crossed_at), `${String(r.from_jurisdiction)} -> ${String(r.to_jurisdiction)}`].join('  '),
   );
+  const fuel = await lines(
+    db,
+    sql`select a.unit_number as unit, d.last_name as driver, f.type, f.started_at, f.ended_at, f.level_before_pct, f.level_after_pct, f.quantity_l, f.ignition_off
+      from fuel_events f left join assets a on a.id = f.asset_id left join drivers d on d.id = f.driver_id where f.organization_id = ${orgId}`,
+    (r) =>
+      [
+        r.unit,
+        r.driver ?? '-',
+        r.type,
+        iso(r.started_at),
+        iso(r.ended_at),
+        `${num(r.level_before_pct, 2)} -> ${num(r.level_after_pct, 2)} %`,
+        `${num(r.quantity_l, 2)} l`,
+        `ignition off ${String(r.ignition_off)}`,
+      ].join('  '),
+  );
   const iftaMetres = new Map<string, number>();
   for (const r of rowsOf<Row>(
     await db.execute(
@@ -89,7 +105,7 @@ export async function readDerivedFacts(db: Db, orgId: string): Promise<DerivedFa
   )) {
     iftaMetres.set([r.unit, r.day, r.jurisdiction].join('  '), Number(r.metres));
   }
-  return { lines: { duty, visits, trips, stops, crossings }, iftaMetres };
+  return { lines: { duty, visits, trips, stops, crossings, fuel }, iftaMetres };
 }
 
 export interface FactDifference {
@@ -126,6 +142,7 @@ const KIND_NAMES: Record<keyof DerivedFacts['lines'], string> = {
   trips: 'trips',
   stops: 'stops',
   crossings: 'IFTA state-line crossings',
+  fuel: 'fuel-level refuels and drops',
 };
 
 /** Each kind of fact, soak against replay. */

@@ -18,6 +18,7 @@ export function osmandQuery(uniqueId: string, f: Fix): string {
     accuracy: '5',
     ignition: String(f.ignition),
     odometer: String(f.odometerM),
+    fuelLevel: String(f.fuelPct),
   }).toString();
 }
 

@@ -9,7 +9,7 @@ import { ANSWER_TIMEOUT_MS, writePartAndDestroy, type DeviceLink, type SendOutco
 import type { Fix } from './truck-motion.ts';
 
 /** IO elements of Teltonika's default map (api-contract TELTONIKA_DEFAULT_IO_MAP). */
-const IO = { ignition: 239, motion: 240, gpsOdometer: 16 } as const;
+const IO = { ignition: 239, motion: 240, gpsOdometer: 16, fuelLevel: 89 } as const;
 
 export function avlRecordOf(f: Fix): AvlRecord {
   return {
@@ -26,6 +26,7 @@ export function avlRecordOf(f: Fix): AvlRecord {
       [IO.ignition, f.ignition ? 1 : 0],
       [IO.motion, f.speedKmh > 0 ? 1 : 0],
       [IO.gpsOdometer, f.odometerM],
+      [IO.fuelLevel, Math.round(f.fuelPct)],
     ]),
   };
 }

@@ -1,6 +1,7 @@
 // Traccar's JSON forwarding (POST /api/v1/ingest/traccar with the organization's token): a Traccar
 // server posting each position it decoded, `{ position, device }` with speed in knots; acknowledged
 // by a 200, resent otherwise (forward.retry).
+import { DEFAULT_TANK_CAPACITY_L } from '@fleet/api-contract/ifta-checks';
 import { KNOTS_TO_KMH } from '@fleet/geo';
 import { ANSWER_TIMEOUT_MS, fetchFailure, type DeviceLink, type SendOutcome, type Target } from './device-link.ts';
 import type { Fix } from './truck-motion.ts';
@@ -20,7 +21,8 @@ export function traccarBody(uniqueId: string, f: Fix): object {
       speed: f.speedKmh / KNOTS_TO_KMH,
       course: f.course,
       accuracy: 5,
-      attributes: { ignition: f.ignition, odometer: f.odometerM, motion: f.speedKmh > 0 },
+      // Traccar's fuel is litres: through the 300 gal tank every soak truck has by default.
+      attributes: { ignition: f.ignition, odometer: f.odometerM, motion: f.speedKmh > 0, fuel: Math.round(f.fuelPct * DEFAULT_TANK_CAPACITY_L) / 100 },
     },
     device: { uniqueId, name: uniqueId, status: 'online' },
   };

@@ -2,8 +2,9 @@
 // the next across a state line, crossing it early in the run, then a stop (parked with the engine off,
 // or idling) at a place of its own, then on again. Enough for every fact derived from positions to
 // happen within minutes: Driving and On duty, trips and stops, an arrival and a departure at the
-// place, IFTA miles in two states with a crossing. Pure and seeded: device i moves the same way in the
-// soak and in its replay.
+// place, IFTA miles in two states with a crossing; and a fuel level (decision 0276) that a quarter of
+// the trucks refill at the stop and a quarter lose there. Pure and seeded: device i moves the same way
+// in the soak and in its replay.
 import { bearingDeg, destination, distanceM, type LatLon } from '@fleet/geo';
 import { jurisdictionAt } from '@fleet/geo/jurisdictions';
 import { CITIES, ROADS } from '../../apps/api/src/seed/simulator/network.ts';
@@ -19,6 +20,8 @@ export interface Fix {
   ignition: boolean;
   odometerM: number;
   altitudeM: number;
+  /** The fuel level, percent of the tank: sloshing on the road, a refill or a loss at the stop. */
+  fuelPct: number;
 }
 
 /** A circle place where the truck stops, with dwell times that fit the stop. */
@@ -43,6 +46,8 @@ export interface TruckRoute {
   stopMs: number;
   /** Idling at the stop (engine on) instead of parked with the engine off. */
   idling: boolean;
+  /** What the fuel level does at the stop: a refuel, a drop, or nothing. */
+  fuelAtStop: 'REFUEL' | 'DROP' | null;
   odometerStartM: number;
   place: StopPlace | null;
 }
@@ -137,6 +142,7 @@ export function truckRoute(index: number, runMs: number, withPlace: boolean): Tr
     stopAtMs,
     stopMs,
     idling,
+    fuelAtStop: index % 4 === 1 ? 'REFUEL' : index % 4 === 2 ? 'DROP' : null,
     odometerStartM: (100_000 + index * 137) * 1000,
     place,
   };
@@ -160,5 +166,20 @@ export function fixAt(route: TruckRoute, sinceStartMs: number, time: number): Fi
     ignition: !stopped || route.idling,
     odometerM: Math.round(route.odometerStartM + travelledM),
     altitudeM: 200,
+    fuelPct: fuelPctAt(route, sinceStartMs, travelledM, stopped, time),
   };
+}
+
+/**
+ * The fuel level: 60 % less what the miles burnt; at the stop, from a minute in, 30 % more over 45 s
+ * (a refuel) or 15 % less (a drop), kept after (so a stop of 3 minutes or more has it settled when the
+ * truck drives off); on the road the fuel sloshes a few percent. One decimal, as a sensor reports it.
+ */
+function fuelPctAt(route: TruckRoute, sinceStartMs: number, travelledM: number, stopped: boolean, time: number): number {
+  const intoStop = sinceStartMs - route.stopAtMs - 60_000;
+  const change = route.fuelAtStop === 'REFUEL' ? 30 : route.fuelAtStop === 'DROP' ? -15 : 0;
+  const done = intoStop <= 0 ? 0 : Math.min(1, intoStop / 45_000);
+  const level = 60 - travelledM / 30_000 + change * done;
+  const slosh = stopped ? 0 : 4 * Math.sin(time / 9_000) * Math.cos(time / 23_000);
+  return Math.round((level + slosh) * 10) / 10;
 }

@@ -7,7 +7,7 @@ import { freePort, signIn, startServer, type ServerProcess } from './test/server
 
 // Restarts on the demo data (issue 66): a seeding killed midway resumes where it stopped, and a
 // restart, by a clean stop or a kill, rewrites nothing already recorded: every load, stop time,
-// visit, trip, stop, duty record, safety event, IFTA and statistics row keeps its id and values
+// visit, trip, stop, duty record, safety event, fuel event, IFTA and statistics row keeps its id and values
 // (decisions 0238 and 0239). The live simulator drives meanwhile, as `npm start` runs it: new rows
 // for the time that passes are expected, and so are open facts going on (a visit departing,
 // today's totals growing).
@@ -38,6 +38,8 @@ const TABLES = [
   'work_orders',
   'maintenance_schedules',
   'engine_faults',
+  'fuel_transactions',
+  'fuel_events',
   'messages',
   'places',
   'terminals',

@@ -42,6 +42,7 @@ import hosDriverRoutes from './modules/hos/hos-driver.routes.ts';
 import eldTransferRoutes from './modules/eld-transfer/eld-transfer.routes.ts';
 import iftaRoutes from './modules/ifta/ifta.routes.ts';
 import fuelTransactionRoutes from './modules/ifta/fuel-transactions.routes.ts';
+import fuelEventRoutes from './modules/ifta/fuel-events.routes.ts';
 import type { NotificationHub } from './modules/notifications/notifications.hub.ts';
 import notificationsRoutes from './modules/notifications/notifications.routes.ts';
 import fleetGlanceRoutes from './modules/dashboard/fleet-glance.routes.ts';
@@ -105,6 +106,7 @@ export async function registerRoutes(fastify: FastifyInstance, { pipeline, notif
       // IFTA fuel tax (issue 17).
       await api.register(iftaRoutes);
       await api.register(fuelTransactionRoutes);
+      await api.register(fuelEventRoutes);
       await api.register(maintenanceRoutes);
       await api.register(engineFaultsRoutes);
       await api.register(placesRoutes);

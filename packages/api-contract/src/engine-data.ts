@@ -63,6 +63,11 @@ export const TELTONIKA_DEFAULT_IO_MAP: IoMap = {
   '246': { attribute: 'towing' },
   '249': { attribute: 'jamming' },
   '83': { attribute: 'fuelUsed', multiplier: 0.1 },
+  // The fuel in the tank (issue 68, decision 0276): FMB "Fuel level" from CAN in percent (89) or in
+  // 0.1 l (84, LV-CAN), and the OBD "Fuel Level" in percent (48). A device reports one of them.
+  '89': { attribute: 'fuelLevel' },
+  '84': { attribute: 'fuelLevelLitres', multiplier: 0.1 },
+  '48': { attribute: 'fuelLevel' },
 };
 
 /**
@@ -105,3 +110,16 @@ export const SAFETY_ATTRIBUTES = {
   fuelUsed: { label: 'Total fuel used', kind: 'number', unit: 'l' },
 } as const satisfies Record<string, { label: string; kind: 'boolean' | 'number'; unit: string | null }>;
 export type SafetyAttribute = keyof typeof SAFETY_ATTRIBUTES;
+
+/**
+ * The fuel in the tank as the ways in name it (issue 68, decision 0276), kept in a position's
+ * `attributes` and read by the fuel-level follower: `fuelLevel` in percent of the tank (Teltonika 89
+ * CAN or 48 OBD, the batch's `fuelLevel`, OsmAnd's `fuelLevel` parameter), `fuelLevelLitres` in litres
+ * (Teltonika 84, Traccar's `fuel`). The vehicle's tank capacity turns one into the other.
+ */
+export const FUEL_LEVEL_ATTRIBUTES = {
+  fuelLevel: { label: 'Fuel level', kind: 'number', unit: '%' },
+  fuelLevelLitres: { label: 'Fuel level, litres', kind: 'number', unit: 'l' },
+} as const satisfies Record<string, { label: string; kind: 'number'; unit: string }>;
+export type FuelLevelAttribute = keyof typeof FUEL_LEVEL_ATTRIBUTES;
+export const FUEL_LEVEL_ATTRIBUTE_NAMES = Object.keys(FUEL_LEVEL_ATTRIBUTES) as FuelLevelAttribute[];

@@ -31,8 +31,8 @@ defineLabels({
 /**
  * The verification of a transaction: VERIFIED (the truck within the radius of the station within the
  * window), LOCATION_MISMATCH (it was elsewhere), NO_POSITION (no fix near that time), OVER_TANK (more
- * than its tank holds), NO_FILL_SEEN (its fuel level did not rise: needs per-position fuel levels,
- * which part 2 of issue 68 brings; never set until then), NO_VEHICLE (no truck found for it:
+ * than its tank holds, or than it could take given its fuel level before), NO_FILL_SEEN (the truck
+ * reports its fuel level and no rise followed; decision 0276), NO_VEHICLE (no truck found for it:
  * unit number, card and driver unknown; it is not an IFTA purchase until one is).
  */
 export const FUEL_TRANSACTION_CHECKS = ['VERIFIED', 'LOCATION_MISMATCH', 'NO_POSITION', 'OVER_TANK', 'NO_FILL_SEEN', 'NO_VEHICLE'] as const;
@@ -66,8 +66,28 @@ export interface FuelVerificationDetails {
   /** OVER_TANK: the quantity and the capacity, litres. */
   quantityL?: number;
   tankCapacityL?: number | null;
-  /** A location finding hidden under OVER_TANK (both are said in words). */
+  /** A location finding hidden under OVER_TANK or NO_FILL_SEEN (both are said in words). */
   location?: 'VERIFIED' | 'LOCATION_MISMATCH' | 'NO_POSITION';
+  /** OVER_TANK: more than the tank holds (CAPACITY) or than it could take given its level before (LEVEL, with `room`). */
+  overBy?: 'CAPACITY' | 'LEVEL';
+  /** What the truck's fuel level says, when it reports one around the time (decision 0276). */
+  fill?: FuelFillFinding;
+}
+
+/**
+ * SEEN: a refuel of the truck matched the purchase; NOT_SEEN: the level was read after it and no rise
+ * followed (NO_FILL_SEEN); PENDING: the level is not yet read far enough after the purchase to tell;
+ * TOO_SMALL: less than the smallest rise the level shows as a refuel (10 % of the tank).
+ */
+export interface FuelFillFinding {
+  status: 'SEEN' | 'NOT_SEEN' | 'PENDING' | 'TOO_SMALL';
+  /** The refuel (SEEN): its id and how much the level rose, litres. */
+  eventId?: string;
+  risenL?: number;
+  /** The level before the purchase, litres: the refuel's, else the lowest reading within the window. */
+  levelBeforeL?: number | null;
+  /** LEVEL over tank: what the tank could take, litres. */
+  roomL?: number;
 }
 
 const isoInstant = (label: string) =>

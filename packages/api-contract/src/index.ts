@@ -39,6 +39,7 @@ export * from './eld-transfer.ts';
 export * from './ifta.ts';
 export * from './ifta-checks.ts';
 export * from './fuel-transactions.ts';
+export * from './fuel-events.ts';
 export * from './notifications.ts';
 export * from './dashboard.ts';
 export * from './fleet.ts';

@@ -38,6 +38,7 @@ export const NOTIFICATION_KINDS = [
   'SAFETY_CRASH',
   'SAFETY_SEVERE',
   'WEBHOOK_DISABLED',
+  'FUEL_DROP',
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
@@ -302,6 +303,16 @@ export const NOTIFICATION_KIND_INFO: Record<NotificationKind, NotificationKindIn
     iconName: 'webhook-off',
     defaults: { inApp: true, email: true },
     source: 'webhooks',
+  },
+  // Issue 68 (decision 0276): a truck's fuel level fell while it stood (a possible theft), once per drop.
+  FUEL_DROP: {
+    label: 'Fuel level drop',
+    description: 'A truck’s fuel level fell by 5 % of its tank or more within 30 minutes while it stood or its ignition was off: a possible theft.',
+    permission: 'IFTA_LIST',
+    type: 'alert',
+    iconName: 'gas-station-off',
+    defaults: { inApp: true, email: true },
+    source: 'ifta',
   },
 };
 

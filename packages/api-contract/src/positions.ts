@@ -23,6 +23,8 @@ defineLabels({
   accuracy: 'accuracy',
   odometer: 'odometer',
   ignition: 'ignition',
+  fuelLevel: 'fuelLevel',
+  fuelUsed: 'fuelUsed',
   attributes: 'attributes',
 });
 
@@ -39,7 +41,11 @@ export const batchPositionSchema = z.object({
   /** Metres. */
   odometer: z.number().min(0).nullable().optional(),
   ignition: z.boolean().nullable().optional(),
-  /** Anything else the device reports (Traccar's attributes: battery, hdop, io values…). */
+  /** The fuel in the tank, percent of the tank (issue 68): kept as the position's `fuelLevel` attribute. */
+  fuelLevel: z.number().min(0, 'fuelLevel must be between 0 and 100').max(100, 'fuelLevel must be between 0 and 100').nullable().optional(),
+  /** Litres the engine has used in total (its counter): kept as the position's `fuelUsed` attribute. */
+  fuelUsed: z.number().min(0, 'fuelUsed must be 0 or more').nullable().optional(),
+  /** Anything else the device reports (Traccar's attributes: battery, hdop, io values…; `fuelLevelLitres`, the fuel in the tank in litres). */
   attributes: jsonObjectSchema.optional(),
 });
 export type BatchPosition = z.infer<typeof batchPositionSchema>;

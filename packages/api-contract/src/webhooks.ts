@@ -4,6 +4,8 @@ import { jsonObjectSchema, type JsonValue } from './json.ts';
 import { DUTY_STATUSES } from './hos.ts';
 import { LOAD_STATUSES, STOP_KINDS } from './loads.ts';
 import { SAFETY_EVENT_TYPES, SAFETY_SEVERITIES, SAFETY_SOURCES, SPEEDING_BANDS } from './safety.ts';
+import { FUEL_TRANSACTION_CHECKS } from './fuel-transactions.ts';
+import { VOLUME_UNITS } from './ifta.ts';
 import { pageQuerySchema, pageSchema } from './paging.ts';
 
 defineLabels({ url: 'URL', events: 'Event types', enabled: 'Enabled', deliveryId: 'Delivery' });
@@ -34,8 +36,11 @@ export const CORE_WEBHOOK_EVENT_TYPES = [
 /** The safety events (issue 47): written by the safety follower with the event it records. */
 export const SAFETY_WEBHOOK_EVENT_TYPES = ['safety.event_created'] as const;
 
+/** The fuel facts (issue 68, decision 0276): a fall of a truck's fuel level (a possible theft), a card purchase its check flagged. */
+export const FUEL_WEBHOOK_EVENT_TYPES = ['fuel.drop_detected', 'fuel.purchase_flagged'] as const;
+
 /** Every event type a subscription may ask for. */
-export const WEBHOOK_EVENT_TYPES = [...CORE_WEBHOOK_EVENT_TYPES, ...SAFETY_WEBHOOK_EVENT_TYPES] as const;
+export const WEBHOOK_EVENT_TYPES = [...CORE_WEBHOOK_EVENT_TYPES, ...SAFETY_WEBHOOK_EVENT_TYPES, ...FUEL_WEBHOOK_EVENT_TYPES] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 /** The sample "Send test event" sends; never subscribed to, always sent to the subscription tested. */
 export const WEBHOOK_TEST_EVENT_TYPE = 'webhook.test';
@@ -130,6 +135,44 @@ export const WEBHOOK_DATA_SCHEMAS = {
     limitKph: z.number().nullable(),
     band: z.enum(SPEEDING_BANDS).nullable(),
     strengthMps2: z.number().nullable(),
+  }),
+  // The fuel event's fields as GET …/fuel-events names them.
+  'fuel.drop_detected': z.object({
+    id: z.string(),
+    ...unit,
+    driverId: z.string().nullable(),
+    startedAt: ts,
+    endedAt: ts,
+    lat: z.number(),
+    lon: z.number(),
+    /** The nearest town, in words. */
+    place: z.string().nullable(),
+    /** Litres gone. */
+    quantityL: z.number(),
+    levelBeforePct: z.number(),
+    levelAfterPct: z.number(),
+    levelBeforeL: z.number(),
+    levelAfterL: z.number(),
+    ignitionOff: z.boolean(),
+  }),
+  // The transaction's fields as GET …/fuel-transactions/{id} names them.
+  'fuel.purchase_flagged': z.object({
+    id: z.string(),
+    transactionId: z.string(),
+    assetId: z.string().nullable(),
+    unitNumber: z.string().nullable(),
+    driverId: z.string().nullable(),
+    time: ts,
+    merchant: z.string().nullable(),
+    state: z.string().nullable(),
+    quantity: z.number(),
+    unit: z.enum(VOLUME_UNITS),
+    /** What the check found: any result but VERIFIED. */
+    verification: z.enum(FUEL_TRANSACTION_CHECKS),
+    /** The result before this check (null: the transaction was just recorded). */
+    previousVerification: z.enum(FUEL_TRANSACTION_CHECKS).nullable(),
+    /** The result in words, in the organization's units. */
+    reason: z.string(),
   }),
 } satisfies Record<WebhookEventType, z.ZodType>;
 
@@ -261,6 +304,45 @@ export const WEBHOOK_EVENT_INFO: Record<WebhookEventType, { description: string;
       limitKph: null,
       band: null,
       strengthMps2: 4.6,
+    },
+  },
+  'fuel.drop_detected': {
+    description: 'A truck’s fuel level fell by 5 % of its tank or more within 30 minutes while it stood or its ignition was off: a possible theft.',
+    example: {
+      id: '9c2d…',
+      assetId: ASSET,
+      unitNumber: '101',
+      driverId: DRIVER,
+      startedAt: at,
+      endedAt: '2026-06-01T14:52:00.000Z',
+      lat: 32.7767,
+      lon: -96.797,
+      place: 'Dallas, TX',
+      quantityL: 227.1,
+      levelBeforePct: 74,
+      levelAfterPct: 54,
+      levelBeforeL: 840.3,
+      levelAfterL: 613.2,
+      ignitionOff: true,
+    },
+  },
+  'fuel.purchase_flagged': {
+    description:
+      'A fuel-card purchase was not verified against its truck: the truck was elsewhere, had no position, its tank could not take that much, or its fuel level did not rise.',
+    example: {
+      id: '2f7a…',
+      transactionId: 'WEX-88412907',
+      assetId: ASSET,
+      unitNumber: '101',
+      driverId: DRIVER,
+      time: at,
+      merchant: "Love's Travel Stop #123",
+      state: 'TX',
+      quantity: 120.5,
+      unit: 'GAL',
+      verification: 'NO_FILL_SEEN',
+      previousVerification: null,
+      reason: 'The truck was 60 ft from the station, but its fuel level did not rise after the purchase (54 % before)',
     },
   },
 };

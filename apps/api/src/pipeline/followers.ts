@@ -4,7 +4,7 @@ import { liveEtasFollower } from '../modules/dispatch/index.ts';
 import { engineFaultsFollower } from '../modules/engine-faults/index.ts';
 import { fleetStatsFollower } from '../modules/fleet-stats/index.ts';
 import { autoDutyFollower, engineEventsFollower } from '../modules/hos/index.ts';
-import { iftaMilesFollower } from '../modules/ifta/index.ts';
+import { fuelEventsFollower, iftaMilesFollower } from '../modules/ifta/index.ts';
 import { LoadStopsFromVisits } from '../modules/loads/index.ts';
 import { placeVisitsFollower, type PlaceVisits } from '../modules/places/index.ts';
 import { tripsStopsFollower } from '../modules/reports/index.ts';
@@ -29,6 +29,7 @@ export const FOLLOWERS = [
   tripsStopsFollower,
   liveEtasFollower,
   safetyEventsFollower,
+  fuelEventsFollower,
 ] as const;
 
 /** Ties between followers of two modules, made here above both: load stops take their arrivals and departures from the place visits (decision 0166). */

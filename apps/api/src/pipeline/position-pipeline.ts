@@ -5,7 +5,7 @@ import type { FleetWatch } from '../jobs/fleet-watch.ts';
 import type { EngineFaults } from '../modules/engine-faults/index.ts';
 import type { FleetStats } from '../modules/fleet-stats/index.ts';
 import type { AutoDuty, EngineEvents } from '../modules/hos/index.ts';
-import type { IftaMiles } from '../modules/ifta/index.ts';
+import type { FuelEvents, IftaMiles } from '../modules/ifta/index.ts';
 import type { PlaceVisits } from '../modules/places/index.ts';
 import { RefusedFixes, startFollowers } from '../modules/positions/index.ts';
 import { watchIngestHealth } from '../modules/positions/ingest-alerts.ts';
@@ -29,6 +29,8 @@ declare module 'fastify' {
     placeVisits: PlaceVisits;
     /** Harsh driving, speeding, idling and crashes behind ingest (decision 0194). */
     safetyEvents: SafetyEvents;
+    /** Refuels and drops from the fuel level behind ingest (decision 0276). */
+    fuelEvents: FuelEvents;
     /** This instance's live-map fan-out (the map benchmark publishes through it). */
     liveHub: LiveHub;
     /** Vehicle daily statistics kept behind ingest (decision 0131). */

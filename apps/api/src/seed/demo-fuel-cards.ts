@@ -5,12 +5,14 @@ import { assets, iftaFuelPurchases } from '../db/schema/index.ts';
 import { putCardAssignment } from '../modules/ifta/fuel-transactions.repository.ts';
 import { recordTransactions } from '../modules/ifta/fuel-transactions.service.ts';
 import type { DemoTruck } from './simulator/demo-fleet.ts';
+import { demoNoFillStop } from './simulator/fuel-sensor.ts';
 
 // The demo's fuel-card week (issue 68): the week's fuel stops (the demo IFTA purchases bought at the
 // simulator plan's fuel stops, decision 0127) as they come from the card processor, checked against
 // the backfilled positions like any posted transaction; each links to its purchase (same receipt).
 // A few are wrong on purpose so the review queue has work: a card used where its truck was not, a
-// fill larger than the tank, one from before the positions begin, one whose card nobody holds.
+// fill larger than the tank, one from before the positions begin, one whose card nobody holds, and
+// (tractor 116 has a fuel-level sensor, decision 0276) one where the truck stood but its level never rose.
 
 const SYSTEM = { userId: null, email: 'demo seed', role: 'SYSTEM', ip: null };
 /** Cards: truck i holds card 4100+i; the drivers of the first five trucks hold 5200+i (their transactions name only the card). */
@@ -101,6 +103,25 @@ export async function ensureDemoFuelCards(db: Db, orgId: string, trucks: readonl
       unitNumber: null,
       cardNumberLast4: '9917',
       time: new Date(Date.parse(c.time) + 3_600_000).toISOString(),
+    });
+  }
+  const sensor = withAsset.find((t) => t.index === 16);
+  const stop = sensor ? await demoNoFillStop(from, until) : null;
+  if (sensor && stop) {
+    // 40 gal on tractor 116's card at its overnight rest: the truck was there; its tank never rose.
+    items.push({
+      transactionId: 'CARD-DEMO-NOFILL',
+      unitNumber: units.get(sensor.assetId) ?? null,
+      cardNumberLast4: vehicleCard(sensor.index),
+      time: new Date(stop.t).toISOString(),
+      latitude: Number(stop.lat.toFixed(5)),
+      longitude: Number(stop.lon.toFixed(5)),
+      merchant: 'Pilot Travel Center',
+      fuelType: 'DIESEL',
+      quantity: 40,
+      unit: 'GAL',
+      unitPrice: 3.899,
+      total: 155.96,
     });
   }
   let recorded = 0;

@@ -155,6 +155,13 @@ export const ROUTES: readonly AppRoute[] = [
     permissions: ['IFTA_LIST'],
     page: () => import('../features/fuel-cards/fuel-transactions-page.tsx'),
   },
+  {
+    path: '/fuel-events',
+    title: 'Fuel level',
+    access: 'private',
+    permissions: ['IFTA_LIST'],
+    page: () => import('../features/fuel-cards/fuel-events-page.tsx'),
+  },
   { path: '/map', title: 'Map', access: 'private', permissions: ['ASSET_LIST'], page: () => import('../features/map/map-page.tsx') },
   {
     path: '/map/history',

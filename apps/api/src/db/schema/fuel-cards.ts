@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { bigint, doublePrecision, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import type { FuelImportMapping, FuelTransactionCheck, FuelVerificationDetails } from '@fleet/api-contract';
+import { bigint, boolean, doublePrecision, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import type { FuelEventType, FuelImportMapping, FuelTransactionCheck, FuelVerificationDetails } from '@fleet/api-contract';
 import { organizations } from './organizations.ts';
 
 // Fuel-card transactions (issue 68, decisions 0274-0275). Keys lead with organization_id (decision
@@ -96,4 +96,55 @@ export const fuelImportPresets = pgTable(
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [primaryKey({ name: 'fuel_import_presets_pkey', columns: [t.organizationId, t.name] })],
+);
+
+/**
+ * A refuel or a drop the fuel-level follower found in a truck's positions (issue 68, decision 0276).
+ * (asset, type, start) names it: a replay of the same positions finds the same row. No foreign key to
+ * the vehicle or driver: the record outlives them, as positions do.
+ */
+export const fuelEvents = pgTable(
+  'fuel_events',
+  {
+    organizationId: orgKey(),
+    id: uuid('id')
+      .notNull()
+      .default(sql`gen_random_uuid()`),
+    assetId: uuid('asset_id').notNull(),
+    driverId: uuid('driver_id'),
+    type: text('type').$type<FuelEventType>().notNull(),
+    /** The last steady reading before the level moved, and the first at the level it settled at. */
+    startedAt: timestamp('started_at', { withTimezone: true, precision: 3 }).notNull(),
+    endedAt: timestamp('ended_at', { withTimezone: true, precision: 3 }).notNull(),
+    latitude: doublePrecision('latitude').notNull(),
+    longitude: doublePrecision('longitude').notNull(),
+    /** Litres in (a refuel) or out (a drop). */
+    quantityL: doublePrecision('quantity_l').notNull(),
+    levelBeforePct: doublePrecision('level_before_pct').notNull(),
+    levelAfterPct: doublePrecision('level_after_pct').notNull(),
+    levelBeforeL: doublePrecision('level_before_l').notNull(),
+    levelAfterL: doublePrecision('level_after_l').notNull(),
+    /** The tank the percentages are of, litres; `capacityAssumed`: the 300 gal default, the vehicle has none set. */
+    tankCapacityL: doublePrecision('tank_capacity_l').notNull(),
+    capacityAssumed: boolean('capacity_assumed').notNull().default(false),
+    ignitionOff: boolean('ignition_off').notNull().default(false),
+    createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ name: 'fuel_events_pkey', columns: [t.organizationId, t.id] }),
+    uniqueIndex('fuel_events_key_uq').on(t.organizationId, t.assetId, t.type, t.startedAt),
+    index('fuel_events_time_idx').on(t.organizationId, t.startedAt.desc()),
+  ],
+);
+
+/** How far each vehicle's positions were worked by the fuel-level follower (its start-up catch-up). */
+export const fuelLevelMarks = pgTable(
+  'fuel_level_marks',
+  {
+    organizationId: orgKey(),
+    assetId: uuid('asset_id').notNull(),
+    coveredUntil: timestamp('covered_until', { withTimezone: true, precision: 3 }).notNull(),
+  },
+  (t) => [primaryKey({ name: 'fuel_level_marks_pkey', columns: [t.organizationId, t.assetId] })],
 );

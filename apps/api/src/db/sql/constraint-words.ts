@@ -115,6 +115,8 @@ export const INTERNAL_UNIQUE_INDEXES = [
   'engine_faults_active_uq',
   // A safety event's key (vehicle, type, start): written by the follower's upserts only (decision 0194).
   'safety_events_key_uq',
+  // A fuel event's key (vehicle, type, start): written by the fuel-level follower only (decision 0276).
+  'fuel_events_key_uq',
   // API tokens' keyed hashes of random secrets (decision 0197).
   'api_tokens_hash_uq',
 ];

@@ -27,6 +27,8 @@ export const RETENTION_TARGETS: Record<RetentionKind, readonly RetentionTarget[]
     { table: 'ifta_fuel_purchases', timeColumn: 'purchased_at' },
     // Fuel-card transactions (issue 68) go with the purchases they became.
     { table: 'fuel_transactions', timeColumn: 'time' },
+    // Refuels and drops found in the fuel level (decision 0276).
+    { table: 'fuel_events', timeColumn: 'started_at' },
     { table: 'ifta_distance_days', timeColumn: 'day' },
     { table: 'ifta_vehicle_days', timeColumn: 'day' },
     { table: 'ifta_crossings', timeColumn: 'crossed_at' },

@@ -227,40 +227,69 @@ export async function writeVerifications(tx: DbOrTx, orgId: string, updates: rea
 }
 
 /**
- * Transactions whose place check may have changed: not verified by place, not reviewed, with a truck,
- * and a fix of that truck in their window received after they were checked (late positions).
+ * Transactions whose check may have changed, not reviewed, with a truck: not verified by place, with
+ * a fix of that truck in their window received after they were checked (late positions); or verified
+ * by place with the fill still to be seen, now that the truck's level was worked `fillWaitMs` past them.
  */
 export async function staleTransactions(
   db: DbOrTx,
   orgId: string,
   windowMs: number,
+  fillWaitMs: number,
   range: { from?: Date; to?: Date },
 ): Promise<Array<TransactionRow & { tankCapacityL: number | null }>> {
   const rows = rowsOf<{ id: string }>(
     await db.execute(sql`select t.id from fuel_transactions t
-      where t.organization_id = ${orgId} and t.verification in ('NO_POSITION', 'LOCATION_MISMATCH', 'OVER_TANK') and t.review_status is null
-        and t.vehicle_id is not null
+      where t.organization_id = ${orgId} and t.review_status is null and t.vehicle_id is not null
         ${range.from ? sql`and t.time >= ${range.from.toISOString()}::timestamptz` : sql``}
         ${range.to ? sql`and t.time < ${range.to.toISOString()}::timestamptz` : sql``}
-        and exists (select 1 from positions p where p.organization_id = t.organization_id and p.asset_id = t.vehicle_id
-          and p.fix_time between t.time - ${`${windowMs} milliseconds`}::interval and t.time + ${`${windowMs} milliseconds`}::interval
-          and p.server_time > t.checked_at)`),
+        and ((t.verification in ('NO_POSITION', 'LOCATION_MISMATCH', 'OVER_TANK')
+          and exists (select 1 from positions p where p.organization_id = t.organization_id and p.asset_id = t.vehicle_id
+            and p.fix_time between t.time - ${`${windowMs} milliseconds`}::interval and t.time + ${`${windowMs} milliseconds`}::interval
+            and p.server_time > t.checked_at))
+        or (t.verification = 'VERIFIED' and t.verification_details->'fill'->>'status' = 'PENDING'
+          and exists (select 1 from fuel_level_marks m where m.organization_id = t.organization_id and m.asset_id = t.vehicle_id
+            and m.covered_until >= t.time + ${`${fillWaitMs} milliseconds`}::interval)))`),
   );
-  if (rows.length === 0) return [];
+  return fullRows(
+    db,
+    orgId,
+    rows.map((r) => r.id),
+  );
+}
+
+/** Transactions with their truck's tank. */
+async function fullRows(db: DbOrTx, orgId: string, ids: readonly string[]): Promise<Array<TransactionRow & { tankCapacityL: number | null }>> {
+  if (ids.length === 0) return [];
   const full = await db
     .select({ t: fuelTransactions, tank: assets.tankCapacityL })
     .from(fuelTransactions)
     .leftJoin(assets, and(eq(assets.organizationId, fuelTransactions.organizationId), eq(assets.id, fuelTransactions.vehicleId)))
-    .where(
-      and(
-        eq(fuelTransactions.organizationId, orgId),
-        inArray(
-          fuelTransactions.id,
-          rows.map((r) => r.id),
-        ),
-      ),
-    );
+    .where(and(eq(fuelTransactions.organizationId, orgId), inArray(fuelTransactions.id, ids as string[])));
   return full.map((r) => ({ ...r.t, tankCapacityL: r.tank }));
+}
+
+/** Transactions of these trucks, not reviewed, within `windowMs` of each refuel's start and end (a refuel checks them again). */
+export async function transactionsNear(
+  db: DbOrTx,
+  orgId: string,
+  refuels: ReadonlyArray<{ assetId: string; startedAt: number; endedAt: number }>,
+  windowMs: number,
+): Promise<Array<TransactionRow & { tankCapacityL: number | null }>> {
+  if (refuels.length === 0) return [];
+  const keys = JSON.stringify(
+    refuels.map((r) => ({ a: r.assetId, f: new Date(r.startedAt - windowMs).toISOString(), t: new Date(r.endedAt + windowMs).toISOString() })),
+  );
+  const rows = rowsOf<{ id: string }>(
+    await db.execute(sql`select distinct t.id from fuel_transactions t join json_to_recordset(${keys}::json) as k(a uuid, f timestamptz, t timestamptz)
+        on t.vehicle_id = k.a and t.time between k.f and k.t
+      where t.organization_id = ${orgId} and t.review_status is null`),
+  );
+  return fullRows(
+    db,
+    orgId,
+    rows.map((r) => r.id),
+  );
 }
 
 /** Transactions without a truck that name this card. */

@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { fuelTransactionListQuery, fuelTransactionReviewSchema } from '@fleet/api-contract';
 import {
   DEFAULT_FUEL_MATCH,
+  DEFAULT_TANK_CAPACITY_L,
   FUEL_JURISDICTION_CODES,
   FUEL_TRANSACTION_CHECKS,
   priceMismatch,
@@ -20,6 +21,8 @@ import { likeTerm, orderBy, toPage } from '../../http/paging.ts';
 import type { ReadScope, Scope } from '../auth/index.ts';
 import { recordActivity } from '../activity-log/index.ts';
 import { readSettings } from '../organizations/index.ts';
+import { emitWebhookEvents } from '../webhooks/index.ts';
+import { probeLevels, refuelsBetween } from './fuel-events.repository.ts';
 import { organizationFacts } from './fuel-purchases.service.ts';
 import {
   DEFAULT_TRANSACTION_ORDER,
@@ -38,6 +41,7 @@ import {
   setResolved,
   staleTransactions,
   transactionRow,
+  transactionsNear,
   writeReview,
   writeVerifications,
   type NewPurchaseRow,
@@ -45,11 +49,13 @@ import {
   type TransactionRow,
   type VehicleFacts,
 } from './fuel-transactions.repository.ts';
-import { verificationReason, verify, type Match } from './fuel-verification.ts';
+import { fillWaitMs, verificationReason, verify, type LevelProbe, type Match, type Verification } from './fuel-verification.ts';
 
-// Fuel-card transactions (issue 68, decisions 0274-0275): each one recorded once by its transaction
-// id, resolved to a truck, counted as an IFTA purchase and checked against the truck's positions and
-// tank. The place check is redone at read time for transactions whose window got positions later.
+// Fuel-card transactions (issue 68, decisions 0274-0276): each one recorded once by its transaction
+// id, resolved to a truck, counted as an IFTA purchase and checked against the truck's positions,
+// tank and fuel level. The check is redone at read time for transactions whose window got positions
+// later, and when the fuel-level follower records a refuel near one. A result other than VERIFIED
+// sends `fuel.purchase_flagged` when the transaction first gets it.
 
 type Input = z.output<typeof fuelTransactionInputSchema>;
 type ListQuery = z.output<typeof fuelTransactionListQuery>;
@@ -130,6 +136,128 @@ async function resolveTrucks(db: DbOrTx, orgId: string, dir: Directory, items: r
   return out;
 }
 
+/** One transaction to check: its time, station, quantity and truck. */
+interface CheckItem {
+  time: number;
+  stationLat: number | null;
+  stationLon: number | null;
+  state: string | null;
+  quantityMilli: number;
+  unit: 'GAL' | 'L';
+  vehicleId: string;
+  tankCapacityL: number | null;
+}
+
+/**
+ * Checks transactions against their trucks: the fixes of the window (place), the tank, and the fuel
+ * level (its lowest reading in the window, the refuel matched to the time, whether the level was read
+ * long enough after). Three statements for the batch, whatever its size.
+ */
+async function checkAll(db: DbOrTx, orgId: string, items: readonly CheckItem[], match: Match): Promise<Verification[]> {
+  if (items.length === 0) return [];
+  const windowMs = match.windowMinutes * 60_000;
+  const probes = await probePositions(
+    db,
+    orgId,
+    items.map((i) => ({ vehicleId: i.vehicleId, t: i.time, lat: i.stationLat, lon: i.stationLon })),
+    windowMs,
+  );
+  const levels = await probeLevels(
+    db,
+    orgId,
+    items.map((i) => ({ vehicleId: i.vehicleId, t: i.time, capacityL: i.tankCapacityL ?? DEFAULT_TANK_CAPACITY_L })),
+    windowMs,
+  );
+  let first = Infinity;
+  let last = -Infinity;
+  for (const i of items) {
+    first = Math.min(first, i.time);
+    last = Math.max(last, i.time);
+  }
+  const refuels = await refuelsBetween(
+    db,
+    orgId,
+    [...new Set(items.map((i) => i.vehicleId))],
+    new Date(first - windowMs),
+    new Date(last + windowMs + 1),
+  );
+  const byVehicle = new Map<string, typeof refuels>();
+  for (const r of refuels) byVehicle.set(r.assetId, [...(byVehicle.get(r.assetId) ?? []), r]);
+  return items.map((item, k) => {
+    // The truck's refuel whose start and end, widened by the window, hold the time: the closest to it.
+    const refuel =
+      (byVehicle.get(item.vehicleId) ?? [])
+        .filter((r) => r.startedAt.getTime() - windowMs <= item.time && item.time <= r.endedAt.getTime() + windowMs)
+        .sort((a, b) => Math.abs(a.endedAt.getTime() - item.time) - Math.abs(b.endedAt.getTime() - item.time))[0] ?? null;
+    const l = levels[k]!;
+    const level: LevelProbe | null =
+      l.lowPct === null && !refuel
+        ? null
+        : {
+            lowPct: l.lowPct,
+            refuel: refuel && { id: refuel.id, levelBeforeL: refuel.levelBeforeL, quantityL: refuel.quantityL },
+            decided: l.mark !== null && l.mark >= item.time + fillWaitMs(match.windowMinutes),
+          };
+    return verify({ ...item, level }, probes[k]!, match);
+  });
+}
+
+const checkItemOf = (r: TransactionRow, tankCapacityL: number | null): CheckItem => ({
+  time: r.time.getTime(),
+  stationLat: r.latitude,
+  stationLon: r.longitude,
+  state: r.state,
+  quantityMilli: r.quantityMilli,
+  unit: r.unit,
+  vehicleId: r.vehicleId!,
+  tankCapacityL,
+});
+
+/** A transaction's result as `fuel.purchase_flagged` tells it (any result but VERIFIED). */
+interface Flagged {
+  id: string;
+  row: Pick<TransactionRow, 'transactionId' | 'time' | 'quantityMilli' | 'unit'> & {
+    vehicleId?: string | null;
+    driverId?: string | null;
+    merchant?: string | null;
+    state?: string | null;
+  };
+  check: FuelTransactionCheck;
+  details: NewTransactionRow['verificationDetails'];
+  previous: FuelTransactionCheck | null;
+}
+
+/** `fuel.purchase_flagged` for each transaction that just got a result other than VERIFIED (recorded, or checked again). */
+async function emitFlagged(tx: DbOrTx, orgId: string, flagged: readonly Flagged[]): Promise<void> {
+  const fresh = flagged.filter((f) => f.check !== 'VERIFIED' && f.check !== f.previous);
+  if (fresh.length === 0) return;
+  const { units } = await organizationFacts(tx, orgId);
+  const vehicles = new Map((await organizationVehicles(tx, orgId)).map((v) => [v.id, v.unitNumber]));
+  await emitWebhookEvents(
+    tx,
+    fresh.map((f) => ({
+      orgId,
+      type: 'fuel.purchase_flagged' as const,
+      at: f.row.time,
+      data: {
+        id: f.id,
+        transactionId: f.row.transactionId,
+        assetId: f.row.vehicleId ?? null,
+        unitNumber: f.row.vehicleId ? (vehicles.get(f.row.vehicleId) ?? null) : null,
+        driverId: f.row.driverId ?? null,
+        time: f.row.time.toISOString(),
+        merchant: f.row.merchant ?? null,
+        state: f.row.state ?? null,
+        quantity: f.row.quantityMilli / 1000,
+        unit: f.row.unit,
+        verification: f.check,
+        previousVerification: f.previous,
+        reason: verificationReason(f.check, f.details ?? {}, units, f.row.state ?? null),
+      },
+    })),
+  );
+}
+
 /** The jurisdiction an IFTA purchase is booked in: the state given, else where the station's coordinates are. */
 function jurisdictionOf(t: Input): string | null {
   if (t.state) return t.state;
@@ -182,31 +310,23 @@ export async function recordTransactions({ db, orgId, actor }: Scope, items: rea
       fresh.map((f) => f.t),
     );
     const withTruck = fresh.map((f, k) => ({ ...f, r: trucks[k]! })).filter((f) => f.r.vehicleId !== null);
-    const probes = await probePositions(
+    const checked = await checkAll(
       tx,
       orgId,
-      withTruck.map((f) => ({ vehicleId: f.r.vehicleId!, t: Date.parse(f.t.time), lat: f.t.latitude ?? null, lon: f.t.longitude ?? null })),
-      match.windowMinutes * 60_000,
+      withTruck.map((f) => ({
+        time: Date.parse(f.t.time),
+        stationLat: f.t.latitude ?? null,
+        stationLon: f.t.longitude ?? null,
+        state: f.t.state ?? jurisdictionOf(f.t),
+        quantityMilli: Math.round(f.t.quantity * 1000),
+        unit: f.t.unit,
+        vehicleId: f.r.vehicleId!,
+        tankCapacityL: dir.byId.get(f.r.vehicleId!)!.tankCapacityL,
+      })),
+      match,
     );
     const checkedAt = new Date();
-    const verdicts = new Map(
-      withTruck.map((f, k) => [
-        f.i,
-        verify(
-          {
-            time: Date.parse(f.t.time),
-            stationLat: f.t.latitude ?? null,
-            stationLon: f.t.longitude ?? null,
-            state: f.t.state ?? jurisdictionOf(f.t),
-            quantityMilli: Math.round(f.t.quantity * 1000),
-            unit: f.t.unit,
-            tankCapacityL: dir.byId.get(f.r.vehicleId!)!.tankCapacityL,
-          },
-          probes[k]!,
-          match,
-        ),
-      ]),
-    );
+    const verdicts = new Map(withTruck.map((f, k) => [f.i, checked[k]!]));
     const rows: NewTransactionRow[] = fresh.map((f, k) => {
       const r = trucks[k]!;
       const v = verdicts.get(f.i);
@@ -246,6 +366,13 @@ export async function recordTransactions({ db, orgId, actor }: Scope, items: rea
       tx,
       orgId,
       purchases.map((p) => ({ id: writtenIds.get(p.receiptNumber)!, purchaseId: byReceipt.get(p.receiptNumber.toLowerCase())! })).filter((l) => l.purchaseId),
+    );
+    await emitFlagged(
+      tx,
+      orgId,
+      rows
+        .filter((r) => writtenIds.has(r.transactionId))
+        .map((r) => ({ id: writtenIds.get(r.transactionId)!, row: r, check: r.verification, details: r.verificationDetails, previous: null })),
     );
     const counts: Partial<Record<FuelTransactionCheck, number>> = {};
     for (const r of rows) if (writtenIds.has(r.transactionId)) counts[r.verification] = (counts[r.verification] ?? 0) + 1;
@@ -355,29 +482,42 @@ export function presentTransaction(r: TransactionRow, unit: string | null, units
  */
 export async function refreshLateChecks(db: DbOrTx, orgId: string, range: { from?: Date; to?: Date } = {}): Promise<number> {
   const match = await matchSettings(db, orgId);
-  const stale = await staleTransactions(db, orgId, match.windowMinutes * 60_000, range);
+  const stale = await staleTransactions(db, orgId, match.windowMinutes * 60_000, fillWaitMs(match.windowMinutes), range);
   if (stale.length === 0) return 0;
-  const probes = await probePositions(
-    db,
+  await db.transaction((tx) => recheck(tx, orgId, stale, match));
+  return stale.length;
+}
+
+/** Checks recorded transactions again and writes the results (with the webhooks of the newly flagged). */
+async function recheck(tx: DbOrTx, orgId: string, rows: ReadonlyArray<TransactionRow & { tankCapacityL: number | null }>, match: Match): Promise<number> {
+  const checked = await checkAll(
+    tx,
     orgId,
-    stale.map((s) => ({ vehicleId: s.vehicleId!, t: s.time.getTime(), lat: s.latitude, lon: s.longitude })),
-    match.windowMinutes * 60_000,
+    rows.map((r) => checkItemOf(r, r.tankCapacityL)),
+    match,
   );
-  const updates = stale.map((s, k) => ({
-    id: s.id,
-    ...verifyRow(s, s.tankCapacityL, probes[k]!, match),
-  }));
-  await db.transaction((tx) => writeVerifications(tx, orgId, updates, new Date()));
+  const updates = rows.map((r, k) => ({ id: r.id, check: checked[k]!.check, details: checked[k]!.details, r }));
+  await writeVerifications(tx, orgId, updates, new Date());
+  await emitFlagged(
+    tx,
+    orgId,
+    updates.map((u) => ({ id: u.id, row: u.r, check: u.check, details: u.details, previous: u.r.verification })),
+  );
   return updates.length;
 }
 
-function verifyRow(s: TransactionRow, tankCapacityL: number | null, probe: Parameters<typeof verify>[1], match: Match) {
-  const v = verify(
-    { time: s.time.getTime(), stationLat: s.latitude, stationLon: s.longitude, state: s.state, quantityMilli: s.quantityMilli, unit: s.unit, tankCapacityL },
-    probe,
-    match,
-  );
-  return { check: v.check, details: v.details };
+/**
+ * The fuel-level follower recorded (or corrected) refuels: the transactions of those trucks near
+ * them, not reviewed, are checked again in the follower's transaction (a refuel verifies a purchase).
+ */
+export async function reverifyAroundRefuels(
+  tx: DbOrTx,
+  orgId: string,
+  refuels: ReadonlyArray<{ assetId: string; startedAt: number; endedAt: number }>,
+): Promise<number> {
+  const match = await matchSettings(tx, orgId);
+  const near = await transactionsNear(tx, orgId, refuels, match.windowMinutes * 60_000);
+  return near.length ? recheck(tx, orgId, near, match) : 0;
 }
 
 export async function listTransactions({ db, orgId }: ReadScope, q: ListQuery): Promise<FuelTransactionPage> {
@@ -462,16 +602,13 @@ export async function resolveLater(tx: DbOrTx, orgId: string, rows: readonly Tra
   const found = rows.map((r, k) => ({ r, truck: trucks[k]! })).filter((f) => f.truck.vehicleId !== null);
   if (found.length === 0) return 0;
   const match = await matchSettings(tx, orgId);
-  const probes = await probePositions(
+  const checked = await checkAll(
     tx,
     orgId,
-    found.map((f) => ({ vehicleId: f.truck.vehicleId!, t: f.r.time.getTime(), lat: f.r.latitude, lon: f.r.longitude })),
-    match.windowMinutes * 60_000,
+    found.map((f) => checkItemOf({ ...f.r, vehicleId: f.truck.vehicleId }, dir.byId.get(f.truck.vehicleId!)?.tankCapacityL ?? null)),
+    match,
   );
-  const resolved = found.map((f, k) => ({
-    ...f,
-    v: verifyRow(f.r, dir.byId.get(f.truck.vehicleId!)?.tankCapacityL ?? null, probes[k]!, match),
-  }));
+  const resolved = found.map((f, k) => ({ ...f, v: checked[k]! }));
   const purchases = resolved.map((f) =>
     purchaseRow(orgId, { ...f.r, vehicleId: f.truck.vehicleId, verification: f.v.check, verificationDetails: f.v.details }),
   );
@@ -488,6 +625,17 @@ export async function resolveLater(tx: DbOrTx, orgId: string, rows: readonly Tra
     orgId,
     resolved.map((f) => ({ id: f.r.id, check: f.v.check, details: f.v.details })),
     new Date(),
+  );
+  await emitFlagged(
+    tx,
+    orgId,
+    resolved.map((f) => ({
+      id: f.r.id,
+      row: { ...f.r, vehicleId: f.truck.vehicleId, driverId: f.truck.driverId },
+      check: f.v.check,
+      details: f.v.details,
+      previous: f.r.verification,
+    })),
   );
   return resolved.length;
 }

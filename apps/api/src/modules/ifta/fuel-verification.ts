@@ -1,8 +1,10 @@
 import {
+  DEFAULT_TANK_CAPACITY_L,
   distanceText,
   exceedsTank,
   quantityLitres,
   tankCapacityText,
+  type FuelFillFinding,
   type FuelTransactionCheck,
   type FuelVerificationDetails,
   type UnitSystem,
@@ -10,9 +12,28 @@ import {
 import { distanceM } from '@fleet/geo';
 import { locateJurisdiction } from '@fleet/geo/jurisdictions';
 import { describeLocation } from '@fleet/geo/places';
+import { volumeText } from './fuel-event-words.ts';
 
-// Pure: a fuel-card transaction against where its truck was and what its tank holds (issue 68,
-// decision 0274). The statement that finds the fixes is in fuel-transactions.repository.ts.
+// Pure: a fuel-card transaction against where its truck was, what its tank holds and, when the truck
+// reports its fuel level, whether the level rose (issue 68, decisions 0274 and 0276). The statements
+// that find the fixes, the levels and the refuels are in the repositories.
+
+/** A purchase under this share of the tank is less than the level shows as a refuel (10 %, with a margin for the sensor). */
+export const FILL_VISIBLE_PCT = 15;
+/** The level may read this share of the tank off: a purchase over the room left by less is not over the tank. */
+export const LEVEL_TOLERANCE_PCT = 5;
+/** How long after the purchase the level must have been read before "no rise followed" is said: twice the window. */
+export const fillWaitMs = (windowMinutes: number): number => 2 * windowMinutes * 60_000;
+
+/** What the truck's fuel level says around one transaction (null: it reports none there). */
+export interface LevelProbe {
+  /** The lowest level its fixes read within the window, percent of the tank. */
+  lowPct: number | null;
+  /** The refuel of the truck matched to the time (within the window of its start and end), if any. */
+  refuel: { id: string; levelBeforeL: number; quantityL: number } | null;
+  /** The truck's level was read (and worked by the follower) far enough after the purchase to tell. */
+  decided: boolean;
+}
 
 /** What the positions say about one transaction: the fix closest to the station and the fix closest in time, within the window. */
 export interface PositionProbe {
@@ -28,6 +49,8 @@ export interface VerifyInput {
   quantityMilli: number;
   unit: 'GAL' | 'L';
   tankCapacityL: number | null;
+  /** What its fuel level says; absent or null when the truck reports none around the time. */
+  level?: LevelProbe | null;
 }
 
 /** A short distance as the organization reads it: feet or metres below half a mile or a kilometre, else miles or kilometres. */
@@ -48,10 +71,11 @@ export interface Verification {
 }
 
 /**
- * The result: OVER_TANK first (the quantity cannot be right whatever the place), then the place:
- * VERIFIED within the radius of the station (or, without its coordinates, in its state), a
- * LOCATION_MISMATCH elsewhere, NO_POSITION without a fix in the window. NO_FILL_SEEN needs a fuel
- * level per position, which no way in stores yet (part 2 of issue 68).
+ * The result: OVER_TANK first (the quantity cannot be right whatever the place: more than the tank
+ * holds, or than it could take given its fuel level before), then the place: VERIFIED within the
+ * radius of the station (or, without its coordinates, in its state), a LOCATION_MISMATCH elsewhere,
+ * NO_POSITION without a fix in the window; a place VERIFIED is NO_FILL_SEEN when the truck reports
+ * its level, the purchase is large enough to show, and no refuel followed.
  */
 export function verify(input: VerifyInput, probe: PositionProbe, match: Match): Verification {
   const details: FuelVerificationDetails = { radiusM: match.radiusM, windowMinutes: match.windowMinutes };
@@ -75,13 +99,36 @@ export function verify(input: VerifyInput, probe: PositionProbe, match: Match): 
       location = where !== null && where === input.state ? 'VERIFIED' : 'LOCATION_MISMATCH';
     }
   }
-  if (exceedsTank(input.quantityMilli / 1000, input.unit, input.tankCapacityL)) {
-    details.quantityL = Math.round(quantityLitres(input.quantityMilli / 1000, input.unit) * 1000) / 1000;
+  const quantityL = quantityLitres(input.quantityMilli / 1000, input.unit);
+  const capacityL = input.tankCapacityL ?? DEFAULT_TANK_CAPACITY_L;
+  const fill = fillOf(input.level ?? null, quantityL, capacityL);
+  if (fill) details.fill = fill;
+  const overCapacity = exceedsTank(input.quantityMilli / 1000, input.unit, input.tankCapacityL);
+  const overLevel = !overCapacity && fill?.roomL !== undefined && quantityL > fill.roomL + (capacityL * LEVEL_TOLERANCE_PCT) / 100;
+  if (overCapacity || overLevel) {
+    details.quantityL = Math.round(quantityL * 1000) / 1000;
     details.tankCapacityL = input.tankCapacityL;
     details.location = location;
+    details.overBy = overCapacity ? 'CAPACITY' : 'LEVEL';
     return { check: 'OVER_TANK', details };
   }
+  if (location === 'VERIFIED' && fill?.status === 'NOT_SEEN') {
+    details.location = location;
+    return { check: 'NO_FILL_SEEN', details };
+  }
   return { check: location, details };
+}
+
+const r1 = (v: number) => Math.round(v * 10) / 10;
+
+/** What the level says of a purchase of `quantityL`; undefined when the truck reports no level around it. */
+function fillOf(level: LevelProbe | null, quantityL: number, capacityL: number): FuelFillFinding | undefined {
+  if (!level || (level.lowPct === null && !level.refuel)) return undefined;
+  const beforeL = level.refuel ? level.refuel.levelBeforeL : ((level.lowPct ?? 0) * capacityL) / 100;
+  const room = { levelBeforeL: r1(beforeL), roomL: r1(Math.max(0, capacityL - beforeL)) };
+  if (level.refuel) return { status: 'SEEN', eventId: level.refuel.id, risenL: r1(level.refuel.quantityL), ...room };
+  if (quantityL < (capacityL * FILL_VISIBLE_PCT) / 100) return { status: 'TOO_SMALL', ...room };
+  return { status: level.decided ? 'NOT_SEEN' : 'PENDING', ...room };
 }
 
 function placeOf(lat: number, lon: number): string | null {
@@ -114,16 +161,25 @@ export function verificationReason(check: FuelTransactionCheck, d: FuelVerificat
         return '';
     }
   };
+  const fill = d.fill;
+  const risen = fill?.status === 'SEEN' && fill.risenL !== undefined ? `; its fuel level rose by ${volumeText(fill.risenL, units)}` : '';
   switch (check) {
     case 'OVER_TANK':
+      if (d.overBy === 'LEVEL' && fill)
+        return `${tankCapacityText(d.quantityL ?? 0, units)} is more than the truck's tank could take: it held ${volumeText(fill.levelBeforeL ?? 0, units)} of ${tankCapacityText(
+          d.tankCapacityL,
+          units,
+        )}, room for ${volumeText(fill.roomL ?? 0, units)}. ${d.location ? place(d.location) : ''}`.trim();
       return `${tankCapacityText(d.quantityL ?? 0, units)} is more than the truck's ${tankCapacityText(d.tankCapacityL, units)} tank${
         d.tankCapacityL == null ? ' (the default; set the tank capacity on the vehicle)' : ''
       }. ${d.location ? place(d.location) : ''}`.trim();
     case 'NO_FILL_SEEN':
-      return "The truck's fuel level did not rise after the purchase";
+      return fill
+        ? `${d.basis === 'STATE' ? `The truck was in ${state}` : `The truck was ${shortDistanceText(d.distanceM ?? 0, units)} from the station`}, but its fuel level did not rise after the purchase (${volumeText(fill.levelBeforeL ?? 0, units)} in the tank)`
+        : "The truck's fuel level did not rise after the purchase";
     case 'NO_VEHICLE':
       return 'No vehicle found for it: the unit number, card and driver name match none; give the card to a vehicle or a driver';
     default:
-      return place(check);
+      return `${place(check)}${risen}`;
   }
 }

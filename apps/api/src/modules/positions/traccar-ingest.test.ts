@@ -113,7 +113,8 @@ describe('POST /ingest/traccar', () => {
       vin: '1FUJGLDR0NLBD1234',
       power: 27.9,
       rpm: 1450,
-      fuel: 61,
+      // Traccar's fuel (litres) is the fuel in the tank (issue 68).
+      fuelLevelLitres: 61,
       sat: 12,
       traccarProtocol: 'teltonika',
     });
@@ -121,6 +122,7 @@ describe('POST /ingest/traccar', () => {
     // Traccar's own names of what was renamed are not kept twice.
     expect(row!.attributes).not.toHaveProperty('hours');
     expect(row!.attributes).not.toHaveProperty('obdOdometer');
+    expect(row!.attributes).not.toHaveProperty('fuel');
     const status = (await t.app.inject({ method: 'GET', url: `/api/v1/organizations/${a.orgId}/ingest-token`, headers: a.admin })).json();
     expect(status.lastUsedAt).not.toBeNull();
   });

@@ -8,6 +8,7 @@ import { DEMO_ENGINE_TRUCKS } from '../demo-fleet.ts';
 import { effectiveIoMap, ioAttributes } from '../../modules/positions/pipeline/teltonika/io-map.ts';
 import { engineColumns } from '../../modules/positions/pipeline/engine-data.ts';
 import { engineIo, engineProfile, IO, ioElements, priorityOf, satellitesAt, type EngineIo, type EngineProfile } from './engine-data.ts';
+import { demoFuelIncident, type FuelIncident } from './fuel-sensor.ts';
 import { TruckPlan, warmUp, type TruckState } from './truck-plan.ts';
 import { putDeviceIds } from '../../modules/gateways/device-ids.ts';
 
@@ -190,6 +191,8 @@ export async function backfillDemoHistory(
     truck.plan = plan;
     const cols: FixColumns = { t: [], lat: [], lon: [], speed: [], course: [], odo: [], ign: [] };
     const engine = truck.engine ? newEngineColumns() : null;
+    // A whole first week (nothing stored yet) carries tractor 110's fuel incident (decision 0276).
+    const incident = engine && from <= windowStart + MOVING_EVERY_MS ? await demoFuelIncident(truck.index, until) : null;
     const push = (t: number, s: TruckState, event = 0) => {
       cols.t.push(t / 1000);
       cols.lat.push(s.lat);
@@ -198,7 +201,7 @@ export async function backfillDemoHistory(
       cols.course.push(s.speed >= MOVING_SPEED_KMH ? s.course.toFixed(1) : 'NULL');
       cols.odo.push(Math.round(s.odometer));
       cols.ign.push(s.ignition ? 't' : 'f');
-      if (engine && truck.engine) pushEngine(engine, truck.engine, t, s, event);
+      if (engine && truck.engine) pushEngine(engine, truck.engine, t, s, event, incident);
     };
     let ignition: boolean | null = null;
     for (let t = from; t < until; t += MOVING_EVERY_MS) {
@@ -294,11 +297,12 @@ const newEngineColumns = (): EngineColumnArrays => ({
   vehicleOdometerM: [],
   engineMinutes: [],
   fuelUsedDl: [],
+  fuelRaw: [],
   event: [],
 });
 
-function pushEngine(cols: EngineColumnArrays, p: EngineProfile, t: number, s: TruckState, event: number): void {
-  const e = engineIo(p, t, s);
+function pushEngine(cols: EngineColumnArrays, p: EngineProfile, t: number, s: TruckState, event: number, incident: FuelIncident | null): void {
+  const e = engineIo(p, t, s, incident);
   for (const k of Object.keys(e) as Array<keyof EngineIo>) cols[k].push(e[k]);
   cols.event.push(event);
 }
@@ -331,8 +335,9 @@ async function insertEngineFixes(db: Db, truck: DemoTruck, p: EngineProfile, col
       vehicleOdometerM: e.vehicleOdometerM[i]!,
       engineMinutes: e.engineMinutes[i]!,
       fuelUsedDl: e.fuelUsedDl[i]!,
+      fuelRaw: e.fuelRaw[i]!,
     };
-    const a = ioAttributes(ioElements(raw, vin), map);
+    const a = ioAttributes(ioElements(raw, vin, p.index), map);
     a.priority = priorityOf(e.event[i]!);
     a.event = e.event[i]!;
     a.satellites = satellitesAt(cols.t[i]! * 1000);

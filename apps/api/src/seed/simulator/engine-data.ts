@@ -1,6 +1,14 @@
-import { TELTONIKA_DEFAULT_IO_MAP, withVinCheckDigit, type EngineAttribute, type FaultAttribute, type SafetyAttribute } from '@fleet/api-contract';
+import {
+  TELTONIKA_DEFAULT_IO_MAP,
+  withVinCheckDigit,
+  type EngineAttribute,
+  type FaultAttribute,
+  type FuelLevelAttribute,
+  type SafetyAttribute,
+} from '@fleet/api-contract';
 import { dtcValue } from '../../modules/engine-faults/index.ts';
 import type { AvlRecord } from '../../modules/positions/pipeline/teltonika/codec.ts';
+import { DEMO_FUEL_SENSORS, demoFuelRaw, type FuelIncident } from './fuel-sensor.ts';
 import { TruckPlan, type TruckState } from './truck-plan.ts';
 
 // What a demo truck's Teltonika FMC650 with its CAN/J1939 adapter reads from the engine (decision
@@ -12,9 +20,9 @@ import { TruckPlan, type TruckState } from './truck-plan.ts';
 
 const MILE_M = 1609.344;
 
-/** The IO element id the default map gives an attribute, and the factor from raw to its unit. */
-function element(attribute: EngineAttribute | FaultAttribute | SafetyAttribute): { id: number; multiplier: number } {
-  const found = Object.entries(TELTONIKA_DEFAULT_IO_MAP).find(([, e]) => e.attribute === attribute);
+/** The IO element id the default map gives an attribute (the highest, where two name it: CAN's before OBD's), and the factor from raw to its unit. */
+function element(attribute: EngineAttribute | FaultAttribute | SafetyAttribute | FuelLevelAttribute): { id: number; multiplier: number } {
+  const found = Object.entries(TELTONIKA_DEFAULT_IO_MAP).findLast(([, e]) => e.attribute === attribute);
   if (!found) throw new Error(`Teltonika's default IO map has no ${attribute}`);
   return { id: Number(found[0]), multiplier: found[1].multiplier ?? 1 };
 }
@@ -32,6 +40,9 @@ export const IO = {
   fuelUsed: element('fuelUsed'),
   vin: element('vin'),
   dm1Dtc: element('dm1Dtc'),
+  // The fuel-level sensors of tractors 110 and 116 (decision 0276): CAN percent, LV-CAN litres.
+  fuelLevel: element('fuelLevel'),
+  fuelLevelLitres: element('fuelLevelLitres'),
 } as const;
 
 /**
@@ -91,10 +102,12 @@ export interface EngineIo {
   engineMinutes: number;
   /** The engine's total fuel used, 0.1 L (IO 83's unit). */
   fuelUsedDl: number;
+  /** The fuel-level sensor's raw value (percent, or 0.1 l); -1 for a truck without one. */
+  fuelRaw: number;
 }
 
-/** The engine's readings in state `s` at time `t` (deterministic: the backfill and the live device agree). */
-export function engineIo(p: EngineProfile, t: number, s: TruckState): EngineIo {
+/** The engine's readings in state `s` at time `t` (deterministic: the backfill and the live device agree; the backfill alone knows a fuel incident). */
+export function engineIo(p: EngineProfile, t: number, s: TruckState, incident: FuelIncident | null = null): EngineIo {
   const wobble = Math.sin(t / 11_000 + p.index);
   const driving = s.ignition && s.speed > 0;
   return {
@@ -107,16 +120,16 @@ export function engineIo(p: EngineProfile, t: number, s: TruckState): EngineIo {
     rpm: !s.ignition ? 0 : driving ? Math.round(Math.min(1_600, Math.max(1_200, 1_200 + (s.speed - 88) * 22 + wobble * 25))) : Math.round(650 + wobble * 12),
     vehicleOdometerM: Math.round(p.odometerOffsetM + s.odometer),
     engineMinutes: Math.floor(p.hoursAtEpoch * 60 + s.engineMs / 60_000),
-    // Rises with the distance driven and the engine's running, so only while the ignition is on.
     // Rises with the ECM's distance and the engine's hours, so only while the ignition is on (about
     // 300,000 L over a 500,000-mile life at the epoch).
     fuelUsedDl: Math.floor(10 * (((p.odometerOffsetM + s.odometer) / 1000) * p.litresPerKm + (p.hoursAtEpoch + s.engineMs / 3_600_000) * IDLE_L_PER_H)),
+    fuelRaw: demoFuelRaw(p.index, t, s, incident) ?? -1,
   };
 }
 
-/** The record's IO elements by id, as the device encodes them (the VIN's ASCII bytes in 8E's variable-length group). */
-export function ioElements(e: EngineIo, vin: Buffer): Map<number, number | bigint | Buffer> {
-  return new Map<number, number | bigint | Buffer>([
+/** The record's IO elements by id, as the device encodes them (the VIN's ASCII bytes in 8E's variable-length group); `index`: the truck, whose sensor names the fuel element. */
+export function ioElements(e: EngineIo, vin: Buffer, index?: number): Map<number, number | bigint | Buffer> {
+  const io = new Map<number, number | bigint | Buffer>([
     [IO.ignition.id, e.ignition],
     [IO.motion.id, e.motion],
     [IO.power.id, e.powerMv],
@@ -128,6 +141,9 @@ export function ioElements(e: EngineIo, vin: Buffer): Map<number, number | bigin
     [IO.fuelUsed.id, e.fuelUsedDl],
     [IO.vin.id, vin],
   ]);
+  const sensor = index === undefined ? undefined : DEMO_FUEL_SENSORS.get(index);
+  if (sensor && e.fuelRaw >= 0) io.set(sensor === 'PERCENT' ? IO.fuelLevel.id : IO.fuelLevelLitres.id, e.fuelRaw);
+  return io;
 }
 
 /** Satellites in view: 11-15, changing by the minute. */
@@ -151,7 +167,7 @@ export function avlRecord(p: EngineProfile, t: number, s: TruckState, eventIoId 
     satellites: satellitesAt(t),
     speed: Math.round(s.speed),
     eventIoId,
-    io: withFault(p, s, ioElements(engineIo(p, t, s), vin)),
+    io: withFault(p, s, ioElements(engineIo(p, t, s), vin, p.index)),
   };
 }
 

@@ -13,6 +13,7 @@ import { DEMO_ENGINE_TRUCKS, TELTONIKA_MODEL } from '../demo-fleet.ts';
 import { seed } from '../seed.ts';
 import { backfillDemoHistory, findDemoTrucks, type DemoTruck } from './demo-fleet.ts';
 import { avlRecord } from './engine-data.ts';
+import { DEMO_FUEL_SENSORS } from './fuel-sensor.ts';
 import { runTeltonikaTrucks, SimulatedFmc, TIMING, type TeltonikaFleetHandle } from './teltonika-device.ts';
 import { TruckPlan, warmUp } from './truck-plan.ts';
 
@@ -138,8 +139,11 @@ describe('demo Teltonika trucks (decision 0156)', () => {
       expect(on).toBeGreaterThanOrEqual(2);
       expect(off).toBeGreaterThanOrEqual(2);
       expect(fixes[fixes.length - 1]!.odo - fixes[0]!.odo).toBeGreaterThan(500_000);
-      // The raw elements the default map decodes from are kept (the VIN as its ASCII bytes in hex).
-      expect(Object.keys(fixes[0]!.io).sort()).toEqual(['102', '16', '239', '240', '256', '66', '81', '83', '85', '87']);
+      // The raw elements the default map decodes from are kept (the VIN as its ASCII bytes in hex);
+      // tractor 116's fuel-level sensor reads litres (84; 110's percent, 89: decision 0276).
+      const sensor = DEMO_FUEL_SENSORS.get(truck.index);
+      const fuel = sensor === 'LITRES' ? ['84'] : sensor === 'PERCENT' ? ['89'] : [];
+      expect(Object.keys(fixes[0]!.io).sort()).toEqual(['102', '16', '239', '240', '256', '66', '81', '83', '85', '87', ...fuel].sort());
       expect(fixes[0]!.io['256']).toBe(Buffer.from(truck.engine.vin).toString('hex'));
     }
   });

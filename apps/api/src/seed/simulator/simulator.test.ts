@@ -123,6 +123,8 @@ describe('truck plan', () => {
         odometer: 1234.6,
         engineMs: 0,
         kind: 'DRIVE',
+        sinceFuelM: 0,
+        segmentStart: 1_700_000_000_000,
       }),
     );
     expect(Object.fromEntries(q)).toMatchObject({ id: 'demo-truck-01', timestamp: '1700000000', speed: '54.00', ignition: 'true', odometer: '1235' });

@@ -14,6 +14,7 @@ import { DEMO_ORG_NAME, type SeedProgress } from '../seed.ts';
 import { SeedMarks } from '../seed-marks.ts';
 import { seedDemoHos } from './demo-hos.ts';
 import { ensureDemoFuelCards } from '../demo-fuel-cards.ts';
+import { ensureDemoFuelLevel } from '../demo-fuel-level.ts';
 import { demoIftaFrom, fileDemoQuarter, seedDemoIfta } from './demo-ifta.ts';
 import { backfillDemoHistory, ensureDemoTrucks, findDemoTrucks, runLiveSimulator, type DemoTruck } from './demo-fleet.ts';
 import { runTeltonikaTrucks } from './teltonika-device.ts';
@@ -25,6 +26,7 @@ export const DEMO_PARTS = {
   safety: 'safety',
   maintenance: 'maintenance',
   ifta: 'ifta',
+  fuelLevel: 'fuel-level',
   fuelCards: 'fuel-cards',
   statistics: 'statistics',
   notifications: 'notifications',
@@ -122,6 +124,11 @@ export async function seedDemoHistory(
       log(
         `Demo fleet: IFTA ${iftaDays} vehicle-days and ${purchases} fuel purchases since ${new Date(demoIftaFrom(started)).toISOString().slice(0, 10)} in ${((Date.now() - iftaStarted) / 1000).toFixed(1)} s`,
       );
+  });
+  // Tractors 110 and 116's fuel levels: the week's refuels, a night's drop and a cash refuel (issue 68).
+  await marks.once(DEMO_PARTS.fuelLevel, async () => {
+    const events = await ensureDemoFuelLevel(app.db, org.id, trucks, app.fuelEvents, from);
+    if (events) log(`Demo fleet: ${events} refuels and drops found in the week's fuel levels`);
   });
   // The week's fuel-card transactions, checked against the backfilled positions (issue 68).
   await marks.once(DEMO_PARTS.fuelCards, async () => {

@@ -27,6 +27,8 @@ export interface Segment {
   engineMs: number;
   /** Why the truck stands: break, fuel, rest, load. */
   reason?: string;
+  /** Metres driven since the last fuel stop, at the start (the demo's fuel-level sensors read it). */
+  sinceFuelM: number;
 }
 
 export interface TruckState {
@@ -41,6 +43,10 @@ export interface TruckState {
   /** The engine's running time (ms) since the plan's epoch (its hour meter without the starting value). */
   engineMs: number;
   kind: SegmentKind;
+  /** Metres driven since the last fuel stop; the segment's reason and start (a fuel stop's pump follows its start). */
+  sinceFuelM: number;
+  reason?: string;
+  segmentStart: number;
 }
 
 const neighbours = new Map<string, string[]>();
@@ -142,7 +148,18 @@ export class TruckPlan {
   }
 
   private push(kind: SegmentKind, from: LatLon, to: LatLon, durationMs: number, speed: number, reason?: string): void {
-    const seg: Segment = { kind, start: this.clock, end: this.clock + durationMs, from, to, speed, odometer: this.odometer, engineMs: this.engineMs, reason };
+    const seg: Segment = {
+      kind,
+      start: this.clock,
+      end: this.clock + durationMs,
+      from,
+      to,
+      speed,
+      odometer: this.odometer,
+      engineMs: this.engineMs,
+      reason,
+      sinceFuelM: this.sinceFuelM,
+    };
     this.segments.push(seg);
     this.clock = seg.end;
     if (kind === 'DRIVE') this.odometer += distanceM(from, to);
@@ -264,11 +281,13 @@ export class TruckPlan {
   stateAt(t: number): TruckState {
     const s = this.segmentAt(t);
     const engineMs = s.kind === 'PARK' ? s.engineMs : s.engineMs + (t - s.start);
+    const fuel = { sinceFuelM: s.sinceFuelM, reason: s.reason, segmentStart: s.start };
     if (s.kind !== 'DRIVE')
-      return { lat: s.from.lat, lon: s.from.lon, speed: 0, course: 0, ignition: s.kind === 'IDLE', odometer: s.odometer, engineMs, kind: s.kind };
+      return { lat: s.from.lat, lon: s.from.lon, speed: 0, course: 0, ignition: s.kind === 'IDLE', odometer: s.odometer, engineMs, kind: s.kind, ...fuel };
     const f = (t - s.start) / (s.end - s.start);
     const lat = s.from.lat + (s.to.lat - s.from.lat) * f;
     const lon = s.from.lon + (s.to.lon - s.from.lon) * f;
+    const along = distanceM(s.from, { lat, lon });
     // Small, repeatable speed wobble around the cruise speed.
     const wobble = Math.sin(t / 37_000 + this.index) * 3;
     return {
@@ -277,9 +296,11 @@ export class TruckPlan {
       speed: Math.max(0, s.speed + wobble),
       course: bearingDeg(s.from, s.to),
       ignition: true,
-      odometer: s.odometer + distanceM(s.from, { lat, lon }),
+      odometer: s.odometer + along,
       engineMs,
       kind: 'DRIVE',
+      ...fuel,
+      sinceFuelM: s.sinceFuelM + along,
     };
   }
 }

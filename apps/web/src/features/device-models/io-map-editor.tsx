@@ -1,6 +1,15 @@
 import { ActionIcon, Autocomplete, Button, Group, NumberInput, Stack, Table, Text, TextInput } from '@mantine/core';
 import { IconPlus, IconRestore, IconTrash } from '@tabler/icons-react';
-import { ENGINE_ATTRIBUTES, ENGINE_ATTRIBUTE_NAMES, FAULT_ATTRIBUTES, FAULT_ATTRIBUTE_NAMES, TELTONIKA_DEFAULT_IO_MAP, type IoMap } from '@fleet/api-contract';
+import {
+  ENGINE_ATTRIBUTES,
+  ENGINE_ATTRIBUTE_NAMES,
+  FAULT_ATTRIBUTES,
+  FAULT_ATTRIBUTE_NAMES,
+  FUEL_LEVEL_ATTRIBUTES,
+  FUEL_LEVEL_ATTRIBUTE_NAMES,
+  TELTONIKA_DEFAULT_IO_MAP,
+  type IoMap,
+} from '@fleet/api-contract';
 
 // A device model's IO map as rows (decision 0154): numbered IO element, the attribute it becomes
 // (one of the engine attributes, or a custom name kept with the position), and the factor.
@@ -33,13 +42,14 @@ export function mapOf(rows: readonly IoRow[]): { map: IoMap } | { error: string 
 }
 
 // The unit is what the multiplier must produce from the raw value (stored SI, shown per organization).
-// The engine fault attributes (decision 0191) too: which elements carry fault codes.
+// The engine fault attributes (decision 0191) too: which elements carry fault codes; and the fuel level (0276).
 const ATTRIBUTE_CHOICES = [
   ...ENGINE_ATTRIBUTE_NAMES.map((n) => {
     const { label, unit } = ENGINE_ATTRIBUTES[n];
     return { value: n, label: `${n}: ${label}${unit ? ` (${unit})` : ''}` };
   }),
   ...FAULT_ATTRIBUTE_NAMES.map((n) => ({ value: n, label: `${n}: ${FAULT_ATTRIBUTES[n].label}` })),
+  ...FUEL_LEVEL_ATTRIBUTE_NAMES.map((n) => ({ value: n, label: `${n}: ${FUEL_LEVEL_ATTRIBUTES[n].label} (${FUEL_LEVEL_ATTRIBUTES[n].unit})` })),
 ];
 
 export function IoMapEditor({ rows, onChange, error, teltonika }: { rows: IoRow[]; onChange: (rows: IoRow[]) => void; error?: string; teltonika: boolean }) {

@@ -1,6 +1,7 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type {
   FuelCardAssignment,
+  FuelEventPage,
   FuelImportBody,
   FuelImportPresetInfo,
   FuelImportPresetInput,
@@ -19,6 +20,7 @@ export const fuelCardKeys = {
   all: ['fuel-transactions'] as const,
   list: (orgId: string | null, q: Record<string, QueryValue>) => ['fuel-transactions', orgId, 'list', q] as const,
   presets: (orgId: string | null) => ['fuel-transactions', orgId, 'presets'] as const,
+  events: (orgId: string | null, q: Record<string, QueryValue>) => ['fuel-transactions', orgId, 'events', q] as const,
 };
 
 export function useFuelTransactions(query: Record<string, QueryValue>) {
@@ -26,6 +28,17 @@ export function useFuelTransactions(query: Record<string, QueryValue>) {
   return useQuery({
     queryKey: fuelCardKeys.list(orgId, query),
     queryFn: ({ signal }) => api<FuelTransactionPage>(orgPath('/fuel-transactions'), { query, signal }),
+    placeholderData: keepPreviousData,
+    enabled: !!orgId,
+  });
+}
+
+/** Refuels and drops of the fuel level (issue 68, part 2). */
+export function useFuelEvents(query: Record<string, QueryValue>) {
+  const orgId = useEffectiveOrganizationId();
+  return useQuery({
+    queryKey: fuelCardKeys.events(orgId, query),
+    queryFn: ({ signal }) => api<FuelEventPage>(orgPath('/fuel-events'), { query, signal }),
     placeholderData: keepPreviousData,
     enabled: !!orgId,
   });

@@ -14,6 +14,7 @@ import { formatFuelVolume, useUnits } from '../../lib/units.ts';
 import { reviewTransaction, useFuelCardMutation, useFuelTransactions } from './fuel-cards-api.ts';
 import { FuelTransactionImport } from './fuel-transaction-import.tsx';
 import { AssignCardModal, FuelCardsDrawer } from './fuel-cards-drawer.tsx';
+import { FuelTabs } from './fuel-tabs.tsx';
 import tones from '../../components/badge-tones.module.css';
 
 // The review queue of fuel-card transactions (issue 68): each one checked against where its truck
@@ -210,6 +211,7 @@ export default function FuelTransactionsPage() {
           </>
         }
       />
+      <FuelTabs />
       <Stack gap="sm" mb="sm">
         <Chip.Group value={view} onChange={(v) => setView(v === 'TO_REVIEW' ? null : (v as string))}>
           <Group gap={6} role="radiogroup" aria-label="Verification">

@@ -12,6 +12,7 @@ import {
   IconFileAlert,
   IconFileImport,
   IconForbid,
+  IconGasStationOff,
   IconHourglassLow,
   IconMapPin,
   IconMapPinOff,
@@ -57,6 +58,8 @@ export const ICONS: Record<string, typeof IconBell> = {
   engine: IconEngine,
   // Issue 48: webhooks.
   'webhook-off': IconWebhookOff,
+  // Issue 68: a fuel level drop.
+  'gas-station-off': IconGasStationOff,
 };
 
 export interface ServerNotificationCardProps {

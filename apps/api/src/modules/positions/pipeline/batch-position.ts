@@ -25,6 +25,19 @@ export function decodeBatchPosition(item: unknown): BatchPosition | BatchRefusal
   return new BatchRefusal(`${issue.path.join('.') || 'position'}: ${issue.message}`, SCHEMA_REASONS[String(issue.path[0])]);
 }
 
+/**
+ * The position's attributes with the batch's own fuel fields (issue 68) in them: `fuelLevel` (percent
+ * of the tank) and `fuelUsed` (litres in total) are attributes every follower reads by those names.
+ * The fields win over attributes of the same names.
+ */
+export function batchAttributes(p: BatchPosition): Record<string, unknown> {
+  const attributes = p.attributes ?? {};
+  const level = p.fuelLevel ?? null;
+  const used = p.fuelUsed ?? null;
+  if (level === null && used === null) return attributes;
+  return { ...attributes, ...(level === null ? {} : { fuelLevel: level }), ...(used === null ? {} : { fuelUsed: used }) };
+}
+
 /** An item's fixTime as sent, as text (a refusal keeps it when it is not a time); null when there is none. */
 export function sentFixTime(item: unknown): string | null {
   const v = typeof item === 'object' && item !== null ? (item as { fixTime?: unknown }).fixTime : undefined;
@@ -65,6 +78,7 @@ export function wellFormedPosition(v: unknown): BatchPosition | null {
   if (!(p.latitude >= -90 && p.latitude <= 90 && p.longitude >= -180 && p.longitude <= 180)) return null;
   if (!inRange(p.speed, 0, 1000) || !inRange(p.course, 0, 360) || !inRange(p.altitude, -1000, 20000)) return null;
   if (!inRange(p.accuracy, 0, Infinity) || !inRange(p.odometer, 0, Infinity)) return null;
+  if (!inRange(p.fuelLevel, 0, 100) || !inRange(p.fuelUsed, 0, Infinity)) return null;
   if (p.ignition !== undefined && p.ignition !== null && typeof p.ignition !== 'boolean') return null;
   if (p.attributes !== undefined && (typeof p.attributes !== 'object' || p.attributes === null || Array.isArray(p.attributes))) return null;
   const m = ISO_UTC.exec(p.fixTime);

@@ -2,7 +2,7 @@ import type { BatchIngestResult, IngestDiagnostics } from '@fleet/api-contract';
 import { and, desc, eq, sql } from 'drizzle-orm';
 import { gateways, positions } from '../../../db/schema/index.ts';
 import type { Db } from '../../../db/client.ts';
-import { BatchRefusal, batchField, decodeBatchPosition, sentFixTime } from './batch-position.ts';
+import { BatchRefusal, batchAttributes, batchField, decodeBatchPosition, sentFixTime } from './batch-position.ts';
 import type { RefusedFixes } from '../refused-fixes.ts';
 import { checkFix, FixError, newRefusalCounts, timeToStore, type RefusalCounts } from './fix-check.ts';
 import { engineColumns } from './engine-data.ts';
@@ -292,6 +292,7 @@ export async function ingestBatch(ingest: Ingest, gw: GatewayInfo, items: readon
       continue;
     }
     const who = currentAttribution(gw, fixTime) ?? (await ingest.directory.attribution(gw, fixTime));
+    const attributes = batchAttributes(p);
     indexOf.push(i);
     rows.push({
       organizationId: gw.orgId,
@@ -305,9 +306,9 @@ export async function ingestBatch(ingest: Ingest, gw: GatewayInfo, items: readon
       course: p.course ?? null,
       altitude: p.altitude ?? null,
       accuracy: p.accuracy ?? null,
-      ...engineColumns(p.attributes ?? {}, { odometer: p.odometer ?? null, ignition: p.ignition ?? null }),
+      ...engineColumns(attributes, { odometer: p.odometer ?? null, ignition: p.ignition ?? null }),
       protocol: 'batch',
-      attributes: p.attributes ?? {},
+      attributes,
     });
   }
   const { stored, refused } = await ingest.committer.write(rows);

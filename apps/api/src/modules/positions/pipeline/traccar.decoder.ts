@@ -67,6 +67,12 @@ function engineAttributes(raw: Json): Json {
     out[to] = v * factor;
     renamed.add(from);
   }
+  // The fuel in the tank (Position.KEY_FUEL_LEVEL, litres by Traccar's convention; issue 68): kept
+  // as sent when it is not a number, rather than refusing the whole position for it.
+  if (typeof raw.fuel === 'number' && Number.isFinite(raw.fuel)) {
+    out.fuelLevelLitres = raw.fuel;
+    renamed.add('fuel');
+  }
   // Traccar's own GNSS total when the device reports no odometer (filter.distance / totalDistance).
   const total = num(raw, 'totalDistance', 'position.attributes.totalDistance');
   if (out.gpsOdometer === undefined && total !== null) out.gpsOdometer = total;
@@ -80,7 +86,7 @@ function engineAttributes(raw: Json): Json {
     if (typeof raw.vin !== 'string') throw new Bad('position.attributes.vin', 'position.attributes.vin must be text');
     out.vin = raw.vin.trim().toUpperCase();
   }
-  // Everything else is kept as sent (alarms, fuel, temperatures, io…), under Traccar's names.
+  // Everything else is kept as sent (alarms, temperatures, io…), under Traccar's names.
   for (const [k, v] of Object.entries(raw)) if (!(k in out) && !renamed.has(k)) out[k] = v;
   return out;
 }

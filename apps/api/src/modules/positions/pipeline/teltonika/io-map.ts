@@ -1,4 +1,4 @@
-import { ENGINE_ATTRIBUTES, FAULT_ATTRIBUTES, SAFETY_ATTRIBUTES, TELTONIKA_DEFAULT_IO_MAP, type IoMap } from '@fleet/api-contract';
+import { ENGINE_ATTRIBUTES, FAULT_ATTRIBUTES, FUEL_LEVEL_ATTRIBUTES, SAFETY_ATTRIBUTES, TELTONIKA_DEFAULT_IO_MAP, type IoMap } from '@fleet/api-contract';
 
 // A Teltonika record's numbered IO elements as named attributes (decision 0153): the device model's
 // IO map says which element is which attribute and the factor to its unit; every raw element is also
@@ -40,9 +40,14 @@ function numberOf(v: number | bigint | Buffer): number | null {
 }
 
 type Kind = 'boolean' | 'number' | 'text' | 'bytes';
-/** The kind of each attribute a map may name: the engine's, the engine faults' (decision 0191) and driver safety's (0194). */
+/** The kind of each attribute a map may name: the engine's, the engine faults' (decision 0191), driver safety's (0194) and the fuel level's (0276). */
 const KINDS = new Map<string, Kind>(
-  [...Object.entries(ENGINE_ATTRIBUTES), ...Object.entries(FAULT_ATTRIBUTES), ...Object.entries(SAFETY_ATTRIBUTES)].map(([n, a]) => [n, a.kind]),
+  [
+    ...Object.entries(ENGINE_ATTRIBUTES),
+    ...Object.entries(FAULT_ATTRIBUTES),
+    ...Object.entries(SAFETY_ATTRIBUTES),
+    ...Object.entries(FUEL_LEVEL_ATTRIBUTES),
+  ].map(([n, a]) => [n, a.kind]),
 );
 
 /** Named attributes (per `map`) and the raw elements under `io`. */

@@ -176,7 +176,11 @@ async function checkAll(db: DbOrTx, orgId: string, items: readonly CheckItem[], 
     new Date(last + windowMs + 1),
   );
   const byVehicle = new Map<string, typeof refuels>();
-  for (const r of refuels) byVehicle.set(r.assetId, [...(byVehicle.get(r.assetId) ?? []), r]);
+  for (const r of refuels) {
+    const list = byVehicle.get(r.assetId);
+    if (list) list.push(r);
+    else byVehicle.set(r.assetId, [r]);
+  }
   return items.map((item, k) => {
     // The truck's refuel whose start and end, widened by the window, hold the time: the closest to it.
     const refuel =

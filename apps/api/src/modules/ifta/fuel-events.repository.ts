@@ -15,6 +15,12 @@ const ms = (v: number | string) => Math.round(Number(v));
 /** A level attribute only when it is a JSON number (the live path reads `typeof … === 'number'` the same). */
 const LEVEL = (key: 'fuelLevel' | 'fuelLevelLitres') => sql.raw(`case when jsonb_typeof(p.attributes->'${key}') = 'number' then p.attributes->'${key}' end`);
 
+/** A positions row `p`'s fuel level in percent of the tank `u.cap` (the transactions' probe, as the machine's levelPctOf reads it); null without one. */
+export const FUEL_LEVEL_PCT = sql`case when jsonb_typeof(p.attributes->'fuelLevel') = 'number' then (p.attributes->>'fuelLevel')::float8
+  when jsonb_typeof(p.attributes->'fuelLevelLitres') = 'number' then (p.attributes->>'fuelLevelLitres')::float8 / u.cap * 100 end`;
+/** The machine's standing speed, for the statements that read standing fixes. */
+export const STANDING_KMH = sql.raw(String(FUEL_MACHINE.standingKmh));
+
 /** A positions row `p` as the JSON array `storedFuelFixOf` reads. */
 export const FUEL_FIX_TUPLE = sql`json_build_array(extract(epoch from p.fix_time)::float8 * 1000, p.latitude, p.longitude, p.speed, p.ignition, p.driver_id, ${LEVEL('fuelLevel')}, ${LEVEL('fuelLevelLitres')})`;
 
@@ -317,32 +323,6 @@ export async function refuelsBetween(db: DbOrTx, orgId: string, vehicleIds: read
       ),
     )
     .orderBy(asc(fuelEvents.startedAt));
-}
-
-/**
- * For each (vehicle, time): the lowest fuel level its standing fixes read within ±window (percent of `capacityL`;
- * null when none carries one), and the vehicle's fuel-level mark (how far its fixes were worked). One
- * statement for the batch; the laterals read the (asset_id, fix_time) index range of the window only.
- */
-export async function probeLevels(
-  db: DbOrTx,
-  orgId: string,
-  probes: ReadonlyArray<{ vehicleId: string; t: number; capacityL: number }>,
-  windowMs: number,
-): Promise<Array<{ lowPct: number | null; mark: number | null }>> {
-  if (probes.length === 0) return [];
-  const rows = rowsOf<{ i: number | string; low: number | null; mark: number | string | null }>(
-    await db.execute(sql`select u.i, l.low, extract(epoch from m.covered_until) * 1000 as mark
-      from unnest(${`{${probes.map((p) => p.vehicleId).join(',')}}`}::uuid[], ${`{${probes.map((p) => p.t).join(',')}}`}::float8[],
-                  ${`{${probes.map((p) => p.capacityL).join(',')}}`}::float8[]) with ordinality as u(v, t, cap, i)
-      left join lateral (select min(coalesce(${LEVEL('fuelLevel')}::text::float8, (${LEVEL('fuelLevelLitres')}::text::float8) / u.cap * 100)) as low
-        from positions p where p.organization_id = ${orgId} and p.asset_id = u.v
-          and p.fix_time between to_timestamp((u.t - ${windowMs}) / 1000) and to_timestamp((u.t + ${windowMs}) / 1000)
-          and (p.attributes ? 'fuelLevel' or p.attributes ? 'fuelLevelLitres') and (p.speed <= ${FUEL_MACHINE.standingKmh} or p.ignition = false)) l on true
-      left join fuel_level_marks m on m.organization_id = ${orgId} and m.asset_id = u.v
-      order by u.i`),
-  );
-  return rows.map((r) => ({ lowPct: r.low === null ? null : Number(r.low), mark: r.mark === null ? null : ms(r.mark) }));
 }
 
 /** Unit numbers of vehicles (notices, webhooks). */

@@ -13,6 +13,7 @@ import {
 } from '../../db/schema/index.ts';
 import { rowsOf } from '../../db/sql/rows.ts';
 import type { PositionProbe } from './fuel-verification.ts';
+import { FUEL_LEVEL_PCT, STANDING_KMH } from './fuel-events.repository.ts';
 
 // The SQL of fuel-card transactions (issue 68): every statement names the organization, joins
 // included, so Citus routes it to the organization's shard (decision 0169).
@@ -108,17 +109,27 @@ export async function driverVehiclesAt(db: DbOrTx, orgId: string, probes: Readon
   });
 }
 
+/** What the positions say of one transaction, and what its truck's fuel level says (decision 0278). */
+export interface TransactionProbe extends PositionProbe {
+  /** The lowest fuel level the truck's standing fixes read within the window (percent of its tank); null: none carries one. */
+  lowPct: number | null;
+  /** How far the fuel-level follower worked the truck's fixes (ms; null: never, no level). */
+  mark: number | null;
+}
+
 /**
- * For each (vehicle, time, station): within ±window, the truck's fix closest to the station (when
- * its coordinates are known) and its fix closest in time. One statement for the whole batch; the
- * laterals read the (asset_id, fix_time) index range of the window only.
+ * For each (vehicle, time, station, tank): within ±window, the truck's fix closest to the station
+ * (when its coordinates are known), its fix closest in time, and the lowest fuel level its standing
+ * fixes read; with the truck's fuel-level mark. One statement for the whole batch; the laterals read
+ * the (asset_id, fix_time) index range of the window only, the level riding on the closest-in-time's
+ * scan as a window aggregate.
  */
 export async function probePositions(
   db: DbOrTx,
   orgId: string,
-  probes: ReadonlyArray<{ vehicleId: string; t: number; lat: number | null; lon: number | null }>,
+  probes: ReadonlyArray<{ vehicleId: string; t: number; lat: number | null; lon: number | null; capacityL: number }>,
   windowMs: number,
-): Promise<PositionProbe[]> {
+): Promise<TransactionProbe[]> {
   if (probes.length === 0) return [];
   const num = (v: number | null) => (v === null ? 'NULL' : String(v));
   const rows = rowsOf<{
@@ -129,23 +140,35 @@ export async function probePositions(
     clat: number | null;
     clon: number | null;
     ct: number | null;
+    low: number | null;
+    mark: number | string | null;
   }>(
     await db.execute(sql`
       select u.i, n.latitude as nlat, n.longitude as nlon, extract(epoch from n.fix_time) * 1000 as nt,
-             c.latitude as clat, c.longitude as clon, extract(epoch from c.fix_time) * 1000 as ct
+             c.latitude as clat, c.longitude as clon, extract(epoch from c.fix_time) * 1000 as ct, c.low,
+             extract(epoch from m.covered_until) * 1000 as mark
       from unnest(${`{${probes.map((p) => p.vehicleId).join(',')}}`}::uuid[], ${`{${probes.map((p) => p.t).join(',')}}`}::float8[],
-                  ${`{${probes.map((p) => num(p.lat)).join(',')}}`}::float8[], ${`{${probes.map((p) => num(p.lon)).join(',')}}`}::float8[])
-           with ordinality as u(v, t, lat, lon, i)
-      left join lateral (select latitude, longitude, fix_time from positions where organization_id = ${orgId} and asset_id = u.v
-        and fix_time between to_timestamp((u.t - ${windowMs}) / 1000) and to_timestamp((u.t + ${windowMs}) / 1000)
-        order by abs(extract(epoch from fix_time) * 1000 - u.t) limit 1) c on true
+                  ${`{${probes.map((p) => num(p.lat)).join(',')}}`}::float8[], ${`{${probes.map((p) => num(p.lon)).join(',')}}`}::float8[],
+                  ${`{${probes.map((p) => p.capacityL).join(',')}}`}::float8[])
+           with ordinality as u(v, t, lat, lon, cap, i)
+      left join lateral (select p.latitude, p.longitude, p.fix_time,
+          min(${FUEL_LEVEL_PCT}) filter (where p.speed <= ${STANDING_KMH} or p.ignition = false) over () as low
+        from positions p where p.organization_id = ${orgId} and p.asset_id = u.v
+        and p.fix_time between to_timestamp((u.t - ${windowMs}) / 1000) and to_timestamp((u.t + ${windowMs}) / 1000)
+        order by abs(extract(epoch from p.fix_time) * 1000 - u.t) limit 1) c on true
       left join lateral (select latitude, longitude, fix_time from positions where u.lat is not null and organization_id = ${orgId} and asset_id = u.v
         and fix_time between to_timestamp((u.t - ${windowMs}) / 1000) and to_timestamp((u.t + ${windowMs}) / 1000)
         order by (latitude - u.lat) ^ 2 + ((longitude - u.lon) * cos(radians(u.lat))) ^ 2 limit 1) n on true
+      left join fuel_level_marks m on m.organization_id = ${orgId} and m.asset_id = u.v
       order by u.i`),
   );
   const fix = (lat: number | null, lon: number | null, t: number | null) => (lat === null || lon === null || t === null ? null : { lat, lon, t: Number(t) });
-  return rows.map((r) => ({ nearest: fix(r.nlat, r.nlon, r.nt), closestInTime: fix(r.clat, r.clon, r.ct) }));
+  return rows.map((r) => ({
+    nearest: fix(r.nlat, r.nlon, r.nt),
+    closestInTime: fix(r.clat, r.clon, r.ct),
+    lowPct: r.low === null ? null : Number(r.low),
+    mark: r.mark === null ? null : Math.round(Number(r.mark)),
+  }));
 }
 
 /**

@@ -22,7 +22,7 @@ import type { ReadScope, Scope } from '../auth/index.ts';
 import { recordActivity } from '../activity-log/index.ts';
 import { readSettings } from '../organizations/index.ts';
 import { emitWebhookEvents } from '../webhooks/index.ts';
-import { probeLevels, refuelsBetween } from './fuel-events.repository.ts';
+import { refuelsBetween } from './fuel-events.repository.ts';
 import { organizationFacts } from './fuel-purchases.service.ts';
 import {
   DEFAULT_TRANSACTION_ORDER,
@@ -151,7 +151,7 @@ interface CheckItem {
 /**
  * Checks transactions against their trucks: the fixes of the window (place), the tank, and the fuel
  * level (its lowest reading in the window, the refuel matched to the time, whether the level was read
- * long enough after). Three statements for the batch, whatever its size.
+ * long enough after). Two statements for the batch, whatever its size.
  */
 async function checkAll(db: DbOrTx, orgId: string, items: readonly CheckItem[], match: Match): Promise<Verification[]> {
   if (items.length === 0) return [];
@@ -159,13 +159,7 @@ async function checkAll(db: DbOrTx, orgId: string, items: readonly CheckItem[], 
   const probes = await probePositions(
     db,
     orgId,
-    items.map((i) => ({ vehicleId: i.vehicleId, t: i.time, lat: i.stationLat, lon: i.stationLon })),
-    windowMs,
-  );
-  const levels = await probeLevels(
-    db,
-    orgId,
-    items.map((i) => ({ vehicleId: i.vehicleId, t: i.time, capacityL: i.tankCapacityL ?? DEFAULT_TANK_CAPACITY_L })),
+    items.map((i) => ({ vehicleId: i.vehicleId, t: i.time, lat: i.stationLat, lon: i.stationLon, capacityL: i.tankCapacityL ?? DEFAULT_TANK_CAPACITY_L })),
     windowMs,
   );
   let first = Infinity;
@@ -182,14 +176,18 @@ async function checkAll(db: DbOrTx, orgId: string, items: readonly CheckItem[], 
     new Date(last + windowMs + 1),
   );
   const byVehicle = new Map<string, typeof refuels>();
-  for (const r of refuels) byVehicle.set(r.assetId, [...(byVehicle.get(r.assetId) ?? []), r]);
+  for (const r of refuels) {
+    const list = byVehicle.get(r.assetId);
+    if (list) list.push(r);
+    else byVehicle.set(r.assetId, [r]);
+  }
   return items.map((item, k) => {
     // The truck's refuel whose start and end, widened by the window, hold the time: the closest to it.
     const refuel =
       (byVehicle.get(item.vehicleId) ?? [])
         .filter((r) => r.startedAt.getTime() - windowMs <= item.time && item.time <= r.endedAt.getTime() + windowMs)
         .sort((a, b) => Math.abs(a.endedAt.getTime() - item.time) - Math.abs(b.endedAt.getTime() - item.time))[0] ?? null;
-    const l = levels[k]!;
+    const l = probes[k]!;
     const level: LevelProbe | null =
       l.lowPct === null && !refuel
         ? null

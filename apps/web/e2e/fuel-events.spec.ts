@@ -121,7 +121,9 @@ test('a fleet manager reads the drops and the refuels no card paid for, beside t
   await page.goto(`/fuel-transactions?view=ALL&search=${txId}`);
   await expect(page.getByRole('heading', { name: 'Fuel transactions', level: 1 })).toBeVisible();
   // Verified by the refuel: the reason says how much the level rose.
-  await expect(page.getByText(/^The truck was \d+ ft from the station within ±15 min of the time \(within 490 ft\); its fuel level rose by 96(\.0)? gal$/)).toBeVisible();
+  await expect(
+    page.getByText(/^The truck was \d+ ft from the station within ±15 min of the time \(within 490 ft\); its fuel level rose by 96(\.0)? gal$/),
+  ).toBeVisible();
   await page.getByRole('tab', { name: 'Fuel level' }).click();
   await expect(page).toHaveURL(/\/fuel-events$/);
   await expect(page.getByRole('heading', { name: 'Fuel level', level: 1 })).toBeVisible();

@@ -34,7 +34,11 @@ describe('demo fuel levels', () => {
     expect(found).toBeGreaterThan(3);
     await ensureDemoFuelCards(t.app.db, orgId, trucks, from, now);
 
-    const res = await t.app.inject({ method: 'GET', url: `/api/v1/organizations/${orgId}/fuel-events?size=200&sort=startedAt,asc`, headers: bearer(session.accessToken) });
+    const res = await t.app.inject({
+      method: 'GET',
+      url: `/api/v1/organizations/${orgId}/fuel-events?size=200&sort=startedAt,asc`,
+      headers: bearer(session.accessToken),
+    });
     expect(res.statusCode, res.body).toBe(200);
     const page = fuelEventPageSchema.parse(res.json());
     console.log(
@@ -45,7 +49,9 @@ describe('demo fuel levels', () => {
     const drops = page.content.filter((e) => e.type === 'DROP');
     expect(drops).toHaveLength(1);
     expect(drops[0]).toMatchObject({ vehicleUnitNumber: '110', ignitionOff: true, tankCapacityAssumed: false, unit: 'GAL' });
-    const hour = Number(new Intl.DateTimeFormat('en-US', { timeZone: 'America/Chicago', hour: 'numeric', hourCycle: 'h23' }).format(Date.parse(drops[0]!.startedAt)));
+    const hour = Number(
+      new Intl.DateTimeFormat('en-US', { timeZone: 'America/Chicago', hour: 'numeric', hourCycle: 'h23' }).format(Date.parse(drops[0]!.startedAt)),
+    );
     expect(hour).toBeGreaterThanOrEqual(1);
     expect(hour).toBeLessThanOrEqual(4);
     expect(drops[0]!.levelBeforePct - drops[0]!.levelAfterPct).toBeCloseTo(22, 0);

@@ -110,7 +110,9 @@ const VALUE_COLUMNS = [
  */
 export async function upsertFuelEvents(db: DbOrTx, orgId: string, events: readonly FuelEventValues[]): Promise<WrittenFuelEvent[]> {
   if (events.length === 0) return [];
-  const sorted = [...events].sort((a, b) => (a.assetId !== b.assetId ? (a.assetId < b.assetId ? -1 : 1) : a.type !== b.type ? (a.type < b.type ? -1 : 1) : a.startedAt - b.startedAt));
+  const sorted = [...events].sort((a, b) =>
+    a.assetId !== b.assetId ? (a.assetId < b.assetId ? -1 : 1) : a.type !== b.type ? (a.type < b.type ? -1 : 1) : a.startedAt - b.startedAt,
+  );
   const out: WrittenFuelEvent[] = [];
   for (let i = 0; i < sorted.length; i += 500) {
     const part = sorted.slice(i, i + 500);
@@ -142,7 +144,13 @@ export async function upsertFuelEvents(db: DbOrTx, orgId: string, events: readon
  * A replay's result for one vehicle: its events starting after `cutMs` become exactly `events` (those
  * no longer found are deleted, the others upserted as above).
  */
-export async function replaceFuelEvents(db: DbOrTx, orgId: string, assetId: string, cutMs: number, events: readonly FuelEventValues[]): Promise<WrittenFuelEvent[]> {
+export async function replaceFuelEvents(
+  db: DbOrTx,
+  orgId: string,
+  assetId: string,
+  cutMs: number,
+  events: readonly FuelEventValues[],
+): Promise<WrittenFuelEvent[]> {
   const keep = JSON.stringify(events.map((e) => ({ type: e.type, started_at: iso(e.startedAt) })));
   await db.execute(sql`delete from fuel_events e where e.organization_id = ${orgId} and e.asset_id = ${assetId} and e.started_at > ${iso(Number.isFinite(cutMs) ? cutMs : 0)}::timestamptz
     and not exists (select 1 from json_to_recordset(${keep}::json) as k(type text, started_at timestamptz) where k.type = e.type and k.started_at = e.started_at)`);
@@ -152,7 +160,9 @@ export async function replaceFuelEvents(db: DbOrTx, orgId: string, assetId: stri
 /** How far each vehicle was worked (never back). */
 export async function writeFuelMarks(db: DbOrTx, orgId: string, marks: ReadonlyMap<string, number>): Promise<void> {
   if (marks.size === 0) return;
-  const rows = [...marks].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([assetId, t]) => ({ organizationId: orgId, assetId, coveredUntil: new Date(t) }));
+  const rows = [...marks]
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([assetId, t]) => ({ organizationId: orgId, assetId, coveredUntil: new Date(t) }));
   for (let i = 0; i < rows.length; i += 5000)
     await db
       .insert(fuelLevelMarks)
@@ -165,7 +175,10 @@ export async function writeFuelMarks(db: DbOrTx, orgId: string, marks: ReadonlyM
 
 /** The organization's vehicles the follower has marks for: those that report a fuel level. */
 export async function markedVehicles(db: DbOrTx, orgId: string): Promise<Map<string, number>> {
-  const rows = await db.select({ a: fuelLevelMarks.assetId, t: fuelLevelMarks.coveredUntil }).from(fuelLevelMarks).where(eq(fuelLevelMarks.organizationId, orgId));
+  const rows = await db
+    .select({ a: fuelLevelMarks.assetId, t: fuelLevelMarks.coveredUntil })
+    .from(fuelLevelMarks)
+    .where(eq(fuelLevelMarks.organizationId, orgId));
   return new Map(rows.map((r) => [r.a, r.t.getTime()]));
 }
 
@@ -214,7 +227,15 @@ export interface NamedFuelEvent {
   driverFirst: string | null;
   driverLast: string | null;
   /** The matched card transaction (refuels). */
-  tx: { id: string; transaction_id: string; time: string; merchant: string | null; quantity_milli: number | string; unit: 'GAL' | 'L'; verification: string } | null;
+  tx: {
+    id: string;
+    transaction_id: string;
+    time: string;
+    merchant: string | null;
+    quantity_milli: number | string;
+    unit: 'GAL' | 'L';
+    verification: string;
+  } | null;
 }
 
 /**
@@ -277,7 +298,13 @@ export async function listFuelEventRows(
   return {
     total,
     counts,
-    rows: rows.map((r) => ({ e: eventRowOf(r.e), unit: r.unit, driverFirst: r.df, driverLast: r.dl, tx: r.tx ? (JSON.parse(r.tx) as NamedFuelEvent['tx']) : null })),
+    rows: rows.map((r) => ({
+      e: eventRowOf(r.e),
+      unit: r.unit,
+      driverFirst: r.df,
+      driverLast: r.dl,
+      tx: r.tx ? (JSON.parse(r.tx) as NamedFuelEvent['tx']) : null,
+    })),
   };
 }
 

@@ -1,5 +1,13 @@
 import type { z } from 'zod';
-import { roundTo, volumeFromL, type FuelEvent, type FuelEventPage, type FuelTransactionCheck, type UnitSystem, type fuelEventListQuery } from '@fleet/api-contract';
+import {
+  roundTo,
+  volumeFromL,
+  type FuelEvent,
+  type FuelEventPage,
+  type FuelTransactionCheck,
+  type UnitSystem,
+  type fuelEventListQuery,
+} from '@fleet/api-contract';
 import { invalidField, notFound } from '../../http/errors.ts';
 import { likeTerm, orderBy, toPage } from '../../http/paging.ts';
 import type { ReadScope } from '../auth/index.ts';

@@ -1,5 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { WEBHOOK_DATA_SCHEMAS, WEBHOOK_EVENT_INFO, fuelEventPageSchema, fuelTransactionBatchResultSchema, type FuelEvent, type FuelTransaction } from '@fleet/api-contract';
+import {
+  WEBHOOK_DATA_SCHEMAS,
+  WEBHOOK_EVENT_INFO,
+  fuelEventPageSchema,
+  fuelTransactionBatchResultSchema,
+  type FuelEvent,
+  type FuelTransaction,
+} from '@fleet/api-contract';
 import { bearer, createTestApp, expectErrorBody, expectFieldErrors, registerOrganization, type TestContext } from '../../test/helpers.ts';
 import { createTestVehicle, type TestVehicle } from '../../test/vehicles.ts';
 import { rowsOf } from '../../db/sql/rows.ts';
@@ -56,7 +63,11 @@ interface Leg {
 }
 
 /** Fixes of a truck driving north from `lat`, leg after leg, one a minute (or every `everyMin`). */
-function legs(start: number, list: readonly Leg[], lat = 41.52): Array<{ t: number; lat: number; lon: number; speed: number; ignition: boolean; level: number }> {
+function legs(
+  start: number,
+  list: readonly Leg[],
+  lat = 41.52,
+): Array<{ t: number; lat: number; lon: number; speed: number; ignition: boolean; level: number }> {
   const out: Array<{ t: number; lat: number; lon: number; speed: number; ignition: boolean; level: number }> = [];
   let at = start;
   for (const leg of list) {
@@ -268,7 +279,14 @@ describe('refuels and drops from each way in', () => {
     // fuel.drop_detected: once, with the event's id and the API's names.
     const sent = (await hooks('fuel.drop_detected')).filter((h) => h.data.assetId === vehicles.fmb.assetId);
     expect(sent).toHaveLength(1);
-    expect(sent[0]!.data).toMatchObject({ id: drop.id, unitNumber: 'FL-FMB', levelBeforePct: 70, levelAfterPct: 50, ignitionOff: true, quantityL: drop.quantityL });
+    expect(sent[0]!.data).toMatchObject({
+      id: drop.id,
+      unitNumber: 'FL-FMB',
+      levelBeforePct: 70,
+      levelAfterPct: 50,
+      ignitionOff: true,
+      quantityL: drop.quantityL,
+    });
     // The owner is told at once (by the default choice of the kind), once.
     const bell = await t.app.inject({ method: 'GET', url: url('/notifications?kind=FUEL_DROP&size=50'), headers: admin });
     expect(bell.statusCode).toBe(200);
@@ -390,7 +408,9 @@ describe('card transactions against the fuel level', () => {
   it('OVER_TANK by the level: 250 gal into a 1,000 l tank 81 % full', async () => {
     const r = await (await post({ time: SECOND_STOP + 5 * MIN, quantity: 250 }))();
     expect(r.verification).toBe('OVER_TANK');
-    expect(r.reason).toMatch(/^250 gal is more than the truck's tank could take: it held 214 gal of 264.2 gal, room for 50.2 gal\. The truck was \d+ ft from the station/);
+    expect(r.reason).toMatch(
+      /^250 gal is more than the truck's tank could take: it held 214 gal of 264.2 gal, room for 50.2 gal\. The truck was \d+ ft from the station/,
+    );
   });
 
   it('the fill still to be seen is VERIFIED by place; NO_FILL_SEEN once the level was read half an hour after with no rise', async () => {

@@ -155,7 +155,11 @@ export class FuelEvents extends QueuedFollower<FuelFix> {
     const written = events.length ? await this.db.transaction((tx) => this.write(tx, orgId, (db) => upsertFuelEvents(db, orgId, events))) : [];
     for (const r of replays) written.push(...(await this.replay(orgId, r.assetId, r.fromMs, org)));
     this.stats.written += written.length;
-    await this.mark(orgId, org, items.map(([assetId]) => assetId));
+    await this.mark(
+      orgId,
+      org,
+      items.map(([assetId]) => assetId),
+    );
     await this.tell(orgId, written);
   }
 
@@ -280,7 +284,9 @@ export class FuelEvents extends QueuedFollower<FuelFix> {
     );
     const { units: system, zone } = await organizationFacts(this.db, orgId);
     const when = (ms: number) =>
-      new Intl.DateTimeFormat('en-US', { timeZone: zone, month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit', timeZoneName: 'short' }).format(ms);
+      new Intl.DateTimeFormat('en-US', { timeZone: zone, month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit', timeZoneName: 'short' }).format(
+        ms,
+      );
     const notices: NotifyInput[] = fresh.map((w) => {
       const where = placeText(w.lat, w.lon, system);
       return {

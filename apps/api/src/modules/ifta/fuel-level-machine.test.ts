@@ -33,7 +33,7 @@ function trace(segments: readonly Segment[], start = T0): FuelFix[] {
     const step = (s.everyS ?? 60) * 1000;
     for (let k = 0; k * step < s.minutes * MIN; k++) {
       t += step;
-      lat += (s.speed / 3.6) * (step / 1000) / 111_320;
+      lat += ((s.speed / 3.6) * (step / 1000)) / 111_320;
       const level = s.level((k * step) / MIN);
       out.push({
         t,
@@ -227,7 +227,8 @@ function randomTrace(segs: Array<typeof segment extends fc.Arbitrary<infer T> ? 
       ignition: s.ignition,
       everyS: s.everyS,
       litres: s.litres,
-      level: (i: number) => (s.gaps && Math.round(i) % 3 === 1 ? null : Math.max(0, Math.min(100, s.base + s.slope * i + s.noise * Math.sin(i * 7.1 + s.base)))),
+      level: (i: number) =>
+        s.gaps && Math.round(i) % 3 === 1 ? null : Math.max(0, Math.min(100, s.base + s.slope * i + s.noise * Math.sin(i * 7.1 + s.base))),
     })),
   );
 }

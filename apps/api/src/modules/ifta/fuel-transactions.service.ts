@@ -168,13 +168,7 @@ async function checkAll(db: DbOrTx, orgId: string, items: readonly CheckItem[], 
     first = Math.min(first, i.time);
     last = Math.max(last, i.time);
   }
-  const refuels = await refuelsBetween(
-    db,
-    orgId,
-    [...new Set(items.map((i) => i.vehicleId))],
-    new Date(first - windowMs),
-    new Date(last + windowMs + 1),
-  );
+  const refuels = await refuelsBetween(db, orgId, [...new Set(items.map((i) => i.vehicleId))], new Date(first - windowMs), new Date(last + windowMs + 1));
   const byVehicle = new Map<string, typeof refuels>();
   for (const r of refuels) {
     const list = byVehicle.get(r.assetId);

@@ -22,7 +22,12 @@ const VIEWS = ['DROP', 'UNMATCHED', 'REFUEL', 'ALL'] as const;
 type View = (typeof VIEWS)[number];
 const VIEW_LABELS: Record<View, string> = { DROP: 'Drops', UNMATCHED: 'Refuels without a card purchase', REFUEL: 'All refuels', ALL: 'All' };
 /** The API's filters of each view. */
-const FILTERS: Record<View, Record<string, string>> = { DROP: { type: 'DROP' }, UNMATCHED: { type: 'REFUEL', unmatched: 'true' }, REFUEL: { type: 'REFUEL' }, ALL: {} };
+const FILTERS: Record<View, Record<string, string>> = {
+  DROP: { type: 'DROP' },
+  UNMATCHED: { type: 'REFUEL', unmatched: 'true' },
+  REFUEL: { type: 'REFUEL' },
+  ALL: {},
+};
 
 const EMPTY: Record<View, { title: string; description: string }> = {
   DROP: {

@@ -54,4 +54,5 @@ export * from './messages.ts';
 export * from './images.ts';
 export * from './safety.ts';
 export * from './api-tokens.ts';
+export * from './tracking.ts';
 export * from './webhooks.ts';

@@ -35,6 +35,8 @@ export interface MenuItem {
   /** The catalogue key of the title where it is translated (the driver's items, issue 44); `title` is the English. */
   titleKey?: string;
   subSectionItems?: MenuItem[];
+  /** Other screens this item stands for, marked as it (a tab of the same screen at its own path). */
+  alsoActiveOn?: string[];
 }
 
 const ORG = '/settings/organization-settings';
@@ -156,7 +158,7 @@ export const SIDE_MENU: MenuItem[] = [
       { title: 'Revenue', path: '/analytics/revenue' },
       { title: 'Fleet Performance', path: '/analytics/fleet-performance' },
       { title: 'Fuel costs (IFTA)', path: '/ifta' },
-      { title: 'Fuel transactions', path: '/fuel-transactions' },
+      { title: 'Fuel transactions', path: '/fuel-transactions', alsoActiveOn: ['/fuel-events'] },
     ],
   },
 ];

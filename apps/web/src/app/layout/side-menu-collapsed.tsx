@@ -2,7 +2,7 @@ import { HoverCard, NavLink, Text, Tooltip, UnstyledButton } from '@mantine/core
 import { IconChevronRight, IconPoint } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import type { MenuItem } from '../menu.ts';
-import { containsActive } from './side-menu-active.ts';
+import { containsActive, isLeafActive } from './side-menu-active.ts';
 import classes from './side-menu.module.css';
 
 // A chunk of its own: side-menu.tsx loads it when the menu is first collapsed (issue 67).
@@ -42,7 +42,7 @@ export default function CollapsedItem({ item, pathname }: { item: MenuItem; path
             to={leaf.path}
             label={leaf.title}
             description={group && group !== item.title ? group : undefined}
-            active={pathname === leaf.path}
+            active={isLeafActive(pathname, leaf)}
             rightSection={<IconChevronRight size={14} />}
           />
         ))}

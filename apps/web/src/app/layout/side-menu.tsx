@@ -5,7 +5,7 @@ import { IconPoint } from '@tabler/icons-react';
 import { Link, useLocation } from 'react-router';
 import { lazyPart } from '../../components/on-first-use.ts';
 import type { MenuItem } from '../menu.ts';
-import { containsActive } from './side-menu-active.ts';
+import { containsActive, isLeafActive } from './side-menu-active.ts';
 import classes from './side-menu.module.css';
 
 // The collapsed menu's popups (tooltips, hover cards: floating-ui) load when the menu is first collapsed (issue 67).
@@ -45,7 +45,7 @@ function ExpandedItem({ item, pathname, onNavigate, depth }: { item: MenuItem; p
       label={item.title}
       rightSection={label}
       leftSection={Icon ? <Icon size={20} stroke={1.6} /> : undefined}
-      active={pathname === item.path}
+      active={isLeafActive(pathname, item)}
       onClick={onNavigate}
       classNames={{ root: classes.link }}
     />

@@ -161,6 +161,13 @@ test('fleet performance shows fuel economy and idling per vehicle and per driver
   await expect(table.getByRole('row').filter({ hasText: phone.driver.name })).toContainText('Fuel bought between fills');
   await expect(page.getByTestId('fuel-median')).toContainText(`(${drivers.median.economyCount} driver`);
   await screenshotsLightDark(page, 'fuel-economy-drivers');
+
+  // A period past the API's 92 days is not asked for: the card and the tab say why, no error.
+  await page.goto(`/analytics/fleet-performance?from=${day(-200)}&to=${day(0)}`);
+  await expect(page.locator('.mantine-Card-root', { hasText: 'Fuel economy' }).first()).toContainText('at most 92 days');
+  await page.getByRole('tab', { name: 'Fuel and idling' }).click();
+  await expect(page.getByTestId('fuel-range-too-long')).toBeVisible();
+  await expect(page.getByText(/went wrong|failed/i)).toHaveCount(0);
 });
 
 test('the vehicle page and the driver scorecard show their own fuel economy and idling, or no fuel data', async ({ page, request }) => {

@@ -1,7 +1,9 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { DISPLAY_DECIMALS, UNIT_LABELS } from '@fleet/api-contract/units';
 import type { FuelBasis, FuelEconomy, FuelEconomyQuery } from '@fleet/api-contract';
+import { FUEL_ECONOMY_MAX_DAYS } from '@fleet/api-contract/fuel-economy';
 import { api } from './api-client.ts';
+import { addDays } from './dates.ts';
 import { orgPathFor, useEffectiveOrganizationId } from './org-path.ts';
 import { fuelEconomyIn, type UnitSystem } from './units.ts';
 
@@ -14,6 +16,10 @@ export const fuelEconomyKeys = {
   one: (orgId: string | null, q: FuelEconomyQuery) => ['fuel-economy', orgId, q] as const,
 };
 
+/** The API answers fuel economy for at most 92 days (a longer period is not asked, and says so). */
+export const fuelRangeTooLong = (from: string, to: string): boolean => addDays(from, FUEL_ECONOMY_MAX_DAYS - 1) < to;
+export const FUEL_RANGE_TOO_LONG = `Fuel economy covers at most ${FUEL_ECONOMY_MAX_DAYS} days: choose a shorter period.`;
+
 /** `GET …/fuel-economy` (fleet performance's permission: pass `enabled` false without it). */
 export function useFuelEconomy(q: FuelEconomyQuery, enabled = true) {
   const orgId = useEffectiveOrganizationId();
@@ -21,7 +27,7 @@ export function useFuelEconomy(q: FuelEconomyQuery, enabled = true) {
     queryKey: fuelEconomyKeys.one(orgId, q),
     queryFn: ({ signal }) => api<FuelEconomy>(orgPathFor(orgId ?? '', '/fuel-economy'), { query: { ...q }, signal, toast: false }),
     placeholderData: keepPreviousData,
-    enabled: enabled && !!orgId && q.from <= q.to,
+    enabled: enabled && !!orgId && q.from <= q.to && !fuelRangeTooLong(q.from, q.to),
   });
 }
 

@@ -10,7 +10,7 @@ import { addDays, todayIn } from '../../lib/dates.ts';
 import { useGroups } from '../../lib/map/map-api.ts';
 import { useCan } from '../../lib/registry-api.ts';
 import { formatFuelEconomyLPer100Km, useUnits } from '../../lib/units.ts';
-import { FUEL_BASIS_WORDS, useFuelEconomy } from '../../lib/fuel-economy.ts';
+import { FUEL_BASIS_WORDS, FUEL_RANGE_TOO_LONG, fuelRangeTooLong, useFuelEconomy } from '../../lib/fuel-economy.ts';
 import { performanceCsv, useFleetPerformance } from './fleet-performance-api.ts';
 import { FuelIdlingTable } from './fuel-idling-table.tsx';
 import { withParams, useSearchParams } from '../../lib/search-params.ts';
@@ -39,7 +39,7 @@ function useFormat() {
   };
 }
 
-function Totals({ t, fuel }: { t: FleetPerformance['fleet']; fuel: { data?: FuelEconomy; loading: boolean } }) {
+function Totals({ t, fuel }: { t: FleetPerformance['fleet']; fuel: { data?: FuelEconomy; loading: boolean; tooLong: boolean } }) {
   const f = useFormat();
   const economy = fuel.data?.totals.economy ?? null;
   const items = [
@@ -51,7 +51,9 @@ function Totals({ t, fuel }: { t: FleetPerformance['fleet']; fuel: { data?: Fuel
     ['Top speed', f.speed(t.topSpeedKmh)],
     ['Speeding events', String(t.speedingEvents)],
     ['Stops', String(t.stops)],
-    ['Fuel economy', economy ? f.fuel(economy.lPer100Km) : fuel.loading ? '…' : 'No fuel data', fuel.data ? fuelNote(fuel.data, f.fuel) : undefined],
+    fuel.tooLong
+      ? ['Fuel economy', '—', FUEL_RANGE_TOO_LONG]
+      : ['Fuel economy', economy ? f.fuel(economy.lPer100Km) : fuel.loading ? '…' : 'No fuel data', fuel.data ? fuelNote(fuel.data, f.fuel) : undefined],
   ];
   return (
     <SimpleGrid cols={{ base: 2, sm: 3, lg: 5 }} spacing="sm">
@@ -216,7 +218,7 @@ export default function FleetPerformancePage() {
         >
           {p && (
             <Stack gap="md">
-              <Totals t={p.fleet} fuel={{ data: fuel.data, loading: fuel.isLoading }} />
+              <Totals t={p.fleet} fuel={{ data: fuel.data, loading: fuel.isLoading, tooLong: fuelRangeTooLong(from, to) }} />
               <SimpleGrid cols={{ base: 1, md: 2 }} spacing="md">
                 <Card withBorder radius="md" padding="md">
                   <Title order={2} fz="md" mb="sm">

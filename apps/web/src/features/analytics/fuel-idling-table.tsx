@@ -1,8 +1,16 @@
-import { Group, SegmentedControl, Stack, Table, Text } from '@mantine/core';
+import { Alert, Group, SegmentedControl, Stack, Table, Text } from '@mantine/core';
 import type { FuelEconomy, FuelEconomyGroupBy, FuelEconomyRow } from '@fleet/api-contract';
 import { DataState } from '../../components/data-state.tsx';
 import { VsMedianText, describeVsMedian } from '../../components/vs-median.tsx';
-import { FUEL_BASIS_WORDS, economyVsMedian, formatHoursMinutes, idleVsMedian, useFuelEconomy } from '../../lib/fuel-economy.ts';
+import {
+  FUEL_BASIS_WORDS,
+  FUEL_RANGE_TOO_LONG,
+  economyVsMedian,
+  formatHoursMinutes,
+  fuelRangeTooLong,
+  idleVsMedian,
+  useFuelEconomy,
+} from '../../lib/fuel-economy.ts';
 import { formatDistance, formatFuelEconomyLPer100Km, formatFuelVolume, useUnits, type UnitSystem } from '../../lib/units.ts';
 
 // Fleet performance's "Fuel and idling" tab (issue 68, decision 0280): each vehicle's or driver's
@@ -84,6 +92,11 @@ export function FuelIdlingTable({
           </Text>
         )}
       </Group>
+      {fuelRangeTooLong(from, to) && (
+        <Alert color="yellow" variant="light" data-testid="fuel-range-too-long">
+          {FUEL_RANGE_TOO_LONG}
+        </Alert>
+      )}
       <DataState
         isLoading={q.isLoading}
         error={q.error}

@@ -803,6 +803,15 @@ const SENTENCES: Row[] = [
     'System corrected a vehicle stop from its positions',
     'SYSTEM',
   ],
+  [
+    'CORRECTION',
+    'FUEL_EVENT',
+    id(79),
+    { type: 'REFUEL', quantity_l: 480 },
+    { type: 'REFUEL', quantityL: 430 },
+    'System corrected a fuel-level event from its positions',
+    'SYSTEM',
+  ],
   ['ADD_LOAD_DOCUMENT', 'LOAD', id(74), undefined, { kind: 'POD', imageId: id(75) }, 'Dana Reyes added a proof of delivery to load L-1001'],
   ['DELETE_LOAD_DOCUMENT', 'LOAD', id(74), { kind: 'BOL', imageId: id(75) }, undefined, 'Dana Reyes removed a bill of lading from load L-1001'],
   [

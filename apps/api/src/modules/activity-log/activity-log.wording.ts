@@ -134,10 +134,11 @@ export const ENTITY_TYPES: Record<string, { label: string; kind: RecordKind | nu
   PLACE_VISIT: { label: 'Place visit', kind: null },
   TRIP: { label: 'Trip', kind: null },
   VEHICLE_STOP: { label: 'Vehicle stop', kind: null },
+  FUEL_EVENT: { label: 'Fuel-level event', kind: null },
 };
 
 /** Entity types of facts derived from positions (a recompute's corrections name them). */
-const DERIVED_FACTS = new Set(['PLACE_VISIT', 'TRIP', 'VEHICLE_STOP']);
+const DERIVED_FACTS = new Set(['PLACE_VISIT', 'TRIP', 'VEHICLE_STOP', 'FUEL_EVENT']);
 
 // Screens of the web app (apps/web/src/app/routes.ts) that open a record. The registry lists open
 // a record's drawer from `?open=<id>`; users and roles are found by the list's search.

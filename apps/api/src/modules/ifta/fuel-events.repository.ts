@@ -3,6 +3,8 @@ import type { FuelEventType } from '@fleet/api-contract';
 import type { DbOrTx } from '../../db/client.ts';
 import { assets, fuelEvents, fuelLevelMarks } from '../../db/schema/index.ts';
 import { rowsOf } from '../../db/sql/rows.ts';
+import { recordActivityBatch } from '../activity-log/index.ts';
+import type { Actor } from '../auth/index.ts';
 import { FUEL_MACHINE, type FuelFix } from './fuel-level-machine.ts';
 
 // The SQL of fuel-level events (issue 68, decision 0276): the follower's reads of stored fixes for a
@@ -142,7 +144,9 @@ export async function upsertFuelEvents(db: DbOrTx, orgId: string, events: readon
 
 /**
  * A replay's result for one vehicle: its events starting after `cutMs` become exactly `events` (those
- * no longer found are deleted, the others upserted as above).
+ * no longer found are deleted, the others upserted as above). A finished event the replay found
+ * different, or no longer, is a correction (before and after) in the activity log (decision 0238):
+ * a replay never rewrites a recorded event silently.
  */
 export async function replaceFuelEvents(
   db: DbOrTx,
@@ -151,10 +155,64 @@ export async function replaceFuelEvents(
   cutMs: number,
   events: readonly FuelEventValues[],
 ): Promise<WrittenFuelEvent[]> {
+  const cut = iso(Number.isFinite(cutMs) ? cutMs : 0);
+  const stored = rowsOf<{ id: string; j: string }>(
+    await db.execute(sql`select e.id, row_to_json(e)::text as j from fuel_events e
+      where e.organization_id = ${orgId} and e.asset_id = ${assetId} and e.started_at > ${cut}::timestamptz`),
+  );
   const keep = JSON.stringify(events.map((e) => ({ type: e.type, started_at: iso(e.startedAt) })));
-  await db.execute(sql`delete from fuel_events e where e.organization_id = ${orgId} and e.asset_id = ${assetId} and e.started_at > ${iso(Number.isFinite(cutMs) ? cutMs : 0)}::timestamptz
+  await db.execute(sql`delete from fuel_events e where e.organization_id = ${orgId} and e.asset_id = ${assetId} and e.started_at > ${cut}::timestamptz
     and not exists (select 1 from json_to_recordset(${keep}::json) as k(type text, started_at timestamptz) where k.type = e.type and k.started_at = e.started_at)`);
-  return upsertFuelEvents(db, orgId, events);
+  const written = await upsertFuelEvents(db, orgId, events);
+  const corrections = fuelEventCorrections(
+    stored.map((r) => JSON.parse(r.j) as StoredFuelEvent),
+    events,
+    written,
+  );
+  if (corrections.length)
+    await recordActivityBatch(
+      db,
+      corrections.map((c) => ({
+        orgId,
+        actor: SYSTEM,
+        action: 'CORRECTION',
+        entityType: 'FUEL_EVENT',
+        entityId: c.before.id,
+        before: c.before,
+        after: c.after,
+      })),
+    );
+  return written;
+}
+
+/** A stored event as `row_to_json` gives it (the columns the corrections compare). */
+interface StoredFuelEvent {
+  id: string;
+  type: string;
+  started_at: string;
+  [column: string]: unknown;
+}
+
+const SYSTEM: Actor = { userId: null, email: null, role: 'SYSTEM', ip: null };
+
+/** The stored events a replay changed (found again with other values) or withdrew (not found again: `after` null). */
+export function fuelEventCorrections(
+  stored: readonly StoredFuelEvent[],
+  events: readonly FuelEventValues[],
+  written: readonly WrittenFuelEvent[],
+): Array<{ before: StoredFuelEvent; after: WrittenFuelEvent | null }> {
+  const key = (type: string, t: number) => `${type}|${t}`;
+  const found = new Set(events.map((e) => key(e.type, e.startedAt)));
+  const changed = new Map(written.filter((w) => !w.inserted).map((w) => [w.id, w]));
+  const out: Array<{ before: StoredFuelEvent; after: WrittenFuelEvent | null }> = [];
+  for (const s of stored) {
+    if (!found.has(key(s.type, new Date(s.started_at).getTime()))) out.push({ before: s, after: null });
+    else {
+      const after = changed.get(s.id);
+      if (after) out.push({ before: s, after });
+    }
+  }
+  return out;
 }
 
 /** How far each vehicle was worked (never back). */

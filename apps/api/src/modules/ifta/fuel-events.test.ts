@@ -483,8 +483,40 @@ describe('the list', () => {
     const after = await sql<{ id: string; updated_at: string }>(`select id, updated_at::text from fuel_events where organization_id = '${orgId}' order by id`);
     expect(after).toEqual(before);
     expect((await hooks('fuel.drop_detected')).length).toBe(1);
+    expect(await corrections()).toEqual([]);
+  });
+
+  it('a replay that finds a recorded event different, or no longer, records a correction with before and after', async () => {
+    const v = vehicles.batch.assetId;
+    const [refuel] = await sql<{ id: string; quantity_l: number }>(`select id, quantity_l from fuel_events where asset_id = '${v}' and type = 'REFUEL'`);
+    // As if recorded from other fixes: a refuel 50 l larger, and a drop the fixes do not show.
+    await sql(`update fuel_events set quantity_l = quantity_l + 50 where id = '${refuel!.id}'`);
+    const [ghost] = await sql<{ id: string }>(
+      `insert into fuel_events (organization_id, asset_id, type, started_at, ended_at, latitude, longitude, quantity_l, level_before_pct, level_after_pct,
+        level_before_l, level_after_l, tank_capacity_l, capacity_assumed, ignition_off)
+       values ('${orgId}', '${v}', 'DROP', '${iso(SECOND_STOP + 10 * MIN)}', '${iso(SECOND_STOP + 14 * MIN)}', 41.6, -88.08, 60, 81, 75, 810, 750, 1000, false, false) returning id`,
+    );
+    t.app.fuelEvents.forget();
+    await sql(`update fuel_level_marks set covered_until = covered_until - interval '2 hours' where organization_id = '${orgId}'`);
+    expect(await t.app.fuelEvents.catchUp()).toBeGreaterThan(0);
+    await t.app.fuelEvents.idle();
+    const [now] = await sql<{ quantity_l: number }>(`select quantity_l from fuel_events where id = '${refuel!.id}'`);
+    expect(now!.quantity_l).toBeCloseTo(refuel!.quantity_l, 6);
+    expect(await sql(`select 1 from fuel_events where id = '${ghost!.id}'`)).toEqual([]);
+    const log = await corrections();
+    expect(log.map((c) => c.entity_id).sort()).toEqual([refuel!.id, ghost!.id].sort());
+    const changed = log.find((c) => c.entity_id === refuel!.id)!.changes;
+    expect(changed.before.quantity_l).toBeCloseTo(refuel!.quantity_l + 50, 6);
+    expect(changed.after?.quantityL).toBeCloseTo(refuel!.quantity_l, 6);
+    expect(log.find((c) => c.entity_id === ghost!.id)!.changes.after ?? null).toBeNull();
   });
 });
+
+async function corrections() {
+  return sql<{ entity_id: string; changes: { before: { quantity_l: number }; after?: { quantityL: number } | null } }>(
+    `select entity_id, changes from activity_log where organization_id = '${orgId}' and action = 'CORRECTION' and entity_type = 'FUEL_EVENT'`,
+  );
+}
 
 describe('the API document', () => {
   it('has the fuel-events route with its filters and both fuel webhooks with examples their schemas take', async () => {

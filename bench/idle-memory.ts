@@ -20,6 +20,8 @@ const { values } = parseArgs({
     minutes: { type: 'string', default: '11' },
     every: { type: 'string', default: '5' },
     main: { type: 'string', default: process.env.BENCH_MAIN ?? 'apps/api/dist/main.js' },
+    // Seconds after ready at which the server's own split is read too (e.g. 0,30,60,120): where memory goes down.
+    splits: { type: 'string', default: '' },
   },
 });
 const minutes = Number(values.minutes);
@@ -143,6 +145,8 @@ async function memorySplit(): Promise<string> {
 
 // Idle: nothing asks the server anything but /healthz once a sample (a stall would show as its latency).
 const samples: Array<{ s: number; rss: number; healthMs: number }> = [];
+const splitsAt = values.splits ? values.splits.split(',').map(Number) : [];
+const splitLines: string[] = [];
 const end = t0 + readyMs + minutes * 60_000;
 while (Date.now() < end && !exited) {
   const sentAt = Date.now();
@@ -151,17 +155,22 @@ while (Date.now() < end && !exited) {
     () => '',
   );
   samples.push({ s: (Date.now() - t0 - readyMs) / 1000, rss: treeRss(pid), healthMs: Date.now() - sentAt });
+  const last = samples[samples.length - 1]!;
+  while (splitsAt.length && last.s >= splitsAt[0]!) {
+    splitsAt.shift();
+    splitLines.push(`${Math.round(last.s)} s: RSS ${last.rss} MB; ${await memorySplit().catch((err: Error) => `(split not read: ${err.message})`)}`);
+  }
   await sleep(Math.max(0, everyMs - (Date.now() - sentAt)));
 }
 const cpuAtEnd = treeCpu(pid);
 const loadAtEnd = load();
 const split = await memorySplit().catch((err: Error) => `(split not read: ${err.message})`);
-const trimLine = out
+const gcLines = out
   .join('')
   .split('\n')
-  .find((l) => l.includes('start-up garbage collected'));
-// pino's line carries its time: when the start-up collection ran, counted from ready.
-const trimAt = (Number(/"time":(\d+)/.exec(trimLine ?? '')?.[1] ?? NaN) - t0 - readyMs) / 1000;
+  .filter((l) => l.includes('garbage collected in'));
+// pino's line carries its time: when each collection ran, counted from ready.
+const gcAt = (line: string) => (Number(/"time":(\d+)/.exec(line)?.[1] ?? NaN) - t0 - readyMs) / 1000;
 child.kill('SIGTERM');
 await new Promise((res) => (exited ? res(null) : child.once('exit', res)));
 fs.rmSync(dataDir, { recursive: true, force: true });
@@ -170,7 +179,7 @@ const mb = (x: number) => `${x.toFixed(0)} MB`;
 console.log(
   `ready after ${(readyMs / 1000).toFixed(1)} s, CPU to ready ${cpuToReady.toFixed(1)} s, load at ready ${loadAtReady}, highest RSS before ready ${mb(peakBeforeReady)}`,
 );
-if (trimLine) console.log(`server, ${trimAt.toFixed(0)} s after ready: ${/start-up garbage collected[^"]*/.exec(trimLine)?.[0] ?? trimLine}`);
+for (const l of gcLines) console.log(`server, ${gcAt(l).toFixed(0)} s after ready: ${/garbage collected in[^"]*/.exec(l)?.[0] ?? l}`);
 console.log('\n| after ready | RSS | /healthz |');
 console.log('|---|---|---|');
 let nextMinute = 0;
@@ -190,5 +199,6 @@ console.log(
 console.log(
   `CPU: ${cpuToReady.toFixed(1)} s to ready, ${(cpuAtEnd - cpuToReady).toFixed(1)} s over ${minutes} idle minutes (${(((cpuAtEnd - cpuToReady) / (minutes * 60)) * 100).toFixed(1)} % of a core); slowest /healthz ${Math.max(...samples.map((x) => x.healthMs))} ms; load at the end ${loadAtEnd}`,
 );
+for (const line of splitLines) console.log(`split at ${line}`);
 console.log(`split at the end (MB): ${split}`);
 console.log(`target (under 256 MB from 1 min after ready): ${highest < 256 ? 'met' : 'missed'}`);

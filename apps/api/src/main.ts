@@ -126,6 +126,10 @@ async function main(): Promise<void> {
       // opened again to give back the memory the bulk load grew: a reopen is how ingest once stopped
       // for good, decision 0177.)
       await runEmbeddedMaintenance(app.database);
+      // Seeding's garbage is collected before the server says it is ready, not only after: V8 and
+      // malloc hand pages back over the minute after a collection, and a collection after ready left
+      // the first minute at 260-400 MB (issue 67: under 256 MB from a minute after ready).
+      await collectGarbageNow(app);
       app.startup.done();
       if (trucks.length) simulator = driveDemoFleet(app, config, trucks, log);
     } catch (err) {
@@ -197,29 +201,62 @@ function collectStartupGarbage(app: Awaited<ReturnType<typeof buildApp>>, startu
       await Promise.all([app.autoDuty.idle(), app.engineEvents.idle(), app.iftaMiles.idle({ dirty: true }), app.fleetStats.idle()]);
       // The dirty-day recompute and the fleet watch's first look run a few seconds after.
       await new Promise((r) => setTimeout(r, 10_000).unref());
-      const before = process.memoryUsage().heapUsed;
-      const t0 = performance.now();
-      // A plain full collection. It once set --compact-on-every-full-gc around it: V8's flags are the
-      // process's, and changing them while the database's thread runs its own isolate is undefined
-      // (the CI soak's database thread stopped answering, for good, about 10 s after a restart's
-      // catch-up, in 2 of 4 runs under load: this collection's moment).
-      gc();
-      // The database's worker thread parsed the same seeding's results: its heap too.
-      const worker = await app.database.databaseThreadHeap(true);
-      // Then what the collections and the seeding freed through malloc goes back to the system.
-      const trim = loadMallocTrim();
-      trim?.();
+      const collected = await collectGarbageNow(app);
+      if (!collected) return;
+      // V8 shrinks the young generation (up to 48 MB committed per thread with --max-semi-space-size=16)
+      // only in a collection made while allocation is slow; right after seeding it is not. Two more,
+      // 15 s apart once the server is quiet, give that back within the first minute after ready.
+      for (let i = 0; i < 2; i++) {
+        await new Promise((r) => setTimeout(r, 15_000).unref());
+        await collectGarbageNow(app);
+      }
       // From now on, the old generation's creep on a quiet server (jobs/idle-collection.ts).
       startIdleCollection({
         gc,
-        trim,
+        trim: loadMallocTrim(),
         onCollected: (freed, ms) => app.log.debug(`idle collection: ${Math.round(freed / 2 ** 20)} MB in ${Math.round(ms)} ms`),
       });
-      app.log.info(
-        `start-up garbage collected in ${Math.round(performance.now() - t0)} ms: heap ${Math.round(before / 2 ** 20)} MB -> ${Math.round(process.memoryUsage().heapUsed / 2 ** 20)} MB${worker ? `, database thread ${Math.round(worker.used / 2 ** 20)} MB` : ''}`,
-      );
     })
     .catch((err) => app.log.error(err, 'start-up garbage collection failed'));
+}
+
+/**
+ * One full collection of the API's heap and of the database thread's, then malloc_trim; null without
+ * --expose-gc. A plain full collection: it once set --compact-on-every-full-gc around it, but V8's
+ * flags are the process's, and changing them while the database's thread runs its own isolate is
+ * undefined (the CI soak's database thread stopped answering, for good, about 10 s after a restart's
+ * catch-up, in 2 of 4 runs under load: this collection's moment).
+ */
+async function collectGarbageNow(app: Awaited<ReturnType<typeof buildApp>>): Promise<{ heapMb: number } | null> {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  if (!gc) return null;
+  const before = process.memoryUsage();
+  const t0 = performance.now();
+  // A full collection moves objects off only some fragmented pages; the rest stay committed (heap
+  // total 175 MB for 66 MB used at ready) until V8's memory reducer comes back over the next two
+  // minutes. Collections one after another, while each still gives pages back, do that at once.
+  let committed = before.heapTotal;
+  for (let i = 0; i < 4; i++) {
+    gc();
+    const now = process.memoryUsage().heapTotal;
+    if (committed - now < 2 ** 21) break;
+    committed = now;
+  }
+  // The database's worker thread parsed the same seeding's results: its heap too.
+  let worker = await app.database.databaseThreadHeap(true);
+  for (let i = 0; worker && i < 3; i++) {
+    const again = await app.database.databaseThreadHeap(true);
+    if (!again || worker.committed - again.committed < 2 ** 21) break;
+    worker = again;
+  }
+  // Then what the collections and the seeding freed through malloc goes back to the system.
+  loadMallocTrim()?.();
+  const heapMb = Math.round(process.memoryUsage().heapUsed / 2 ** 20);
+  const mb = (n: number) => Math.round(n / 2 ** 20);
+  app.log.info(
+    `garbage collected in ${Math.round(performance.now() - t0)} ms: heap ${mb(before.heapUsed)}/${mb(before.heapTotal)} MB -> ${heapMb}/${mb(process.memoryUsage().heapTotal)} MB${worker ? `, database thread ${mb(worker.used)}/${mb(worker.committed)} MB` : ''}`,
+  );
+  return { heapMb };
 }
 
 main().catch((err) => {

@@ -7,14 +7,19 @@ import type Koffi from 'koffi';
 // 277 -> 226 MB). Node has no binding for it, so it is called through koffi's FFI; where that or glibc
 // is missing (macOS, musl), trimming is skipped. It frees no live allocation: nothing can be lost.
 
-/** glibc's malloc_trim(0), or null where it cannot be called. */
+let loaded: (() => void) | null | undefined;
+
+/** glibc's malloc_trim(0), or null where it cannot be called (looked up once). */
 export function loadMallocTrim(): (() => void) | null {
-  if (process.platform !== 'linux') return null;
+  if (loaded !== undefined) return loaded;
+  loaded = null;
+  if (process.platform !== 'linux') return loaded;
   try {
     const koffi = createRequire(import.meta.url)('koffi') as typeof Koffi;
     const mallocTrim = koffi.load('libc.so.6').func('int malloc_trim(size_t pad)') as (pad: number) => number;
-    return () => void mallocTrim(0);
+    loaded = () => void mallocTrim(0);
   } catch {
-    return null;
+    // no koffi or no glibc: nothing to trim with
   }
+  return loaded;
 }

@@ -63,6 +63,13 @@ describe('a token is not a person', () => {
       { method: 'GET', path: '/api/v1/users/me' },
       { method: 'POST', path: '/api/v1/auth/logout-everywhere' },
       { method: 'POST', path: '/api/v1/auth/logout', payload: {} },
+      // The account routes that need no credential refuse a token too: it signs in, refreshes or resets nobody.
+      { method: 'POST', path: '/api/v1/auth/authenticate', payload: { email: owner.user.email, password: owner.password } },
+      { method: 'POST', path: '/api/v1/auth/refresh-token' },
+      { method: 'POST', path: '/api/v1/auth/reset-password', payload: { email: owner.user.email } },
+      { method: 'POST', path: '/api/v1/auth/create-new-password', payload: { token: 'x'.repeat(43), password: 'Intruder#2026x' } },
+      { method: 'POST', path: '/api/v1/auth/undo-email-change', payload: { token: 'x'.repeat(43) } },
+      { method: 'POST', path: '/api/v1/auth/register', payload: {} },
       { method: 'GET', path: url('/notifications') },
       { method: 'GET', path: url('/notifications/preferences') },
       { method: 'PUT', path: url('/notifications/preferences'), payload: {} },

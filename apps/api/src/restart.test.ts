@@ -47,6 +47,11 @@ const TABLES = [
   'drivers',
   'assets',
   'notifications',
+  'notification_facts',
+  'hos_edit_requests',
+  'eld_transfers',
+  'load_documents',
+  'ifta_adjustments',
 ] as const;
 
 /** Derived facts that a recompute must keep, not record again beside the first (their copies are looked for). */

@@ -57,6 +57,9 @@ const TABLES = [
 /** Derived facts that a recompute must keep, not record again beside the first (their copies are looked for). */
 const FACTS = ['place_visits', 'trips', 'vehicle_stops', 'safety_events', 'fuel_events', 'hos_events', 'load_status_events', 'ifta_crossings', 'engine_faults', 'dvirs'];
 
+/** How long each restarted server runs before it is stopped: its followers' first rounds after /readyz. */
+const SETTLE_MS = 30_000;
+
 const DAY = 86_400_000;
 const dayText = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
@@ -224,11 +227,12 @@ describe.skipIf(onServer())('restarts on the demo data (PGlite pass)', () => {
       const t0 = performance.now();
       server = await startServer({ env: { ...demoEnv(port), DATA_DIR: dataDir! }, readyTimeoutMs: 600_000 });
       const readyS = (performance.now() - t0) / 1000;
+      // The followers' rounds go on after /readyz: what they recompute then must keep the record too.
+      await new Promise((r) => setTimeout(r, SETTLE_MS));
       const loads = await loadsOf(server);
       counts.push(loads.length);
       console.log(`restart ready in ${readyS.toFixed(1)} s: ${loads.length} loads; stopping with ${signal}`);
       expectLoadsKept(prev.loads, loads);
-      // Let the followers' catch-up finish what it does after /readyz (it writes before ready).
       await server.stop(signal);
       const stoppedAt = Date.now();
       const data = await snapshotData(dataDir!, TABLES);

@@ -55,7 +55,18 @@ const TABLES = [
 ] as const;
 
 /** Derived facts that a recompute must keep, not record again beside the first (their copies are looked for). */
-const FACTS = ['place_visits', 'trips', 'vehicle_stops', 'safety_events', 'fuel_events', 'hos_events', 'load_status_events', 'ifta_crossings', 'engine_faults', 'dvirs'];
+const FACTS = [
+  'place_visits',
+  'trips',
+  'vehicle_stops',
+  'safety_events',
+  'fuel_events',
+  'hos_events',
+  'load_status_events',
+  'ifta_crossings',
+  'engine_faults',
+  'dvirs',
+];
 
 /** How long each restarted server runs before it is stopped: its followers' first rounds after /readyz. */
 const SETTLE_MS = 30_000;

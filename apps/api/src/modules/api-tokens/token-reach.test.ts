@@ -8,6 +8,7 @@ import { rowsOf } from '../../db/sql/rows.ts';
 import { createApiToken } from '../../test/api-tokens.ts';
 import { bearer, createTestApp, expectErrorBody, registerOrganization, type TestContext } from '../../test/helpers.ts';
 import { memberWithRole } from '../../test/members.ts';
+import { driverBody } from '../../test/registry.ts';
 import { TOKENS_REFUSED } from './api-token-auth.ts';
 
 // Issue 66, decision 0226: an API token acts for its organization, never as the person who made it.
@@ -87,6 +88,44 @@ describe('a token is not a person', () => {
     expect(await userRows()).toBe(before);
     // What it was made for still works.
     expect((await t.app.inject({ method: 'GET', url: url('/assets'), headers: h })).statusCode).toBe(200);
+  });
+
+  it("does not decide who signs in as a driver: a token neither links nor unlinks a driver's sign-in account", async () => {
+    const member = await memberWithRole(t.app, t.dataDir, owner, ['HOS_SELF_READ']);
+    const token = await createToken(['DRIVER_LIST', 'DRIVER_CREATE', 'DRIVER_UPDATE']);
+    const h = bearer(token.token);
+    // A token making a driver signed in as the administrator, or as another person: refused.
+    for (const userId of [owner.user.id, member.session.user.id]) {
+      const made = await t.app.inject({ method: 'POST', url: url('/drivers'), headers: h, payload: driverBody({ userId }) });
+      expect(made.statusCode, made.body).toBe(403);
+      expect(expectErrorBody(made.json(), 403).message).toMatch(/API tokens cannot link or unlink a driver's sign-in account/);
+    }
+    const body = driverBody();
+    const made = await t.app.inject({ method: 'POST', url: url('/drivers'), headers: h, payload: body });
+    expect(made.statusCode, made.body).toBe(201);
+    const driverId = made.json().id as string;
+    // The office links the member's account; the token may edit the driver and keep that link...
+    const linked = await t.app.inject({
+      method: 'PUT',
+      url: url(`/drivers/${driverId}`),
+      headers: admin,
+      payload: { ...body, userId: member.session.user.id },
+    });
+    expect(linked.statusCode, linked.body).toBe(200);
+    const kept = await t.app.inject({
+      method: 'PUT',
+      url: url(`/drivers/${driverId}`),
+      headers: h,
+      payload: { ...body, phone: '+13125550166', userId: member.session.user.id },
+    });
+    expect(kept.statusCode, kept.body).toBe(200);
+    // ...but neither move it to another person nor take it away.
+    for (const userId of [owner.user.id, null]) {
+      const moved = await t.app.inject({ method: 'PUT', url: url(`/drivers/${driverId}`), headers: h, payload: { ...body, userId } });
+      expect(moved.statusCode, moved.body).toBe(403);
+    }
+    const detail = await t.app.inject({ method: 'GET', url: url(`/drivers/${driverId}`), headers: admin });
+    expect(detail.json()).toMatchObject({ user: { id: member.session.user.id }, phone: '+13125550166' });
   });
 
   it("holds at most its creator's current codes: a demotion narrows it at once, on every instance, and the list shows what it lost", async () => {

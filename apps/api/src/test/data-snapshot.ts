@@ -63,3 +63,26 @@ export function rewrites(
   }
   return out;
 }
+
+/** A row's values without its identity and bookkeeping: what makes two rows the same fact. */
+const factOf = (row: Record<string, unknown>) =>
+  JSON.stringify(Object.fromEntries(Object.entries(row).filter(([c]) => c !== 'id' && c !== 'created_at' && c !== 'updated_at')));
+
+/**
+ * The rows new in `after` that repeat a row of `before` under another id in these tables: a
+ * recompute that recorded a fact again instead of keeping it (issue 66: a restart's visits and loads
+ * seeded again beside the first ones).
+ */
+export function copies(before: DataSnapshot, after: DataSnapshot, tables: readonly string[]): RowChange[] {
+  const out: RowChange[] = [];
+  for (const table of tables) {
+    const was = before.get(table) ?? new Map<string, Record<string, unknown>>();
+    const facts = new Map([...was.values()].map((r) => [factOf(r), r]));
+    for (const [key, a] of after.get(table) ?? []) {
+      if (was.has(key)) continue;
+      const same = facts.get(factOf(a));
+      if (same) out.push({ table, key, before: same, after: a });
+    }
+  }
+  return out;
+}

@@ -8,6 +8,7 @@ import { rowsOf } from '../../db/sql/rows.ts';
 import { createApiToken } from '../../test/api-tokens.ts';
 import { bearer, createTestApp, expectErrorBody, registerOrganization, type TestContext } from '../../test/helpers.ts';
 import { memberWithRole } from '../../test/members.ts';
+import { driverBody } from '../../test/registry.ts';
 import { TOKENS_REFUSED } from './api-token-auth.ts';
 
 // Issue 66, decision 0226: an API token acts for its organization, never as the person who made it.
@@ -63,6 +64,13 @@ describe('a token is not a person', () => {
       { method: 'GET', path: '/api/v1/users/me' },
       { method: 'POST', path: '/api/v1/auth/logout-everywhere' },
       { method: 'POST', path: '/api/v1/auth/logout', payload: {} },
+      // The account routes that need no credential refuse a token too: it signs in, refreshes or resets nobody.
+      { method: 'POST', path: '/api/v1/auth/authenticate', payload: { email: owner.user.email, password: owner.password } },
+      { method: 'POST', path: '/api/v1/auth/refresh-token' },
+      { method: 'POST', path: '/api/v1/auth/reset-password', payload: { email: owner.user.email } },
+      { method: 'POST', path: '/api/v1/auth/create-new-password', payload: { token: 'x'.repeat(43), password: 'Intruder#2026x' } },
+      { method: 'POST', path: '/api/v1/auth/undo-email-change', payload: { token: 'x'.repeat(43) } },
+      { method: 'POST', path: '/api/v1/auth/register', payload: {} },
       { method: 'GET', path: url('/notifications') },
       { method: 'GET', path: url('/notifications/preferences') },
       { method: 'PUT', path: url('/notifications/preferences'), payload: {} },
@@ -80,6 +88,44 @@ describe('a token is not a person', () => {
     expect(await userRows()).toBe(before);
     // What it was made for still works.
     expect((await t.app.inject({ method: 'GET', url: url('/assets'), headers: h })).statusCode).toBe(200);
+  });
+
+  it("does not decide who signs in as a driver: a token neither links nor unlinks a driver's sign-in account", async () => {
+    const member = await memberWithRole(t.app, t.dataDir, owner, ['HOS_SELF_READ']);
+    const token = await createToken(['DRIVER_LIST', 'DRIVER_CREATE', 'DRIVER_UPDATE']);
+    const h = bearer(token.token);
+    // A token making a driver signed in as the administrator, or as another person: refused.
+    for (const userId of [owner.user.id, member.session.user.id]) {
+      const made = await t.app.inject({ method: 'POST', url: url('/drivers'), headers: h, payload: driverBody({ userId }) });
+      expect(made.statusCode, made.body).toBe(403);
+      expect(expectErrorBody(made.json(), 403).message).toMatch(/API tokens cannot link or unlink a driver's sign-in account/);
+    }
+    const body = driverBody();
+    const made = await t.app.inject({ method: 'POST', url: url('/drivers'), headers: h, payload: body });
+    expect(made.statusCode, made.body).toBe(201);
+    const driverId = made.json().id as string;
+    // The office links the member's account; the token may edit the driver and keep that link...
+    const linked = await t.app.inject({
+      method: 'PUT',
+      url: url(`/drivers/${driverId}`),
+      headers: admin,
+      payload: { ...body, userId: member.session.user.id },
+    });
+    expect(linked.statusCode, linked.body).toBe(200);
+    const kept = await t.app.inject({
+      method: 'PUT',
+      url: url(`/drivers/${driverId}`),
+      headers: h,
+      payload: { ...body, phone: '+13125550166', userId: member.session.user.id },
+    });
+    expect(kept.statusCode, kept.body).toBe(200);
+    // ...but neither move it to another person nor take it away.
+    for (const userId of [owner.user.id, null]) {
+      const moved = await t.app.inject({ method: 'PUT', url: url(`/drivers/${driverId}`), headers: h, payload: { ...body, userId } });
+      expect(moved.statusCode, moved.body).toBe(403);
+    }
+    const detail = await t.app.inject({ method: 'GET', url: url(`/drivers/${driverId}`), headers: admin });
+    expect(detail.json()).toMatchObject({ user: { id: member.session.user.id }, phone: '+13125550166' });
   });
 
   it("holds at most its creator's current codes: a demotion narrows it at once, on every instance, and the list shows what it lost", async () => {
@@ -158,6 +204,10 @@ describe('the API document and the routes agree on what a token may reach', () =
     }
     const open = ops.filter((o) => o.op.security?.some((s) => 'apiToken' in s));
     const closed = ops.filter((o) => signedIn.has(o) && !open.includes(o));
+    // The account routes are a person's: those needing no credential (sign-in, refresh, reset) refuse a
+    // token too. Asked once each: their limit per address would answer a walk with every token first.
+    const account = ops.filter((o) => !signedIn.has(o) && !open.includes(o) && o.path.startsWith('/api/v1/auth/'));
+    expect(account.length).toBeGreaterThanOrEqual(5);
     expect(
       open.filter((o) => !signedIn.has(o)).map((o) => `${o.method} ${o.path}`),
       'open to tokens, yet public',
@@ -180,13 +230,14 @@ describe('the API document and the routes agree on what a token may reach', () =
           `${o.method} ${o.path} with ${token.permissions.length > 1 ? 'every code' : token.permissions[0]}: ${res.statusCode} ${res.body.slice(0, 160)}`,
         );
     };
+    for (const o of account) await send(tokens[0]!, o, true);
     for (const token of tokens) {
       const work = [...closed.map((o) => () => send(token, o, true)), ...open.map((o) => () => send(token, o, false))];
       // A few at a time: the walk is ~13,000 requests.
       for (let i = 0; i < work.length; i += 8) await Promise.all(work.slice(i, i + 8).map((w) => w()));
     }
     expect(failures).toEqual([]);
-    expect(sent).toBe(tokens.length * (open.length + closed.length));
+    expect(sent).toBe(tokens.length * (open.length + closed.length) + account.length);
     expect(await userRows()).toBe(before);
   }, 600_000);
 });

@@ -67,6 +67,9 @@ export interface Credential {
   seenChanges: number;
 }
 
+/** The `/auth/*` routes (issue 66): closed to API tokens, the public ones too. */
+const ACCOUNT_ROUTES = /^\/api\/v\d+\/auth\//;
+
 function bearer(request: FastifyRequest): string | null {
   const header = request.headers.authorization;
   return header?.startsWith('Bearer ') ? header.slice(7).trim() || null : null;
@@ -106,9 +109,13 @@ export const authPlugin = fp(async (app) => {
 
   app.addHook('preValidation', async (request: FastifyRequest, reply: FastifyReply) => {
     const config = request.routeOptions.config;
-    if (!request.routeOptions.url || config.public) return;
+    if (!request.routeOptions.url) return;
     const token = bearer(request);
-    if (token && app.apiTokenAuth.recognises(token)) {
+    const apiToken = token !== null && app.apiTokenAuth.recognises(token);
+    // The account routes are a person's even where they need no credential (sign-in, refresh, reset,
+    // undo): a request presenting an API token there is refused as on any route closed to tokens.
+    if (config.public && !(apiToken && ACCOUNT_ROUTES.test(request.routeOptions.url))) return;
+    if (token && apiToken) {
       const seen = app.authCache.changes;
       const ctx = await app.apiTokenAuth.authenticate(token, request, reply);
       request.auth = ctx;

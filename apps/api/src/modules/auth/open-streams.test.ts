@@ -346,6 +346,26 @@ describe('a stream lives no longer than its credential (issue 66)', () => {
     expect((await openLiveStream(liveUrl(bUrl), token.token)).status).toBe(401);
   });
 
+  it("an API token's live map stream ends with `revoked` when the token expires, with nothing else changing", async () => {
+    const expiresAt = Date.now() + 3000;
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `/api/v1/organizations/${orgId}/api-tokens`,
+      headers: bearer(admin.accessToken),
+      payload: { name: `Stream token ${++serial} expiring`, permissions: ['ASSET_LIST'], expiresAt: new Date(expiresAt).toISOString() },
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    const live = await openLiveStream(liveUrl(bUrl), (res.json() as { token: string }).token);
+    expect(live.status).toBe(200);
+    await live.next((e) => e.event === 'snapshot');
+    // Expiry is the subject: the stream's end is timed from it.
+    const last = await live.next((e) => e.event === 'revoked', 10_000);
+    expect(revokedOf(last).reason).toBe('token');
+    expect(last.at - expiresAt).toBeGreaterThanOrEqual(-50);
+    expect(last.at - expiresAt).toBeLessThan(1000);
+    expect((await live.ended).how).toBe('end');
+  });
+
   it("an API token's stream ends when its creator loses the stream's code", async () => {
     const creator = await member(['API_TOKEN_MANAGE', 'ASSET_LIST']);
     const token = await createToken(['ASSET_LIST'], creator.session.accessToken);

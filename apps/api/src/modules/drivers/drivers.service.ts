@@ -161,7 +161,21 @@ async function sendDriverInvitation(db: Db, orgId: string, deps: InviteDeps, use
   await sendInvitationEmail({ ...deps.mail, db }, user, org?.name ?? 'your carrier');
 }
 
+/**
+ * A token acts for the organization, never for a person (issue 66, decision 0226): as it invites no
+ * one, it does not decide who signs in as a driver (whose logs that person then certifies).
+ */
+function assertTokenKeepsSignIn(actor: Actor, was: string | null, now: string | null): void {
+  if (actor.token && was !== now)
+    throw forbidden(
+      "API tokens cannot link or unlink a driver's sign-in account: send the driver's userId as it is",
+      `API token ${actor.token.name} asked to change the driver's userId`,
+      'tokens.endpoint_refused',
+    );
+}
+
 export async function createDriver({ db, orgId, actor }: Scope, input: ParsedDriverInput, invite?: InviteDeps): Promise<DriverDetail> {
+  assertTokenKeepsSignIn(actor, null, input.userId);
   await assertUserInOrg(db, orgId, input.userId);
   try {
     const { id, invited } = await db.transaction(async (tx) => {
@@ -206,6 +220,7 @@ export async function updateDriver({ db, orgId, actor }: Scope, id: string, inpu
   try {
     const invited = await db.transaction(async (tx) => {
       const before = await lockDriverRow(tx, orgId, id);
+      assertTokenKeepsSignIn(actor, before.userId, input.userId);
       const now = new Date();
       if (before.status === 'ACTIVE' && input.status === 'INACTIVE') await releaseVehicle(tx, orgId, actor, id, now);
       // Every statement names the organization: on Citus it routes the statement to one shard.

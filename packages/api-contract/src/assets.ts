@@ -182,14 +182,15 @@ export const activityEntrySchema = z.object({
 /** Vehicle or trailer detail view: the record, its history and recent activity. */
 /** Where a vehicle's odometer comes from: its engine (ECM), its device's GPS odometer, or the one entered on it. */
 export const ODOMETER_SOURCES = ['ENGINE', 'GPS', 'ENTERED'] as const;
+/**
+ * The vehicle's odometer now (issue 66), the one its log, ELD file, inspections and maintenance
+ * schedules read: the newest fix's (the engine's where it reports one), else `odometerKm`, the one
+ * entered. Null for a trailer and for a vehicle with neither.
+ */
+const currentOdometerSchema = z.object({ km: z.number(), source: z.enum(ODOMETER_SOURCES), at: z.string().nullable() }).nullable();
 
 export const assetDetailSchema = assetSchema.extend({
-  /**
-   * The vehicle's odometer now (issue 66), the one its log, ELD file, inspections and maintenance
-   * schedules read: the newest fix's (the engine's where it reports one), else `odometerKm`, the one
-   * entered. Null for a trailer and for a vehicle with neither.
-   */
-  currentOdometer: z.object({ km: z.number(), source: z.enum(ODOMETER_SOURCES), at: z.string().nullable() }).nullable(),
+  currentOdometer: currentOdometerSchema,
   driverHistory: z.array(historyEntry.extend({ driver: driverRef })),
   trailerHistory: z.array(historyEntry.extend({ asset: assetRef })),
   deviceHistory: z.array(historyEntry.extend({ device: gatewayRef })),
@@ -197,7 +198,10 @@ export const assetDetailSchema = assetSchema.extend({
 });
 export type AssetDetail = z.infer<typeof assetDetailSchema>;
 
-export const assetPageSchema = pageSchema(assetSchema);
+/** A list row: the record and the vehicle's odometer now, the same figure its page shows. */
+export const assetListItemSchema = assetSchema.extend({ currentOdometer: currentOdometerSchema });
+export type AssetListItem = z.infer<typeof assetListItemSchema>;
+export const assetPageSchema = pageSchema(assetListItemSchema);
 
 export const ASSET_SORT_FIELDS = ['unitNumber', 'vin', 'make', 'model', 'year', 'plate', 'status', 'type', 'createdAt', 'updatedAt'] as const;
 

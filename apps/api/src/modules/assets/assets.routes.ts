@@ -30,7 +30,7 @@ const assetsRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     // A page of 15 records with links: the compiled serializer (decision 0044) instead of zod at run time.
     serializerCompiler: compiledSerializer,
-    handler: (req) => svc.listAssets(scopeOf(req, req.params.orgId), req.query),
+    handler: (req) => svc.listAssetRows(scopeOf(req, req.params.orgId), req.query),
   });
 
   app.post('/organizations/:orgId/assets', {

@@ -1,5 +1,5 @@
 import { asc, and, eq, or, sql, type SQL } from 'drizzle-orm';
-import type { Asset, AssetDetail, AssetInput, Page, RemovalResult } from '@fleet/api-contract';
+import type { Asset, AssetDetail, AssetInput, AssetListItem, Page, RemovalResult } from '@fleet/api-contract';
 import type { DbOrTx } from '../../db/client.ts';
 import { assetDriverAssignments, assets, assetSearchDoc, gatewayPairings, trailerAttachments } from '../../db/schema/index.ts';
 import { invalidField } from '../../http/errors.ts';
@@ -13,6 +13,7 @@ import { getAssetDetail } from './asset-detail.ts';
 import { duplicateError } from '../../db/sql/constraint-words.ts';
 import { selectAssetPage } from './assets.list-query.ts';
 import { assetLabel, lockAsset } from './assets.repository.ts';
+import { vehicleOdometers } from './vehicle-odometer.ts';
 
 export interface AssetFilter {
   type?: 'VEHICLE' | 'TRAILER';
@@ -48,6 +49,20 @@ export function assetConditions(orgId: string, f: AssetFilter): SQL | undefined 
 export async function listAssets({ db, orgId }: ReadScope, q: AssetFilter & { page: number; size: number; sort?: string }): Promise<Page<Asset>> {
   const order = orderBy(q.sort, SORTS, 'unitNumber', asc(assets.id));
   return selectAssetPage(db, orgId, q, { page: q.page, size: q.size, sortKey: sortKey(q.sort, 'unitNumber'), order });
+}
+
+/** The list's page with each vehicle's odometer now, as its page shows it (issue 66: one odometer on every screen). */
+export async function listAssetRows(scope: ReadScope, q: AssetFilter & { page: number; size: number; sort?: string }): Promise<Page<AssetListItem>> {
+  const page = await listAssets(scope, q);
+  const vehicles = page.content.filter((a) => a.type === 'VEHICLE').map((a) => a.id);
+  const odometers = await vehicleOdometers(scope.db, scope.orgId, vehicles);
+  return {
+    ...page,
+    content: page.content.map((a) => {
+      const o = odometers.get(a.id);
+      return { ...a, currentOdometer: o ? { km: Math.round(o.metres / 100) / 10, source: o.source, at: o.at?.toISOString() ?? null } : null };
+    }),
+  };
 }
 
 /** Column values of an asset row from the form input (metric storage). */

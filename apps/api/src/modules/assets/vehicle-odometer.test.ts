@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseEldFile } from '@fleet/eld';
-import { assetDetailSchema, hosEventDetailSchema, hosLogDaySchema, maintenanceNextSchema } from '@fleet/api-contract';
+import { assetDetailSchema, assetPageSchema, hosEventDetailSchema, hosLogDaySchema, maintenanceNextSchema } from '@fleet/api-contract';
 import { rowsOf } from '../../db/sql/rows.ts';
 import { bearer, createTestApp, login, type TestContext } from '../../test/helpers.ts';
 import { registryActors, vehicleBody } from '../../test/registry.ts';
@@ -51,6 +51,11 @@ describe("a vehicle's odometer", () => {
     const km = page.currentOdometer!.km;
     expect(km / 1.609344).toBeCloseTo(ENGINE_MI, 0);
     expect(page.odometerKm! / 1.609344).toBeCloseTo(ENTERED_MI, 0);
+
+    // The vehicles list: the same figure as the page, not the one entered.
+    const list = assetPageSchema.parse((await t.app.inject({ method: 'GET', url: org('/assets?type=VEHICLE&size=100'), headers: a.admin })).json());
+    const row = list.content.find((r) => r.id === truckId)!;
+    expect(row.currentOdometer).toEqual(page.currentOdometer);
 
     // The log: the driver goes on duty; the event carries the vehicle's odometer.
     const day = hosLogDaySchema.parse(

@@ -17,9 +17,9 @@ import { AssetEngineFaults } from './asset-engine-faults.tsx';
 import { AssetFuelEconomy } from './asset-fuel-economy.tsx';
 import { runAndNotify, UnlinkButton } from '../../components/unlink-button.tsx';
 import { assignDriver, attachTrailer, deleteAsset, detachTrailer, pairDevice, unassignDriver, unpairDevice, useAsset, useAssetMutation } from './assets-api.ts';
+import { ODOMETER_SOURCE_WORDS } from './odometer-words.ts';
 
 /** Where the odometer shown comes from. */
-const ODOMETER_SOURCE_WORDS = { ENGINE: 'engine', GPS: 'GPS', ENTERED: 'entered' } as const;
 
 const fuelLabel = new Map<string, string>(FUEL_TYPES);
 const trailerLabel = new Map<string, string>(TRAILER_TYPES);

@@ -1,4 +1,4 @@
-import type { Asset, AssetDetail, PositionImportBody, PositionImportResult, RemovalResult } from '@fleet/api-contract';
+import type { AssetDetail, AssetListItem, PositionImportBody, PositionImportResult, RemovalResult } from '@fleet/api-contract';
 import { api } from '../../lib/api-client.ts';
 import { orgPath } from '../../lib/org-path.ts';
 import type { QueryValue } from '../../lib/query-string.ts';
@@ -10,7 +10,7 @@ import { resourceKeys, usePagedList, useRecord, useRegistryMutation } from '../.
 export const assetKeys = resourceKeys('assets');
 
 /** A page of vehicles or trailers (the query names the type, status, group, search and page). */
-export const useAssets = (query: Record<string, QueryValue>) => usePagedList<Asset>('assets', query);
+export const useAssets = (query: Record<string, QueryValue>) => usePagedList<AssetListItem>('assets', query);
 
 export const useAsset = (id: string | null | undefined) => useRecord<AssetDetail>('assets', id);
 

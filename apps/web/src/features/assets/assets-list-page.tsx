@@ -1,7 +1,7 @@
 import { useMemo, useState } from 'react';
 import { Button, Text } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
-import { FUEL_TYPES, TRAILER_TYPES, type Asset, type AssetType } from '@fleet/api-contract';
+import { FUEL_TYPES, TRAILER_TYPES, type Asset, type AssetListItem, type AssetType } from '@fleet/api-contract';
 import { PageHeader } from '../../components/page-header.tsx';
 import { ServerTable, type TableColumn } from '../../components/server-table.tsx';
 import { useTableState } from '../../lib/table-state.ts';
@@ -13,13 +13,14 @@ import { ImportDrawer } from '../../components/import-drawer.tsx';
 import { AssetFormDrawer } from './asset-form.tsx';
 import { AssetDetailDrawer } from './asset-detail.tsx';
 import { formatLength, formatOdometer, useUnits, type UnitSystem } from '../../lib/units.ts';
+import { ODOMETER_SOURCE_WORDS } from './odometer-words.ts';
 
 const fuelLabel = new Map<string, string>(FUEL_TYPES);
 const trailerLabel = new Map<string, string>(TRAILER_TYPES);
 const dash = (v: string | number | null | undefined) => (v === null || v === undefined || v === '' ? '—' : String(v));
 
-function columnsFor(type: AssetType, units: UnitSystem): TableColumn<Asset>[] {
-  const common: TableColumn<Asset>[] = [
+function columnsFor(type: AssetType, units: UnitSystem): TableColumn<AssetListItem>[] {
+  const common: TableColumn<AssetListItem>[] = [
     {
       key: 'unitNumber',
       header: 'Unit',
@@ -42,7 +43,7 @@ function columnsFor(type: AssetType, units: UnitSystem): TableColumn<Asset>[] {
       ),
     },
   ];
-  const tail: TableColumn<Asset>[] = [
+  const tail: TableColumn<AssetListItem>[] = [
     { key: 'plate', header: 'Plate', sortable: true, render: (a) => (a.plate ? `${a.plate}${a.plateState ? ` (${a.plateState})` : ''}` : '—') },
     { key: 'status', header: 'Status', sortable: true, render: (a) => <StatusBadge status={a.status} /> },
     { key: 'groups', header: 'Groups', hiddenByDefault: true, render: (a) => dash(a.groups.map((g) => g.name).join(', ')) },
@@ -56,8 +57,24 @@ function columnsFor(type: AssetType, units: UnitSystem): TableColumn<Asset>[] {
       { key: 'device', header: 'Device', render: (a) => dash(a.device?.name) },
       { key: 'trailers', header: 'Trailers', hiddenByDefault: true, render: (a) => dash(a.trailers.map((t) => t.unitNumber).join(', ')) },
       { key: 'fuelType', header: 'Fuel', hiddenByDefault: true, render: (a) => dash(a.fuelType ? fuelLabel.get(a.fuelType) : null) },
-      // The odometer entered on the vehicle; its page shows the one its engine or device reports (issue 66).
-      { key: 'odometerKm', header: 'Odometer (entered)', hiddenByDefault: true, render: (a) => formatOdometer(a.odometerKm, units) },
+      // The vehicle's odometer now, as its page, log and schedules read it (issue 66): the engine's or the device's, else the one entered.
+      {
+        key: 'odometer',
+        header: 'Odometer',
+        hiddenByDefault: true,
+        render: (a) =>
+          a.currentOdometer ? (
+            <span data-testid="list-odometer" data-source={a.currentOdometer.source}>
+              {formatOdometer(a.currentOdometer.km, units)}
+              <Text span size="xs" c="dimmed">
+                {' '}
+                · {ODOMETER_SOURCE_WORDS[a.currentOdometer.source]}
+              </Text>
+            </span>
+          ) : (
+            '—'
+          ),
+      },
       ...tail,
     ];
   }

@@ -118,7 +118,10 @@ export async function movedEtas(db: DbOrTx, minutes: number): Promise<MovedEta[]
 
 /** The first ETA of a stop, its baseline (not announced as a change). */
 export async function markFirstEta(db: DbOrTx, m: { orgId: string; stopId: string; loadId: string; eta: number }): Promise<void> {
-  await db.insert(loadStopEtaMarks).values({ organizationId: m.orgId, stopId: m.stopId, loadId: m.loadId, eta: new Date(m.eta) }).onConflictDoNothing();
+  await db
+    .insert(loadStopEtaMarks)
+    .values({ organizationId: m.orgId, stopId: m.stopId, loadId: m.loadId, eta: new Date(m.eta) })
+    .onConflictDoNothing();
 }
 
 /** Moves the mark from `from` to `to`: true for the one caller that did (it announces the change). */

@@ -115,7 +115,16 @@ async function tellLoad(deps: NoticeDeps, orgId: string, loadId: string, now: nu
       try {
         link ??= await noticeLink(deps, orgId, load, stops, now);
         org ??= (await notices.organizationZone(deps.db, orgId)) ?? { name: 'Your carrier', timeZone: 'UTC' };
-        await deps.mailer.send(noticeMail(d, { load, org, link, to: c.email, name: c.name, unsubscribe: unsubscribeUrl(deps.publicUrl, derivedToken(deps.key, 'unsubscribe', c.id)) }));
+        await deps.mailer.send(
+          noticeMail(d, {
+            load,
+            org,
+            link,
+            to: c.email,
+            name: c.name,
+            unsubscribe: unsubscribeUrl(deps.publicUrl, derivedToken(deps.key, 'unsubscribe', c.id)),
+          }),
+        );
         await notices.finishNotice(deps.db, orgId, id, { sentAt: Date.now() });
         result.sent++;
       } catch (err) {

@@ -36,10 +36,19 @@ const etaHooks = async () =>
   );
 
 async function stopEvent(i: number, event: 'ARRIVE' | 'DEPART', when: number) {
-  const res = await app.inject({ method: 'POST', url: api(`/loads/${load.id}/stops/${load.stops[i]!.id}/status`), headers: admin, payload: { event, at: at(when) } });
+  const res = await app.inject({
+    method: 'POST',
+    url: api(`/loads/${load.id}/stops/${load.stops[i]!.id}/status`),
+    headers: admin,
+    payload: { event, at: at(when) },
+  });
   expect(res.statusCode, res.body).toBe(200);
 }
-const setEta = (ms: number) => app.db.update(loadStops).set({ eta: new Date(ms) }).where(eq(loadStops.id, load.stops[1]!.id));
+const setEta = (ms: number) =>
+  app.db
+    .update(loadStops)
+    .set({ eta: new Date(ms) })
+    .where(eq(loadStops.id, load.stops[1]!.id));
 
 beforeAll(async () => {
   t = await createTestApp();

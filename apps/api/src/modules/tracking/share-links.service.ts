@@ -53,7 +53,11 @@ export function defaultLoadExpiry(lastWindowEnd: number | null, at: number): num
   return Math.max(after, at + SHARE_LINK_DEFAULT_HOURS_AFTER_LAST_STOP * HOUR);
 }
 
-async function created(s: Scope, publicUrl: string, values: Omit<Parameters<typeof repo.insertShareLink>[1], 'tokenHash' | 'createdAt' | 'createdBy' | 'createdByToken' | 'orgId'>): Promise<ShareLinkCreated> {
+async function created(
+  s: Scope,
+  publicUrl: string,
+  values: Omit<Parameters<typeof repo.insertShareLink>[1], 'tokenHash' | 'createdAt' | 'createdBy' | 'createdByToken' | 'orgId'>,
+): Promise<ShareLinkCreated> {
   const token = newToken();
   const row = await repo.insertShareLink(s.db, { ...values, orgId: s.orgId, tokenHash: tokenHash(token), createdAt: new Date(now(s)), ...creator(s) });
   return { id: row.id, url: trackingUrl(publicUrl, token), expiresAt: row.expiresAt.toISOString(), createdAt: row.createdAt.toISOString() };

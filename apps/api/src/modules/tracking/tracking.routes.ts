@@ -37,8 +37,7 @@ const trackingRoutes: FastifyPluginAsyncZod = async (app) => {
       body: loadShareLinkCreateSchema,
       response: { 201: shareLinkCreatedSchema, ...orgErrors() },
     },
-    handler: async (req, reply) =>
-      reply.code(201).send(await links.createLoadLink(scopeOf(req, req.params.orgId), publicUrl, req.params.loadId, req.body)),
+    handler: async (req, reply) => reply.code(201).send(await links.createLoadLink(scopeOf(req, req.params.orgId), publicUrl, req.params.loadId, req.body)),
   });
 
   app.get('/organizations/:orgId/loads/:loadId/share-links', {
@@ -75,8 +74,7 @@ const trackingRoutes: FastifyPluginAsyncZod = async (app) => {
       body: vehicleShareLinkCreateSchema,
       response: { 201: shareLinkCreatedSchema, ...orgErrors() },
     },
-    handler: async (req, reply) =>
-      reply.code(201).send(await links.createVehicleLink(scopeOf(req, req.params.orgId), publicUrl, req.params.assetId, req.body)),
+    handler: async (req, reply) => reply.code(201).send(await links.createVehicleLink(scopeOf(req, req.params.orgId), publicUrl, req.params.assetId, req.body)),
   });
 
   app.get('/organizations/:orgId/assets/:assetId/share-links', {

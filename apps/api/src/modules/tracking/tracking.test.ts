@@ -94,8 +94,21 @@ const tokenOf = (url: string) => url.slice(url.lastIndexOf('/') + 1);
 const track = (token: string, ip = nextIp()) => t.app.inject({ method: 'GET', url: `/api/v1/public/tracking/${token}`, remoteAddress: ip });
 
 async function putFix(v: TestVehicle, fixTime: number, lat = 38.9, lon = -92.3) {
-  const row = { organizationId: orgId, gatewayId: v.gatewayId, driverId: v.driverId, fixTime: new Date(fixTime), serverTime: new Date(fixTime), latitude: lat, longitude: lon, speed: 88, course: 95 };
-  await t.app.db.insert(latestPositions).values({ assetId: v.assetId, ...row }).onConflictDoUpdate({ target: [latestPositions.organizationId, latestPositions.assetId], set: row });
+  const row = {
+    organizationId: orgId,
+    gatewayId: v.gatewayId,
+    driverId: v.driverId,
+    fixTime: new Date(fixTime),
+    serverTime: new Date(fixTime),
+    latitude: lat,
+    longitude: lon,
+    speed: 88,
+    course: 95,
+  };
+  await t.app.db
+    .insert(latestPositions)
+    .values({ assetId: v.assetId, ...row })
+    .onConflictDoUpdate({ target: [latestPositions.organizationId, latestPositions.assetId], set: row });
 }
 
 describe('tracking links', () => {
@@ -140,8 +153,14 @@ describe('tracking links', () => {
     await stopEvent(load, 0, 'DEPART', now - 4 * H);
     // The live ETA the follower wrote, a minute ago, after the fix: HIGH; after the window: late.
     const eta = now + 2 * H + 30 * MIN;
-    await t.app.db.update(loadStops).set({ eta: new Date(eta) }).where(eq(loadStops.id, load.stops[1]!.id));
-    await t.app.db.update(loads).set({ etaUpdatedAt: new Date(now - MIN) }).where(eq(loads.id, load.id));
+    await t.app.db
+      .update(loadStops)
+      .set({ eta: new Date(eta) })
+      .where(eq(loadStops.id, load.stops[1]!.id));
+    await t.app.db
+      .update(loads)
+      .set({ etaUpdatedAt: new Date(now - MIN) })
+      .where(eq(loads.id, load.id));
 
     const res = await track(token);
     expect(res.statusCode, res.body).toBe(200);
@@ -164,7 +183,10 @@ describe('tracking links', () => {
     expect(body.load!.status).toBe('DELIVERED');
     expect(body.position).not.toBeNull();
     expect(body.stops[1]!.eta).toBeNull();
-    await t.app.db.update(loadStops).set({ departedAt: new Date(now - 70 * MIN) }).where(eq(loadStops.id, load.stops[1]!.id));
+    await t.app.db
+      .update(loadStops)
+      .set({ departedAt: new Date(now - 70 * MIN) })
+      .where(eq(loadStops.id, load.stops[1]!.id));
     body = publicTrackingSchema.parse((await track(token)).json());
     expect(body.position).toBeNull();
     expect(body.stops[1]!.status).toBe('DEPARTED');
@@ -178,11 +200,29 @@ describe('tracking links', () => {
     await stopEvent(load, 0, 'DEPART', now - 4 * H);
     await putFix(truck, now - MIN);
     await putFix(otherTruck, now - MIN, 40.1, -88.2);
-    await t.app.db.update(loadStops).set({ eta: new Date(now + 90 * MIN) }).where(eq(loadStops.id, load.stops[1]!.id));
+    await t.app.db
+      .update(loadStops)
+      .set({ eta: new Date(now + 90 * MIN) })
+      .where(eq(loadStops.id, load.stops[1]!.id));
     const res = await track(tokenOf((await share(load.id)).url));
     expect(res.statusCode, res.body).toBe(200);
-    const forbiddenKey = /driver|phone|hos|hours|duty|cycle|rate|revenue|cents|haul|surcharge|accessorial|currency|money|amount|customer$|weight|commodity|notes|email/i;
-    const forbiddenValue = [DRIVER.firstName, DRIVER.lastName, DRIVER.phone, '1250.5', '125050', '180.25', '75.1', 'Acme Foods', secret.number, 'PO-SECRET-9', 'T-SECRET-202', 'Hidden Co', '40.1'];
+    const forbiddenKey =
+      /driver|phone|hos|hours|duty|cycle|rate|revenue|cents|haul|surcharge|accessorial|currency|money|amount|customer$|weight|commodity|notes|email/i;
+    const forbiddenValue = [
+      DRIVER.firstName,
+      DRIVER.lastName,
+      DRIVER.phone,
+      '1250.5',
+      '125050',
+      '180.25',
+      '75.1',
+      'Acme Foods',
+      secret.number,
+      'PO-SECRET-9',
+      'T-SECRET-202',
+      'Hidden Co',
+      '40.1',
+    ];
     const found: string[] = [];
     const walk = (v: unknown, path: string) => {
       if (Array.isArray(v)) v.forEach((x, i) => walk(x, `${path}[${i}]`));
@@ -267,9 +307,19 @@ describe('tracking links', () => {
 
   it('refuses bad input with the spec’s 400 and changes nothing', async () => {
     const load = await createLoad();
-    const past = await t.app.inject({ method: 'POST', url: api(`/loads/${load.id}/share-links`), headers: admin, payload: { expiresAt: at(Date.now() - MIN) } });
+    const past = await t.app.inject({
+      method: 'POST',
+      url: api(`/loads/${load.id}/share-links`),
+      headers: admin,
+      payload: { expiresAt: at(Date.now() - MIN) },
+    });
     expectFieldErrors(past.json(), 400, { expiresAt: 'Expires at must be in the future' });
-    const far = await t.app.inject({ method: 'POST', url: api(`/assets/${truck.assetId}/share-links`), headers: admin, payload: { expiresAt: at(Date.now() + 8 * 24 * H) } });
+    const far = await t.app.inject({
+      method: 'POST',
+      url: api(`/assets/${truck.assetId}/share-links`),
+      headers: admin,
+      payload: { expiresAt: at(Date.now() + 8 * 24 * H) },
+    });
     expectFieldErrors(far.json(), 400, { expiresAt: 'Expires at must be at most 7 days ahead' });
     const missing = await t.app.inject({ method: 'POST', url: api(`/assets/${truck.assetId}/share-links`), headers: admin, payload: {} });
     expectErrorBody(missing.json(), 400);
@@ -289,11 +339,23 @@ describe('tracking links', () => {
   it('shares a vehicle for a time box, with its position until the link ends', async () => {
     const now = Date.now();
     await putFix(truck, now - MIN, 41.5, -87.6);
-    const res = await t.app.inject({ method: 'POST', url: api(`/assets/${truck.assetId}/share-links`), headers: admin, payload: { expiresAt: at(now + 6 * 24 * H), label: 'Dock meeting' } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: api(`/assets/${truck.assetId}/share-links`),
+      headers: admin,
+      payload: { expiresAt: at(now + 6 * 24 * H), label: 'Dock meeting' },
+    });
     expect(res.statusCode, res.body).toBe(201);
     const link = shareLinkCreatedSchema.parse(res.json());
     const body = publicTrackingSchema.parse((await track(tokenOf(link.url))).json());
-    expect(body).toMatchObject({ kind: 'VEHICLE', load: null, vehicle: { unitNumber: 'T-101' }, stops: [], statusHistory: [], position: { latitude: 41.5, longitude: -87.6 } });
+    expect(body).toMatchObject({
+      kind: 'VEHICLE',
+      load: null,
+      vehicle: { unitNumber: 'T-101' },
+      stops: [],
+      statusHistory: [],
+      position: { latitude: 41.5, longitude: -87.6 },
+    });
     const list = shareLinkListSchema.parse((await t.app.inject({ method: 'GET', url: api(`/assets/${truck.assetId}/share-links`), headers: admin })).json());
     expect(list.items.map((l) => l.label)).toEqual(['Dock meeting']);
     // The organization-wide revoke serves a vehicle's link.

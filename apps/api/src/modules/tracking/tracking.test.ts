@@ -10,6 +10,7 @@ import {
   type Load,
 } from '@fleet/api-contract';
 import { drivers, latestPositions, loads, loadStops } from '../../db/schema/index.ts';
+import { ensureDemoTracking } from '../../seed/demo-tracking.ts';
 import { createApiToken } from '../../test/api-tokens.ts';
 import { bearer, createTestApp, expectErrorBody, expectFieldErrors, registerOrganization, type TestContext } from '../../test/helpers.ts';
 import { createTestVehicle, type TestVehicle } from '../../test/vehicles.ts';
@@ -389,5 +390,42 @@ describe('contacts', () => {
       { role: 'BROKER', name: 'B', email: 'A@x.test', notices: [] },
     ]);
     expectErrorBody(dup.json(), 400);
+  });
+});
+
+describe('the demo', () => {
+  it('gives a running load two contacts and a link that opens, once whatever the restarts', async () => {
+    const org = await registerOrganization(t.app, 'Demo-like Carrier');
+    const id = org.user.organization!.id;
+    const headers = bearer(org.accessToken);
+    const v = await createTestVehicle(t.app.db, id, { uniqueId: 'trk-demo', unitNumber: 'D-1' });
+    const now = Date.now();
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `/api/v1/organizations/${id}/loads`,
+      headers,
+      payload: {
+        customer: 'Acme Foods',
+        driverIds: [v.driverId],
+        rate: { lineHaul: 900 },
+        stops: [
+          { kind: 'PICKUP', latitude: 39.1, longitude: -94.58, windowStart: at(now - 3 * H), windowEnd: at(now - 2 * H), serviceMinutes: 30 },
+          { kind: 'DELIVERY', latitude: 38.63, longitude: -90.2, windowStart: at(now + H), windowEnd: at(now + 2 * H), serviceMinutes: 30 },
+        ],
+      },
+    });
+    const load = loadSchema.parse(res.json());
+    for (const [event, when] of [['ARRIVE', now - 2 * H], ['DEPART', now - H]] as const) {
+      const r = await t.app.inject({ method: 'POST', url: `/api/v1/organizations/${id}/loads/${load.id}/stops/${load.stops[0]!.id}/status`, headers, payload: { event, at: at(when) } });
+      expect(r.statusCode, r.body).toBe(200);
+    }
+    const made = await ensureDemoTracking(t.app.db, id, t.app.apiTokenKey, 'http://fleet.test');
+    expect(made?.loadNumber).toBe(load.number);
+    expect((await track(tokenOf(made!.url))).statusCode).toBe(200);
+    expect(await ensureDemoTracking(t.app.db, id, t.app.apiTokenKey, 'http://fleet.test')).toBeNull();
+    const contacts = loadContactListSchema.parse((await t.app.inject({ method: 'GET', url: `/api/v1/organizations/${id}/loads/${load.id}/contacts`, headers })).json());
+    expect(contacts.items.map((c) => c.role)).toEqual(['CONSIGNEE', 'BROKER']);
+    const links = shareLinkListSchema.parse((await t.app.inject({ method: 'GET', url: `/api/v1/organizations/${id}/loads/${load.id}/share-links`, headers })).json());
+    expect(links.items).toHaveLength(1);
   });
 });

@@ -81,6 +81,14 @@ export async function shareLinksOf(db: DbOrTx, orgId: string, target: { loadId: 
     .orderBy(desc(shareLinks.createdAt), desc(shareLinks.id));
 }
 
+export async function linkOf(db: DbOrTx, orgId: string, linkId: string): Promise<ShareLinkRow | null> {
+  const [row] = await db
+    .select()
+    .from(shareLinks)
+    .where(and(eq(shareLinks.organizationId, orgId), eq(shareLinks.id, linkId)));
+  return row ?? null;
+}
+
 /** Revokes a link (kept, listed as revoked); false when the organization has no such link (of that load, when named). */
 export async function revokeShareLink(db: DbOrTx, orgId: string, linkId: string, now: number, loadId?: string): Promise<boolean> {
   const [found] = await db

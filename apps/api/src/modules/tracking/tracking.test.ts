@@ -12,6 +12,7 @@ import {
 import { drivers, latestPositions, loads, loadStops } from '../../db/schema/index.ts';
 import { ensureDemoTracking } from '../../seed/demo-tracking.ts';
 import { createApiToken } from '../../test/api-tokens.ts';
+import { memberWithRole } from '../../test/members.ts';
 import { bearer, createTestApp, expectErrorBody, expectFieldErrors, registerOrganization, type TestContext } from '../../test/helpers.ts';
 import { createTestVehicle, type TestVehicle } from '../../test/vehicles.ts';
 
@@ -23,6 +24,7 @@ import { createTestVehicle, type TestVehicle } from '../../test/vehicles.ts';
 let t: TestContext;
 let orgId: string;
 let admin: Record<string, string>;
+let owner: Awaited<ReturnType<typeof registerOrganization>>;
 let other: { orgId: string; headers: Record<string, string> };
 let truck: TestVehicle;
 let otherTruck: TestVehicle;
@@ -38,7 +40,7 @@ const DRIVER = { firstName: 'Zebulon', lastName: 'Quixote', phone: '+1 555 013 4
 
 beforeAll(async () => {
   t = await createTestApp();
-  const owner = await registerOrganization(t.app, 'Tracking Carrier');
+  owner = await registerOrganization(t.app, 'Tracking Carrier');
   orgId = owner.user.organization!.id;
   admin = bearer(owner.accessToken);
   truck = await createTestVehicle(t.app.db, orgId, { uniqueId: 'trk-1', unitNumber: 'T-101' });
@@ -306,6 +308,18 @@ describe('tracking links', () => {
     expect((await track(tokenOf(link.url))).statusCode).toBe(200);
   });
 
+  it('takes the load’s codes for a load’s links and the vehicle’s for a vehicle’s', async () => {
+    const load = await createLoad();
+    const link = await share(load.id);
+    const fleet = bearer((await memberWithRole(t.app, t.dataDir, owner, ['ASSET_LIST', 'ASSET_UPDATE'])).session.accessToken);
+    const reader = bearer((await memberWithRole(t.app, t.dataDir, owner, ['LOAD_LIST'])).session.accessToken);
+    expectErrorBody((await t.app.inject({ method: 'DELETE', url: api(`/share-links/${link.id}`), headers: fleet })).json(), 403);
+    expectErrorBody((await t.app.inject({ method: 'POST', url: api(`/loads/${load.id}/share-links`), headers: reader, payload: {} })).json(), 403);
+    expectErrorBody((await t.app.inject({ method: 'PUT', url: api(`/loads/${load.id}/contacts`), headers: reader, payload: { contacts: [] } })).json(), 403);
+    expect((await t.app.inject({ method: 'GET', url: api(`/loads/${load.id}/share-links`), headers: reader })).statusCode).toBe(200);
+    expect((await track(tokenOf(link.url))).statusCode).toBe(200);
+  });
+
   it('refuses bad input with the spec’s 400 and changes nothing', async () => {
     const load = await createLoad();
     const past = await t.app.inject({
@@ -415,17 +429,29 @@ describe('the demo', () => {
       },
     });
     const load = loadSchema.parse(res.json());
-    for (const [event, when] of [['ARRIVE', now - 2 * H], ['DEPART', now - H]] as const) {
-      const r = await t.app.inject({ method: 'POST', url: `/api/v1/organizations/${id}/loads/${load.id}/stops/${load.stops[0]!.id}/status`, headers, payload: { event, at: at(when) } });
+    for (const [event, when] of [
+      ['ARRIVE', now - 2 * H],
+      ['DEPART', now - H],
+    ] as const) {
+      const r = await t.app.inject({
+        method: 'POST',
+        url: `/api/v1/organizations/${id}/loads/${load.id}/stops/${load.stops[0]!.id}/status`,
+        headers,
+        payload: { event, at: at(when) },
+      });
       expect(r.statusCode, r.body).toBe(200);
     }
     const made = await ensureDemoTracking(t.app.db, id, t.app.apiTokenKey, 'http://fleet.test');
     expect(made?.loadNumber).toBe(load.number);
     expect((await track(tokenOf(made!.url))).statusCode).toBe(200);
     expect(await ensureDemoTracking(t.app.db, id, t.app.apiTokenKey, 'http://fleet.test')).toBeNull();
-    const contacts = loadContactListSchema.parse((await t.app.inject({ method: 'GET', url: `/api/v1/organizations/${id}/loads/${load.id}/contacts`, headers })).json());
+    const contacts = loadContactListSchema.parse(
+      (await t.app.inject({ method: 'GET', url: `/api/v1/organizations/${id}/loads/${load.id}/contacts`, headers })).json(),
+    );
     expect(contacts.items.map((c) => c.role)).toEqual(['CONSIGNEE', 'BROKER']);
-    const links = shareLinkListSchema.parse((await t.app.inject({ method: 'GET', url: `/api/v1/organizations/${id}/loads/${load.id}/share-links`, headers })).json());
+    const links = shareLinkListSchema.parse(
+      (await t.app.inject({ method: 'GET', url: `/api/v1/organizations/${id}/loads/${load.id}/share-links`, headers })).json(),
+    );
     expect(links.items).toHaveLength(1);
   });
 });

@@ -30,7 +30,12 @@ export async function ensureDemoTracking(db: Db, orgId: string, serverKey: Buffe
       .where(eq(loadContacts.organizationId, orgId));
     if ((has?.n ?? 0) > 0) return null;
     const contacts = [
-      { role: 'CONSIGNEE' as const, name: 'Receiving desk, Acme DC', email: 'receiving@acme-dc.example', notices: ['LINK', 'ARRIVING', 'ARRIVED', 'LATE'] as const },
+      {
+        role: 'CONSIGNEE' as const,
+        name: 'Receiving desk, Acme DC',
+        email: 'receiving@acme-dc.example',
+        notices: ['LINK', 'ARRIVING', 'ARRIVED', 'LATE'] as const,
+      },
       { role: 'BROKER' as const, name: 'Tess Broker', email: 'tess@brokerage.example', notices: ['LINK', 'DELIVERED', 'LATE'] as const },
     ];
     for (const [position, c] of contacts.entries()) {

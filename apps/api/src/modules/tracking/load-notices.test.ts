@@ -225,4 +225,72 @@ describe('load notices', () => {
     const all = readOutbox(t.dataDir).map((m) => `${m.to} ${m.subject}`);
     expect(new Set(all).size + 1).toBe(all.length); // only "running late" went twice, at two hours
   });
+
+  it('records a send that fails as FAILED, sends it no more, and goes on with the other organizations', async () => {
+    const started = async (name: string, email: string) => {
+      const o = await registerOrganization(app, name);
+      const id = o.user.organization!.id;
+      const headers = bearer(o.accessToken);
+      const v = await createTestVehicle(app.db, id, { uniqueId: `ntc-${name}`, unitNumber: 'X-1' });
+      const made = await app.inject({
+        method: 'POST',
+        url: `/api/v1/organizations/${id}/loads`,
+        headers,
+        payload: {
+          customer: 'Acme Foods',
+          rate: { lineHaul: 900 },
+          driverIds: [v.driverId],
+          stops: [
+            { kind: 'PICKUP', latitude: 39.1, longitude: -94.58, windowStart: at(NOW - 2 * H), windowEnd: at(NOW - H), serviceMinutes: 30 },
+            { kind: 'DELIVERY', latitude: 38.63, longitude: -90.2, windowStart: at(NOW + H), windowEnd: at(NOW + 2 * H), serviceMinutes: 30 },
+          ],
+        },
+      });
+      const l = loadSchema.parse(made.json());
+      const put = await app.inject({
+        method: 'PUT',
+        url: `/api/v1/organizations/${id}/loads/${l.id}/contacts`,
+        headers,
+        payload: { contacts: [{ role: 'BROKER', name: 'B', email, notices: ['LINK'] }] },
+      });
+      expect(put.statusCode, put.body).toBe(200);
+      for (const [event, when] of [
+        ['ARRIVE', NOW - 20 * MIN],
+        ['DEPART', NOW - 10 * MIN],
+      ] as const) {
+        const r = await app.inject({
+          method: 'POST',
+          url: `/api/v1/organizations/${id}/loads/${l.id}/stops/${l.stops[0]!.id}/status`,
+          headers,
+          payload: { event, at: at(when) },
+        });
+        expect(r.statusCode, r.body).toBe(200);
+      }
+      return { id, headers, load: l };
+    };
+    const failing = await started('Failing Mail Carrier', 'bounce@failing.test');
+    const fine = await started('Fine Mail Carrier', 'ok@fine.test');
+    const sent: string[] = [];
+    const mailer = {
+      send: async (m: { to: string }) => {
+        if (m.to === 'bounce@failing.test') throw new Error('550 mailbox unavailable');
+        sent.push(m.to);
+      },
+      sendRaw: async () => undefined,
+    };
+    const deps = { db: app.db, mailer, publicUrl: app.config.publicUrl, key: trackingKey(app.apiTokenKey) };
+    let r = await runLoadNotices(deps, NOW);
+    expect(r).toMatchObject({ failed: 1, failedOrganizations: 0 });
+    expect(sent).toContain('ok@fine.test');
+    r = await runLoadNotices(deps, NOW + MIN);
+    expect(r).toMatchObject({ sent: 0, failed: 0 });
+    const rows = await sql<{ status: string; error: string }>(`select status, error from load_notices where organization_id = '${failing.id}'`);
+    expect(rows).toEqual([{ status: 'FAILED', error: '550 mailbox unavailable' }]);
+    // Nothing was marked sent for the contact: the list says so.
+    const contacts = loadContactListSchema.parse(
+      (await app.inject({ method: 'GET', url: `/api/v1/organizations/${failing.id}/loads/${failing.load.id}/contacts`, headers: failing.headers })).json(),
+    ).items;
+    expect(contacts[0]!.sent).toEqual([]);
+    expect(fine.load.id).toBeTruthy();
+  });
 });

@@ -115,7 +115,7 @@ describe('load notices', () => {
     expect(subjects('sid@shipper.test')).toEqual(['is on its way']);
     expect(mails('bo@broker.test')).toEqual([]);
     // The e-mail links to the tracking page and unsubscribes in one click (RFC 8058).
-    const link = mails('sid@shipper.test')[0]! as { text: string; headers: Record<string, string> };
+    const link = mails('sid@shipper.test')[0]! as unknown as { text: string; headers: Record<string, string> };
     expect(link.text).toMatch(/http:\/\/fleet\.test\/track\/[A-Za-z0-9_-]{43}/);
     expect(link.headers['List-Unsubscribe']).toMatch(/^<http:\/\/fleet\.test\/api\/v1\/public\/unsubscribe\/[A-Za-z0-9_-]{43}>$/);
     expect(link.headers['List-Unsubscribe-Post']).toBe('List-Unsubscribe=One-Click');

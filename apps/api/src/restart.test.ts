@@ -52,6 +52,9 @@ const TABLES = [
   'eld_transfers',
   'load_documents',
   'ifta_adjustments',
+  'share_links',
+  'load_contacts',
+  'load_notices',
 ] as const;
 
 /** Derived facts that a recompute must keep, not record again beside the first (their copies are looked for). */

@@ -219,6 +219,8 @@ function collectStartupGarbage(app: Awaited<ReturnType<typeof buildApp>>, startu
       startIdleCollection({
         gc,
         trim: loadMallocTrim(),
+        // The database thread's heap creeps the same way (3-4 MB over ten idle minutes).
+        alsoCollect: () => app.database.databaseThreadHeap(true),
         onCollected: (freed, ms) => app.log.debug(`idle collection: ${Math.round(freed / 2 ** 20)} MB in ${Math.round(ms)} ms`),
       });
     })

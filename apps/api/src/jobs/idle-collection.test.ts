@@ -49,4 +49,22 @@ describe('idle collection', () => {
     vi.advanceTimersByTime(600_000);
     expect(gc).toHaveBeenCalledTimes(1);
   });
+
+  it("collects the other thread's heap with it, and trims after both", async () => {
+    vi.useFakeTimers();
+    let heap = 60 * MB;
+    const order: string[] = [];
+    const stop = startIdleCollection({
+      gc: () => void (order.push('gc'), (heap = 60 * MB)),
+      trim: () => void order.push('trim'),
+      alsoCollect: async () => void order.push('database'),
+      everyMs: 60_000,
+      heapUsed: () => heap,
+      busyShare: () => 0,
+    });
+    heap = 65 * MB;
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(order).toEqual(['gc', 'database', 'trim']);
+    stop();
+  });
 });

@@ -11,6 +11,8 @@ export interface IdleCollectionOptions {
   gc: () => void;
   /** Hands freed malloc pages back (glibc's malloc_trim), when available. */
   trim?: (() => void) | null;
+  /** Collects another thread's heap too (the embedded database's), before the trim. */
+  alsoCollect?: () => Promise<unknown>;
   /** How often the loop's load is looked at. */
   everyMs?: number;
   /** Busier than this share of the last period: no collection. */
@@ -52,9 +54,13 @@ export function startIdleCollection(o: IdleCollectionOptions): () => void {
     if (!shouldCollect(busyShare(), before, heapAfterLast, { quietShare, growthBytes })) return;
     const started = performance.now();
     o.gc();
-    o.trim?.();
     heapAfterLast = heapUsed();
-    o.onCollected?.(before - heapAfterLast, performance.now() - started);
+    const finish = () => {
+      o.trim?.();
+      o.onCollected?.(before - heapAfterLast, performance.now() - started);
+    };
+    if (o.alsoCollect) void o.alsoCollect().then(finish, finish);
+    else finish();
   }, o.everyMs ?? 60_000);
   timer.unref();
   return () => clearInterval(timer);

@@ -6,11 +6,7 @@ import type { PublicTracking } from '@fleet/api-contract/tracking';
 
 export const TRACK_REFRESH_MS = 60_000;
 
-export type TrackState =
-  | { kind: 'loading' }
-  | { kind: 'expired' }
-  | { kind: 'failed' }
-  | { kind: 'ready'; data: PublicTracking; at: Date; stale: boolean };
+export type TrackState = { kind: 'loading' } | { kind: 'expired' } | { kind: 'failed' } | { kind: 'ready'; data: PublicTracking; at: Date; stale: boolean };
 
 /** The token of `/track/{token}`, or null. */
 export function tokenFromPath(pathname: string): string | null {

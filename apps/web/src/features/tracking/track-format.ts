@@ -5,7 +5,10 @@ import type { Language } from '../../i18n/language.ts';
 // language's local form, with the zone named once in the page's footer and on the ETA.
 
 /** The browser's own tag for `lng` (en-GB keeps its 24-hour clock), else the language itself. */
-export function localeFor(lng: Language, languages: readonly string[] = typeof navigator === 'undefined' ? [] : navigator.languages ?? [navigator.language]): string {
+export function localeFor(
+  lng: Language,
+  languages: readonly string[] = typeof navigator === 'undefined' ? [] : (navigator.languages ?? [navigator.language]),
+): string {
   return languages.find((tag) => tag.toLowerCase().split('-')[0] === lng) ?? lng;
 }
 

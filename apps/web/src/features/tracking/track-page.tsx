@@ -21,7 +21,8 @@ export function TrackPage({ lng }: { lng: Language }) {
   const data = state.kind === 'ready' ? state.data : null;
   useEffect(() => {
     if (state.kind === 'expired') document.title = w.expiredTitle;
-    else if (data) document.title = `${data.load ? w.load(data.load.number) : data.vehicle ? w.truck(data.vehicle.unitNumber) : w.title} · ${data.carrier.name}`;
+    else if (data)
+      document.title = `${data.load ? w.load(data.load.number) : data.vehicle ? w.truck(data.vehicle.unitNumber) : w.title} · ${data.carrier.name}`;
   }, [state.kind, data, w]);
 
   return (
@@ -46,7 +47,13 @@ function Ended({ title, body, children }: { title: string; body: string; childre
   return (
     <Container size={520} py={64} px="md">
       <Paper withBorder radius="md" p="xl" ta="center" data-testid="track-ended">
-        <Box mx="auto" mb="md" w={56} h={56} style={{ borderRadius: '50%', display: 'grid', placeItems: 'center', background: 'var(--mantine-color-default-hover)' }}>
+        <Box
+          mx="auto"
+          mb="md"
+          w={56}
+          h={56}
+          style={{ borderRadius: '50%', display: 'grid', placeItems: 'center', background: 'var(--mantine-color-default-hover)' }}
+        >
           <ClockIcon />
         </Box>
         <Title order={1} fz={24} mb="xs">
@@ -260,7 +267,11 @@ function Stops({ stops, w, clock }: { stops: TrackingStop[]; w: TrackWords; cloc
         {stops.map((s) => (
           <Timeline.Item
             key={s.seq}
-            bullet={<Text size="xs" fw={700}>{s.seq}</Text>}
+            bullet={
+              <Text size="xs" fw={700}>
+                {s.seq}
+              </Text>
+            }
             title={
               <Group gap={6} wrap="wrap">
                 <Text fw={600} size="sm">

@@ -84,7 +84,14 @@ const en: TrackWords = {
   failedBody: 'We could not reach the server. Check your connection and try again.',
   retry: 'Try again',
   poweredBy: 'Tracking by Fleetline',
-  map: { baseMap: 'Base map', offline: 'Offline', loading: 'Loading the map', unavailable: 'Street map unavailable', showingOffline: 'Showing the offline map instead.', close: 'Close' },
+  map: {
+    baseMap: 'Base map',
+    offline: 'Offline',
+    loading: 'Loading the map',
+    unavailable: 'Street map unavailable',
+    showingOffline: 'Showing the offline map instead.',
+    close: 'Close',
+  },
 };
 
 const es: TrackWords = {
@@ -124,7 +131,14 @@ const es: TrackWords = {
   failedBody: 'No pudimos conectar con el servidor. Revise su conexión e inténtelo de nuevo.',
   retry: 'Reintentar',
   poweredBy: 'Seguimiento por Fleetline',
-  map: { baseMap: 'Mapa base', offline: 'Sin conexión', loading: 'Cargando el mapa', unavailable: 'Mapa de calles no disponible', showingOffline: 'Se muestra el mapa sin conexión.', close: 'Cerrar' },
+  map: {
+    baseMap: 'Mapa base',
+    offline: 'Sin conexión',
+    loading: 'Cargando el mapa',
+    unavailable: 'Mapa de calles no disponible',
+    showingOffline: 'Se muestra el mapa sin conexión.',
+    close: 'Cerrar',
+  },
 };
 
 const fr: TrackWords = {
@@ -164,7 +178,14 @@ const fr: TrackWords = {
   failedBody: 'Impossible de joindre le serveur. Vérifiez votre connexion et réessayez.',
   retry: 'Réessayer',
   poweredBy: 'Suivi par Fleetline',
-  map: { baseMap: 'Fond de carte', offline: 'Hors ligne', loading: 'Chargement de la carte', unavailable: 'Plan des rues indisponible', showingOffline: 'La carte hors ligne est affichée.', close: 'Fermer' },
+  map: {
+    baseMap: 'Fond de carte',
+    offline: 'Hors ligne',
+    loading: 'Chargement de la carte',
+    unavailable: 'Plan des rues indisponible',
+    showingOffline: 'La carte hors ligne est affichée.',
+    close: 'Fermer',
+  },
 };
 
 export const TRACK_WORDS: Record<Language, TrackWords> = { en, es, fr };

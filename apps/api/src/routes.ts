@@ -51,6 +51,7 @@ import reportSubscriptionsRoutes from './modules/reports/report-subscriptions.ro
 import dispatchRoutes from './modules/dispatch/dispatch.routes.ts';
 import apiTokensRoutes from './modules/api-tokens/api-tokens.routes.ts';
 import webhooksRoutes from './modules/webhooks/webhooks.routes.ts';
+import { publicTrackingRoutes, trackingRoutes } from './modules/tracking/index.ts';
 import type { PositionPipeline } from './pipeline/position-pipeline.ts';
 
 export const API_PREFIX = '/api/v1';
@@ -128,6 +129,9 @@ export async function registerRoutes(fastify: FastifyInstance, { pipeline, notif
       // Integrations (issue 48): API tokens and webhooks.
       await api.register(apiTokensRoutes);
       await api.register(webhooksRoutes);
+      // Customer tracking (issue 69): links, the public tracking answer, contacts.
+      await api.register(trackingRoutes);
+      await api.register(publicTrackingRoutes);
     },
     { prefix: API_PREFIX },
   );

@@ -39,8 +39,16 @@ export const SAFETY_WEBHOOK_EVENT_TYPES = ['safety.event_created'] as const;
 /** The fuel facts (issue 68, decision 0276): a fall of a truck's fuel level (a possible theft), a card purchase its check flagged. */
 export const FUEL_WEBHOOK_EVENT_TYPES = ['fuel.drop_detected', 'fuel.purchase_flagged'] as const;
 
+/** Customer tracking (issue 69, decision 0283): a stop's live ETA moved by more than ETA_CHANGE_WEBHOOK_MINUTES. */
+export const TRACKING_WEBHOOK_EVENT_TYPES = ['load.eta_changed'] as const;
+
 /** Every event type a subscription may ask for. */
-export const WEBHOOK_EVENT_TYPES = [...CORE_WEBHOOK_EVENT_TYPES, ...SAFETY_WEBHOOK_EVENT_TYPES, ...FUEL_WEBHOOK_EVENT_TYPES] as const;
+export const WEBHOOK_EVENT_TYPES = [
+  ...CORE_WEBHOOK_EVENT_TYPES,
+  ...SAFETY_WEBHOOK_EVENT_TYPES,
+  ...FUEL_WEBHOOK_EVENT_TYPES,
+  ...TRACKING_WEBHOOK_EVENT_TYPES,
+] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 /** The sample "Send test event" sends; never subscribed to, always sent to the subscription tested. */
 export const WEBHOOK_TEST_EVENT_TYPE = 'webhook.test';
@@ -113,6 +121,24 @@ export const WEBHOOK_DATA_SCHEMAS = {
   'load.stop_arrived': loadStop,
   'load.stop_departed': loadStop,
   'load.at_risk': z.object({ id: z.string(), number: z.string(), riskReason: z.string().nullable(), etaUpdatedAt: ts.nullable() }),
+  'load.eta_changed': z.object({
+    loadId: z.string(),
+    loadNumber: z.string(),
+    stopId: z.string(),
+    /** 0 for the first stop in driving order. */
+    seq: z.number().int(),
+    kind: z.enum(STOP_KINDS),
+    placeName: z.string().nullable(),
+    /** The ETA last announced (the first one computed, for the first event of a stop). */
+    previousEta: ts,
+    eta: ts,
+    /** eta minus previousEta, in whole minutes (positive: later). */
+    changeMinutes: z.number().int(),
+    windowStart: ts,
+    windowEnd: ts,
+    /** The new ETA falls after the appointment window's end. */
+    late: z.boolean(),
+  }),
   'eld.malfunction_recorded': z.object({ ...unit, code: z.string(), label: z.string(), recordedAt: ts }),
   'device.offline': z.object({ deviceId: z.string(), uniqueId: z.string(), assetId: z.string().nullable(), unitNumber: z.string().nullable(), lastSeenAt: ts }),
   // The safety event's fields as the safety API names them (GET …/safety/events/{id} has the rest).
@@ -276,6 +302,23 @@ export const WEBHOOK_EVENT_INFO: Record<WebhookEventType, { description: string;
   'load.at_risk': {
     description: 'A running load’s live ETA, legal by the driver’s hours, passes a stop’s appointment window.',
     example: { id: LOAD, number: 'L-1042', riskReason: 'Needs a 10-hour break before the delivery', etaUpdatedAt: at },
+  },
+  'load.eta_changed': {
+    description: 'A running load’s live ETA to a stop moved by more than 15 minutes from the one last announced.',
+    example: {
+      loadId: LOAD,
+      loadNumber: 'L-1042',
+      stopId: '7d1e…',
+      seq: 1,
+      kind: 'DELIVERY',
+      placeName: 'Acme DC Dallas',
+      previousEta: at,
+      eta: '2026-06-01T15:05:00.000Z',
+      changeMinutes: 35,
+      windowStart: '2026-06-01T14:00:00.000Z',
+      windowEnd: '2026-06-01T16:00:00.000Z',
+      late: false,
+    },
   },
   'eld.malfunction_recorded': {
     description: 'The ELD recorded a malfunction on a vehicle (power, timing, position, data transfer…).',

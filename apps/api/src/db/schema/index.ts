@@ -19,3 +19,4 @@ export * from './engine-faults.ts';
 export * from './safety.ts';
 export * from './integrations.ts';
 export * from './fuel-cards.ts';
+export * from './tracking.ts';

@@ -117,6 +117,10 @@ export const INTERNAL_UNIQUE_INDEXES = [
   'safety_events_key_uq',
   // A fuel event's key (vehicle, type, start): written by the fuel-level follower only (decision 0276).
   'fuel_events_key_uq',
+  // Tracking links' and notices' keys (decision 0282): random 32-byte token hashes, and each notice
+  // claimed by ON CONFLICT DO NOTHING.
+  'share_links_token_uq',
+  'load_notices_key_uq',
   // API tokens' keyed hashes of random secrets (decision 0197).
   'api_tokens_hash_uq',
 ];

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { expect, test, type Browser, type Page } from '@playwright/test';
+import { expect, test, type APIRequestContext, type Browser, type Page } from '@playwright/test';
 import { layoutSettled, screenshotsLightDark, signIn } from './helpers.ts';
 import { officeApi } from './driver-helpers.ts';
 
@@ -69,13 +69,87 @@ async function openAsCustomer(browser: Browser, url: string, locale = 'en-US') {
   return { context, page, scripts: () => Promise.all(before), mapAsked: () => mapAsked };
 }
 
-test('a dispatcher shares a running load; the customer follows it on a phone until the link is revoked', async ({ page, browser, context }) => {
-  const office = await officeApi(page.request);
-  const running = await page.request.get(`${office.org}/loads`, { headers: office.headers, params: { status: 'EN_ROUTE', size: 1 } });
-  const load = ((await running.json()) as { content: Array<{ id: string; number: string; stops: unknown[] }> }).content[0];
-  expect(load, 'the demo data has a load on the road').toBeTruthy();
-  if (!load) return;
+const chicagoDay = (days: number) => new Date(Date.now() + days * 86_400_000).toLocaleDateString('en-CA', { timeZone: 'America/Chicago' });
 
+type Office = Awaited<ReturnType<typeof officeApi>>;
+
+/** A two-stop load through the API: a pick-up in Chicago whose window is now, a delivery in Indianapolis tomorrow. */
+async function postLoad(request: APIRequestContext, office: Office) {
+  const hour = 3_600_000;
+  const tomorrow = chicagoDay(1);
+  const res = await request.post(`${office.org}/loads`, {
+    headers: office.headers,
+    data: {
+      customer: `E2E Tracking ${Date.now().toString(36)}`,
+      poNumber: 'PO-77812',
+      stops: [
+        {
+          kind: 'PICKUP',
+          latitude: 41.85,
+          longitude: -87.65,
+          address: '1200 W 35th St, Chicago, IL 60609',
+          windowStart: new Date(Date.now() - hour).toISOString(),
+          windowEnd: new Date(Date.now() + hour).toISOString(),
+          serviceMinutes: 30,
+        },
+        {
+          kind: 'DELIVERY',
+          latitude: 39.77,
+          longitude: -86.16,
+          address: '500 S Meridian St, Indianapolis, IN 46225',
+          windowStart: `${tomorrow}T16:00:00-05:00`,
+          windowEnd: `${tomorrow}T20:00:00-05:00`,
+          serviceMinutes: 45,
+        },
+      ],
+      rate: { lineHaul: 1500, fuelSurcharge: 120, accessorials: [] },
+    },
+  });
+  expect(res.status(), await res.text()).toBe(201);
+  return (await res.json()) as { id: string; number: string; stops: Array<{ id: string }> };
+}
+
+/**
+ * A load on the road as the API makes one: a driver and a truck with a tracker, a pick-up in Chicago
+ * left a moment ago and a delivery in Indianapolis tomorrow, and the truck's tracker reporting south
+ * of Chicago (the live ETA is planned from its fixes).
+ */
+async function runningLoad(request: APIRequestContext) {
+  const office = await officeApi(request);
+  const ok = async <T>(r: Awaited<ReturnType<APIRequestContext['get']>>, status = 200): Promise<T> => {
+    expect(r.status(), await r.text()).toBe(status);
+    return (await r.json()) as T;
+  };
+  const { driver } = await office.driverAccount();
+  const vehicle = await office.vehicle();
+  const uniqueId = `e2e-track-${Date.now().toString(36)}`;
+  const gw = await ok<{ id: string }>(
+    await request.post(`${office.org}/gateways`, { headers: office.headers, data: { uniqueId, name: `Tracker ${uniqueId}` } }),
+    201,
+  );
+  await ok<unknown>(await request.post(`${office.org}/gateways/${gw.id}/pair/${vehicle.id}`, { headers: office.headers }));
+  const load = await postLoad(request, office);
+  await ok<unknown>(
+    await request.post(`${office.org}/loads/${load.id}/assignment`, {
+      headers: office.headers,
+      data: { driverIds: [driver.id], assetId: vehicle.id, overlapAllowed: true },
+    }),
+  );
+  const pickup = load.stops[0]!.id;
+  for (const event of ['ARRIVE', 'DEPART'])
+    await ok<unknown>(await request.post(`${office.org}/loads/${load.id}/stops/${pickup}/status`, { headers: office.headers, data: { event } }));
+  // Two fixes on the way out of Chicago, 80 km/h.
+  for (const [i, lon] of [-87.6, -87.55].entries()) {
+    const r = await request.get(
+      `/api/v1/ingest/osmand?id=${uniqueId}&timestamp=${Math.floor(Date.now() / 1000) + i}&lat=41.7&lon=${lon}&speed=${(80 / 1.852).toFixed(2)}`,
+    );
+    expect(r.status()).toBe(200);
+  }
+  return { ...load, office };
+}
+
+test('a dispatcher shares a running load; the customer follows it on a phone until the link is revoked', async ({ page, browser, context }) => {
+  const load = await runningLoad(page.request);
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
   await signIn(page, 'dispatcher');
   await page.goto(`/dispatch/loads/${load.id}`);
@@ -101,11 +175,25 @@ test('a dispatcher shares a running load; the customer follows it on a phone unt
 
   // The customer on a phone: the stops, the ETA in large type, no way into the app.
   const trackPath = new URL(url).pathname;
+  // The live ETA is planned from the truck's fixes in the server's next round.
+  await expect
+    .poll(
+      async () =>
+        ((await (await page.request.get(`/api/v1/public${trackPath.replace('/track/', '/tracking/')}`)).json()) as { stops: Array<{ eta: string | null }> })
+          .stops[1]?.eta,
+      {
+        timeout: 30_000,
+        message: 'the delivery has a live ETA',
+      },
+    )
+    .toBeTruthy();
   const customer = await openAsCustomer(browser, trackPath);
   const phone = customer.page;
   await expect(phone.getByTestId('track-carrier')).toBeVisible();
   await expect(phone.getByRole('heading', { level: 1 })).toContainText(load.number);
-  await expect(phone.getByTestId('track-eta-card')).toBeVisible();
+  await expect(phone.getByTestId('track-eta')).toHaveText(/\d{1,2}:\d{2}/);
+  await expect(phone.getByTestId('track-eta-card')).toContainText('Indianapolis');
+  await expect(phone.getByTestId('track-position')).toContainText(/Last position: .*\d{1,2}:\d{2}.* · 50 mph/);
   await expect(phone.getByTestId('track-stop')).toHaveCount(load.stops.length);
   await expect(phone.getByTestId('track-zone')).toContainText(/Times in America\/New_York|Times in E[SD]T/);
   expect(await phone.locator('a[href^="/"]').count(), 'no link into the app').toBe(0);
@@ -156,13 +244,7 @@ test('the tracking page speaks the browser language, and an unknown token is an 
 });
 
 test("a load's contacts: the API's 400 shows under the field, then they save with their notices", async ({ page }) => {
-  const office = await officeApi(page.request);
-  const planned = await page.request.get(`${office.org}/loads`, { headers: office.headers, params: { status: 'PLANNED,ASSIGNED', size: 1 } });
-  const load = ((await planned.json()) as { content: Array<{ id: string; number: string }> }).content[0];
-  expect(load, 'the demo data has a load not yet on the road').toBeTruthy();
-  if (!load) return;
-  // A clean slate for the test (a rerun on the same database).
-  await page.request.put(`${office.org}/loads/${load.id}/contacts`, { headers: office.headers, data: { contacts: [] } });
+  const load = await postLoad(page.request, await officeApi(page.request));
 
   await signIn(page, 'dispatcher');
   await page.goto(`/dispatch/loads/${load.id}`);

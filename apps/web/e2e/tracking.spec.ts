@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { expect, test, type APIRequestContext, type Browser, type Page } from '@playwright/test';
-import { layoutSettled, screenshotsLightDark, signIn } from './helpers.ts';
+import { expect, test, type APIRequestContext, type Browser, type Locator, type Page } from '@playwright/test';
+import { layoutSettled, signIn } from './helpers.ts';
 import { officeApi } from './driver-helpers.ts';
 
 // Issue 69 as people use it: a dispatcher shares a running load from its page, the customer opens
@@ -13,16 +13,14 @@ const KB = 1024;
 /** Issue 69: under 150 KB of JavaScript before the map, gzip as served (the measure of bundle-size.spec.ts). */
 const TRACK_BUDGET = 150 * KB;
 const PHONE = { width: 375, height: 812 };
+if (process.env.E2E_SHOTS_DIR) fs.mkdirSync(process.env.E2E_SHOTS_DIR, { recursive: true });
 
 /** Where the pictures go besides the test's output folder (E2E_SHOTS_DIR), to look at after a run. */
 async function shot(page: Page, name: string) {
   const file = test.info().outputPath(`${name}.png`);
   await page.screenshot({ path: file, fullPage: true });
   const dir = process.env.E2E_SHOTS_DIR;
-  if (dir) {
-    fs.mkdirSync(dir, { recursive: true });
-    fs.copyFileSync(file, path.join(dir, `${name}.png`));
-  }
+  if (dir) fs.copyFileSync(file, path.join(dir, `${name}.png`));
 }
 
 /** Light then dark (the page follows the browser's preference), each settled. */
@@ -33,6 +31,30 @@ async function shotsLightDark(page: Page, name: string) {
     await layoutSettled(page);
     await shot(page, `${name}-${scheme}`);
   }
+}
+
+/**
+ * An office screen in light and dark, 1280 and 375 px wide (as screenshotsLightDark, but of the
+ * viewport or of `target`: a modal over a long page is lost in a full-page picture).
+ */
+async function officeShots(page: Page, name: string, target?: () => Locator) {
+  const size = page.viewportSize();
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.evaluate((v) => {
+      localStorage.setItem('fleet.colorScheme', v);
+      localStorage.removeItem('fleet.colorSchemeFromOrganization');
+    }, scheme);
+    await page.emulateMedia({ colorScheme: scheme });
+    for (const width of [1280, 375]) {
+      await page.setViewportSize({ width, height: width === 375 ? 812 : 900 });
+      await layoutSettled(page);
+      const file = test.info().outputPath(`${name}-${scheme}-${width}.png`);
+      if (target) await target().screenshot({ path: file });
+      else await page.screenshot({ path: file });
+      if (process.env.E2E_SHOTS_DIR) fs.copyFileSync(file, path.join(process.env.E2E_SHOTS_DIR, path.basename(file)));
+    }
+  }
+  if (size) await page.setViewportSize(size);
 }
 
 interface Script {
@@ -109,6 +131,21 @@ async function postLoad(request: APIRequestContext, office: Office) {
   return (await res.json()) as { id: string; number: string; stops: Array<{ id: string }> };
 }
 
+/** A new truck with a paired tracker; `report` sends a fix from it now (south of Chicago, 80 km/h). */
+async function trackedVehicle(request: APIRequestContext, office: Office) {
+  const vehicle = await office.vehicle();
+  const uniqueId = `e2e-track-${Date.now().toString(36)}`;
+  const gw = await request.post(`${office.org}/gateways`, { headers: office.headers, data: { uniqueId, name: `Tracker ${uniqueId}` } });
+  expect(gw.status(), await gw.text()).toBe(201);
+  const pair = await request.post(`${office.org}/gateways/${((await gw.json()) as { id: string }).id}/pair/${vehicle.id}`, { headers: office.headers });
+  expect(pair.status(), await pair.text()).toBe(200);
+  const report = async (lon: number) => {
+    const fix = `id=${uniqueId}&timestamp=${Math.ceil(Date.now() / 1000) + 1}&lat=41.7&lon=${lon.toFixed(4)}&speed=${(80 / 1.852).toFixed(2)}`;
+    expect((await request.get(`/api/v1/ingest/osmand?${fix}`)).status()).toBe(200);
+  };
+  return { vehicle, report };
+}
+
 /**
  * A load on the road as the API makes one: a driver and a truck with a tracker, a pick-up in Chicago
  * left a moment ago and a delivery in Indianapolis tomorrow, and the truck's tracker reporting south
@@ -121,13 +158,7 @@ async function runningLoad(request: APIRequestContext) {
     return (await r.json()) as T;
   };
   const { driver } = await office.driverAccount();
-  const vehicle = await office.vehicle();
-  const uniqueId = `e2e-track-${Date.now().toString(36)}`;
-  const gw = await ok<{ id: string }>(
-    await request.post(`${office.org}/gateways`, { headers: office.headers, data: { uniqueId, name: `Tracker ${uniqueId}` } }),
-    201,
-  );
-  await ok<unknown>(await request.post(`${office.org}/gateways/${gw.id}/pair/${vehicle.id}`, { headers: office.headers }));
+  const { vehicle, report } = await trackedVehicle(request, office);
   const load = await postLoad(request, office);
   await ok<unknown>(
     await request.post(`${office.org}/loads/${load.id}/assignment`, {
@@ -138,13 +169,19 @@ async function runningLoad(request: APIRequestContext) {
   const pickup = load.stops[0]!.id;
   for (const event of ['ARRIVE', 'DEPART'])
     await ok<unknown>(await request.post(`${office.org}/loads/${load.id}/stops/${pickup}/status`, { headers: office.headers, data: { event } }));
-  // Two fixes on the way out of Chicago, 80 km/h.
-  for (const [i, lon] of [-87.6, -87.55].entries()) {
-    const r = await request.get(
-      `/api/v1/ingest/osmand?id=${uniqueId}&timestamp=${Math.floor(Date.now() / 1000) + i}&lat=41.7&lon=${lon}&speed=${(80 / 1.852).toFixed(2)}`,
-    );
-    expect(r.status()).toBe(200);
-  }
+  // The tracker reports every few seconds on the way out of Chicago at 80 km/h until the server has
+  // planned the live ETA (it learns which truck runs the load within half a minute of the assignment).
+  let lon = -87.62;
+  await expect
+    .poll(
+      async () => {
+        await report((lon += 0.01));
+        const now = await ok<{ stops: Array<{ eta: string | null }> }>(await request.get(`${office.org}/loads/${load.id}`, { headers: office.headers }));
+        return now.stops[1]?.eta ?? null;
+      },
+      { intervals: [3_000], timeout: 60_000, message: 'the delivery has a live ETA' },
+    )
+    .toBeTruthy();
   return { ...load, office };
 }
 
@@ -171,22 +208,10 @@ test('a dispatcher shares a running load; the customer follows it on a phone unt
   const row = dialog.getByTestId('share-link-row').filter({ hasText: label });
   await expect(row).toHaveAttribute('data-status', 'ACTIVE');
   await expect(row).toContainText('Not viewed yet');
-  await screenshotsLightDark(page, 'load-share-modal');
+  await officeShots(page, 'load-share-modal');
 
   // The customer on a phone: the stops, the ETA in large type, no way into the app.
   const trackPath = new URL(url).pathname;
-  // The live ETA is planned from the truck's fixes in the server's next round.
-  await expect
-    .poll(
-      async () =>
-        ((await (await page.request.get(`/api/v1/public${trackPath.replace('/track/', '/tracking/')}`)).json()) as { stops: Array<{ eta: string | null }> })
-          .stops[1]?.eta,
-      {
-        timeout: 30_000,
-        message: 'the delivery has a live ETA',
-      },
-    )
-    .toBeTruthy();
   const customer = await openAsCustomer(browser, trackPath);
   const phone = customer.page;
   await expect(phone.getByTestId('track-carrier')).toBeVisible();
@@ -244,7 +269,8 @@ test('the tracking page speaks the browser language, and an unknown token is an 
 });
 
 test("a load's contacts: the API's 400 shows under the field, then they save with their notices", async ({ page }) => {
-  const load = await postLoad(page.request, await officeApi(page.request));
+  const office = await officeApi(page.request);
+  const load = await postLoad(page.request, office);
 
   await signIn(page, 'dispatcher');
   await page.goto(`/dispatch/loads/${load.id}`);
@@ -262,28 +288,31 @@ test("a load's contacts: the API's 400 shows under the field, then they save wit
   await expect(email).toHaveAttribute('aria-invalid', 'true');
   await expect(first.getByText(/e-mail address/i)).toBeVisible();
   await expect(email).toBeFocused();
-  await screenshotsLightDark(page, 'load-contacts-error');
+  await officeShots(page, 'load-contacts-error', () => page.getByRole('region', { name: 'Customer contacts' }));
 
   await email.fill('bea.broker@example.com');
   await expect(email).not.toHaveAttribute('aria-invalid', 'true');
   await card.getByRole('button', { name: 'Save contacts' }).click();
   await expect(page.getByText('Contacts saved')).toBeVisible();
-  await page.reload();
+  // Stored as sent (a reload would show the tab's cached copy for a while: the API is asked).
+  const stored = await page.request.get(`${office.org}/loads/${load.id}/contacts`, { headers: office.headers });
+  expect(((await stored.json()) as { items: Array<{ role: string; name: string; email: string; notices: string[] }> }).items).toEqual([
+    expect.objectContaining({ role: 'BROKER', name: 'Bea Broker', email: 'bea.broker@example.com', notices: expect.arrayContaining(['ARRIVED', 'LATE']) }),
+  ]);
   const saved = page.getByRole('form', { name: 'Customer contacts' }).getByTestId('load-contact');
   await expect(saved).toHaveCount(1);
   await expect(saved.getByLabel('E-mail')).toHaveValue('bea.broker@example.com');
   await expect(saved.getByRole('checkbox', { name: 'Arrived' })).toBeChecked();
   await expect(saved.getByRole('checkbox', { name: 'Running late' })).toBeChecked();
   await expect(saved.getByTestId('contact-delivery')).toContainText('Nothing sent yet');
-  await screenshotsLightDark(page, 'load-contacts');
+  await officeShots(page, 'load-contacts', () => page.getByRole('region', { name: 'Customer contacts' }));
+  await officeShots(page, 'load-page');
 });
 
 test("a vehicle's location is shared for a time box and revoked", async ({ page, browser }) => {
   const office = await officeApi(page.request);
-  const res = await page.request.get(`${office.org}/assets`, { headers: office.headers, params: { type: 'VEHICLE', status: 'ACTIVE', size: 1 } });
-  const vehicle = ((await res.json()) as { content: Array<{ id: string; unitNumber: string }> }).content[0];
-  expect(vehicle).toBeTruthy();
-  if (!vehicle) return;
+  const { vehicle, report } = await trackedVehicle(page.request, office);
+  await report(-87.6);
 
   await signIn(page, 'admin');
   await page.goto(`/settings/organization-settings/vehicles?search=${encodeURIComponent(vehicle.unitNumber)}`);
@@ -309,10 +338,12 @@ test("a vehicle's location is shared for a time box and revoked", async ({ page,
   await expires.fill(tomorrow);
   await dialog.getByRole('button', { name: 'Create link' }).click();
   const url = await dialog.getByTestId('new-share-link').getByRole('textbox', { name: 'Tracking link' }).inputValue();
-  await screenshotsLightDark(page, 'vehicle-share-modal');
+  await officeShots(page, 'vehicle-share-modal');
 
   const customer = await openAsCustomer(browser, new URL(url).pathname);
   await expect(customer.page.getByRole('heading', { level: 1 })).toHaveText(`Truck ${vehicle.unitNumber}`);
+  await expect(customer.page.getByTestId('track-position')).toContainText('50 mph');
+  await expect(customer.page.getByTestId('track-map')).toBeVisible();
   await shotsLightDark(customer.page, 'track-vehicle-375');
 
   const row = dialog.getByTestId('share-link-row').filter({ hasText: label });

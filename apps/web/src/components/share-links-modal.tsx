@@ -234,6 +234,7 @@ function LinkList({ items, canChange, onRevoke }: ShareLinksModalProps & { items
                 loading={revoking === l.id}
                 onClick={() => void revoke(l)}
                 aria-label={`Revoke ${l.label ?? 'link'}`}
+                style={{ flexShrink: 0 }}
               >
                 Revoke
               </Button>

@@ -45,6 +45,8 @@ export function useVehicleShareLinks(assetId: string, enabled = true) {
   const orgId = useEffectiveOrganizationId();
   return useQuery({
     queryKey: shareLinksKey(orgId, assetId),
+    // Views happen outside the app: each opening of the list reads them afresh.
+    staleTime: 0,
     queryFn: ({ signal }) => api<{ items: ShareLink[] }>(orgPath(`/assets/${assetId}/share-links`), { signal, toast: false }),
     enabled: enabled && !!orgId && !!assetId,
   });

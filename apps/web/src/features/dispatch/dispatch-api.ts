@@ -223,6 +223,8 @@ export function useLoadShareLinks(id: string, enabled = true) {
   const orgId = useEffectiveOrganizationId();
   return useQuery({
     queryKey: loadKeys.shareLinks(orgId, id),
+    // Views happen outside the app: each opening of the list reads them afresh.
+    staleTime: 0,
     queryFn: ({ signal }) => api<{ items: ShareLink[] }>(loadPath(orgId ?? '', id, '/share-links'), { signal, toast: false }),
     enabled: enabled && !!orgId && !!id,
   });

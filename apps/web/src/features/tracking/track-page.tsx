@@ -94,7 +94,7 @@ function Tracking({ data, w, clock, updatedAt, stale }: { data: PublicTracking; 
             {data.carrier.name}
           </Text>
           <Text size="sm" c="dimmed">
-            {w.title}
+            {data.load ? w.title : w.vehicleTitle}
           </Text>
         </Container>
       </header>
@@ -230,7 +230,7 @@ function PositionCard({ data, w, clock }: { data: PublicTracking; w: TrackWords;
   if (!p) {
     return data.load?.status === 'DELIVERED' || data.load?.status === 'CANCELLED' ? null : (
       <Text size="sm" c="dimmed">
-        {w.noPosition}
+        {data.load ? w.noPosition : w.noVehiclePosition}
       </Text>
     );
   }
@@ -264,12 +264,12 @@ function Stops({ stops, w, clock }: { stops: TrackingStop[]; w: TrackWords; cloc
         {w.stops}
       </Title>
       <Timeline active={reached} bulletSize={22} lineWidth={2} aria-label={w.stops}>
-        {stops.map((s) => (
+        {stops.map((s, i) => (
           <Timeline.Item
             key={s.seq}
             bullet={
               <Text size="xs" fw={700}>
-                {s.seq}
+                {i + 1}
               </Text>
             }
             title={

@@ -8,6 +8,8 @@ import type { Language } from '../../i18n/language.ts';
 
 export interface TrackWords {
   title: string;
+  vehicleTitle: string;
+  noVehiclePosition: string;
   load: (n: string) => string;
   truck: (n: string) => string;
   reference: string;
@@ -49,6 +51,8 @@ export interface TrackWords {
 
 const en: TrackWords = {
   title: 'Shipment tracking',
+  vehicleTitle: 'Truck location',
+  noVehiclePosition: 'The truck has not reported its position yet. This page updates itself.',
   load: (n) => `Load ${n}`,
   truck: (n) => `Truck ${n}`,
   reference: 'Reference',
@@ -96,6 +100,8 @@ const en: TrackWords = {
 
 const es: TrackWords = {
   title: 'Seguimiento del envío',
+  vehicleTitle: 'Ubicación del camión',
+  noVehiclePosition: 'El camión aún no ha informado su posición. Esta página se actualiza sola.',
   load: (n) => `Carga ${n}`,
   truck: (n) => `Camión ${n}`,
   reference: 'Referencia',
@@ -143,6 +149,8 @@ const es: TrackWords = {
 
 const fr: TrackWords = {
   title: 'Suivi de l’envoi',
+  vehicleTitle: 'Position du camion',
+  noVehiclePosition: 'Le camion n’a pas encore transmis sa position. Cette page se met à jour toute seule.',
   load: (n) => `Chargement ${n}`,
   truck: (n) => `Camion ${n}`,
   reference: 'Référence',

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect, test, type APIRequestContext, type Browser, type Locator, type Page } from '@playwright/test';
-import { layoutSettled, signIn } from './helpers.ts';
+import { layoutSettled, seriousA11yViolations, signIn } from './helpers.ts';
 import { officeApi } from './driver-helpers.ts';
 
 // Issue 69 as people use it: a dispatcher shares a running load from its page, the customer opens
@@ -237,6 +237,11 @@ test('a dispatcher shares a running load; the customer follows it on a phone unt
   expect(total).toBeLessThan(TRACK_BUDGET);
   if (await phone.getByTestId('track-position').count()) await expect(phone.getByTestId('track-map')).toHaveAttribute('data-latitude', /\d/);
   await shotsLightDark(phone, 'track-375');
+  // Read as the screen reader and the eye would, in the dark look the pictures ended on and then light.
+  expect(await seriousA11yViolations(phone)).toEqual([]);
+  await phone.emulateMedia({ colorScheme: 'light' });
+  await layoutSettled(phone);
+  expect(await seriousA11yViolations(phone)).toEqual([]);
   await phone.setViewportSize({ width: 1280, height: 900 });
   await shotsLightDark(phone, 'track-1280');
 

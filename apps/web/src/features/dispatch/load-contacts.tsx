@@ -142,7 +142,7 @@ function ContactsEditor({ loadId, saved, canEdit }: { loadId: string; saved: Loa
                     <IconTrash size={16} />
                   </ActionIcon>
                 </Group>
-                <SimpleGrid cols={{ base: 1, xs: 3 }} spacing="xs">
+                <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="xs">
                   <NativeSelect
                     id={`contacts-${i}-role`}
                     label="Role"
@@ -158,15 +158,15 @@ function ContactsEditor({ loadId, saved, canEdit }: { loadId: string; saved: Loa
                     onChange={(e) => update(i, { name: e.currentTarget.value })}
                     error={err('name')}
                   />
-                  <TextInput
-                    id={`contacts-${i}-email`}
-                    label="E-mail"
-                    type="email"
-                    value={r.email}
-                    onChange={(e) => update(i, { email: e.currentTarget.value })}
-                    error={err('email')}
-                  />
                 </SimpleGrid>
+                <TextInput
+                  id={`contacts-${i}-email`}
+                  label="E-mail"
+                  type="email"
+                  value={r.email}
+                  onChange={(e) => update(i, { email: e.currentTarget.value })}
+                  error={err('email')}
+                />
                 <Checkbox.Group label="Notices" value={r.notices} onChange={(v) => update(i, { notices: v as LoadNoticeKind[] })} error={err('notices')}>
                   <Group gap="md" mt={6} style={{ rowGap: 8 }}>
                     {LOAD_NOTICE_KINDS.map((k) => (

@@ -25,7 +25,7 @@ export default function TrackMap({ latitude, longitude, heading, words }: TrackM
         testId="track-map"
         h={{ base: 240, sm: 340 }}
         ownSources={[]}
-        initialViewState={{ latitude, longitude, zoom: 7 }}
+        initialViewState={{ latitude, longitude, zoom: 6 }}
         plain
         words={words.map}
         data={{ 'data-latitude': latitude, 'data-longitude': longitude }}

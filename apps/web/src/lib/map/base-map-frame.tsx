@@ -103,15 +103,17 @@ export function BaseMapFrame({
           <Loader aria-label={w.loading} />
         </Box>
       )}
-      <Group pos="absolute" top={10} left={10} gap="xs" style={{ zIndex: 2 }} hidden={plain}>
-        <SegmentedControl
-          size="xs"
-          aria-label={w.baseMap}
-          value={base.choice}
-          onChange={(v) => base.setChoice(v as BaseMapId)}
-          data={BASE_MAPS.map((b) => ({ value: b.id, label: b.id === 'offline' ? w.offline : b.label }))}
-        />
-      </Group>
+      {!plain && (
+        <Group pos="absolute" top={10} left={10} gap="xs" style={{ zIndex: 2 }}>
+          <SegmentedControl
+            size="xs"
+            aria-label={w.baseMap}
+            value={base.choice}
+            onChange={(v) => base.setChoice(v as BaseMapId)}
+            data={BASE_MAPS.map((b) => ({ value: b.id, label: b.id === 'offline' ? w.offline : b.label }))}
+          />
+        </Group>
+      )}
       {overlay}
       {base.failure && !plain && (
         <Alert

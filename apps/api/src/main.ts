@@ -11,6 +11,7 @@ import { scheduleEldTransferCheck } from './jobs/eld-transfer-check.ts';
 import { transferPing } from './modules/eld-transfer/eld-transfer.service.ts';
 import { scheduleServiceDue } from './jobs/service-due.ts';
 import { scheduleReportEmails } from './jobs/report-schedule.ts';
+import { scheduleLoadNotices } from './jobs/load-notices.ts';
 import { buildOsmandServer } from './modules/positions/osmand-server.ts';
 import { buildTeltonikaServer, type TeltonikaServer } from './modules/positions/teltonika-server.ts';
 import { DEMO_STEPS, driveDemoFleet, seedDemoHistory } from './seed/simulator/start.ts';
@@ -52,6 +53,8 @@ async function main(): Promise<void> {
   const stopServiceDue = scheduleServiceDue(app.database, app.log);
   // Scheduled reports every minute on every instance; each schedule is claimed once (decision 0163).
   const stopReportEmails = scheduleReportEmails(app.database, app.mailer, app.log);
+  // Customers' load notices and load.eta_changed every 30 s on every instance; each claimed once (decision 0283).
+  const stopLoadNotices = scheduleLoadNotices(app.database, { mailer: app.mailer, publicUrl: config.publicUrl, serverKey: app.apiTokenKey }, app.log);
 
   let osmand: Awaited<ReturnType<typeof buildOsmandServer>> | null = null;
   let teltonika: TeltonikaServer | null = null;
@@ -77,6 +80,7 @@ async function main(): Promise<void> {
     const transferCheckStopped = stopTransferCheck();
     const serviceDueStopped = stopServiceDue();
     const reportEmailsStopped = stopReportEmails();
+    const loadNoticesStopped = stopLoadNotices();
     if (config.shutdownDrainMs > 0) await new Promise((r) => setTimeout(r, config.shutdownDrainMs));
     // Devices first: the OsmAnd port stops accepting and answers its in-flight requests (each
     // acknowledged only once committed), while ingest is still open for them.
@@ -87,6 +91,7 @@ async function main(): Promise<void> {
     await transferCheckStopped;
     await serviceDueStopped;
     await reportEmailsStopped;
+    await loadNoticesStopped;
     // Then the API: live streams end (clients reconnect, through the load balancer, to another
     // instance), in-flight requests finish, then ingest's group commit flushes and the pool closes.
     await app.close();

@@ -13,6 +13,8 @@ export interface MailMessage {
    * binary files as base64 (`encoding: 'base64'`).
    */
   attachments?: Array<{ filename: string; content: string; contentType: string; encoding?: 'base64' }>;
+  /** Extra header fields (a customer notice's List-Unsubscribe and List-Unsubscribe-Post, RFC 8058). */
+  headers?: Record<string, string>;
 }
 
 export interface Mailer {
@@ -47,10 +49,13 @@ export function createMailer(opts: { smtpUrl?: string; from: string; outboxDir: 
       },
     };
   }
+  // Two messages to one address in the same millisecond (a pass of load notices) keep both files.
+  let written = 0;
   const write = async (entry: { to: string; subject: string; from: string; [field: string]: unknown }) => {
     await fs.mkdir(opts.outboxDir, { recursive: true });
     const createdAt = new Date().toISOString();
-    const name = `${createdAt.replace(/[:.]/g, '-')}-${entry.to.replace(/[^a-zA-Z0-9@.-]/g, '_')}.json`;
+    const seq = String(++written % 1000).padStart(3, '0');
+    const name = `${createdAt.replace(/[:.]/g, '-')}-${seq}-${entry.to.replace(/[^a-zA-Z0-9@.-]/g, '_')}.json`;
     await fs.writeFile(path.join(opts.outboxDir, name), JSON.stringify({ ...entry, createdAt }, null, 2));
     // Never the text: it holds set-password links, which are credentials.
     opts.log.info({ to: entry.to, subject: entry.subject, outbox: name }, 'e-mail written to the outbox');

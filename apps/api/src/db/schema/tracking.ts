@@ -61,7 +61,11 @@ export const loadContacts = pgTable(
     role: text('role').$type<LoadContactRole>().notNull(),
     name: text('name').notNull(),
     email: text('email').notNull(),
-    notices: text('notices').array().$type<LoadNoticeKind[]>().notNull().default(sql`'{}'`),
+    notices: text('notices')
+      .array()
+      .$type<LoadNoticeKind[]>()
+      .notNull()
+      .default(sql`'{}'`),
     /** SHA-256 of the contact's one-click unsubscribe token, hex. */
     unsubscribeHash: text('unsubscribe_hash').notNull(),
     unsubscribedAt: instant('unsubscribed_at'),

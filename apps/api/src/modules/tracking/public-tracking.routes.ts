@@ -9,7 +9,8 @@ import { publicTracking } from './public-tracking.service.ts';
 // the e-mails' one-click unsubscribe. No credential is read (config.public); each is limited per
 // address, so tokens cannot be tried at speed.
 const tags = ['tracking'];
-const tokenParams = z.object({ token: z.string().max(200).describe('The token of the link or the unsubscribe link') });
+// Any text: a malformed token answers as an unknown one (404, or the same unsubscribe page), never a 400 that tells them apart.
+const tokenParams = z.object({ token: z.string().describe('The token of the link or the unsubscribe link') });
 const UNSUBSCRIBE_RATE_PER_MINUTE = 20;
 
 const page = (title: string, body: string) =>
@@ -46,7 +47,7 @@ const publicTrackingRoutes: FastifyPluginAsyncZod = async (app) => {
       response: { 200: nonJsonResponse('text/html', 'A small page with an Unsubscribe button'), ...errors(429) },
     },
     handler: async (req, reply) => {
-      const action = `/api/v1/public/unsubscribe/${encodeURIComponent(req.params.token)}`;
+      const action = `/api/v1/public/unsubscribe/${req.params.token.replace(/[^A-Za-z0-9_-]/g, '')}`;
       return reply
         .type('text/html; charset=utf-8')
         .header('cache-control', 'no-store')

@@ -6,8 +6,8 @@ import {
   type ShareLinkCreated,
   type VehicleShareLinkCreate,
 } from '@fleet/api-contract';
-import { invalidField, notFound } from '../../http/errors.ts';
-import type { ReadScope, Scope } from '../auth/index.ts';
+import { forbidden, invalidField, notFound } from '../../http/errors.ts';
+import type { AuthContext, ReadScope, Scope } from '../auth/index.ts';
 import * as repo from './tracking.repository.ts';
 import { newToken, tokenHash, trackingUrl } from './tracking-tokens.ts';
 
@@ -53,7 +53,11 @@ export function defaultLoadExpiry(lastWindowEnd: number | null, at: number): num
   return Math.max(after, at + SHARE_LINK_DEFAULT_HOURS_AFTER_LAST_STOP * HOUR);
 }
 
-async function created(s: Scope, publicUrl: string, values: Omit<Parameters<typeof repo.insertShareLink>[1], 'tokenHash' | 'createdAt' | 'createdBy' | 'createdByToken' | 'orgId'>): Promise<ShareLinkCreated> {
+async function created(
+  s: Scope,
+  publicUrl: string,
+  values: Omit<Parameters<typeof repo.insertShareLink>[1], 'tokenHash' | 'createdAt' | 'createdBy' | 'createdByToken' | 'orgId'>,
+): Promise<ShareLinkCreated> {
   const token = newToken();
   const row = await repo.insertShareLink(s.db, { ...values, orgId: s.orgId, tokenHash: tokenHash(token), createdAt: new Date(now(s)), ...creator(s) });
   return { id: row.id, url: trackingUrl(publicUrl, token), expiresAt: row.expiresAt.toISOString(), createdAt: row.createdAt.toISOString() };
@@ -99,4 +103,13 @@ export async function listVehicleLinks(s: ReadScope, assetId: string): Promise<{
 /** Revokes a link of the organization (of the load, when named); revoking it again changes nothing. */
 export async function revokeLink(s: Scope, linkId: string, loadId?: string): Promise<void> {
   if (!(await repo.revokeShareLink(s.db, s.orgId, linkId, now(s), loadId))) throw notFound('Tracking link');
+}
+
+/** The organization-wide revoke: a load's link takes LOAD_UPDATE, a vehicle's ASSET_UPDATE. */
+export async function revokeAnyLink(s: Scope, ctx: AuthContext, linkId: string): Promise<void> {
+  const link = await repo.linkOf(s.db, s.orgId, linkId);
+  if (!link) throw notFound('Tracking link');
+  const need = link.kind === 'LOAD' ? 'LOAD_UPDATE' : 'ASSET_UPDATE';
+  if (!ctx.permissions.has(need)) throw forbidden('You do not have permission to do this', `Missing permission: ${need}`);
+  await revokeLink(s, linkId);
 }

@@ -15,7 +15,7 @@ export const tokenHash = (token: string): string => sha256(token);
 /** The key tracking tokens are derived under, from the API token key (itself of the server secret). */
 export const trackingKey = (serverKey: Buffer): Buffer => createHmac('sha256', serverKey).update('tracking-tokens').digest();
 
-export const derivedToken = (key: Buffer, purpose: 'notice-link' | 'unsubscribe', id: string): string =>
+export const derivedToken = (key: Buffer, purpose: 'notice-link' | 'unsubscribe' | 'demo-link', id: string): string =>
   createHmac('sha256', key).update(`${purpose}:${id}`).digest('base64url');
 
 export const trackingUrl = (publicUrl: string, token: string): string => `${publicUrl}/track/${token}`;

@@ -73,10 +73,20 @@ export async function shareLinksOf(db: DbOrTx, orgId: string, target: { loadId: 
     .where(
       and(
         eq(shareLinks.organizationId, orgId),
-        'loadId' in target ? and(eq(shareLinks.kind, 'LOAD'), eq(shareLinks.loadId, target.loadId)) : and(eq(shareLinks.kind, 'VEHICLE'), eq(shareLinks.assetId, target.assetId)),
+        'loadId' in target
+          ? and(eq(shareLinks.kind, 'LOAD'), eq(shareLinks.loadId, target.loadId))
+          : and(eq(shareLinks.kind, 'VEHICLE'), eq(shareLinks.assetId, target.assetId)),
       ),
     )
     .orderBy(desc(shareLinks.createdAt), desc(shareLinks.id));
+}
+
+export async function linkOf(db: DbOrTx, orgId: string, linkId: string): Promise<ShareLinkRow | null> {
+  const [row] = await db
+    .select()
+    .from(shareLinks)
+    .where(and(eq(shareLinks.organizationId, orgId), eq(shareLinks.id, linkId)));
+  return row ?? null;
 }
 
 /** Revokes a link (kept, listed as revoked); false when the organization has no such link (of that load, when named). */
@@ -193,7 +203,13 @@ export interface FixRow {
 /** The vehicle's newest fix at or before `now`: its latest row, else its newest stored one (a bulk-loaded history writes no latest rows). */
 export async function lastFixOf(db: DbOrTx, orgId: string, assetId: string, now: number): Promise<FixRow | null> {
   const [latest] = await db
-    .select({ latitude: latestPositions.latitude, longitude: latestPositions.longitude, fixTime: latestPositions.fixTime, speed: latestPositions.speed, course: latestPositions.course })
+    .select({
+      latitude: latestPositions.latitude,
+      longitude: latestPositions.longitude,
+      fixTime: latestPositions.fixTime,
+      speed: latestPositions.speed,
+      course: latestPositions.course,
+    })
     .from(latestPositions)
     .where(and(eq(latestPositions.organizationId, orgId), eq(latestPositions.assetId, assetId), sql`${latestPositions.fixTime} <= ${iso(now)}::timestamptz`));
   if (latest) return { ...latest, fixTime: latest.fixTime.getTime() };
@@ -201,7 +217,9 @@ export async function lastFixOf(db: DbOrTx, orgId: string, assetId: string, now:
     await db.execute(sql`select latitude, longitude, extract(epoch from fix_time) * 1000 as t, speed, course from positions
       where organization_id = ${orgId} and asset_id = ${assetId} and fix_time <= ${iso(now)}::timestamptz order by fix_time desc limit 1`),
   );
-  return row ? { latitude: Number(row.latitude), longitude: Number(row.longitude), fixTime: Math.round(Number(row.t)), speed: row.speed, course: row.course } : null;
+  return row
+    ? { latitude: Number(row.latitude), longitude: Number(row.longitude), fixTime: Math.round(Number(row.t)), speed: row.speed, course: row.course }
+    : null;
 }
 
 // ---------------------------------------------------------------------------------------- contacts
@@ -242,7 +260,17 @@ export async function updateContact(
 
 export async function insertContact(
   db: DbOrTx,
-  row: { orgId: string; id: string; loadId: string; position: number; role: LoadContactRole; name: string; email: string; notices: LoadNoticeKind[]; unsubscribeHash: string },
+  row: {
+    orgId: string;
+    id: string;
+    loadId: string;
+    position: number;
+    role: LoadContactRole;
+    name: string;
+    email: string;
+    notices: LoadNoticeKind[];
+    unsubscribeHash: string;
+  },
 ): Promise<void> {
   await db.insert(loadContacts).values({
     organizationId: row.orgId,

@@ -12,7 +12,7 @@ import {
   vehicleShareLinkCreateSchema,
 } from '@fleet/api-contract';
 import { orgErrors } from '../../http/route-schemas.ts';
-import { scopeOf } from '../auth/index.ts';
+import { requireAuth, scopeOf } from '../auth/index.ts';
 import { listContacts, replaceContacts } from './load-contacts.service.ts';
 import * as links from './share-links.service.ts';
 import { trackingKey } from './tracking-tokens.ts';
@@ -37,8 +37,7 @@ const trackingRoutes: FastifyPluginAsyncZod = async (app) => {
       body: loadShareLinkCreateSchema,
       response: { 201: shareLinkCreatedSchema, ...orgErrors() },
     },
-    handler: async (req, reply) =>
-      reply.code(201).send(await links.createLoadLink(scopeOf(req, req.params.orgId), publicUrl, req.params.loadId, req.body)),
+    handler: async (req, reply) => reply.code(201).send(await links.createLoadLink(scopeOf(req, req.params.orgId), publicUrl, req.params.loadId, req.body)),
   });
 
   app.get('/organizations/:orgId/loads/:loadId/share-links', {
@@ -75,8 +74,7 @@ const trackingRoutes: FastifyPluginAsyncZod = async (app) => {
       body: vehicleShareLinkCreateSchema,
       response: { 201: shareLinkCreatedSchema, ...orgErrors() },
     },
-    handler: async (req, reply) =>
-      reply.code(201).send(await links.createVehicleLink(scopeOf(req, req.params.orgId), publicUrl, req.params.assetId, req.body)),
+    handler: async (req, reply) => reply.code(201).send(await links.createVehicleLink(scopeOf(req, req.params.orgId), publicUrl, req.params.assetId, req.body)),
   });
 
   app.get('/organizations/:orgId/assets/:assetId/share-links', {
@@ -94,12 +92,12 @@ const trackingRoutes: FastifyPluginAsyncZod = async (app) => {
     config: { anyPermissions: ['LOAD_UPDATE', 'ASSET_UPDATE'], tokens: true },
     schema: {
       tags,
-      summary: 'Revoke any tracking link of the organization, a load’s or a vehicle’s (LOAD_UPDATE or ASSET_UPDATE)',
+      summary: 'Revoke any tracking link of the organization: a load’s takes LOAD_UPDATE, a vehicle’s ASSET_UPDATE',
       params: shareLinkIdParams,
       response: { 204: z.null(), ...orgErrors() },
     },
     handler: async (req, reply) => {
-      await links.revokeLink(scopeOf(req, req.params.orgId), req.params.linkId);
+      await links.revokeAnyLink(scopeOf(req, req.params.orgId), requireAuth(req), req.params.linkId);
       return reply.code(204).send(null);
     },
   });

@@ -10,7 +10,9 @@ import {
   type Load,
 } from '@fleet/api-contract';
 import { drivers, latestPositions, loads, loadStops } from '../../db/schema/index.ts';
+import { ensureDemoTracking } from '../../seed/demo-tracking.ts';
 import { createApiToken } from '../../test/api-tokens.ts';
+import { memberWithRole } from '../../test/members.ts';
 import { bearer, createTestApp, expectErrorBody, expectFieldErrors, registerOrganization, type TestContext } from '../../test/helpers.ts';
 import { createTestVehicle, type TestVehicle } from '../../test/vehicles.ts';
 
@@ -22,6 +24,7 @@ import { createTestVehicle, type TestVehicle } from '../../test/vehicles.ts';
 let t: TestContext;
 let orgId: string;
 let admin: Record<string, string>;
+let owner: Awaited<ReturnType<typeof registerOrganization>>;
 let other: { orgId: string; headers: Record<string, string> };
 let truck: TestVehicle;
 let otherTruck: TestVehicle;
@@ -37,7 +40,7 @@ const DRIVER = { firstName: 'Zebulon', lastName: 'Quixote', phone: '+1 555 013 4
 
 beforeAll(async () => {
   t = await createTestApp();
-  const owner = await registerOrganization(t.app, 'Tracking Carrier');
+  owner = await registerOrganization(t.app, 'Tracking Carrier');
   orgId = owner.user.organization!.id;
   admin = bearer(owner.accessToken);
   truck = await createTestVehicle(t.app.db, orgId, { uniqueId: 'trk-1', unitNumber: 'T-101' });
@@ -94,8 +97,21 @@ const tokenOf = (url: string) => url.slice(url.lastIndexOf('/') + 1);
 const track = (token: string, ip = nextIp()) => t.app.inject({ method: 'GET', url: `/api/v1/public/tracking/${token}`, remoteAddress: ip });
 
 async function putFix(v: TestVehicle, fixTime: number, lat = 38.9, lon = -92.3) {
-  const row = { organizationId: orgId, gatewayId: v.gatewayId, driverId: v.driverId, fixTime: new Date(fixTime), serverTime: new Date(fixTime), latitude: lat, longitude: lon, speed: 88, course: 95 };
-  await t.app.db.insert(latestPositions).values({ assetId: v.assetId, ...row }).onConflictDoUpdate({ target: [latestPositions.organizationId, latestPositions.assetId], set: row });
+  const row = {
+    organizationId: orgId,
+    gatewayId: v.gatewayId,
+    driverId: v.driverId,
+    fixTime: new Date(fixTime),
+    serverTime: new Date(fixTime),
+    latitude: lat,
+    longitude: lon,
+    speed: 88,
+    course: 95,
+  };
+  await t.app.db
+    .insert(latestPositions)
+    .values({ assetId: v.assetId, ...row })
+    .onConflictDoUpdate({ target: [latestPositions.organizationId, latestPositions.assetId], set: row });
 }
 
 describe('tracking links', () => {
@@ -140,8 +156,14 @@ describe('tracking links', () => {
     await stopEvent(load, 0, 'DEPART', now - 4 * H);
     // The live ETA the follower wrote, a minute ago, after the fix: HIGH; after the window: late.
     const eta = now + 2 * H + 30 * MIN;
-    await t.app.db.update(loadStops).set({ eta: new Date(eta) }).where(eq(loadStops.id, load.stops[1]!.id));
-    await t.app.db.update(loads).set({ etaUpdatedAt: new Date(now - MIN) }).where(eq(loads.id, load.id));
+    await t.app.db
+      .update(loadStops)
+      .set({ eta: new Date(eta) })
+      .where(eq(loadStops.id, load.stops[1]!.id));
+    await t.app.db
+      .update(loads)
+      .set({ etaUpdatedAt: new Date(now - MIN) })
+      .where(eq(loads.id, load.id));
 
     const res = await track(token);
     expect(res.statusCode, res.body).toBe(200);
@@ -164,7 +186,10 @@ describe('tracking links', () => {
     expect(body.load!.status).toBe('DELIVERED');
     expect(body.position).not.toBeNull();
     expect(body.stops[1]!.eta).toBeNull();
-    await t.app.db.update(loadStops).set({ departedAt: new Date(now - 70 * MIN) }).where(eq(loadStops.id, load.stops[1]!.id));
+    await t.app.db
+      .update(loadStops)
+      .set({ departedAt: new Date(now - 70 * MIN) })
+      .where(eq(loadStops.id, load.stops[1]!.id));
     body = publicTrackingSchema.parse((await track(token)).json());
     expect(body.position).toBeNull();
     expect(body.stops[1]!.status).toBe('DEPARTED');
@@ -178,11 +203,29 @@ describe('tracking links', () => {
     await stopEvent(load, 0, 'DEPART', now - 4 * H);
     await putFix(truck, now - MIN);
     await putFix(otherTruck, now - MIN, 40.1, -88.2);
-    await t.app.db.update(loadStops).set({ eta: new Date(now + 90 * MIN) }).where(eq(loadStops.id, load.stops[1]!.id));
+    await t.app.db
+      .update(loadStops)
+      .set({ eta: new Date(now + 90 * MIN) })
+      .where(eq(loadStops.id, load.stops[1]!.id));
     const res = await track(tokenOf((await share(load.id)).url));
     expect(res.statusCode, res.body).toBe(200);
-    const forbiddenKey = /driver|phone|hos|hours|duty|cycle|rate|revenue|cents|haul|surcharge|accessorial|currency|money|amount|customer$|weight|commodity|notes|email/i;
-    const forbiddenValue = [DRIVER.firstName, DRIVER.lastName, DRIVER.phone, '1250.5', '125050', '180.25', '75.1', 'Acme Foods', secret.number, 'PO-SECRET-9', 'T-SECRET-202', 'Hidden Co', '40.1'];
+    const forbiddenKey =
+      /driver|phone|hos|hours|duty|cycle|rate|revenue|cents|haul|surcharge|accessorial|currency|money|amount|customer$|weight|commodity|notes|email/i;
+    const forbiddenValue = [
+      DRIVER.firstName,
+      DRIVER.lastName,
+      DRIVER.phone,
+      '1250.5',
+      '125050',
+      '180.25',
+      '75.1',
+      'Acme Foods',
+      secret.number,
+      'PO-SECRET-9',
+      'T-SECRET-202',
+      'Hidden Co',
+      '40.1',
+    ];
     const found: string[] = [];
     const walk = (v: unknown, path: string) => {
       if (Array.isArray(v)) v.forEach((x, i) => walk(x, `${path}[${i}]`));
@@ -265,11 +308,33 @@ describe('tracking links', () => {
     expect((await track(tokenOf(link.url))).statusCode).toBe(200);
   });
 
+  it('takes the load’s codes for a load’s links and the vehicle’s for a vehicle’s', async () => {
+    const load = await createLoad();
+    const link = await share(load.id);
+    const fleet = bearer((await memberWithRole(t.app, t.dataDir, owner, ['ASSET_LIST', 'ASSET_UPDATE'])).session.accessToken);
+    const reader = bearer((await memberWithRole(t.app, t.dataDir, owner, ['LOAD_LIST'])).session.accessToken);
+    expectErrorBody((await t.app.inject({ method: 'DELETE', url: api(`/share-links/${link.id}`), headers: fleet })).json(), 403);
+    expectErrorBody((await t.app.inject({ method: 'POST', url: api(`/loads/${load.id}/share-links`), headers: reader, payload: {} })).json(), 403);
+    expectErrorBody((await t.app.inject({ method: 'PUT', url: api(`/loads/${load.id}/contacts`), headers: reader, payload: { contacts: [] } })).json(), 403);
+    expect((await t.app.inject({ method: 'GET', url: api(`/loads/${load.id}/share-links`), headers: reader })).statusCode).toBe(200);
+    expect((await track(tokenOf(link.url))).statusCode).toBe(200);
+  });
+
   it('refuses bad input with the spec’s 400 and changes nothing', async () => {
     const load = await createLoad();
-    const past = await t.app.inject({ method: 'POST', url: api(`/loads/${load.id}/share-links`), headers: admin, payload: { expiresAt: at(Date.now() - MIN) } });
+    const past = await t.app.inject({
+      method: 'POST',
+      url: api(`/loads/${load.id}/share-links`),
+      headers: admin,
+      payload: { expiresAt: at(Date.now() - MIN) },
+    });
     expectFieldErrors(past.json(), 400, { expiresAt: 'Expires at must be in the future' });
-    const far = await t.app.inject({ method: 'POST', url: api(`/assets/${truck.assetId}/share-links`), headers: admin, payload: { expiresAt: at(Date.now() + 8 * 24 * H) } });
+    const far = await t.app.inject({
+      method: 'POST',
+      url: api(`/assets/${truck.assetId}/share-links`),
+      headers: admin,
+      payload: { expiresAt: at(Date.now() + 8 * 24 * H) },
+    });
     expectFieldErrors(far.json(), 400, { expiresAt: 'Expires at must be at most 7 days ahead' });
     const missing = await t.app.inject({ method: 'POST', url: api(`/assets/${truck.assetId}/share-links`), headers: admin, payload: {} });
     expectErrorBody(missing.json(), 400);
@@ -289,11 +354,23 @@ describe('tracking links', () => {
   it('shares a vehicle for a time box, with its position until the link ends', async () => {
     const now = Date.now();
     await putFix(truck, now - MIN, 41.5, -87.6);
-    const res = await t.app.inject({ method: 'POST', url: api(`/assets/${truck.assetId}/share-links`), headers: admin, payload: { expiresAt: at(now + 6 * 24 * H), label: 'Dock meeting' } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: api(`/assets/${truck.assetId}/share-links`),
+      headers: admin,
+      payload: { expiresAt: at(now + 6 * 24 * H), label: 'Dock meeting' },
+    });
     expect(res.statusCode, res.body).toBe(201);
     const link = shareLinkCreatedSchema.parse(res.json());
     const body = publicTrackingSchema.parse((await track(tokenOf(link.url))).json());
-    expect(body).toMatchObject({ kind: 'VEHICLE', load: null, vehicle: { unitNumber: 'T-101' }, stops: [], statusHistory: [], position: { latitude: 41.5, longitude: -87.6 } });
+    expect(body).toMatchObject({
+      kind: 'VEHICLE',
+      load: null,
+      vehicle: { unitNumber: 'T-101' },
+      stops: [],
+      statusHistory: [],
+      position: { latitude: 41.5, longitude: -87.6 },
+    });
     const list = shareLinkListSchema.parse((await t.app.inject({ method: 'GET', url: api(`/assets/${truck.assetId}/share-links`), headers: admin })).json());
     expect(list.items.map((l) => l.label)).toEqual(['Dock meeting']);
     // The organization-wide revoke serves a vehicle's link.
@@ -327,5 +404,54 @@ describe('contacts', () => {
       { role: 'BROKER', name: 'B', email: 'A@x.test', notices: [] },
     ]);
     expectErrorBody(dup.json(), 400);
+  });
+});
+
+describe('the demo', () => {
+  it('gives a running load two contacts and a link that opens, once whatever the restarts', async () => {
+    const org = await registerOrganization(t.app, 'Demo-like Carrier');
+    const id = org.user.organization!.id;
+    const headers = bearer(org.accessToken);
+    const v = await createTestVehicle(t.app.db, id, { uniqueId: 'trk-demo', unitNumber: 'D-1' });
+    const now = Date.now();
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `/api/v1/organizations/${id}/loads`,
+      headers,
+      payload: {
+        customer: 'Acme Foods',
+        driverIds: [v.driverId],
+        rate: { lineHaul: 900 },
+        stops: [
+          { kind: 'PICKUP', latitude: 39.1, longitude: -94.58, windowStart: at(now - 3 * H), windowEnd: at(now - 2 * H), serviceMinutes: 30 },
+          { kind: 'DELIVERY', latitude: 38.63, longitude: -90.2, windowStart: at(now + H), windowEnd: at(now + 2 * H), serviceMinutes: 30 },
+        ],
+      },
+    });
+    const load = loadSchema.parse(res.json());
+    for (const [event, when] of [
+      ['ARRIVE', now - 2 * H],
+      ['DEPART', now - H],
+    ] as const) {
+      const r = await t.app.inject({
+        method: 'POST',
+        url: `/api/v1/organizations/${id}/loads/${load.id}/stops/${load.stops[0]!.id}/status`,
+        headers,
+        payload: { event, at: at(when) },
+      });
+      expect(r.statusCode, r.body).toBe(200);
+    }
+    const made = await ensureDemoTracking(t.app.db, id, t.app.apiTokenKey, 'http://fleet.test');
+    expect(made?.loadNumber).toBe(load.number);
+    expect((await track(tokenOf(made!.url))).statusCode).toBe(200);
+    expect(await ensureDemoTracking(t.app.db, id, t.app.apiTokenKey, 'http://fleet.test')).toBeNull();
+    const contacts = loadContactListSchema.parse(
+      (await t.app.inject({ method: 'GET', url: `/api/v1/organizations/${id}/loads/${load.id}/contacts`, headers })).json(),
+    );
+    expect(contacts.items.map((c) => c.role)).toEqual(['CONSIGNEE', 'BROKER']);
+    const links = shareLinkListSchema.parse(
+      (await t.app.inject({ method: 'GET', url: `/api/v1/organizations/${id}/loads/${load.id}/share-links`, headers })).json(),
+    );
+    expect(links.items).toHaveLength(1);
   });
 });

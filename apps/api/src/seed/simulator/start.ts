@@ -5,6 +5,7 @@ import { loads, organizations, users } from '../../db/schema/index.ts';
 import type { Db } from '../../db/client.ts';
 import { ensureDemoLoads } from '../demo-loads.ts';
 import { ensureDemoMessages } from '../demo-messages.ts';
+import { ensureDemoTracking } from '../demo-tracking.ts';
 import { ensureDemoMaintenance } from '../demo-maintenance.ts';
 import { ensureDemoEngineFaults } from '../demo-engine-faults.ts';
 import { routingOf } from '../../modules/dispatch/index.ts';
@@ -33,6 +34,7 @@ export const DEMO_PARTS = {
   places: 'places',
   loads: 'loads',
   messages: 'messages',
+  tracking: 'tracking',
 } as const;
 
 export const DEMO_STEPS = {
@@ -176,6 +178,11 @@ export async function seedDemoHistory(
   await marks.once(DEMO_PARTS.messages, async () => {
     const m = await ensureDemoMessages(app.db, org.id);
     if (m) log(`Demo fleet: ${m} messages between drivers and dispatch`);
+  });
+  // A running load's customer contacts and tracking link (issue 69).
+  await marks.once(DEMO_PARTS.tracking, async () => {
+    const made = await ensureDemoTracking(app.db, org.id, app.apiTokenKey, config.publicUrl);
+    if (made) log(`Demo fleet: load ${made.loadNumber} has two customer contacts and a tracking link: ${made.url}`);
   });
   return trucks;
 }

@@ -322,6 +322,7 @@ test("a load's contacts: the API's 400 shows under the field, then they save wit
   await expect(saved.getByRole('checkbox', { name: 'Running late' })).toBeChecked();
   await expect(saved.getByTestId('contact-delivery')).toContainText('Nothing sent yet');
   await officeShots(page, 'load-contacts', () => page.getByRole('region', { name: 'Customer contacts' }));
+  await page.evaluate(() => window.scrollTo(0, 0));
   await officeShots(page, 'load-page');
 });
 

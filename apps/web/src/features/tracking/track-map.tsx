@@ -1,6 +1,7 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { Marker } from 'react-map-gl/maplibre';
+import type { Map as MaplibreMap } from 'maplibre-gl';
 import { BaseMapFrame } from '../../lib/map/base-map-frame.tsx';
 import type { TrackWords } from './track-words.ts';
 import classes from './track.module.css';
@@ -18,6 +19,11 @@ export interface TrackMapProps {
 
 export default function TrackMap({ latitude, longitude, heading, words }: TrackMapProps) {
   const [client] = useState(() => new QueryClient({ defaultOptions: { queries: { retry: 1, refetchOnWindowFocus: false } } }));
+  const [map, setMap] = useState<MaplibreMap | null>(null);
+  // A refresh moves the truck: the map follows it when it would leave the view (not on every fix: the customer may have panned).
+  useEffect(() => {
+    if (map && !map.getBounds().contains([longitude, latitude])) map.easeTo({ center: [longitude, latitude], duration: 600 });
+  }, [map, latitude, longitude]);
   return (
     <QueryClientProvider client={client}>
       <BaseMapFrame
@@ -27,6 +33,7 @@ export default function TrackMap({ latitude, longitude, heading, words }: TrackM
         ownSources={[]}
         initialViewState={{ latitude, longitude, zoom: 6 }}
         plain
+        onMapLoad={setMap}
         words={words.map}
         data={{ 'data-latitude': latitude, 'data-longitude': longitude }}
       >

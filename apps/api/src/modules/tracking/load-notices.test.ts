@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadContactListSchema, loadSchema, type Load } from '@fleet/api-contract';
+import { loadContactListSchema, loadSchema, WEBHOOK_DATA_SCHEMAS, WEBHOOK_EVENT_INFO, type Load } from '@fleet/api-contract';
 import { buildApp } from '../../app.ts';
 import { loadStops } from '../../db/schema/index.ts';
 import { rowsOf } from '../../db/sql/rows.ts';
@@ -115,7 +115,7 @@ describe('load notices', () => {
     expect(subjects('sid@shipper.test')).toEqual(['is on its way']);
     expect(mails('bo@broker.test')).toEqual([]);
     // The e-mail links to the tracking page and unsubscribes in one click (RFC 8058).
-    const link = mails('sid@shipper.test')[0]! as { text: string; headers: Record<string, string> };
+    const link = mails('sid@shipper.test')[0]! as unknown as { text: string; headers: Record<string, string> };
     expect(link.text).toMatch(/http:\/\/fleet\.test\/track\/[A-Za-z0-9_-]{43}/);
     expect(link.headers['List-Unsubscribe']).toMatch(/^<http:\/\/fleet\.test\/api\/v1\/public\/unsubscribe\/[A-Za-z0-9_-]{43}>$/);
     expect(link.headers['List-Unsubscribe-Post']).toBe('List-Unsubscribe=One-Click');
@@ -292,5 +292,26 @@ describe('load notices', () => {
     ).items;
     expect(contacts[0]!.sent).toEqual([]);
     expect(fine.load.id).toBeTruthy();
+  });
+});
+
+describe('the API document', () => {
+  it('has the tracking routes and load.eta_changed with an example its schema takes; the public routes take no credential', async () => {
+    const doc = (await app.inject({ method: 'GET', url: '/api/docs/json' })).json() as {
+      paths: Record<string, Record<string, { security?: unknown[] }>>;
+      webhooks: Record<string, { post: { requestBody: { content: Record<string, { example: { type: string } }> } } }>;
+    };
+    for (const path of [
+      '/api/v1/organizations/{orgId}/loads/{loadId}/share-links',
+      '/api/v1/organizations/{orgId}/loads/{loadId}/share-links/{linkId}',
+      '/api/v1/organizations/{orgId}/assets/{assetId}/share-links',
+      '/api/v1/organizations/{orgId}/share-links/{linkId}',
+      '/api/v1/organizations/{orgId}/loads/{loadId}/contacts',
+    ])
+      for (const op of Object.values(doc.paths[path] ?? {})) expect(op.security, path).toEqual([{ bearer: [] }, { apiToken: [] }]);
+    expect(doc.paths['/api/v1/public/tracking/{token}']?.get?.security).toEqual([]);
+    expect(doc.paths['/api/v1/public/unsubscribe/{token}']?.post?.security).toEqual([]);
+    expect(doc.webhooks['load.eta_changed']!.post.requestBody.content['application/json']!.example.type).toBe('load.eta_changed');
+    expect(WEBHOOK_DATA_SCHEMAS['load.eta_changed'].safeParse(WEBHOOK_EVENT_INFO['load.eta_changed'].example).success).toBe(true);
   });
 });

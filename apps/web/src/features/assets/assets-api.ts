@@ -1,5 +1,14 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { Asset, AssetDetail, PositionImportBody, PositionImportResult, RemovalResult, ShareLink, ShareLinkCreated, VehicleShareLinkCreate } from '@fleet/api-contract';
+import type {
+  Asset,
+  AssetDetail,
+  PositionImportBody,
+  PositionImportResult,
+  RemovalResult,
+  ShareLink,
+  ShareLinkCreated,
+  VehicleShareLinkCreate,
+} from '@fleet/api-contract';
 import { api } from '../../lib/api-client.ts';
 import { orgPath, useEffectiveOrganizationId } from '../../lib/org-path.ts';
 import type { QueryValue } from '../../lib/query-string.ts';

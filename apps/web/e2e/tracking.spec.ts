@@ -9,6 +9,9 @@ import { officeApi } from './driver-helpers.ts';
 // dispatcher revokes it and the customer sees "This link has expired"; the load's contacts editor
 // shows the API's 400 under the field; a vehicle's location is shared for a time box.
 
+// The office pages are read by axe (injected: past their CSP); the customer's pages open in contexts of their own, under it.
+test.use({ bypassCSP: true });
+
 const KB = 1024;
 /** Issue 69: under 150 KB of JavaScript before the map, gzip as served (the measure of bundle-size.spec.ts). */
 const TRACK_BUDGET = 150 * KB;
@@ -216,6 +219,7 @@ test('a dispatcher shares a running load; the customer follows it on a phone unt
   await expect(row).toHaveAttribute('data-status', 'ACTIVE');
   await expect(row).toContainText('Not viewed yet');
   await officeShots(page, 'load-share-modal');
+  expect(await seriousA11yViolations(page)).toEqual([]);
 
   // The customer on a phone: the stops, the ETA in large type, no way into the app.
   const trackPath = new URL(url).pathname;
@@ -321,6 +325,8 @@ test("a load's contacts: the API's 400 shows under the field, then they save wit
   await expect(saved.getByRole('checkbox', { name: 'Arrived' })).toBeChecked();
   await expect(saved.getByRole('checkbox', { name: 'Running late' })).toBeChecked();
   await expect(saved.getByTestId('contact-delivery')).toContainText('Nothing sent yet');
+  // In light (the plan's "After L-…" links fail link-in-text-block in dark, before this issue).
+  expect(await seriousA11yViolations(page)).toEqual([]);
   await officeShots(page, 'load-contacts', () => page.getByRole('region', { name: 'Customer contacts' }));
   await page.evaluate(() => window.scrollTo(0, 0));
   await officeShots(page, 'load-page');

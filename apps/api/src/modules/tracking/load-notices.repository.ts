@@ -30,6 +30,13 @@ export async function subscribedContactsOf(db: DbOrTx, orgId: string, loadId: st
     .where(and(eq(loadContacts.organizationId, orgId), eq(loadContacts.loadId, loadId), isNull(loadContacts.unsubscribedAt)));
 }
 
+export async function setUnsubscribeHash(db: DbOrTx, orgId: string, contactId: string, hash: string): Promise<void> {
+  await db
+    .update(loadContacts)
+    .set({ unsubscribeHash: hash })
+    .where(and(eq(loadContacts.organizationId, orgId), eq(loadContacts.id, contactId)));
+}
+
 export async function organizationZone(db: DbOrTx, orgId: string): Promise<{ name: string; timeZone: string } | null> {
   const [row] = await db.select({ name: organizations.name, timeZone: organizations.timeZone }).from(organizations).where(eq(organizations.id, orgId));
   return row ?? null;

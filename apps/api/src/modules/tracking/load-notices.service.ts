@@ -115,16 +115,10 @@ async function tellLoad(deps: NoticeDeps, orgId: string, loadId: string, now: nu
       try {
         link ??= await noticeLink(deps, orgId, load, stops, now);
         org ??= (await notices.organizationZone(deps.db, orgId)) ?? { name: 'Your carrier', timeZone: 'UTC' };
-        await deps.mailer.send(
-          noticeMail(d, {
-            load,
-            org,
-            link,
-            to: c.email,
-            name: c.name,
-            unsubscribe: unsubscribeUrl(deps.publicUrl, derivedToken(deps.key, 'unsubscribe', c.id)),
-          }),
-        );
+        const unsubscribe = derivedToken(deps.key, 'unsubscribe', c.id);
+        // Made under another server secret (JWT_SECRET rotated): the hash follows the token this e-mail carries.
+        if (tokenHash(unsubscribe) !== c.unsubscribeHash) await notices.setUnsubscribeHash(deps.db, orgId, c.id, tokenHash(unsubscribe));
+        await deps.mailer.send(noticeMail(d, { load, org, link, to: c.email, name: c.name, unsubscribe: unsubscribeUrl(deps.publicUrl, unsubscribe) }));
         await notices.finishNotice(deps.db, orgId, id, { sentAt: Date.now() });
         result.sent++;
       } catch (err) {
@@ -138,7 +132,9 @@ async function tellLoad(deps: NoticeDeps, orgId: string, loadId: string, now: nu
 /** The load's link the notices send: the one made before while it is good for an hour more, else a new one. */
 async function noticeLink(deps: NoticeDeps, orgId: string, load: LoadRow, stops: StopRow[], now: number): Promise<string> {
   const had = await repo.noticeLinkOf(deps.db, orgId, load.id, now + HOUR);
-  if (had) return trackingUrl(deps.publicUrl, derivedToken(deps.key, 'notice-link', had.id));
+  // A link made under another server secret no longer opens with the token derived now: a new one is made.
+  if (had && tokenHash(derivedToken(deps.key, 'notice-link', had.id)) === had.tokenHash)
+    return trackingUrl(deps.publicUrl, derivedToken(deps.key, 'notice-link', had.id));
   const id = randomUUID();
   const token = derivedToken(deps.key, 'notice-link', id);
   await repo.insertShareLink(deps.db, {

@@ -98,6 +98,49 @@ afterAll(async () => {
   await t?.close();
 });
 
+/** A new organization with a load whose first stop was left 10 minutes ago and one contact who chose the link. */
+const started = async (name: string, email: string) => {
+  const o = await registerOrganization(app, name);
+  const id = o.user.organization!.id;
+  const headers = bearer(o.accessToken);
+  const v = await createTestVehicle(app.db, id, { uniqueId: `ntc-${name}`, unitNumber: 'X-1' });
+  const made = await app.inject({
+    method: 'POST',
+    url: `/api/v1/organizations/${id}/loads`,
+    headers,
+    payload: {
+      customer: 'Acme Foods',
+      rate: { lineHaul: 900 },
+      driverIds: [v.driverId],
+      stops: [
+        { kind: 'PICKUP', latitude: 39.1, longitude: -94.58, windowStart: at(NOW - 2 * H), windowEnd: at(NOW - H), serviceMinutes: 30 },
+        { kind: 'DELIVERY', latitude: 38.63, longitude: -90.2, windowStart: at(NOW + H), windowEnd: at(NOW + 2 * H), serviceMinutes: 30 },
+      ],
+    },
+  });
+  const l = loadSchema.parse(made.json());
+  const put = await app.inject({
+    method: 'PUT',
+    url: `/api/v1/organizations/${id}/loads/${l.id}/contacts`,
+    headers,
+    payload: { contacts: [{ role: 'BROKER', name: 'B', email, notices: ['LINK'] }] },
+  });
+  expect(put.statusCode, put.body).toBe(200);
+  for (const [event, when] of [
+    ['ARRIVE', NOW - 20 * MIN],
+    ['DEPART', NOW - 10 * MIN],
+  ] as const) {
+    const r = await app.inject({
+      method: 'POST',
+      url: `/api/v1/organizations/${id}/loads/${l.id}/stops/${l.stops[0]!.id}/status`,
+      headers,
+      payload: { event, at: at(when) },
+    });
+    expect(r.statusCode, r.body).toBe(200);
+  }
+  return { id, headers, load: l };
+};
+
 describe('load notices', () => {
   it('tells nothing before the load starts', async () => {
     const r = await pass(NOW);
@@ -227,47 +270,6 @@ describe('load notices', () => {
   });
 
   it('records a send that fails as FAILED, sends it no more, and goes on with the other organizations', async () => {
-    const started = async (name: string, email: string) => {
-      const o = await registerOrganization(app, name);
-      const id = o.user.organization!.id;
-      const headers = bearer(o.accessToken);
-      const v = await createTestVehicle(app.db, id, { uniqueId: `ntc-${name}`, unitNumber: 'X-1' });
-      const made = await app.inject({
-        method: 'POST',
-        url: `/api/v1/organizations/${id}/loads`,
-        headers,
-        payload: {
-          customer: 'Acme Foods',
-          rate: { lineHaul: 900 },
-          driverIds: [v.driverId],
-          stops: [
-            { kind: 'PICKUP', latitude: 39.1, longitude: -94.58, windowStart: at(NOW - 2 * H), windowEnd: at(NOW - H), serviceMinutes: 30 },
-            { kind: 'DELIVERY', latitude: 38.63, longitude: -90.2, windowStart: at(NOW + H), windowEnd: at(NOW + 2 * H), serviceMinutes: 30 },
-          ],
-        },
-      });
-      const l = loadSchema.parse(made.json());
-      const put = await app.inject({
-        method: 'PUT',
-        url: `/api/v1/organizations/${id}/loads/${l.id}/contacts`,
-        headers,
-        payload: { contacts: [{ role: 'BROKER', name: 'B', email, notices: ['LINK'] }] },
-      });
-      expect(put.statusCode, put.body).toBe(200);
-      for (const [event, when] of [
-        ['ARRIVE', NOW - 20 * MIN],
-        ['DEPART', NOW - 10 * MIN],
-      ] as const) {
-        const r = await app.inject({
-          method: 'POST',
-          url: `/api/v1/organizations/${id}/loads/${l.id}/stops/${l.stops[0]!.id}/status`,
-          headers,
-          payload: { event, at: at(when) },
-        });
-        expect(r.statusCode, r.body).toBe(200);
-      }
-      return { id, headers, load: l };
-    };
     const failing = await started('Failing Mail Carrier', 'bounce@failing.test');
     const fine = await started('Fine Mail Carrier', 'ok@fine.test');
     const sent: string[] = [];
@@ -292,6 +294,26 @@ describe('load notices', () => {
     ).items;
     expect(contacts[0]!.sent).toEqual([]);
     expect(fine.load.id).toBeTruthy();
+  });
+});
+
+describe('a rotated server secret', () => {
+  it('e-mails a link and an unsubscribe that work under the new key', async () => {
+    const org = await started('Rotated Key Carrier', 'rotated@key.test');
+    const outbox: Array<{ to: string; text: string }> = [];
+    const mailer = { send: async (m: { to: string; text: string }) => void outbox.push(m), sendRaw: async () => undefined };
+    const pass = (key: Buffer) => runLoadNotices({ db: app.db, mailer, publicUrl: app.config.publicUrl, key }, NOW);
+    // The contacts were saved under the app's key; the pass runs under another (JWT_SECRET changed).
+    expect((await pass(trackingKey(Buffer.alloc(32, 9)))).sent).toBe(1);
+    const text = outbox[0]!.text;
+    const track = text.match(/\/track\/([A-Za-z0-9_-]{43})/)![1]!;
+    expect((await app.inject({ method: 'GET', url: `/api/v1/public/tracking/${track}`, remoteAddress: '10.71.1.1' })).statusCode).toBe(200);
+    const unsubscribe = text.match(/http:\/\/fleet\.test(\/api\/v1\/public\/unsubscribe\/[A-Za-z0-9_-]{43})/)![1]!;
+    expect((await app.inject({ method: 'POST', url: unsubscribe, remoteAddress: '10.71.1.1' })).statusCode).toBe(200);
+    const contacts = loadContactListSchema.parse(
+      (await app.inject({ method: 'GET', url: `/api/v1/organizations/${org.id}/loads/${org.load.id}/contacts`, headers: org.headers })).json(),
+    ).items;
+    expect(contacts[0]!.unsubscribedAt).not.toBeNull();
   });
 });
 

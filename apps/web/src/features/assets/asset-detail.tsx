@@ -15,6 +15,7 @@ import { GpsImportDrawer } from './gps-import-drawer.tsx';
 import { AssetMaintenance, MaintenanceIcon } from './asset-maintenance.tsx';
 import { AssetEngineFaults } from './asset-engine-faults.tsx';
 import { AssetFuelEconomy } from './asset-fuel-economy.tsx';
+import { VehicleShareButton } from './vehicle-share.tsx';
 import { runAndNotify, UnlinkButton } from '../../components/unlink-button.tsx';
 import { assignDriver, attachTrailer, deleteAsset, detachTrailer, pairDevice, unassignDriver, unpairDevice, useAsset, useAssetMutation } from './assets-api.ts';
 import { ODOMETER_SOURCE_WORDS } from './odometer-words.ts';
@@ -70,6 +71,7 @@ function AssetDetailBody({ asset: a, onEdit, onDeleted }: { asset: AssetDetail; 
   const canUpdate = useCan('ASSET_UPDATE');
   const canDelete = useCan('ASSET_DELETE');
   const canPair = useCan('GAT_PAIR');
+  const canList = useCan('ASSET_LIST');
   const units = useUnits();
   const vehicle = a.type === 'VEHICLE';
   const call = useAssetMutation((run: () => Promise<unknown>) => run());
@@ -112,6 +114,7 @@ function AssetDetailBody({ asset: a, onEdit, onDeleted }: { asset: AssetDetail; 
           ))}
         </Group>
         <Group gap="xs">
+          {canUpdate && vehicle && active && <VehicleShareButton vehicle={a} canList={canList} />}
           {canUpdate && vehicle && (
             <Button size="xs" variant="default" leftSection={<IconRoute size={14} />} onClick={() => setImporting(true)}>
               Import GPS history

@@ -1,6 +1,16 @@
-import type { AssetDetail, AssetListItem, PositionImportBody, PositionImportResult, RemovalResult } from '@fleet/api-contract';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type {
+  AssetDetail,
+  AssetListItem,
+  PositionImportBody,
+  PositionImportResult,
+  RemovalResult,
+  ShareLink,
+  ShareLinkCreated,
+  VehicleShareLinkCreate,
+} from '@fleet/api-contract';
 import { api } from '../../lib/api-client.ts';
-import { orgPath } from '../../lib/org-path.ts';
+import { orgPath, useEffectiveOrganizationId } from '../../lib/org-path.ts';
 import type { QueryValue } from '../../lib/query-string.ts';
 import { resourceKeys, usePagedList, useRecord, useRegistryMutation } from '../../lib/registry-api.ts';
 
@@ -35,3 +45,32 @@ export const importPositions = (assetId: string, body: PositionImportBody, opts:
 
 /** Runs one of the calls above as a mutation: every registry list and detail is read again after it. */
 export const useAssetMutation = <V, R>(fn: (v: V) => Promise<R>) => useRegistryMutation(fn);
+
+// A vehicle's location links (issue 69): a time box of at most 7 days for a customer meeting a truck
+// that carries no load. Their own key: a change to them touches no registry record.
+const shareLinksKey = (orgId: string | null, assetId: string) => ['asset-share-links', orgId, assetId] as const;
+
+export function useVehicleShareLinks(assetId: string, enabled = true) {
+  const orgId = useEffectiveOrganizationId();
+  return useQuery({
+    queryKey: shareLinksKey(orgId, assetId),
+    // Views happen outside the app: each opening of the list reads them afresh.
+    staleTime: 0,
+    queryFn: ({ signal }) => api<{ items: ShareLink[] }>(orgPath(`/assets/${assetId}/share-links`), { signal, toast: false }),
+    enabled: enabled && !!orgId && !!assetId,
+  });
+}
+
+/** Making and revoking a vehicle's links; the list is read again after each. */
+export function useVehicleShareLinkMutations(assetId: string) {
+  const qc = useQueryClient();
+  const orgId = useEffectiveOrganizationId();
+  const onSuccess = () => qc.invalidateQueries({ queryKey: shareLinksKey(orgId, assetId) });
+  const create = useMutation({
+    mutationFn: (body: VehicleShareLinkCreate) => api<ShareLinkCreated>(orgPath(`/assets/${assetId}/share-links`), { method: 'POST', body, toast: false }),
+    onSuccess,
+  });
+  // The organization's revoke path takes a load's or a vehicle's link alike.
+  const revoke = useMutation({ mutationFn: (linkId: string) => api<unknown>(orgPath(`/share-links/${linkId}`), { method: 'DELETE' }), onSuccess });
+  return { create, revoke };
+}

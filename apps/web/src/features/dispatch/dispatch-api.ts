@@ -2,12 +2,17 @@ import { keepPreviousData, queryOptions, useMutation, useQueries, useQuery, useQ
 import type {
   Candidate,
   Load,
+  LoadContact,
+  LoadContactInput,
+  LoadShareLinkCreate,
   LoadAssignment,
   LoadDocumentKind,
   LoadImportResult,
   LoadInput,
   LoadPlan,
   Page,
+  ShareLink,
+  ShareLinkCreated,
   StopStatusInput,
   UploadedImage,
 } from '@fleet/api-contract';
@@ -26,6 +31,8 @@ export const loadKeys = {
   one: (orgId: string | null, id: string) => ['loads', orgId, 'one', id] as const,
   plan: (orgId: string | null, id: string, driverId: string | null) => ['loads', orgId, 'plan', id, driverId] as const,
   candidates: (orgId: string | null, id: string, q: Record<string, QueryValue>) => ['loads', orgId, 'candidates', id, q] as const,
+  shareLinks: (orgId: string | null, id: string) => ['loads', orgId, 'share-links', id] as const,
+  contacts: (orgId: string | null, id: string) => ['loads', orgId, 'contacts', id] as const,
 };
 
 const loadPath = (orgId: string, id: string, rest = '') => orgPathFor(orgId, `/loads/${encodeURIComponent(id)}${rest}`);
@@ -208,3 +215,38 @@ export function usePlaceOptions(enabled = true) {
     staleTime: 5 * 60_000,
   });
 }
+
+// Customer tracking (issue 69): a load's tracking links and the contacts who get its notices.
+
+/** The load's tracking links, newest first, with their views (LOAD_LIST). */
+export function useLoadShareLinks(id: string, enabled = true) {
+  const orgId = useEffectiveOrganizationId();
+  return useQuery({
+    queryKey: loadKeys.shareLinks(orgId, id),
+    // Views happen outside the app: each opening of the list reads them afresh.
+    staleTime: 0,
+    queryFn: ({ signal }) => api<{ items: ShareLink[] }>(loadPath(orgId ?? '', id, '/share-links'), { signal, toast: false }),
+    enabled: enabled && !!orgId && !!id,
+  });
+}
+
+/** Makes a link; the answer's url (with its token) is the only time it is shown. */
+export const createLoadShareLink = (orgId: string, { id, body }: { id: string; body: LoadShareLinkCreate }) =>
+  api<ShareLinkCreated>(loadPath(orgId, id, '/share-links'), { method: 'POST', body, toast: false });
+
+export const revokeLoadShareLink = (orgId: string, { id, linkId }: { id: string; linkId: string }) =>
+  api<unknown>(loadPath(orgId, id, `/share-links/${encodeURIComponent(linkId)}`), { method: 'DELETE' });
+
+/** The load's contacts with the notices each chose, what was sent and whether they unsubscribed. */
+export function useLoadContacts(id: string, enabled = true) {
+  const orgId = useEffectiveOrganizationId();
+  return useQuery({
+    queryKey: loadKeys.contacts(orgId, id),
+    queryFn: ({ signal }) => api<{ items: LoadContact[] }>(loadPath(orgId ?? '', id, '/contacts'), { signal, toast: false }),
+    enabled: enabled && !!orgId && !!id,
+  });
+}
+
+/** Replaces the load's contacts as a whole; a 400 comes back untoasted, for the form to show at its fields. */
+export const saveLoadContacts = (orgId: string, { id, contacts }: { id: string; contacts: LoadContactInput[] }) =>
+  api<{ items: LoadContact[] }>(loadPath(orgId, id, '/contacts'), { method: 'PUT', body: { contacts }, toast: false });

@@ -19,7 +19,9 @@ import { CANDIDATES_PAGE, setLoadStatus, setStopStatus, useCandidates, useLoad, 
 import { formatMinutes, formatWeight, freeAtText, laneText, stopName, stopNumber } from './dispatch-format.ts';
 import classes from './dispatch.module.css';
 import { AtRiskBadge, LoadStatusBadge, windowText } from './load-bits.tsx';
+import { LoadContactsCard } from './load-contacts.tsx';
 import { LoadMap } from './load-map.tsx';
+import { LoadShareButton } from './load-share.tsx';
 import { EtaBadge, PlanTimeline } from './plan-timeline.tsx';
 
 const RUNNING = new Set(['ASSIGNED', 'EN_ROUTE', 'AT_STOP']);
@@ -42,6 +44,7 @@ function LoadView({ load, messages: Messages }: { load: Load; messages?: LoadMes
   const units = useUnits();
   const zone = useViewerZone();
   const canEdit = useCan('LOAD_UPDATE');
+  const canList = useCan('LOAD_LIST');
   const [params, setParams] = useSearchParams();
   const closed = load.status === 'CANCELLED' || load.status === 'DELIVERED';
   // A load on the road keeps its driver; other drivers are only asked for when the dispatcher looks
@@ -117,6 +120,7 @@ function LoadView({ load, messages: Messages }: { load: Load; messages?: LoadMes
         actions={
           canEdit && (
             <Group gap="xs">
+              <LoadShareButton load={load} canList={canList} />
               {!closed && (
                 <Button component={Link} to={`/dispatch/loads/${load.id}/edit`} variant="default" leftSection={<IconPencil size={16} />}>
                   Edit
@@ -256,6 +260,7 @@ function LoadView({ load, messages: Messages }: { load: Load; messages?: LoadMes
               </Text>
             )}
           </Card>
+          {canList && <LoadContactsCard loadId={load.id} canEdit={canEdit} />}
           <Card withBorder radius="md" padding="md">
             <Title order={2} fz="md" mb="sm">
               Rate

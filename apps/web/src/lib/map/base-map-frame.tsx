@@ -48,6 +48,8 @@ export interface BaseMapFrameProps {
   overlay?: ReactNode;
   /** The screen's sources, layers and markers. */
   children: ReactNode;
+  /** No base-map switch and no notice of a failed street map (a customer's page shows whichever map loads). */
+  plain?: boolean;
 }
 
 /**
@@ -68,6 +70,7 @@ export function BaseMapFrame({
   words,
   overlay,
   children,
+  plain = false,
 }: BaseMapFrameProps) {
   const base = useBaseMap(ownSources);
   const w = { ...ENGLISH, ...words };
@@ -100,17 +103,19 @@ export function BaseMapFrame({
           <Loader aria-label={w.loading} />
         </Box>
       )}
-      <Group pos="absolute" top={10} left={10} gap="xs" style={{ zIndex: 2 }}>
-        <SegmentedControl
-          size="xs"
-          aria-label={w.baseMap}
-          value={base.choice}
-          onChange={(v) => base.setChoice(v as BaseMapId)}
-          data={BASE_MAPS.map((b) => ({ value: b.id, label: b.id === 'offline' ? w.offline : b.label }))}
-        />
-      </Group>
+      {!plain && (
+        <Group pos="absolute" top={10} left={10} gap="xs" style={{ zIndex: 2 }}>
+          <SegmentedControl
+            size="xs"
+            aria-label={w.baseMap}
+            value={base.choice}
+            onChange={(v) => base.setChoice(v as BaseMapId)}
+            data={BASE_MAPS.map((b) => ({ value: b.id, label: b.id === 'offline' ? w.offline : b.label }))}
+          />
+        </Group>
+      )}
       {overlay}
-      {base.failure && (
+      {base.failure && !plain && (
         <Alert
           pos="absolute"
           bottom={10}

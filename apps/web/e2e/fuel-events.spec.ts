@@ -170,5 +170,5 @@ test('a fleet manager reads the drops and the refuels no card paid for, beside t
   // The drop was told at once to those who may read fuel (the administrator), as a notification.
   const bell = await request.get(`${office.org}/notifications?kind=FUEL_DROP&size=50`, { headers: office.headers });
   const titles = ((await bell.json()) as { content: Array<{ title: string }> }).content.map((n) => n.title);
-  expect(titles).toContain(`Vehicle ${truck.unitNumber}: fuel level dropped 22 % (66 gal)`);
+  expect(titles).toContain(`Vehicle ${truck.unitNumber}: fuel level dropped 22 % of the tank`);
 });

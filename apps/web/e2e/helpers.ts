@@ -95,6 +95,10 @@ interface AxeViolation {
  * `rules` limits the run to those rule ids (a re-check of a look where only some rules can change).
  */
 export async function seriousA11yViolations(page: Page, rules?: readonly string[]): Promise<AxeViolation[]> {
+  // A list dimmed while a newer page loads (aria-busy) fails contrast for that moment: read it settled.
+  await expect(page.locator('[aria-busy="true"]')).toHaveCount(0, { timeout: 15_000 });
+  // …and its 120 ms fade back finished.
+  await page.waitForFunction(() => document.getAnimations().every((a) => !(a instanceof CSSTransition && a.transitionProperty === 'opacity')));
   if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ path: axePath });
   const result = await page.evaluate(
     async (only) => {

@@ -183,7 +183,8 @@ export function ServerTable<T>(p: ServerTableProps<T>) {
         emptyDescription={p.state.search ? `Nothing matches "${p.state.search}".` : p.emptyDescription}
         emptyAction={p.state.search ? undefined : p.emptyAction}
       >
-        <Box style={{ opacity: p.query.isFetching ? 0.6 : 1, transition: 'opacity 120ms' }}>
+        {/* Dimmed while a newer page loads, and said so to assistive technology. */}
+        <Box aria-busy={p.query.isFetching} style={{ opacity: p.query.isFetching ? 0.6 : 1, transition: 'opacity 120ms' }}>
           {mobile ? (
             <Stack gap="xs" p="sm" aria-label={p.label} role="list">
               {content.map((row) => (

@@ -5,7 +5,7 @@ import { enableListIndex, listIndexOf, type ListIndexStore } from '../../list-in
 import { createTestApp, type TestContext } from '../../test/helpers.ts';
 import { driverBody, registryActors, vehicleBody } from '../../test/registry.ts';
 import { listDrivers } from '../drivers/index.ts';
-import { listAssets } from './assets.service.ts';
+import { listAssetRows } from './assets.service.ts';
 
 // The in-memory list index (decision 0083) must answer exactly as the SQL path does, and never
 // from a stale index: every write that changes what a list filters, searches or sorts on bumps
@@ -55,7 +55,7 @@ const get = async (path: string) => {
   return res.json() as { content: Array<Record<string, unknown>>; totalElements: number; totalPages: number; page: number };
 };
 const store = () => listIndexOf(t.app.db) as ListIndexStore;
-const sqlAssets = (q: Parameters<typeof listAssets>[1]) => t.app.db.transaction((tx) => listAssets({ db: tx, orgId: a.orgId }, q));
+const sqlAssets = (q: Parameters<typeof listAssetRows>[1]) => t.app.db.transaction((tx) => listAssetRows({ db: tx, orgId: a.orgId }, q));
 const sqlDrivers = (q: Parameters<typeof listDrivers>[1]) => t.app.db.transaction((tx) => listDrivers({ db: tx, orgId: a.orgId }, q));
 const query = (q: Record<string, string | number | undefined>) =>
   Object.entries(q)
@@ -74,7 +74,7 @@ describe('registry lists from the in-memory index', () => {
       for (const [k, sort] of vehicleSorts.entries()) {
         const q = { type: (i + k) % 3 === 0 ? undefined : 'VEHICLE', search, sort, page: (i * k) % 4, size: [15, 5, 50][k % 3] as number };
         const viaIndex = await get(`assets?${query(q)}`);
-        const viaSql = JSON.parse(JSON.stringify(await sqlAssets(q as Parameters<typeof listAssets>[1])));
+        const viaSql = JSON.parse(JSON.stringify(await sqlAssets(q as Parameters<typeof listAssetRows>[1])));
         expect(viaIndex, `assets ${query(q)}`).toEqual(viaSql);
         checked++;
       }

@@ -291,7 +291,7 @@ describe('refuels and drops from each way in', () => {
     const bell = await t.app.inject({ method: 'GET', url: url('/notifications?kind=FUEL_DROP&size=50'), headers: admin });
     expect(bell.statusCode).toBe(200);
     const titles = (bell.json().content as Array<{ title: string; expandedContent: string | null }>).filter((n) => n.title.startsWith('Vehicle FL-FMB'));
-    expect(titles.map((n) => n.title)).toEqual(['Vehicle FL-FMB: fuel level dropped 20 % (60 gal)']);
+    expect(titles.map((n) => n.title)).toEqual(['Vehicle FL-FMB: fuel level dropped 20 % of the tank']);
     expect(titles[0]!.expandedContent).toMatch(/^The fuel level fell from 70 % to 50 % .* A possible theft: check the truck and ask its driver\.$/);
   });
 

@@ -4,7 +4,7 @@ import { notifyMany, type NotifyInput } from '../notifications/index.ts';
 import { fixesElsewhere, QueuedFollower, VehicleQueue, type PositionRow, type Round, type WorkedSpan } from '../positions/index.ts';
 import { emitWebhookEvents } from '../webhooks/index.ts';
 import { organizationFacts } from './fuel-purchases.service.ts';
-import { eventDescription, pctText, placeText, volumeText } from './fuel-event-words.ts';
+import { eventDescription, pctText, placeText } from './fuel-event-words.ts';
 import { blankFuelTrack, stepFuel, type FuelEventDraft, type FuelFix, type FuelTrack } from './fuel-level-machine.ts';
 import {
   FUEL_FIX_TUPLE,
@@ -293,7 +293,9 @@ export class FuelEvents extends QueuedFollower<FuelFix> {
         organizationId: orgId,
         kind: 'FUEL_DROP',
         factKey: `fuel-drop:${w.id}`,
-        title: `Vehicle ${units.get(w.assetId) ?? '?'}: fuel level dropped ${pctText(w.levelBeforePct - w.levelAfterPct)} (${volumeText(w.quantityL, system)})`,
+        // The title is kept and read after the organization may have changed its units: a share of
+        // the tank, in no unit; the quantity in the units of now is on the linked page.
+        title: `Vehicle ${units.get(w.assetId) ?? '?'}: fuel level dropped ${pctText(w.levelBeforePct - w.levelAfterPct)} of the tank`,
         body: `${eventDescription(w, system)}${where ? ` ${where},` : ''} ${when(w.startedAt)}. A possible theft: check the truck and ask its driver.`,
         link: `/fuel-events?vehicleId=${w.assetId}`,
         linkLabel: 'See the drop',

@@ -122,7 +122,7 @@ export function CandidatesList({ loadId, loadNumber, assignedIds, canAssign, pla
                     {c.after ? (
                       <Text size="xs" c="dimmed" data-testid="candidate-after">
                         After{' '}
-                        <Anchor component={Link} to={`/dispatch/loads/${c.after.loadId}`} size="xs">
+                        <Anchor component={Link} to={`/dispatch/loads/${c.after.loadId}`} size="xs" underline="always">
                           {c.after.number}
                         </Anchor>
                         {c.after.loads > 1 ? ` (${c.after.loads} loads)` : ''}, free{c.after.place ? ` in ${c.after.place}` : ''} at {freeAtText(c.after, zone)}
@@ -131,7 +131,7 @@ export function CandidatesList({ loadId, loadNumber, assignedIds, canAssign, pla
                       c.currentLoad && (
                         <Text size="xs" c="dimmed">
                           On load{' '}
-                          <Anchor component={Link} to={`/dispatch/loads/${c.currentLoad.id}`} size="xs">
+                          <Anchor component={Link} to={`/dispatch/loads/${c.currentLoad.id}`} size="xs" underline="always">
                             {c.currentLoad.number}
                           </Anchor>
                         </Text>

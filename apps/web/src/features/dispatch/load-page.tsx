@@ -181,7 +181,7 @@ function LoadView({ load, messages: Messages }: { load: Load; messages?: LoadMes
                 {plan.data?.after && (
                   <Text size="sm" mb="xs" data-testid="plan-after">
                     After{' '}
-                    <Anchor component={Link} to={`/dispatch/loads/${plan.data.after.loadId}`}>
+                    <Anchor component={Link} to={`/dispatch/loads/${plan.data.after.loadId}`} underline="always">
                       {plan.data.after.number}
                     </Anchor>
                     {plan.data.after.loads > 1 ? ` (${plan.data.after.loads} loads)` : ''}: {planDriverName ?? 'the driver'} is free

@@ -3,3 +3,4 @@ export { default as loadsRoutes } from './loads.routes.ts';
 export { LoadStopsFromVisits } from './load-visits.ts';
 export { loadedMetres } from './load-distance.ts';
 export { loadInReach } from './load-access.ts';
+export { detentionCents, stopDetention, type DetentionStop, type StopDetention } from './load-detention.ts';

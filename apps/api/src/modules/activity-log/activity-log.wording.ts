@@ -48,7 +48,8 @@ export type RecordKind =
   | 'SAFETY_EVENT'
   | 'SAFETY_SETTINGS'
   | 'API_TOKEN'
-  | 'WEBHOOK';
+  | 'WEBHOOK'
+  | 'INVOICE';
 
 /** A record found by id: its kind, its name ("117", "Maria Lopez", "demo-truck-07") and a user's e-mail. */
 export interface LinkedRecord {
@@ -101,6 +102,7 @@ const NOUN: Record<RecordKind, string> = {
   SAFETY_SETTINGS: 'safety settings',
   API_TOKEN: 'API token',
   WEBHOOK: 'webhook',
+  INVOICE: 'invoice',
 };
 
 /** Every entity type recordActivity writes: its label in filters and the kind of its records. */
@@ -130,6 +132,7 @@ export const ENTITY_TYPES: Record<string, { label: string; kind: RecordKind | nu
   SAFETY_SETTINGS: { label: 'Safety settings', kind: 'SAFETY_SETTINGS' },
   API_TOKEN: { label: 'API token', kind: 'API_TOKEN' },
   WEBHOOK: { label: 'Webhook', kind: 'WEBHOOK' },
+  INVOICE: { label: 'Invoice', kind: 'INVOICE' },
   // Facts derived from positions, corrected by a recompute (DERIVED_FACTS, decision 0238).
   PLACE_VISIT: { label: 'Place visit', kind: null },
   TRIP: { label: 'Trip', kind: null },
@@ -202,6 +205,9 @@ export function recordPath(kind: RecordKind, id: string, linked?: LinkedRecord):
     // Issue 46: the organization's home terminals, in settings.
     case 'TERMINAL':
       return `${ORG_SETTINGS}/terminals`;
+    // Issue 70: an invoice's own page.
+    case 'INVOICE':
+      return `/invoices/${q(id)}`;
   }
 }
 
@@ -285,6 +291,8 @@ const BOOKKEEPING = new Set(['id', 'organizationId', 'createdAt', 'updatedAt']);
 /** Fields a link action stores to name things as they were, not changes of the record: its sentence says them. */
 const CONTEXT: Record<string, readonly string[]> = {
   ASSIGN_DRIVER: ['unitNumber', 'driverPreviousVehicleId'],
+  RECORD_PAYMENT: ['currency', 'paymentId'],
+  REMOVE_PAYMENT: ['currency', 'paymentId'],
 };
 const RETENTION_KIND_SET = new Set(Object.keys(RETENTION_KIND_INFO));
 
@@ -342,7 +350,15 @@ export function formatValue(entityType: string, field: string, value: unknown, s
     case 'everyM':
       return typeof value === 'number' ? `${num(distanceFromKm(value / 1000, units), 1)} ${UNIT_LABELS[units].distance}` : String(value);
     case 'costCents':
-      return typeof value === 'number' ? (value / 100).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 }) : String(value);
+    // Invoices (issue 70): money in cents, written in the invoice's currency when the entry names it.
+    case 'totalCents':
+    case 'paidCents':
+    case 'amountCents': {
+      if (typeof value !== 'number') return String(value);
+      const amount = (value / 100).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+      const currency = text(obj(side).currency);
+      return currency ? `${amount} ${currency}` : amount;
+    }
     case 'defectIds':
       return Array.isArray(value) ? (value.length ? plural(value.length, 'defect') : null) : String(value);
     case 'profileImageId':
@@ -532,6 +548,30 @@ export const FIELD_LABELS: Record<string, Record<string, string>> = {
     maxLat: 'North edge',
     maxLon: 'East edge',
   },
+  INVOICE: {
+    number: 'Invoice number',
+    customerId: 'Customer',
+    customerName: 'Customer',
+    billingAddress: 'Billing address',
+    currency: 'Currency',
+    invoiceDate: 'Invoice date',
+    dueDate: 'Due date',
+    termsDays: 'Payment terms (days)',
+    totalCents: 'Total',
+    paidCents: 'Paid',
+    sentAt: 'Sent',
+    sentTo: 'Sent to',
+    voidedAt: 'Voided',
+    voidReason: 'Reason for voiding',
+    createdBy: 'Created by',
+    createdByToken: 'Created by API token',
+    loadNumbers: 'Loads',
+    lines: 'Lines',
+    paymentId: 'Payment',
+    amountCents: 'Amount',
+    receivedOn: 'Received on',
+    reference: 'Reference',
+  },
   LOAD: {
     number: 'Load number',
     customer: 'Customer',
@@ -631,6 +671,7 @@ function snapshotName(entityType: string, s: unknown): string | null {
     case 'WORK_ORDER':
       return text(o.title);
     case 'LOAD':
+    case 'INVOICE':
       return text(o.number);
     case 'WEBHOOK':
       return text(o.description) ?? text(o.url);
@@ -775,6 +816,12 @@ const stopOf = (s: Record<string, unknown>) => (typeof s.seq === 'number' ? `sto
 const paperOf = (s: Record<string, unknown>) =>
   (({ BOL: 'a bill of lading', POD: 'a proof of delivery' }) as Record<string, string>)[String(s.kind)] ?? 'a document';
 
+/** " of 1,250.00 USD": a payment's amount in its entry's currency. */
+const moneyOf = (s: Record<string, unknown>) =>
+  typeof s.amountCents === 'number'
+    ? ` of ${(s.amountCents / 100).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}${text(s.currency) ? ` ${text(s.currency)}` : ''}`
+    : '';
+
 /** Every action code recordActivity writes (the wording test fails on a code missing here). */
 export const ACTIONS: Record<string, Wording> = {
   CREATE: { label: 'Create', says: (c) => `created ${c.r}` },
@@ -799,6 +846,14 @@ export const ACTIONS: Record<string, Wording> = {
     label: 'Correction from positions',
     says: (c) => (Object.keys(c.after).length ? `corrected ${c.r} from its positions` : `withdrew ${c.r}: its positions no longer show it`),
   },
+  // Invoices (issue 70, decision 0291).
+  SEND_INVOICE: { label: 'Send invoice', says: (c) => `e-mailed ${c.r}${text(c.after.sentTo) ? ` to ${text(c.after.sentTo)}` : ''}` },
+  RECORD_PAYMENT: {
+    label: 'Record payment',
+    says: (c) => `recorded a payment${moneyOf(c.after)} on ${c.r}${c.after.status === 'PAID' ? ', paying it in full' : ''}`,
+  },
+  REMOVE_PAYMENT: { label: 'Remove payment', says: (c) => `removed a payment${moneyOf(c.before)} from ${c.r}` },
+  VOID_INVOICE: { label: 'Void invoice', says: (c) => `voided ${c.r}${text(c.after.voidReason) ? `: ${text(c.after.voidReason)}` : ''}` },
   ADD_LOAD_DOCUMENT: { label: 'Add load paper', says: (c) => `added ${paperOf(c.after)} to ${c.r}` },
   DELETE_LOAD_DOCUMENT: { label: 'Remove load paper', says: (c) => `removed ${paperOf(c.before)} from ${c.r}` },
   UPDATE: {

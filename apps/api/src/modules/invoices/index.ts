@@ -1,0 +1,3 @@
+// The invoices module's public file (issue 70, decision 0291): invoices of delivered loads, their PDF,
+// sending, payments, aging and the accounting export.
+export { default as invoicesRoutes } from './invoices.routes.ts';

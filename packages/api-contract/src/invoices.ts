@@ -247,6 +247,8 @@ export const billableLoadSchema = z.object({
   number: z.string(),
   customerId: z.string(),
   customerName: z.string(),
+  /** The customer's payment terms: the draft is due this many days after its date. */
+  termsDays: z.number().int(),
   deliveredAt: z.string().nullable(),
   origin: z.string().nullable(),
   destination: z.string().nullable(),

@@ -510,6 +510,25 @@ export const ROUTES: readonly AppRoute[] = [
       },
     ],
   },
+  // Issue 70: invoices of delivered loads, payments and aging.
+  {
+    path: '/invoices',
+    title: 'Invoices',
+    access: 'private',
+    permissions: ['INVOICE_LIST'],
+    page: () => import('../features/invoices/invoices-page.tsx'),
+    children: [
+      {
+        path: '/invoices/new',
+        title: 'New invoice',
+        access: 'private',
+        permissions: ['INVOICE_LIST', 'INVOICE_UPDATE'],
+        page: () => import('../features/invoices/invoice-new-page.tsx'),
+      },
+      { path: '/invoices/aging', title: 'Aging report', access: 'private', permissions: ['INVOICE_LIST'], page: () => import('../features/invoices/aging-page.tsx') },
+      { path: '/invoices/:id', title: 'Invoice', access: 'private', permissions: ['INVOICE_LIST'], page: () => import('../features/invoices/invoice-page.tsx') },
+    ],
+  },
   {
     path: '/analytics',
     title: 'Analytics',

@@ -349,8 +349,8 @@ export function formatValue(entityType: string, field: string, value: unknown, s
           : String(value);
     case 'everyM':
       return typeof value === 'number' ? `${num(distanceFromKm(value / 1000, units), 1)} ${UNIT_LABELS[units].distance}` : String(value);
+    // Money in cents (work orders; invoices, issue 70), in the entry's currency when it names one.
     case 'costCents':
-    // Invoices (issue 70): money in cents, written in the invoice's currency when the entry names it.
     case 'totalCents':
     case 'paidCents':
     case 'amountCents': {

@@ -123,6 +123,7 @@ export async function billableLoads(db: DbOrTx, orgId: string, customerId?: stri
       deliveredAt: loads.deliveredAt,
       customerId: customers.id,
       customerName: customers.name,
+      termsDays: customers.paymentTermsDays,
       freeMinutes: customers.detentionFreeMinutes,
       centsPerHour: customers.detentionCentsPerHour,
       hasPod: sql<boolean>`exists (select 1 from ${loadDocuments} d where d.organization_id = ${orgId} and d.load_id = ${loads.id} and d.kind = 'POD')`,

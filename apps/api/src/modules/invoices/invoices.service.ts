@@ -274,6 +274,7 @@ export async function listBillableLoads(s: ReadScope, customerId?: string): Prom
       number: r.number,
       customerId: r.customerId,
       customerName: r.customerName,
+      termsDays: r.termsDays,
       deliveredAt: r.deliveredAt?.toISOString() ?? null,
       origin: stopName(st[0]),
       destination: stopName(st[st.length - 1]),

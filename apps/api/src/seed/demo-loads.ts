@@ -2,7 +2,7 @@ import { and, eq, gte, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
 import { ACTIVE_LOAD_STATUSES } from '@fleet/api-contract';
 import { planTrip, type LatLon, type RoutingPort } from '@fleet/dispatch';
 import type { Db, DbOrTx } from '../db/client.ts';
-import { loadCounters, loads, loadStatusEvents, loadStops, places, placeVisits } from '../db/schema/index.ts';
+import { loadCounters, loads, loadStatusEvents, loadStops, places, placeVisits, type AccessorialRow } from '../db/schema/index.ts';
 import { recordActivityBatch } from '../modules/activity-log/index.ts';
 import type { Actor } from '../modules/auth/auth-context.ts';
 import { planDriversOf } from '../modules/hos/index.ts';
@@ -27,7 +27,7 @@ const DAY = 24 * HOUR;
 const METRES_PER_MILE = 1609.344;
 const COMMODITIES = ['Dry groceries', 'Paper products', 'Beverages', 'Steel coils', 'Furniture', 'Auto parts', 'Produce', 'Building materials', 'Appliances'];
 
-interface DemoPlaceRow {
+export interface DemoPlaceRow {
   id: string;
   name: string;
   category: string;
@@ -36,7 +36,7 @@ interface DemoPlaceRow {
   lon: number;
 }
 
-interface NewStop {
+export interface NewStop {
   kind: 'PICKUP' | 'DELIVERY';
   place: DemoPlaceRow;
   windowStart: number;
@@ -47,7 +47,7 @@ interface NewStop {
   placeVisitId?: string | null;
 }
 
-interface NewLoad {
+export interface NewLoad {
   status: 'PLANNED' | 'ASSIGNED' | 'EN_ROUTE' | 'AT_STOP' | 'DELIVERED';
   driverId: string | null;
   assetId: string | null;
@@ -58,6 +58,8 @@ interface NewLoad {
   loadedM: number;
   seed: number;
   notes: string | null;
+  /** Accessorials beyond the rate (the invoices' history loads: a lumper paid at the dock). */
+  accessorials?: AccessorialRow[];
 }
 
 /** A repeatable fraction in [0, 1) from a number (the same load gets the same rate on every start). */
@@ -350,7 +352,7 @@ function t0(truck: DemoTruck, now: number): LatLon | null {
 }
 
 /** The loads with their stops, histories and activity rows, numbered from the organization's counter, in one transaction. */
-async function insertLoads(db: Db, orgId: string, list: NewLoad[]): Promise<void> {
+export async function insertLoads(db: Db, orgId: string, list: NewLoad[]): Promise<void> {
   list.sort((a, b) => a.history[0]!.at - b.history[0]!.at);
   await db.transaction(async (tx) => {
     const first = await takeNumbers(tx, orgId, list.length);
@@ -372,6 +374,7 @@ async function insertLoads(db: Db, orgId: string, list: NewLoad[]): Promise<void
             status: l.status,
             lineHaulCents: Math.round(miles * perMile * 100),
             fuelSurchargeCents: Math.round(miles * 45),
+            accessorials: l.accessorials ?? [],
             driverId: l.driverId,
             assetId: l.assetId,
             loadedM: l.loadedM,

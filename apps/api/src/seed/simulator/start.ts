@@ -6,6 +6,7 @@ import type { Db } from '../../db/client.ts';
 import { ensureDemoLoads } from '../demo-loads.ts';
 import { ensureDemoMessages } from '../demo-messages.ts';
 import { ensureDemoTracking } from '../demo-tracking.ts';
+import { ensureDemoInvoices } from '../demo-invoices.ts';
 import { ensureDemoMaintenance } from '../demo-maintenance.ts';
 import { ensureDemoEngineFaults } from '../demo-engine-faults.ts';
 import { routingOf } from '../../modules/dispatch/index.ts';
@@ -35,6 +36,7 @@ export const DEMO_PARTS = {
   loads: 'loads',
   messages: 'messages',
   tracking: 'tracking',
+  invoices: 'invoices',
 } as const;
 
 export const DEMO_STEPS = {
@@ -183,6 +185,12 @@ export async function seedDemoHistory(
   await marks.once(DEMO_PARTS.tracking, async () => {
     const made = await ensureDemoTracking(app.db, org.id, app.apiTokenKey, config.publicUrl);
     if (made) log(`Demo fleet: load ${made.loadNumber} has two customer contacts and a tracking link: ${made.url}`);
+  });
+  // A month of invoices of the delivered loads, some paid, some late (issue 70).
+  await marks.once(DEMO_PARTS.invoices, async () => {
+    const made = await ensureDemoInvoices(app.db, org.id);
+    if (made)
+      log(`Demo fleet: ${made.invoices} invoices (${made.paid} paid, ${made.late} past due) of the delivered loads, ${made.loads} of them delivered before the simulated week`);
   });
   return trucks;
 }

@@ -133,7 +133,7 @@ function InvoiceView({ invoice: inv }: { invoice: Invoice }) {
                 {cents(inv.balanceCents, inv.currency)}
               </Text>
             </Fact>
-            <Fact label="Sent">{inv.sentAt ? `${formatShortDateTime(inv.sentAt, zone)} to ${inv.sentTo}` : 'Not yet'}</Fact>
+            <Fact label="Sent">{inv.sentAt ? `${formatShortDateTime(inv.sentAt, zone)}${inv.sentTo ? ` to ${inv.sentTo}` : ''}` : 'Not yet'}</Fact>
           </SimpleGrid>
         </Card>
 

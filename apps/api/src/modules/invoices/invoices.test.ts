@@ -16,6 +16,9 @@ import { bearer, createTestApp, expectErrorBody, readOutbox, registerOrganizatio
 import { memberWithRole } from '../../test/members.ts';
 import { pdfPageCount, pdfText } from '../../test/pdf.ts';
 import { driverBody } from '../../test/registry.ts';
+import { createTestVehicle } from '../../test/vehicles.ts';
+import { ensureDemoInvoices } from '../../seed/demo-invoices.ts';
+import { ensureDemoPlaces } from '../../seed/demo-places.ts';
 
 // Invoices through HTTP on the real database (issue 70, decision 0291): a draft from delivered loads
 // with detention per stop matching a hand calculation, the loads it refuses, a load invoiced once
@@ -408,5 +411,33 @@ describe('invoices', () => {
     expect(row).toEqual({ created_by: null, created_by_token: token.id });
     const otherToken = await t.app.inject({ method: 'GET', url: url('/invoices', other.orgId), headers: th });
     expect(otherToken.statusCode).toBe(403);
+  });
+
+  it('gives the demo a month of invoices, some paid, some in part, some late in every aging bucket; once', async () => {
+    const demo = await registerOrganization(t.app, 'Demo-like Carrier');
+    const id = demo.user.organization!.id;
+    const headers = bearer(demo.accessToken);
+    await ensureDemoPlaces(t.app.db, id);
+    for (const n of [1, 2, 3]) await createTestVehicle(t.app.db, id, { uniqueId: `demo-inv-${n}`, unitNumber: `10${n}` });
+    const now = Date.parse('2026-11-30T15:00:00Z');
+    const made = await ensureDemoInvoices(t.app.db, id, now);
+    expect(made!.loads).toBeGreaterThanOrEqual(40);
+    expect(made!.invoices).toBeGreaterThanOrEqual(15);
+    const all = invoicePageSchema.parse((await t.app.inject({ method: 'GET', url: url('/invoices?size=500', id), headers })).json()).content;
+    const statuses = new Set(all.map((i) => i.status));
+    expect([...statuses].sort()).toEqual(expect.arrayContaining(['PAID', 'PARTIALLY_PAID', 'SENT']));
+    expect(all.some((i) => i.overdue)).toBe(true);
+    const aging = invoiceAgingSchema.parse((await t.app.inject({ method: 'GET', url: url('/invoices/aging?asOf=2026-11-30', id), headers })).json());
+    for (const bucket of ['current', 'days1to30', 'days31to60', 'days61to90', 'over90'] as const) expect(aging.totals[bucket], bucket).toBeGreaterThan(0);
+    // Detention past the free time and a lumper are on some of them.
+    const one = invoiceSchema.parse((await t.app.inject({ method: 'GET', url: url(`/invoices/${all[0]!.id}`, id), headers })).json());
+    expect(one.lines.length).toBeGreaterThan(0);
+    const [kinds] = rowsOf<{ detention: number; lumper: number }>(
+      await t.app.db.execute(sql`select count(*) filter (where kind = 'DETENTION')::int as detention, count(*) filter (where kind = 'LUMPER')::int as lumper
+        from invoice_lines where organization_id = ${id}`),
+    );
+    expect(kinds!.detention).toBeGreaterThan(0);
+    expect(kinds!.lumper).toBeGreaterThan(0);
+    expect(await ensureDemoInvoices(t.app.db, id, now)).toBeNull();
   });
 });

@@ -28,17 +28,21 @@ ALTER TABLE "loads" ADD COLUMN "customer_id" uuid;--> statement-breakpoint
 ALTER TABLE "loads" ADD CONSTRAINT "loads_customer_fk" FOREIGN KEY ("organization_id", "customer_id") REFERENCES "customers" ("organization_id", "id") ON DELETE SET NULL ("customer_id");--> statement-breakpoint
 CREATE INDEX "loads_org_customer_idx" ON "loads" USING btree ("organization_id", "customer_id") WHERE "customer_id" IS NOT NULL;--> statement-breakpoint
 -- The loads already made: one customer per name of each organization, whatever its case (spelled as
--- most of its loads spell it, the latest on a tie), and every load of that name linked to it.
+-- most of its loads spell it, the latest on a tie), and every load of that name linked to it. Both
+-- statements touch only loads without a customer and skip names already kept, so running them again
+-- (the test does) changes nothing already linked. A load's printed name is left as it was written
+-- (a spelling that differs only in case or spaces stays).
 INSERT INTO "customers" ("organization_id", "name")
 SELECT DISTINCT ON ("organization_id", lower("name")) "organization_id", "name"
 FROM (
   SELECT "organization_id", btrim("customer") AS "name", count(*) AS "uses", max("created_at") AS "latest"
-  FROM "loads" WHERE btrim("customer") <> '' GROUP BY "organization_id", btrim("customer")
+  FROM "loads" WHERE "customer_id" IS NULL AND btrim("customer") <> '' GROUP BY "organization_id", btrim("customer")
 ) AS "spellings"
-ORDER BY "organization_id", lower("name"), "uses" DESC, "latest" DESC;--> statement-breakpoint
+ORDER BY "organization_id", lower("name"), "uses" DESC, "latest" DESC
+ON CONFLICT DO NOTHING;--> statement-breakpoint
 UPDATE "loads" SET "customer_id" = c."id"
 FROM "customers" c
-WHERE c."organization_id" = "loads"."organization_id" AND lower(c."name") = lower(btrim("loads"."customer"));--> statement-breakpoint
+WHERE "loads"."customer_id" IS NULL AND c."organization_id" = "loads"."organization_id" AND lower(c."name") = lower(btrim("loads"."customer"));--> statement-breakpoint
 -- CUSTOMER_LIST and CUSTOMER_UPDATE are new organization codes. The built-in Administrator holds
 -- every code (stored too, as migration 0017 did); a role that manages loads used to type any
 -- customer on a load, so it keeps that by managing customers; one that sees loads sees customers.

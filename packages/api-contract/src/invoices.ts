@@ -18,7 +18,6 @@ defineLabels({
   invoiceDate: 'Invoice date',
   receivedOn: 'Received on',
   reference: 'Reference',
-  method: 'Payment method',
   asOf: 'As of',
   overdue: 'Overdue',
   per: 'One row per',

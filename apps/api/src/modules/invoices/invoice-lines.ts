@@ -36,6 +36,8 @@ export interface DetentionRule {
 }
 
 export interface DraftLine {
+  /** A kept line's id (an edit of a draft); new lines have none. */
+  id?: string;
   kind: InvoiceLineKind;
   loadId: string | null;
   stopId: string | null;

@@ -142,12 +142,12 @@ function drawLines(doc: Doc, inv: Invoice): void {
 /** Total, payments and balance due, right-aligned under the charges. */
 function drawTotals(doc: Doc, inv: Invoice): void {
   const width = doc.page.width - 2 * MARGIN;
-  const x = MARGIN + width * 0.45;
-  const w = width * 0.55;
+  const x = MARGIN + width * 0.3;
+  const w = width * 0.7;
   const rows: Array<{ label: string; value: string; bold?: boolean }> = [{ label: 'Total', value: moneyText(inv.totalCents, inv.currency), bold: true }];
   for (const p of inv.payments) {
     const how = [p.method ? PAYMENT_METHOD_LABELS[p.method] : null, p.reference].filter(Boolean).join(' ');
-    rows.push({ label: `Payment received ${dayText(p.receivedOn)}${how ? ` (${how})` : ''}`, value: `-${moneyText(p.amountCents, inv.currency)}` });
+    rows.push({ label: `Payment received ${dayText(p.receivedOn)}${how ? ` · ${how}` : ''}`, value: `-${moneyText(p.amountCents, inv.currency)}` });
   }
   rows.push({ label: inv.status === 'VOID' ? 'Balance due (void)' : 'Balance due', value: moneyText(inv.balanceCents, inv.currency), bold: true });
   if (doc.y + rows.length * 15 + 10 > doc.page.height - MARGIN) doc.addPage();

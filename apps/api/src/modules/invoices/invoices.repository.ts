@@ -26,7 +26,8 @@ import type { LineStop } from './invoice-lines.ts';
 export type InvoiceRow = typeof invoices.$inferSelect;
 export type InvoiceLineRow = typeof invoiceLines.$inferSelect;
 export type CustomerRow = typeof customers.$inferSelect;
-type NewLine = Omit<typeof invoiceLines.$inferInsert, 'organizationId' | 'invoiceId' | 'seq' | 'id'>;
+/** A line to write; `id` keeps a line of the draft (a new line gets a new id). */
+type NewLine = Omit<typeof invoiceLines.$inferInsert, 'organizationId' | 'invoiceId' | 'seq'>;
 
 /** Open invoices: what a customer owes (aging, overdue). */
 const OPEN: InvoiceStatus[] = ['SENT', 'PARTIALLY_PAID'];
@@ -314,8 +315,6 @@ export async function linesOfInvoices(db: DbOrTx, orgId: string, invoiceIds: rea
  * from its date (it was owed then, whenever it was e-mailed).
  */
 export async function owedOn(db: DbOrTx, orgId: string, asOf: string) {
-  const paid = sql<number>`coalesce((select sum(p.amount_cents) from ${invoicePayments} p
-    where p.organization_id = ${orgId} and p.invoice_id = ${invoices.id} and p.received_on <= ${asOf}::date), 0)::bigint`;
   const rows = await db
     .select({
       id: invoices.id,
@@ -324,9 +323,14 @@ export async function owedOn(db: DbOrTx, orgId: string, asOf: string) {
       currency: invoices.currency,
       dueDate: invoices.dueDate,
       totalCents: invoices.totalCents,
-      paidCents: paid,
     })
     .from(invoices)
     .where(and(eq(invoices.organizationId, orgId), inArray(invoices.status, [...OPEN, 'PAID']), lte(invoices.invoiceDate, asOf)));
-  return rows.map((r) => ({ ...r, paidCents: Number(r.paidCents) }));
+  const paid = await db
+    .select({ invoiceId: invoicePayments.invoiceId, cents: sql<string>`sum(${invoicePayments.amountCents})` })
+    .from(invoicePayments)
+    .where(and(eq(invoicePayments.organizationId, orgId), lte(invoicePayments.receivedOn, asOf)))
+    .groupBy(invoicePayments.invoiceId);
+  const paidOf = new Map(paid.map((p) => [p.invoiceId, Number(p.cents)]));
+  return rows.map((r) => ({ ...r, paidCents: paidOf.get(r.id) ?? 0 }));
 }

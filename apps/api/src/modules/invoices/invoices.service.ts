@@ -196,15 +196,19 @@ export async function updateLines(s: Scope, invoiceId: string, input: InvoiceLin
       loads.map((l) => l.id),
     );
     const old = await repo.linesOf(tx, s.orgId, invoiceId);
+    const kept = new Set<string>();
     const lines: DraftLine[] = input.lines.map((l, i) => {
       const loadId = l.loadId ?? null;
       if (loadId && !loads.some((x) => x.id === loadId)) throw invalidField(`lines.${i}.loadId`, 'Load must be one of the invoice’s loads');
       const stop = l.stopId ? (loadId ? stops.get(loadId) : undefined)?.find((st) => st.id === l.stopId) : undefined;
       if (l.stopId && !stop) throw invalidField(`lines.${i}.stopId`, 'Stop must be a stop of the line’s load');
       // A kept line keeps its minutes at a rate while its amount stays; an amount changed by hand is just that.
-      const was = l.id ? old.find((o) => o.line.id === l.id)?.line : undefined;
+      // A line named twice keeps its id once (the second is a new line).
+      const was = l.id && !kept.has(l.id) ? old.find((o) => o.line.id === l.id)?.line : undefined;
+      if (was) kept.add(was.id);
       const same = was && was.amountCents === l.amountCents && was.kind === l.kind;
       return {
+        ...(was ? { id: was.id } : {}),
         kind: l.kind,
         loadId,
         stopId: stop?.id ?? null,

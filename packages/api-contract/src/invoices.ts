@@ -11,9 +11,9 @@ import { optionalText } from './registry-fields.ts';
 // whole cents: every figure of it adds up exactly, as the accounting program will add it again.
 // Money is in the currency of its loads (the organization's).
 
-// Labels of the fields only invoices have (amounts and customers say their own words in each rule,
-// so a label another part declares for them cannot differ).
 defineLabels({
+  amountCents: 'Amount',
+  lines: 'Lines',
   loadIds: 'Loads',
   invoiceDate: 'Invoice date',
   receivedOn: 'Received on',

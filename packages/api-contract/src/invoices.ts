@@ -100,6 +100,8 @@ export const invoiceCreateSchema = z.object({
   notes: optionalText(1000),
 });
 export type InvoiceCreate = z.infer<typeof invoiceCreateSchema>;
+/** What a client sends (notes may be left out). */
+export type InvoiceCreateBody = z.input<typeof invoiceCreateSchema>;
 
 /** One line of a draft as edited (PUT `invoices/{id}/lines`): lines of the invoice's loads, or added by hand. */
 export const invoiceLineInputSchema = z.object({

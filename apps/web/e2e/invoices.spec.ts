@@ -154,10 +154,12 @@ test('a billing clerk invoices a customer’s delivered loads, sends the invoice
   const lateRow = list.getByRole('row', { name: new RegExp(lateInvoice.number) });
   await expect(lateRow.locator('[data-status="OVERDUE"]')).toBeVisible();
   await expect(lateRow).toContainText(/25 days late/);
-  await page.getByRole('radio', { name: 'Overdue' }).click();
+  const show = page.getByRole('radiogroup', { name: 'Show' });
+  await show.getByText('Overdue', { exact: true }).click();
+  await expect(show.getByRole('radio', { name: 'Overdue' })).toBeChecked();
   await expect(list.getByRole('row')).toHaveCount(2);
   expect(await seriousA11yViolations(page)).toEqual([]);
-  await page.getByRole('radio', { name: 'All' }).click();
+  await show.getByText('All', { exact: true }).click();
   await screenshotsLightDark(page, 'invoices-list');
   const csv = page.waitForEvent('download');
   await page.getByRole('button', { name: 'Export CSV' }).click();

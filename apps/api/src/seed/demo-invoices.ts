@@ -254,7 +254,7 @@ async function invoiceDelivered(db: Db, orgId: string, now: number, zone: string
     const overdue = inv.dueDate < today;
     const slowOld = g.customer === DEMO_SLOW_PAYER && age > 60;
     const method = (['ACH', 'CHECK', 'WIRE', 'ACH'] as const)[i % 4]!;
-    const reference = method === 'CHECK' ? `Check ${10_400 + i}` : `${method} ${447_100 + i * 13}`;
+    const reference = method === 'CHECK' ? `No. ${10_400 + i}` : method === 'WIRE' ? `Fed ref ${880_200 + i * 7}` : `Trace ${447_100 + i * 13}`;
     let amountCents = 0;
     let receivedOn = '';
     if (slowOld) {

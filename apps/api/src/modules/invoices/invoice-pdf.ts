@@ -188,7 +188,9 @@ function drawFooter(doc: Doc, inv: Invoice, carrier: Carrier, papers: readonly P
       ? `This invoice is void${inv.voidReason ? `: ${inv.voidReason}` : ''}. Nothing is owed on it.`
       : inv.balanceCents <= 0
         ? 'Paid in full. Thank you.'
-        : `Please pay ${moneyText(inv.balanceCents, inv.currency)} by ${dayText(inv.dueDate)}, quoting invoice ${inv.number}.`;
+        : inv.overdue
+          ? `Past due since ${dayText(inv.dueDate)}: please pay ${moneyText(inv.balanceCents, inv.currency)} now, quoting invoice ${inv.number}.`
+          : `Please pay ${moneyText(inv.balanceCents, inv.currency)} by ${dayText(inv.dueDate)}, quoting invoice ${inv.number}.`;
   const follow = papers.some((p) => p.type === 'POD')
     ? ' Proofs of delivery follow on the next pages.'
     : papers.length

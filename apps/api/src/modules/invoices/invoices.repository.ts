@@ -275,7 +275,8 @@ export const INVOICE_SORTS = {
   createdAt: invoices.createdAt,
 };
 export const DEFAULT_INVOICE_ORDER = [desc(invoices.invoiceDate), sql`lpad(${invoices.number}, 24, '0') desc`];
-export const invoiceTieBreak = asc(invoices.id);
+/** Numbers are unique in the organization: the newest first among equal values, and pages stay stable. */
+export const invoiceTieBreak = sql`lpad(${invoices.number}, 24, '0') desc`;
 
 export async function invoicePage(db: DbOrTx, orgId: string, f: InvoiceFilters, order: SQL[], page: { size: number; page: number }) {
   const where = filtersOf(orgId, f);

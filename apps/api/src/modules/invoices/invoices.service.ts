@@ -150,7 +150,7 @@ async function partsOf(db: DbOrTx, orgId: string, row: repo.InvoiceRow) {
 
 export async function listInvoices(s: ReadScope, q: InvoiceListQuery): Promise<Page<InvoiceSummary>> {
   const { today } = await todayOf(s);
-  const order = q.sort ? orderBy(q.sort, repo.INVOICE_SORTS, repo.DEFAULT_INVOICE_ORDER[0]!, repo.invoiceTieBreak) : [...repo.DEFAULT_INVOICE_ORDER, repo.invoiceTieBreak];
+  const order = q.sort ? orderBy(q.sort, repo.INVOICE_SORTS, repo.DEFAULT_INVOICE_ORDER[0]!, repo.invoiceTieBreak) : repo.DEFAULT_INVOICE_ORDER;
   const { rows, total } = await repo.invoicePage(
     s.db,
     s.orgId,

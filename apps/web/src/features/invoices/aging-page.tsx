@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Anchor, Button, Card, Group, SimpleGrid, Table, Text, TextInput } from '@mantine/core';
+import { Anchor, Button, Card, SimpleGrid, Table, Text, TextInput } from '@mantine/core';
 import { IconDownload } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { AGING_BUCKET_LABELS, AGING_BUCKETS } from '@fleet/api-contract/invoices';
@@ -60,10 +60,10 @@ export default function AgingPage() {
         }
       />
       <Card withBorder radius="md" padding="md" mb="md">
-        <Group align="flex-end" gap="md" wrap="wrap">
-          <TextInput type="date" label="As of" value={typed} onChange={(e) => choose(e.currentTarget.value)} w={180} />
+        <SimpleGrid cols={{ base: 2, sm: 4 }} spacing="md" verticalSpacing="sm">
+          <TextInput type="date" label="As of" value={typed} onChange={(e) => choose(e.currentTarget.value)} maw={200} />
           {a && (
-            <SimpleGrid cols={{ base: 2, sm: 3 }} spacing="md" style={{ flex: 1 }}>
+            <>
               <Fact label="Owed">
                 <Text component="span" fw={700} fz="lg" data-testid="aging-total">
                   {cents(a.totals.total, a.currency)}
@@ -71,9 +71,9 @@ export default function AgingPage() {
               </Fact>
               <Fact label="Past due">{cents(a.totals.total - a.totals.current, a.currency)}</Fact>
               <Fact label="Open invoices">{a.totals.invoices}</Fact>
-            </SimpleGrid>
+            </>
           )}
-        </Group>
+        </SimpleGrid>
       </Card>
       <DataState
         isLoading={q.isLoading}

@@ -1,4 +1,4 @@
-import { Badge, Text, useComputedColorScheme } from '@mantine/core';
+import { Badge, Group, Text, useComputedColorScheme } from '@mantine/core';
 import { INVOICE_STATUS_LABELS, type InvoiceStatus, type InvoiceSummary } from '@fleet/api-contract/invoices';
 import tones from '../../components/badge-tones.module.css';
 import { formatMoney } from '../../lib/money.ts';
@@ -21,17 +21,25 @@ const STATUS_COLORS: Record<InvoiceStatus, string> = {
   VOID: 'gray',
 };
 
-export function InvoiceStatusBadge({ status, overdue = false }: { status: InvoiceStatus; overdue?: boolean }) {
-  if (overdue)
-    return (
-      <Badge variant="outline" radius="sm" color="red" className={tones.danger} data-status="OVERDUE">
-        Overdue
-      </Badge>
-    );
+export function InvoiceStatusBadge({ status }: { status: InvoiceStatus }) {
   return (
     <Badge variant="outline" radius="sm" color={STATUS_COLORS[status]} className={STATUS_TONES[status]} data-status={status}>
       {INVOICE_STATUS_LABELS[status]}
     </Badge>
+  );
+}
+
+/** The status, and beside it "Overdue" when money owed is past its due date. */
+export function InvoiceStatusBadges({ status, overdue }: { status: InvoiceStatus; overdue: boolean }) {
+  return (
+    <Group gap={4} wrap="nowrap" component="span">
+      <InvoiceStatusBadge status={status} />
+      {overdue && (
+        <Badge variant="outline" radius="sm" color="red" className={tones.danger} data-status="OVERDUE">
+          Overdue
+        </Badge>
+      )}
+    </Group>
   );
 }
 

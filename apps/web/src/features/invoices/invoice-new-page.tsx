@@ -148,7 +148,9 @@ function NewInvoiceForm({ customers }: { customers: CustomerLoads[] }) {
                 <Table.Th>Load</Table.Th>
                 <Table.Th>Lane</Table.Th>
                 <Table.Th>Delivered</Table.Th>
-                <Table.Th>Proof of delivery</Table.Th>
+                <Table.Th>
+                  <abbr title="Proof of delivery">POD</abbr>
+                </Table.Th>
                 <Table.Th ta="right">Detention</Table.Th>
                 <Table.Th ta="right">Amount</Table.Th>
               </Table.Tr>
@@ -164,7 +166,7 @@ function NewInvoiceForm({ customers }: { customers: CustomerLoads[] }) {
                       aria-label={`Invoice load ${l.number}`}
                     />
                   </Table.Td>
-                  <Table.Td>
+                  <Table.Td style={{ whiteSpace: 'nowrap' }}>
                     <Anchor component={Link} to={`/dispatch/loads/${l.id}`} size="sm" onClick={(e) => e.stopPropagation()}>
                       {l.number}
                     </Anchor>

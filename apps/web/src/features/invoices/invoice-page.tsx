@@ -13,7 +13,7 @@ import { describeError } from '../../lib/api-client.ts';
 import { formatDateTime, formatShortDateTime, todayIn, useViewerZone } from '../../lib/dates.ts';
 import { notify } from '../../lib/notifications-store.ts';
 import { useCan } from '../../lib/registry-api.ts';
-import { cents, dayText, DueText, InvoiceStatusBadge } from './invoice-bits.tsx';
+import { cents, dayText, DueText, InvoiceStatusBadges } from './invoice-bits.tsx';
 import { downloadInvoicePdf, recordPayment, removePayment, sendInvoice, useInvoice, useInvoiceMutation, voidInvoice } from './invoices-api.ts';
 
 // `/invoices/:id` (issue 70): the invoice as the customer gets it (loads, lines, payments, balance),
@@ -119,7 +119,7 @@ function InvoiceView({ invoice: inv }: { invoice: Invoice }) {
         <Card withBorder radius="md" padding="md">
           <SimpleGrid cols={{ base: 2, sm: 4 }} spacing="md">
             <Fact label="Status">
-              <InvoiceStatusBadge status={inv.status} overdue={inv.overdue} />
+              <InvoiceStatusBadges status={inv.status} overdue={inv.overdue} />
             </Fact>
             <Fact label="Invoice date">{dayText(inv.invoiceDate)}</Fact>
             <Fact label="Due">
@@ -168,7 +168,7 @@ function InvoiceView({ invoice: inv }: { invoice: Invoice }) {
                 <Table.Tbody>
                   {inv.loads.map((l) => (
                     <Table.Tr key={l.id}>
-                      <Table.Td>
+                      <Table.Td style={{ whiteSpace: 'nowrap' }}>
                         {canSeeLoads ? (
                           <Anchor component={Link} to={`/dispatch/loads/${l.id}`} size="sm">
                             {l.number}

@@ -8,7 +8,7 @@ import { ServerTable, type TableColumn } from '../../components/server-table.tsx
 import { useCan } from '../../lib/registry-api.ts';
 import { useSearchParams, withParams } from '../../lib/search-params.ts';
 import { useTableState } from '../../lib/table-state.ts';
-import { cents, dayText, DueText, InvoiceStatusBadge, useLateColor } from './invoice-bits.tsx';
+import { cents, dayText, DueText, InvoiceStatusBadges, useLateColor } from './invoice-bits.tsx';
 import { downloadInvoicesCsv, useInvoices } from './invoices-api.ts';
 
 // `/invoices` (issue 70): every invoice with its status, balance and due date, the late ones in red;
@@ -68,7 +68,7 @@ export default function InvoicesPage() {
       ),
     },
     { key: 'customer', header: 'Customer', sortable: true, render: (i) => i.customerName },
-    { key: 'invoiceDate', header: 'Date', sortable: true, render: (i) => dayText(i.invoiceDate) },
+    { key: 'invoiceDate', header: 'Date', sortable: true, render: (i) => <span style={{ whiteSpace: 'nowrap' }}>{dayText(i.invoiceDate)}</span> },
     { key: 'dueDate', header: 'Due', sortable: true, render: (i) => <DueText invoice={i} /> },
     { key: 'total', header: 'Total', sortable: true, align: 'right', render: (i) => cents(i.totalCents, i.currency) },
     {
@@ -82,7 +82,7 @@ export default function InvoicesPage() {
         </Text>
       ),
     },
-    { key: 'status', header: 'Status', sortable: true, render: (i) => <InvoiceStatusBadge status={i.status} overdue={i.overdue} /> },
+    { key: 'status', header: 'Status', sortable: true, render: (i) => <InvoiceStatusBadges status={i.status} overdue={i.overdue} /> },
     { key: 'loads', header: 'Loads', hiddenByDefault: true, render: (i) => i.loadNumbers.join(', ') },
   ];
 

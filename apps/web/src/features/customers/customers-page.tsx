@@ -105,9 +105,9 @@ export default function CustomersPage() {
       key: 'loadCount',
       header: 'Loads',
       render: (c) => (
-        <Badge variant="light" color={c.loadCount ? 'blue' : 'gray'}>
+        <Text size="sm" c={c.loadCount ? undefined : 'dimmed'} style={{ whiteSpace: 'nowrap' }}>
           {`${c.loadCount} load${c.loadCount === 1 ? '' : 's'}`}
-        </Badge>
+        </Text>
       ),
     },
   ];
@@ -249,9 +249,9 @@ function CustomerForm({ customer: c, currency, onClose }: { customer: Customer |
             {...number('paymentTermsDays')}
           />
           <TextInput
-            label="Detention free time (min)"
+            label="Free time (min)"
             inputMode="numeric"
-            description={typeof free === 'number' && Number.isInteger(free) && free >= 0 ? `${minutesText(free)} free at each stop` : 'Free at each stop'}
+            description={typeof free === 'number' && Number.isInteger(free) && free >= 0 ? `${minutesText(free)}, then detention` : 'Before detention starts'}
             {...number('detentionFreeMinutes')}
           />
           <TextInput label={`Detention rate (${currency}/h)`} inputMode="decimal" description="0: not charged" {...number('detentionRate')} />

@@ -8,10 +8,11 @@ import { useCustomerOptions } from './dispatch-api.ts';
 const same = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
 
 /** What the field says under itself: the picked customer's terms, or that a new name joins the registry. */
-function hint(value: string, picked: Customer | undefined, searching: boolean): string | undefined {
+function hint(value: string, picked: Customer | undefined, suggested: number, searching: boolean): string | undefined {
   if (!value.trim()) return 'Pick one of your customers, or type a new one';
   if (picked) return `${paymentTermsLabel(picked.paymentTermsDays)}${picked.requiresPod ? ' · proof of delivery required' : ''}`;
-  return searching ? undefined : 'New customer: saving the load adds it to Customers (net 30; edit it there)';
+  if (searching) return undefined;
+  return suggested ? 'Pick one of these, or type a new customer' : 'New customer: saving the load adds it to Customers';
 }
 
 /**
@@ -49,7 +50,9 @@ export function CustomerField({
         // Still the picked customer's name: keep its id; else the server resolves the name.
         onChange(text, match?.id ?? (picked && same(picked.name, text) ? picked.id : null));
       }}
-      description={error ? undefined : hint(value, picked, options.isFetching || search !== value)}
+      description={error ? undefined : hint(value, picked, found.length, options.isFetching || search !== value)}
+      // Under the input, so the input lines up with the fields beside it whatever the hint says.
+      inputWrapperOrder={['label', 'input', 'description', 'error']}
       error={error}
       limit={10}
       data-autofocus

@@ -1,19 +1,20 @@
-import { and, asc, eq, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNotNull, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { assets, customers, invoices, loads, organizations, places } from '../db/schema/index.ts';
 import type { Actor } from '../modules/auth/auth-context.ts';
 import { createInvoice, recordPayment } from '../modules/invoices/index.ts';
 import { loadedMetres } from '../modules/loads/index.ts';
 import { zoneOffsetMs } from '../lib/zone-offset.ts';
+import { ensureDemoCustomers } from './demo-customers.ts';
 import { insertLoads, type DemoPlaceRow, type NewLoad, type NewStop } from './demo-loads.ts';
 
 // The demo's invoices (issue 70): a month of them, so the invoice list, a customer's unpaid ones and
 // the aging report read like a carrier's. The simulator's week of delivered loads is too short for
 // that, so this adds delivered loads for the five weeks before it (two a weekday, some waiting past
-// the free time, some with a lumper paid at the dock) and three old loads of a customer who pays
-// late; gives the demo customers billing details where they have none; then invoices every load
-// delivered more than two days ago, a customer's week at a time, through the invoices service. The
-// older invoices are sent, most paid (a few in part), some not: past due in each aging bucket.
+// the free time, some with a lumper paid at the dock; billed to the demo customers as the simulated
+// week's are) and three old loads of a customer who pays late; then invoices every load delivered
+// more than two days ago, a customer's week at a time, through the invoices service. The older
+// invoices are sent, most paid (a few in part), some not: past due in each aging bucket.
 // Made once (seed marks), and not at all in an organization that has invoices already.
 
 const SYSTEM: Actor = { userId: null, email: 'system', role: 'SYSTEM', ip: null };
@@ -21,10 +22,10 @@ const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 const MIN = 60_000;
 
-/** The customer who pays late: its old invoices stay open, 31-60, 61-90 and over 90 days past due. */
+/** The customer who pays late (a demo shipper): its old invoices stay open, 31-60, 61-90 and over 90 days past due. */
 export const DEMO_SLOW_PAYER = 'Ironworks Supply';
-/** Days ago the slow payer's old loads were delivered (invoiced the day after, net 30). */
-const OLD_LOADS = [76, 106, 141];
+/** Days past due of the slow payer's old invoices (each dated the day after its load's delivery). */
+const OLD_PAST_DUE = [45, 75, 110];
 
 /** A repeatable fraction in [0, 1) (the same demo on every start). */
 const fraction = (n: number) => {
@@ -33,7 +34,6 @@ const fraction = (n: number) => {
 };
 
 const nameOf = (p: DemoPlaceRow) => p.name.split(',')[0]!.trim();
-const slug = (name: string) => name.toLowerCase().replace(/[^a-z0-9]+/g, '');
 
 export interface DemoInvoicesResult {
   loads: number;
@@ -52,7 +52,6 @@ export async function ensureDemoInvoices(db: Db, orgId: string, now = Date.now()
   const [org] = await db.select({ zone: organizations.timeZone }).from(organizations).where(eq(organizations.id, orgId));
   const zone = org?.zone ?? 'America/Chicago';
   const madeLoads = await ensureHistoryLoads(db, orgId, now, zone);
-  await linkCustomers(db, orgId);
   const out = await invoiceDelivered(db, orgId, now, zone);
   return { loads: madeLoads, ...out };
 }
@@ -83,6 +82,12 @@ async function ensureHistoryLoads(db: Db, orgId: string, now: number, zone: stri
     .orderBy(asc(assets.unitNumber));
   if (trucks.length === 0) return 0;
   const slow = docks.filter((d) => nameOf(d) === DEMO_SLOW_PAYER);
+  // The customers the loads are billed to (made with the loads on a first start; here first, for their terms).
+  await ensureDemoCustomers(db, orgId);
+  const [slowTerms] = await db
+    .select({ days: customers.paymentTermsDays })
+    .from(customers)
+    .where(and(eq(customers.organizationId, orgId), sql`lower(${customers.name}) = ${DEMO_SLOW_PAYER.toLowerCase()}`));
   const list: NewLoad[] = [];
   let k = 0;
   const make = (daysAgo: number, from: DemoPlaceRow, to: DemoPlaceRow, seed: number) => {
@@ -136,56 +141,12 @@ async function ensureHistoryLoads(db: Db, orgId: string, now: number, zone: stri
   }
   // The slow payer's old loads: picked up at its dock.
   if (slow[0])
-    for (const [i, daysAgo] of OLD_LOADS.entries()) {
+    for (const [i, late] of OLD_PAST_DUE.entries()) {
       const to = docks[(i * 4 + 2) % docks.length]!;
-      make(daysAgo, slow[0], to.id === slow[0].id ? docks[(i * 4 + 3) % docks.length]! : to, 5000 + i);
+      make((slowTerms?.days ?? 30) + late + 1, slow[0], to.id === slow[0].id ? docks[(i * 4 + 3) % docks.length]! : to, 5000 + i);
     }
   if (list.length) await insertLoads(db, orgId, list);
   return list.length;
-}
-
-/** Demo terms and e-mails by customer, and a customer without an invoice e-mail (Send tells why). */
-function billingOf(name: string, i: number) {
-  const terms = name === DEMO_SLOW_PAYER ? 30 : [30, 15, 30, 45, 30, 15][i % 6]!;
-  const noEmail = name === 'Pioneer Cold Storage';
-  return {
-    billingAddress: `${name}\nAccounts Payable\n${1200 + i * 85} Commerce Drive\nSuite ${100 + i * 10}`,
-    invoiceEmail: noEmail ? null : `ap@${slug(name)}.example`,
-    paymentTermsDays: terms,
-    detentionFreeMinutes: 120,
-    detentionCentsPerHour: [5000, 6000, 7500][i % 3]!,
-  };
-}
-
-/**
- * Every demo load linked to its customer (made where the registry has none of that name), and the
- * customers the demo bills given billing details where they have none.
- */
-async function linkCustomers(db: Db, orgId: string): Promise<void> {
-  const unlinked = await db
-    .selectDistinct({ name: loads.customer })
-    .from(loads)
-    .where(and(eq(loads.organizationId, orgId), isNull(loads.customerId)));
-  for (const { name } of unlinked) {
-    await db
-      .insert(customers)
-      .values({ organizationId: orgId, name })
-      .onConflictDoNothing();
-    await db.execute(sql`update ${loads} set customer_id = c.id from ${customers} c
-      where c.organization_id = ${orgId} and lower(c.name) = lower(${name})
-        and ${loads.organizationId} = ${orgId} and ${loads.customerId} is null and lower(${loads.customer}) = lower(${name})`);
-  }
-  const all = await db
-    .select({ id: customers.id, name: customers.name })
-    .from(customers)
-    .where(and(eq(customers.organizationId, orgId), isNull(customers.billingAddress), isNull(customers.invoiceEmail)))
-    .orderBy(asc(customers.name));
-  for (const [i, c] of all.entries()) {
-    await db
-      .update(customers)
-      .set(billingOf(c.name, i))
-      .where(and(eq(customers.organizationId, orgId), eq(customers.id, c.id)));
-  }
 }
 
 const localDayOf = (ms: number, zone: string) => new Date(ms + zoneOffsetMs(ms, zone)).toISOString().slice(0, 10);
@@ -252,14 +213,15 @@ async function invoiceDelivered(db: Db, orgId: string, now: number, zone: string
       .where(and(eq(invoices.organizationId, orgId), eq(invoices.id, inv.id)));
     const r = fraction(i + 7);
     const overdue = inv.dueDate < today;
-    const slowOld = g.customer === DEMO_SLOW_PAYER && age > 60;
+    const lateDays = dayDiff(inv.dueDate, today);
+    const slowOld = g.customer === DEMO_SLOW_PAYER && lateDays > 30;
     const method = (['ACH', 'CHECK', 'WIRE', 'ACH'] as const)[i % 4]!;
     const reference = method === 'CHECK' ? `No. ${10_400 + i}` : method === 'WIRE' ? `Fed ref ${880_200 + i * 7}` : `Trace ${447_100 + i * 13}`;
     let amountCents = 0;
     let receivedOn = '';
     if (slowOld) {
-      // The slow payer sent something on the middle one only.
-      if (age > 90 && age < 120) {
+      // The slow payer sent something on the one 61-90 days late only.
+      if (lateDays > 60 && lateDays <= 90) {
         amountCents = Math.round(inv.totalCents * 0.4);
         receivedOn = dayPlus(inv.dueDate, 12);
       }

@@ -300,7 +300,8 @@ function PaymentForm({ invoice: inv }: { invoice: Invoice }) {
   const [reference, setReference] = useState('');
   const [error, setError] = useState<unknown>(null);
   const save = useInvoiceMutation(recordPayment);
-  const amountCents = typeof amount === 'number' ? Math.round(amount * 100) : NaN;
+  // Mantine answers a number, or text where it keeps the typed form ("5000.00" with fixed decimals).
+  const amountCents = Math.round((typeof amount === 'number' ? amount : amount.trim() === '' ? NaN : Number(amount.replace(/[^0-9.-]/g, ''))) * 100);
   const amountError =
     !Number.isFinite(amountCents) || amountCents <= 0
       ? 'Enter the amount received'

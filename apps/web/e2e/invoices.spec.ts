@@ -105,6 +105,18 @@ test('a billing clerk invoices a customer’s delivered loads, sends the invoice
   await expect(page.getByTestId('invoice-balance')).toHaveText('$3,080.00');
   await expect(page.locator('[data-status="DRAFT"]')).toBeVisible();
 
+  // A draft's lines change before it goes: a pallet exchange added.
+  await page.getByRole('button', { name: 'Edit lines' }).click();
+  const edit = page.getByRole('dialog', { name: `Edit the lines of ${number}` });
+  await edit.getByRole('button', { name: 'Add a line' }).click();
+  await edit.getByLabel('Other').fill('Pallet exchange');
+  await edit.getByLabel('Amount').last().fill('25');
+  await expect(edit.getByText('Total $3,105.00')).toBeVisible();
+  await edit.getByRole('button', { name: 'Save lines' }).click();
+  await expect(edit).toBeHidden();
+  await expect(charges.getByRole('row', { name: /Pallet exchange/ })).toContainText('$25.00');
+  await expect(page.getByTestId('invoice-balance')).toHaveText('$3,105.00');
+
   // Send, after saying where it goes.
   await page.getByRole('button', { name: 'Send', exact: true }).click();
   const confirm = page.getByRole('dialog', { name: `Send invoice ${number}?` });
@@ -122,11 +134,11 @@ test('a billing clerk invoices a customer’s delivered loads, sends the invoice
   await form.getByLabel('Reference').fill(`Check ${run}`);
   await form.getByRole('button', { name: 'Record payment' }).click();
   await expect(page.locator('[data-status="PARTIALLY_PAID"]')).toBeVisible();
-  await expect(page.getByTestId('invoice-balance')).toHaveText('$2,080.00');
+  await expect(page.getByTestId('invoice-balance')).toHaveText('$2,105.00');
   await expect(page.getByRole('table', { name: 'Payments' })).toContainText(`Check ${run}`);
   // An overpayment is refused by the form before the server would.
   await form.getByLabel('Amount').fill('5000');
-  await expect(form.getByText('At most the balance, $2,080.00')).toBeVisible();
+  await expect(form.getByText('At most the balance, $2,105.00')).toBeVisible();
   await expect(form.getByRole('button', { name: 'Record payment' })).toBeDisabled();
 
   // The PDF: the invoice itself.
@@ -173,7 +185,7 @@ test('a billing clerk invoices a customer’s delivered loads, sends the invoice
   await page.goto('/invoices/aging');
   await expect(page.getByRole('heading', { name: 'Aging report', level: 1 })).toBeVisible();
   const row = page.getByRole('row', { name: new RegExp(customerName) });
-  await expect(row).toContainText('$2,080.00');
+  await expect(row).toContainText('$2,105.00');
   await expect(row).toContainText('$820.00');
   expect(await seriousA11yViolations(page)).toEqual([]);
   await screenshotsLightDark(page, 'invoices-aging');

@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { ActionIcon, Alert, Anchor, Button, Card, Group, NativeSelect, NumberInput, SimpleGrid, Stack, Table, Text, TextInput, Title } from '@mantine/core';
-import { IconAlertTriangle, IconBan, IconCash, IconFileTypePdf, IconSend, IconTrash } from '@tabler/icons-react';
+import { IconAlertTriangle, IconBan, IconCash, IconFileTypePdf, IconPencil, IconSend, IconTrash } from '@tabler/icons-react';
 import { Link, useParams } from 'react-router';
 import { INVOICE_LINE_LABELS, PAYMENT_METHOD_LABELS, PAYMENT_METHODS, type PaymentMethod } from '@fleet/api-contract/invoices';
 import type { Invoice } from '@fleet/api-contract';
@@ -14,6 +14,7 @@ import { formatDateTime, formatShortDateTime, todayIn, useViewerZone } from '../
 import { notify } from '../../lib/notifications-store.ts';
 import { useCan } from '../../lib/registry-api.ts';
 import { cents, dayText, DueText, InvoiceStatusBadges } from './invoice-bits.tsx';
+import { InvoiceLinesModal } from './invoice-lines-modal.tsx';
 import { downloadInvoicePdf, recordPayment, removePayment, sendInvoice, useInvoice, useInvoiceMutation, voidInvoice } from './invoices-api.ts';
 
 // `/invoices/:id` (issue 70): the invoice as the customer gets it (loads, lines, payments, balance),
@@ -36,6 +37,7 @@ function InvoiceView({ invoice: inv }: { invoice: Invoice }) {
   const send = useInvoiceMutation(sendInvoice);
   const voiding = useInvoiceMutation(voidInvoice);
   const [pdfBusy, setPdfBusy] = useState(false);
+  const [editing, setEditing] = useState(false);
   const isVoid = inv.status === 'VOID';
   const open = !isVoid && inv.balanceCents > 0;
 
@@ -188,9 +190,16 @@ function InvoiceView({ invoice: inv }: { invoice: Invoice }) {
         </SimpleGrid>
 
         <Card withBorder radius="md" padding="md">
-          <Title order={2} fz="md" mb="xs">
-            Charges
-          </Title>
+          <Group justify="space-between" mb="xs">
+            <Title order={2} fz="md">
+              Charges
+            </Title>
+            {canEdit && inv.status === 'DRAFT' && (
+              <Button size="xs" variant="default" leftSection={<IconPencil size={14} />} onClick={() => setEditing(true)}>
+                Edit lines
+              </Button>
+            )}
+          </Group>
           <Table.ScrollContainer minWidth={480}>
             <Table fz="sm" verticalSpacing={6} aria-label="Charges">
               <Table.Thead>
@@ -228,6 +237,7 @@ function InvoiceView({ invoice: inv }: { invoice: Invoice }) {
 
         <Payments invoice={inv} canEdit={canEdit && open} canRemove={canEdit && !isVoid} />
       </Stack>
+      {editing && <InvoiceLinesModal invoice={inv} onClose={() => setEditing(false)} />}
     </>
   );
 }

@@ -1,5 +1,5 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { BillableLoad, Invoice, InvoiceAging, InvoiceCreateBody, InvoicePaymentInput, InvoiceSummary, Page } from '@fleet/api-contract';
+import type { BillableLoad, Invoice, InvoiceAging, InvoiceCreateBody, InvoiceLinesInput, InvoicePaymentInput, InvoiceSummary, Page } from '@fleet/api-contract';
 import { api } from '../../lib/api-client.ts';
 import { saveFile } from '../../lib/download.ts';
 import { orgPath, useEffectiveOrganizationId } from '../../lib/org-path.ts';
@@ -66,6 +66,8 @@ export function useInvoiceMutation<V, R = Invoice>(fn: (v: V) => Promise<R>) {
 }
 
 export const createInvoice = (body: InvoiceCreateBody) => api<Invoice>(orgPath('/invoices'), { method: 'POST', body, toast: false });
+export const updateLines = ({ id, body }: { id: string; body: InvoiceLinesInput }) =>
+  api<Invoice>(invoicePath(id, '/lines'), { method: 'PUT', body, toast: false });
 export const sendInvoice = (id: string) => api<Invoice>(invoicePath(id, '/send'), { method: 'POST', toast: false });
 export const voidInvoice = ({ id, reason }: { id: string; reason: string | null }) =>
   api<Invoice>(invoicePath(id, '/void'), { method: 'POST', body: { reason }, toast: false });

@@ -773,7 +773,8 @@ interface Wording {
 /** Stops are numbered from 0 (decision 0166); people count from 1. */
 const stopOf = (s: Record<string, unknown>) => (typeof s.seq === 'number' ? `stop ${s.seq + 1}` : 'a stop');
 const paperOf = (s: Record<string, unknown>) =>
-  (({ BOL: 'a bill of lading', POD: 'a proof of delivery' }) as Record<string, string>)[String(s.kind)] ?? 'a document';
+  (({ BOL: 'a bill of lading', POD: 'a proof of delivery', LUMPER: 'a lumper receipt', SCALE: 'a scale ticket' }) as Record<string, string>)[String(s.kind)] ??
+  'a document';
 
 /** Every action code recordActivity writes (the wording test fails on a code missing here). */
 export const ACTIONS: Record<string, Wording> = {

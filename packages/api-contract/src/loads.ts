@@ -166,15 +166,23 @@ export const loadAssignmentSchema = z.object({
 export type LoadAssignment = z.infer<typeof loadAssignmentSchema>;
 
 /** A status a person sets (POST `loads/{id}/status`); the others follow from assignment and stop events. */
+/**
+ * The office lets a delivery be completed without its proof of delivery when the load's customer
+ * requires one (issue 70): only a caller with LOAD_UPDATE, recorded in the load's history.
+ */
+const podWaived = z.boolean({ error: () => 'podWaived must be true or false' }).optional();
+
 export const loadStatusChangeSchema = z.object({
   status: z.enum(['CANCELLED', 'PLANNED', 'DELIVERED'], { error: () => 'status must be CANCELLED, PLANNED or DELIVERED' }),
   note: optionalText(500),
+  podWaived,
 });
 
 /** POST `loads/{id}/stops/{stopId}/status`: the driver or dispatcher marks arrival or departure; `at` defaults to now. */
 export const stopStatusInputSchema = z.object({
   event: z.enum(['ARRIVE', 'DEPART'], { error: () => 'event must be ARRIVE or DEPART' }),
   at: instant('Time').optional(),
+  podWaived,
 });
 export type StopStatusInput = z.infer<typeof stopStatusInputSchema>;
 

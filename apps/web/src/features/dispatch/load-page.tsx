@@ -2,7 +2,7 @@ import { useMemo, useState, type ComponentType } from 'react';
 import { Anchor, Button, Card, Group, SimpleGrid, Stack, Table, Text, Timeline, Title } from '@mantine/core';
 import { IconCheck, IconPencil, IconX } from '@tabler/icons-react';
 import { Link, useParams } from 'react-router';
-import { ACCESSORIAL_LABELS, LOAD_DOCUMENT_LABELS, LOAD_STATUS_LABELS, STOP_KIND_LABELS } from '@fleet/api-contract/loads';
+import { ACCESSORIAL_LABELS, LOAD_STATUS_LABELS, STOP_KIND_LABELS } from '@fleet/api-contract/loads';
 import type { Load, LoadStop } from '@fleet/api-contract';
 import { confirmAction } from '../../components/confirm-dialog.tsx';
 import { DataState } from '../../components/data-state.tsx';
@@ -20,6 +20,7 @@ import { formatMinutes, formatWeight, freeAtText, laneText, stopName, stopNumber
 import classes from './dispatch.module.css';
 import { AtRiskBadge, LoadStatusBadge, windowText } from './load-bits.tsx';
 import { LoadContactsCard } from './load-contacts.tsx';
+import { LoadDocumentsCard } from './load-documents.tsx';
 import { LoadMap } from './load-map.tsx';
 import { LoadShareButton } from './load-share.tsx';
 import { EtaBadge, PlanTimeline } from './plan-timeline.tsx';
@@ -313,33 +314,7 @@ function LoadView({ load, messages: Messages }: { load: Load; messages?: LoadMes
               </Timeline>
             )}
           </Card>
-          <Card withBorder radius="md" padding="md">
-            <Title order={2} fz="md" mb="sm">
-              Documents
-            </Title>
-            {load.documents.length === 0 ? (
-              <Text size="sm" c="dimmed">
-                No bill of lading or proof of delivery yet. The driver photographs them on their phone.
-              </Text>
-            ) : (
-              <div className={classes.thumbs}>
-                {load.documents.map((d) => (
-                  <Anchor
-                    key={d.id}
-                    href={d.imageUrl}
-                    target="_blank"
-                    rel="noopener"
-                    aria-label={`${LOAD_DOCUMENT_LABELS[d.documentKind]}, ${formatShortDateTime(d.createdAt)} (opens the photo)`}
-                  >
-                    <img src={d.imageUrl} alt="" loading="lazy" />
-                    <Text size="xs" ta="center">
-                      {d.documentKind}
-                    </Text>
-                  </Anchor>
-                ))}
-              </div>
-            )}
-          </Card>
+          <LoadDocumentsCard load={load} />
           {Messages && load.drivers[0] && (
             <Card withBorder radius="md" padding="md">
               <Messages driverId={load.drivers[0].id} loadId={load.id} driverName={load.drivers[0].name} />

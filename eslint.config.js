@@ -121,6 +121,7 @@ export default tseslint.config(
       'apps/api/src/modules/tracking/*.service.ts',
       'apps/api/src/modules/loads/load-documents.service.ts',
       'apps/api/src/modules/loads/document-pdf.ts',
+      'apps/api/src/modules/customers/*.service.ts',
     ],
     rules: {
       'no-restricted-imports': [

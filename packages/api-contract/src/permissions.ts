@@ -69,6 +69,9 @@ export const PERMISSIONS = [
   // Issue 48: integrations (API tokens, webhooks).
   'API_TOKEN_MANAGE',
   'WEBHOOK_MANAGE',
+  // Issue 70: customers, invoices, driver settlements.
+  'CUSTOMER_LIST',
+  'CUSTOMER_UPDATE',
 ] as const;
 
 export type Permission = (typeof PERMISSIONS)[number];

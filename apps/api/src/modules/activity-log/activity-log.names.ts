@@ -13,6 +13,7 @@ import {
   places,
   roles,
   terminals,
+  customers,
   users,
   workOrders,
 } from '../../db/schema/index.ts';
@@ -97,6 +98,10 @@ export async function lookupRecords(db: Db, orgId: string, ids: Iterable<string>
         .select({ id: sql<string>`${terminals.id}::text`, ...row(sql<string>`'TERMINAL'`, sql<string | null>`${terminals.name}`) })
         .from(terminals)
         .where(and(eq(terminals.organizationId, orgId), inArray(terminals.id, wanted))),
+      db
+        .select({ id: sql<string>`${customers.id}::text`, ...row(sql<string>`'CUSTOMER'`, sql<string | null>`${customers.name}`) })
+        .from(customers)
+        .where(and(eq(customers.organizationId, orgId), inArray(customers.id, wanted))),
       db
         .select({ id: sql<string>`${loads.id}::text`, ...row(sql<string>`'LOAD'`, sql<string | null>`${loads.number}`) })
         .from(loads)

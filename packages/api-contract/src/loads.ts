@@ -322,6 +322,8 @@ export const loadSchema = z.object({
   customer: z.string(),
   /** The customer of the registry the load names (issue 70), or null. */
   customerId: z.string().nullable(),
+  /** The customer requires a proof of delivery before each delivery is completed (issue 70). */
+  requiresPod: z.boolean(),
   customerPlaceId: z.string().nullable(),
   bolNumber: z.string().nullable(),
   poNumber: z.string().nullable(),

@@ -182,6 +182,7 @@ export const en = {
     departedFrom: 'Departed {{place}}',
     notRecorded: 'Could not record it. Try again.',
     documentSaved: '{{document}} saved',
+    podNeeded: 'Proof of delivery required: photograph it before you depart',
     addPaper: 'Add a document',
     addPaperAt: 'Add a document at stop {{n}}',
     papers: 'Documents of stop {{n}}',

@@ -191,6 +191,7 @@ export const es: Catalogue = {
     departedFrom: 'Salida de {{place}}',
     notRecorded: 'No se pudo registrar. Inténtelo de nuevo.',
     documentSaved: '{{document}} guardado',
+    podNeeded: 'Se requiere comprobante de entrega: fotografíelo antes de salir',
     addPaper: 'Agregar un documento',
     addPaperAt: 'Agregar un documento en la parada {{n}}',
     papers: 'Documentos de la parada {{n}}',

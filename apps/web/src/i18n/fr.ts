@@ -186,6 +186,7 @@ export const fr: Catalogue = {
     departedFrom: 'Parti de {{place}}',
     notRecorded: 'Impossible de l’enregistrer. Réessayez.',
     documentSaved: '{{document}} enregistré',
+    podNeeded: 'Preuve de livraison exigée : photographiez-la avant de partir',
     addPaper: 'Ajouter un document',
     addPaperAt: 'Ajouter un document à l’arrêt {{n}}',
     papers: 'Documents de l’arrêt {{n}}',

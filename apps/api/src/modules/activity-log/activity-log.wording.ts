@@ -817,6 +817,14 @@ export const ACTIONS: Record<string, Wording> = {
     label: 'Correction from positions',
     says: (c) => (Object.keys(c.after).length ? `corrected ${c.r} from its positions` : `withdrew ${c.r}: its positions no longer show it`),
   },
+  POD_WAIVED: {
+    label: 'Proof of delivery waived',
+    says: (c) => {
+      const seqs = Array.isArray(c.after.stops) ? c.after.stops.map((x) => (isObject(x) && typeof x.seq === 'number' ? x.seq + 1 : '?')) : [];
+      const which = seqs.length === 1 ? `stop ${seqs[0]}` : seqs.length ? `stops ${seqs.join(', ')}` : 'a delivery';
+      return `let ${which} of ${c.r} be completed without its proof of delivery`;
+    },
+  },
   ADD_LOAD_DOCUMENT: { label: 'Add load paper', says: (c) => `added ${paperOf(c.after)} to ${c.r}` },
   DELETE_LOAD_DOCUMENT: { label: 'Remove load paper', says: (c) => `removed ${paperOf(c.before)} from ${c.r}` },
   UPDATE: {

@@ -1,7 +1,7 @@
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { LoadDocumentType } from '@fleet/api-contract';
 import type { DbOrTx } from '../../db/client.ts';
-import { images, loadDocumentPages, loadDocuments, loadStops, users } from '../../db/schema/index.ts';
+import { customers, images, loadDocumentPages, loadDocuments, loadStops, users } from '../../db/schema/index.ts';
 
 // The SQL of a load's papers (issue 70, decision 0287): documents, their pages in the order taken,
 // and the page images' bytes for the PDF. Every statement names the organization, so Citus routes
@@ -99,6 +99,16 @@ export async function insertDocument(
 /** Deletes a document (its pages go with it, by their key); its images stay the load's. */
 export async function deleteDocumentRow(db: DbOrTx, orgId: string, documentId: string): Promise<void> {
   await db.delete(loadDocuments).where(and(eq(loadDocuments.organizationId, orgId), eq(loadDocuments.id, documentId)));
+}
+
+/** Which of these customers require a proof of delivery (the loads' answers say so to the driver). */
+export async function customersRequiringPod(db: DbOrTx, orgIds: readonly string[], customerIds: readonly string[]): Promise<Set<string>> {
+  if (customerIds.length === 0) return new Set();
+  const rows = await db
+    .select({ id: customers.id })
+    .from(customers)
+    .where(and(inArray(customers.organizationId, [...orgIds]), inArray(customers.id, [...customerIds]), eq(customers.requiresPod, true)));
+  return new Set(rows.map((r) => r.id));
 }
 
 /** Whether the stop has a document of this type (a delivery's proof of delivery). */

@@ -238,3 +238,125 @@ describe('documents of several pages', () => {
     expect(pdfImageSizes(await pdfOf(row!.id)).map((s) => s.width)).toEqual([44]);
   });
 });
+
+describe('a proof of delivery the customer requires (decision 0289)', () => {
+  let customerId: string;
+  const loadsUrl = (p = '') => `/api/v1/organizations/${orgId}/loads${p}`;
+  const newLoad = async () => {
+    const now = Date.now();
+    const at = (ms: number) => new Date(ms).toISOString();
+    const res = await t.app.inject({
+      method: 'POST',
+      url: loadsUrl(),
+      headers: admin,
+      payload: {
+        customerId,
+        stops: [
+          { kind: 'PICKUP', latitude: 39.1, longitude: -94.58, windowStart: at(now - 6 * H), windowEnd: at(now - 5 * H), serviceMinutes: 30 },
+          { kind: 'DELIVERY', latitude: 38.63, longitude: -90.2, windowStart: at(now - 3 * H), windowEnd: at(now - 2 * H), serviceMinutes: 30 },
+        ],
+        rate: { lineHaul: 700 },
+        driverIds: [driver.id],
+        overlapAllowed: true,
+      },
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    return loadSchema.parse(res.json());
+  };
+  const event = (l: Load, i: number, body: Record<string, unknown>, headers = driver.headers) =>
+    t.app.inject({ method: 'POST', url: loadsUrl(`/${l.id}/stops/${l.stops[i]!.id}/status`), headers, payload: body });
+  /** At the delivery: picked up and arrived, as the driver marks them. */
+  const atDelivery = async () => {
+    const l = await newLoad();
+    const now = Date.now();
+    for (const [i, ev, ago] of [
+      [0, 'ARRIVE', 5],
+      [0, 'DEPART', 4],
+      [1, 'ARRIVE', 2],
+    ] as const) {
+      const res = await event(l, i, { event: ev, at: new Date(now - ago * H).toISOString() });
+      expect(res.statusCode, res.body).toBe(200);
+    }
+    return l;
+  };
+
+  beforeAll(async () => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `/api/v1/organizations/${orgId}/customers`,
+      headers: admin,
+      payload: { name: 'Strict Receiver', requiresPod: true },
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    customerId = (res.json() as { id: string }).id;
+  });
+
+  it('refuses the driver’s departure from the delivery until a POD is attached to that stop, saying why', async () => {
+    const l = await atDelivery();
+    // The driver's app reads it from the load to say so before the tap.
+    expect(l.requiresPod).toBe(true);
+    const refused = await event(l, 1, { event: 'DEPART' });
+    const body = expectErrorBody(refused.json(), 409);
+    expect(body.code).toBe('loads.pod_required');
+    expect(body.message).toBe('Stop 2 needs a proof of delivery before it is completed (Strict Receiver requires one): photograph it first, or ask the office');
+    expect(refused.json().params).toEqual({ stop: 2 });
+    // Only the office lets it; a bill of lading, or a POD of another stop, is not it.
+    expectErrorBody((await event(l, 1, { event: 'DEPART', podWaived: true })).json(), 403);
+    const add = async (type: string, stop: number) => {
+      const form = multipartForm({ type, stopId: l.stops[stop]!.id }, pngs(30));
+      const res = await t.app.inject({
+        method: 'POST',
+        url: loadsUrl(`/${l.id}/documents`),
+        payload: form.payload,
+        headers: { ...form.headers, ...driver.headers },
+      });
+      expect(res.statusCode, res.body).toBe(201);
+    };
+    await add('BOL', 1);
+    await add('POD', 0);
+    expect((await event(l, 1, { event: 'DEPART' })).statusCode).toBe(409);
+    await add('POD', 1);
+    const departed = await event(l, 1, { event: 'DEPART' });
+    expect(departed.statusCode, departed.body).toBe(200);
+    expect(loadSchema.parse(departed.json()).status).toBe('DELIVERED');
+  });
+
+  it('lets the office complete it without one, in the status history and the activity log', async () => {
+    const l = await atDelivery();
+    expectErrorBody((await event(l, 1, { event: 'DEPART' }, admin)).json(), 409);
+    const res = await event(l, 1, { event: 'DEPART', podWaived: true }, admin);
+    expect(res.statusCode, res.body).toBe(200);
+    const after = loadSchema.parse(res.json());
+    expect(after.statusHistory.find((h) => h.status === 'DELIVERED')).toMatchObject({
+      note: 'Stop 2 completed without the proof of delivery Strict Receiver requires (allowed by the office)',
+    });
+    const [log] = rowsOf<{ n: number }>(
+      await t.app.db.execute(`select count(*)::int as n from activity_log where action = 'POD_WAIVED' and entity_id = '${l.id}'` as never),
+    );
+    expect(log!.n).toBe(1);
+  });
+
+  it('asks the same of a load marked delivered by hand', async () => {
+    const l = await atDelivery();
+    const status = (body: Record<string, unknown>) => t.app.inject({ method: 'POST', url: loadsUrl(`/${l.id}/status`), headers: admin, payload: body });
+    expect(expectErrorBody((await status({ status: 'DELIVERED' })).json(), 409).code).toBe('loads.pod_required');
+    const res = await status({ status: 'DELIVERED', note: 'Receiver closed', podWaived: true });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(loadSchema.parse(res.json()).statusHistory.find((h) => h.status === 'DELIVERED')!.note).toBe(
+      'Receiver closed · Stop 2 completed without the proof of delivery Strict Receiver requires (allowed by the office)',
+    );
+  });
+
+  it('asks nothing of a customer who does not require it', async () => {
+    const off = await t.app.inject({
+      method: 'PATCH',
+      url: `/api/v1/organizations/${orgId}/customers/${customerId}`,
+      headers: admin,
+      payload: { requiresPod: false },
+    });
+    expect(off.statusCode, off.body).toBe(200);
+    const l = await atDelivery();
+    expect(l.requiresPod).toBe(false);
+    expect((await event(l, 1, { event: 'DEPART' })).statusCode).toBe(200);
+  });
+});

@@ -3,7 +3,7 @@ import type { Load, LoadDocument, LoadStop } from '@fleet/api-contract';
 import type { DbOrTx } from '../../db/client.ts';
 import { assets, drivers, loadStatusEvents, loadStops, loads, places, users } from '../../db/schema/index.ts';
 import { imageLink } from '../images/index.ts';
-import { documentsOfLoads, type DocumentWithAuthor } from './load-documents.repository.ts';
+import { customersRequiringPod, documentsOfLoads, type DocumentWithAuthor } from './load-documents.repository.ts';
 
 // Loads as the API answers them (decision 0166): cents to decimal amounts, metres to km, the
 // stops with their place's name, drivers and units by name. Several loads are read in a fixed
@@ -87,7 +87,8 @@ export async function presentLoads(db: DbOrTx, rows: readonly LoadRow[], full: b
   const unitIds = [...new Set(rows.flatMap((r) => [r.assetId, r.trailerId].filter((id): id is string => !!id)))];
   // The organizations named: on Citus the reads go to their shards only (issue 49).
   const orgIds = [...new Set(rows.map((r) => r.organizationId))];
-  const [stops, ds, units] = await Promise.all([
+  const customerIds = [...new Set(rows.flatMap((r) => (r.customerId ? [r.customerId] : [])))];
+  const [stops, ds, units, strict] = await Promise.all([
     stopsOf(db, ids),
     driverIds.length
       ? db
@@ -101,6 +102,7 @@ export async function presentLoads(db: DbOrTx, rows: readonly LoadRow[], full: b
           .from(assets)
           .where(and(inArray(assets.organizationId, orgIds), inArray(assets.id, unitIds)))
       : [],
+    customersRequiringPod(db, orgIds, customerIds),
   ]);
   const driverName = new Map(ds.map((d) => [d.id, `${d.firstName} ${d.lastName}`.trim()]));
   const unit = new Map(units.map((u) => [u.id, u.unitNumber]));
@@ -129,6 +131,7 @@ export async function presentLoads(db: DbOrTx, rows: readonly LoadRow[], full: b
     number: r.number,
     customer: r.customer,
     customerId: r.customerId,
+    requiresPod: !!r.customerId && strict.has(r.customerId),
     customerPlaceId: r.customerPlaceId,
     bolNumber: r.bolNumber,
     poNumber: r.poNumber,

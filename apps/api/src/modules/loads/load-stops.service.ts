@@ -6,6 +6,7 @@ import { recordActivity } from '../activity-log/index.ts';
 import type { AuthContext, Scope } from '../auth/index.ts';
 import { lockedInReach, reachOf } from './load-access.ts';
 import { stopsOf } from './load-present.ts';
+import { podMissing, podRequired, recordWaiver, refuseDriverWaiver, waiverNote } from './load-pod.ts';
 import { stopEventProblem } from './load-status.ts';
 import { emitStopEvents, settleStatus } from './load-settle.ts';
 import { fullLoad } from './loads.service.ts';
@@ -17,6 +18,7 @@ import { fullLoad } from './loads.service.ts';
 const MOVING: readonly LoadStatus[] = ['ASSIGNED', 'EN_ROUTE', 'AT_STOP'];
 
 export async function stopEvent(s: Scope, ctx: AuthContext, loadId: string, stopId: string, input: StopStatusInput): Promise<Load> {
+  refuseDriverWaiver(ctx, input.podWaived);
   const reach = await reachOf(s.db, s.orgId, ctx, 'LOAD_UPDATE');
   await s.db.transaction(async (tx) => {
     const load = await lockedInReach(tx, s, reach, loadId);
@@ -38,11 +40,16 @@ export async function stopEvent(s: Scope, ctx: AuthContext, loadId: string, stop
     const at = input.at ? new Date(input.at) : now;
     const problem = stopEventProblem(stops, stopId, input.event, at, now);
     if (problem) throw invalidField(problem.field, problem.message);
+    // A delivery whose customer requires a proof of delivery waits for it, unless the office lets it
+    // (the load is locked: a paper added meanwhile is seen).
+    const missing = input.event === 'DEPART' ? await podMissing(tx, load, stops, [stop]) : null;
+    if (missing && !input.podWaived) throw podRequired(missing, reach.all);
     const source: StopEventSource = reach.all ? 'DISPATCHER' : 'DRIVER';
     const set = input.event === 'ARRIVE' ? { arrivedAt: at, arrivalSource: source, placeVisitId: null } : { departedAt: at, departureSource: source };
     const [after] = await tx.update(loadStops).set(set).where(eq(loadStops.id, stopId)).returning();
     await emitStopEvents(tx, load, [stop], [after!]);
-    await settleStatus(tx, load, s.actor, at);
+    await settleStatus(tx, load, s.actor, at, missing ? waiverNote(missing) : null);
+    if (missing) await recordWaiver(tx, s, loadId, missing);
     await recordActivity(tx, {
       orgId: s.orgId,
       actor: s.actor,

@@ -128,14 +128,20 @@ export function isOverlapRefusal(err: unknown): err is ApiError & { body: NonNul
   );
 }
 
-export const setLoadStatus = (orgId: string, { id, status, note }: { id: string; status: 'CANCELLED' | 'PLANNED' | 'DELIVERED'; note?: string }) =>
-  api<Load>(loadPath(orgId, id, '/status'), { method: 'POST', body: { status, note } });
+export const setLoadStatus = (
+  orgId: string,
+  { id, status, note, podWaived }: { id: string; status: 'CANCELLED' | 'PLANNED' | 'DELIVERED'; note?: string; podWaived?: boolean },
+) => api<Load>(loadPath(orgId, id, '/status'), { method: 'POST', body: { status, note, podWaived }, toast: false });
 
 /** Where a stop's arrival or departure is sent (the driver's phone sends it through its outbox, issue 44). */
 export const stopStatusPath = (orgId: string, id: string, stopId: string) => loadPath(orgId, id, `/stops/${encodeURIComponent(stopId)}/status`);
 
 export const setStopStatus = (orgId: string, { id, stopId, body }: { id: string; stopId: string; body: StopStatusInput }) =>
-  api<Load>(loadPath(orgId, id, `/stops/${encodeURIComponent(stopId)}/status`), { method: 'POST', body });
+  api<Load>(loadPath(orgId, id, `/stops/${encodeURIComponent(stopId)}/status`), { method: 'POST', body, toast: false });
+
+/** The API's 409 for a delivery whose customer requires a proof of delivery it does not have yet (issue 70). */
+export const isPodRefusal = (err: unknown): err is ApiError & { body: NonNullable<ApiError['body']> } =>
+  err instanceof ApiError && !!err.body && err.body.code === 'loads.pod_required';
 
 /** Where a load's papers are sent (the driver's phone sends them through its outbox, issue 70). */
 export const loadDocumentsPath = (orgId: string, id: string) => loadPath(orgId, id, '/documents');

@@ -2,7 +2,7 @@ import { Suspense, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Alert, Badge, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
-import { IconCamera, IconCheck, IconCloudUpload, IconFileCheck, IconFlag, IconMapPin } from '@tabler/icons-react';
+import { IconCamera, IconCheck, IconCloudUpload, IconFileAlert, IconFileCheck, IconFlag, IconMapPin } from '@tabler/icons-react';
 import type { Load, LoadDocumentType, LoadStatus, LoadStop } from '@fleet/api-contract';
 import tones from '../../components/badge-tones.module.css';
 import { DataState } from '../../components/data-state.tsx';
@@ -168,6 +168,13 @@ function DriverStop({ orgId, load, stop, current }: { orgId: string; load: Load;
     }
   };
   const done = !!stop.departedAt;
+  // The customer requires a proof of delivery: said before the driver taps Departed (the server refuses it without one).
+  const needsPod =
+    load.requiresPod &&
+    stop.kind === 'DELIVERY' &&
+    !done &&
+    !papers.some((d) => d.type === 'POD') &&
+    !waiting.some((r) => (r.body as { type?: string }).type === 'POD');
   const n = stopNumber(load.stops, stop);
   return (
     <Paper
@@ -210,6 +217,11 @@ function DriverStop({ orgId, load, stop, current }: { orgId: string; load: Load;
             {stop.windowMet === false
               ? t('loads.etaLate', { time: formatShortDateTime(stop.eta, undefined, lng) })
               : t('loads.eta', { time: formatShortDateTime(stop.eta, undefined, lng) })}
+          </Text>
+        )}
+        {needsPod && (
+          <Text size="xs" fw={600} className={classes.warn} data-testid="pod-needed">
+            <IconFileAlert size={14} aria-hidden style={{ verticalAlign: -2 }} /> {t('loads.podNeeded')}
           </Text>
         )}
         {current && (

@@ -8,6 +8,7 @@ import { confirmAction } from '../../components/confirm-dialog.tsx';
 import { DataState } from '../../components/data-state.tsx';
 import { Fact } from '../../components/fact.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
+import { ApiError, toastApiError, toastNetworkError } from '../../lib/api-client.ts';
 import { formatShortDateTime, useViewerZone } from '../../lib/dates.ts';
 import { formatKm, formatMoney } from '../../lib/money.ts';
 import { notify } from '../../lib/notifications-store.ts';
@@ -15,7 +16,7 @@ import { useCan } from '../../lib/registry-api.ts';
 import { withParams, useSearchParams } from '../../lib/search-params.ts';
 import { useUnits } from '../../lib/units.ts';
 import { CandidatesList } from './candidates-list.tsx';
-import { CANDIDATES_PAGE, setLoadStatus, setStopStatus, useCandidates, useLoad, useLoadMutation, usePlan } from './dispatch-api.ts';
+import { CANDIDATES_PAGE, isPodRefusal, setLoadStatus, setStopStatus, useCandidates, useLoad, useLoadMutation, usePlan } from './dispatch-api.ts';
 import { formatMinutes, formatWeight, freeAtText, laneText, stopName, stopNumber } from './dispatch-format.ts';
 import classes from './dispatch.module.css';
 import { AtRiskBadge, LoadStatusBadge, windowText } from './load-bits.tsx';
@@ -92,7 +93,7 @@ function LoadView({ load, messages: Messages }: { load: Load; messages?: LoadMes
     ) {
       status.mutate(
         { id: load.id, status: 'CANCELLED' },
-        { onSuccess: () => notify({ type: 'success', title: `Load ${load.number} cancelled`, timeout: 4000 }) },
+        { onSuccess: () => notify({ type: 'success', title: `Load ${load.number} cancelled`, timeout: 4000 }), onError: showError },
       );
     }
   };
@@ -105,10 +106,17 @@ function LoadView({ load, messages: Messages }: { load: Load; messages?: LoadMes
         danger: false,
       })
     ) {
-      status.mutate(
-        { id: load.id, status: 'DELIVERED' },
-        { onSuccess: () => notify({ type: 'success', title: `Load ${load.number} delivered`, timeout: 4000 }) },
-      );
+      const send = (podWaived?: boolean) =>
+        status.mutate(
+          { id: load.id, status: 'DELIVERED', podWaived },
+          {
+            onSuccess: () => notify({ type: 'success', title: `Load ${load.number} delivered`, timeout: 4000 }),
+            onError: async (err) => {
+              if (await podWaiverAsked(err)) send(true);
+            },
+          },
+        );
+      send();
     }
   };
 
@@ -326,15 +334,42 @@ function LoadView({ load, messages: Messages }: { load: Load; messages?: LoadMes
   );
 }
 
+function showError(err: unknown): void {
+  if (err instanceof ApiError) toastApiError(err);
+  else toastNetworkError();
+}
+
+/**
+ * A refusal for a missing proof of delivery (the customer requires one) asks the dispatcher whether
+ * to complete it anyway, which the load's history records; any other error is shown as usual.
+ */
+async function podWaiverAsked(err: unknown): Promise<boolean> {
+  if (!isPodRefusal(err)) {
+    showError(err);
+    return false;
+  }
+  return confirmAction({
+    title: 'Complete without a proof of delivery?',
+    message: `${err.body.message}. Completing it anyway is written in the load’s history.`,
+    confirmLabel: 'Complete without it',
+    cancelLabel: 'Wait for it',
+    danger: false,
+  });
+}
+
 /** The stops in order: window, ETA against it, arrival and departure, and the buttons to record them. */
 function StopsTable({ load, canEdit }: { load: Load; canEdit: boolean }) {
   const mark = useLoadMutation(setStopStatus);
-  const record = (s: LoadStop, event: 'ARRIVE' | 'DEPART') =>
+  const record = (s: LoadStop, event: 'ARRIVE' | 'DEPART', podWaived?: boolean): void =>
     mark.mutate(
-      { id: load.id, stopId: s.id, body: { event } },
+      { id: load.id, stopId: s.id, body: { event, podWaived } },
       {
         onSuccess: () =>
           notify({ type: 'success', title: `${event === 'ARRIVE' ? 'Arrival' : 'Departure'} at stop ${stopNumber(load.stops, s)} recorded`, timeout: 3000 }),
+        // A delivery waiting for its proof of delivery: the dispatcher may complete it anyway.
+        onError: async (err) => {
+          if (await podWaiverAsked(err)) record(s, event, true);
+        },
       },
     );
   // Only the next stop can be arrived at or left: earlier ones are done, later ones wait.

@@ -173,14 +173,20 @@ export function DocumentCapture({ orgId, load, stop, onClose }: { orgId: string;
             {error}
           </Alert>
         )}
-        <Group gap="xs" grow>
-          <Button variant="default" onClick={onClose} disabled={sending}>
-            {t('loads.cancel')}
-          </Button>
-          <Button onClick={() => void send()} disabled={pages.length === 0 || reading} loading={sending} leftSection={<IconSend size={16} aria-hidden />}>
+        <Stack gap={4}>
+          <Button
+            fullWidth
+            onClick={() => void send()}
+            disabled={pages.length === 0 || reading}
+            loading={sending}
+            leftSection={<IconSend size={16} aria-hidden />}
+          >
             {t('loads.sendPages', { count: pages.length })}
           </Button>
-        </Group>
+          <Button fullWidth variant="subtle" onClick={onClose} disabled={sending}>
+            {t('loads.cancel')}
+          </Button>
+        </Stack>
       </Stack>
     </Paper>
   );

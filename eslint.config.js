@@ -119,6 +119,8 @@ export default tseslint.config(
       'apps/api/src/modules/reports/reports.service.ts',
       'apps/api/src/modules/fuel-economy/fuel-economy.service.ts',
       'apps/api/src/modules/tracking/*.service.ts',
+      'apps/api/src/modules/loads/load-documents.service.ts',
+      'apps/api/src/modules/loads/document-pdf.ts',
       'apps/api/src/modules/customers/*.service.ts',
       'apps/api/src/modules/invoices/*.service.ts',
     ],

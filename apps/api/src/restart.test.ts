@@ -51,6 +51,7 @@ const TABLES = [
   'hos_edit_requests',
   'eld_transfers',
   'load_documents',
+  'load_document_pages',
   'ifta_adjustments',
   'share_links',
   'load_contacts',

@@ -286,7 +286,7 @@ test('a driver marks a stop arrived on /driver', async ({ page, request }) => {
   await expect(card).toContainText(/Appointment .* C[SD]T/);
   await card.getByRole('button', { name: 'Arrived at stop 1' }).click();
   await expect(card.getByRole('button', { name: 'Departed stop 1' })).toBeVisible();
-  await expect(card.getByRole('button', { name: /Photograph BOL/ })).toBeVisible();
+  await expect(card.getByRole('button', { name: 'Add a document at stop 1' })).toBeVisible();
   // The office sees the driver's arrival.
   const after = (await (await request.get(`${office.org}/loads/${load.id}`, { headers: office.headers })).json()) as {
     status: string;

@@ -73,6 +73,8 @@ export const ERROR_CODES = [
   'hos.co_driver_unknown',
   'hos.trailer_unknown',
   'hos.day_not_begun',
+  // Loads: a delivery whose customer requires a proof of delivery (params: stop, the stop's number).
+  'loads.pod_required',
   'eld_transfer.not_set_up',
   'eld_transfer.failed',
   // Invoices (issue 70): which loads a draft may bill, and what a payment may be.

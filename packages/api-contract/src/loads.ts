@@ -36,7 +36,9 @@ defineLabels({
   event: 'Stop event',
   at: 'Time',
   documentKind: 'Document',
+  type: 'Type',
   imageId: 'Photo',
+  pages: 'Pages',
   stopId: 'Stop',
 });
 
@@ -68,9 +70,20 @@ export const ACCESSORIAL_LABELS: Record<AccessorialKind, string> = {
   OTHER: 'Other',
 };
 
-export const LOAD_DOCUMENT_KINDS = ['BOL', 'POD', 'OTHER'] as const;
-export type LoadDocumentKind = (typeof LOAD_DOCUMENT_KINDS)[number];
-export const LOAD_DOCUMENT_LABELS: Record<LoadDocumentKind, string> = { BOL: 'Bill of lading', POD: 'Proof of delivery', OTHER: 'Other document' };
+/** A load's paper types (issue 70 added the lumper receipt and the scale ticket). The API names it `type`; `documentKind` is the older name. */
+export const LOAD_DOCUMENT_TYPES = ['BOL', 'POD', 'LUMPER', 'SCALE', 'OTHER'] as const;
+export type LoadDocumentType = (typeof LOAD_DOCUMENT_TYPES)[number];
+export const LOAD_DOCUMENT_KINDS = LOAD_DOCUMENT_TYPES;
+export type LoadDocumentKind = LoadDocumentType;
+export const LOAD_DOCUMENT_LABELS: Record<LoadDocumentType, string> = {
+  BOL: 'Bill of lading',
+  POD: 'Proof of delivery',
+  LUMPER: 'Lumper receipt',
+  SCALE: 'Scale ticket',
+  OTHER: 'Other document',
+};
+/** A document's pages: a bill of lading rarely runs past five; each page is one photo under the image upload limit. */
+export const LOAD_DOCUMENT_MAX_PAGES = 15;
 
 /** Where a stop's arrival or departure came from. */
 export const STOP_EVENT_SOURCES = ['PLACE', 'DRIVER', 'DISPATCHER'] as const;
@@ -157,22 +170,56 @@ export const loadAssignmentSchema = z.object({
 export type LoadAssignment = z.infer<typeof loadAssignmentSchema>;
 
 /** A status a person sets (POST `loads/{id}/status`); the others follow from assignment and stop events. */
+/**
+ * The office lets a delivery be completed without its proof of delivery when the load's customer
+ * requires one (issue 70): only a caller with LOAD_UPDATE, recorded in the load's history.
+ */
+const podWaived = z.boolean({ error: () => 'podWaived must be true or false' }).optional();
+
 export const loadStatusChangeSchema = z.object({
   status: z.enum(['CANCELLED', 'PLANNED', 'DELIVERED'], { error: () => 'status must be CANCELLED, PLANNED or DELIVERED' }),
   note: optionalText(500),
+  podWaived,
 });
 
 /** POST `loads/{id}/stops/{stopId}/status`: the driver or dispatcher marks arrival or departure; `at` defaults to now. */
 export const stopStatusInputSchema = z.object({
   event: z.enum(['ARRIVE', 'DEPART'], { error: () => 'event must be ARRIVE or DEPART' }),
   at: instant('Time').optional(),
+  podWaived,
 });
 export type StopStatusInput = z.infer<typeof stopStatusInputSchema>;
 
-/** POST `loads/{id}/documents`: a photographed bill of lading or proof of delivery (uploaded first as an image). */
-export const loadDocumentInputSchema = z.object({
-  documentKind: z.enum(LOAD_DOCUMENT_KINDS, { error: () => 'Document must be BOL, POD or OTHER' }),
-  imageId: z.uuid('Photo must be an uploaded image id'),
+const documentTypeField = (label: string) =>
+  z.enum(LOAD_DOCUMENT_TYPES, {
+    error: (issue) => (issue.input === undefined ? `${label} is a required field` : `${label} must be one of ${LOAD_DOCUMENT_TYPES.join(', ')}`),
+  });
+
+/**
+ * POST `loads/{id}/documents` as JSON: a paper of one page or several, photographed and uploaded
+ * first as images (`imageIds` in the order taken). The older body (`documentKind`, one `imageId`)
+ * is still taken. The same call as multipart carries `type`, `stopId` and the pages as files.
+ */
+export const loadDocumentInputSchema = z
+  .object({
+    type: documentTypeField('Type').optional(),
+    documentKind: documentTypeField('Document').optional(),
+    imageIds: z
+      .array(z.uuid('Pages must be uploaded image ids'))
+      .min(1, 'A document needs at least one page')
+      .max(LOAD_DOCUMENT_MAX_PAGES, `A document has at most ${LOAD_DOCUMENT_MAX_PAGES} pages`)
+      .optional(),
+    imageId: z.uuid('Photo must be an uploaded image id').optional(),
+    stopId: z.uuid('Stop must be a stop id').nullable().optional(),
+  })
+  .refine((d) => d.type ?? d.documentKind, { message: 'Type is a required field', path: ['type'] })
+  .refine((d) => d.imageIds ?? d.imageId, { message: 'A document needs at least one page', path: ['imageIds'] })
+  .refine((d) => !(d.imageIds && d.imageId), { message: 'Give the pages in imageIds or one photo in imageId, not both', path: ['imageId'] })
+  .refine((d) => !d.imageIds || new Set(d.imageIds).size === d.imageIds.length, { message: 'A page is named twice', path: ['imageIds'] });
+export type LoadDocumentInput = z.infer<typeof loadDocumentInputSchema>;
+/** The same call as a multipart form: these text fields, and the pages as image files in the order taken. */
+export const loadDocumentFormSchema = z.object({
+  type: documentTypeField('Type'),
   stopId: z.uuid('Stop must be a stop id').nullable().optional(),
 });
 
@@ -251,14 +298,22 @@ export type LoadStop = z.infer<typeof loadStopSchema>;
 export const loadStatusEntrySchema = z.object({ status: z.enum(LOAD_STATUSES), at: z.string(), by: z.string().nullable(), note: z.string().nullable() });
 export const loadDocumentSchema = z.object({
   id: z.string(),
-  documentKind: z.enum(LOAD_DOCUMENT_KINDS),
-  imageId: z.string(),
-  /** A signed link that shows the photo (valid 1 to 2 hours; issue 43). */
-  imageUrl: z.string(),
+  type: z.enum(LOAD_DOCUMENT_TYPES),
   stopId: z.string().nullable(),
-  uploadedBy: z.string().nullable(),
+  /** Pages in the document's PDF (`documents/{id}/pdf`), in the order taken. */
+  pageCount: z.number().int(),
   createdAt: z.string(),
+  /** The person who added it (a name); null for an API token or a removed user. */
+  createdBy: z.string().nullable(),
+  /** The older names: `type`, and `createdBy`. */
+  documentKind: z.enum(LOAD_DOCUMENT_TYPES),
+  uploadedBy: z.string().nullable(),
+  /** The first page's image. */
+  imageId: z.string(),
+  /** A signed link that shows the first page (valid 1 to 2 hours; issue 43). */
+  imageUrl: z.string(),
 });
+export type LoadDocument = z.infer<typeof loadDocumentSchema>;
 
 export const loadSchema = z.object({
   id: z.string(),
@@ -267,6 +322,8 @@ export const loadSchema = z.object({
   customer: z.string(),
   /** The customer of the registry the load names (issue 70), or null. */
   customerId: z.string().nullable(),
+  /** The customer requires a proof of delivery before each delivery is completed (issue 70). */
+  requiresPod: z.boolean(),
   customerPlaceId: z.string().nullable(),
   bolNumber: z.string().nullable(),
   poNumber: z.string().nullable(),

@@ -106,6 +106,13 @@ export const publicTrackingSchema = z.object({
     .object({ latitude: z.number(), longitude: z.number(), at: z.string(), speedKmh: z.number().nullable(), heading: z.number().nullable() })
     .nullable(),
   statusHistory: z.array(z.object({ status: z.enum(LOAD_STATUSES), at: z.string() })),
+  /**
+   * Once the load is delivered, its proofs of delivery (issue 70): each one's PDF is read through the
+   * same link (`url`, no sign-in). Empty before delivery, for a vehicle link, and without one.
+   */
+  proofOfDelivery: z.array(
+    z.object({ id: z.string(), stopSeq: z.number().int().nullable(), pageCount: z.number().int(), createdAt: z.string(), url: z.string() }),
+  ),
   expiresAt: z.string(),
   /** The carrier's unit system, for speeds and distances on the page. */
   unitSystem: z.enum(['METRIC', 'IMPERIAL']),

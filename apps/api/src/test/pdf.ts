@@ -61,3 +61,10 @@ export function pdfTextRuns(pdf: Buffer): PdfRun[] {
   }
   return out;
 }
+
+/** The sizes of the images a PDF embeds, in the order written (pdfkit writes each image as it is first drawn). */
+export const pdfImageSizes = (pdf: Buffer): Array<{ width: number; height: number }> =>
+  [...pdf.toString('latin1').matchAll(/\/Subtype \/Image\b[^>]*?\/Width (\d+)[^>]*?\/Height (\d+)/g)].map((m) => ({
+    width: Number(m[1]),
+    height: Number(m[2]),
+  }));

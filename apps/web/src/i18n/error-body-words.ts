@@ -25,6 +25,7 @@ const WORDS: Partial<Record<ErrorCode, Words>> = {
   'hos.co_driver_unknown': (t) => t('server.coDriverUnknown'),
   'hos.trailer_unknown': (t) => t('server.trailerUnknown'),
   'hos.day_not_begun': (t) => t('server.dayNotBegun'),
+  'loads.pod_required': (t, p) => t('server.podRequired', { stop: p.stop }),
   'sync.recorded_in_future': (t) => t('server.recordedFuture'),
   'sync.recorded_too_old': (t, p) => t('server.recordedOld', { days: p.days }),
   'common.payload_too_large': (t) => t('server.photoTooLarge'),

@@ -11,7 +11,7 @@ import { queryClient } from './query-client.ts';
 // record, so a resend (the answer was lost, the page reloaded mid-send) is stored once. A record the
 // server can never accept (a 4xx) is kept as refused, with the server's reason, for the driver to read.
 
-/** A file sent before its record (a DVIR photo or signature); its id replaces `placeholder` in the body. */
+/** A file sent before its record (a DVIR photo or signature, a paper's page); its id replaces `placeholder` in the body. */
 export interface OutboxUpload {
   placeholder: string;
   path: string;
@@ -21,7 +21,7 @@ export interface OutboxUpload {
   id?: string;
 }
 
-export type OutboxKind = 'STATUS' | 'CERTIFY' | 'DVIR' | 'MESSAGE' | 'PROPOSAL' | 'CLAIM' | 'LOG_HEADER' | 'STOP';
+export type OutboxKind = 'STATUS' | 'CERTIFY' | 'DVIR' | 'MESSAGE' | 'PROPOSAL' | 'CLAIM' | 'LOG_HEADER' | 'STOP' | 'DOCUMENT';
 
 export interface OutboxRecord {
   /** The Idempotency-Key. */

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { boolean, doublePrecision, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { boolean, doublePrecision, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { createdAt, id, updatedAt } from './columns.ts';
 import { images } from './files.ts';
 import { assets, drivers } from './fleet.ts';
@@ -127,7 +127,13 @@ export const loadStatusEvents = pgTable(
   (t) => [index('load_status_events_load_idx').on(t.loadId, t.at)],
 );
 
-/** A photographed bill of lading, proof of delivery or other paper of a load. */
+/** The paper kinds a load keeps (issue 70 added the lumper receipt and the scale ticket). */
+export const LOAD_DOCUMENT_TYPES = ['BOL', 'POD', 'LUMPER', 'SCALE', 'OTHER'] as const;
+
+/**
+ * A photographed paper of a load: a bill of lading, proof of delivery, lumper receipt, scale ticket
+ * or other, of one page or several (`loadDocumentPages`, in the order taken; `imageId` is the first).
+ */
 export const loadDocuments = pgTable(
   'load_documents',
   {
@@ -137,12 +143,41 @@ export const loadDocuments = pgTable(
       .notNull()
       .references(() => loads.id, { onDelete: 'cascade' }),
     stopId: uuid('stop_id').references(() => loadStops.id, { onDelete: 'set null' }),
-    kind: text('kind', { enum: ['BOL', 'POD', 'OTHER'] }).notNull(),
+    kind: text('kind', { enum: LOAD_DOCUMENT_TYPES }).notNull(),
     imageId: uuid('image_id')
       .notNull()
       .references(() => images.id, { onDelete: 'cascade' }),
+    pageCount: integer('page_count').notNull().default(1),
+    /** The phone's Idempotency-Key: the document a resend from the offline outbox answers. */
+    clientId: text('client_id'),
     uploadedBy: uuid('uploaded_by').references(() => users.id, { onDelete: 'set null' }),
     createdAt: createdAt(),
   },
-  (t) => [index('load_documents_load_idx').on(t.loadId)],
+  (t) => [
+    index('load_documents_load_idx').on(t.loadId),
+    uniqueIndex('load_documents_client_uq')
+      .on(t.organizationId, t.loadId, t.clientId)
+      .where(sql`${t.clientId} is not null`),
+  ],
+);
+
+/** The pages of a load's document, in the order they were taken (`seq` from 0). */
+export const loadDocumentPages = pgTable(
+  'load_document_pages',
+  {
+    organizationId: orgKey(),
+    id: uuid('id')
+      .notNull()
+      .default(sql`gen_random_uuid()`),
+    /** The document (migration 0061's key on (organization_id, document_id), deleted with it). */
+    documentId: uuid('document_id').notNull(),
+    seq: integer('seq').notNull(),
+    imageId: uuid('image_id')
+      .notNull()
+      .references(() => images.id, { onDelete: 'cascade' }),
+  },
+  (t) => [
+    primaryKey({ name: 'load_document_pages_pkey', columns: [t.organizationId, t.id] }),
+    uniqueIndex('load_document_pages_seq_uq').on(t.organizationId, t.documentId, t.seq),
+  ],
 );

@@ -868,6 +868,15 @@ const SENTENCES: Row[] = [
     'Dana Reyes voided invoice INV-1001: Wrong rate',
   ],
   ['ADD_LOAD_DOCUMENT', 'LOAD', id(74), undefined, { kind: 'POD', imageId: id(75) }, 'Dana Reyes added a proof of delivery to load L-1001'],
+  ['ADD_LOAD_DOCUMENT', 'LOAD', id(74), undefined, { kind: 'SCALE', pageCount: 2 }, 'Dana Reyes added a scale ticket to load L-1001'],
+  [
+    'POD_WAIVED',
+    'LOAD',
+    id(74),
+    undefined,
+    { stops: [{ stopId: id(75), seq: 1 }], customer: 'Acme Foods' },
+    'Dana Reyes let stop 2 of load L-1001 be completed without its proof of delivery',
+  ],
   ['DELETE_LOAD_DOCUMENT', 'LOAD', id(74), { kind: 'BOL', imageId: id(75) }, undefined, 'Dana Reyes removed a bill of lading from load L-1001'],
   [
     'UPDATE_NOTIFICATION_PREFERENCES',

@@ -831,7 +831,8 @@ interface Wording {
 /** Stops are numbered from 0 (decision 0166); people count from 1. */
 const stopOf = (s: Record<string, unknown>) => (typeof s.seq === 'number' ? `stop ${s.seq + 1}` : 'a stop');
 const paperOf = (s: Record<string, unknown>) =>
-  (({ BOL: 'a bill of lading', POD: 'a proof of delivery' }) as Record<string, string>)[String(s.kind)] ?? 'a document';
+  (({ BOL: 'a bill of lading', POD: 'a proof of delivery', LUMPER: 'a lumper receipt', SCALE: 'a scale ticket' }) as Record<string, string>)[String(s.kind)] ??
+  'a document';
 
 /** " of 1,250.00 USD": a payment's amount in its entry's currency. */
 const moneyOf = (s: Record<string, unknown>) =>
@@ -871,6 +872,14 @@ export const ACTIONS: Record<string, Wording> = {
   },
   REMOVE_PAYMENT: { label: 'Remove payment', says: (c) => `removed a payment${moneyOf(c.before)} from ${c.r}` },
   VOID_INVOICE: { label: 'Void invoice', says: (c) => `voided ${c.r}${text(c.after.voidReason) ? `: ${text(c.after.voidReason)}` : ''}` },
+  POD_WAIVED: {
+    label: 'Proof of delivery waived',
+    says: (c) => {
+      const seqs = Array.isArray(c.after.stops) ? c.after.stops.map((x) => (isObject(x) && typeof x.seq === 'number' ? x.seq + 1 : '?')) : [];
+      const which = seqs.length === 1 ? `stop ${seqs[0]}` : seqs.length ? `stops ${seqs.join(', ')}` : 'a delivery';
+      return `let ${which} of ${c.r} be completed without its proof of delivery`;
+    },
+  },
   ADD_LOAD_DOCUMENT: { label: 'Add load paper', says: (c) => `added ${paperOf(c.after)} to ${c.r}` },
   DELETE_LOAD_DOCUMENT: { label: 'Remove load paper', says: (c) => `removed ${paperOf(c.before)} from ${c.r}` },
   UPDATE: {

@@ -1,8 +1,10 @@
 import { and, eq, or, sql, type SQL } from 'drizzle-orm';
 import type { Permission } from '@fleet/api-contract';
-import type { DbOrTx } from '../../db/client.ts';
+import type { DbOrTx, Tx } from '../../db/client.ts';
 import { drivers, loads } from '../../db/schema/index.ts';
-import type { AuthContext } from '../auth/index.ts';
+import { notFound } from '../../http/errors.ts';
+import type { AuthContext, Scope } from '../auth/index.ts';
+import { findLoadRow, type LoadRow } from './load-present.ts';
 
 // Who reaches which loads (decision 0166), as inspection reports do (decision 0158): an office
 // code reaches every load of the organization; a caller with only the driver's LOAD_SELF_WRITE
@@ -37,4 +39,11 @@ export async function loadInReach(db: DbOrTx, orgId: string, ctx: AuthContext, l
     .from(loads)
     .where(and(eq(loads.organizationId, orgId), eq(loads.id, loadId)));
   return !!load && inReach(await reachOf(db, orgId, ctx, 'LOAD_LIST'), load);
+}
+
+/** The load locked, when the caller reaches it for writing (404 otherwise). */
+export async function lockedInReach(tx: Tx, s: Scope, reach: Reach, loadId: string): Promise<LoadRow> {
+  const load = await findLoadRow(tx, s.orgId, loadId, true);
+  if (!load || !inReach(reach, load)) throw notFound('Load');
+  return load;
 }

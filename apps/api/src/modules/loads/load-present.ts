@@ -1,8 +1,9 @@
 import { and, asc, eq, inArray } from 'drizzle-orm';
-import type { Load, LoadStop } from '@fleet/api-contract';
+import type { Load, LoadDocument, LoadStop } from '@fleet/api-contract';
 import type { DbOrTx } from '../../db/client.ts';
-import { assets, drivers, loadDocuments, loadStatusEvents, loadStops, loads, places, users } from '../../db/schema/index.ts';
+import { assets, drivers, loadStatusEvents, loadStops, loads, places, users } from '../../db/schema/index.ts';
 import { imageLink } from '../images/index.ts';
+import { customersRequiringPod, documentsOfLoads, type DocumentWithAuthor } from './load-documents.repository.ts';
 
 // Loads as the API answers them (decision 0166): cents to decimal amounts, metres to km, the
 // stops with their place's name, drivers and units by name. Several loads are read in a fixed
@@ -61,6 +62,23 @@ function presentStop(s: StopRow & { placeName: string | null }): LoadStop {
   };
 }
 
+/** A paper of a load as the API shows it (the older field names kept beside the new). */
+export function presentDocument({ d, u }: DocumentWithAuthor): LoadDocument {
+  const by = u ? personName(u) : null;
+  return {
+    id: d.id,
+    type: d.kind,
+    stopId: d.stopId,
+    pageCount: d.pageCount,
+    createdAt: d.createdAt.toISOString(),
+    createdBy: by,
+    documentKind: d.kind,
+    uploadedBy: by,
+    imageId: d.imageId,
+    imageUrl: imageLink(d.imageId),
+  };
+}
+
 /** The loads as the API shows them; `full` adds the status history and the documents (one load's page). */
 export async function presentLoads(db: DbOrTx, rows: readonly LoadRow[], full: boolean): Promise<Load[]> {
   if (rows.length === 0) return [];
@@ -69,7 +87,8 @@ export async function presentLoads(db: DbOrTx, rows: readonly LoadRow[], full: b
   const unitIds = [...new Set(rows.flatMap((r) => [r.assetId, r.trailerId].filter((id): id is string => !!id)))];
   // The organizations named: on Citus the reads go to their shards only (issue 49).
   const orgIds = [...new Set(rows.map((r) => r.organizationId))];
-  const [stops, ds, units] = await Promise.all([
+  const customerIds = [...new Set(rows.flatMap((r) => (r.customerId ? [r.customerId] : [])))];
+  const [stops, ds, units, strict] = await Promise.all([
     stopsOf(db, ids),
     driverIds.length
       ? db
@@ -83,6 +102,7 @@ export async function presentLoads(db: DbOrTx, rows: readonly LoadRow[], full: b
           .from(assets)
           .where(and(inArray(assets.organizationId, orgIds), inArray(assets.id, unitIds)))
       : [],
+    customersRequiringPod(db, orgIds, customerIds),
   ]);
   const driverName = new Map(ds.map((d) => [d.id, `${d.firstName} ${d.lastName}`.trim()]));
   const unit = new Map(units.map((u) => [u.id, u.unitNumber]));
@@ -100,24 +120,10 @@ export async function presentLoads(db: DbOrTx, rows: readonly LoadRow[], full: b
       list.push({ status: e.status, at: e.at.toISOString(), by: u ? personName(u) : null, note: e.note });
       history.set(e.loadId, list);
     }
-    const docs = await db
-      .select({ d: loadDocuments, u: { firstName: users.firstName, lastName: users.lastName, email: users.email } })
-      .from(loadDocuments)
-      .leftJoin(users, eq(users.id, loadDocuments.uploadedBy))
-      .where(inArray(loadDocuments.loadId, ids))
-      .orderBy(asc(loadDocuments.createdAt), asc(loadDocuments.id));
-    for (const { d, u } of docs) {
-      const list = documents.get(d.loadId) ?? [];
-      list.push({
-        id: d.id,
-        documentKind: d.kind,
-        imageId: d.imageId,
-        imageUrl: imageLink(d.imageId),
-        stopId: d.stopId,
-        uploadedBy: u ? personName(u) : null,
-        createdAt: d.createdAt.toISOString(),
-      });
-      documents.set(d.loadId, list);
+    for (const row of await documentsOfLoads(db, orgIds, ids)) {
+      const list = documents.get(row.d.loadId) ?? [];
+      list.push(presentDocument(row));
+      documents.set(row.d.loadId, list);
     }
   }
   return rows.map((r) => ({
@@ -125,6 +131,7 @@ export async function presentLoads(db: DbOrTx, rows: readonly LoadRow[], full: b
     number: r.number,
     customer: r.customer,
     customerId: r.customerId,
+    requiresPod: !!r.customerId && strict.has(r.customerId),
     customerPlaceId: r.customerPlaceId,
     bolNumber: r.bolNumber,
     poNumber: r.poNumber,

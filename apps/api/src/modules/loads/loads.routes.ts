@@ -1,10 +1,13 @@
+import type { FastifySchemaCompiler } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
+import { z, type ZodType } from 'zod';
 import {
   loadAssignmentSchema,
   loadDocumentIdParams,
   loadDocumentInputSchema,
+  LOAD_DOCUMENT_MAX_PAGES,
   loadDocumentSchema,
+  type LoadDocumentInput,
   loadIdParams,
   loadImportBodySchema,
   loadImportResultSchema,
@@ -17,10 +20,15 @@ import {
   orgIdParams,
   stopStatusInputSchema,
 } from '@fleet/api-contract';
-import { orgErrors } from '../../http/route-schemas.ts';
+import { invalidField } from '../../http/errors.ts';
+import { nonJsonResponse, orgErrors } from '../../http/route-schemas.ts';
+import { validatorWithInputRules } from '../../http/validator.ts';
 import { requireAuth, scopeOf } from '../auth/index.ts';
 import { importLoads } from './load-import.ts';
-import { addDocument, deleteDocument, listDocuments, stopEvent } from './load-stops.service.ts';
+import { idempotencyKeyOf } from '../../http/idempotency-key.ts';
+import { documentOfForm, documentOfJson } from './load-document-form.ts';
+import { addDocument, deleteDocument, documentPdf, listDocuments } from './load-documents.service.ts';
+import { stopEvent } from './load-stops.service.ts';
 import * as service from './loads.service.ts';
 
 // Loads (issue 33, decision 0166). Reads take the office's LOAD_LIST or the driver's LOAD_SELF_WRITE
@@ -31,6 +39,18 @@ const READ = { anyPermissions: ['LOAD_LIST', 'LOAD_SELF_WRITE'] } as const;
 const AT_STOP = { anyPermissions: ['LOAD_UPDATE', 'LOAD_SELF_WRITE'] } as const;
 const OFFICE = { permissions: ['LOAD_UPDATE'] } as const;
 const IMPORT_BODY_LIMIT = 5 * 1024 * 1024;
+
+/** A body's validator that leaves a multipart form (no parsed body) to the handler and checks JSON as every route does. */
+const jsonOrMultipart: FastifySchemaCompiler<unknown> = (route) => {
+  const validate = validatorWithInputRules({ ...route, schema: route.schema as ZodType });
+  return (data) => ((data === undefined || data === null) && route.httpPart === 'body' ? true : validate(data));
+};
+
+/** A JSON body (checked by the schema); none at all is a 400. */
+function documentOfJsonBody(body: LoadDocumentInput | null | undefined) {
+  if (body === undefined || body === null) throw invalidField('body', 'Send the document as JSON or as a multipart form');
+  return documentOfJson(body);
+}
 
 const loadsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get('/organizations/:orgId/loads', {
@@ -143,7 +163,12 @@ const loadsRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get('/organizations/:orgId/loads/:loadId/documents', {
     config: { ...READ, tokens: true },
-    schema: { tags, summary: "The load's photographed papers", params: loadIdParams, response: { 200: z.array(loadDocumentSchema), ...orgErrors() } },
+    schema: {
+      tags,
+      summary: "The load's photographed papers, oldest first: type, stop, pages, who added them and when",
+      params: loadIdParams,
+      response: { 200: z.array(loadDocumentSchema), ...orgErrors() },
+    },
     handler: (req) => listDocuments(scopeOf(req, req.params.orgId), requireAuth(req), req.params.loadId),
   });
 
@@ -151,12 +176,37 @@ const loadsRoutes: FastifyPluginAsyncZod = async (app) => {
     config: { ...AT_STOP, tokens: true },
     schema: {
       tags,
-      summary: 'Attach an uploaded photo as a BOL, POD or other paper',
+      summary: `Add a paper of one page or several (BOL, POD, LUMPER, SCALE or OTHER; at most ${LOAD_DOCUMENT_MAX_PAGES} pages, JPEG or PNG): JSON naming uploaded images in order (imageIds; or the older documentKind and one imageId), or a multipart form with type, stopId and the pages as image files in order (413 for a page above IMAGE_LIMIT_BYTES). With the phone's Idempotency-Key a resend answers the first document`,
+      consumes: ['application/json', 'multipart/form-data'],
       params: loadIdParams,
       body: loadDocumentInputSchema,
-      response: { 201: loadDocumentSchema, ...orgErrors() },
+      response: { 201: loadDocumentSchema, ...orgErrors(413) },
     },
-    handler: async (req, reply) => reply.code(201).send(await addDocument(scopeOf(req, req.params.orgId), requireAuth(req), req.params.loadId, req.body)),
+    // A multipart form is read and checked by the handler; JSON by the contract's schema, as everywhere.
+    validatorCompiler: jsonOrMultipart,
+    handler: async (req, reply) => {
+      const input = req.isMultipart() ? await documentOfForm(req, app.config.imageLimit) : documentOfJsonBody(req.body);
+      return reply.code(201).send(await addDocument(scopeOf(req, req.params.orgId), requireAuth(req), req.params.loadId, input, idempotencyKeyOf(req)));
+    },
+  });
+
+  app.get('/organizations/:orgId/loads/:loadId/documents/:documentId/pdf', {
+    config: { ...READ, tokens: true },
+    schema: {
+      tags,
+      summary: "A paper as one PDF: its pages in the order taken, each scaled to a Letter sheet (the office, or the load's own driver)",
+      params: loadDocumentIdParams,
+      response: { 200: nonJsonResponse('application/pdf', 'The document, one page per photo', true), ...orgErrors() },
+    },
+    handler: async (req, reply) => {
+      const { fileName, pdf } = await documentPdf(scopeOf(req, req.params.orgId), requireAuth(req), req.params.loadId, req.params.documentId);
+      return reply
+        .header('content-type', 'application/pdf')
+        .header('content-disposition', `inline; filename="${fileName}"`)
+        .header('cache-control', 'private, no-store')
+        .header('x-content-type-options', 'nosniff')
+        .send(pdf);
+    },
   });
 
   app.delete('/organizations/:orgId/loads/:loadId/documents/:documentId', {

@@ -12,6 +12,7 @@ import type { Actor, AuthContext, Scope } from '../auth/index.ts';
 import { inReach, reachable, reachOf } from './load-access.ts';
 import { loadedMetres } from './load-distance.ts';
 import { refuseOverlap } from './load-overlap.ts';
+import { podMissing, podRequired, recordWaiver, waiverNote, type PodMissing } from './load-pod.ts';
 import { findLoadRow, presentLoads, stopsOf, toCents, type LoadRow, type StopRow } from './load-present.ts';
 import { checkLoadRefs, tractorOf } from './load-refs.ts';
 import { recordStatus, settleStatus } from './load-settle.ts';
@@ -336,6 +337,7 @@ export async function changeStatus(s: Scope, loadId: string, change: StatusChang
     const stops = (await stopsOf(tx, [loadId])).get(loadId) ?? [];
     const now = new Date();
     let set: Partial<LoadRow>;
+    let missing: PodMissing | null = null;
     if (change.status === 'CANCELLED') {
       if (FINISHED.includes(before.status))
         throw conflictOn('status', `Load ${before.number} is already ${before.status === 'DELIVERED' ? 'delivered' : 'cancelled'}`);
@@ -357,13 +359,18 @@ export async function changeStatus(s: Scope, loadId: string, change: StatusChang
       }
       const last = stops[stops.length - 1];
       set = { status: 'DELIVERED', deliveredAt: last?.departedAt ?? last?.arrivedAt ?? now };
+      // Marked delivered by hand: every delivery of a customer who requires a proof of delivery has one, or the office lets it.
+      missing = await podMissing(tx, before, stops, stops);
+      if (missing && !change.podWaived) throw podRequired(missing, true);
     }
     const [after] = await tx
       .update(loads)
       .set({ ...set, updatedAt: now })
       .where(eq(loads.id, loadId))
       .returning();
-    await recordStatus(tx, s.orgId, loadId, change.status, change.status === 'DELIVERED' ? after!.deliveredAt! : now, s.actor.userId, change.note ?? null);
+    const note = [change.note, missing && waiverNote(missing)].filter(Boolean).join(' · ') || null;
+    await recordStatus(tx, s.orgId, loadId, change.status, change.status === 'DELIVERED' ? after!.deliveredAt! : now, s.actor.userId, note);
+    if (missing) await recordWaiver(tx, s, loadId, missing);
     await recordActivity(tx, { orgId: s.orgId, actor: s.actor, action: 'LOAD_STATUS', entityType: 'LOAD', entityId: loadId, before, after });
   });
   return fullLoad(s.db, s.orgId, loadId);

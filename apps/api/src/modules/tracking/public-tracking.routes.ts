@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { PUBLIC_TRACKING_RATE_PER_MINUTE, publicTrackingSchema } from '@fleet/api-contract';
 import { errors, nonJsonResponse } from '../../http/route-schemas.ts';
 import { unsubscribe } from './load-contacts.service.ts';
-import { publicTracking } from './public-tracking.service.ts';
+import { publicProofOfDelivery, publicTracking } from './public-tracking.service.ts';
 
 // The routes a customer reaches without a sign-in (issue 69, decision 0282): the tracking answer and
 // the e-mails' one-click unsubscribe. No credential is read (config.public); each is limited per
@@ -34,6 +34,27 @@ const publicTrackingRoutes: FastifyPluginAsyncZod = async (app) => {
       // A position and ETAs change by the minute; no shared cache keeps them, no page linked from it learns the token.
       void reply.header('cache-control', 'no-store').header('referrer-policy', 'no-referrer');
       return answer;
+    },
+  });
+
+  app.get('/public/tracking/:token/documents/:documentId/pdf', {
+    config: { public: true, rateLimit: { max: PUBLIC_TRACKING_RATE_PER_MINUTE, timeWindow: '1 minute' } },
+    schema: {
+      tags,
+      summary:
+        'A proof of delivery of the link’s load as a PDF, without a sign-in, once the load is delivered (listed in the tracking answer’s proofOfDelivery). Anything else answers the same 404 as an unknown link.',
+      params: tokenParams.extend({ documentId: z.string().describe('The proof of delivery’s id') }),
+      response: { 200: nonJsonResponse('application/pdf', 'The proof of delivery, one page per photo', true), ...errors(404, 429) },
+    },
+    handler: async (req, reply) => {
+      const { fileName, pdf } = await publicProofOfDelivery(app.db, req.params.token, req.params.documentId);
+      return reply
+        .header('content-type', 'application/pdf')
+        .header('content-disposition', `inline; filename="${fileName}"`)
+        .header('cache-control', 'no-store')
+        .header('referrer-policy', 'no-referrer')
+        .header('x-content-type-options', 'nosniff')
+        .send(pdf);
     },
   });
 

@@ -9,6 +9,7 @@ import {
 } from '@fleet/api-contract';
 import type { Db } from '../../db/client.ts';
 import { AppError } from '../../http/errors.ts';
+import { loadDocumentPdf } from '../loads/index.ts';
 import { readSettings } from '../organizations/index.ts';
 import * as repo from './tracking.repository.ts';
 import { TOKEN_PATTERN, tokenHash } from './tracking-tokens.ts';
@@ -64,10 +65,29 @@ export function loadDone(load: { status: LoadStatus; deliveredAt: Date | null },
   return null;
 }
 
-export async function publicTracking(db: Db, token: string, at = Date.now()): Promise<PublicTracking> {
+/** The link of a token that shows something now, or the one 404. */
+async function liveLink(db: Db, token: string, at: number): Promise<repo.ShareLinkRow> {
   if (!TOKEN_PATTERN.test(token)) throw trackingNotFound();
   const link = await repo.linkByTokenHash(db, tokenHash(token));
   if (!link || link.revokedAt || link.expiresAt.getTime() <= at) throw trackingNotFound();
+  return link;
+}
+
+/**
+ * A proof of delivery's PDF through a load's link (issue 70): only a POD of that load, only once the
+ * load is delivered; anything else answers the same 404 as an unknown link.
+ */
+export async function publicProofOfDelivery(db: Db, token: string, documentId: string, at = Date.now()): Promise<{ fileName: string; pdf: Buffer }> {
+  const link = await liveLink(db, token, at);
+  const load = link.kind === 'LOAD' && link.loadId ? await repo.loadOf(db, link.organizationId, link.loadId) : null;
+  if (!load || load.status !== 'DELIVERED') throw trackingNotFound();
+  const doc = (await repo.proofsOfDeliveryOf(db, link.organizationId, load.id)).find((d) => d.id === documentId);
+  if (!doc) throw trackingNotFound();
+  return loadDocumentPdf(db, link.organizationId, load.number, { id: doc.id, loadId: load.id, kind: 'POD' });
+}
+
+export async function publicTracking(db: Db, token: string, at = Date.now()): Promise<PublicTracking> {
+  const link = await liveLink(db, token, at);
   const org = await repo.organizationOf(db, link.organizationId);
   if (!org) throw trackingNotFound();
   const orgId = link.organizationId;
@@ -82,15 +102,25 @@ export async function publicTracking(db: Db, token: string, at = Date.now()): Pr
     const vehicle = link.assetId ? await repo.vehicleOf(db, orgId, link.assetId) : null;
     if (!vehicle) throw trackingNotFound();
     const fix = await repo.lastFixOf(db, orgId, vehicle.id, at);
-    answer = { ...base, load: null, vehicle: { unitNumber: vehicle.unitNumber }, stops: [], position: fix && positionOf(fix), statusHistory: [] };
+    answer = {
+      ...base,
+      load: null,
+      vehicle: { unitNumber: vehicle.unitNumber },
+      stops: [],
+      position: fix && positionOf(fix),
+      statusHistory: [],
+      proofOfDelivery: [],
+    };
   } else {
     const load = link.loadId ? await repo.loadOf(db, orgId, link.loadId) : null;
     if (!load) throw trackingNotFound();
-    const [stops, history, vehicle] = await Promise.all([
+    const [stops, history, vehicle, pods] = await Promise.all([
       repo.stopsOf(db, orgId, load.id),
       repo.statusHistoryOf(db, orgId, load.id),
       repo.loadVehicleOf(db, orgId, load),
+      load.status === 'DELIVERED' ? repo.proofsOfDeliveryOf(db, orgId, load.id) : [],
     ]);
+    const seqOf = new Map(stops.map(({ stop }) => [stop.id, stop.seq]));
     const start = loadStart(history, stops);
     const done = loadDone(load, stops);
     const shown = start !== null && start <= at && (done === null || at <= done + TRACKING_POSITION_AFTER_LAST_STOP_MINUTES * MINUTE);
@@ -121,6 +151,14 @@ export async function publicTracking(db: Db, token: string, at = Date.now()): Pr
       }),
       position: fixShown && positionOf(fixShown),
       statusHistory: history.map((h) => ({ status: h.status, at: h.at.toISOString() })),
+      // Read through this same link: the token names the load, the id the paper.
+      proofOfDelivery: pods.map((d) => ({
+        id: d.id,
+        stopSeq: d.stopId === null ? null : (seqOf.get(d.stopId) ?? null),
+        pageCount: d.pageCount,
+        createdAt: d.createdAt.toISOString(),
+        url: `/api/v1/public/tracking/${token}/documents/${d.id}/pdf`,
+      })),
     };
   }
   await repo.countView(db, orgId, link.id, at);

@@ -5,6 +5,7 @@ import {
   assets,
   latestPositions,
   loadContacts,
+  loadDocuments,
   loadNotices,
   loads,
   loadStatusEvents,
@@ -177,6 +178,15 @@ export async function stopsOf(db: DbOrTx, orgId: string, loadId: string) {
     .leftJoin(places, and(eq(places.id, loadStops.placeId), eq(places.organizationId, loadStops.organizationId)))
     .where(and(eq(loadStops.organizationId, orgId), eq(loadStops.loadId, loadId)))
     .orderBy(asc(loadStops.seq));
+}
+
+/** The load's proofs of delivery, oldest first (what a delivered load's link shows). */
+export async function proofsOfDeliveryOf(db: DbOrTx, orgId: string, loadId: string) {
+  return db
+    .select({ id: loadDocuments.id, stopId: loadDocuments.stopId, pageCount: loadDocuments.pageCount, createdAt: loadDocuments.createdAt })
+    .from(loadDocuments)
+    .where(and(eq(loadDocuments.organizationId, orgId), eq(loadDocuments.loadId, loadId), eq(loadDocuments.kind, 'POD')))
+    .orderBy(asc(loadDocuments.createdAt), asc(loadDocuments.id));
 }
 
 export async function statusHistoryOf(db: DbOrTx, orgId: string, loadId: string) {

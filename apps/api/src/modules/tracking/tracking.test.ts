@@ -14,6 +14,8 @@ import { ensureDemoTracking } from '../../seed/demo-tracking.ts';
 import { createApiToken } from '../../test/api-tokens.ts';
 import { memberWithRole } from '../../test/members.ts';
 import { bearer, createTestApp, expectErrorBody, expectFieldErrors, registerOrganization, type TestContext } from '../../test/helpers.ts';
+import { multipartForm, pngOf } from '../../test/images.ts';
+import { pdfImageSizes } from '../../test/pdf.ts';
 import { createTestVehicle, type TestVehicle } from '../../test/vehicles.ts';
 
 // Customer tracking through HTTP on the real database (issue 69, decision 0282): links made, listed
@@ -349,6 +351,50 @@ describe('tracking links', () => {
     expect(list.items).toEqual([]);
     const contacts = loadContactListSchema.parse((await t.app.inject({ method: 'GET', url: api(`/loads/${load.id}/contacts`), headers: admin })).json());
     expect(contacts.items).toEqual([]);
+  });
+
+  it('shows the load’s proof of delivery through the same link once delivered, and no other paper (issue 70)', async () => {
+    const now = Date.now();
+    const load = await createLoad(now);
+    const paper = async (l: Load, type: string, widths: number[]) => {
+      const form = multipartForm(
+        { type, stopId: l.stops[1]!.id },
+        widths.map((w) => ['pages', pngOf(w, 30), 'image/png']),
+      );
+      const res = await t.app.inject({ method: 'POST', url: api(`/loads/${l.id}/documents`), payload: form.payload, headers: { ...form.headers, ...admin } });
+      expect(res.statusCode, res.body).toBe(201);
+      return res.json() as { id: string };
+    };
+    const pod = await paper(load, 'POD', [70, 140]);
+    const bol = await paper(load, 'BOL', [50]);
+    const otherLoad = await createLoad(now);
+    const othersPod = await paper(otherLoad, 'POD', [60]);
+    const made = await share(load.id);
+    const token = tokenOf(made.url);
+    const pdf = (id: string, tk = token) => t.app.inject({ method: 'GET', url: `/api/v1/public/tracking/${tk}/documents/${id}/pdf`, remoteAddress: nextIp() });
+
+    // Not delivered yet: nothing listed, the PDF unknown.
+    expect(publicTrackingSchema.parse((await track(token)).json()).proofOfDelivery).toEqual([]);
+    expectErrorBody((await pdf(pod.id)).json(), 404);
+
+    await stopEvent(load, 0, 'ARRIVE', now - 5 * H);
+    await stopEvent(load, 0, 'DEPART', now - 4 * H);
+    await stopEvent(load, 1, 'ARRIVE', now - 2 * H);
+    await stopEvent(load, 1, 'DEPART', now - H);
+    const body = publicTrackingSchema.parse((await track(token)).json());
+    expect(body.proofOfDelivery).toEqual([
+      { id: pod.id, stopSeq: 1, pageCount: 2, createdAt: expect.any(String), url: `/api/v1/public/tracking/${token}/documents/${pod.id}/pdf` },
+    ]);
+    const res = await t.app.inject({ method: 'GET', url: body.proofOfDelivery[0]!.url, remoteAddress: nextIp() });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('application/pdf');
+    expect(res.headers['cache-control']).toBe('no-store');
+    expect(pdfImageSizes(res.rawPayload).map((i) => i.width)).toEqual([70, 140]);
+    // The bill of lading, another load's proof, a made-up id: the one 404.
+    for (const id of [bol.id, othersPod.id, '00000000-0000-4000-8000-000000000000', 'not-an-id']) expectErrorBody((await pdf(id)).json(), 404);
+    // A revoked link reads nothing.
+    expect((await t.app.inject({ method: 'DELETE', url: api(`/loads/${load.id}/share-links/${made.id}`), headers: admin })).statusCode).toBe(204);
+    expectErrorBody((await pdf(pod.id)).json(), 404);
   });
 
   it('shares a vehicle for a time box, with its position until the link ends', async () => {

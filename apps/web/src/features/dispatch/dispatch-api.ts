@@ -7,7 +7,7 @@ import type {
   LoadContactInput,
   LoadShareLinkCreate,
   LoadAssignment,
-  LoadDocumentKind,
+  LoadDocument,
   LoadImportResult,
   LoadInput,
   LoadPlan,
@@ -15,9 +15,9 @@ import type {
   ShareLink,
   ShareLinkCreated,
   StopStatusInput,
-  UploadedImage,
 } from '@fleet/api-contract';
 import { api, ApiError } from '../../lib/api-client.ts';
+import { saveFile } from '../../lib/download.ts';
 import { orgPathFor, useEffectiveOrganizationId } from '../../lib/org-path.ts';
 import { usePagedList } from '../../lib/registry-api.ts';
 import type { QueryValue } from '../../lib/query-string.ts';
@@ -131,29 +131,48 @@ export function isOverlapRefusal(err: unknown): err is ApiError & { body: NonNul
   );
 }
 
-export const setLoadStatus = (orgId: string, { id, status, note }: { id: string; status: 'CANCELLED' | 'PLANNED' | 'DELIVERED'; note?: string }) =>
-  api<Load>(loadPath(orgId, id, '/status'), { method: 'POST', body: { status, note } });
+export const setLoadStatus = (
+  orgId: string,
+  { id, status, note, podWaived }: { id: string; status: 'CANCELLED' | 'PLANNED' | 'DELIVERED'; note?: string; podWaived?: boolean },
+) => api<Load>(loadPath(orgId, id, '/status'), { method: 'POST', body: { status, note, podWaived }, toast: false });
 
 /** Where a stop's arrival or departure is sent (the driver's phone sends it through its outbox, issue 44). */
 export const stopStatusPath = (orgId: string, id: string, stopId: string) => loadPath(orgId, id, `/stops/${encodeURIComponent(stopId)}/status`);
 
 export const setStopStatus = (orgId: string, { id, stopId, body }: { id: string; stopId: string; body: StopStatusInput }) =>
-  api<Load>(loadPath(orgId, id, `/stops/${encodeURIComponent(stopId)}/status`), { method: 'POST', body });
+  api<Load>(loadPath(orgId, id, `/stops/${encodeURIComponent(stopId)}/status`), { method: 'POST', body, toast: false });
 
-export const addLoadDocument = (
-  orgId: string,
-  { id, body }: { id: string; body: { documentKind: LoadDocumentKind; imageId: string; stopId?: string | null } },
-) => api<unknown>(loadPath(orgId, id, '/documents'), { method: 'POST', body, toast: false });
+/** The API's 409 for a delivery whose customer requires a proof of delivery it does not have yet (issue 70). */
+export const isPodRefusal = (err: unknown): err is ApiError & { body: NonNullable<ApiError['body']> } =>
+  err instanceof ApiError && !!err.body && err.body.code === 'loads.pod_required';
+
+/** Where a load's papers are sent (the driver's phone sends them through its outbox, issue 70). */
+export const loadDocumentsPath = (orgId: string, id: string) => loadPath(orgId, id, '/documents');
 
 /**
- * Uploads a photo through the product's one image store. The loads contract names an uploaded image
- * id but no upload path of its own, so the driver's photo goes where the inspection card's go
+ * Where a photo is uploaded before a paper names it: the product's one image store. The loads
+ * contract has no upload path of its own, so a page goes where the inspection card's photos go
  * (`dvirs/images`, which the Driver role may call); the document then references it.
  */
-export function uploadLoadPhoto(orgId: string, file: Blob, name: string): Promise<UploadedImage> {
-  const body = new FormData();
-  body.append('file', file, name);
-  return api<UploadedImage>(orgPathFor(orgId, '/dvirs/images'), { method: 'POST', body, toast: false });
+export const loadPhotoUploadPath = (orgId: string) => orgPathFor(orgId, '/dvirs/images');
+
+/**
+ * Opens a paper's PDF in a new tab. The tab is opened at the tap (a browser lets a tap open one),
+ * then shown the PDF read with the session; where tabs are refused, the PDF is saved instead.
+ */
+export async function openDocumentPdf(orgId: string, loadId: string, doc: Pick<LoadDocument, 'id' | 'type'>, fileName: string): Promise<void> {
+  const tab = window.open('', '_blank');
+  try {
+    const pdf = await api<Blob>(loadPath(orgId, loadId, `/documents/${encodeURIComponent(doc.id)}/pdf`), { blob: true });
+    const url = URL.createObjectURL(pdf);
+    if (tab) tab.location.href = url;
+    else saveFile(pdf, fileName);
+    // The tab has read it by then; the address is not needed after.
+    setTimeout(() => URL.revokeObjectURL(url), 60_000);
+  } catch (err) {
+    tab?.close();
+    throw err;
+  }
 }
 
 export const importLoads = (orgId: string, { content, dryRun }: { content: string; dryRun: boolean }) =>

@@ -1,22 +1,25 @@
-import { useState } from 'react';
+import { Suspense, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { Alert, Badge, Button, FileButton, Group, Paper, Stack, Text, Title } from '@mantine/core';
-import { IconCamera, IconCheck, IconFlag, IconMapPin } from '@tabler/icons-react';
-import type { Load, LoadDocumentKind, LoadStatus, LoadStop } from '@fleet/api-contract';
+import { Alert, Badge, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
+import { IconCamera, IconCheck, IconCloudUpload, IconFileAlert, IconFileCheck, IconFlag, IconMapPin } from '@tabler/icons-react';
+import type { Load, LoadDocumentType, LoadStatus, LoadStop } from '@fleet/api-contract';
 import tones from '../../components/badge-tones.module.css';
 import { DataState } from '../../components/data-state.tsx';
+import { lazyPart } from '../../components/on-first-use.ts';
 import { errorWords } from '../../i18n/error-words.ts';
 import { ApiError } from '../../lib/api-client.ts';
 import { formatShortDateTime, formatTime, useViewerZone } from '../../lib/dates.ts';
 import { notify } from '../../lib/notifications-store.ts';
-import { photoForUpload } from '../../lib/photo-resize.ts';
-import { addLoadDocument, loadKeys, stopStatusPath, uploadLoadPhoto, useLoadMutation, useLoads } from './dispatch-api.ts';
-import { sendRecord } from '../../lib/outbox.ts';
+import { useCurrentUser } from '../../lib/auth-store.ts';
+import { ownRecords, sendRecord, useOutbox } from '../../lib/outbox.ts';
+import { loadKeys, stopStatusPath, useLoads } from './dispatch-api.ts';
 import { stopName, stopNumber } from './dispatch-format.ts';
 import classes from './dispatch.module.css';
 
 const ACTIVE = 'ASSIGNED,EN_ROUTE,AT_STOP';
+// Opened by a tap: loaded on first use (the service worker keeps it for offline use).
+const DocumentCapture = lazyPart(() => import('./driver-document-capture.tsx').then((m) => ({ default: m.DocumentCapture })));
 
 // The words are the driver's language (issue 44); the office's badge and window text (load-bits.tsx)
 // stay English, so the card has its own, with the same colours and the same shape of window.
@@ -60,9 +63,9 @@ function windowIn(start: string, end: string, lng: string): string {
 
 /**
  * The driver's loads on /driver (issue 33): each running load's stops with their appointments (the
- * zone named), "Arrived" and "Departed" for the stop at hand, and a photo of the bill of lading at a
- * pick-up or the proof of delivery at a delivery, uploaded as the inspection card uploads its photos.
- * The API lists only the loads the driver is on.
+ * zone named), "Arrived" and "Departed" for the stop at hand, and its papers photographed page by
+ * page (issue 70: driver-document-capture.tsx), sent through the phone's outbox like its other
+ * records. The API lists only the loads the driver is on.
  */
 export function DriverLoads({ orgId }: { orgId: string }) {
   const { t } = useTranslation();
@@ -127,11 +130,15 @@ function DriverStop({ orgId, load, stop, current }: { orgId: string; load: Load;
   const lng = i18n.language;
   const qc = useQueryClient();
   const [marking, setMarking] = useState<'ARRIVE' | 'DEPART' | null>(null);
-  const addDoc = useLoadMutation(addLoadDocument);
-  const [uploading, setUploading] = useState(false);
+  const [capturing, setCapturing] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const kind: LoadDocumentKind = stop.kind === 'PICKUP' ? 'BOL' : 'POD';
-  const photos = load.documents.filter((d) => d.stopId === stop.id).length;
+  const user = useCurrentUser();
+  const outbox = useOutbox();
+  const papers = load.documents.filter((d) => d.stopId === stop.id);
+  // Papers taken offline, waiting on the phone for the network (the outbox's own records).
+  const waiting = ownRecords(outbox, user?.id).filter(
+    (r) => r.kind === 'DOCUMENT' && r.state === 'WAITING' && (r.body as { stopId?: string }).stopId === stop.id,
+  );
   // A record of the phone (issue 44): the time of the tap, sent now or when the network returns; the
   // same time resent sets the same arrival.
   const record = async (event: 'ARRIVE' | 'DEPART') => {
@@ -160,27 +167,14 @@ function DriverStop({ orgId, load, stop, current }: { orgId: string; load: Load;
       setMarking(null);
     }
   };
-  const photograph = async (file: File | null) => {
-    if (!file) return;
-    setUploading(true);
-    setError(null);
-    try {
-      const { id } = await uploadLoadPhoto(orgId, await photoForUpload(file), file.name);
-      await addDoc.mutateAsync({ id: load.id, body: { documentKind: kind, imageId: id, stopId: stop.id } });
-      notify({ type: 'success', title: t('loads.documentSaved', { document: t(`loads.document.${kind}`) }), timeout: 3000 });
-    } catch (err) {
-      setError(
-        err instanceof ApiError && err.status === 413
-          ? errorWords(t, err, err.body?.message ?? 'The photo is larger than the upload limit')
-          : err instanceof ApiError
-            ? errorWords(t, err)
-            : t('messages.photoNotSent'),
-      );
-    } finally {
-      setUploading(false);
-    }
-  };
   const done = !!stop.departedAt;
+  // The customer requires a proof of delivery: said before the driver taps Departed (the server refuses it without one).
+  const needsPod =
+    load.requiresPod &&
+    stop.kind === 'DELIVERY' &&
+    !done &&
+    !papers.some((d) => d.type === 'POD') &&
+    !waiting.some((r) => (r.body as { type?: string }).type === 'POD');
   const n = stopNumber(load.stops, stop);
   return (
     <Paper
@@ -225,6 +219,11 @@ function DriverStop({ orgId, load, stop, current }: { orgId: string; load: Load;
               : t('loads.eta', { time: formatShortDateTime(stop.eta, undefined, lng) })}
           </Text>
         )}
+        {needsPod && (
+          <Text size="xs" fw={600} className={classes.warn} data-testid="pod-needed">
+            <IconFileAlert size={14} aria-hidden style={{ verticalAlign: -2 }} /> {t('loads.podNeeded')}
+          </Text>
+        )}
         {current && (
           <Group gap="xs" mt={4} grow>
             {!stop.arrivedAt ? (
@@ -251,17 +250,41 @@ function DriverStop({ orgId, load, stop, current }: { orgId: string; load: Load;
             )}
           </Group>
         )}
-        {(current || done) && (
-          <FileButton onChange={(f) => void photograph(f)} accept="image/png,image/jpeg,image/gif,image/webp" capture="environment">
-            {(props) => (
-              <Button {...props} size="sm" variant="default" loading={uploading} leftSection={<IconCamera size={16} aria-hidden />}>
-                {photos
-                  ? t('loads.photographSaved', { document: t(`loads.short.${kind}`), count: photos })
-                  : t('loads.photograph', { document: t(`loads.short.${kind}`) })}
-              </Button>
-            )}
-          </FileButton>
+        {(papers.length > 0 || waiting.length > 0) && (
+          <Stack gap={2} component="ul" p={0} m={0} style={{ listStyle: 'none' }} aria-label={t('loads.papers', { n })}>
+            {papers.map((d) => (
+              <Text key={d.id} component="li" size="xs" data-testid="stop-paper">
+                <IconFileCheck size={14} aria-hidden style={{ verticalAlign: -2 }} /> {t(`loads.document.${d.type}`)} ·{' '}
+                {t('loads.pages', { count: d.pageCount })}
+              </Text>
+            ))}
+            {waiting.map((r) => (
+              <Text key={r.id} component="li" size="xs" c="dimmed" data-testid="stop-paper-waiting">
+                <IconCloudUpload size={14} aria-hidden style={{ verticalAlign: -2 }} />{' '}
+                {t('loads.paperWaiting', {
+                  document: t(`loads.document.${(r.body as { type: LoadDocumentType }).type}`),
+                  pages: t('loads.pages', { count: r.uploads.length }),
+                })}
+              </Text>
+            ))}
+          </Stack>
         )}
+        {(current || done) &&
+          (capturing ? (
+            <Suspense fallback={null}>
+              <DocumentCapture orgId={orgId} load={load} stop={stop} onClose={() => setCapturing(false)} />
+            </Suspense>
+          ) : (
+            <Button
+              size="sm"
+              variant="default"
+              leftSection={<IconCamera size={16} aria-hidden />}
+              onClick={() => setCapturing(true)}
+              aria-label={t('loads.addPaperAt', { n })}
+            >
+              {t('loads.addPaper')}
+            </Button>
+          ))}
         {error && (
           <Alert color="red" variant="light" py={6} role="alert">
             {error}

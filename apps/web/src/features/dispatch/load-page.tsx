@@ -2,12 +2,13 @@ import { useMemo, useState, type ComponentType } from 'react';
 import { Anchor, Button, Card, Group, SimpleGrid, Stack, Table, Text, Timeline, Title } from '@mantine/core';
 import { IconCheck, IconPencil, IconX } from '@tabler/icons-react';
 import { Link, useParams } from 'react-router';
-import { ACCESSORIAL_LABELS, LOAD_DOCUMENT_LABELS, LOAD_STATUS_LABELS, STOP_KIND_LABELS } from '@fleet/api-contract/loads';
+import { ACCESSORIAL_LABELS, LOAD_STATUS_LABELS, STOP_KIND_LABELS } from '@fleet/api-contract/loads';
 import type { Load, LoadStop } from '@fleet/api-contract';
 import { confirmAction } from '../../components/confirm-dialog.tsx';
 import { DataState } from '../../components/data-state.tsx';
 import { Fact } from '../../components/fact.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
+import { ApiError, toastApiError, toastNetworkError } from '../../lib/api-client.ts';
 import { formatShortDateTime, useViewerZone } from '../../lib/dates.ts';
 import { formatKm, formatMoney } from '../../lib/money.ts';
 import { notify } from '../../lib/notifications-store.ts';
@@ -15,11 +16,12 @@ import { useCan } from '../../lib/registry-api.ts';
 import { withParams, useSearchParams } from '../../lib/search-params.ts';
 import { useUnits } from '../../lib/units.ts';
 import { CandidatesList } from './candidates-list.tsx';
-import { CANDIDATES_PAGE, setLoadStatus, setStopStatus, useCandidates, useLoad, useLoadMutation, usePlan } from './dispatch-api.ts';
+import { CANDIDATES_PAGE, isPodRefusal, setLoadStatus, setStopStatus, useCandidates, useLoad, useLoadMutation, usePlan } from './dispatch-api.ts';
 import { formatMinutes, formatWeight, freeAtText, laneText, stopName, stopNumber } from './dispatch-format.ts';
 import classes from './dispatch.module.css';
 import { AtRiskBadge, LoadStatusBadge, windowText } from './load-bits.tsx';
 import { LoadContactsCard } from './load-contacts.tsx';
+import { LoadDocumentsCard } from './load-documents.tsx';
 import { LoadMap } from './load-map.tsx';
 import { LoadShareButton } from './load-share.tsx';
 import { EtaBadge, PlanTimeline } from './plan-timeline.tsx';
@@ -92,7 +94,7 @@ function LoadView({ load, messages: Messages }: { load: Load; messages?: LoadMes
     ) {
       status.mutate(
         { id: load.id, status: 'CANCELLED' },
-        { onSuccess: () => notify({ type: 'success', title: `Load ${load.number} cancelled`, timeout: 4000 }) },
+        { onSuccess: () => notify({ type: 'success', title: `Load ${load.number} cancelled`, timeout: 4000 }), onError: showError },
       );
     }
   };
@@ -105,10 +107,17 @@ function LoadView({ load, messages: Messages }: { load: Load; messages?: LoadMes
         danger: false,
       })
     ) {
-      status.mutate(
-        { id: load.id, status: 'DELIVERED' },
-        { onSuccess: () => notify({ type: 'success', title: `Load ${load.number} delivered`, timeout: 4000 }) },
-      );
+      const send = (podWaived?: boolean) =>
+        status.mutate(
+          { id: load.id, status: 'DELIVERED', podWaived },
+          {
+            onSuccess: () => notify({ type: 'success', title: `Load ${load.number} delivered`, timeout: 4000 }),
+            onError: async (err) => {
+              if (await podWaiverAsked(err)) send(true);
+            },
+          },
+        );
+      send();
     }
   };
 
@@ -322,33 +331,7 @@ function LoadView({ load, messages: Messages }: { load: Load; messages?: LoadMes
               </Timeline>
             )}
           </Card>
-          <Card withBorder radius="md" padding="md">
-            <Title order={2} fz="md" mb="sm">
-              Documents
-            </Title>
-            {load.documents.length === 0 ? (
-              <Text size="sm" c="dimmed">
-                No bill of lading or proof of delivery yet. The driver photographs them on their phone.
-              </Text>
-            ) : (
-              <div className={classes.thumbs}>
-                {load.documents.map((d) => (
-                  <Anchor
-                    key={d.id}
-                    href={d.imageUrl}
-                    target="_blank"
-                    rel="noopener"
-                    aria-label={`${LOAD_DOCUMENT_LABELS[d.documentKind]}, ${formatShortDateTime(d.createdAt)} (opens the photo)`}
-                  >
-                    <img src={d.imageUrl} alt="" loading="lazy" />
-                    <Text size="xs" ta="center">
-                      {d.documentKind}
-                    </Text>
-                  </Anchor>
-                ))}
-              </div>
-            )}
-          </Card>
+          <LoadDocumentsCard load={load} />
           {Messages && load.drivers[0] && (
             <Card withBorder radius="md" padding="md">
               <Messages driverId={load.drivers[0].id} loadId={load.id} driverName={load.drivers[0].name} />
@@ -360,15 +343,42 @@ function LoadView({ load, messages: Messages }: { load: Load; messages?: LoadMes
   );
 }
 
+function showError(err: unknown): void {
+  if (err instanceof ApiError) toastApiError(err);
+  else toastNetworkError();
+}
+
+/**
+ * A refusal for a missing proof of delivery (the customer requires one) asks the dispatcher whether
+ * to complete it anyway, which the load's history records; any other error is shown as usual.
+ */
+async function podWaiverAsked(err: unknown): Promise<boolean> {
+  if (!isPodRefusal(err)) {
+    showError(err);
+    return false;
+  }
+  return confirmAction({
+    title: 'Complete without a proof of delivery?',
+    message: `${err.body.message}. Completing it anyway is written in the load’s history.`,
+    confirmLabel: 'Complete without it',
+    cancelLabel: 'Wait for it',
+    danger: false,
+  });
+}
+
 /** The stops in order: window, ETA against it, arrival and departure, and the buttons to record them. */
 function StopsTable({ load, canEdit }: { load: Load; canEdit: boolean }) {
   const mark = useLoadMutation(setStopStatus);
-  const record = (s: LoadStop, event: 'ARRIVE' | 'DEPART') =>
+  const record = (s: LoadStop, event: 'ARRIVE' | 'DEPART', podWaived?: boolean): void =>
     mark.mutate(
-      { id: load.id, stopId: s.id, body: { event } },
+      { id: load.id, stopId: s.id, body: { event, podWaived } },
       {
         onSuccess: () =>
           notify({ type: 'success', title: `${event === 'ARRIVE' ? 'Arrival' : 'Departure'} at stop ${stopNumber(load.stops, s)} recorded`, timeout: 3000 }),
+        // A delivery waiting for its proof of delivery: the dispatcher may complete it anyway.
+        onError: async (err) => {
+          if (await podWaiverAsked(err)) record(s, event, true);
+        },
       },
     );
   // Only the next stop can be arrived at or left: earlier ones are done, later ones wait.

@@ -78,6 +78,20 @@ function ClockIcon() {
   );
 }
 
+/** Tabler's file-type-pdf outline, drawn here: the page's bundle loads no icon library. */
+function DocumentIcon() {
+  return (
+    <svg width="18" height="18" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round" aria-hidden>
+      <path d="M14 3v4a1 1 0 0 0 1 1h4" />
+      <path d="M5 12v-7a2 2 0 0 1 2 -2h7l5 5v4" />
+      <path d="M5 18h1.5a1.5 1.5 0 0 0 0 -3h-1.5v6" />
+      <path d="M17 18h2" />
+      <path d="M20 15h-3v6" />
+      <path d="M11 15v6h1a2 2 0 0 0 2 -2v-2a2 2 0 0 0 -2 -2h-1z" />
+    </svg>
+  );
+}
+
 function stopTitle(s: TrackingStop, w: TrackWords): string {
   return s.name ?? ([s.city, s.state].filter(Boolean).join(', ') || w.stopKind[s.kind]);
 }
@@ -128,6 +142,7 @@ function Tracking({ data, w, clock, updatedAt, stale }: { data: PublicTracking; 
             </Alert>
           )}
           {data.load && <EtaCard data={data} w={w} clock={clock} />}
+          {data.proofOfDelivery.length > 0 && <ProofOfDelivery data={data} w={w} clock={clock} />}
           <PositionCard data={data} w={w} clock={clock} />
           {data.stops.length > 0 && <Stops stops={data.stops} w={w} clock={clock} />}
           {data.load && <History data={data} w={w} clock={clock} />}
@@ -311,6 +326,31 @@ function Stops({ stops, w, clock }: { stops: TrackingStop[]; w: TrackWords; cloc
           </Timeline.Item>
         ))}
       </Timeline>
+    </Paper>
+  );
+}
+
+/** A delivered load's proofs of delivery: each opens its PDF through this same link. */
+function ProofOfDelivery({ data, w, clock }: { data: PublicTracking; w: TrackWords; clock: TrackClock }) {
+  const several = data.proofOfDelivery.length > 1;
+  return (
+    <Paper withBorder radius="md" p="md" data-testid="track-pod">
+      <Title order={2} fz="md" mb="sm">
+        {w.proofTitle}
+      </Title>
+      <Stack gap="xs" component="ul" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
+        {data.proofOfDelivery.map((d) => (
+          <Group key={d.id} component="li" justify="space-between" gap="xs">
+            <Button component="a" href={d.url} target="_blank" rel="noopener noreferrer" variant="light" leftSection={<DocumentIcon />}>
+              {w.proofOpen(d.pageCount)}
+            </Button>
+            <Text size="sm" c="dimmed">
+              {several && d.stopSeq !== null ? `${w.proofAtStop(d.stopSeq + 1)} · ` : ''}
+              {when(d.createdAt, clock)}
+            </Text>
+          </Group>
+        ))}
+      </Stack>
     </Paper>
   );
 }

@@ -27,6 +27,10 @@ export interface TrackWords {
   cancelled: string;
   stops: string;
   history: string;
+  /** A delivered load's proofs of delivery (issue 70). */
+  proofTitle: string;
+  proofOpen: (pages: number) => string;
+  proofAtStop: (n: number) => string;
   noHistory: string;
   lastPosition: string;
   noPosition: string;
@@ -70,6 +74,9 @@ const en: TrackWords = {
   cancelled: 'This load was cancelled',
   stops: 'Stops',
   history: 'Status history',
+  proofTitle: 'Proof of delivery',
+  proofOpen: (n) => `Open the PDF (${n} ${n === 1 ? 'page' : 'pages'})`,
+  proofAtStop: (n) => `Stop ${n}`,
   noHistory: 'No updates yet.',
   lastPosition: 'Last position',
   noPosition: 'The truck’s position is shown while the load is on the road.',
@@ -119,6 +126,9 @@ const es: TrackWords = {
   cancelled: 'Esta carga fue cancelada',
   stops: 'Paradas',
   history: 'Historial de estado',
+  proofTitle: 'Comprobante de entrega',
+  proofOpen: (n) => `Abrir el PDF (${n} ${n === 1 ? 'página' : 'páginas'})`,
+  proofAtStop: (n) => `Parada ${n}`,
   noHistory: 'Aún no hay novedades.',
   lastPosition: 'Última posición',
   noPosition: 'La posición del camión se muestra mientras la carga está en camino.',
@@ -168,6 +178,9 @@ const fr: TrackWords = {
   cancelled: 'Ce chargement a été annulé',
   stops: 'Arrêts',
   history: 'Historique du statut',
+  proofTitle: 'Preuve de livraison',
+  proofOpen: (n) => `Ouvrir le PDF (${n} ${n === 1 ? 'page' : 'pages'})`,
+  proofAtStop: (n) => `Arrêt ${n}`,
   noHistory: 'Pas encore de mise à jour.',
   lastPosition: 'Dernière position',
   noPosition: 'La position du camion est affichée pendant le trajet.',

@@ -52,6 +52,7 @@ import dispatchRoutes from './modules/dispatch/dispatch.routes.ts';
 import apiTokensRoutes from './modules/api-tokens/api-tokens.routes.ts';
 import webhooksRoutes from './modules/webhooks/webhooks.routes.ts';
 import { publicTrackingRoutes, trackingRoutes } from './modules/tracking/index.ts';
+import { settlementsRoutes } from './modules/settlements/index.ts';
 import type { PositionPipeline } from './pipeline/position-pipeline.ts';
 
 export const API_PREFIX = '/api/v1';
@@ -132,6 +133,8 @@ export async function registerRoutes(fastify: FastifyInstance, { pipeline, notif
       // Customer tracking (issue 69): links, the public tracking answer, contacts.
       await api.register(trackingRoutes);
       await api.register(publicTrackingRoutes);
+      // Driver settlements (issue 70).
+      await api.register(settlementsRoutes);
     },
     { prefix: API_PREFIX },
   );

@@ -189,6 +189,20 @@ export const PERMISSION_AREAS: readonly PermissionArea[] = [
       p('RET_UPDATE', 'Edit data retention', 'Change retention periods (never below the legal minimum)', ['RET_READ']),
     ],
   },
+  // Issue 70 (decision 0294): paying drivers from their loads and logs.
+  {
+    area: 'settlements',
+    label: 'Driver pay',
+    permissions: [
+      p('SETTLEMENT_LIST', 'Driver settlements', "See drivers' pay profiles, deductions and settlements, and print their statements", ['DRIVER_LIST']),
+      p(
+        'SETTLEMENT_UPDATE',
+        'Manage driver pay',
+        'Set pay profiles, deductions and reimbursements, make settlements, approve them and mark them paid',
+        ['SETTLEMENT_LIST'],
+      ),
+    ],
+  },
   // Issue 48 (decisions 0197, 0198): other systems reaching the API and hearing of events.
   {
     area: 'integrations',

@@ -12,6 +12,7 @@ import {
   organizations,
   places,
   roles,
+  settlements,
   terminals,
   users,
   workOrders,
@@ -101,6 +102,10 @@ export async function lookupRecords(db: Db, orgId: string, ids: Iterable<string>
         .select({ id: sql<string>`${loads.id}::text`, ...row(sql<string>`'LOAD'`, sql<string | null>`${loads.number}`) })
         .from(loads)
         .where(and(eq(loads.organizationId, orgId), inArray(loads.id, wanted))),
+      db
+        .select({ id: sql<string>`${settlements.id}::text`, ...row(sql<string>`'SETTLEMENT'`, sql<string | null>`${settlements.number}`) })
+        .from(settlements)
+        .where(and(eq(settlements.organizationId, orgId), inArray(settlements.id, wanted))),
       db
         .select({ id: sql<string>`${deviceModels.id}::text`, ...row(sql<string>`'DEVICE_MODEL'`, sql<string | null>`${deviceModels.name}`) })
         .from(deviceModels)

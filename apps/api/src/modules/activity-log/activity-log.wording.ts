@@ -48,7 +48,8 @@ export type RecordKind =
   | 'SAFETY_EVENT'
   | 'SAFETY_SETTINGS'
   | 'API_TOKEN'
-  | 'WEBHOOK';
+  | 'WEBHOOK'
+  | 'SETTLEMENT';
 
 /** A record found by id: its kind, its name ("117", "Maria Lopez", "demo-truck-07") and a user's e-mail. */
 export interface LinkedRecord {
@@ -101,6 +102,7 @@ const NOUN: Record<RecordKind, string> = {
   SAFETY_SETTINGS: 'safety settings',
   API_TOKEN: 'API token',
   WEBHOOK: 'webhook',
+  SETTLEMENT: 'settlement',
 };
 
 /** Every entity type recordActivity writes: its label in filters and the kind of its records. */
@@ -130,6 +132,7 @@ export const ENTITY_TYPES: Record<string, { label: string; kind: RecordKind | nu
   SAFETY_SETTINGS: { label: 'Safety settings', kind: 'SAFETY_SETTINGS' },
   API_TOKEN: { label: 'API token', kind: 'API_TOKEN' },
   WEBHOOK: { label: 'Webhook', kind: 'WEBHOOK' },
+  SETTLEMENT: { label: 'Driver settlement', kind: 'SETTLEMENT' },
   // Facts derived from positions, corrected by a recompute (DERIVED_FACTS, decision 0238).
   PLACE_VISIT: { label: 'Place visit', kind: null },
   TRIP: { label: 'Trip', kind: null },
@@ -202,6 +205,9 @@ export function recordPath(kind: RecordKind, id: string, linked?: LinkedRecord):
     // Issue 46: the organization's home terminals, in settings.
     case 'TERMINAL':
       return `${ORG_SETTINGS}/terminals`;
+    // Issue 70: a driver's settlement.
+    case 'SETTLEMENT':
+      return `/settlements/${q(id)}`;
   }
 }
 
@@ -631,6 +637,7 @@ function snapshotName(entityType: string, s: unknown): string | null {
     case 'WORK_ORDER':
       return text(o.title);
     case 'LOAD':
+    case 'SETTLEMENT':
       return text(o.number);
     case 'WEBHOOK':
       return text(o.description) ?? text(o.url);
@@ -775,6 +782,15 @@ const stopOf = (s: Record<string, unknown>) => (typeof s.seq === 'number' ? `sto
 const paperOf = (s: Record<string, unknown>) =>
   (({ BOL: 'a bill of lading', POD: 'a proof of delivery' }) as Record<string, string>)[String(s.kind)] ?? 'a document';
 
+/** "the deduction “Truck lease” ($350.00, every settlement)". */
+const adjustmentOf = (s: Record<string, unknown>) => {
+  const what = s.adjustmentType === 'REIMBURSEMENT' ? 'the reimbursement' : 'the deduction';
+  const amount = typeof s.amount === 'number' ? `$${s.amount.toFixed(2)}` : null;
+  const when = s.recurrence === 'ONCE' ? 'once' : s.recurrence === 'EACH_SETTLEMENT' ? 'every settlement' : null;
+  const facts = [amount, when].filter(Boolean).join(', ');
+  return `${what}${text(s.description) ? ` “${text(s.description)}”` : ''}${facts ? ` (${facts})` : ''}`;
+};
+
 /** Every action code recordActivity writes (the wording test fails on a code missing here). */
 export const ACTIONS: Record<string, Wording> = {
   CREATE: { label: 'Create', says: (c) => `created ${c.r}` },
@@ -801,6 +817,13 @@ export const ACTIONS: Record<string, Wording> = {
   },
   ADD_LOAD_DOCUMENT: { label: 'Add load paper', says: (c) => `added ${paperOf(c.after)} to ${c.r}` },
   DELETE_LOAD_DOCUMENT: { label: 'Remove load paper', says: (c) => `removed ${paperOf(c.before)} from ${c.r}` },
+  // Driver settlements (issue 70, decision 0294).
+  UPDATE_PAY_PROFILE: { label: 'Change pay profile', says: (c) => `changed the pay profile of ${c.r}` },
+  ADD_PAY_ADJUSTMENT: { label: 'Add deduction or reimbursement', says: (c) => `added ${adjustmentOf(c.after)} to the pay of ${c.r}` },
+  REMOVE_PAY_ADJUSTMENT: { label: 'Remove deduction or reimbursement', says: (c) => `removed ${adjustmentOf(c.before)} from the pay of ${c.r}` },
+  APPROVE_SETTLEMENT: { label: 'Approve settlement', says: (c) => `approved ${c.r}` },
+  PAY_SETTLEMENT: { label: 'Mark settlement paid', says: (c) => `marked ${c.r} paid` },
+  VOID_SETTLEMENT: { label: 'Void settlement', says: (c) => `voided ${c.r}` },
   UPDATE: {
     label: 'Update',
     says: (c) => {

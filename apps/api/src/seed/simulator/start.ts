@@ -6,6 +6,7 @@ import type { Db } from '../../db/client.ts';
 import { ensureDemoLoads } from '../demo-loads.ts';
 import { ensureDemoMessages } from '../demo-messages.ts';
 import { ensureDemoTracking } from '../demo-tracking.ts';
+import { ensureDemoSettlements } from '../demo-settlements.ts';
 import { ensureDemoMaintenance } from '../demo-maintenance.ts';
 import { ensureDemoEngineFaults } from '../demo-engine-faults.ts';
 import { routingOf } from '../../modules/dispatch/index.ts';
@@ -35,6 +36,7 @@ export const DEMO_PARTS = {
   loads: 'loads',
   messages: 'messages',
   tracking: 'tracking',
+  settlements: 'settlements',
 } as const;
 
 export const DEMO_STEPS = {
@@ -183,6 +185,12 @@ export async function seedDemoHistory(
   await marks.once(DEMO_PARTS.tracking, async () => {
     const made = await ensureDemoTracking(app.db, org.id, app.apiTokenKey, config.publicUrl);
     if (made) log(`Demo fleet: load ${made.loadNumber} has two customer contacts and a tracking link: ${made.url}`);
+  });
+  // Pay profiles, a lease and an advance, and last week's settlements from those loads (issue 70).
+  await marks.once(DEMO_PARTS.settlements, async () => {
+    const [admin] = await app.db.select({ id: users.id }).from(users).where(eq(users.email, config.demoAdmin.email));
+    const pay = await ensureDemoSettlements(app.db, org.id, admin?.id ?? null);
+    if (pay.settlements.length) log(`Demo fleet: ${pay.profiles} pay profiles, last week's settlements ${pay.settlements.join(', ')}`);
   });
   return trucks;
 }

@@ -91,6 +91,11 @@ export async function getPayProfile(s: ReadScope, driverId: string): Promise<Pay
   return presentProfile(d, await repo.profileOf(s.db, s.orgId, driverId));
 }
 
+/** The saved profiles of the organization (drivers without one are paid nothing). */
+export async function listPayProfiles(s: ReadScope): Promise<PayProfile[]> {
+  return (await repo.profilesWithDrivers(s.db, s.orgId)).map((r) => presentProfile(r.d, r.p));
+}
+
 export async function putPayProfile(s: Scope, driverId: string, input: PayProfileInput): Promise<PayProfile> {
   const d = await driverOrThrow(s, driverId);
   const by = await whoOf(s);

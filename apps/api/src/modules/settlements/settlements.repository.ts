@@ -91,6 +91,16 @@ export async function profileOf(db: DbOrTx, orgId: string, driverId: string): Pr
   return row;
 }
 
+/** Every saved profile of the organization's drivers, with the driver. */
+export async function profilesWithDrivers(db: DbOrTx, orgId: string) {
+  return db
+    .select({ p: driverPayProfiles, d: { id: drivers.id, firstName: drivers.firstName, lastName: drivers.lastName, homeTimeZone: drivers.homeTimeZone } })
+    .from(driverPayProfiles)
+    .innerJoin(drivers, and(eq(drivers.organizationId, driverPayProfiles.organizationId), eq(drivers.id, driverPayProfiles.driverId)))
+    .where(eq(driverPayProfiles.organizationId, orgId))
+    .orderBy(asc(drivers.lastName), asc(drivers.firstName));
+}
+
 export async function saveProfile(db: DbOrTx, values: typeof driverPayProfiles.$inferInsert): Promise<ProfileRow> {
   const { organizationId: _org, driverId: _driver, ...set } = values;
   const [row] = await db

@@ -31,6 +31,17 @@ const UPDATE = { permissions: ['SETTLEMENT_UPDATE'], tokens: true } as const;
 const READ = { anyPermissions: ['SETTLEMENT_LIST', 'LOAD_SELF_WRITE'], tokens: true } as const;
 
 const settlementsRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.get('/organizations/:orgId/pay-profiles', {
+    config: LIST,
+    schema: {
+      tags,
+      summary: "Every driver's saved pay profile, by name (a driver without one is paid nothing)",
+      params: orgIdParams,
+      response: { 200: z.array(payProfileSchema), ...orgErrors() },
+    },
+    handler: (req) => pay.listPayProfiles(scopeOf(req, req.params.orgId)),
+  });
+
   app.get('/organizations/:orgId/drivers/:driverId/pay-profile', {
     config: LIST,
     schema: {

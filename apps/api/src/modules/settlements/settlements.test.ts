@@ -196,6 +196,12 @@ describe('pay profiles and adjustments', () => {
     expect(saved).toMatchObject({ loadedMileRate: 0.55, lineHaulPercent: 10, teamSharePercent: 60, driverName: 'Ana Solo' });
     expect(saved.updatedAt).not.toBeNull();
     await put(ben.id, { loadedMileRate: 0.5, teamSharePercent: 40 });
+    const all = (await get(org('/pay-profiles'), admin)).json() as Array<{ driverName: string; teamSharePercent: number }>;
+    expect(all.map((p) => [p.driverName, p.teamSharePercent])).toEqual([
+      ['Ana Solo', 60],
+      ['Ben Team', 40],
+    ]);
+    expect((await get(org('/pay-profiles', other.orgId), other.headers)).json()).toEqual([]);
   });
 
   it('keeps deductions and reimbursements, recurring or once, and refuses a one-time one with an end', async () => {

@@ -511,6 +511,28 @@ export const enMore = {
       driverFacts: '{{events}} events · {{review}} to review · {{coaching}} coaching',
     },
   },
+  /** The driver's pay statements (issue 70). */
+  pay: {
+    title: 'Pay statements',
+    description: 'Your settlements once the office approves them: what each paid you and why, as a PDF.',
+    list: 'Your pay statements',
+    emptyTitle: 'No statement yet',
+    emptyBody: 'When the office approves a settlement of your loads and hours, it shows here.',
+    days: '{{from}} to {{to}}',
+    net: 'Net pay',
+    gross: 'Gross {{amount}}',
+    deductions: 'Deductions {{amount}}',
+    reimbursements: 'Reimbursements {{amount}}',
+    loads_one: '{{count}} load',
+    loads_many: '{{count}} loads',
+    loads_other: '{{count}} loads',
+    paidOn: 'Paid {{date}}',
+    approvedOn: 'Approved {{date}}, not paid yet',
+    open: 'Open statement {{number}} (PDF)',
+    openShort: 'Open PDF',
+    openFailed: 'The statement could not be opened. Try again when you have a signal.',
+    status: { APPROVED: 'Approved', PAID: 'Paid' },
+  },
 };
 
 /** The shape every language's other words have: the same keys, each a string. */

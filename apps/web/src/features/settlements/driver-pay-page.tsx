@@ -99,16 +99,8 @@ function StatementCard({ s }: { s: SettlementSummary }) {
           .filter(Boolean)
           .join(' · ')}
       </Text>
-      <Button
-        mt="sm"
-        variant="light"
-        fullWidth
-        leftSection={<IconFileTypePdf size={18} />}
-        loading={opening}
-        onClick={() => void open()}
-        aria-label={t('pay.open', { number: s.number })}
-      >
-        {t('pay.openShort')}
+      <Button mt="sm" variant="light" fullWidth leftSection={<IconFileTypePdf size={18} />} loading={opening} onClick={() => void open()}>
+        {t('pay.openShort')} · {s.number}
       </Button>
     </Card>
   );

@@ -76,6 +76,7 @@ function MoneyField<T extends FieldValues>(props: {
           prefix={props.prefix}
           suffix={props.suffix}
           decimalScale={props.decimals}
+          fixedDecimalScale={!!props.prefix}
           min={0}
           max={props.max}
           disabled={props.disabled}
@@ -108,7 +109,7 @@ function ProfileForm({ p }: { p: PayProfile }) {
   return (
     <form onSubmit={submit} noValidate aria-label="Pay profile">
       <Stack gap="sm">
-        <Group justify="space-between">
+        <Group justify="space-between" gap={4}>
           <Title order={3} fz="md">
             Pay profile
           </Title>
@@ -122,10 +123,37 @@ function ProfileForm({ p }: { p: PayProfile }) {
         <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="sm">
           <MoneyField control={c} name="loadedMileRate" label="Pay per loaded mile" prefix="$" decimals={3} max={100} disabled={off} />
           <MoneyField control={c} name="emptyMileRate" label="Pay per empty mile" prefix="$" decimals={3} max={100} disabled={off} />
-          <MoneyField control={c} name="lineHaulPercent" label="Share of line haul" description="Not of fuel surcharge or accessorials" suffix="%" decimals={2} max={100} disabled={off} />
+          <MoneyField
+            control={c}
+            name="lineHaulPercent"
+            label="Share of line haul"
+            description="Not of fuel surcharge or accessorials"
+            suffix="%"
+            decimals={2}
+            max={100}
+            disabled={off}
+          />
           <MoneyField control={c} name="flatPerLoad" label="Flat pay per load" prefix="$" decimals={2} max={100000} disabled={off} />
-          <MoneyField control={c} name="extraStopRate" label="Pay per extra stop" description="Beyond the first pick-up and the last delivery" prefix="$" decimals={2} max={100000} disabled={off} />
-          <MoneyField control={c} name="hourlyRate" label="Hourly pay" description="From the driver's own log" prefix="$" decimals={2} max={1000} disabled={off} />
+          <MoneyField
+            control={c}
+            name="extraStopRate"
+            label="Pay per extra stop"
+            description="Beyond the first pick-up and the last delivery"
+            prefix="$"
+            decimals={2}
+            max={100000}
+            disabled={off}
+          />
+          <MoneyField
+            control={c}
+            name="hourlyRate"
+            label="Hourly pay"
+            description="From the driver's own log"
+            prefix="$"
+            decimals={2}
+            max={1000}
+            disabled={off}
+          />
           <NativeSelect
             label="Hours paid"
             disabled={off}
@@ -237,7 +265,14 @@ function Adjustments({ driverId }: { driverId: string }) {
 
 function AdjustmentForm({ driverId, onClose }: { driverId: string; onClose: () => void }) {
   const form = useZodForm(payAdjustmentInputSchema, {
-    defaultValues: { adjustmentType: 'DEDUCTION', adjustmentCategory: 'LEASE', description: '', recurrence: 'EACH_SETTLEMENT', startsOn: null, endsOn: null } as never,
+    defaultValues: {
+      adjustmentType: 'DEDUCTION',
+      adjustmentCategory: 'LEASE',
+      description: '',
+      recurrence: 'EACH_SETTLEMENT',
+      startsOn: null,
+      endsOn: null,
+    } as never,
   });
   const add = useSettlementMutation(addAdjustment);
   const recurring = form.watch('recurrence') === 'EACH_SETTLEMENT';

@@ -1,5 +1,6 @@
 import { useMemo, useState } from 'react';
-import { Anchor, Badge, Drawer, Group, Stack, Table, Text, TextInput } from '@mantine/core';
+import { Anchor, Badge, Card, Drawer, Group, Stack, Table, Text, TextInput, UnstyledButton } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
 import { IconSearch } from '@tabler/icons-react';
 import type { PayProfile } from '@fleet/api-contract';
 import { DataState } from '../../components/data-state.tsx';
@@ -38,6 +39,20 @@ export default function PayProfilesPage() {
   const byDriver = useMemo(() => new Map((profiles.data ?? []).map((p) => [p.driverId, p])), [profiles.data]);
   const rows = (drivers.data?.content ?? []).filter((d) => `${d.firstName} ${d.lastName}`.toLowerCase().includes(filter.trim().toLowerCase()));
   const openName = (drivers.data?.content ?? []).find((d) => d.id === open);
+  const phone = useMediaQuery('(max-width: 48em)') ?? false;
+  const payOf = (p: PayProfile | undefined) =>
+    p ? (
+      <Text size="sm">{ratesSummary(p)}</Text>
+    ) : (
+      <Group gap="xs">
+        <Badge variant="light" color="gray" radius="sm">
+          Not set
+        </Badge>
+        <Text size="xs" c="dimmed">
+          paid nothing until set
+        </Text>
+      </Group>
+    );
   return (
     <>
       <PageHeader
@@ -63,55 +78,68 @@ export default function PayProfilesPage() {
           emptyTitle={filter ? 'No driver matches' : 'No drivers yet'}
           emptyDescription={filter ? 'Try another name.' : 'Add drivers in Settings, then set how each is paid here.'}
         >
-          <Table.ScrollContainer minWidth={560}>
-            <Table verticalSpacing="sm" highlightOnHover aria-label="Pay profiles">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>Driver</Table.Th>
-                  <Table.Th>Pay</Table.Th>
-                  <Table.Th ta="right">Team share</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {rows.map((d) => {
-                  const p = byDriver.get(d.id);
-                  return (
-                    <Table.Tr key={d.id} onClick={() => setOpen(d.id)} style={{ cursor: 'pointer' }}>
-                      <Table.Td>
-                        <Anchor
-                          component="button"
-                          type="button"
-                          size="sm"
-                          fw={600}
-                          onClick={(e) => {
-                            e.stopPropagation();
-                            setOpen(d.id);
-                          }}
-                        >
+          {phone ? (
+            <Stack gap="xs" role="list" aria-label="Pay profiles">
+              {rows.map((d) => {
+                const p = byDriver.get(d.id);
+                return (
+                  <Card key={d.id} withBorder radius="md" padding="sm" role="listitem">
+                    <UnstyledButton onClick={() => setOpen(d.id)} w="100%">
+                      <Group justify="space-between" wrap="nowrap" mb={4}>
+                        <Text fw={600} size="sm" c="blue">
                           {d.firstName} {d.lastName}
-                        </Anchor>
-                      </Table.Td>
-                      <Table.Td>
-                        {p ? (
-                          <Text size="sm">{ratesSummary(p)}</Text>
-                        ) : (
-                          <Group gap="xs">
-                            <Badge variant="light" color="gray" radius="sm">
-                              Not set
-                            </Badge>
-                            <Text size="xs" c="dimmed">
-                              paid nothing until set
-                            </Text>
-                          </Group>
+                        </Text>
+                        {p && (
+                          <Text size="xs" c="dimmed">
+                            team {p.teamSharePercent}%
+                          </Text>
                         )}
-                      </Table.Td>
-                      <Table.Td ta="right">{p ? `${p.teamSharePercent}%` : '—'}</Table.Td>
-                    </Table.Tr>
-                  );
-                })}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
+                      </Group>
+                      {payOf(p)}
+                    </UnstyledButton>
+                  </Card>
+                );
+              })}
+            </Stack>
+          ) : (
+            <Table.ScrollContainer minWidth={560}>
+              <Table verticalSpacing="sm" highlightOnHover aria-label="Pay profiles">
+                <Table.Thead>
+                  <Table.Tr>
+                    <Table.Th>Driver</Table.Th>
+                    <Table.Th>Pay</Table.Th>
+                    <Table.Th ta="right">Team share</Table.Th>
+                  </Table.Tr>
+                </Table.Thead>
+                <Table.Tbody>
+                  {rows.map((d) => {
+                    const p = byDriver.get(d.id);
+                    return (
+                      <Table.Tr key={d.id} onClick={() => setOpen(d.id)} style={{ cursor: 'pointer' }}>
+                        <Table.Td>
+                          <Anchor
+                            component="button"
+                            type="button"
+                            size="sm"
+                            fw={600}
+                            ta="left"
+                            onClick={(e) => {
+                              e.stopPropagation();
+                              setOpen(d.id);
+                            }}
+                          >
+                            {d.firstName} {d.lastName}
+                          </Anchor>
+                        </Table.Td>
+                        <Table.Td>{payOf(p)}</Table.Td>
+                        <Table.Td ta="right">{p ? `${p.teamSharePercent}%` : '—'}</Table.Td>
+                      </Table.Tr>
+                    );
+                  })}
+                </Table.Tbody>
+              </Table>
+            </Table.ScrollContainer>
+          )}
         </DataState>
       </Stack>
       <Drawer

@@ -1,8 +1,9 @@
 import { useState } from 'react';
 import { Alert, Anchor, Button, Card, Group, Modal, SimpleGrid, Stack, Table, Text, TextInput, Textarea, Title } from '@mantine/core';
 import { IconBan, IconCash, IconCheck, IconFileTypePdf } from '@tabler/icons-react';
+import { useMediaQuery } from '@mantine/hooks';
 import { Link, useParams } from 'react-router';
-import { SETTLEMENT_GROUPS, type Settlement, type SettlementGroup, type UnitSystem } from '@fleet/api-contract';
+import { SETTLEMENT_GROUPS, type Settlement, type SettlementGroup, type SettlementLine, type SettlementLoad, type UnitSystem } from '@fleet/api-contract';
 import { confirmAction } from '../../components/confirm-dialog.tsx';
 import { DataState } from '../../components/data-state.tsx';
 import { Fact } from '../../components/fact.tsx';
@@ -123,7 +124,7 @@ function SettlementView({ s }: { s: Settlement }) {
               <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
                 Status
               </Text>
-              <div>
+              <div data-testid="settlement-status">
                 <StatusBadge status={s.status} />
               </div>
             </Stack>
@@ -139,9 +140,7 @@ function SettlementView({ s }: { s: Settlement }) {
             </Stack>
             <Fact label="Made">{`${formatShortDateTime(s.createdAt, zone)}${s.createdBy ? ` by ${s.createdBy}` : ''}`}</Fact>
             <Fact label="Approved">{s.approvedAt ? `${formatShortDateTime(s.approvedAt, zone)}${s.approvedBy ? ` by ${s.approvedBy}` : ''}` : '—'}</Fact>
-            <Fact label="Paid">
-              {s.paidAt ? `${formatShortDateTime(s.paidAt, zone)}${s.paymentReference ? `, ref. ${s.paymentReference}` : ''}` : '—'}
-            </Fact>
+            <Fact label="Paid">{s.paidAt ? `${formatShortDateTime(s.paidAt, zone)}${s.paymentReference ? `, ref. ${s.paymentReference}` : ''}` : '—'}</Fact>
             <Fact label="Loads">{String(s.loadCount)}</Fact>
           </SimpleGrid>
         </Card>
@@ -204,7 +203,14 @@ function ReasonForm(props: {
       }}
     >
       <Stack gap="sm">
-        <Input label={props.label} description={props.description} value={text} onChange={(e) => setText(e.currentTarget.value)} maxLength={300} data-autofocus />
+        <Input
+          label={props.label}
+          description={props.description}
+          value={text}
+          onChange={(e) => setText(e.currentTarget.value)}
+          maxLength={300}
+          data-autofocus
+        />
         <Group justify="flex-end">
           <Button variant="default" onClick={props.onCancel}>
             Cancel
@@ -218,7 +224,14 @@ function ReasonForm(props: {
   );
 }
 
+/** Phones read a settlement's loads and lines as stacked items, not tables scrolled sideways. */
+const usePhone = () => useMediaQuery('(max-width: 48em)') ?? false;
+
+const seatText = (l: SettlementLoad) =>
+  l.seat === 'LEAD' ? (l.teammate ? `Lead with ${l.teammate}, ${l.sharePercent}%` : 'Solo') : `Second to ${l.teammate ?? '—'}, ${l.sharePercent}%`;
+
 function LoadsCard({ s, units, zone }: { s: Settlement; units: UnitSystem; zone: string }) {
+  const phone = usePhone();
   return (
     <Card withBorder radius="md" padding="md">
       <Title order={2} fz="md" mb="xs">
@@ -228,6 +241,30 @@ function LoadsCard({ s, units, zone }: { s: Settlement; units: UnitSystem; zone:
         <Text size="sm" c="dimmed">
           No delivered load in these days that another settlement has not paid.
         </Text>
+      ) : phone ? (
+        <Stack gap="sm" role="list" aria-label="Loads delivered">
+          {s.loads.map((l) => (
+            <Stack key={l.loadId} gap={2} role="listitem">
+              <Group justify="space-between" wrap="nowrap" align="flex-start">
+                <Text size="sm">
+                  <Anchor component={Link} to={`/dispatch/loads/${l.loadId}`} size="sm" fw={600} underline="always">
+                    {l.number}
+                  </Anchor>{' '}
+                  · {l.customer}
+                </Text>
+                <Text size="sm" fw={600}>
+                  {money(l.amount, s.currency)}
+                </Text>
+              </Group>
+              <Text size="xs" c="dimmed">
+                Delivered {formatShortDateTime(l.deliveredAt, zone)} · {seatText(l)}
+              </Text>
+              <Text size="xs" c="dimmed">
+                {distanceText(l.loadedKm, units)} loaded · {distanceText(l.emptyKm, units)} empty · {l.stopCount} stops
+              </Text>
+            </Stack>
+          ))}
+        </Stack>
       ) : (
         <Table.ScrollContainer minWidth={640}>
           <Table verticalSpacing={6} aria-label="Loads delivered">
@@ -253,7 +290,7 @@ function LoadsCard({ s, units, zone }: { s: Settlement; units: UnitSystem; zone:
                   </Table.Td>
                   <Table.Td>{l.customer}</Table.Td>
                   <Table.Td>{formatShortDateTime(l.deliveredAt, zone)}</Table.Td>
-                  <Table.Td>{l.seat === 'LEAD' ? (l.teammate ? `Lead with ${l.teammate}, ${l.sharePercent}%` : 'Solo') : `Second to ${l.teammate ?? '—'}, ${l.sharePercent}%`}</Table.Td>
+                  <Table.Td>{seatText(l)}</Table.Td>
                   <Table.Td ta="right">{distanceText(l.loadedKm, units)}</Table.Td>
                   <Table.Td ta="right">{distanceText(l.emptyKm, units)}</Table.Td>
                   <Table.Td ta="right">{l.stopCount}</Table.Td>
@@ -268,7 +305,18 @@ function LoadsCard({ s, units, zone }: { s: Settlement; units: UnitSystem; zone:
   );
 }
 
+function LineWhere({ l }: { l: SettlementLine }) {
+  return l.loadId ? (
+    <Anchor component={Link} to={`/dispatch/loads/${l.loadId}`} size="sm" underline="always">
+      {l.loadNumber}
+    </Anchor>
+  ) : (
+    <>{l.logDate ?? ''}</>
+  );
+}
+
 function GroupCard({ s, group, units }: { s: Settlement; group: SettlementGroup; units: UnitSystem }) {
+  const phone = usePhone();
   const lines = s.lines.filter((l) => l.group === group);
   if (lines.length === 0) return null;
   const total = lines.reduce((n, l) => n + Math.round(l.amount * 100), 0) / 100;
@@ -280,50 +328,78 @@ function GroupCard({ s, group, units }: { s: Settlement; group: SettlementGroup;
         </Title>
         <Text fw={600}>{money(total, s.currency)}</Text>
       </Group>
-      <Table.ScrollContainer minWidth={720}>
-        <Table verticalSpacing={6} aria-label={GROUP_TITLES[group]}>
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th w={90}>{group === 'HOURLY' ? 'Log day' : 'Load'}</Table.Th>
-              <Table.Th>Pay</Table.Th>
-              <Table.Th>Where it came from</Table.Th>
-              <Table.Th ta="right">Quantity</Table.Th>
-              <Table.Th ta="right">Rate</Table.Th>
-              <Table.Th ta="right">Amount</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {lines.map((l) => (
-              <Table.Tr key={l.id}>
-                <Table.Td>
-                  {l.loadId ? (
-                    <Anchor component={Link} to={`/dispatch/loads/${l.loadId}`} size="sm">
-                      {l.loadNumber}
-                    </Anchor>
-                  ) : (
-                    (l.logDate ?? '')
-                  )}
-                </Table.Td>
-                <Table.Td>{l.description}</Table.Td>
-                <Table.Td>
-                  <Text size="sm" c="dimmed">
-                    {l.source}
+      {phone ? (
+        <Stack gap="sm" role="list" aria-label={GROUP_TITLES[group]}>
+          {lines.map((l) => {
+            const figures = [quantityText(l, units), rateText(l, s.currency)].filter(Boolean).join(' × ');
+            return (
+              <Stack key={l.id} gap={2} role="listitem">
+                <Group justify="space-between" wrap="nowrap" align="flex-start">
+                  <Text size="sm">
+                    {(l.loadId || l.logDate) && (
+                      <>
+                        <LineWhere l={l} />
+                        {' · '}
+                      </>
+                    )}
+                    {l.description}
                   </Text>
-                </Table.Td>
-                <Table.Td ta="right" style={{ whiteSpace: 'nowrap' }}>
-                  {quantityText(l, units)}
-                </Table.Td>
-                <Table.Td ta="right" style={{ whiteSpace: 'nowrap' }}>
-                  {rateText(l, s.currency)}
-                </Table.Td>
-                <Table.Td ta="right" style={{ whiteSpace: 'nowrap' }}>
-                  {money(l.amount, s.currency)}
-                </Table.Td>
+                  <Text size="sm" fw={600} style={{ whiteSpace: 'nowrap' }}>
+                    {money(l.amount, s.currency)}
+                  </Text>
+                </Group>
+                {figures && (
+                  <Text size="xs" c="dimmed">
+                    {figures}
+                  </Text>
+                )}
+                <Text size="xs" c="dimmed">
+                  {l.source}
+                </Text>
+              </Stack>
+            );
+          })}
+        </Stack>
+      ) : (
+        <Table.ScrollContainer minWidth={720}>
+          <Table verticalSpacing={6} aria-label={GROUP_TITLES[group]}>
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th w={90}>{group === 'HOURLY' ? 'Log day' : 'Load'}</Table.Th>
+                <Table.Th>Pay</Table.Th>
+                <Table.Th>Where it came from</Table.Th>
+                <Table.Th ta="right">Quantity</Table.Th>
+                <Table.Th ta="right">Rate</Table.Th>
+                <Table.Th ta="right">Amount</Table.Th>
               </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      </Table.ScrollContainer>
+            </Table.Thead>
+            <Table.Tbody>
+              {lines.map((l) => (
+                <Table.Tr key={l.id}>
+                  <Table.Td>
+                    <LineWhere l={l} />
+                  </Table.Td>
+                  <Table.Td>{l.description}</Table.Td>
+                  <Table.Td>
+                    <Text size="sm" c="dimmed">
+                      {l.source}
+                    </Text>
+                  </Table.Td>
+                  <Table.Td ta="right" style={{ whiteSpace: 'nowrap' }}>
+                    {quantityText(l, units)}
+                  </Table.Td>
+                  <Table.Td ta="right" style={{ whiteSpace: 'nowrap' }}>
+                    {rateText(l, s.currency)}
+                  </Table.Td>
+                  <Table.Td ta="right" style={{ whiteSpace: 'nowrap' }}>
+                    {money(l.amount, s.currency)}
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      )}
     </Card>
   );
 }

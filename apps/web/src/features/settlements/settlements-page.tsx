@@ -91,16 +91,7 @@ export default function SettlementsPage() {
         emptyAction={driver || status ? undefined : newButton}
         toolbar={
           <Group gap="xs" wrap="wrap">
-            <Select
-              aria-label="Driver"
-              placeholder="Every driver"
-              data={driverOptions}
-              value={driver}
-              onChange={setDriver}
-              searchable
-              clearable
-              w={200}
-            />
+            <Select aria-label="Driver" placeholder="Every driver" data={driverOptions} value={driver} onChange={setDriver} searchable clearable w={200} />
             <Select
               aria-label="Status"
               placeholder="Any status"
@@ -148,7 +139,11 @@ function NewSettlementForm({
   const submit = form.handleSubmit(async (values) => {
     try {
       const s = await make.mutateAsync(values);
-      notify({ type: 'success', title: `Draft ${s.number} made: ${s.loadCount} loads, net ${money(s.totals.net, s.currency)}`, timeout: 5000 });
+      notify({
+        type: 'success',
+        title: `Draft ${s.number} made: ${s.loadCount} ${s.loadCount === 1 ? 'load' : 'loads'}, net ${money(s.totals.net, s.currency)}`,
+        timeout: 5000,
+      });
       onMade(s.id);
     } catch (err) {
       if (!showServerError(form, err, ['driverId', 'from', 'to'])) form.setError('root', { message: (err as Error).message });
@@ -179,8 +174,8 @@ function NewSettlementForm({
           <TextInput type="date" label="To" required {...field(form, 'to')} />
         </SimpleGrid>
         <Text size="xs" c="dimmed">
-          The driver&apos;s log days, in their home terminal&apos;s time zone: loads delivered on them that no settlement has paid, the on-duty hours of their log,
-          and their deductions and reimbursements. Last week is filled in.
+          The driver&apos;s log days, in their home terminal&apos;s time zone: loads delivered on them that no settlement has paid, the on-duty hours of their
+          log, and their deductions and reimbursements. Last week is filled in.
         </Text>
         <FormFooter form={form} busy={make.isPending} onCancel={onClose} label="Make draft" />
       </Stack>

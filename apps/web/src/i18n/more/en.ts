@@ -528,7 +528,6 @@ export const enMore = {
     loads_other: '{{count}} loads',
     paidOn: 'Paid {{date}}',
     approvedOn: 'Approved {{date}}, not paid yet',
-    open: 'Open statement {{number}} (PDF)',
     openShort: 'Open PDF',
     openFailed: 'The statement could not be opened. Try again when you have a signal.',
     status: { APPROVED: 'Approved', PAID: 'Paid' },

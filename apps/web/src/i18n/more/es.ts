@@ -534,7 +534,6 @@ export const esMore: MoreCatalogue = {
     loads_other: '{{count}} cargas',
     paidOn: 'Pagado el {{date}}',
     approvedOn: 'Aprobado el {{date}}, todavía sin pagar',
-    open: 'Abrir el recibo {{number}} (PDF)',
     openShort: 'Abrir PDF',
     openFailed: 'No se pudo abrir el recibo. Inténtelo de nuevo cuando tenga señal.',
     status: { APPROVED: 'Aprobado', PAID: 'Pagado' },

@@ -539,7 +539,6 @@ export const frMore: MoreCatalogue = {
     loads_other: '{{count}} chargements',
     paidOn: 'Payé le {{date}}',
     approvedOn: 'Approuvé le {{date}}, pas encore payé',
-    open: 'Ouvrir le relevé {{number}} (PDF)',
     openShort: 'Ouvrir le PDF',
     openFailed: 'Le relevé n’a pas pu s’ouvrir. Réessayez quand vous aurez du réseau.',
     status: { APPROVED: 'Approuvé', PAID: 'Payé' },

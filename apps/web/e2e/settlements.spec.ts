@@ -39,7 +39,15 @@ async function paidDriver(request: APIRequestContext, office: Office): Promise<{
       stops: [
         { kind: 'PICKUP', latitude: 41.85, longitude: -87.65, address: 'Chicago, IL', windowStart: at('06:00'), windowEnd: at('08:00'), serviceMinutes: 60 },
         { kind: 'PICKUP', latitude: 41.52, longitude: -88.08, address: 'Joliet, IL', windowStart: at('08:00'), windowEnd: at('10:00'), serviceMinutes: 30 },
-        { kind: 'DELIVERY', latitude: 39.77, longitude: -86.16, address: 'Indianapolis, IN', windowStart: at('12:00'), windowEnd: at('16:00'), serviceMinutes: 45 },
+        {
+          kind: 'DELIVERY',
+          latitude: 39.77,
+          longitude: -86.16,
+          address: 'Indianapolis, IN',
+          windowStart: at('12:00'),
+          windowEnd: at('16:00'),
+          serviceMinutes: 45,
+        },
       ],
     },
   });
@@ -55,7 +63,10 @@ async function paidDriver(request: APIRequestContext, office: Office): Promise<{
       ['ARRIVE', arrive],
       ['DEPART', depart],
     ] as const) {
-      const r = await request.post(`${office.org}/loads/${load.id}/stops/${load.stops[i]!.id}/status`, { headers: office.headers, data: { event, at: at(when) } });
+      const r = await request.post(`${office.org}/loads/${load.id}/stops/${load.stops[i]!.id}/status`, {
+        headers: office.headers,
+        data: { event, at: at(when) },
+      });
       expect(r.status(), await r.text()).toBe(200);
     }
   }
@@ -137,8 +148,14 @@ test('the office sets a driver’s pay, drafts last week’s settlement, approve
   const form = page.getByRole('form', { name: 'New settlement' });
   await expect(form.getByLabel('From')).toHaveValue(lastWeek().from);
   await expect(form.getByLabel('To')).toHaveValue(lastWeek().to);
-  await form.getByRole('textbox', { name: 'Driver' }).or(form.getByRole('combobox', { name: 'Driver' })).fill(account.driver.lastName);
-  await page.getByRole('option', { name: new RegExp(account.driver.lastName) }).first().click();
+  await form
+    .getByRole('textbox', { name: 'Driver' })
+    .or(form.getByRole('combobox', { name: 'Driver' }))
+    .fill(account.driver.lastName);
+  await page
+    .getByRole('option', { name: new RegExp(account.driver.lastName) })
+    .first()
+    .click();
   await form.getByRole('button', { name: 'Make draft' }).click();
   await expect(page).toHaveURL(/\/settlements\/[0-9a-f-]{36}$/);
   const id = page.url().split('/').pop()!;
@@ -180,7 +197,10 @@ test('the office sets a driver’s pay, drafts last week’s settlement, approve
   const opened = await tab;
   const shown = await Promise.race([
     opened.waitForEvent('download').then((d) => d.suggestedFilename() || 'download'),
-    expect.poll(() => opened.url()).toMatch(/^blob:/).then(() => 'blob'),
+    expect
+      .poll(() => opened.url())
+      .toMatch(/^blob:/)
+      .then(() => 'blob'),
   ]);
   expect(shown).toBeTruthy();
 
@@ -205,7 +225,9 @@ test('a driver reads their paid statement on a phone, in Spanish, and opens its 
     expect((await request.post(`${office.org}/settlements/${s.id}/${step}`, { headers: office.headers, data })).status()).toBe(200);
   // A draft of someone else is not the driver's to see.
   const other = await paidDriver(request, office);
-  expect((await request.post(`${office.org}/settlements`, { headers: office.headers, data: { driverId: other.account.driver.id, ...week } })).status()).toBe(201);
+  expect((await request.post(`${office.org}/settlements`, { headers: office.headers, data: { driverId: other.account.driver.id, ...week } })).status()).toBe(
+    201,
+  );
 
   await page.setViewportSize({ width: 375, height: 812 });
   await signIn(page, account);
@@ -218,7 +240,10 @@ test('a driver reads their paid statement on a phone, in Spanish, and opens its 
   await expect(cards.first()).toContainText('Pagado');
   await expect(cards.first()).toContainText('1 carga');
   const pdf = page.waitForResponse((r) => r.url().endsWith(`/settlements/${s.id}/pdf`));
-  await cards.first().getByRole('button', { name: `Abrir PDF · ${s.number}` }).click();
+  await cards
+    .first()
+    .getByRole('button', { name: `Abrir PDF · ${s.number}` })
+    .click();
   expect((await pdf).headers()['content-type']).toBe('application/pdf');
   await checkLooks(page, 'driver-pay');
 });

@@ -195,12 +195,9 @@ export const PERMISSION_AREAS: readonly PermissionArea[] = [
     label: 'Driver pay',
     permissions: [
       p('SETTLEMENT_LIST', 'Driver settlements', "See drivers' pay profiles, deductions and settlements, and print their statements", ['DRIVER_LIST']),
-      p(
-        'SETTLEMENT_UPDATE',
-        'Manage driver pay',
-        'Set pay profiles, deductions and reimbursements, make settlements, approve them and mark them paid',
-        ['SETTLEMENT_LIST'],
-      ),
+      p('SETTLEMENT_UPDATE', 'Manage driver pay', 'Set pay profiles, deductions and reimbursements, make settlements, approve them and mark them paid', [
+        'SETTLEMENT_LIST',
+      ]),
     ],
   },
   // Issue 48 (decisions 0197, 0198): other systems reaching the API and hearing of events.

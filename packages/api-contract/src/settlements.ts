@@ -217,7 +217,10 @@ export const settlementListQuerySchema = pageQuerySchema.extend({
   /** One status or a comma list. */
   status: z
     .string()
-    .regex(new RegExp(`^(${SETTLEMENT_STATUSES.join('|')})(,(${SETTLEMENT_STATUSES.join('|')}))*$`), `status must be one or more of ${SETTLEMENT_STATUSES.join(', ')}`)
+    .regex(
+      new RegExp(`^(${SETTLEMENT_STATUSES.join('|')})(,(${SETTLEMENT_STATUSES.join('|')}))*$`),
+      `status must be one or more of ${SETTLEMENT_STATUSES.join(', ')}`,
+    )
     .optional(),
 });
 export type SettlementListQuery = z.infer<typeof settlementListQuerySchema>;

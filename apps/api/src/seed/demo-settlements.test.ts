@@ -45,7 +45,9 @@ describe('demo settlements', () => {
     expect(made).toMatchObject({ profiles: 4, loads: 3 });
     expect(made.settlements).toHaveLength(3);
     const week = lastWeek(Date.now(), 'America/Chicago');
-    const page = settlementPageSchema.parse((await t.app.inject({ method: 'GET', url: `/api/v1/organizations/${orgId}/settlements?sort=number,asc`, headers: admin })).json());
+    const page = settlementPageSchema.parse(
+      (await t.app.inject({ method: 'GET', url: `/api/v1/organizations/${orgId}/settlements?sort=number,asc`, headers: admin })).json(),
+    );
     expect(page.content.map((s) => [s.status, s.from, s.to])).toEqual([
       ['PAID', week.from, week.to],
       ['APPROVED', week.from, week.to],

@@ -119,7 +119,11 @@ export async function ensureDemoSettlements(db: Db, orgId: string, adminUserId: 
   const week = lastWeek(now, zone);
   const actor: Actor = { userId: adminUserId, email: 'system', role: adminUserId ? 'ADMIN' : 'SYSTEM', ip: null };
   const scope = { db, orgId, actor, now };
-  const team = await driversOf(db, orgId, PAY.map((p) => p.unit));
+  const team = await driversOf(
+    db,
+    orgId,
+    PAY.map((p) => p.unit),
+  );
   for (const p of PAY) {
     const d = team.get(p.unit);
     if (!d) continue;

@@ -1,4 +1,12 @@
-import { KM_PER_MILE, SETTLEMENT_GROUPS, SETTLEMENT_STATUS_LABELS, type Settlement, type SettlementGroup, type SettlementLine, type UnitSystem } from '@fleet/api-contract';
+import {
+  KM_PER_MILE,
+  SETTLEMENT_GROUPS,
+  SETTLEMENT_STATUS_LABELS,
+  type Settlement,
+  type SettlementGroup,
+  type SettlementLine,
+  type UnitSystem,
+} from '@fleet/api-contract';
 import { contentWidth, fields, pdfBuffer, section, table, type Column } from '../maintenance/index.ts';
 import { money } from './settlement-pay.ts';
 
@@ -72,7 +80,17 @@ const dayText = (d: string) => {
   return new Date(Date.UTC(y!, m! - 1, day!)).toLocaleDateString('en-US', { timeZone: 'UTC', month: 'short', day: 'numeric', year: 'numeric' });
 };
 const stamp = (at: string | null, zone: string) =>
-  at ? new Date(at).toLocaleString('en-US', { timeZone: zone, month: 'short', day: 'numeric', year: 'numeric', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }) : '';
+  at
+    ? new Date(at).toLocaleString('en-US', {
+        timeZone: zone,
+        month: 'short',
+        day: 'numeric',
+        year: 'numeric',
+        hour: '2-digit',
+        minute: '2-digit',
+        hourCycle: 'h23',
+      })
+    : '';
 
 export async function statementPdf(st: Settlement, org: StatementOrg): Promise<Buffer> {
   const zone = st.timeZone;

@@ -235,8 +235,7 @@ async function spanOf(s: ReadScope, driver: repo.DriverFacts, input: SettlementC
   const periodStart = await periodStartOf(s.db, s.orgId);
   const zone = driver.homeTimeZone;
   const span = { fromMs: dayStartMs(input.from, zone, periodStart), toMs: dayStartMs(nextDate(input.to), zone, periodStart), zone };
-  if (span.toMs > (s.now ?? Date.now()))
-    throw invalidField('to', `The settlement's last day has not ended yet (the driver's days are counted in ${zone})`);
+  if (span.toMs > (s.now ?? Date.now())) throw invalidField('to', `The settlement's last day has not ended yet (the driver's days are counted in ${zone})`);
   return span;
 }
 
@@ -277,11 +276,7 @@ export async function createSettlement(s: Scope, input: SettlementCreate): Promi
     const clock = clockIn(span.zone);
     const perLoad = facts.map((f) => ({ ...f, lines: loadLines(f.facts, rates, clock) }));
     const due = await repo.adjustmentsDue(tx, s.orgId, driver.id, input.from, input.to);
-    const lines: DraftLine[] = [
-      ...perLoad.flatMap((f) => f.lines),
-      ...hourLines(hours, rates),
-      ...adjustmentLines(due),
-    ];
+    const lines: DraftLine[] = [...perLoad.flatMap((f) => f.lines), ...hourLines(hours, rates), ...adjustmentLines(due)];
     const totals = totalsOf(lines);
     const number = await repo.nextNumber(tx, s.orgId);
     const row = await repo.insertSettlement(tx, {
@@ -370,8 +365,7 @@ async function step(s: Scope, id: string, which: Step, extra: Partial<repo.Settl
     const before = await repo.settlementOf(tx, s.orgId, id, true);
     if (!before) throw notFound('Settlement');
     if (!rule.from.includes(before.status)) throw conflictOn('status', rule.refusal(before));
-    const stamp =
-      which === 'approve' ? { approvedAt: at, approvedBy: by } : which === 'paid' ? { paidAt: at, paidBy: by } : { voidedAt: at, voidedBy: by };
+    const stamp = which === 'approve' ? { approvedAt: at, approvedBy: by } : which === 'paid' ? { paidAt: at, paidBy: by } : { voidedAt: at, voidedBy: by };
     await repo.updateSettlement(tx, s.orgId, id, { status: rule.to, ...stamp, ...extra });
     if (which === 'void') await repo.release(tx, s.orgId, id);
     await recordActivity(tx, {

@@ -173,7 +173,10 @@ describe('pay profiles and adjustments', () => {
       headers: admin,
       payload: { loadedMileRate: 0.5555, teamSharePercent: 0 },
     });
-    expectFieldErrors(bad.json(), 400, { loadedMileRate: 'Pay per loaded mile may have at most 3 decimals', teamSharePercent: 'Share of a team load must be at least 1%' });
+    expectFieldErrors(bad.json(), 400, {
+      loadedMileRate: 'Pay per loaded mile may have at most 3 decimals',
+      teamSharePercent: 'Share of a team load must be at least 1%',
+    });
     expect(payProfileSchema.parse((await get(org(`/drivers/${ana.id}/pay-profile`), admin)).json()).updatedAt).toBeNull();
 
     const put = async (driverId: string, body: Record<string, unknown>) => {
@@ -210,7 +213,14 @@ describe('pay profiles and adjustments', () => {
       expect(res.statusCode, res.body).toBe(201);
       return payAdjustmentSchema.parse(res.json());
     };
-    await add({ adjustmentType: 'DEDUCTION', adjustmentCategory: 'LEASE', description: 'Truck lease', amount: 350, recurrence: 'EACH_SETTLEMENT', startsOn: W1 });
+    await add({
+      adjustmentType: 'DEDUCTION',
+      adjustmentCategory: 'LEASE',
+      description: 'Truck lease',
+      amount: 350,
+      recurrence: 'EACH_SETTLEMENT',
+      startsOn: W1,
+    });
     await add({ adjustmentType: 'DEDUCTION', adjustmentCategory: 'ADVANCE', description: 'Fuel advance', amount: 100, recurrence: 'ONCE', startsOn: W1 });
     await add({ adjustmentType: 'REIMBURSEMENT', adjustmentCategory: 'TOLLS', description: 'Tolls I-80', amount: 42.5, recurrence: 'ONCE', startsOn: W1 });
     // Not in force in week 1: ended before it.
@@ -325,7 +335,11 @@ describe('a settlement', () => {
     expect(s2.lines.map((l) => [l.kind, l.description])).toEqual([['DEDUCTION', 'Truck lease']]);
     expect(s2.totals.net).toBe(-350);
     // The advance names the settlement that took it.
-    const list = (await get(org(`/drivers/${ana.id}/pay-adjustments`), admin)).json() as Array<{ description: string; appliedIn: { number: string } | null; timesApplied: number }>;
+    const list = (await get(org(`/drivers/${ana.id}/pay-adjustments`), admin)).json() as Array<{
+      description: string;
+      appliedIn: { number: string } | null;
+      timesApplied: number;
+    }>;
     expect(list.find((a) => a.description === 'Fuel advance')).toMatchObject({ appliedIn: { number: s1.number }, timesApplied: 1 });
     expect(list.find((a) => a.description === 'Truck lease')).toMatchObject({ appliedIn: null, timesApplied: 2 });
 
@@ -358,9 +372,9 @@ describe('a settlement', () => {
     expect(paid).toMatchObject({ status: 'PAID', paymentReference: 'ACH 7781' });
     const voidPaid = await post(org(`/settlements/${s1.id}/void`), admin, {});
     expectFieldErrors(voidPaid.json(), 409, { status: `Settlement ${s1.number} is paid and stays as paid` });
-    const actions = rowsOf<{ action: string }>(
-      await t.app.db.execute(`select action from activity_log where entity_id = '${s1.id}' order by id` as never),
-    ).map((r) => r.action);
+    const actions = rowsOf<{ action: string }>(await t.app.db.execute(`select action from activity_log where entity_id = '${s1.id}' order by id` as never)).map(
+      (r) => r.action,
+    );
     expect(actions).toEqual(['CREATE', 'APPROVE_SETTLEMENT', 'PAY_SETTLEMENT']);
   });
 
@@ -383,7 +397,18 @@ describe('a settlement', () => {
     expect(res.headers['content-type']).toBe('application/pdf');
     const text = pdfText(res.rawPayload);
     if (process.env.SETTLEMENT_PDF_OUT) (await import('node:fs')).writeFileSync(process.env.SETTLEMENT_PDF_OUT, res.rawPayload);
-    for (const words of [`Driver pay statement ${s1.number}`, 'Ana Solo', l1.number, 'Loads', 'Detention', 'Hours from the driver','Reimbursements', 'Deductions', 'Net pay', 'Truck lease'])
+    for (const words of [
+      `Driver pay statement ${s1.number}`,
+      'Ana Solo',
+      l1.number,
+      'Loads',
+      'Detention',
+      'Hours from the driver',
+      'Reimbursements',
+      'Deductions',
+      'Net pay',
+      'Truck lease',
+    ])
       expect(text).toContain(words);
   });
 });
@@ -424,7 +449,12 @@ describe('who sees settlements', () => {
       driverId: 'Driver not found',
     });
     expectErrorBody((await get(org(`/drivers/${ana.id}/pay-profile`, other.orgId), other.headers)).json(), 404);
-    const put = await t.app.inject({ method: 'PUT', url: org(`/drivers/${ana.id}/pay-profile`, other.orgId), headers: other.headers, payload: { loadedMileRate: 9 } });
+    const put = await t.app.inject({
+      method: 'PUT',
+      url: org(`/drivers/${ana.id}/pay-profile`, other.orgId),
+      headers: other.headers,
+      payload: { loadedMileRate: 9 },
+    });
     expectErrorBody(put.json(), 404);
     expectErrorBody((await post(org(`/settlements/${some.id}/approve`, other.orgId), other.headers, {})).json(), 404);
     expect(payProfileSchema.parse((await get(org(`/drivers/${ana.id}/pay-profile`), admin)).json()).loadedMileRate).toBe(0.55);

@@ -119,6 +119,7 @@ export default tseslint.config(
       'apps/api/src/modules/reports/reports.service.ts',
       'apps/api/src/modules/fuel-economy/fuel-economy.service.ts',
       'apps/api/src/modules/tracking/*.service.ts',
+      'apps/api/src/modules/customers/*.service.ts',
       'apps/api/src/modules/settlements/*.service.ts',
     ],
     rules: {

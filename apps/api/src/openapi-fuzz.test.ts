@@ -98,6 +98,7 @@ const LISTS: Record<string, string> = {
   gateway: 'gateways',
   device: 'gateways',
   load: 'loads',
+  customer: 'customers',
   devicemodel: '/api/v1/settings/device-models',
 };
 const ids = new Map<string, string[]>();

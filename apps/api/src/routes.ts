@@ -26,6 +26,7 @@ import placesRoutes from './modules/places/places.routes.ts';
 import { safetyRoutes } from './modules/safety/index.ts';
 import { fuelEconomyRoutes } from './modules/fuel-economy/index.ts';
 import { loadInReach, loadsRoutes } from './modules/loads/index.ts';
+import { customersRoutes } from './modules/customers/index.ts';
 import { messageInReach, messagesRoutes, ownConversation } from './modules/messages/index.ts';
 import revenueRoutes from './modules/analytics/revenue.routes.ts';
 import registryCsvRoutes from './modules/registry-csv/registry-csv.routes.ts';
@@ -116,6 +117,8 @@ export async function registerRoutes(fastify: FastifyInstance, { pipeline, notif
       // Dispatch (issue 33): loads and revenue.
       await api.register(loadsRoutes);
       await api.register(revenueRoutes);
+      // Customers (issue 70).
+      await api.register(customersRoutes);
       // The fleet at a glance (issue 18): dashboard, fleet overview, search, fleet performance, notifications.
       await api.register(fleetGlanceRoutes);
       // Fuel economy and idling (issue 68).

@@ -132,9 +132,9 @@ const LEGIT = [
 /** What some screens must show in each system: the walk reads figures, not empty pages. */
 const SHOWN: Record<string, Record<Units, RegExp>> = {
   [`${ORG}/organization-account`]: { IMPERIAL: /Speeding above \(mph\)/, METRIC: /Speeding above \(km\/h\)/ },
-  // Distances here; the economy's unit is read in the export's header below (its figure needs a fill-to-fill
-  // span this file's truck does not make alone: fuel-economy.spec.ts reads mpg on this screen).
-  '/analytics/fleet-performance': { IMPERIAL: /\d mi\b/, METRIC: /\d km\b/ },
+  // Distances, and the economy of this file's truck from its two fills (the first a second after the
+  // tracker saw it leave: a receipt's clock is read loosely, decision 0280).
+  '/analytics/fleet-performance': { IMPERIAL: /\d mi\b[\s\S]*\d mpg\b/, METRIC: /\d km\b[\s\S]*\d L\/100 km\b/ },
   '/map/history': { IMPERIAL: /\d mph/, METRIC: /\d km\/h/ },
   '/hos/logs/:id': { IMPERIAL: /\d\.\d mi\b/, METRIC: /\d\.\d km\b/ },
   [`${ORG}/vehicle-add`]: { IMPERIAL: /Odometer \(mi\)/, METRIC: /Odometer \(km\)/ },

@@ -50,6 +50,7 @@ export * from './maintenance.ts';
 export * from './places.ts';
 export * from './reports.ts';
 export * from './loads.ts';
+export * from './customers.ts';
 export * from './messages.ts';
 export * from './images.ts';
 export * from './safety.ts';

@@ -118,7 +118,10 @@ export type LoadRate = z.infer<typeof loadRateSchema>;
 /** Create or replace a load (POST `loads`, PUT `loads/{id}`). Stops are in driving order: the first a pick-up, the last a delivery. */
 export const loadInputSchema = z
   .object({
-    customer: requiredText('Customer', 120),
+    /** The name printed on the load; when `customerId` is given it is the customer's name, whatever is sent. */
+    customer: requiredText('Customer', 200).optional(),
+    /** The customer of the registry (issue 70); null: a name typed on the load only. */
+    customerId: z.uuid('Customer must be a customer id').nullable().optional(),
     customerPlaceId: z.uuid('Customer place must be a place id').nullable().optional(),
     bolNumber: optionalText(60),
     poNumber: optionalText(60),
@@ -134,6 +137,7 @@ export const loadInputSchema = z
     /** Save even though a named driver or the tractor is on a load whose time overlaps this one's (else 409, as the assignment). */
     overlapAllowed: z.boolean({ error: () => 'overlapAllowed must be true or false' }).optional(),
   })
+  .refine((l) => l.customer !== undefined || !!l.customerId, { message: 'Customer is a required field', path: ['customer'] })
   .refine((l) => l.stops[0]?.kind === 'PICKUP', { message: 'The first stop must be a pick-up', path: ['stops'] })
   .refine((l) => l.stops[l.stops.length - 1]?.kind === 'DELIVERY', { message: 'The last stop must be a delivery', path: ['stops'] })
   .refine((l) => new Set(l.driverIds).size === l.driverIds.length, { message: 'A driver is named twice', path: ['driverIds'] });
@@ -212,6 +216,8 @@ export const loadListQuerySchema = pageQuerySchema.extend({
     .refine((v) => !v || v.split(',').every((s) => (LOAD_STATUSES as readonly string[]).includes(s)), `status must be among ${LOAD_STATUSES.join(', ')}`),
   driverId: z.uuid('driverId must be a driver id').optional(),
   customer: z.string().trim().max(120).optional(),
+  /** Loads that name this customer of the registry. */
+  customerId: z.uuid('customerId must be a customer id').optional(),
   /** Loads whose first pick-up window starts at or after `from` and before `to`. */
   from: instant('from').optional(),
   to: instant('to').optional(),
@@ -259,6 +265,8 @@ export const loadSchema = z.object({
   /** A short number people say on the phone, e.g. L-1042. */
   number: z.string(),
   customer: z.string(),
+  /** The customer of the registry the load names (issue 70), or null. */
+  customerId: z.string().nullable(),
   customerPlaceId: z.string().nullable(),
   bolNumber: z.string().nullable(),
   poNumber: z.string().nullable(),

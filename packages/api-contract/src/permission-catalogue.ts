@@ -147,6 +147,8 @@ export const PERMISSION_AREAS: readonly PermissionArea[] = [
         'Own loads (driver)',
         'A driver sees the loads assigned to them, marks stops arrived and departed, and photographs bills of lading and proofs of delivery',
       ),
+      p('CUSTOMER_LIST', 'Customers', 'See the customers loads are for: billing addresses, payment terms and detention rules'),
+      p('CUSTOMER_UPDATE', 'Manage customers', 'Add, change and delete customers', ['CUSTOMER_LIST']),
       p('MESSAGE_LIST', 'Messages', "Read every driver's conversation with dispatch and mark it read"),
       p('MESSAGE_SEND', 'Send messages', 'Write to drivers, with photos, from the inbox, a load or a driver log', ['MESSAGE_LIST']),
     ],

@@ -69,7 +69,9 @@ export const PERMISSIONS = [
   // Issue 48: integrations (API tokens, webhooks).
   'API_TOKEN_MANAGE',
   'WEBHOOK_MANAGE',
-  // Issue 70: driver settlements (the driver reads their own with LOAD_SELF_WRITE).
+  // Issue 70: customers, invoices, driver settlements.
+  'CUSTOMER_LIST',
+  'CUSTOMER_UPDATE',
   'SETTLEMENT_LIST',
   'SETTLEMENT_UPDATE',
 ] as const;

@@ -21,7 +21,6 @@ defineLabels({
   hourlyRate: 'Hourly pay',
   hourlyBasis: 'Hours paid',
   detentionRate: 'Detention pay per hour',
-  detentionFreeMinutes: 'Free time before detention',
   teamSharePercent: 'Share of a team load',
   adjustmentType: 'Deduction or reimbursement',
   adjustmentCategory: 'Category',
@@ -57,10 +56,10 @@ export const payProfileInputSchema = z.object({
   hourlyBasis: z.enum(HOURLY_BASES, { error: () => `Hours paid must be one of ${HOURLY_BASES.join(', ')}` }).default('ON_DUTY_NOT_DRIVING'),
   detentionRate: money('Detention pay per hour', SETTLEMENT_LIMITS.hourlyMax).default(0),
   detentionFreeMinutes: z
-    .number({ error: () => 'Free time before detention must be a number' })
-    .int('Free time before detention is whole minutes')
-    .min(0, 'Free time before detention must not be negative')
-    .max(SETTLEMENT_LIMITS.freeMinutesMax, `Free time before detention must be at most ${SETTLEMENT_LIMITS.freeMinutesMax} minutes`)
+    .number({ error: () => 'Detention free time must be a number' })
+    .int('Detention free time is whole minutes')
+    .min(0, 'Detention free time must not be negative')
+    .max(SETTLEMENT_LIMITS.freeMinutesMax, `Detention free time must be at most ${SETTLEMENT_LIMITS.freeMinutesMax} minutes`)
     .default(120),
   /** This driver's share of a team load's pay, whether they lead or not (the two of a team usually make 100). */
   teamSharePercent: z

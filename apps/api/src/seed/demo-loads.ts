@@ -9,6 +9,7 @@ import { planDriversOf } from '../modules/hos/index.ts';
 import { loadedMetres } from '../modules/loads/index.ts';
 import type { DemoTruck } from './simulator/demo-fleet.ts';
 import type { Segment } from './simulator/truck-plan.ts';
+import { customerIdsByName, demoCustomerOf, ensureDemoCustomers } from './demo-customers.ts';
 
 // The demo's loads (issue 33, decision 0167), derived from what the demo trucks really did and will
 // do, so that stop times, revenue and positions agree:
@@ -66,7 +67,6 @@ const fraction = (n: number) => {
   return x - Math.floor(x);
 };
 const roundTo = (ms: number, step: number) => Math.round(ms / step) * step;
-const customerOf = (stops: NewStop[]) => (stops.find((s) => s.place.category === 'CUSTOMER') ?? stops[stops.length - 1]!).place.name.split(',')[0]!;
 
 export interface DemoLoadsResult {
   delivered: number;
@@ -354,6 +354,14 @@ async function insertLoads(db: Db, orgId: string, list: NewLoad[]): Promise<void
   list.sort((a, b) => a.history[0]!.at - b.history[0]!.at);
   await db.transaction(async (tx) => {
     const first = await takeNumbers(tx, orgId, list.length);
+    // Each load billed to a demo customer (issue 70): the shipper whose dock it leaves, else a broker.
+    await ensureDemoCustomers(tx, orgId);
+    const known = await customerIdsByName(tx, orgId);
+    const billedTo = (l: NewLoad) => {
+      const c = demoCustomerOf(l.stops[0]!.place.name, fraction(l.seed + 5));
+      return known.get(c.name.toLowerCase()) ?? { id: null, name: c.name };
+    };
+    const bills = list.map(billedTo);
     const rows = await tx
       .insert(loads)
       .values(
@@ -363,7 +371,8 @@ async function insertLoads(db: Db, orgId: string, list: NewLoad[]): Promise<void
           return {
             organizationId: orgId,
             number: `L-${first + i}`,
-            customer: customerOf(l.stops),
+            customer: bills[i]!.name,
+            customerId: bills[i]!.id,
             customerPlaceId: l.stops.find((s) => s.place.category === 'CUSTOMER')?.place.id ?? null,
             bolNumber: `BOL-${String(first + i).padStart(6, '0')}`,
             poNumber: `PO-${Math.floor(fraction(l.seed + 1) * 900_000 + 100_000)}`,

@@ -41,6 +41,9 @@ export const DISPATCHER_PERMISSIONS: Permission[] = [
   // Plans, assigns and follows loads (issue 33).
   'LOAD_LIST',
   'LOAD_UPDATE',
+  // Keeps the customers loads are for (issue 70).
+  'CUSTOMER_LIST',
+  'CUSTOMER_UPDATE',
   // Reads and answers the drivers' messages (issue 44).
   'MESSAGE_LIST',
   'MESSAGE_SEND',

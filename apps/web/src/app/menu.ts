@@ -125,6 +125,7 @@ export const SIDE_MENU: MenuItem[] = [
     subSectionItems: [
       { title: 'Loads board', path: '/dispatch' },
       { title: 'New load', path: '/dispatch/loads/new' },
+      { title: 'Customers', path: '/dispatch/customers' },
     ],
   },
   { title: 'Messages', path: '/messages', icon: IconMessages },

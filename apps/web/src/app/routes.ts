@@ -541,6 +541,14 @@ export const ROUTES: readonly AppRoute[] = [
         permissions: ['LOAD_LIST', 'LOAD_UPDATE'],
         page: () => import('../features/dispatch/load-form-page.tsx'),
       },
+      // Issue 70: the customers loads are for.
+      {
+        path: '/dispatch/customers',
+        title: 'Customers',
+        access: 'private',
+        permissions: ['CUSTOMER_LIST'],
+        page: () => import('../features/customers/customers-page.tsx'),
+      },
     ],
   },
   {

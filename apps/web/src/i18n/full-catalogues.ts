@@ -7,11 +7,16 @@ import { frMore } from './more/fr.ts';
 
 // Every word of a language in one object, for the tests (the app loads the two parts apart: i18n.ts).
 
-function whole<A extends { safety: object }, B extends { safety: object }>(
-  first: A,
-  more: B,
-): Omit<A, 'safety'> & Omit<B, 'safety'> & { safety: A['safety'] & B['safety'] } {
-  return { ...first, ...more, safety: { ...first.safety, ...more.safety } } as Omit<A, 'safety'> & Omit<B, 'safety'> & { safety: A['safety'] & B['safety'] };
+type Words = { [key: string]: string | Words };
+
+/** Both parts as one, namespace by namespace (a namespace such as `safety` or `inspection` is in both). */
+function whole<A extends object, B extends object>(first: A, more: B): A & B {
+  const out: Words = { ...(first as Words) };
+  for (const [ns, words] of Object.entries(more as Words)) {
+    const had = out[ns];
+    out[ns] = typeof had === 'object' && typeof words === 'object' ? { ...had, ...words } : words;
+  }
+  return out as A & B;
 }
 
 export const en = whole(enFirst, enMore);

@@ -45,7 +45,7 @@ let moreWanted = false;
 async function addPart(lng: Language, part: 'first' | 'more'): Promise<void> {
   if (added.has(`${lng}:${part}`)) return;
   const words = part === 'first' ? await LOADERS[lng as Exclude<Language, 'en'>]() : await MORE_LOADERS[lng]();
-  // Deep: both parts hold some of `safety`.
+  // Deep: both parts hold some of a namespace (`safety`, `inspection`, `messages`, `driver`).
   i18next.addResourceBundle(lng, 'translation', words, true, true);
   added.add(`${lng}:${part}`);
 }

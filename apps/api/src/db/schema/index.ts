@@ -12,6 +12,7 @@ export * from './vehicle-stats.ts';
 export * from './maintenance.ts';
 export * from './places.ts';
 export * from './loads.ts';
+export * from './customers.ts';
 export * from './refused-fixes.ts';
 export * from './messages.ts';
 export * from './eld-transfer.ts';

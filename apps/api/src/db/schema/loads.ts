@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { boolean, doublePrecision, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { createdAt, id, updatedAt } from './columns.ts';
 import { images } from './files.ts';
@@ -35,7 +36,10 @@ export const loads = pgTable(
     id: id(),
     organizationId: orgKey(),
     number: text('number').notNull(),
+    /** The name printed on the load: the customer's name when `customerId` names one (issue 70). */
     customer: text('customer').notNull(),
+    /** The customer of the registry; its key is (organization_id, customer_id) -> customers, set null (migration 0060). */
+    customerId: uuid('customer_id'),
     customerPlaceId: uuid('customer_place_id').references(() => places.id, { onDelete: 'set null' }),
     bolNumber: text('bol_number'),
     poNumber: text('po_number'),
@@ -70,6 +74,9 @@ export const loads = pgTable(
     index('loads_org_status_idx').on(t.organizationId, t.status),
     index('loads_org_driver_idx').on(t.organizationId, t.driverId),
     index('loads_org_delivered_idx').on(t.organizationId, t.deliveredAt),
+    index('loads_org_customer_idx')
+      .on(t.organizationId, t.customerId)
+      .where(sql`${t.customerId} is not null`),
   ],
 );
 

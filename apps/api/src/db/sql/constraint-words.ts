@@ -51,6 +51,7 @@ const UNIQUE: Record<string, UniqueWords> = {
   device_models_name_uq: { field: 'name', clash: (v) => `A device model named ${shown(v.name)} already exists`, code: 'names.taken' },
   groups_org_name_uq: { field: 'name', clash: (v) => `A group named ${shown(v.name)} already exists`, code: 'names.taken' },
   terminals_org_name_uq: { field: 'name', clash: (v) => `A terminal named ${shown(v.name)} already exists`, code: 'names.taken' },
+  customers_org_name_uq: { field: 'name', clash: (v) => `A customer named ${shown(v.name)} already exists`, code: 'names.taken' },
   roles_org_name_uq: { field: 'name', clash: (v) => `A role named ${shown(v.name)} already exists`, code: 'names.taken' },
   users_email_uq: { field: 'email', clash: () => 'An account with this email already exists', code: 'users.email_taken' },
   // Links changed by someone else at the same moment (the services check these first).
@@ -139,6 +140,7 @@ const TABLE_WORDS: Record<string, string> = {
   device_models: 'device model',
   groups: 'group',
   terminals: 'home terminal',
+  customers: 'customer',
   images: 'image',
   positions: 'position history',
   latest_positions: 'live map position',

@@ -14,6 +14,7 @@ import {
   roles,
   settlements,
   terminals,
+  customers,
   users,
   workOrders,
 } from '../../db/schema/index.ts';
@@ -98,6 +99,10 @@ export async function lookupRecords(db: Db, orgId: string, ids: Iterable<string>
         .select({ id: sql<string>`${terminals.id}::text`, ...row(sql<string>`'TERMINAL'`, sql<string | null>`${terminals.name}`) })
         .from(terminals)
         .where(and(eq(terminals.organizationId, orgId), inArray(terminals.id, wanted))),
+      db
+        .select({ id: sql<string>`${customers.id}::text`, ...row(sql<string>`'CUSTOMER'`, sql<string | null>`${customers.name}`) })
+        .from(customers)
+        .where(and(eq(customers.organizationId, orgId), inArray(customers.id, wanted))),
       db
         .select({ id: sql<string>`${loads.id}::text`, ...row(sql<string>`'LOAD'`, sql<string | null>`${loads.number}`) })
         .from(loads)

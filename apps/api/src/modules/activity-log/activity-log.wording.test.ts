@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_ORGANIZATION_SETTINGS, RETENTION_KINDS } from '@fleet/api-contract';
 import {
   assets,
+  customers,
   deviceModels,
   drivers,
   gateways,
@@ -101,6 +102,7 @@ describe('wording covers the code', () => {
       ['MAINTENANCE_SCHEDULE', maintenanceSchedules],
       ['PLACE', places],
       ['LOAD', loads],
+      ['CUSTOMER', customers],
     ];
     const unlabelled = tables.flatMap(([type, table]) =>
       Object.keys(getTableColumns(table))
@@ -712,6 +714,15 @@ const SENTENCES: Row[] = [
     'Dana Reyes changed home terminal Reno terminal: Time zone, Drivers moved to the new time zone',
   ],
   ['DELETE', 'TERMINAL', id(75), { name: 'Reno terminal' }, undefined, 'Dana Reyes deleted home terminal Reno terminal'],
+  ['CREATE', 'CUSTOMER', id(78), undefined, { name: 'Acme Foods', paymentTermsDays: 30 }, 'Dana Reyes created customer Acme Foods'],
+  [
+    'UPDATE',
+    'CUSTOMER',
+    id(78),
+    { name: 'Acme Foods', paymentTermsDays: 30 },
+    { name: 'Acme Foods Inc', paymentTermsDays: 45, loadsRenamed: 3 },
+    'Dana Reyes changed customer Acme Foods Inc: Name, Payment terms (days), Loads renamed',
+  ],
   [
     'UPDATE',
     'SAFETY_EVENT',

@@ -45,6 +45,7 @@ export type RecordKind =
   | 'PLACE'
   | 'LOAD'
   | 'TERMINAL'
+  | 'CUSTOMER'
   | 'SAFETY_EVENT'
   | 'SAFETY_SETTINGS'
   | 'API_TOKEN'
@@ -98,6 +99,7 @@ const NOUN: Record<RecordKind, string> = {
   PLACE: 'place',
   LOAD: 'load',
   TERMINAL: 'home terminal',
+  CUSTOMER: 'customer',
   SAFETY_EVENT: 'safety event',
   SAFETY_SETTINGS: 'safety settings',
   API_TOKEN: 'API token',
@@ -128,6 +130,7 @@ export const ENTITY_TYPES: Record<string, { label: string; kind: RecordKind | nu
   PLACE: { label: 'Place', kind: 'PLACE' },
   LOAD: { label: 'Load', kind: 'LOAD' },
   TERMINAL: { label: 'Home terminal', kind: 'TERMINAL' },
+  CUSTOMER: { label: 'Customer', kind: 'CUSTOMER' },
   SAFETY_EVENT: { label: 'Safety event', kind: 'SAFETY_EVENT' },
   SAFETY_SETTINGS: { label: 'Safety settings', kind: 'SAFETY_SETTINGS' },
   API_TOKEN: { label: 'API token', kind: 'API_TOKEN' },
@@ -205,6 +208,9 @@ export function recordPath(kind: RecordKind, id: string, linked?: LinkedRecord):
     // Issue 46: the organization's home terminals, in settings.
     case 'TERMINAL':
       return `${ORG_SETTINGS}/terminals`;
+    // Issue 70: the customers loads are for, beside the loads board.
+    case 'CUSTOMER':
+      return `/dispatch/customers?open=${q(id)}`;
     // Issue 70: a driver's settlement.
     case 'SETTLEMENT':
       return `/settlements/${q(id)}`;
@@ -284,6 +290,7 @@ const LINK_FIELDS: Record<string, string | null> = {
   userId: null,
   groupId: null,
   createdByUserId: null,
+  customerId: null,
 };
 /** Fields that only name a linked id of the same snapshot: shown through that id, not twice. */
 const COMPANIONS = new Map(Object.entries(LINK_FIELDS).flatMap(([id, companion]) => (companion ? [[companion, id] as const] : [])));
@@ -512,6 +519,15 @@ export const FIELD_LABELS: Record<string, Record<string, string>> = {
     timeZone: 'Time zone',
     driversMoved: 'Drivers moved to the new time zone',
   },
+  CUSTOMER: {
+    billingAddress: 'Billing address',
+    invoiceEmail: 'Invoice e-mail',
+    paymentTermsDays: 'Payment terms (days)',
+    detentionFreeMinutes: 'Detention free time (minutes)',
+    detentionCentsPerHour: 'Detention rate (cents per hour)',
+    requiresPod: 'Requires proof of delivery',
+    loadsRenamed: 'Loads renamed',
+  },
   WORK_ORDER: {
     assetId: 'Vehicle or trailer',
     title: 'Title',
@@ -541,6 +557,7 @@ export const FIELD_LABELS: Record<string, Record<string, string>> = {
   LOAD: {
     number: 'Load number',
     customer: 'Customer',
+    customerId: 'Customer in the registry',
     customerPlaceId: 'Customer place',
     bolNumber: 'BOL number',
     poNumber: 'PO number',

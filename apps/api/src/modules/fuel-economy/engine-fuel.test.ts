@@ -155,6 +155,18 @@ describe('the purchases between two fills', () => {
     ).toMatchObject({ from: T0, to: T0 + H, litres: 2.3, fills: 2, distanceM: 6_000 });
   });
 
+  it("reads a receipt's clock loosely: a trip that started a minute before a fill started after it", () => {
+    // The station's receipt says 08:01 (to the minute); the tracker saw the truck leave at 08:00:20.
+    const trips = [trip(T0 + 20_000, 6_000), trip(T0 + H - 90_000, 4_000)];
+    const purchases = [
+      { t: T0 + MIN, litres: 300 },
+      { t: T0 + H, litres: 2.3 },
+    ];
+    expect(fillsOf(purchases, trips)).toEqual(purchases);
+    // The trip 90 s before the second fill is after it too: its distance is the next span's.
+    expect(fillSpan(purchases, trips)).toMatchObject({ from: T0 + MIN, to: T0 + H, litres: 2.3, fills: 2, distanceM: 6_000 });
+  });
+
   it('gives nothing with fewer than two fills, or no trip between them', () => {
     const trips = [trip(T0 + H, 500_000)];
     expect(fillSpan([], trips)).toBeNull();

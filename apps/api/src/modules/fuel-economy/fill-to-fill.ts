@@ -4,6 +4,12 @@
 // to and including the last, and it is divided by the distance of the trips that started between
 // those two fills. The first fill's own fuel was burnt before the span (its miles are not in it).
 
+/**
+ * A receipt's time is the station's clock, often to the minute, and not the tracker's: a trip that
+ * started less than this before a purchase started after it (a truck does not fill while driving).
+ */
+export const RECEIPT_CLOCK_SLACK_MS = 2 * 60_000;
+
 export interface Purchase {
   /** Epoch ms. */
   t: number;
@@ -36,7 +42,7 @@ export function fillsOf(purchases: readonly Purchase[], trips: readonly TripStar
     // Trips started since the purchase before (at or after it, before this one): the truck drove in
     // between. A trip starting at a fill's instant is after the fill, as fillSpan counts its distance.
     let drove = false;
-    while (next < starts.length && starts[next]! < p.t) {
+    while (next < starts.length && starts[next]! < p.t - RECEIPT_CLOCK_SLACK_MS) {
       drove = true;
       next++;
     }
@@ -68,7 +74,7 @@ export function fillSpan(purchases: readonly Purchase[], trips: readonly TripSta
   const byDriver = new Map<string | null, number>();
   let distanceM = 0;
   for (const x of trips) {
-    if (x.t < from || x.t >= to || !(x.distanceM > 0)) continue;
+    if (x.t < from - RECEIPT_CLOCK_SLACK_MS || x.t >= to - RECEIPT_CLOCK_SLACK_MS || !(x.distanceM > 0)) continue;
     distanceM += x.distanceM;
     byDriver.set(x.driverId, (byDriver.get(x.driverId) ?? 0) + x.distanceM);
   }

@@ -177,7 +177,7 @@ export async function importLoads(s: Scope, body: Body): Promise<LoadImportResul
 
   const sample = valid.slice(0, 20).map((v) => ({
     reference: v.reference,
-    customer: v.input.customer,
+    customer: v.input.customer ?? '',
     stops: v.input.stops.length,
     total: fromCents(toCents(v.input.rate.lineHaul) + toCents(v.input.rate.fuelSurcharge)),
   }));

@@ -124,6 +124,7 @@ export async function presentLoads(db: DbOrTx, rows: readonly LoadRow[], full: b
     id: r.id,
     number: r.number,
     customer: r.customer,
+    customerId: r.customerId,
     customerPlaceId: r.customerPlaceId,
     bolNumber: r.bolNumber,
     poNumber: r.poNumber,

@@ -7,6 +7,7 @@ import { countAll } from '../../db/sql/count-all.ts';
 import { conflict, conflictOn, notFound } from '../../http/errors.ts';
 import { likeTerm, orderBy, toPage } from '../../http/paging.ts';
 import { recordActivity } from '../activity-log/index.ts';
+import { customerForLoad } from '../customers/index.ts';
 import type { Actor, AuthContext, Scope } from '../auth/index.ts';
 import { inReach, reachable, reachOf } from './load-access.ts';
 import { loadedMetres } from './load-distance.ts';
@@ -57,6 +58,7 @@ function filters(orgId: string, q: LoadListQuery): SQL | undefined {
     statuses ? inArray(loads.status, statuses) : undefined,
     q.driverId ? or(eq(loads.driverId, q.driverId), eq(loads.coDriverId, q.driverId)) : undefined,
     q.customer ? sql`lower(${loads.customer}) like ${likeTerm(q.customer)}` : undefined,
+    q.customerId ? eq(loads.customerId, q.customerId) : undefined,
     q.from ? firstWindow(sql`s.window_start >= ${q.from}::timestamptz`) : undefined,
     q.to ? firstWindow(sql`s.window_start < ${q.to}::timestamptz`) : undefined,
     q.search
@@ -94,10 +96,11 @@ export async function fullLoad(db: DbOrTx, orgId: string, loadId: string): Promi
   return (await presentLoads(db, [row], true))[0]!;
 }
 
-/** The load's columns from an input (drivers, tractor and number aside). */
-function columnsOf(input: LoadInput) {
+/** The load's columns from an input (drivers, tractor and number aside); the customer as `customerForLoad` resolved it. */
+function columnsOf(input: LoadInput, named: { customerId: string; customer: string }) {
   return {
-    customer: input.customer,
+    customer: named.customer,
+    customerId: named.customerId,
     customerPlaceId: input.customerPlaceId ?? null,
     bolNumber: input.bolNumber ?? null,
     poNumber: input.poNumber ?? null,
@@ -148,12 +151,13 @@ export async function insertLoads(
     const lead = input.driverIds[0];
     const assetId = await tractorOf(tx, orgId, input.assetId, lead);
     const status: LoadStatus = lead ? 'ASSIGNED' : 'PLANNED';
+    const named = await customerForLoad(tx, orgId, actor, input);
     const [row] = await tx
       .insert(loads)
       .values({
         organizationId: orgId,
         number: numbers[i]!,
-        ...columnsOf(input),
+        ...columnsOf(input, named),
         status,
         driverId: lead ?? null,
         coDriverId: input.driverIds[1] ?? null,
@@ -235,10 +239,11 @@ export async function updateLoad(s: Scope, loadId: string, input: LoadInput): Pr
       }));
       await refuseOverlap(tx, s.orgId, s.actor.userId, before, times, { driverIds: added, assetId: assetId !== before.assetId ? assetId : null });
     }
+    const named = await customerForLoad(tx, s.orgId, s.actor, input);
     const [updated] = await tx
       .update(loads)
       .set({
-        ...columnsOf(input),
+        ...columnsOf(input, named),
         status,
         driverId: lead ?? null,
         coDriverId: input.driverIds[1] ?? null,

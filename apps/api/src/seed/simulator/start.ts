@@ -4,6 +4,7 @@ import type { Config } from '../../config.ts';
 import { loads, organizations, users } from '../../db/schema/index.ts';
 import type { Db } from '../../db/client.ts';
 import { ensureDemoLoads } from '../demo-loads.ts';
+import { ensureDemoCustomers } from '../demo-customers.ts';
 import { ensureDemoMessages } from '../demo-messages.ts';
 import { ensureDemoTracking } from '../demo-tracking.ts';
 import { ensureDemoSettlements } from '../demo-settlements.ts';
@@ -33,6 +34,7 @@ export const DEMO_PARTS = {
   statistics: 'statistics',
   notifications: 'notifications',
   places: 'places',
+  customers: 'customers',
   loads: 'loads',
   messages: 'messages',
   tracking: 'tracking',
@@ -165,6 +167,11 @@ export async function seedDemoHistory(
     const made = await ensureDemoPlaces(app.db, org.id);
     await app.placeVisits.recomputeVehicles(org.id, vehicles, from);
     log(`Demo fleet: ${made} places, the week's visits to them in ${((Date.now() - placesStarted) / 1000).toFixed(1)} s`);
+  });
+  // The customers the loads are billed to (issue 70; a demo seeded before them gets them too).
+  await marks.once(DEMO_PARTS.customers, async () => {
+    const made = await ensureDemoCustomers(app.db, org.id);
+    if (made) log(`Demo fleet: ${made} customers (shippers and brokers) with their billing and detention terms`);
   });
   // The week's loads from those visits, loads on the trucks driving now, and some to assign (issue 33).
   await marks.once(DEMO_PARTS.loads, async () => {

@@ -161,7 +161,7 @@ function ProfileForm({ p }: { p: PayProfile }) {
             {...field(form, 'hourlyBasis')}
           />
           <MoneyField control={c} name="detentionRate" label="Detention pay per hour" prefix="$" decimals={2} max={1000} disabled={off} />
-          <MoneyField control={c} name="detentionFreeMinutes" label="Free time before detention" suffix=" min" decimals={0} max={1440} disabled={off} />
+          <MoneyField control={c} name="detentionFreeMinutes" label="Detention free time" suffix=" min" decimals={0} max={1440} disabled={off} />
           <MoneyField
             control={c}
             name="teamSharePercent"

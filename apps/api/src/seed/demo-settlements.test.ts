@@ -22,7 +22,14 @@ beforeAll(async () => {
   admin = bearer(owner.accessToken);
   for (const unit of ['101', '102', '103', '104']) await createTestVehicle(t.app.db, orgId, { uniqueId: `pay-${unit}`, unitNumber: unit });
   const point = (name: string, lat: number, lon: number) => ({
+    ...customer(name, lat, lon),
     organizationId: orgId,
+  });
+  await t.app.db.insert(places).values([point('Acme DC', 41.88, -87.63), point('Globex Foods', 39.77, -86.16), point('Initech Steel', 38.63, -90.2)]);
+}, 60_000);
+
+function customer(name: string, lat: number, lon: number) {
+  return {
     name,
     category: 'CUSTOMER' as const,
     geometry: { type: 'Point' as const, coordinates: [lon, lat] as [number, number] },
@@ -32,9 +39,8 @@ beforeAll(async () => {
     maxLat: lat,
     minLon: lon,
     maxLon: lon,
-  });
-  await t.app.db.insert(places).values([point('Acme DC', 41.88, -87.63), point('Globex Foods', 39.77, -86.16), point('Initech Steel', 38.63, -90.2)]);
-}, 60_000);
+  };
+}
 afterAll(async () => {
   await t?.close();
 });
@@ -73,5 +79,60 @@ describe('demo settlements', () => {
 
   it('makes nothing again on a second run', async () => {
     expect(await ensureDemoSettlements(t.app.db, orgId, ownerId)).toEqual({ profiles: 0, loads: 0, settlements: [] });
+  });
+
+  it("makes the team of 103's own load of the week when it has one, instead of a load of its own", async () => {
+    const owner = await registerOrganization(t.app, 'Demo Team Carrier');
+    const org = owner.user.organization!.id;
+    const headers = bearer(owner.accessToken);
+    const units = new Map<string, string>();
+    for (const unit of ['101', '102', '103', '104'])
+      units.set(unit, (await createTestVehicle(t.app.db, org, { uniqueId: `team-${unit}`, unitNumber: unit })).driverId!);
+    await t.app.db.insert(places).values([
+      { ...customer('Acme DC', 41.88, -87.63), organizationId: org },
+      { ...customer('Globex Foods', 39.77, -86.16), organizationId: org },
+    ]);
+    const day = new Date(Date.parse(`${lastWeek(Date.now(), 'America/Chicago').from}T00:00:00Z`) + 2 * 86_400_000).toISOString().slice(0, 10);
+    const at = (hhmm: string) => `${day}T${hhmm}:00-06:00`;
+    const made = await t.app.inject({
+      method: 'POST',
+      url: `/api/v1/organizations/${org}/loads`,
+      headers,
+      payload: {
+        customer: 'Own trip',
+        driverIds: [units.get('103')],
+        overlapAllowed: true,
+        rate: { lineHaul: 900 },
+        stops: [
+          { kind: 'PICKUP', latitude: 41.88, longitude: -87.63, windowStart: at('06:00'), windowEnd: at('08:00'), serviceMinutes: 30 },
+          { kind: 'DELIVERY', latitude: 39.77, longitude: -86.16, windowStart: at('12:00'), windowEnd: at('14:00'), serviceMinutes: 30 },
+        ],
+      },
+    });
+    expect(made.statusCode, made.body).toBe(201);
+    const load = made.json() as { id: string; stops: Array<{ id: string }> };
+    for (const [i, event, hhmm] of [
+      [0, 'ARRIVE', '06:30'],
+      [0, 'DEPART', '07:00'],
+      [1, 'ARRIVE', '12:00'],
+      [1, 'DEPART', '12:30'],
+    ] as const)
+      expect(
+        (
+          await t.app.inject({
+            method: 'POST',
+            url: `/api/v1/organizations/${org}/loads/${load.id}/stops/${load.stops[i]!.id}/status`,
+            headers,
+            payload: { event, at: at(hhmm) },
+          })
+        ).statusCode,
+      ).toBe(200);
+    const made2 = await ensureDemoSettlements(t.app.db, org, owner.user.id);
+    // 101 and 102 get a load each; 103's own trip takes 104 as its second driver.
+    expect(made2.loads).toBe(3);
+    const after = (await t.app.inject({ method: 'GET', url: `/api/v1/organizations/${org}/loads/${load.id}`, headers })).json() as {
+      drivers: Array<{ id: string }>;
+    };
+    expect(after.drivers.map((d) => d.id)).toEqual([units.get('103'), units.get('104')]);
   });
 });

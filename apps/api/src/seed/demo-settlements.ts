@@ -1,4 +1,4 @@
-import { and, asc, eq, gte, inArray, lt, or, sql } from 'drizzle-orm';
+import { and, asc, eq, gte, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { assets, drivers, loadCounters, loads, loadStatusEvents, loadStops, organizations, places, settlements } from '../db/schema/index.ts';
 import { zonedToUtc } from '../lib/zone-offset.ts';
@@ -205,8 +205,10 @@ async function driversOf(db: Db, orgId: string, units: string[]): Promise<Map<st
 
 /**
  * A delivered load last week for 101 and 102 when they have none, and the team's load (103 leading,
- * 104 second) unless it has one: between two of the demo's customers, with an hour of detention at
- * the delivery, numbered from the organization's counter as every load.
+ * 104 second) unless it has one: 103's first load of the week takes 104 as its second driver (the
+ * truck's own trip, so positions and times agree); without one, a load is made between two of the
+ * demo's customers, with an hour of detention at the delivery, numbered from the organization's
+ * counter as every load. Returns how many loads were made or teamed.
  */
 async function ensureWeekLoads(db: Db, orgId: string, zone: string, week: { from: string; to: string }, team: Map<string, DemoDriver>): Promise<number> {
   const customers = await db
@@ -221,6 +223,7 @@ async function ensureWeekLoads(db: Db, orgId: string, zone: string, week: { from
   const fromMs = localAt(week.from, 0, zone);
   const toMs = localAt(plusDays(week.to, 1), 0, zone);
   const plans: Array<{ unit: string; lead: DemoDriver; second: DemoDriver | null; day: number; pick: number }> = [];
+  let teamed = 0;
   for (const [i, unit] of ['101', '102', '103'].entries()) {
     const lead = team.get(unit);
     if (!lead) continue;
@@ -238,9 +241,35 @@ async function ensureWeekLoads(db: Db, orgId: string, zone: string, week: { from
         ),
       )
       .limit(1);
-    if (!has) plans.push({ unit, lead, second, day: 1 + i, pick: i * 3 });
+    if (has) continue;
+    if (second) {
+      const [solo] = await db
+        .select({ id: loads.id })
+        .from(loads)
+        .where(
+          and(
+            eq(loads.organizationId, orgId),
+            eq(loads.status, 'DELIVERED'),
+            eq(loads.driverId, lead.id),
+            isNull(loads.coDriverId),
+            gte(loads.deliveredAt, new Date(fromMs)),
+            lt(loads.deliveredAt, new Date(toMs)),
+          ),
+        )
+        .orderBy(asc(loads.deliveredAt))
+        .limit(1);
+      if (solo) {
+        await db
+          .update(loads)
+          .set({ coDriverId: second.id, notes: 'Demo team load', updatedAt: new Date() })
+          .where(and(eq(loads.organizationId, orgId), eq(loads.id, solo.id)));
+        teamed++;
+        continue;
+      }
+    }
+    plans.push({ unit, lead, second, day: 1 + i, pick: i * 3 });
   }
-  if (plans.length === 0) return 0;
+  if (plans.length === 0) return teamed;
   await db.transaction(async (tx) => {
     const [c] = await tx
       .insert(loadCounters)
@@ -331,5 +360,5 @@ async function ensureWeekLoads(db: Db, orgId: string, zone: string, week: { from
       );
     }
   });
-  return plans.length;
+  return plans.length + teamed;
 }

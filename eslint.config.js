@@ -123,6 +123,7 @@ export default tseslint.config(
       'apps/api/src/modules/loads/document-pdf.ts',
       'apps/api/src/modules/customers/*.service.ts',
       'apps/api/src/modules/invoices/*.service.ts',
+      'apps/api/src/modules/settlements/*.service.ts',
     ],
     rules: {
       'no-restricted-imports': [

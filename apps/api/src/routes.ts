@@ -54,6 +54,7 @@ import apiTokensRoutes from './modules/api-tokens/api-tokens.routes.ts';
 import webhooksRoutes from './modules/webhooks/webhooks.routes.ts';
 import { publicTrackingRoutes, trackingRoutes } from './modules/tracking/index.ts';
 import { invoicesRoutes } from './modules/invoices/index.ts';
+import { settlementsRoutes } from './modules/settlements/index.ts';
 import type { PositionPipeline } from './pipeline/position-pipeline.ts';
 
 export const API_PREFIX = '/api/v1';
@@ -138,6 +139,8 @@ export async function registerRoutes(fastify: FastifyInstance, { pipeline, notif
       await api.register(publicTrackingRoutes);
       // Invoices of delivered loads (issue 70).
       await api.register(invoicesRoutes);
+      // Driver settlements (issue 70).
+      await api.register(settlementsRoutes);
     },
     { prefix: API_PREFIX },
   );

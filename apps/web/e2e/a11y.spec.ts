@@ -156,6 +156,21 @@ async function concretePath(page: Page, path: string, ids: { device: string; gro
     test.info().annotations.push({ type: 'skipped screen', description: `nothing to open ${path}` });
     return null;
   }
+  if (path === '/settlements/:id') {
+    // Issue 70: the newest settlement, from its list (none on a fresh database: noted, not checked).
+    await page.setViewportSize(DESKTOP);
+    await page.goto('/settlements');
+    await expect(page.locator('main h1, main h2').first()).toBeAttached();
+    await expect(page.locator('[aria-busy="true"], [role="status"][aria-label="Loading"]')).toHaveCount(0);
+    const row = page.getByRole('table', { name: 'Settlements' }).locator('tbody tr').first();
+    if (await row.count()) {
+      await row.click();
+      await page.waitForURL(/\/settlements\/[0-9a-f-]{36}$/);
+      return new URL(page.url()).pathname;
+    }
+    test.info().annotations.push({ type: 'skipped screen', description: 'no settlement to open /settlements/:id' });
+    return null;
+  }
   if (path === '/hos/logs/:id') {
     // A day with a log: the logs list links it (a fresh database may have none today: then it is noted, not checked).
     await page.goto('/hos/logs');

@@ -58,3 +58,4 @@ export * from './api-tokens.ts';
 export * from './tracking.ts';
 export * from './webhooks.ts';
 export * from './invoices.ts';
+export * from './settlements.ts';

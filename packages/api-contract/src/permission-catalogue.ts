@@ -159,12 +159,9 @@ export const PERMISSION_AREAS: readonly PermissionArea[] = [
     label: 'Billing',
     permissions: [
       p('INVOICE_LIST', 'Invoices', 'See invoices, their PDFs with the proofs of delivery, payments, the aging report and the accounting export'),
-      p(
-        'INVOICE_UPDATE',
-        'Manage invoices',
-        'Invoice delivered loads, edit drafts, e-mail invoices to customers, record payments and void invoices',
-        ['INVOICE_LIST'],
-      ),
+      p('INVOICE_UPDATE', 'Manage invoices', 'Invoice delivered loads, edit drafts, e-mail invoices to customers, record payments and void invoices', [
+        'INVOICE_LIST',
+      ]),
     ],
   },
   {
@@ -203,6 +200,17 @@ export const PERMISSION_AREAS: readonly PermissionArea[] = [
       p('ACTIVITY_LOG_LIST', 'Activity log', 'Read the activity log (read-only for everyone)'),
       p('RET_READ', 'View data retention', 'See the retention periods and the purge job'),
       p('RET_UPDATE', 'Edit data retention', 'Change retention periods (never below the legal minimum)', ['RET_READ']),
+    ],
+  },
+  // Issue 70 (decision 0294): paying drivers from their loads and logs.
+  {
+    area: 'settlements',
+    label: 'Driver pay',
+    permissions: [
+      p('SETTLEMENT_LIST', 'Driver settlements', "See drivers' pay profiles, deductions and settlements, and print their statements", ['DRIVER_LIST']),
+      p('SETTLEMENT_UPDATE', 'Manage driver pay', 'Set pay profiles, deductions and reimbursements, make settlements, approve them and mark them paid', [
+        'SETTLEMENT_LIST',
+      ]),
     ],
   },
   // Issue 48 (decisions 0197, 0198): other systems reaching the API and hearing of events.

@@ -74,6 +74,8 @@ export const PERMISSIONS = [
   'CUSTOMER_UPDATE',
   'INVOICE_LIST',
   'INVOICE_UPDATE',
+  'SETTLEMENT_LIST',
+  'SETTLEMENT_UPDATE',
 ] as const;
 
 export type Permission = (typeof PERMISSIONS)[number];

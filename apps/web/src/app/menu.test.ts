@@ -22,7 +22,9 @@ describe('side menu filtering', () => {
       { 'Hours of Service': ['HoS Logs', 'HoS Violations', 'HoS Availability', 'Unidentified Driving'] },
       { Maintenance: ['Defects', 'Work Orders', 'Inspections', 'Service Due', 'Schedules', 'Inspection Items'] },
       { Dispatch: ['Loads board', 'New load', 'Customers'] },
+      { Billing: ['Invoices', 'New invoice', 'Aging report'] },
       'Messages',
+      { 'Driver pay': ['Settlements', 'Pay profiles'] },
       { Safety: ['Safety inbox', 'Scores', 'Safety settings'] },
       'Places',
       { Reports: ['Trips', 'Stops', 'Place visits', 'Daily summary', 'Scheduled reports'] },
@@ -88,7 +90,11 @@ describe('side menu filtering', () => {
     expect(filterMenu(HEADER_NAV, driver).map((i) => i.title)).toEqual(['My day', 'Inspection', 'Messages']);
     expect(filterMenu(SIDE_MENU, adminUser()).some((i) => i.title === 'Driver')).toBe(false);
     expect(titles(filterMenu(SIDE_MENU, { ...adminUser(), driverId: 'owner-operator' }))).toContainEqual({
-      Driver: ['My day', 'Roadside inspection', 'Messages', 'My safety'],
+      Driver: ['My day', 'Roadside inspection', 'Messages', 'My safety', 'Pay statements'],
+    });
+    // Issue 70: the driver's own pay statements go with their loads' code.
+    expect(titles(filterMenu(SIDE_MENU, { ...driver, permissions: [...driver.permissions, 'LOAD_SELF_WRITE'] }))).toContainEqual({
+      Driver: ['My day', 'Roadside inspection', 'Messages', 'My safety', 'Pay statements'],
     });
   });
 

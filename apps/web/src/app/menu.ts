@@ -14,6 +14,7 @@ import {
   IconMessage,
   IconMessages,
   IconReceiptTax,
+  IconReportMoney,
   IconRoute,
   IconSettings,
   IconShieldCheck,
@@ -54,6 +55,7 @@ export const SIDE_MENU: MenuItem[] = [
       { title: 'Roadside inspection', titleKey: 'nav.roadside', path: '/driver/inspection' },
       { title: 'Messages', titleKey: 'nav.messages', path: '/driver/messages' },
       { title: 'My safety', titleKey: 'nav.mySafety', path: '/driver/safety' },
+      { title: 'Pay statements', titleKey: 'nav.pay', path: '/driver/pay' },
     ],
   },
   {
@@ -138,6 +140,15 @@ export const SIDE_MENU: MenuItem[] = [
     ],
   },
   { title: 'Messages', path: '/messages', icon: IconMessages },
+  {
+    title: 'Driver pay',
+    path: '/settlements',
+    icon: IconReportMoney,
+    subSectionItems: [
+      { title: 'Settlements', path: '/settlements' },
+      { title: 'Pay profiles', path: '/settlements/pay' },
+    ],
+  },
   {
     title: 'Safety',
     titleKey: 'nav.safety',

@@ -137,7 +137,40 @@ export const ROUTES: readonly AppRoute[] = [
     ownDriver: true,
     page: () => import('../features/safety/driver-safety-page.tsx'),
   },
+  // Issue 70: the driver's own pay statements (approved settlements), read with their loads' code.
+  {
+    path: '/driver/pay',
+    title: 'Pay statements',
+    access: 'private',
+    permissions: ['LOAD_SELF_WRITE'],
+    ownDriver: true,
+    page: () => import('../features/settlements/driver-pay-page.tsx'),
+  },
   { path: '/messages', title: 'Messages', access: 'private', permissions: ['MESSAGE_LIST'], page: () => import('../features/messages/messages-page.tsx') },
+  // Issue 70: driver settlements and pay profiles (the office's).
+  {
+    path: '/settlements',
+    title: 'Driver settlements',
+    access: 'private',
+    permissions: ['SETTLEMENT_LIST'],
+    page: () => import('../features/settlements/settlements-page.tsx'),
+    children: [
+      {
+        path: '/settlements/pay',
+        title: 'Pay profiles',
+        access: 'private',
+        permissions: ['SETTLEMENT_LIST'],
+        page: () => import('../features/settlements/pay-profiles-page.tsx'),
+      },
+      {
+        path: '/settlements/:id',
+        title: 'Settlement',
+        access: 'private',
+        permissions: ['SETTLEMENT_LIST'],
+        page: () => import('../features/settlements/settlement-page.tsx'),
+      },
+    ],
+  },
   { path: '/fleet', title: 'Fleet', access: 'private', page: () => import('../features/fleet/fleet-page.tsx') },
   { path: '/search', title: 'Search', access: 'private', page: () => import('../features/search/search-page.tsx') },
   { path: '/help', title: 'Help', access: 'private', page: () => import('../features/help/help-page.tsx') },
@@ -533,8 +566,20 @@ export const ROUTES: readonly AppRoute[] = [
         permissions: ['INVOICE_LIST', 'INVOICE_UPDATE'],
         page: () => import('../features/invoices/invoice-new-page.tsx'),
       },
-      { path: '/invoices/aging', title: 'Aging report', access: 'private', permissions: ['INVOICE_LIST'], page: () => import('../features/invoices/aging-page.tsx') },
-      { path: '/invoices/:id', title: 'Invoice', access: 'private', permissions: ['INVOICE_LIST'], page: () => import('../features/invoices/invoice-page.tsx') },
+      {
+        path: '/invoices/aging',
+        title: 'Aging report',
+        access: 'private',
+        permissions: ['INVOICE_LIST'],
+        page: () => import('../features/invoices/aging-page.tsx'),
+      },
+      {
+        path: '/invoices/:id',
+        title: 'Invoice',
+        access: 'private',
+        permissions: ['INVOICE_LIST'],
+        page: () => import('../features/invoices/invoice-page.tsx'),
+      },
     ],
   },
   {

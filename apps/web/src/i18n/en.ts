@@ -34,6 +34,7 @@ export const en = {
     roadside: 'Roadside inspection',
     messages: 'Messages',
     driver: 'Driver',
+    pay: 'Pay statements',
     mySafety: 'My safety',
     safety: 'Safety',
     safetyInbox: 'Safety inbox',

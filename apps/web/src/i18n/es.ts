@@ -40,6 +40,7 @@ export const es: Catalogue = {
     roadside: 'Inspección en carretera',
     messages: 'Mensajes',
     driver: 'Conductor',
+    pay: 'Recibos de pago',
     mySafety: 'Mi seguridad',
     safety: 'Seguridad',
     safetyInbox: 'Bandeja de seguridad',

@@ -40,6 +40,7 @@ export const fr: Catalogue = {
     roadside: 'Inspection routière',
     messages: 'Messages',
     driver: 'Conducteur',
+    pay: 'Relevés de paie',
     mySafety: 'Ma sécurité',
     safety: 'Sécurité',
     safetyInbox: 'Événements à traiter',

@@ -22,3 +22,4 @@ export * from './integrations.ts';
 export * from './fuel-cards.ts';
 export * from './tracking.ts';
 export * from './invoices.ts';
+export * from './settlements.ts';

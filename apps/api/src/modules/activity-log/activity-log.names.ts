@@ -13,6 +13,7 @@ import {
   organizations,
   places,
   roles,
+  settlements,
   terminals,
   customers,
   users,
@@ -111,6 +112,10 @@ export async function lookupRecords(db: Db, orgId: string, ids: Iterable<string>
         .select({ id: sql<string>`${invoices.id}::text`, ...row(sql<string>`'INVOICE'`, sql<string | null>`${invoices.number}`) })
         .from(invoices)
         .where(and(eq(invoices.organizationId, orgId), inArray(invoices.id, wanted))),
+      db
+        .select({ id: sql<string>`${settlements.id}::text`, ...row(sql<string>`'SETTLEMENT'`, sql<string | null>`${settlements.number}`) })
+        .from(settlements)
+        .where(and(eq(settlements.organizationId, orgId), inArray(settlements.id, wanted))),
       db
         .select({ id: sql<string>`${deviceModels.id}::text`, ...row(sql<string>`'DEVICE_MODEL'`, sql<string | null>`${deviceModels.name}`) })
         .from(deviceModels)

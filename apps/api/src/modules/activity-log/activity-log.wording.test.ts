@@ -175,6 +175,7 @@ const ON_FILE: Record<string, LinkedRecord> = {
   [id(72)]: { kind: 'MAINTENANCE_SCHEDULE', label: 'Oil change' },
   [id(74)]: { kind: 'LOAD', label: 'L-1001' },
   [id(90)]: { kind: 'INVOICE', label: 'INV-1001' },
+  [id(76)]: { kind: 'SETTLEMENT', label: 'S-1001' },
 };
 const lookup: Lookup = (x) => (typeof x === 'string' ? ON_FILE[x] : undefined);
 
@@ -878,6 +879,28 @@ const SENTENCES: Row[] = [
     'Dana Reyes let stop 2 of load L-1001 be completed without its proof of delivery',
   ],
   ['DELETE_LOAD_DOCUMENT', 'LOAD', id(74), { kind: 'BOL', imageId: id(75) }, undefined, 'Dana Reyes removed a bill of lading from load L-1001'],
+  // Driver settlements (issue 70).
+  ['UPDATE_PAY_PROFILE', 'DRIVER', MARIA, undefined, { loadedMileRate: 0.55 }, 'Dana Reyes changed the pay profile of driver Maria Lopez'],
+  [
+    'ADD_PAY_ADJUSTMENT',
+    'DRIVER',
+    MARIA,
+    undefined,
+    { adjustmentType: 'DEDUCTION', description: 'Truck lease', amount: 350, recurrence: 'EACH_SETTLEMENT' },
+    'Dana Reyes added the deduction “Truck lease” ($350.00, every settlement) to the pay of driver Maria Lopez',
+  ],
+  [
+    'REMOVE_PAY_ADJUSTMENT',
+    'DRIVER',
+    MARIA,
+    { adjustmentType: 'REIMBURSEMENT', description: 'Tolls', amount: 42.5, recurrence: 'ONCE' },
+    undefined,
+    'Dana Reyes removed the reimbursement “Tolls” ($42.50, once) from the pay of driver Maria Lopez',
+  ],
+  ['CREATE', 'SETTLEMENT', id(76), undefined, { number: 'S-1001', driverId: MARIA }, 'Dana Reyes created settlement S-1001'],
+  ['APPROVE_SETTLEMENT', 'SETTLEMENT', id(76), { number: 'S-1001' }, { number: 'S-1001' }, 'Dana Reyes approved settlement S-1001'],
+  ['PAY_SETTLEMENT', 'SETTLEMENT', id(76), { number: 'S-1001' }, { number: 'S-1001' }, 'Dana Reyes marked settlement S-1001 paid'],
+  ['VOID_SETTLEMENT', 'SETTLEMENT', id(76), { number: 'S-1001' }, { number: 'S-1001' }, 'Dana Reyes voided settlement S-1001'],
   [
     'UPDATE_NOTIFICATION_PREFERENCES',
     'USER',

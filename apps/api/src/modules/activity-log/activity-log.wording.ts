@@ -50,7 +50,8 @@ export type RecordKind =
   | 'SAFETY_SETTINGS'
   | 'API_TOKEN'
   | 'WEBHOOK'
-  | 'INVOICE';
+  | 'INVOICE'
+  | 'SETTLEMENT';
 
 /** A record found by id: its kind, its name ("117", "Maria Lopez", "demo-truck-07") and a user's e-mail. */
 export interface LinkedRecord {
@@ -105,6 +106,7 @@ const NOUN: Record<RecordKind, string> = {
   API_TOKEN: 'API token',
   WEBHOOK: 'webhook',
   INVOICE: 'invoice',
+  SETTLEMENT: 'settlement',
 };
 
 /** Every entity type recordActivity writes: its label in filters and the kind of its records. */
@@ -136,6 +138,7 @@ export const ENTITY_TYPES: Record<string, { label: string; kind: RecordKind | nu
   API_TOKEN: { label: 'API token', kind: 'API_TOKEN' },
   WEBHOOK: { label: 'Webhook', kind: 'WEBHOOK' },
   INVOICE: { label: 'Invoice', kind: 'INVOICE' },
+  SETTLEMENT: { label: 'Driver settlement', kind: 'SETTLEMENT' },
   // Facts derived from positions, corrected by a recompute (DERIVED_FACTS, decision 0238).
   PLACE_VISIT: { label: 'Place visit', kind: null },
   TRIP: { label: 'Trip', kind: null },
@@ -214,6 +217,9 @@ export function recordPath(kind: RecordKind, id: string, linked?: LinkedRecord):
     // Issue 70: an invoice's own page.
     case 'INVOICE':
       return `/invoices/${q(id)}`;
+    // Issue 70: a driver's settlement.
+    case 'SETTLEMENT':
+      return `/settlements/${q(id)}`;
   }
 }
 
@@ -689,6 +695,7 @@ function snapshotName(entityType: string, s: unknown): string | null {
       return text(o.title);
     case 'LOAD':
     case 'INVOICE':
+    case 'SETTLEMENT':
       return text(o.number);
     case 'WEBHOOK':
       return text(o.description) ?? text(o.url);
@@ -840,6 +847,15 @@ const moneyOf = (s: Record<string, unknown>) =>
     ? ` of ${(s.amountCents / 100).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}${text(s.currency) ? ` ${text(s.currency)}` : ''}`
     : '';
 
+/** "the deduction “Truck lease” ($350.00, every settlement)". */
+const adjustmentOf = (s: Record<string, unknown>) => {
+  const what = s.adjustmentType === 'REIMBURSEMENT' ? 'the reimbursement' : 'the deduction';
+  const amount = typeof s.amount === 'number' ? `$${s.amount.toFixed(2)}` : null;
+  const when = s.recurrence === 'ONCE' ? 'once' : s.recurrence === 'EACH_SETTLEMENT' ? 'every settlement' : null;
+  const facts = [amount, when].filter(Boolean).join(', ');
+  return `${what}${text(s.description) ? ` “${text(s.description)}”` : ''}${facts ? ` (${facts})` : ''}`;
+};
+
 /** Every action code recordActivity writes (the wording test fails on a code missing here). */
 export const ACTIONS: Record<string, Wording> = {
   CREATE: { label: 'Create', says: (c) => `created ${c.r}` },
@@ -882,6 +898,13 @@ export const ACTIONS: Record<string, Wording> = {
   },
   ADD_LOAD_DOCUMENT: { label: 'Add load paper', says: (c) => `added ${paperOf(c.after)} to ${c.r}` },
   DELETE_LOAD_DOCUMENT: { label: 'Remove load paper', says: (c) => `removed ${paperOf(c.before)} from ${c.r}` },
+  // Driver settlements (issue 70, decision 0294).
+  UPDATE_PAY_PROFILE: { label: 'Change pay profile', says: (c) => `changed the pay profile of ${c.r}` },
+  ADD_PAY_ADJUSTMENT: { label: 'Add deduction or reimbursement', says: (c) => `added ${adjustmentOf(c.after)} to the pay of ${c.r}` },
+  REMOVE_PAY_ADJUSTMENT: { label: 'Remove deduction or reimbursement', says: (c) => `removed ${adjustmentOf(c.before)} from the pay of ${c.r}` },
+  APPROVE_SETTLEMENT: { label: 'Approve settlement', says: (c) => `approved ${c.r}` },
+  PAY_SETTLEMENT: { label: 'Mark settlement paid', says: (c) => `marked ${c.r} paid` },
+  VOID_SETTLEMENT: { label: 'Void settlement', says: (c) => `voided ${c.r}` },
   UPDATE: {
     label: 'Update',
     says: (c) => {

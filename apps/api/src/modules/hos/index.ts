@@ -15,5 +15,7 @@ export { assertDriverPath, driverIdOfAccount, selfOnly } from './hos-access.ts';
 export { eldOutputFile } from './eld-output.service.ts';
 export { transitionCode } from './hos-diagnostics.ts';
 export { periodStartOf } from './hos.repository.ts';
+// A driver's on-duty hours per log day, which settlements pay by the hour (issue 70).
+export { logsForPeriod } from './hos-period.service.ts';
 export { autoDutyFollower } from './auto-duty/auto-duty.follower.ts';
 export { engineEventsFollower } from './engine-events/engine-events.follower.ts';

@@ -8,6 +8,7 @@ import { ensureDemoCustomers } from '../demo-customers.ts';
 import { ensureDemoMessages } from '../demo-messages.ts';
 import { ensureDemoTracking } from '../demo-tracking.ts';
 import { ensureDemoInvoices } from '../demo-invoices.ts';
+import { ensureDemoSettlements } from '../demo-settlements.ts';
 import { ensureDemoMaintenance } from '../demo-maintenance.ts';
 import { ensureDemoEngineFaults } from '../demo-engine-faults.ts';
 import { routingOf } from '../../modules/dispatch/index.ts';
@@ -39,6 +40,7 @@ export const DEMO_PARTS = {
   messages: 'messages',
   tracking: 'tracking',
   invoices: 'invoices',
+  settlements: 'settlements',
 } as const;
 
 export const DEMO_STEPS = {
@@ -197,7 +199,15 @@ export async function seedDemoHistory(
   await marks.once(DEMO_PARTS.invoices, async () => {
     const made = await ensureDemoInvoices(app.db, org.id);
     if (made)
-      log(`Demo fleet: ${made.invoices} invoices (${made.paid} paid, ${made.late} past due) of the delivered loads, ${made.loads} of them delivered before the simulated week`);
+      log(
+        `Demo fleet: ${made.invoices} invoices (${made.paid} paid, ${made.late} past due) of the delivered loads, ${made.loads} of them delivered before the simulated week`,
+      );
+  });
+  // Pay profiles, a lease and an advance, and last week's settlements from those loads (issue 70).
+  await marks.once(DEMO_PARTS.settlements, async () => {
+    const [admin] = await app.db.select({ id: users.id }).from(users).where(eq(users.email, config.demoAdmin.email));
+    const pay = await ensureDemoSettlements(app.db, org.id, admin?.id ?? null);
+    if (pay.settlements.length) log(`Demo fleet: ${pay.profiles} pay profiles, last week's settlements ${pay.settlements.join(', ')}`);
   });
   return trucks;
 }

@@ -1,6 +1,7 @@
 import { useMemo, useState } from 'react';
 import { Badge, Button, Divider, Drawer, Group, SimpleGrid, Stack, Text } from '@mantine/core';
-import { IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
+import { IconPencil, IconPlus, IconTrash, IconUserDollar } from '@tabler/icons-react';
+import { Link } from 'react-router';
 import type { Driver } from '@fleet/api-contract';
 import { confirmAction } from '../../components/confirm-dialog.tsx';
 import { DataState } from '../../components/data-state.tsx';
@@ -139,6 +140,8 @@ function DriverDetailDrawer({ id, onClose, onEdit }: { id: string | null; onClos
   const d = detail.data;
   const canUpdate = useCan('DRIVER_UPDATE');
   const canDelete = useCan('DRIVER_DELETE');
+  // Issue 70: the driver's pay profile and deductions live with the settlements.
+  const canSeePay = useCan('SETTLEMENT_LIST');
   const remove = useDriverMutation(deleteDriver);
   const exemptions = d
     ? [
@@ -156,6 +159,11 @@ function DriverDetailDrawer({ id, onClose, onEdit }: { id: string | null; onClos
             <Group justify="space-between">
               <StatusBadge status={d.status} />
               <Group gap="xs">
+                {canSeePay && (
+                  <Button size="xs" variant="default" leftSection={<IconUserDollar size={14} />} component={Link} to={`/settlements/pay?driver=${d.id}`}>
+                    Pay
+                  </Button>
+                )}
                 {canUpdate && (
                   <Button size="xs" variant="default" leftSection={<IconPencil size={14} />} onClick={() => onEdit(d)}>
                     Edit

@@ -517,6 +517,27 @@ export const esMore: MoreCatalogue = {
       driverFacts: '{{events}} eventos · {{review}} por revisar · {{coaching}} capacitaciones',
     },
   },
+  /** Los recibos de pago del conductor (issue 70). */
+  pay: {
+    title: 'Recibos de pago',
+    description: 'Sus liquidaciones una vez que la oficina las aprueba: cuánto le pagó cada una y por qué, en PDF.',
+    list: 'Sus recibos de pago',
+    emptyTitle: 'Todavía no hay recibos',
+    emptyBody: 'Cuando la oficina apruebe una liquidación de sus cargas y horas, aparecerá aquí.',
+    days: 'Del {{from}} al {{to}}',
+    net: 'Pago neto',
+    gross: 'Bruto {{amount}}',
+    deductions: 'Deducciones {{amount}}',
+    reimbursements: 'Reembolsos {{amount}}',
+    loads_one: '{{count}} carga',
+    loads_many: '{{count}} cargas',
+    loads_other: '{{count}} cargas',
+    paidOn: 'Pagado el {{date}}',
+    approvedOn: 'Aprobado el {{date}}, todavía sin pagar',
+    openShort: 'Abrir PDF',
+    openFailed: 'No se pudo abrir el recibo. Inténtelo de nuevo cuando tenga señal.',
+    status: { APPROVED: 'Aprobado', PAID: 'Pagado' },
+  },
   inspection: {
     warnTitle: '{{unit}} tiene un defecto de seguridad abierto',
     warnBody:

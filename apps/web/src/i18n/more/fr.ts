@@ -522,6 +522,27 @@ export const frMore: MoreCatalogue = {
       driverFacts: '{{events}} événements · {{review}} à examiner · {{coaching}} encadrements',
     },
   },
+  /** Les relevés de paie du conducteur (issue 70). */
+  pay: {
+    title: 'Relevés de paie',
+    description: 'Vos règlements une fois approuvés par le bureau : ce que chacun vous a payé et pourquoi, en PDF.',
+    list: 'Vos relevés de paie',
+    emptyTitle: 'Aucun relevé pour l’instant',
+    emptyBody: 'Quand le bureau approuve un règlement de vos chargements et de vos heures, il apparaît ici.',
+    days: 'Du {{from}} au {{to}}',
+    net: 'Paie nette',
+    gross: 'Brut {{amount}}',
+    deductions: 'Retenues {{amount}}',
+    reimbursements: 'Remboursements {{amount}}',
+    loads_one: '{{count}} chargement',
+    loads_many: '{{count}} chargements',
+    loads_other: '{{count}} chargements',
+    paidOn: 'Payé le {{date}}',
+    approvedOn: 'Approuvé le {{date}}, pas encore payé',
+    openShort: 'Ouvrir le PDF',
+    openFailed: 'Le relevé n’a pas pu s’ouvrir. Réessayez quand vous aurez du réseau.',
+    status: { APPROVED: 'Approuvé', PAID: 'Payé' },
+  },
   inspection: {
     warnTitle: '{{unit}} a une défectuosité de sécurité ouverte',
     warnBody:

@@ -122,6 +122,7 @@ export default tseslint.config(
       'apps/api/src/modules/loads/load-documents.service.ts',
       'apps/api/src/modules/loads/document-pdf.ts',
       'apps/api/src/modules/customers/*.service.ts',
+      'apps/api/src/modules/invoices/*.service.ts',
     ],
     rules: {
       'no-restricted-imports': [

@@ -53,6 +53,7 @@ import dispatchRoutes from './modules/dispatch/dispatch.routes.ts';
 import apiTokensRoutes from './modules/api-tokens/api-tokens.routes.ts';
 import webhooksRoutes from './modules/webhooks/webhooks.routes.ts';
 import { publicTrackingRoutes, trackingRoutes } from './modules/tracking/index.ts';
+import { invoicesRoutes } from './modules/invoices/index.ts';
 import type { PositionPipeline } from './pipeline/position-pipeline.ts';
 
 export const API_PREFIX = '/api/v1';
@@ -135,6 +136,8 @@ export async function registerRoutes(fastify: FastifyInstance, { pipeline, notif
       // Customer tracking (issue 69): links, the public tracking answer, contacts.
       await api.register(trackingRoutes);
       await api.register(publicTrackingRoutes);
+      // Invoices of delivered loads (issue 70).
+      await api.register(invoicesRoutes);
     },
     { prefix: API_PREFIX },
   );

@@ -77,6 +77,15 @@ export const ERROR_CODES = [
   'loads.pod_required',
   'eld_transfer.not_set_up',
   'eld_transfer.failed',
+  // Invoices (issue 70): which loads a draft may bill, and what a payment may be.
+  'invoices.load_not_delivered',
+  'invoices.load_invoiced',
+  'invoices.customer_mismatch',
+  'invoices.no_invoice_email',
+  'invoices.not_draft',
+  'invoices.void',
+  'invoices.overpayment',
+  'invoices.has_payments',
   // The server's own failure: the words never carry internals.
   'internal.error',
 ] as const;

@@ -57,3 +57,4 @@ export * from './safety.ts';
 export * from './api-tokens.ts';
 export * from './tracking.ts';
 export * from './webhooks.ts';
+export * from './invoices.ts';

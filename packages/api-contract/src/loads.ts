@@ -133,7 +133,7 @@ export type LoadRate = z.infer<typeof loadRateSchema>;
 export const loadInputSchema = z
   .object({
     /** The name printed on the load; when `customerId` is given it is the customer's name, whatever is sent. */
-    customer: requiredText('Customer', 120).optional(),
+    customer: requiredText('Customer', 200).optional(),
     /** The customer of the registry (issue 70); null: a name typed on the load only. */
     customerId: z.uuid('Customer must be a customer id').nullable().optional(),
     customerPlaceId: z.uuid('Customer place must be a place id').nullable().optional(),

@@ -153,6 +153,20 @@ export const PERMISSION_AREAS: readonly PermissionArea[] = [
       p('MESSAGE_SEND', 'Send messages', 'Write to drivers, with photos, from the inbox, a load or a driver log', ['MESSAGE_LIST']),
     ],
   },
+  // Issue 70 (decision 0291): billing the customers for delivered loads.
+  {
+    area: 'billing',
+    label: 'Billing',
+    permissions: [
+      p('INVOICE_LIST', 'Invoices', 'See invoices, their PDFs with the proofs of delivery, payments, the aging report and the accounting export'),
+      p(
+        'INVOICE_UPDATE',
+        'Manage invoices',
+        'Invoice delivered loads, edit drafts, e-mail invoices to customers, record payments and void invoices',
+        ['INVOICE_LIST'],
+      ),
+    ],
+  },
   {
     area: 'safety',
     label: 'Driver safety',

@@ -72,6 +72,8 @@ export const PERMISSIONS = [
   // Issue 70: customers, invoices, driver settlements.
   'CUSTOMER_LIST',
   'CUSTOMER_UPDATE',
+  'INVOICE_LIST',
+  'INVOICE_UPDATE',
 ] as const;
 
 export type Permission = (typeof PERMISSIONS)[number];

@@ -9,6 +9,7 @@ import { DEMO_DEVICE_IDS } from './demo-fleet.ts';
 import { DEMO_MECHANIC, DEMO_OVERDUE_UNIT, ensureDemoMaintenance } from './demo-maintenance.ts';
 import { DEMO_RESTRICTED_NAME, DEMO_TERMINALS, ensureDemoPlaces } from './demo-places.ts';
 import { ensureDemoLoads } from './demo-loads.ts';
+import { DEMO_CUSTOMERS } from './demo-customers.ts';
 import { ensureDemoSafety } from './demo-safety.ts';
 import { SeedMarks } from './seed-marks.ts';
 import { TruckPlan, warmUp } from './simulator/truck-plan.ts';
@@ -291,6 +292,19 @@ describe('demo fleet seed', () => {
     const perMile = await rows<{ r: number }>(`select line_haul_cents / 100.0 / (loaded_m / 1609.344) as r from loads where status = 'DELIVERED'`);
     expect(perMile.every((x) => Number(x.r) >= 2 && Number(x.r) < 3)).toBe(true);
     expect(await ensureDemoLoads(t.app.db, orgId, trucks, now, routingOf(t.config))).toEqual({ delivered: 0, running: 0, atRisk: 0, unassigned: 0 });
+    // Issue 70: every demo load is billed to one of the six demo customers, by its name, and every
+    // customer has loads (a shipper's leave its docks, the brokers book the rest).
+    const billed = await rows<{ name: string; n: number; linked: number }>(
+      `select c.name, count(l.id)::int as n, count(l.id) filter (where l.customer = c.name)::int as linked from customers c
+        left join loads l on l.organization_id = c.organization_id and l.customer_id = c.id where c.organization_id = '${orgId}' group by c.name order by c.name`,
+    );
+    expect(billed.map((b) => b.name).sort()).toEqual(DEMO_CUSTOMERS.map((c) => c.name).sort());
+    for (const b of billed) {
+      expect(b.n, b.name).toBeGreaterThan(0);
+      expect(b.linked, b.name).toBe(b.n);
+    }
+    expect(billed.reduce((sum, b) => sum + b.n, 0)).toBe(made.delivered + made.running + made.unassigned);
+    console.log(`demo loads per customer: ${billed.map((b) => `${b.name} ${b.n}`).join(', ')}`);
     // The live ETAs plan the running loads from the trucks' last fixes: the tight one needs a 10-hour rest.
     expect(await t.app.liveEtas.recompute(orgId, now)).toBe(made.running);
     const risky = await rows<{ reason: string }>(`select risk_reason as reason from loads where at_risk and notes like 'Tight%'`);

@@ -2,13 +2,14 @@ import { and, eq, gte, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
 import { ACTIVE_LOAD_STATUSES } from '@fleet/api-contract';
 import { planTrip, type LatLon, type RoutingPort } from '@fleet/dispatch';
 import type { Db, DbOrTx } from '../db/client.ts';
-import { loadCounters, loads, loadStatusEvents, loadStops, places, placeVisits } from '../db/schema/index.ts';
+import { loadCounters, loads, loadStatusEvents, loadStops, places, placeVisits, type AccessorialRow } from '../db/schema/index.ts';
 import { recordActivityBatch } from '../modules/activity-log/index.ts';
 import type { Actor } from '../modules/auth/auth-context.ts';
 import { planDriversOf } from '../modules/hos/index.ts';
 import { loadedMetres } from '../modules/loads/index.ts';
 import type { DemoTruck } from './simulator/demo-fleet.ts';
 import type { Segment } from './simulator/truck-plan.ts';
+import { customerIdsByName, demoCustomerOf, ensureDemoCustomers } from './demo-customers.ts';
 
 // The demo's loads (issue 33, decision 0167), derived from what the demo trucks really did and will
 // do, so that stop times, revenue and positions agree:
@@ -27,7 +28,7 @@ const DAY = 24 * HOUR;
 const METRES_PER_MILE = 1609.344;
 const COMMODITIES = ['Dry groceries', 'Paper products', 'Beverages', 'Steel coils', 'Furniture', 'Auto parts', 'Produce', 'Building materials', 'Appliances'];
 
-interface DemoPlaceRow {
+export interface DemoPlaceRow {
   id: string;
   name: string;
   category: string;
@@ -36,7 +37,7 @@ interface DemoPlaceRow {
   lon: number;
 }
 
-interface NewStop {
+export interface NewStop {
   kind: 'PICKUP' | 'DELIVERY';
   place: DemoPlaceRow;
   windowStart: number;
@@ -47,7 +48,7 @@ interface NewStop {
   placeVisitId?: string | null;
 }
 
-interface NewLoad {
+export interface NewLoad {
   status: 'PLANNED' | 'ASSIGNED' | 'EN_ROUTE' | 'AT_STOP' | 'DELIVERED';
   driverId: string | null;
   assetId: string | null;
@@ -58,6 +59,8 @@ interface NewLoad {
   loadedM: number;
   seed: number;
   notes: string | null;
+  /** Accessorials beyond the rate (the invoices' history loads: a lumper paid at the dock). */
+  accessorials?: AccessorialRow[];
 }
 
 /** A repeatable fraction in [0, 1) from a number (the same load gets the same rate on every start). */
@@ -66,7 +69,6 @@ const fraction = (n: number) => {
   return x - Math.floor(x);
 };
 const roundTo = (ms: number, step: number) => Math.round(ms / step) * step;
-const customerOf = (stops: NewStop[]) => (stops.find((s) => s.place.category === 'CUSTOMER') ?? stops[stops.length - 1]!).place.name.split(',')[0]!;
 
 export interface DemoLoadsResult {
   delivered: number;
@@ -350,10 +352,18 @@ function t0(truck: DemoTruck, now: number): LatLon | null {
 }
 
 /** The loads with their stops, histories and activity rows, numbered from the organization's counter, in one transaction. */
-async function insertLoads(db: Db, orgId: string, list: NewLoad[]): Promise<void> {
+export async function insertLoads(db: Db, orgId: string, list: NewLoad[]): Promise<void> {
   list.sort((a, b) => a.history[0]!.at - b.history[0]!.at);
   await db.transaction(async (tx) => {
     const first = await takeNumbers(tx, orgId, list.length);
+    // Each load billed to a demo customer (issue 70): the shipper whose dock it leaves, else a broker.
+    await ensureDemoCustomers(tx, orgId);
+    const known = await customerIdsByName(tx, orgId);
+    const billedTo = (l: NewLoad) => {
+      const c = demoCustomerOf(l.stops[0]!.place.name, fraction(l.seed + 5));
+      return known.get(c.name.toLowerCase()) ?? { id: null, name: c.name };
+    };
+    const bills = list.map(billedTo);
     const rows = await tx
       .insert(loads)
       .values(
@@ -363,7 +373,8 @@ async function insertLoads(db: Db, orgId: string, list: NewLoad[]): Promise<void
           return {
             organizationId: orgId,
             number: `L-${first + i}`,
-            customer: customerOf(l.stops),
+            customer: bills[i]!.name,
+            customerId: bills[i]!.id,
             customerPlaceId: l.stops.find((s) => s.place.category === 'CUSTOMER')?.place.id ?? null,
             bolNumber: `BOL-${String(first + i).padStart(6, '0')}`,
             poNumber: `PO-${Math.floor(fraction(l.seed + 1) * 900_000 + 100_000)}`,
@@ -372,6 +383,7 @@ async function insertLoads(db: Db, orgId: string, list: NewLoad[]): Promise<void
             status: l.status,
             lineHaulCents: Math.round(miles * perMile * 100),
             fuelSurchargeCents: Math.round(miles * 45),
+            accessorials: l.accessorials ?? [],
             driverId: l.driverId,
             assetId: l.assetId,
             loadedM: l.loadedM,

@@ -8,6 +8,7 @@ import {
   IconCpu,
   IconDashboard,
   IconFileAnalytics,
+  IconFileInvoice,
   IconMap2,
   IconMapPin,
   IconMessage,
@@ -123,6 +124,17 @@ export const SIDE_MENU: MenuItem[] = [
     subSectionItems: [
       { title: 'Loads board', path: '/dispatch' },
       { title: 'New load', path: '/dispatch/loads/new' },
+      { title: 'Customers', path: '/dispatch/customers' },
+    ],
+  },
+  {
+    title: 'Billing',
+    path: '/invoices',
+    icon: IconFileInvoice,
+    subSectionItems: [
+      { title: 'Invoices', path: '/invoices' },
+      { title: 'New invoice', path: '/invoices/new' },
+      { title: 'Aging report', path: '/invoices/aging' },
     ],
   },
   { title: 'Messages', path: '/messages', icon: IconMessages },

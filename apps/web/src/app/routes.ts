@@ -508,6 +508,33 @@ export const ROUTES: readonly AppRoute[] = [
         permissions: ['LOAD_LIST', 'LOAD_UPDATE'],
         page: () => import('../features/dispatch/load-form-page.tsx'),
       },
+      // Issue 70: the customers loads are for.
+      {
+        path: '/dispatch/customers',
+        title: 'Customers',
+        access: 'private',
+        permissions: ['CUSTOMER_LIST'],
+        page: () => import('../features/customers/customers-page.tsx'),
+      },
+    ],
+  },
+  // Issue 70: invoices of delivered loads, payments and aging.
+  {
+    path: '/invoices',
+    title: 'Invoices',
+    access: 'private',
+    permissions: ['INVOICE_LIST'],
+    page: () => import('../features/invoices/invoices-page.tsx'),
+    children: [
+      {
+        path: '/invoices/new',
+        title: 'New invoice',
+        access: 'private',
+        permissions: ['INVOICE_LIST', 'INVOICE_UPDATE'],
+        page: () => import('../features/invoices/invoice-new-page.tsx'),
+      },
+      { path: '/invoices/aging', title: 'Aging report', access: 'private', permissions: ['INVOICE_LIST'], page: () => import('../features/invoices/aging-page.tsx') },
+      { path: '/invoices/:id', title: 'Invoice', access: 'private', permissions: ['INVOICE_LIST'], page: () => import('../features/invoices/invoice-page.tsx') },
     ],
   },
   {

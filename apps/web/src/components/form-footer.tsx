@@ -21,7 +21,9 @@ export function FormFooter({
         </Alert>
       )}
       <Group justify="flex-end" mt="sm">
-        <Button variant="default" onClick={onCancel}>
+        {/* No blur on press: a first field left empty would show its message and push this button
+            from under the pointer before the click lands (forms validate on blur). */}
+        <Button variant="default" onMouseDown={(e) => e.preventDefault()} onClick={onCancel}>
           Cancel
         </Button>
         <Button type="submit" loading={busy}>

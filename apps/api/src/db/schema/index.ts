@@ -21,3 +21,4 @@ export * from './safety.ts';
 export * from './integrations.ts';
 export * from './fuel-cards.ts';
 export * from './tracking.ts';
+export * from './invoices.ts';

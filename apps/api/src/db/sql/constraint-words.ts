@@ -73,6 +73,12 @@ const UNIQUE: Record<string, UniqueWords> = {
   },
   // A second click on "Create defect" races the first past the service's check.
   vehicle_defects_engine_fault_uq: { field: 'faultId', clash: () => 'A defect was already made of this engine fault', code: 'common.duplicate' },
+  // Two drafts made at the same moment for one load (the service checks first, decision 0291).
+  invoice_loads_load_uq: {
+    field: 'loadIds',
+    clash: () => 'A load is invoiced once: one of these loads was just put on another invoice',
+    code: 'invoices.load_invoiced',
+  },
   retention_policies_organization_id_kind_pk: {
     field: 'policies',
     clash: () => 'Retention periods were saved by someone else at the same moment; try again',
@@ -124,6 +130,8 @@ export const INTERNAL_UNIQUE_INDEXES = [
   'load_notices_key_uq',
   // API tokens' keyed hashes of random secrets (decision 0197).
   'api_tokens_hash_uq',
+  // Invoice numbers come from the per-organization counter (decision 0291).
+  'invoices_org_number_uq',
 ];
 
 /** The unique indexes answered in words (a test checks every unique index of the schema is here or internal). */
@@ -150,6 +158,8 @@ const TABLE_WORDS: Record<string, string> = {
   group_members: 'group membership',
   group_assets: 'group membership',
   activity_log: 'activity log',
+  invoices: 'invoice',
+  invoice_loads: 'invoice',
 };
 
 /**

@@ -7,6 +7,7 @@ import {
   drivers,
   gateways,
   groups,
+  invoices,
   loads,
   maintenanceSchedules,
   organizations,
@@ -106,6 +107,10 @@ export async function lookupRecords(db: Db, orgId: string, ids: Iterable<string>
         .select({ id: sql<string>`${loads.id}::text`, ...row(sql<string>`'LOAD'`, sql<string | null>`${loads.number}`) })
         .from(loads)
         .where(and(eq(loads.organizationId, orgId), inArray(loads.id, wanted))),
+      db
+        .select({ id: sql<string>`${invoices.id}::text`, ...row(sql<string>`'INVOICE'`, sql<string | null>`${invoices.number}`) })
+        .from(invoices)
+        .where(and(eq(invoices.organizationId, orgId), inArray(invoices.id, wanted))),
       db
         .select({ id: sql<string>`${deviceModels.id}::text`, ...row(sql<string>`'DEVICE_MODEL'`, sql<string | null>`${deviceModels.name}`) })
         .from(deviceModels)

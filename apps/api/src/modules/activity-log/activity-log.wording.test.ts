@@ -11,6 +11,7 @@ import {
   drivers,
   gateways,
   groups,
+  invoices,
   loads,
   maintenanceSchedules,
   organizations,
@@ -103,6 +104,7 @@ describe('wording covers the code', () => {
       ['PLACE', places],
       ['LOAD', loads],
       ['CUSTOMER', customers],
+      ['INVOICE', invoices],
     ];
     const unlabelled = tables.flatMap(([type, table]) =>
       Object.keys(getTableColumns(table))
@@ -172,6 +174,7 @@ const ON_FILE: Record<string, LinkedRecord> = {
   [id(70)]: { kind: 'WORK_ORDER', label: 'Replace brake pads' },
   [id(72)]: { kind: 'MAINTENANCE_SCHEDULE', label: 'Oil change' },
   [id(74)]: { kind: 'LOAD', label: 'L-1001' },
+  [id(90)]: { kind: 'INVOICE', label: 'INV-1001' },
 };
 const lookup: Lookup = (x) => (typeof x === 'string' ? ON_FILE[x] : undefined);
 
@@ -822,6 +825,47 @@ const SENTENCES: Row[] = [
     { type: 'REFUEL', quantityL: 430 },
     'System corrected a fuel-level event from its positions',
     'SYSTEM',
+  ],
+  // Invoices (issue 70).
+  [
+    'CREATE',
+    'INVOICE',
+    id(90),
+    undefined,
+    { number: 'INV-1001', customerName: 'Acme Foods', loadNumbers: ['L-1001'], totalCents: 411_328 },
+    'Dana Reyes created invoice INV-1001',
+  ],
+  [
+    'SEND_INVOICE',
+    'INVOICE',
+    id(90),
+    { number: 'INV-1001', status: 'DRAFT', sentTo: null },
+    { number: 'INV-1001', status: 'SENT', sentTo: 'ap@acme.example' },
+    'Dana Reyes e-mailed invoice INV-1001 to ap@acme.example',
+  ],
+  [
+    'RECORD_PAYMENT',
+    'INVOICE',
+    id(90),
+    { number: 'INV-1001', status: 'SENT', paidCents: 0 },
+    { number: 'INV-1001', status: 'PARTIALLY_PAID', paidCents: 100_000, amountCents: 100_000, receivedOn: '2026-10-20', currency: 'USD' },
+    'Dana Reyes recorded a payment of 1,000.00 USD on invoice INV-1001',
+  ],
+  [
+    'REMOVE_PAYMENT',
+    'INVOICE',
+    id(90),
+    { number: 'INV-1001', status: 'PAID', paidCents: 411_328, amountCents: 311_328, currency: 'USD' },
+    { number: 'INV-1001', status: 'PARTIALLY_PAID', paidCents: 100_000 },
+    'Dana Reyes removed a payment of 3,113.28 USD from invoice INV-1001',
+  ],
+  [
+    'VOID_INVOICE',
+    'INVOICE',
+    id(90),
+    { number: 'INV-1001', status: 'DRAFT' },
+    { number: 'INV-1001', status: 'VOID', voidReason: 'Wrong rate' },
+    'Dana Reyes voided invoice INV-1001: Wrong rate',
   ],
   ['ADD_LOAD_DOCUMENT', 'LOAD', id(74), undefined, { kind: 'POD', imageId: id(75) }, 'Dana Reyes added a proof of delivery to load L-1001'],
   ['ADD_LOAD_DOCUMENT', 'LOAD', id(74), undefined, { kind: 'SCALE', pageCount: 2 }, 'Dana Reyes added a scale ticket to load L-1001'],

@@ -49,7 +49,8 @@ export type RecordKind =
   | 'SAFETY_EVENT'
   | 'SAFETY_SETTINGS'
   | 'API_TOKEN'
-  | 'WEBHOOK';
+  | 'WEBHOOK'
+  | 'INVOICE';
 
 /** A record found by id: its kind, its name ("117", "Maria Lopez", "demo-truck-07") and a user's e-mail. */
 export interface LinkedRecord {
@@ -103,6 +104,7 @@ const NOUN: Record<RecordKind, string> = {
   SAFETY_SETTINGS: 'safety settings',
   API_TOKEN: 'API token',
   WEBHOOK: 'webhook',
+  INVOICE: 'invoice',
 };
 
 /** Every entity type recordActivity writes: its label in filters and the kind of its records. */
@@ -133,6 +135,7 @@ export const ENTITY_TYPES: Record<string, { label: string; kind: RecordKind | nu
   SAFETY_SETTINGS: { label: 'Safety settings', kind: 'SAFETY_SETTINGS' },
   API_TOKEN: { label: 'API token', kind: 'API_TOKEN' },
   WEBHOOK: { label: 'Webhook', kind: 'WEBHOOK' },
+  INVOICE: { label: 'Invoice', kind: 'INVOICE' },
   // Facts derived from positions, corrected by a recompute (DERIVED_FACTS, decision 0238).
   PLACE_VISIT: { label: 'Place visit', kind: null },
   TRIP: { label: 'Trip', kind: null },
@@ -208,6 +211,9 @@ export function recordPath(kind: RecordKind, id: string, linked?: LinkedRecord):
     // Issue 70: the customers loads are for, beside the loads board.
     case 'CUSTOMER':
       return `/dispatch/customers?open=${q(id)}`;
+    // Issue 70: an invoice's own page.
+    case 'INVOICE':
+      return `/invoices/${q(id)}`;
   }
 }
 
@@ -292,6 +298,8 @@ const BOOKKEEPING = new Set(['id', 'organizationId', 'createdAt', 'updatedAt']);
 /** Fields a link action stores to name things as they were, not changes of the record: its sentence says them. */
 const CONTEXT: Record<string, readonly string[]> = {
   ASSIGN_DRIVER: ['unitNumber', 'driverPreviousVehicleId'],
+  RECORD_PAYMENT: ['currency', 'paymentId'],
+  REMOVE_PAYMENT: ['currency', 'paymentId'],
 };
 const RETENTION_KIND_SET = new Set(Object.keys(RETENTION_KIND_INFO));
 
@@ -348,8 +356,16 @@ export function formatValue(entityType: string, field: string, value: unknown, s
           : String(value);
     case 'everyM':
       return typeof value === 'number' ? `${num(distanceFromKm(value / 1000, units), 1)} ${UNIT_LABELS[units].distance}` : String(value);
+    // Money in cents (work orders; invoices, issue 70), in the entry's currency when it names one.
     case 'costCents':
-      return typeof value === 'number' ? (value / 100).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 }) : String(value);
+    case 'totalCents':
+    case 'paidCents':
+    case 'amountCents': {
+      if (typeof value !== 'number') return String(value);
+      const amount = (value / 100).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+      const currency = text(obj(side).currency);
+      return currency ? `${amount} ${currency}` : amount;
+    }
     case 'defectIds':
       return Array.isArray(value) ? (value.length ? plural(value.length, 'defect') : null) : String(value);
     case 'profileImageId':
@@ -548,6 +564,30 @@ export const FIELD_LABELS: Record<string, Record<string, string>> = {
     maxLat: 'North edge',
     maxLon: 'East edge',
   },
+  INVOICE: {
+    number: 'Invoice number',
+    customerId: 'Customer',
+    customerName: 'Customer',
+    billingAddress: 'Billing address',
+    currency: 'Currency',
+    invoiceDate: 'Invoice date',
+    dueDate: 'Due date',
+    termsDays: 'Payment terms (days)',
+    totalCents: 'Total',
+    paidCents: 'Paid',
+    sentAt: 'Sent',
+    sentTo: 'Sent to',
+    voidedAt: 'Voided',
+    voidReason: 'Reason for voiding',
+    createdBy: 'Created by',
+    createdByToken: 'Created by API token',
+    loadNumbers: 'Loads',
+    lines: 'Lines',
+    paymentId: 'Payment',
+    amountCents: 'Amount',
+    receivedOn: 'Received on',
+    reference: 'Reference',
+  },
   LOAD: {
     number: 'Load number',
     customer: 'Customer',
@@ -648,6 +688,7 @@ function snapshotName(entityType: string, s: unknown): string | null {
     case 'WORK_ORDER':
       return text(o.title);
     case 'LOAD':
+    case 'INVOICE':
       return text(o.number);
     case 'WEBHOOK':
       return text(o.description) ?? text(o.url);
@@ -793,6 +834,12 @@ const paperOf = (s: Record<string, unknown>) =>
   (({ BOL: 'a bill of lading', POD: 'a proof of delivery', LUMPER: 'a lumper receipt', SCALE: 'a scale ticket' }) as Record<string, string>)[String(s.kind)] ??
   'a document';
 
+/** " of 1,250.00 USD": a payment's amount in its entry's currency. */
+const moneyOf = (s: Record<string, unknown>) =>
+  typeof s.amountCents === 'number'
+    ? ` of ${(s.amountCents / 100).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}${text(s.currency) ? ` ${text(s.currency)}` : ''}`
+    : '';
+
 /** Every action code recordActivity writes (the wording test fails on a code missing here). */
 export const ACTIONS: Record<string, Wording> = {
   CREATE: { label: 'Create', says: (c) => `created ${c.r}` },
@@ -817,6 +864,14 @@ export const ACTIONS: Record<string, Wording> = {
     label: 'Correction from positions',
     says: (c) => (Object.keys(c.after).length ? `corrected ${c.r} from its positions` : `withdrew ${c.r}: its positions no longer show it`),
   },
+  // Invoices (issue 70, decision 0291).
+  SEND_INVOICE: { label: 'Send invoice', says: (c) => `e-mailed ${c.r}${text(c.after.sentTo) ? ` to ${text(c.after.sentTo)}` : ''}` },
+  RECORD_PAYMENT: {
+    label: 'Record payment',
+    says: (c) => `recorded a payment${moneyOf(c.after)} on ${c.r}${c.after.status === 'PAID' ? ', paying it in full' : ''}`,
+  },
+  REMOVE_PAYMENT: { label: 'Remove payment', says: (c) => `removed a payment${moneyOf(c.before)} from ${c.r}` },
+  VOID_INVOICE: { label: 'Void invoice', says: (c) => `voided ${c.r}${text(c.after.voidReason) ? `: ${text(c.after.voidReason)}` : ''}` },
   POD_WAIVED: {
     label: 'Proof of delivery waived',
     says: (c) => {

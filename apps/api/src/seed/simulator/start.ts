@@ -4,8 +4,10 @@ import type { Config } from '../../config.ts';
 import { loads, organizations, users } from '../../db/schema/index.ts';
 import type { Db } from '../../db/client.ts';
 import { ensureDemoLoads } from '../demo-loads.ts';
+import { ensureDemoCustomers } from '../demo-customers.ts';
 import { ensureDemoMessages } from '../demo-messages.ts';
 import { ensureDemoTracking } from '../demo-tracking.ts';
+import { ensureDemoInvoices } from '../demo-invoices.ts';
 import { ensureDemoMaintenance } from '../demo-maintenance.ts';
 import { ensureDemoEngineFaults } from '../demo-engine-faults.ts';
 import { routingOf } from '../../modules/dispatch/index.ts';
@@ -32,9 +34,11 @@ export const DEMO_PARTS = {
   statistics: 'statistics',
   notifications: 'notifications',
   places: 'places',
+  customers: 'customers',
   loads: 'loads',
   messages: 'messages',
   tracking: 'tracking',
+  invoices: 'invoices',
 } as const;
 
 export const DEMO_STEPS = {
@@ -164,6 +168,11 @@ export async function seedDemoHistory(
     await app.placeVisits.recomputeVehicles(org.id, vehicles, from);
     log(`Demo fleet: ${made} places, the week's visits to them in ${((Date.now() - placesStarted) / 1000).toFixed(1)} s`);
   });
+  // The customers the loads are billed to (issue 70; a demo seeded before them gets them too).
+  await marks.once(DEMO_PARTS.customers, async () => {
+    const made = await ensureDemoCustomers(app.db, org.id);
+    if (made) log(`Demo fleet: ${made} customers (shippers and brokers) with their billing and detention terms`);
+  });
   // The week's loads from those visits, loads on the trucks driving now, and some to assign (issue 33).
   await marks.once(DEMO_PARTS.loads, async () => {
     const loadsStarted = Date.now();
@@ -183,6 +192,12 @@ export async function seedDemoHistory(
   await marks.once(DEMO_PARTS.tracking, async () => {
     const made = await ensureDemoTracking(app.db, org.id, app.apiTokenKey, config.publicUrl);
     if (made) log(`Demo fleet: load ${made.loadNumber} has two customer contacts and a tracking link: ${made.url}`);
+  });
+  // A month of invoices of the delivered loads, some paid, some late (issue 70).
+  await marks.once(DEMO_PARTS.invoices, async () => {
+    const made = await ensureDemoInvoices(app.db, org.id);
+    if (made)
+      log(`Demo fleet: ${made.invoices} invoices (${made.paid} paid, ${made.late} past due) of the delivered loads, ${made.loads} of them delivered before the simulated week`);
   });
   return trucks;
 }

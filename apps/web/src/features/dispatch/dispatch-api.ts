@@ -1,6 +1,7 @@
 import { keepPreviousData, queryOptions, useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
 import type {
   Candidate,
+  Customer,
   Load,
   LoadContact,
   LoadContactInput,
@@ -18,6 +19,7 @@ import type {
 import { api, ApiError } from '../../lib/api-client.ts';
 import { saveFile } from '../../lib/download.ts';
 import { orgPathFor, useEffectiveOrganizationId } from '../../lib/org-path.ts';
+import { usePagedList } from '../../lib/registry-api.ts';
 import type { QueryValue } from '../../lib/query-string.ts';
 
 // The dispatch screens' calls (issue 33, contract packages/api-contract/src/loads.ts): loads CRUD and
@@ -106,7 +108,8 @@ export function useLoadMutation<V, R = unknown>(fn: (orgId: string, v: V) => Pro
   return useMutation({
     mutationFn: (v: V) => fn(orgId ?? '', v),
     onSuccess: async () => {
-      await qc.invalidateQueries({ queryKey: loadKeys.all(orgId) });
+      // A load names a customer (a new name adds one): the customers' lists and load counts change too.
+      await Promise.all([qc.invalidateQueries({ queryKey: loadKeys.all(orgId) }), qc.invalidateQueries({ queryKey: ['registry', orgId, 'customers'] })]);
     },
   });
 }
@@ -183,6 +186,13 @@ export function useLoadCounts(statuses: readonly string[], q: Omit<LoadListFilte
     combine: (results) => Object.fromEntries(statuses.map((s, i) => [s, results[i]?.data?.totalElements])) as Record<string, number | undefined>,
   });
 }
+
+/**
+ * Customers whose name, address or e-mail holds `search` (the first 10 by name), for the load form's
+ * customer (issue 70). Registry keys: adding or editing a customer refreshes them.
+ */
+export const useCustomerOptions = (search: string, enabled = true) =>
+  usePagedList<Customer>('customers', { size: 10, sort: 'name,asc', ...(search.trim() ? { search: search.trim() } : {}) }, enabled);
 
 /** The organization's drivers for pickers (first 500 by name). */
 export function useDriverOptions(enabled = true) {

@@ -23,6 +23,10 @@ describe('the load form', () => {
     expect(r.input.stops[0]!.windowStart).toBe('2026-11-24T12:00:00.000Z');
     expect(r.input.weightKg).toBeCloseTo(19050.88, 2);
     expect(r.input.rate).toEqual({ lineHaul: 2450, fuelSurcharge: 0, accessorials: [] });
+    // A name typed without picking goes alone; a picked customer goes by its id (issue 70).
+    expect(r.input).toMatchObject({ customer: 'Acme Foods', customerId: null });
+    const picked = judge(inputOf({ ...filled(), customerId: '5b0c3d5e-8f1a-4c2b-9d3e-1f2a3b4c5d6e' }, 'IMPERIAL', zone, null));
+    expect(picked.ok && picked.input.customerId).toBe('5b0c3d5e-8f1a-4c2b-9d3e-1f2a3b4c5d6e');
   });
 
   it('puts the contract’s messages on the fields that show them', () => {

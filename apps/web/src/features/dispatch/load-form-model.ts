@@ -22,6 +22,8 @@ export interface StopFormValues {
 
 export interface LoadFormValues {
   customer: string;
+  /** The customer of the registry picked (or the load's own): sent when `customer` still reads its name. */
+  customerId: string | null;
   bolNumber: string;
   poNumber: string;
   commodity: string;
@@ -53,6 +55,7 @@ export function formValuesOf(load: Load | null, units: UnitSystem, zone: string)
   if (!load) {
     return {
       customer: '',
+      customerId: null,
       bolNumber: '',
       poNumber: '',
       commodity: '',
@@ -70,6 +73,7 @@ export function formValuesOf(load: Load | null, units: UnitSystem, zone: string)
   }
   return {
     customer: load.customer,
+    customerId: load.customerId,
     bolNumber: load.bolNumber ?? '',
     poNumber: load.poNumber ?? '',
     commodity: load.commodity ?? '',
@@ -105,6 +109,8 @@ export function inputOf(v: LoadFormValues, units: UnitSystem, zone: string, orig
   const shownWeight = original?.weightKg === null || original?.weightKg === undefined ? null : String(weightFromKg(original.weightKg, units));
   return {
     customer: v.customer,
+    // Without an id the server links the customer of that name, or adds one (decision 0284).
+    customerId: v.customerId,
     bolNumber: text(v.bolNumber),
     poNumber: text(v.poNumber),
     commodity: text(v.commodity),

@@ -17,6 +17,7 @@ import { isOverlapRefusal, saveLoad, useAssetOptions, useDriverOptions, useLoad,
 import { weightUnit } from './dispatch-format.ts';
 import { emptyStop, formPathOf, formValuesOf, inputOf, judge, type LoadFormValues } from './load-form-model.ts';
 import { LoadMap } from './load-map.tsx';
+import { CustomerField } from './customer-field.tsx';
 
 /** `/dispatch/loads/new` and `/dispatch/loads/:id/edit`: the load form (waits for the units, which the weight is typed in). */
 export default function LoadFormPage() {
@@ -60,6 +61,7 @@ function LoadForm({ load, units }: { load: Load | null; units: UnitSystem }) {
   const places = usePlaceOptions();
   const [active, setActive] = useState(0);
   const watched = useWatch({ control, name: 'stops' });
+  const pickedCustomerId = useWatch({ control, name: 'customerId' });
   const tz = zoneLabel(null, zone);
   const e = (path: string) => errorAt(formState.errors, path);
 
@@ -149,7 +151,21 @@ function LoadForm({ load, units }: { load: Load | null; units: UnitSystem }) {
               Customer and freight
             </Title>
             <SimpleGrid cols={{ base: 1, sm: 2, md: 3 }} spacing="sm">
-              <TextInput label="Customer" required maxLength={120} {...register('customer')} error={e('customer')} data-autofocus />
+              <Controller
+                control={control}
+                name="customer"
+                render={({ field: f }) => (
+                  <CustomerField
+                    value={f.value}
+                    customerId={pickedCustomerId}
+                    onChange={(text, customerId) => {
+                      f.onChange(text);
+                      setValue('customerId', customerId);
+                    }}
+                    error={e('customer') ?? e('customerId')}
+                  />
+                )}
+              />
               <TextInput label="BOL number" maxLength={60} {...register('bolNumber')} error={e('bolNumber')} />
               <TextInput label="PO number" maxLength={60} {...register('poNumber')} error={e('poNumber')} />
               <TextInput label="Commodity" maxLength={120} {...register('commodity')} error={e('commodity')} />

@@ -47,6 +47,7 @@ function LoadView({ load, messages: Messages }: { load: Load; messages?: LoadMes
   const zone = useViewerZone();
   const canEdit = useCan('LOAD_UPDATE');
   const canList = useCan('LOAD_LIST');
+  const canSeeCustomers = useCan('CUSTOMER_LIST');
   const [params, setParams] = useSearchParams();
   const closed = load.status === 'CANCELLED' || load.status === 'DELIVERED';
   // A load on the road keeps its driver; other drivers are only asked for when the dispatcher looks
@@ -252,7 +253,15 @@ function LoadView({ load, messages: Messages }: { load: Load; messages?: LoadMes
               Load
             </Title>
             <SimpleGrid cols={2} spacing="xs">
-              <Fact label="Customer">{load.customer}</Fact>
+              <Fact label="Customer">
+                {load.customerId && canSeeCustomers ? (
+                  <Anchor component={Link} to={`/dispatch/customers?open=${load.customerId}`} underline="always">
+                    {load.customer}
+                  </Anchor>
+                ) : (
+                  load.customer
+                )}
+              </Fact>
               <Fact label="Drivers">{load.drivers.map((d) => d.name).join(' & ') || 'None'}</Fact>
               <Fact label="Tractor">{load.asset?.unitNumber ?? '—'}</Fact>
               <Fact label="Trailer">{load.trailer?.unitNumber ?? '—'}</Fact>

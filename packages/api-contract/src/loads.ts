@@ -17,6 +17,7 @@ defineLabels({
   customer: 'Customer',
   customerPlaceId: 'Customer place',
   overlapAllowed: 'Assign despite overlapping loads',
+  podWaived: 'Complete without the proof of delivery',
   bolNumber: 'BOL number',
   poNumber: 'PO number',
   commodity: 'Commodity',

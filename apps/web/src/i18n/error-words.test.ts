@@ -43,6 +43,18 @@ describe('errorWords', () => {
     expect(errorWords(i18next.t, new Error('boom'))).toBe(i18next.t('server.unknown'));
   });
 
+  it('tells the driver a proof of delivery is missing, in their language, naming the stop (issue 70)', async () => {
+    const refusal = body('loads.pod_required', 'Stop 2 needs a proof of delivery before it is completed (Acme requires one)', { stop: 2 });
+    for (const [lng, words] of [
+      ['es', 'La parada 2 necesita un comprobante de entrega antes de completarse: fotografíelo primero o llame a la oficina'],
+      ['fr', 'L’arrêt 2 exige une preuve de livraison avant d’être terminé : photographiez-la d’abord, ou appelez le bureau'],
+    ] as const) {
+      await loadLanguage(lng);
+      await i18next.changeLanguage(lng);
+      expect(errorWords(i18next.t, new ApiError(409, refusal))).toBe(words);
+    }
+  });
+
   it("words a field's message by the code of an error about that one field only", async () => {
     await loadLanguage('fr');
     await i18next.changeLanguage('fr');

@@ -85,6 +85,9 @@ export async function pagesPdf(title: string, pages: PageImage[]): Promise<Buffe
     pdf.on('error', reject);
     try {
       drawImagePages(pdf, pages);
+      // Every page's image removed since (a PDF needs a page): one that says so.
+      if (pages.length === 0)
+        pdf.addPage({ size: 'LETTER', margin: MARGIN }).font('Helvetica').fontSize(12).text('This document has no pages left.', { align: 'center' });
       pdf.end();
     } catch (err) {
       reject(err instanceof Error ? err : new Error(String(err)));

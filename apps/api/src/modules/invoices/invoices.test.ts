@@ -14,7 +14,8 @@ import { rowsOf } from '../../db/sql/rows.ts';
 import { createApiToken } from '../../test/api-tokens.ts';
 import { bearer, createTestApp, expectErrorBody, readOutbox, registerOrganization, type TestContext } from '../../test/helpers.ts';
 import { memberWithRole } from '../../test/members.ts';
-import { pdfPageCount, pdfText } from '../../test/pdf.ts';
+import { multipartForm, pngOf } from '../../test/images.ts';
+import { pdfImageSizes, pdfPageCount, pdfText } from '../../test/pdf.ts';
 import { driverBody } from '../../test/registry.ts';
 import { createTestVehicle } from '../../test/vehicles.ts';
 import { ensureDemoInvoices } from '../../seed/demo-invoices.ts';
@@ -222,14 +223,32 @@ describe('invoices', () => {
     expect(list.map((l) => l.number)).toEqual([c.number]);
   });
 
-  it('prints the invoice as a PDF with the carrier, the customer, the lines and the balance due', async () => {
+  it('prints the invoice as a PDF: the carrier, the customer, the lines, the balance due, then each load’s proof of delivery and lumper receipt', async () => {
+    // Photographed papers (pages told apart by their width): a two-page POD and a lumper receipt for
+    // a, a one-page POD for b, and a's bill of lading, which the invoice does not carry.
+    const paper = async (l: Load, type: string, stop: number, widths: number[]) => {
+      const form = multipartForm(
+        { type, stopId: l.stops[stop]!.id },
+        widths.map((w) => ['pages', pngOf(w, 40), 'image/png']),
+      );
+      const res = await t.app.inject({ method: 'POST', url: url(`/loads/${l.id}/documents`), payload: form.payload, headers: { ...form.headers, ...admin } });
+      expect(res.statusCode, res.body).toBe(201);
+    };
+    await paper(a, 'POD', 1, [101, 102]);
+    await paper(a, 'LUMPER', 1, [103]);
+    await paper(a, 'BOL', 0, [109]);
+    await paper(b, 'POD', 1, [104]);
     const res = await t.app.inject({ method: 'GET', url: url(`/invoices/${first.id}/pdf`), headers: admin });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.headers['content-type']).toBe('application/pdf');
     const text = pdfText(res.rawPayload);
     for (const words of ['Invoice Carrier', 'INV-1001', 'Acme Foods', '400 Market St', 'Net 30', 'Nov 5, 2026', 'Balance due', '$4,113.28', a.number])
       expect(text).toContain(words);
-    expect(pdfPageCount(res.rawPayload)).toBe(1);
+    expect(text).toContain('Proofs of delivery follow on the next pages.');
+    // One page of invoice, then the papers in the invoice's load order (b was delivered first):
+    // b's POD, then a's two POD pages and a's lumper receipt; no bill of lading.
+    expect(pdfPageCount(res.rawPayload)).toBe(1 + 1 + 2 + 1);
+    expect(pdfImageSizes(res.rawPayload).map((i) => i.width)).toEqual([104, 101, 102, 103]);
   });
 
   it('edits a draft’s lines, then e-mails the PDF to the customer and marks it sent', async () => {

@@ -74,12 +74,24 @@ test('a dispatcher adds and edits a customer, picks it on a new load, and cannot
   const stops = loadForm.getByTestId('stop-form');
   await stops.nth(0).getByLabel('Latitude').fill('41.85');
   await stops.nth(0).getByLabel('Longitude').fill('-87.65');
-  await stops.nth(0).getByLabel(/Appointment from/).fill(`${day}T08:00`);
-  await stops.nth(0).getByLabel(/Appointment until/).fill(`${day}T10:00`);
+  await stops
+    .nth(0)
+    .getByLabel(/Appointment from/)
+    .fill(`${day}T08:00`);
+  await stops
+    .nth(0)
+    .getByLabel(/Appointment until/)
+    .fill(`${day}T10:00`);
   await stops.nth(1).getByLabel('Latitude').fill('39.77');
   await stops.nth(1).getByLabel('Longitude').fill('-86.16');
-  await stops.nth(1).getByLabel(/Appointment from/).fill(`${day}T17:00`);
-  await stops.nth(1).getByLabel(/Appointment until/).fill(`${day}T21:00`);
+  await stops
+    .nth(1)
+    .getByLabel(/Appointment from/)
+    .fill(`${day}T17:00`);
+  await stops
+    .nth(1)
+    .getByLabel(/Appointment until/)
+    .fill(`${day}T21:00`);
   await loadForm.getByLabel('Line haul').fill('1850');
   await loadForm.getByRole('button', { name: 'Save load' }).click();
   await expect(page).toHaveURL(/\/dispatch\/loads\/[0-9a-f-]{36}$/);
@@ -111,12 +123,24 @@ test('a new name typed on a load joins the customers; one no load names is delet
   const stops = loadForm.getByTestId('stop-form');
   await stops.nth(0).getByLabel('Latitude').fill('41.85');
   await stops.nth(0).getByLabel('Longitude').fill('-87.65');
-  await stops.nth(0).getByLabel(/Appointment from/).fill(`${day}T08:00`);
-  await stops.nth(0).getByLabel(/Appointment until/).fill(`${day}T10:00`);
+  await stops
+    .nth(0)
+    .getByLabel(/Appointment from/)
+    .fill(`${day}T08:00`);
+  await stops
+    .nth(0)
+    .getByLabel(/Appointment until/)
+    .fill(`${day}T10:00`);
   await stops.nth(1).getByLabel('Latitude').fill('39.77');
   await stops.nth(1).getByLabel('Longitude').fill('-86.16');
-  await stops.nth(1).getByLabel(/Appointment from/).fill(`${day}T17:00`);
-  await stops.nth(1).getByLabel(/Appointment until/).fill(`${day}T21:00`);
+  await stops
+    .nth(1)
+    .getByLabel(/Appointment from/)
+    .fill(`${day}T17:00`);
+  await stops
+    .nth(1)
+    .getByLabel(/Appointment until/)
+    .fill(`${day}T21:00`);
   await loadForm.getByLabel('Line haul').fill('900');
   await loadForm.getByRole('button', { name: 'Save load' }).click();
   await expect(page).toHaveURL(/\/dispatch\/loads\/[0-9a-f-]{36}$/);
@@ -165,7 +189,10 @@ test('the customers and the load form read well at 375 px and in the dark', asyn
   await page.getByRole('button', { name: 'Cancel' }).click();
   await scheme(page, true);
   await shot(page, 'customers-desktop-dark');
-  await page.getByRole('button', { name: /^Edit / }).first().click();
+  await page
+    .getByRole('button', { name: /^Edit / })
+    .first()
+    .click();
   await expect(page.getByRole('form', { name: 'Customer form' })).toBeVisible();
   await shot(page, 'customer-form-desktop-dark');
   await page.getByRole('button', { name: 'Cancel' }).click();

@@ -29,8 +29,24 @@ async function deliveredLoad(
       customerId,
       customer: 'ignored: the customer’s name is printed',
       stops: [
-        { kind: 'PICKUP', latitude: 41.85, longitude: -87.65, address: 'Chicago, IL', windowStart: iso(start - H), windowEnd: iso(start + H), serviceMinutes: 60 },
-        { kind: 'DELIVERY', latitude: 39.77, longitude: -86.16, address: 'Indianapolis, IN', windowStart: iso(start + 3 * H), windowEnd: iso(start + 6 * H), serviceMinutes: 60 },
+        {
+          kind: 'PICKUP',
+          latitude: 41.85,
+          longitude: -87.65,
+          address: 'Chicago, IL',
+          windowStart: iso(start - H),
+          windowEnd: iso(start + H),
+          serviceMinutes: 60,
+        },
+        {
+          kind: 'DELIVERY',
+          latitude: 39.77,
+          longitude: -86.16,
+          address: 'Indianapolis, IN',
+          windowStart: iso(start + 3 * H),
+          windowEnd: iso(start + 6 * H),
+          serviceMinutes: 60,
+        },
       ],
       rate: { lineHaul, fuelSurcharge: 120 },
       driverIds: [driverId],
@@ -146,7 +162,12 @@ test('a billing clerk invoices a customer’s delivered loads, sends the invoice
   await page.getByRole('button', { name: 'PDF' }).click();
   const pdf = await downloading;
   expect(pdf.suggestedFilename()).toBe(`${number}.pdf`);
-  expect(fs.readFileSync((await pdf.path())!).subarray(0, 5).toString()).toBe('%PDF-');
+  expect(
+    fs
+      .readFileSync((await pdf.path())!)
+      .subarray(0, 5)
+      .toString(),
+  ).toBe('%PDF-');
   expect(await seriousA11yViolations(page)).toEqual([]);
   await screenshotsLightDark(page, 'invoice-detail');
 

@@ -117,6 +117,9 @@ export async function ensureDemoCustomers(db: DbOrTx, orgId: string): Promise<nu
 
 /** The organization's customers by name (lower case): the demo loads link theirs. */
 export async function customerIdsByName(db: DbOrTx, orgId: string): Promise<Map<string, { id: string; name: string }>> {
-  const rows = await db.select({ id: customers.id, name: customers.name }).from(customers).where(and(eq(customers.organizationId, orgId)));
+  const rows = await db
+    .select({ id: customers.id, name: customers.name })
+    .from(customers)
+    .where(and(eq(customers.organizationId, orgId)));
   return new Map(rows.map((r) => [r.name.toLowerCase(), r]));
 }

@@ -43,11 +43,7 @@ export interface DemoInvoicesResult {
 }
 
 export async function ensureDemoInvoices(db: Db, orgId: string, now = Date.now()): Promise<DemoInvoicesResult | null> {
-  const [has] = await db
-    .select({ id: invoices.id })
-    .from(invoices)
-    .where(eq(invoices.organizationId, orgId))
-    .limit(1);
+  const [has] = await db.select({ id: invoices.id }).from(invoices).where(eq(invoices.organizationId, orgId)).limit(1);
   if (has) return null;
   const [org] = await db.select({ zone: organizations.timeZone }).from(organizations).where(eq(organizations.id, orgId));
   const zone = org?.zone ?? 'America/Chicago';
@@ -105,7 +101,15 @@ async function ensureHistoryLoads(db: Db, orgId: string, now: number, zone: stri
     const departB = arriveB + (45 + Math.round(fraction(seed + 2) * 195)) * MIN;
     const stops: NewStop[] = [
       { kind: 'PICKUP', place: from, windowStart: arriveA - HOUR, windowEnd: arriveA + 2 * HOUR, serviceMinutes: 60, arrivedAt: arriveA, departedAt: departA },
-      { kind: 'DELIVERY', place: to, windowStart: arriveB - 2 * HOUR, windowEnd: arriveB + 2 * HOUR, serviceMinutes: 60, arrivedAt: arriveB, departedAt: departB },
+      {
+        kind: 'DELIVERY',
+        place: to,
+        windowStart: arriveB - 2 * HOUR,
+        windowEnd: arriveB + 2 * HOUR,
+        serviceMinutes: 60,
+        arrivedAt: arriveB,
+        departedAt: departB,
+      },
     ];
     list.push({
       status: 'DELIVERED',

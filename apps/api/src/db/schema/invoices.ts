@@ -102,7 +102,10 @@ export const invoiceLines = pgTable(
     rateCents: integer('rate_cents'),
     amountCents: money('amount_cents').notNull(),
   },
-  (t) => [primaryKey({ name: 'invoice_lines_pkey', columns: [t.organizationId, t.id] }), index('invoice_lines_invoice_idx').on(t.organizationId, t.invoiceId, t.seq)],
+  (t) => [
+    primaryKey({ name: 'invoice_lines_pkey', columns: [t.organizationId, t.id] }),
+    index('invoice_lines_invoice_idx').on(t.organizationId, t.invoiceId, t.seq),
+  ],
 );
 
 export const invoicePayments = pgTable(

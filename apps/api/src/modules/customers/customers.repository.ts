@@ -13,8 +13,7 @@ export type CustomerValues = Omit<typeof customers.$inferInsert, 'organizationId
 const ofOrganization = (orgId: string, customerId: string) => and(eq(customers.organizationId, orgId), eq(customers.id, customerId));
 
 /** Loads that name the customer; the organization is the parameter (Citus keeps the sub-select on its shard, decision 0169). */
-const loadCountOf = (orgId: string) =>
-  sql<number>`(select count(*)::int from loads l where l.organization_id = ${orgId} and l.customer_id = "customers"."id")`;
+const loadCountOf = (orgId: string) => sql<number>`(select count(*)::int from loads l where l.organization_id = ${orgId} and l.customer_id = "customers"."id")`;
 
 const SORTS = {
   name: sql`lower(${customers.name})`,

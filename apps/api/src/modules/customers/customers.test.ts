@@ -86,7 +86,13 @@ describe('customers', () => {
       payload: { paymentTermsDays: 45, detentionCentsPerHour: 6500, requiresPod: true, billingAddress: '' },
     });
     expect(edited.statusCode, edited.body).toBe(200);
-    expect(edited.json()).toMatchObject({ name: 'Prairie Grain Co-op', paymentTermsDays: 45, detentionCentsPerHour: 6500, requiresPod: true, billingAddress: null });
+    expect(edited.json()).toMatchObject({
+      name: 'Prairie Grain Co-op',
+      paymentTermsDays: 45,
+      detentionCentsPerHour: 6500,
+      requiresPod: true,
+      billingAddress: null,
+    });
     expect((await t.app.inject({ method: 'GET', url: url(`/${made.id}`), headers: admin })).json()).toMatchObject({ paymentTermsDays: 45 });
 
     await create({ name: 'Blue Ridge Brokerage', notes: 'Calls before 9' });
@@ -179,8 +185,7 @@ describe('customers', () => {
     expect(body.message).toContain('Harbor Steel & Supply is the customer of 2 loads');
     expect((await t.app.inject({ method: 'GET', url: url(`/${harbor.id}`), headers: admin })).statusCode).toBe(200);
     // Once no load names it, it goes.
-    for (const id of [fresh.id, byName.id])
-      expect((await t.app.inject({ method: 'DELETE', url: loadsUrl(`/${id}`), headers: admin })).statusCode).toBe(204);
+    for (const id of [fresh.id, byName.id]) expect((await t.app.inject({ method: 'DELETE', url: loadsUrl(`/${id}`), headers: admin })).statusCode).toBe(204);
     expect((await t.app.inject({ method: 'DELETE', url: url(`/${harbor.id}`), headers: admin })).statusCode).toBe(204);
   });
 
@@ -263,10 +268,26 @@ describe('customers', () => {
         { ...base, number: 'L-4', customer: 'Coastal Imports', createdAt: new Date('2026-02-01') },
       ])
       .returning({ id: loads.id, number: loads.number });
-    const loadRole = (await t.app.db.insert(roles).values({ organizationId: org, name: 'Planner', permissions: ['LOAD_LIST', 'LOAD_UPDATE'] }).returning())[0]!;
-    const viewer = (await t.app.db.insert(roles).values({ organizationId: org, name: 'Viewer', permissions: ['LOAD_LIST'] }).returning())[0]!;
-    const shop = (await t.app.db.insert(roles).values({ organizationId: org, name: 'Shop', permissions: ['WORK_ORDER_LIST'] }).returning())[0]!;
-    const others = async () => rowsOf(await t.database.db.execute(sql`select id, organization_id, name from customers where organization_id <> ${org} order by id`));
+    const loadRole = (
+      await t.app.db
+        .insert(roles)
+        .values({ organizationId: org, name: 'Planner', permissions: ['LOAD_LIST', 'LOAD_UPDATE'] })
+        .returning()
+    )[0]!;
+    const viewer = (
+      await t.app.db
+        .insert(roles)
+        .values({ organizationId: org, name: 'Viewer', permissions: ['LOAD_LIST'] })
+        .returning()
+    )[0]!;
+    const shop = (
+      await t.app.db
+        .insert(roles)
+        .values({ organizationId: org, name: 'Shop', permissions: ['WORK_ORDER_LIST'] })
+        .returning()
+    )[0]!;
+    const others = async () =>
+      rowsOf(await t.database.db.execute(sql`select id, organization_id, name from customers where organization_id <> ${org} order by id`));
     const othersBefore = await others();
 
     for (let run = 0; run < 2; run++) for (const s of statements) await t.database.db.execute(sql.raw(s));

@@ -28,7 +28,11 @@ function carrierLines(c: Carrier): string[] {
 
 /** Label: value, right-aligned in the header's right column. */
 function headerPair(doc: Doc, label: string, value: string, x: number, y: number, width: number): void {
-  doc.font('Helvetica').fontSize(8).fillColor(MUTED).text(label, x, y, { width: width / 2 - 4, lineBreak: false });
+  doc
+    .font('Helvetica')
+    .fontSize(8)
+    .fillColor(MUTED)
+    .text(label, x, y, { width: width / 2 - 4, lineBreak: false });
   doc
     .font('Helvetica-Bold')
     .fontSize(9)
@@ -40,7 +44,11 @@ function drawHeader(doc: Doc, inv: Invoice, carrier: Carrier): void {
   const left = MARGIN;
   const width = doc.page.width - 2 * MARGIN;
   const top = MARGIN;
-  doc.font('Helvetica-Bold').fontSize(16).fillColor(INK).text(carrier.name, left, top, { width: width * 0.55 });
+  doc
+    .font('Helvetica-Bold')
+    .fontSize(16)
+    .fillColor(INK)
+    .text(carrier.name, left, top, { width: width * 0.55 });
   doc.font('Helvetica').fontSize(9).fillColor('#374151');
   for (const line of carrierLines(carrier)) doc.text(line, left, doc.y + 1, { width: width * 0.55 });
   const carrierBottom = doc.y;

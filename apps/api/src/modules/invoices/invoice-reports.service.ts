@@ -1,11 +1,4 @@
-import {
-  agingBucket,
-  INVOICE_LINE_LABELS,
-  INVOICE_STATUS_LABELS,
-  type InvoiceAging,
-  type InvoiceExportQuery,
-  type InvoiceStatus,
-} from '@fleet/api-contract';
+import { agingBucket, INVOICE_LINE_LABELS, INVOICE_STATUS_LABELS, type InvoiceAging, type InvoiceExportQuery, type InvoiceStatus } from '@fleet/api-contract';
 import { unparseCsv } from '../../lib/csv.ts';
 import type { ReadScope } from '../auth/index.ts';
 import { daysBetween } from './invoice-dates.ts';

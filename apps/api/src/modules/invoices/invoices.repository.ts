@@ -132,7 +132,14 @@ export async function billableLoads(db: DbOrTx, orgId: string, customerId?: stri
     .from(loads)
     .innerJoin(customers, and(eq(customers.organizationId, loads.organizationId), eq(customers.id, loads.customerId)))
     .leftJoin(invoiceLoads, and(eq(invoiceLoads.organizationId, loads.organizationId), eq(invoiceLoads.loadId, loads.id), not(invoiceLoads.released)))
-    .where(and(eq(loads.organizationId, orgId), eq(loads.status, 'DELIVERED'), isNull(invoiceLoads.loadId), customerId ? eq(loads.customerId, customerId) : undefined))
+    .where(
+      and(
+        eq(loads.organizationId, orgId),
+        eq(loads.status, 'DELIVERED'),
+        isNull(invoiceLoads.loadId),
+        customerId ? eq(loads.customerId, customerId) : undefined,
+      ),
+    )
     .orderBy(asc(loads.deliveredAt), asc(loads.id))
     .limit(1000);
 }
@@ -257,7 +264,9 @@ function filtersOf(orgId: string, f: InvoiceFilters): SQL | undefined {
     eq(invoices.organizationId, orgId),
     f.statuses?.length ? inArray(invoices.status, f.statuses) : undefined,
     f.customerId ? eq(invoices.customerId, f.customerId) : undefined,
-    f.overdueOn ? and(inArray(invoices.status, OPEN), sql`${invoices.dueDate} < ${f.overdueOn}::date`, sql`${invoices.paidCents} < ${invoices.totalCents}`) : undefined,
+    f.overdueOn
+      ? and(inArray(invoices.status, OPEN), sql`${invoices.dueDate} < ${f.overdueOn}::date`, sql`${invoices.paidCents} < ${invoices.totalCents}`)
+      : undefined,
     f.from ? gte(invoices.invoiceDate, f.from) : undefined,
     f.to ? lte(invoices.invoiceDate, f.to) : undefined,
     f.search ? sql`lower(concat_ws(' ', ${invoices.number}, ${invoices.customerName})) like ${f.search}` : undefined,

@@ -87,7 +87,10 @@ const invoicesRoutes: FastifyPluginAsyncZod = async (app) => {
         'Invoices as CSV for an accounting program’s import (QuickBooks, Xero): one row per line (per=line, the default) or per invoice; void invoices only when asked for by status',
       params: orgIdParams,
       querystring: invoiceExportQuerySchema,
-      response: { 200: nonJsonResponse('text/csv', 'InvoiceNo, Customer, InvoiceDate, DueDate, Terms, Item, ItemDescription, ItemQuantity, ItemRate, ItemAmount, …'), ...orgErrors() },
+      response: {
+        200: nonJsonResponse('text/csv', 'InvoiceNo, Customer, InvoiceDate, DueDate, Terms, Item, ItemDescription, ItemQuantity, ItemRate, ItemAmount, …'),
+        ...orgErrors(),
+      },
     },
     handler: async (req, reply) => {
       const csv = await invoicesCsv(scopeOf(req, req.params.orgId), req.query);

@@ -48,7 +48,8 @@ async function checkedLoads(db: DbOrTx, orgId: string, loadIds: readonly string[
       'invoices.customer_mismatch',
     );
   const customerIds = [...new Set(rows.map((r) => r.customerId!))];
-  if (customerIds.length > 1) throw invalidField('loadIds', 'An invoice bills one customer: these loads are for different customers', 'invoices.customer_mismatch');
+  if (customerIds.length > 1)
+    throw invalidField('loadIds', 'An invoice bills one customer: these loads are for different customers', 'invoices.customer_mismatch');
   const currencies = [...new Set(rows.map((r) => r.currency))];
   if (currencies.length > 1) throw invalidField('loadIds', `An invoice is in one currency: these loads are in ${currencies.join(' and ')}`);
   const undelivered = rows.filter((r) => r.status !== 'DELIVERED');
@@ -75,7 +76,9 @@ async function draftLines(db: DbOrTx, orgId: string, loads: repo.LoadToBill[], r
     orgId,
     loads.map((l) => l.id),
   );
-  const ordered = [...loads].sort((a, b) => (a.deliveredAt?.getTime() ?? 0) - (b.deliveredAt?.getTime() ?? 0) || a.number.localeCompare(b.number, 'en', { numeric: true }));
+  const ordered = [...loads].sort(
+    (a, b) => (a.deliveredAt?.getTime() ?? 0) - (b.deliveredAt?.getTime() ?? 0) || a.number.localeCompare(b.number, 'en', { numeric: true }),
+  );
   return ordered.flatMap((l) => loadLines({ ...l, stops: stops.get(l.id) ?? [] }, rule, { zone, currency: l.currency }));
 }
 
@@ -188,7 +191,12 @@ export async function updateLines(s: Scope, invoiceId: string, input: InvoiceLin
   await s.db.transaction(async (tx) => {
     const before = await repo.invoiceRow(tx, s.orgId, invoiceId, true);
     if (!before) throw notFound('Invoice');
-    if (before.status !== 'DRAFT') throw conflict(`Invoice ${before.number} is ${before.status.toLowerCase().replace('_', ' ')}: only a draft's lines change`, undefined, 'invoices.not_draft');
+    if (before.status !== 'DRAFT')
+      throw conflict(
+        `Invoice ${before.number} is ${before.status.toLowerCase().replace('_', ' ')}: only a draft's lines change`,
+        undefined,
+        'invoices.not_draft',
+      );
     const loads = await repo.loadsOfInvoices(tx, s.orgId, [invoiceId]);
     const stops = await repo.stopsOfLoads(
       tx,
@@ -227,7 +235,12 @@ export async function updateLines(s: Scope, invoiceId: string, input: InvoiceLin
       action: 'UPDATE',
       entityType: ENTITY,
       entityId: invoiceId,
-      before: { number: before.number, totalCents: before.totalCents, notes: before.notes, lines: old.map((l) => `${l.line.description}: ${l.line.amountCents}`) },
+      before: {
+        number: before.number,
+        totalCents: before.totalCents,
+        notes: before.notes,
+        lines: old.map((l) => `${l.line.description}: ${l.line.amountCents}`),
+      },
       after: { number: after.number, totalCents: after.totalCents, notes: after.notes, lines: lines.map((l) => `${l.description}: ${l.amountCents}`) },
     });
   });
@@ -246,7 +259,11 @@ export async function voidInvoice(s: Scope, invoiceId: string, input: InvoiceVoi
         undefined,
         'invoices.has_payments',
       );
-    const after = await repo.updateInvoice(tx, s.orgId, invoiceId, { status: 'VOID', voidedAt: new Date(s.now ?? Date.now()), voidReason: input.reason ?? null });
+    const after = await repo.updateInvoice(tx, s.orgId, invoiceId, {
+      status: 'VOID',
+      voidedAt: new Date(s.now ?? Date.now()),
+      voidReason: input.reason ?? null,
+    });
     await repo.releaseLoads(tx, s.orgId, invoiceId);
     await recordActivity(tx, {
       orgId: s.orgId,

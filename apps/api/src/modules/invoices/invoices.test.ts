@@ -1,14 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
-import {
-  billableLoadListSchema,
-  invoiceAgingSchema,
-  invoicePageSchema,
-  invoiceSchema,
-  loadSchema,
-  type Invoice,
-  type Load,
-} from '@fleet/api-contract';
+import { billableLoadListSchema, invoiceAgingSchema, invoicePageSchema, invoiceSchema, loadSchema, type Invoice, type Load } from '@fleet/api-contract';
 import { customers } from '../../db/schema/index.ts';
 import { rowsOf } from '../../db/sql/rows.ts';
 import { createApiToken } from '../../test/api-tokens.ts';
@@ -89,8 +81,24 @@ async function load(customerId: string, rate: Record<string, unknown>, visits: V
       customer: customerId === acme ? 'Acme Foods' : 'Globex',
       customerId,
       stops: [
-        { kind: 'PICKUP', latitude: 41.85, longitude: -87.65, address: 'Chicago, IL', windowStart: iso(base - 5 * H), windowEnd: iso(base), serviceMinutes: 60 },
-        { kind: 'DELIVERY', latitude: 39.1, longitude: -94.58, address: 'Kansas City, MO', windowStart: iso(base), windowEnd: iso(base + 8 * H), serviceMinutes: 60 },
+        {
+          kind: 'PICKUP',
+          latitude: 41.85,
+          longitude: -87.65,
+          address: 'Chicago, IL',
+          windowStart: iso(base - 5 * H),
+          windowEnd: iso(base),
+          serviceMinutes: 60,
+        },
+        {
+          kind: 'DELIVERY',
+          latitude: 39.1,
+          longitude: -94.58,
+          address: 'Kansas City, MO',
+          windowStart: iso(base),
+          windowEnd: iso(base + 8 * H),
+          serviceMinutes: 60,
+        },
       ],
       rate,
       driverIds: [driverId],
@@ -104,7 +112,12 @@ async function load(customerId: string, rate: Record<string, unknown>, visits: V
       ['ARRIVE', v.arrive],
       ['DEPART', v.depart],
     ] as const) {
-      const r = await t.app.inject({ method: 'POST', url: url(`/loads/${l.id}/stops/${l.stops[i]!.id}/status`), headers: admin, payload: { event, at: iso(at) } });
+      const r = await t.app.inject({
+        method: 'POST',
+        url: url(`/loads/${l.id}/stops/${l.stops[i]!.id}/status`),
+        headers: admin,
+        payload: { event, at: iso(at) },
+      });
       expect(r.statusCode, r.body).toBe(200);
       l = loadSchema.parse(r.json());
     }
@@ -252,7 +265,14 @@ describe('invoices', () => {
   });
 
   it('edits a draft’s lines, then e-mails the PDF to the customer and marks it sent', async () => {
-    const lines = first.lines.map((l) => ({ id: l.id, kind: l.kind, loadId: l.loadId, stopId: l.stopId, description: l.description, amountCents: l.amountCents }));
+    const lines = first.lines.map((l) => ({
+      id: l.id,
+      kind: l.kind,
+      loadId: l.loadId,
+      stopId: l.stopId,
+      description: l.description,
+      amountCents: l.amountCents,
+    }));
     const edited = await t.app.inject({
       method: 'PUT',
       url: url(`/invoices/${first.id}/lines`),
@@ -271,8 +291,7 @@ describe('invoices', () => {
     const sent = invoiceSchema.parse(res.json());
     expect(sent).toMatchObject({ status: 'SENT', sentTo: 'ap@acme.example' });
     const mail = readOutbox(t.dataDir).find((m) => m.to === 'ap@acme.example') as
-      | { subject: string; text: string; attachments: Array<{ filename: string; content: string; contentType: string }> }
-      | undefined;
+      { subject: string; text: string; attachments: Array<{ filename: string; content: string; contentType: string }> } | undefined;
     expect(mail?.subject).toBe('Invoice INV-1001 from Invoice Carrier');
     expect(mail?.attachments.map((x) => [x.filename, x.contentType])).toEqual([['INV-1001.pdf', 'application/pdf']]);
     expect(pdfText(Buffer.from(mail!.attachments[0]!.content, 'base64'))).toContain('INV-1001');
@@ -391,16 +410,26 @@ describe('invoices', () => {
     const rows = res.body.split('\r\n');
     expect(rows[0]).toBe('InvoiceNo,Customer,InvoiceDate,DueDate,Terms,Item,ItemDescription,ItemQuantity,ItemRate,ItemAmount,Currency,LoadNumber');
     expect(rows).toHaveLength(1 + first.lines.length);
-    expect(rows.find((r) => r.includes('Detention at stop 2'))).toMatch(/^INV-1001,Acme Foods,2026-10-06,2026-11-05,Net 30,Detention,".*",1\.7833,70\.00,124\.83,USD,L-\d+$/);
+    expect(rows.find((r) => r.includes('Detention at stop 2'))).toMatch(
+      /^INV-1001,Acme Foods,2026-10-06,2026-11-05,Net 30,Detention,".*",1\.7833,70\.00,124\.83,USD,L-\d+$/,
+    );
     const per = await t.app.inject({ method: 'GET', url: url('/invoices/export.csv?per=invoice&status=PAID'), headers: admin });
-    expect(per.body.split('\r\n')).toEqual(['InvoiceNo,Customer,InvoiceDate,DueDate,Terms,Status,Total,Paid,Balance,Currency', 'INV-1001,Acme Foods,2026-10-06,2026-11-05,Net 30,Paid,4113.28,4113.28,0.00,USD']);
+    expect(per.body.split('\r\n')).toEqual([
+      'InvoiceNo,Customer,InvoiceDate,DueDate,Terms,Status,Total,Paid,Balance,Currency',
+      'INV-1001,Acme Foods,2026-10-06,2026-11-05,Net 30,Paid,4113.28,4113.28,0.00,USD',
+    ]);
   });
 
   it('keeps another organization’s invoices out of sight and out of reach', async () => {
     const h = other.headers;
     expect((await t.app.inject({ method: 'GET', url: url(`/invoices/${first.id}`, other.orgId), headers: h })).statusCode).toBe(404);
     expect((await t.app.inject({ method: 'GET', url: url(`/invoices/${first.id}/pdf`, other.orgId), headers: h })).statusCode).toBe(404);
-    const foreignPay = await t.app.inject({ method: 'POST', url: url(`/invoices/${first.id}/payments`, other.orgId), headers: h, payload: { amountCents: 1, receivedOn: '2026-11-03' } });
+    const foreignPay = await t.app.inject({
+      method: 'POST',
+      url: url(`/invoices/${first.id}/payments`, other.orgId),
+      headers: h,
+      payload: { amountCents: 1, receivedOn: '2026-11-03' },
+    });
     expect(foreignPay.statusCode).toBe(404);
     const foreignLoads = await t.app.inject({ method: 'POST', url: url('/invoices', other.orgId), headers: h, payload: { loadIds: [b.id] } });
     expect(expectErrorBody(foreignLoads.json(), 400).message).toBe('Loads must be loads of this organization');
@@ -420,7 +449,12 @@ describe('invoices', () => {
     const th = bearer(token.token);
     const l = await load(acme, { lineHaul: 321 }, quick(DAY0 - 20 * 24 * H));
     const inv = await createInvoice({ loadIds: [l.id] }, th);
-    const paid = await t.app.inject({ method: 'POST', url: url(`/invoices/${inv.id}/payments`), headers: th, payload: { amountCents: 32_100, receivedOn: '2026-10-06' } });
+    const paid = await t.app.inject({
+      method: 'POST',
+      url: url(`/invoices/${inv.id}/payments`),
+      headers: th,
+      payload: { amountCents: 32_100, receivedOn: '2026-10-06' },
+    });
     expect(paid.statusCode, paid.body).toBe(201);
     const p = invoiceSchema.parse(paid.json()).payments[0]!;
     expect(p.createdBy).toBeNull();

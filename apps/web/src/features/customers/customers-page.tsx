@@ -261,7 +261,14 @@ function CustomerForm({ customer: c, currency, onClose }: { customer: Customer |
           description="A delivery is not completed without one, unless the office allows it"
           {...form.register('requiresPod')}
         />
-        <Textarea label="Notes" autosize minRows={2} maxLength={CUSTOMER_LIMITS.notes} {...field(form, 'notes')} {...form.register('notes', { setValueAs: orNull })} />
+        <Textarea
+          label="Notes"
+          autosize
+          minRows={2}
+          maxLength={CUSTOMER_LIMITS.notes}
+          {...field(form, 'notes')}
+          {...form.register('notes', { setValueAs: orNull })}
+        />
         <FormFooter form={form} busy={save.isPending} onCancel={onClose} />
       </Stack>
     </form>

@@ -42,7 +42,12 @@ export default function AgingPage() {
     if (/^\d{4}-\d{2}-\d{2}$/.test(day)) setParams((prev) => withParams(prev, { asOf: day === todayIn(zone) ? null : day }), { replace: true });
   };
   const money = (v: number, bucket?: string) => (
-    <Text component="span" size="sm" c={v === 0 ? 'dimmed' : bucket && bucket !== 'current' ? late : undefined} fw={bucket === 'over90' && v > 0 ? 700 : undefined}>
+    <Text
+      component="span"
+      size="sm"
+      c={v === 0 ? 'dimmed' : bucket && bucket !== 'current' ? late : undefined}
+      fw={bucket === 'over90' && v > 0 ? 700 : undefined}
+    >
       {v === 0 ? '—' : cents(v, a?.currency ?? 'USD')}
     </Text>
   );

@@ -116,7 +116,15 @@ export function InvoiceLinesModal({ invoice: inv, onClose }: { invoice: Invoice;
           </Button>
           <Text fw={700}>Total {cents(total, inv.currency)}</Text>
         </Group>
-        <Textarea label="Notes" description="Printed under the charges." autosize minRows={2} maxLength={1000} value={notes} onChange={(e) => setNotes(e.currentTarget.value)} />
+        <Textarea
+          label="Notes"
+          description="Printed under the charges."
+          autosize
+          minRows={2}
+          maxLength={1000}
+          value={notes}
+          onChange={(e) => setNotes(e.currentTarget.value)}
+        />
         <ErrorAlert error={error} />
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose}>

@@ -118,7 +118,11 @@ function NewInvoiceForm({ customers }: { customers: CustomerLoads[] }) {
           <TextInput
             type="date"
             label="Invoice date"
-            description={validDate ? `Due ${dayText(addDays(invoiceDate, customer.termsDays))} (${customer.termsDays === 0 ? 'on receipt' : `net ${customer.termsDays}`})` : 'A day like 2026-11-30'}
+            description={
+              validDate
+                ? `Due ${dayText(addDays(invoiceDate, customer.termsDays))} (${customer.termsDays === 0 ? 'on receipt' : `net ${customer.termsDays}`})`
+                : 'A day like 2026-11-30'
+            }
             value={invoiceDate}
             onChange={(e) => setInvoiceDate(e.currentTarget.value)}
             error={validDate ? undefined : 'Choose the invoice date'}

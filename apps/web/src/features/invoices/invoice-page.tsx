@@ -286,7 +286,12 @@ function Payments({ invoice: inv, canEdit, canRemove }: { invoice: Invoice; canE
                   <Table.Td ta="right">{cents(p.amountCents, inv.currency)}</Table.Td>
                   {canRemove && (
                     <Table.Td>
-                      <ActionIcon variant="subtle" color="red" aria-label={`Remove the payment of ${cents(p.amountCents, inv.currency)}`} onClick={() => void askRemove(p)}>
+                      <ActionIcon
+                        variant="subtle"
+                        color="red"
+                        aria-label={`Remove the payment of ${cents(p.amountCents, inv.currency)}`}
+                        onClick={() => void askRemove(p)}
+                      >
                         <IconTrash size={16} />
                       </ActionIcon>
                     </Table.Td>
@@ -360,7 +365,13 @@ function PaymentForm({ invoice: inv }: { invoice: Invoice }) {
           onChange={(e) => setMethod(e.currentTarget.value as PaymentMethod | '')}
           data={[{ value: '', label: 'Not said' }, ...PAYMENT_METHODS.map((m) => ({ value: m, label: PAYMENT_METHOD_LABELS[m] }))]}
         />
-        <TextInput label="Reference" placeholder="Check or transfer number" maxLength={80} value={reference} onChange={(e) => setReference(e.currentTarget.value)} />
+        <TextInput
+          label="Reference"
+          placeholder="Check or transfer number"
+          maxLength={80}
+          value={reference}
+          onChange={(e) => setReference(e.currentTarget.value)}
+        />
       </SimpleGrid>
       <ErrorAlert error={error} />
       <Group justify="flex-end" mt="sm">

@@ -28,10 +28,7 @@ function useView(): [View, (v: View) => void] {
   const [params, setParams] = useSearchParams();
   const raw = params.get('view');
   const view = raw && raw in VIEWS ? (raw as View) : 'ALL';
-  const set = useCallback(
-    (v: View) => setParams((prev) => withParams(prev, { view: v === 'ALL' ? null : v, page: null }), { replace: true }),
-    [setParams],
-  );
+  const set = useCallback((v: View) => setParams((prev) => withParams(prev, { view: v === 'ALL' ? null : v, page: null }), { replace: true }), [setParams]);
   return [view, set];
 }
 

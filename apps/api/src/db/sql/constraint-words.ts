@@ -132,6 +132,16 @@ export const INTERNAL_UNIQUE_INDEXES = [
   'api_tokens_hash_uq',
   // Invoice numbers come from the per-organization counter (decision 0291).
   'invoices_org_number_uq',
+  // A load paper's Idempotency-Key, looked up before the insert so a resend answers the first
+  // (decision 0287); its pages' numbers come from the service.
+  'load_documents_client_uq',
+  'load_document_pages_seq_uq',
+  // Settlement numbers from the per-organization counter, line numbers from the service; a load and a
+  // one-time adjustment are taken once under the driver's row lock (decision 0294).
+  'settlements_number_uq',
+  'settlement_lines_seq_uq',
+  'settlement_lines_adjustment_uq',
+  'settlement_loads_once_uq',
 ];
 
 /** The unique indexes answered in words (a test checks every unique index of the schema is here or internal). */

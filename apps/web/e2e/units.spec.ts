@@ -151,6 +151,9 @@ const NOT_WALKED: Record<string, string> = {
   '/ifta': 'IFTA reports in miles and gallons for US jurisdictions and km and litres for Canadian ones (tested by ifta.spec.ts)',
   '/help': 'help articles explain thresholds in both systems ("5 mph (8 km/h)")',
   '/search': 'search results are names; no quantity is shown',
+  // Issue 70: opened from their lists (walked), with a record of their own tests' making.
+  '/invoices/:id': 'an invoice is money, dates and load numbers; detention in minutes (tested by invoices.spec.ts)',
+  '/settlements/:id': "a settlement pays miles at the profile's per-mile rates, with km beside them for a metric organization (tested by settlements.spec.ts)",
 };
 
 /** The screens of the route table a signed-in office user opens (no sign-in pages, driver app or administration). */

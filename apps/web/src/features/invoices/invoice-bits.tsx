@@ -61,7 +61,7 @@ export function DueText({ invoice }: { invoice: Pick<InvoiceSummary, 'dueDate' |
   );
 }
 
-/** Red that reads on either theme (AA contrast): late money. */
+/** Red that reads on either theme (AA contrast, on a striped or hovered row too): late money. */
 export function useLateColor(): string {
-  return useComputedColorScheme('light') === 'dark' ? 'red.4' : 'red.8';
+  return useComputedColorScheme('light') === 'dark' ? 'red.4' : 'red.9';
 }

@@ -127,6 +127,9 @@ const LEGIT = [
   // An ELD event's location as recorded ("2 mi S of Lombard, IL"): the US ELD rule writes it in miles
   // (Appendix A 4.4.2) and a record of duty status is shown as it was recorded.
   /\b\d+(?:\.\d+)? ?mi [NSEW]{1,3} of\b/g,
+  // Driver pay rates are per mile in every organization for now (decision 0294; per km for a metric
+  // carrier is an open gap of issue 70).
+  /\$\d+\.\d+\/mi (?:loaded|empty)/g,
 ];
 
 /** What some screens must show in each system: the walk reads figures, not empty pages. */

@@ -57,7 +57,7 @@ export default function PayProfilesPage() {
     <>
       <PageHeader
         title="Pay profiles"
-        description="How each driver is paid: per loaded and empty mile, a share of line haul, per load and extra stop, by the hour from their own log, detention, and their share of a team load; and their deductions and reimbursements."
+        description="How each driver is paid: by loaded and empty distance, a share of line haul, per load and extra stop, by the hour from their own log, detention, and their share of a team load; and their deductions and reimbursements."
         breadcrumbs={[{ label: 'Driver pay' }, { label: 'Pay profiles' }]}
       />
       <PayTabs />

@@ -1,5 +1,6 @@
 import { ACCESSORIAL_LABELS, type AccessorialKind, type InvoiceLineKind } from '@fleet/api-contract';
 import { detentionCents, stopDetention } from '../loads/index.ts';
+import { moneyText } from '../../lib/money-text.ts';
 
 // The lines a draft invoice bills for a delivered load (issue 70, decision 0291), pure: the load's
 // line haul and fuel surcharge, each accessorial, detention per stop and the lumper reimbursed.
@@ -58,16 +59,6 @@ export function durationText(minutes: number): string {
   const m = minutes % 60;
   if (h === 0) return `${m} min`;
   return m === 0 ? `${h} h` : `${h} h ${m} min`;
-}
-
-/** An amount in the currency's own way ($75.00). */
-export function moneyText(cents: number, currency: string): string {
-  try {
-    return new Intl.NumberFormat('en-US', { style: 'currency', currency }).format(cents / 100);
-  } catch {
-    // A currency code Intl does not know still prints.
-    return `${(cents / 100).toFixed(2)} ${currency}`;
-  }
 }
 
 function timeText(at: Date, zone: string): string {

@@ -2,7 +2,7 @@ import type { Invoice, InvoicePaymentInput, InvoiceStatus } from '@fleet/api-con
 import { conflict, conflictOn, invalidField, notFound } from '../../http/errors.ts';
 import { recordActivity } from '../activity-log/index.ts';
 import type { Scope } from '../auth/index.ts';
-import { moneyText } from './invoice-lines.ts';
+import { moneyText } from '../../lib/money-text.ts';
 import { getInvoice, todayOf } from './invoices.service.ts';
 import * as repo from './invoices.repository.ts';
 

@@ -1,7 +1,7 @@
 import { INVOICE_STATUS_LABELS, PAYMENT_METHOD_LABELS, type Invoice } from '@fleet/api-contract';
 import { loadPdfKit } from '../../lib/pdfkit.ts';
 import { table, type Column } from '../maintenance/index.ts';
-import { moneyText } from './invoice-lines.ts';
+import { moneyText } from '../../lib/money-text.ts';
 import { drawPapers, type Paper } from './invoice-papers.ts';
 import type { Carrier } from './invoices.repository.ts';
 

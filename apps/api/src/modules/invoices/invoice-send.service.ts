@@ -3,7 +3,7 @@ import type { Mailer } from '../../mail/mailer.ts';
 import { conflict, notFound } from '../../http/errors.ts';
 import { recordActivity } from '../activity-log/index.ts';
 import type { ReadScope, Scope } from '../auth/index.ts';
-import { moneyText } from './invoice-lines.ts';
+import { moneyText } from '../../lib/money-text.ts';
 import { invoicePapers } from './invoice-papers.ts';
 import { invoicePdf } from './invoice-pdf.ts';
 import { getInvoice, todayOf } from './invoices.service.ts';

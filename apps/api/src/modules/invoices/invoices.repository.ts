@@ -1,9 +1,9 @@
 import { and, asc, desc, eq, gte, inArray, isNull, lte, not, sql, type SQL } from 'drizzle-orm';
 import type { InvoiceStatus } from '@fleet/api-contract';
 import type { DbOrTx } from '../../db/client.ts';
+import { nextOrgNumbers } from '../../db/sql/org-counter.ts';
 import {
   customers,
-  invoiceCounters,
   invoiceLines,
   invoiceLoads,
   invoicePayments,
@@ -146,14 +146,10 @@ export async function billableLoads(db: DbOrTx, orgId: string, customerId?: stri
 
 // ------------------------------------------------------------------------------------ writing
 
-/** The next invoice number of the organization (INV-1001, …): one upsert, safe under concurrency. */
+/** The next invoice number of the organization (INV-1001, …). */
 export async function nextInvoiceNumber(tx: DbOrTx, orgId: string): Promise<string> {
-  const [c] = await tx
-    .insert(invoiceCounters)
-    .values({ organizationId: orgId, last: 1001 })
-    .onConflictDoUpdate({ target: invoiceCounters.organizationId, set: { last: sql`${invoiceCounters.last} + 1` } })
-    .returning({ last: invoiceCounters.last });
-  return `INV-${c!.last}`;
+  const [n] = await nextOrgNumbers(tx, 'invoice_counters', orgId);
+  return `INV-${n}`;
 }
 
 export async function insertInvoice(tx: DbOrTx, values: Omit<typeof invoices.$inferInsert, 'id'>): Promise<InvoiceRow> {

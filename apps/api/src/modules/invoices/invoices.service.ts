@@ -16,7 +16,8 @@ import { likeTerm, orderBy, toPage } from '../../http/paging.ts';
 import { recordActivity } from '../activity-log/index.ts';
 import type { ReadScope, Scope } from '../auth/index.ts';
 import { addDays, localDay } from './invoice-dates.ts';
-import { loadLines, moneyText, stopName, sumCents, type DraftLine } from './invoice-lines.ts';
+import { moneyText } from '../../lib/money-text.ts';
+import { loadLines, stopName, sumCents, type DraftLine } from './invoice-lines.ts';
 import { presentInvoice, presentSummary } from './invoice-present.ts';
 import * as repo from './invoices.repository.ts';
 

@@ -2,7 +2,8 @@ import { and, asc, desc, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
 import type { Load, LoadInput, LoadListQuery, LoadStatus, Page, loadAssignmentSchema, loadStatusChangeSchema } from '@fleet/api-contract';
 import type { z } from 'zod';
 import type { DbOrTx, Tx } from '../../db/client.ts';
-import { loadCounters, loadStops, loads } from '../../db/schema/index.ts';
+import { loadStops, loads } from '../../db/schema/index.ts';
+import { nextOrgNumbers } from '../../db/sql/org-counter.ts';
 import { countAll } from '../../db/sql/count-all.ts';
 import { conflict, conflictOn, notFound } from '../../http/errors.ts';
 import { likeTerm, orderBy, toPage } from '../../http/paging.ts';
@@ -28,15 +29,9 @@ type StatusChange = z.output<typeof loadStatusChangeSchema>;
 const FINISHED: readonly LoadStatus[] = ['DELIVERED', 'CANCELLED'];
 const RUNNING: readonly LoadStatus[] = ['EN_ROUTE', 'AT_STOP'];
 
-/** The next load number of the organization (L-1001, L-1002, …): one upsert, safe under concurrency. */
+/** The next load numbers of the organization (L-1001, L-1002, …). */
 export async function nextNumbers(tx: DbOrTx, orgId: string, count = 1): Promise<string[]> {
-  const [c] = await tx
-    .insert(loadCounters)
-    .values({ organizationId: orgId, last: 1000 + count })
-    .onConflictDoUpdate({ target: loadCounters.organizationId, set: { last: sql`${loadCounters.last} + ${count}` } })
-    .returning({ last: loadCounters.last });
-  const last = c!.last;
-  return Array.from({ length: count }, (_, i) => `L-${last - count + 1 + i}`);
+  return (await nextOrgNumbers(tx, 'load_counters', orgId, count)).map((n) => `L-${n}`);
 }
 
 const SORTS = {

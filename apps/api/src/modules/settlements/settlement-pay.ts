@@ -1,5 +1,6 @@
 import type { HourlyBasis, PayAdjustmentCategory, PayAdjustmentType, PayRecurrence, SettlementLineKind, SettlementLineUnit } from '@fleet/api-contract';
 import { PAY_ADJUSTMENT_CATEGORY_LABELS } from '@fleet/api-contract';
+import { moneyText } from '../../lib/money-text.ts';
 import { detentionCents, stopDetention, type DetentionStop } from '../loads/index.ts';
 
 // A settlement's lines from what the driver did (issue 70, decision 0294), pure. Each line's amount
@@ -77,8 +78,8 @@ export const milesTenths = (metres: number): number => Math.round(metres / (METR
 /** Hundredths of an hour in `ms`, as paid. */
 export const hoursHundredths = (ms: number): number => Math.round(ms / 36_000);
 
-export const money = (cents: number): string =>
-  `${cents < 0 ? '-' : ''}$${(Math.abs(cents) / 100).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+/** Dollars as a statement prints them ($1,234.50, -$12.00). */
+export const money = (cents: number): string => moneyText(cents, 'USD');
 
 export interface StopFacts extends DetentionStop {
   kind: 'PICKUP' | 'DELIVERY';

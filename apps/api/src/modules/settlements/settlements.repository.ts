@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, inArray, isNull, lte, ne, or, sql, type SQL } from 'drizzle-orm';
 import { DEFAULT_ORGANIZATION_SETTINGS, type SettlementStatus, type UnitSystem } from '@fleet/api-contract';
 import type { DbOrTx } from '../../db/client.ts';
+import { nextOrgNumbers } from '../../db/sql/org-counter.ts';
 import {
   driverPayProfiles,
   drivers,
@@ -9,7 +10,6 @@ import {
   organizations,
   payAdjustments,
   places,
-  settlementCounters,
   settlementLines,
   settlementLoads,
   settlements,
@@ -268,14 +268,10 @@ export async function overlapping(db: DbOrTx, orgId: string, driverId: string, f
   return row;
 }
 
-/** The next settlement number of the organization (S-1001, …): one upsert, safe under concurrency. */
+/** The next settlement number of the organization (S-1001, …). */
 export async function nextNumber(db: DbOrTx, orgId: string): Promise<string> {
-  const [c] = await db
-    .insert(settlementCounters)
-    .values({ organizationId: orgId, last: 1001 })
-    .onConflictDoUpdate({ target: settlementCounters.organizationId, set: { last: sql`${settlementCounters.last} + 1` } })
-    .returning({ last: settlementCounters.last });
-  return `S-${c!.last}`;
+  const [n] = await nextOrgNumbers(db, 'settlement_counters', orgId);
+  return `S-${n}`;
 }
 
 export async function insertSettlement(db: DbOrTx, values: typeof settlements.$inferInsert): Promise<SettlementRow> {

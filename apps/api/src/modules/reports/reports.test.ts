@@ -218,6 +218,31 @@ describe('trips and stops behind ingest', () => {
     await t.app.tripsStops.recomputeVehicle(orgId, A.assetId, T0 + 140 * MIN);
     expect(shape(await trips(`assetId=${A.assetId}&sort=startedAt,asc`), await stops(`assetId=${A.assetId}&sort=startedAt,asc`))).toEqual(before);
   });
+
+  it('keep their rows when computed again from a stop whose first fix was stored finer than a millisecond', async () => {
+    // Fixes written in bulk from fractional seconds (as the demo's history once was) lie 0.4 ms
+    // before the millisecond their stops start at: computed again from such a stop, it must still
+    // begin at that fix, not be moved to the next one and rewritten (decision 0298).
+    const E = await createTestVehicle(t.app.db, orgId, { uniqueId: `rep-m-${Date.now()}`, unitNumber: 'M-13' });
+    const fixes = track(T0, MORNING);
+    const list = (xs: readonly unknown[]) => `{${xs.join(',')}}`;
+    await t.app.db
+      .execute(sql`insert into positions (organization_id, gateway_id, asset_id, driver_id, fix_time, latitude, longitude, speed, ignition, protocol)
+      select ${orgId}::uuid, ${E.gatewayId}::uuid, ${E.assetId}::uuid, ${E.driverId}::uuid, to_timestamp(u.t - 0.0004), u.lat, u.lon, u.speed, u.ign, 'osmand'
+      from unnest(${list(fixes.map((f) => f.t / 1000))}::float8[], ${list(fixes.map((f) => f.lat))}::float8[], ${list(fixes.map((f) => f.lon))}::float8[],
+        ${list(fixes.map((f) => f.speed))}::float8[], ${list(fixes.map((f) => f.ignition))}::boolean[]) as u(t, lat, lon, speed, ign)`);
+    await t.app.tripsStops.recomputeVehicle(orgId, E.assetId, T0);
+    const first = await stops(`assetId=${E.assetId}&sort=startedAt,asc`);
+    expect(first.map((s) => mins(s.startedAt))).toEqual([0, 66, 121]);
+    // From within the last stop: computed again from the stop before it (66 min), whose fix is 0.4 ms early.
+    await t.app.tripsStops.recomputeVehicle(orgId, E.assetId, T0 + 130 * MIN);
+    const again = await stops(`assetId=${E.assetId}&sort=startedAt,asc`);
+    expect(again.map((s) => [s.id, s.startedAt, s.endedAt])).toEqual(first.map((s) => [s.id, s.startedAt, s.endedAt]));
+    const corrections = (await get(org('/activity-logs?action=CORRECTION&size=100'))).json().content as Array<{ entityId: string }>;
+    expect(corrections.filter((e) => first.some((s) => s.id === e.entityId))).toEqual([]);
+    await t.app.db.execute(sql`delete from trips where asset_id = ${E.assetId}`);
+    await t.app.db.execute(sql`delete from vehicle_stops where asset_id = ${E.assetId}`);
+  });
 });
 
 describe('the daily summary', () => {

@@ -378,7 +378,8 @@ async function recomputeReads(db: DbOrTx, orgId: string, asks: ReadonlyArray<{ a
     sql`(select started_at from vehicle_stops where organization_id = ${orgId} and asset_id = k.a and started_at <= k.at order by started_at desc offset ${offset} limit 1)`;
   return rowsOf<{ v: string; anchored: boolean; from_t: string | Date; j: string | null }>(
     await db.execute(sql`select k.a as v, x.anchor is not null as anchored, x.from_t,
-        (select json_agg(${FIX_TUPLE} order by p.fix_time) from positions p where p.organization_id = ${orgId} and p.asset_id = k.a and p.fix_time >= x.from_t)::text as j
+        (select json_agg(${FIX_TUPLE} order by p.fix_time) from positions p where p.organization_id = ${orgId} and p.asset_id = k.a
+          and p.fix_time >= x.from_t - ${HALF_MS})::text as j
       from ${keys}
       cross join lateral (
         select y.anchor, coalesce(y.anchor, least(k.at, coalesce(least(
@@ -388,6 +389,14 @@ async function recomputeReads(db: DbOrTx, orgId: string, asks: ReadonlyArray<{ a
           then ${lastStops(1)} else ${lastStops(0)} end as anchor) y) x`),
   );
 }
+
+/**
+ * An anchor is a stored stop's start, the millisecond its first fix rounds to (tripFixOf): a fix
+ * stored with a finer time (a row written in bulk from fractional seconds) lies up to half a
+ * millisecond before it, and read from the anchor itself the stop would begin at the next fix and
+ * be rewritten (decision 0298).
+ */
+const HALF_MS = sql`interval '500 microseconds'`;
 
 /** A positions row `p` as the JSON array `tripFixOf` reads: [epoch ms, lat, lon, speed, ignition, driver]. */
 const FIX_TUPLE = sql`json_build_array(extract(epoch from p.fix_time)::float8 * 1000, p.latitude, p.longitude, p.speed, p.ignition, p.driver_id)`;

@@ -275,7 +275,8 @@ export class TruckPlan {
     const on = this.segmentAt(t).kind !== 'PARK';
     let i = this.cursor;
     while (i > 0 && (this.segments[i - 1]!.kind !== 'PARK') === on) i--;
-    return this.segments[i]!.start;
+    // A device's clock counts whole milliseconds; a segment's start is a fraction of one (decision 0298).
+    return Math.round(this.segments[i]!.start);
   }
 
   stateAt(t: number): TruckState {

@@ -410,6 +410,8 @@ for (const json of e2eJsons) countPlaywright(json);
 await soak;
 countSoak(soakLog);
 
+// TEST_KEEP_DIR=<dir>: the run's reports (vitest and Playwright JSON, the soak's log) are kept there, to see where its time went.
+if (process.env.TEST_KEEP_DIR) fs.cpSync(tmp, process.env.TEST_KEEP_DIR, { recursive: true });
 fs.rmSync(tmp, { recursive: true, force: true });
 console.log(
   `\nSteps (wall s, CPU-s of their processes):\n${stepTimes.map((t) => `  ${t.label}: ${t.wall.toFixed(0)} s, ${t.cpu === null ? '?' : t.cpu.toFixed(0)} CPU-s`).join('\n')}`,

@@ -75,6 +75,10 @@ export const ERROR_CODES = [
   'hos.day_not_begun',
   // Loads: a delivery whose customer requires a proof of delivery (params: stop, the stop's number).
   'loads.pod_required',
+  // Loads (issue 71): a driver whose licence or medical certificate, or a unit whose annual inspection
+  // or registration, has expired by the load's dates (params: driver or unit, item, date).
+  'loads.driver_not_qualified',
+  'loads.vehicle_not_compliant',
   'eld_transfer.not_set_up',
   'eld_transfer.failed',
   // Invoices (issue 70): which loads a draft may bill, and what a payment may be.

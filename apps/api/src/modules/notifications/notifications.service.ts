@@ -44,6 +44,11 @@ export interface NotifyInput {
   /** Only these users (the importer, the proposer of an edit); default: everyone who may receive the kind. */
   userIds?: readonly string[];
   /**
+   * The fact is the `userIds`' own (a driver's own papers, issue 71): they receive it by their choice
+   * of the kind whatever their role's codes, which are for hearing of others' facts.
+   */
+  own?: boolean;
+  /**
    * The driver or vehicle it is about. A user who is a member of groups hears only of the drivers
    * and vehicles of those groups; a user in no group hears of the whole organization.
    */
@@ -112,7 +117,7 @@ async function fanOut(tx: DbOrTx, inputs: readonly NotifyInput[]): Promise<Notif
       const about = groupsOf(input);
       const recipients = (users.get(input.organizationId) ?? [])
         .filter((u) => !input.userIds || input.userIds.includes(u.id))
-        .filter((u) => mayReceive(u.role, u.permissions, input.kind))
+        .filter((u) => (input.own === true && !!input.userIds) || mayReceive(u.role, u.permissions, input.kind))
         .filter((u) => !about || !u.groups?.length || u.groups.some((g) => about.has(g)))
         .map((u) => ({ userId: u.id, ...choiceOf(u.kinds, input.kind) }))
         .filter((c) => c.inApp || c.email);

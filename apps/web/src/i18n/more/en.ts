@@ -2,6 +2,18 @@
 // those screens or parts (i18n.ts, loadMoreWords), not with the app. The driver's home speaks ../en.ts.
 
 export const enMore = {
+  /** The dispatch refusals of issue 71 (decision 0302) by their error codes: i18n/error-body-words.ts. */
+  dispatchRefusals: {
+    driverNotQualified: '{{driver}} cannot be assigned: their {{item}} expired on {{date}}',
+    vehicleNotCompliant: '{{unit}} cannot be assigned: its {{item}} expired on {{date}}',
+    inspectionFailed: '{{unit}} cannot be assigned: it failed its annual inspection on {{date}}',
+    papers: {
+      CDL: 'licence',
+      MEDICAL_CERTIFICATE: 'medical certificate',
+      ANNUAL_INSPECTION: 'annual inspection',
+      REGISTRATION: 'registration',
+    },
+  },
   account: {
     passwordWrong: 'Current password is not correct',
     emailNeedsPassword: 'Enter your current password to change your e-mail',

@@ -3,6 +3,17 @@ import type { MoreCatalogue } from './en.ts';
 // The words of the screens other than the driver's home (./en.ts says why they are apart).
 
 export const esMore: MoreCatalogue = {
+  dispatchRefusals: {
+    driverNotQualified: 'No se puede asignar a {{driver}}: su {{item}} venció el {{date}}',
+    vehicleNotCompliant: 'No se puede asignar {{unit}}: su {{item}} venció el {{date}}',
+    inspectionFailed: 'No se puede asignar {{unit}}: no aprobó su inspección anual del {{date}}',
+    papers: {
+      CDL: 'licencia',
+      MEDICAL_CERTIFICATE: 'certificado médico',
+      ANNUAL_INSPECTION: 'inspección anual',
+      REGISTRATION: 'registro',
+    },
+  },
   account: {
     passwordWrong: 'La contraseña actual no es correcta',
     emailNeedsPassword: 'Introduzca su contraseña actual para cambiar su correo electrónico',

@@ -3,6 +3,17 @@ import type { MoreCatalogue } from './en.ts';
 // The words of the screens other than the driver's home (./en.ts says why they are apart).
 
 export const frMore: MoreCatalogue = {
+  dispatchRefusals: {
+    driverNotQualified: '{{driver}} ne peut pas être affecté : son {{item}} a expiré le {{date}}',
+    vehicleNotCompliant: '{{unit}} ne peut pas être affecté : son {{item}} a expiré le {{date}}',
+    inspectionFailed: '{{unit}} ne peut pas être affecté : il a échoué à son inspection annuelle du {{date}}',
+    papers: {
+      CDL: 'permis',
+      MEDICAL_CERTIFICATE: 'certificat médical',
+      ANNUAL_INSPECTION: 'inspection annuelle',
+      REGISTRATION: 'immatriculation',
+    },
+  },
   account: {
     passwordWrong: 'Le mot de passe actuel est incorrect',
     emailNeedsPassword: 'Saisissez votre mot de passe actuel pour changer votre e-mail',

@@ -31,7 +31,7 @@ const WORDS: Partial<Record<ErrorCode, Words>> = {
     t('dispatchRefusals.driverNotQualified', { driver: p.driver, item: t(`dispatchRefusals.papers.${p.kind}`), date: p.date }),
   'loads.vehicle_not_compliant': (t, p) =>
     p.failed
-      ? t('dispatchRefusals.inspectionFailed', { unit: p.unit, date: p.date })
+      ? t('dispatchRefusals.inspectionFailed', { unit: p.unit })
       : t('dispatchRefusals.vehicleNotCompliant', { unit: p.unit, item: t(`dispatchRefusals.papers.${p.kind}`), date: p.date }),
   'sync.recorded_in_future': (t) => t('server.recordedFuture'),
   'sync.recorded_too_old': (t, p) => t('server.recordedOld', { days: p.days }),

@@ -3,11 +3,16 @@ import {
   BLOCKING_ASSET_KINDS,
   BLOCKING_DRIVER_KINDS,
   DRIVER_RENEWABLE_KINDS,
+  complianceChecklist,
   type ComplianceKind,
   type ComplianceSubjectType,
   type DriverComplianceKind,
 } from '@fleet/api-contract';
+import type { ReadScope } from '../auth/index.ts';
 import type { NotifyInput } from '../notifications/index.ts';
+import * as repo from './compliance.repository.ts';
+import { driverUsers } from './compliance-notices.repository.ts';
+import { clockOf } from './compliance.service.ts';
 
 // The notices of papers running out (issue 71, decision 0302): 60, 30 and 7 days before an item's
 // due date (COMPLIANCE_EXPIRING) and once it has expired (COMPLIANCE_EXPIRED: the first day its
@@ -77,7 +82,7 @@ export const dayWords = (day: string): string =>
   new Intl.DateTimeFormat('en-US', { timeZone: 'UTC', month: 'short', day: 'numeric', year: 'numeric' }).format(Date.parse(`${day}T00:00:00Z`));
 
 const inDays = (n: number) => (n === 0 ? 'today' : n === 1 ? 'tomorrow' : `in ${n} days`);
-const possessive = (who: string) => (who.endsWith('s') ? `${who}’` : `${who}’s`);
+export const possessive = (who: string) => (who.endsWith('s') ? `${who}’` : `${who}’s`);
 
 /** Papers due a year after they were obtained are "due"; the others "expire". */
 const isAnnual = (kind: ComplianceKind) => ANNUAL_COMPLIANCE_KINDS.includes(kind);
@@ -102,7 +107,9 @@ export function officeNotice(orgId: string, row: NoticeRow): NotifyInput | null 
     title = `${who} failed its annual inspection${row.issuedOn ? ` of ${dayWords(row.issuedOn)}` : ''}`;
     body = `${row.failedItems.length ? `Failed: ${row.failedItems.join(', ')}. ` : ''}Until it passes an inspection, dispatch does not assign it to loads.`;
   } else if (step === 'EXPIRED') {
-    title = isAnnual(row.kind) ? `${possessive(who)} ${paper} is overdue: it was due on ${dayWords(row.dueDate!)}` : `${possessive(who)} ${paper} expired on ${dayWords(row.dueDate!)}`;
+    title = isAnnual(row.kind)
+      ? `${possessive(who)} ${paper} is overdue: it was due on ${dayWords(row.dueDate!)}`
+      : `${possessive(who)} ${paper} expired on ${dayWords(row.dueDate!)}`;
     body = `Add the renewed ${paper} to the file.${blocks(row) ? ` Until then, dispatch does not assign ${them} to loads.` : ''}`;
   } else {
     title = `${possessive(who)} ${paper} ${isAnnual(row.kind) ? 'is due' : 'expires'} ${inDays(row.daysLeft!)}`;
@@ -151,4 +158,47 @@ export function driverNotice(orgId: string, row: NoticeRow): NotifyInput | null 
 /** Every notice the rows call for today (the notify step records each fact once). */
 export function complianceNotices(orgId: string, rows: readonly NoticeRow[]): NotifyInput[] {
   return rows.flatMap((row) => [officeNotice(orgId, row), driverNotice(orgId, row)].filter((n): n is NotifyInput => n !== null));
+}
+
+/**
+ * The papers of the organization's active drivers and units on its today (the clock's `now`), as the
+ * notices read them: the current approved item of each kind with its due date, in four statements.
+ */
+export async function noticeRows(s: ReadScope): Promise<NoticeRow[]> {
+  const clock = await clockOf(s.db, s.orgId, s.now);
+  const [subjects, items, users] = await Promise.all([
+    repo.activeSubjects(s.db, s.orgId),
+    repo.approvedItemsOfActive(s.db, s.orgId),
+    driverUsers(s.db, s.orgId),
+  ]);
+  const bySubject = new Map<string, typeof items>();
+  for (const i of items) {
+    const key = (i.driverId ?? i.assetId)!;
+    bySubject.set(key, [...(bySubject.get(key) ?? []), i]);
+  }
+  const out: NoticeRow[] = [];
+  for (const subject of subjects) {
+    const own = (bySubject.get(subject.id) ?? []).map((i) => ({ ...i, createdAt: i.createdAt.toISOString() }));
+    for (const row of complianceChecklist(subject.type, own, clock.today, clock.expiringDays)) {
+      if (row.dueDate === null && row.current?.result !== 'FAIL') continue;
+      out.push({
+        itemId: row.current?.id ?? null,
+        subject: { type: subject.type, id: subject.id, name: subject.name },
+        driverUserId: subject.type === 'DRIVER' ? (users.get(subject.id) ?? null) : null,
+        kind: row.kind,
+        title: row.current?.title ?? null,
+        dueDate: row.dueDate,
+        daysLeft: row.daysLeft,
+        failed: row.kind === 'ANNUAL_INSPECTION' && row.current?.result === 'FAIL',
+        issuedOn: row.current?.issuedOn ?? null,
+        failedItems: row.current?.failedItems ?? [],
+      });
+    }
+  }
+  return out;
+}
+
+/** The notices the organization's papers call for on the scope's day (the job's `now`); each a fact notify records once. */
+export async function complianceNoticesOf(s: ReadScope): Promise<NotifyInput[]> {
+  return complianceNotices(s.orgId, await noticeRows(s));
 }

@@ -5,8 +5,8 @@ export const enMore = {
   /** The dispatch refusals of issue 71 (decision 0302) by their error codes: i18n/error-body-words.ts. */
   dispatchRefusals: {
     driverNotQualified: '{{driver}} cannot be assigned: their {{item}} expired on {{date}}',
-    vehicleNotCompliant: '{{unit}} cannot be assigned: its {{item}} expired on {{date}}',
-    inspectionFailed: '{{unit}} cannot be assigned: it failed its annual inspection on {{date}}',
+    vehicleNotCompliant: 'Unit {{unit}} cannot be assigned: its {{item}} expired on {{date}}',
+    inspectionFailed: 'Unit {{unit}} cannot be assigned: it failed its annual inspection',
     papers: {
       CDL: 'licence',
       MEDICAL_CERTIFICATE: 'medical certificate',

@@ -5,8 +5,8 @@ import type { MoreCatalogue } from './en.ts';
 export const esMore: MoreCatalogue = {
   dispatchRefusals: {
     driverNotQualified: 'No se puede asignar a {{driver}}: su {{item}} venció el {{date}}',
-    vehicleNotCompliant: 'No se puede asignar {{unit}}: su {{item}} venció el {{date}}',
-    inspectionFailed: 'No se puede asignar {{unit}}: no aprobó su inspección anual del {{date}}',
+    vehicleNotCompliant: 'No se puede asignar la unidad {{unit}}: su {{item}} venció el {{date}}',
+    inspectionFailed: 'No se puede asignar la unidad {{unit}}: no aprobó su inspección anual',
     papers: {
       CDL: 'licencia',
       MEDICAL_CERTIFICATE: 'certificado médico',

@@ -5,8 +5,8 @@ import type { MoreCatalogue } from './en.ts';
 export const frMore: MoreCatalogue = {
   dispatchRefusals: {
     driverNotQualified: '{{driver}} ne peut pas être affecté : son {{item}} a expiré le {{date}}',
-    vehicleNotCompliant: '{{unit}} ne peut pas être affecté : son {{item}} a expiré le {{date}}',
-    inspectionFailed: '{{unit}} ne peut pas être affecté : il a échoué à son inspection annuelle du {{date}}',
+    vehicleNotCompliant: 'L’unité {{unit}} ne peut pas être affectée : son {{item}} a expiré le {{date}}',
+    inspectionFailed: 'L’unité {{unit}} ne peut pas être affectée : elle a échoué à son inspection annuelle',
     papers: {
       CDL: 'permis',
       MEDICAL_CERTIFICATE: 'certificat médical',

@@ -1,0 +1,2 @@
+const complianceRoutes = async () => {};
+export default complianceRoutes;

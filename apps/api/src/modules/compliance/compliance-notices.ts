@@ -166,11 +166,10 @@ export function complianceNotices(orgId: string, rows: readonly NoticeRow[]): No
  */
 export async function noticeRows(s: ReadScope): Promise<NoticeRow[]> {
   const clock = await clockOf(s.db, s.orgId, s.now);
-  const [subjects, items, users] = await Promise.all([
-    repo.activeSubjects(s.db, s.orgId),
-    repo.approvedItemsOfActive(s.db, s.orgId),
-    driverUsers(s.db, s.orgId),
-  ]);
+  // In turn: the job's database is one session (a connection runs one statement at a time).
+  const subjects = await repo.activeSubjects(s.db, s.orgId);
+  const items = await repo.approvedItemsOfActive(s.db, s.orgId);
+  const users = await driverUsers(s.db, s.orgId);
   const bySubject = new Map<string, typeof items>();
   for (const i of items) {
     const key = (i.driverId ?? i.assetId)!;

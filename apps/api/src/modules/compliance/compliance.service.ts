@@ -356,8 +356,8 @@ export async function decideItem(s: Scope, itemId: string, decision: { approve: 
         action: decision.approve ? 'APPROVE_COMPLIANCE_ITEM' : 'REJECT_COMPLIANCE_ITEM',
         entityType: 'COMPLIANCE_ITEM',
         entityId: itemId,
-        before: { approval: before.approval },
-        after: { approval: after.approval, rejectReason: after.rejectReason },
+        before: { kind: before.kind, approval: before.approval },
+        after: { kind: after.kind, approval: after.approval, rejectReason: after.rejectReason },
       });
       return after;
     },
@@ -438,8 +438,8 @@ export async function addPages(s: Scope, caller: AuthContext, itemId: string, pa
       action: 'UPDATE',
       entityType: 'COMPLIANCE_ITEM',
       entityId: itemId,
-      before: { pageCount: locked.pageCount },
-      after: { pageCount: after.pageCount },
+      before: { kind: locked.kind, pageCount: locked.pageCount },
+      after: { kind: after.kind, pageCount: after.pageCount },
     });
   });
   return presentOne(s.db, s.orgId, (await repo.findItem(s.db, s.orgId, itemId))!, s.now);

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { addDays, addYears, calendarDayIn, candidatePageSchema, notificationPageSchema, type ServerNotification } from '@fleet/api-contract';
 import { buildApp } from '../../app.ts';
-import { complianceItems, organizations } from '../../db/schema/index.ts';
+import { organizations } from '../../db/schema/index.ts';
 import { runComplianceNotices } from '../../jobs/compliance-notices.ts';
 import { bearer, createTestApp, expectErrorBody, registerOrganization, type TestContext } from '../../test/helpers.ts';
 import { invitedDriver } from '../../test/members.ts';
@@ -53,13 +53,14 @@ async function newAsset(body: Record<string, unknown>): Promise<{ id: string; un
   return res.json() as { id: string; unitNumber: string };
 }
 
-// TEMPORARY until the items' routes land: written straight to the table.
 async function driverPaper(driverId: string, body: Record<string, unknown>): Promise<void> {
-  await t.database.db.insert(complianceItems).values({ organizationId: orgId, driverId, ...(body as { kind: 'CDL' }) });
+  const res = await t.app.inject({ method: 'POST', url: org(`/drivers/${driverId}/qualification/items`), headers: admin, payload: body });
+  expect(res.statusCode, res.body).toBe(201);
 }
 
 async function assetPaper(assetId: string, body: Record<string, unknown>): Promise<void> {
-  await t.database.db.insert(complianceItems).values({ organizationId: orgId, assetId, ...(body as { kind: 'CDL' }) });
+  const res = await t.app.inject({ method: 'POST', url: org(`/assets/${assetId}/compliance/items`), headers: admin, payload: body });
+  expect(res.statusCode, res.body).toBe(201);
 }
 
 /** The compliance notices a user has, about `about` (a name in the title, or the driver's "Your"). */

@@ -95,20 +95,6 @@ export const en = {
       savedBody: 'The log header shows it.',
     },
   },
-  /** The driver's own papers in the bell (issue 71): notification-words.ts words the server's English. */
-  papers: {
-    CDL: 'CDL',
-    MEDICAL_CERTIFICATE: 'medical certificate',
-    expiresToday: 'Your {{paper}} expires today',
-    expiresTomorrow: 'Your {{paper}} expires tomorrow',
-    expiresIn_one: 'Your {{paper}} expires in {{count}} day',
-    expiresIn_other: 'Your {{paper}} expires in {{count}} days',
-    expiresIn_many: 'Your {{paper}} expires in {{count}} days',
-    expiredOn: 'Your {{paper}} expired on {{date}}',
-    expiringCategory: 'Paper expiring',
-    expiredCategory: 'Paper expired',
-    open: 'Open',
-  },
   messages: {
     notify: 'Message from {{from}}',
     notifyAbout: 'Message from {{from}} about {{load}}',

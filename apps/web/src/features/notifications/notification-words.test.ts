@@ -1,6 +1,6 @@
 // @vitest-environment node
 import { afterEach, describe, expect, it } from 'vitest';
-import { i18next, loadLanguage } from '../../i18n/i18n.ts';
+import { i18next, loadLanguage, loadMoreWords } from '../../i18n/i18n.ts';
 import { notificationWords } from './notification-words.ts';
 
 // The driver's own papers running out (issue 71, decision 0302) in the bell in their language: the
@@ -23,6 +23,9 @@ describe('a driver’s own paper notice', () => {
     expect(notificationWords(i18next.t, soon)).toEqual(soon);
     await loadLanguage('es');
     await i18next.changeLanguage('es');
+    // Before the other screens' words have loaded: the server's English.
+    expect(notificationWords(i18next.t, soon)).toEqual(soon);
+    await loadMoreWords();
     expect(notificationWords(i18next.t, soon)).toMatchObject({
       title: 'Su certificado médico vence en 7 días',
       category: 'Documento por vencer',

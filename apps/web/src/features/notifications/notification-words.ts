@@ -14,7 +14,8 @@ const PAPER_KEYS: Record<string, string> = { CDL: 'papers.CDL', 'medical certifi
 /** The driver's own paper notice in their language; null for any other title. */
 function ownPaperWords<N extends Worded>(t: TFunction, n: N): N | null {
   const parts = OWN_PAPER.exec(n.title);
-  if (!parts) return null;
+  // The words load with the other screens' (i18n/more): until then, the server's English.
+  if (!parts || !t('papers.open', { defaultValue: '' })) return null;
   const paper = t(PAPER_KEYS[parts[1]!]!);
   const [, , today, tomorrow, days, on] = parts;
   const date = on ? new Date(`${on} 12:00 UTC`) : null;

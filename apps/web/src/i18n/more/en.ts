@@ -2,6 +2,20 @@
 // those screens or parts (i18n.ts, loadMoreWords), not with the app. The driver's home speaks ../en.ts.
 
 export const enMore = {
+  /** The driver's own papers in the bell (issue 71): notification-words.ts words the server's English (a toast before these load stays in English). */
+  papers: {
+    CDL: 'CDL',
+    MEDICAL_CERTIFICATE: 'medical certificate',
+    expiresToday: 'Your {{paper}} expires today',
+    expiresTomorrow: 'Your {{paper}} expires tomorrow',
+    expiresIn_one: 'Your {{paper}} expires in {{count}} day',
+    expiresIn_other: 'Your {{paper}} expires in {{count}} days',
+    expiresIn_many: 'Your {{paper}} expires in {{count}} days',
+    expiredOn: 'Your {{paper}} expired on {{date}}',
+    expiringCategory: 'Paper expiring',
+    expiredCategory: 'Paper expired',
+    open: 'Open',
+  },
   /** The dispatch refusals of issue 71 (decision 0302) by their error codes: i18n/error-body-words.ts. */
   dispatchRefusals: {
     driverNotQualified: '{{driver}} cannot be assigned: their {{item}} expired on {{date}}',

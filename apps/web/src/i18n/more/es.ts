@@ -3,6 +3,19 @@ import type { MoreCatalogue } from './en.ts';
 // The words of the screens other than the driver's home (./en.ts says why they are apart).
 
 export const esMore: MoreCatalogue = {
+  papers: {
+    CDL: 'licencia CDL',
+    MEDICAL_CERTIFICATE: 'certificado médico',
+    expiresToday: 'Su {{paper}} vence hoy',
+    expiresTomorrow: 'Su {{paper}} vence mañana',
+    expiresIn_one: 'Su {{paper}} vence en {{count}} día',
+    expiresIn_other: 'Su {{paper}} vence en {{count}} días',
+    expiresIn_many: 'Su {{paper}} vence en {{count}} días',
+    expiredOn: 'Su {{paper}} venció el {{date}}',
+    expiringCategory: 'Documento por vencer',
+    expiredCategory: 'Documento vencido',
+    open: 'Abrir',
+  },
   dispatchRefusals: {
     driverNotQualified: 'No se puede asignar a {{driver}}: su {{item}} venció el {{date}}',
     vehicleNotCompliant: 'No se puede asignar la unidad {{unit}}: su {{item}} venció el {{date}}',

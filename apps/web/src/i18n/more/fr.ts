@@ -3,6 +3,19 @@ import type { MoreCatalogue } from './en.ts';
 // The words of the screens other than the driver's home (./en.ts says why they are apart).
 
 export const frMore: MoreCatalogue = {
+  papers: {
+    CDL: 'permis CDL',
+    MEDICAL_CERTIFICATE: 'certificat médical',
+    expiresToday: 'Votre {{paper}} expire aujourd’hui',
+    expiresTomorrow: 'Votre {{paper}} expire demain',
+    expiresIn_one: 'Votre {{paper}} expire dans {{count}} jour',
+    expiresIn_other: 'Votre {{paper}} expire dans {{count}} jours',
+    expiresIn_many: 'Votre {{paper}} expire dans {{count}} jours',
+    expiredOn: 'Votre {{paper}} a expiré le {{date}}',
+    expiringCategory: 'Document bientôt expiré',
+    expiredCategory: 'Document expiré',
+    open: 'Ouvrir',
+  },
   dispatchRefusals: {
     driverNotQualified: '{{driver}} ne peut pas être affecté : son {{item}} a expiré le {{date}}',
     vehicleNotCompliant: 'L’unité {{unit}} ne peut pas être affectée : son {{item}} a expiré le {{date}}',

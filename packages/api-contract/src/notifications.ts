@@ -54,6 +54,8 @@ export interface NotificationKindInfo {
   description: string;
   /** Only users holding this code receive it (null: every user of the organization may). */
   permission: Permission | null;
+  /** A driver hears of their own facts of this kind whatever their role (issue 71: their own papers). */
+  toDriverToo?: true;
   /** How an unread one shows in the panel. */
   type: 'alert' | 'success' | 'not-viewed';
   /** Tabler icon name the web app draws. */
@@ -326,6 +328,7 @@ export const NOTIFICATION_KIND_INFO: Record<NotificationKind, NotificationKindIn
     permission: 'COMPLIANCE_LIST',
     type: 'not-viewed',
     iconName: 'calendar-exclamation',
+    toDriverToo: true,
     defaults: { inApp: true, email: true },
     source: 'compliance',
   },
@@ -335,6 +338,7 @@ export const NOTIFICATION_KIND_INFO: Record<NotificationKind, NotificationKindIn
     permission: 'COMPLIANCE_LIST',
     type: 'alert',
     iconName: 'certificate-off',
+    toDriverToo: true,
     defaults: { inApp: true, email: true },
     source: 'compliance',
   },

@@ -135,6 +135,38 @@ describe('compliance notices', () => {
     ]);
     // A user without COMPLIANCE_LIST hears of none; the driver hears of no one else's papers.
     expect(await noticesOf(dispatcherOnly, dana.name)).toEqual([]);
+    // The driver chooses how they hear of their own papers; a user who is no driver may not choose them.
+    const allowed = async (headers: Record<string, string>) => {
+      const res = await t.app.inject({ method: 'GET', url: org('/notifications/preferences'), headers });
+      expect(res.statusCode, res.body).toBe(200);
+      const kinds = (res.json() as { kinds: Array<{ kind: string; allowed: boolean }> }).kinds;
+      return kinds.filter((k) => k.kind.startsWith('COMPLIANCE_')).map((k) => [k.kind, k.allowed]);
+    };
+    expect(await allowed(dana.headers)).toEqual([
+      ['COMPLIANCE_EXPIRING', true],
+      ['COMPLIANCE_EXPIRED', true],
+    ]);
+    expect(await allowed(dispatcherOnly)).toEqual([
+      ['COMPLIANCE_EXPIRING', false],
+      ['COMPLIANCE_EXPIRED', false],
+    ]);
+  });
+
+  it('tells the driver of their own papers by their choice: off in the app and by e-mail, nothing', async () => {
+    const quiet = await invitedDriver(t.app, t.dataDir, orgId, admin);
+    const off = { inApp: false, email: false };
+    const saved = await t.app.inject({
+      method: 'PUT',
+      url: org('/notifications/preferences'),
+      headers: quiet.headers,
+      payload: { kinds: { COMPLIANCE_EXPIRING: off, COMPLIANCE_EXPIRED: off } },
+    });
+    expect(saved.statusCode, saved.body).toBe(200);
+    const due = addDays(today, 120);
+    await driverPaper(quiet.driver.id, { kind: 'MEDICAL_CERTIFICATE', expiresOn: due });
+    await runComplianceNotices(t.database, noonOf(addDays(due, -7)));
+    expect(titles(await noticesOf(admin, quiet.name))).toEqual([`${quiet.name}’s medical certificate expires in 7 days`]);
+    expect(await noticesOf(quiet.headers, 'Your medical certificate')).toEqual([]);
   });
 
   it('sends the step a paper first seen late has reached, not those it has passed, and a failed inspection at once', async () => {

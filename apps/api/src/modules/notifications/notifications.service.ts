@@ -12,7 +12,7 @@ import {
 } from '@fleet/api-contract';
 import type { z } from 'zod';
 import type { Db, DbOrTx, Tx } from '../../db/client.ts';
-import { groupAssets, groupMembers, notificationFacts, notificationPreferences, notifications, roles, users } from '../../db/schema/index.ts';
+import { drivers, groupAssets, groupMembers, notificationFacts, notificationPreferences, notifications, roles, users } from '../../db/schema/index.ts';
 import { invalidField } from '../../http/errors.ts';
 import { recordActivity } from '../activity-log/index.ts';
 import { presentNotification, type NotificationRow } from './notifications.presenter.ts';
@@ -343,6 +343,11 @@ export async function getPreferences(s: ReadScope, userId: string): Promise<Noti
       .where(and(eq(notificationPreferences.organizationId, s.orgId), eq(notificationPreferences.userId, userId))),
   ]);
   const u = account ? { ...account, kinds: prefs?.kinds ?? null } : undefined;
+  // A driver chooses how they hear of their own facts (their papers) too.
+  const [driver] = await s.db
+    .select({ id: drivers.id })
+    .from(drivers)
+    .where(and(eq(drivers.organizationId, s.orgId), eq(drivers.userId, userId)));
   return {
     kinds: NOTIFICATION_KINDS.map((kind) => {
       const info = NOTIFICATION_KIND_INFO[kind];
@@ -350,7 +355,7 @@ export async function getPreferences(s: ReadScope, userId: string): Promise<Noti
         kind,
         label: info.label,
         description: info.description,
-        allowed: u ? mayReceive(u.role, u.permissions, kind) : false,
+        allowed: u ? mayReceive(u.role, u.permissions, kind) || (!!info.toDriverToo && !!driver) : false,
         ...choiceOf(u?.kinds, kind),
       };
     }),

@@ -107,9 +107,12 @@ async function segments(title: string, parts: readonly DocumentPart[]): Promise<
   return out;
 }
 
-/** One PDF of these files' pages in order (uncompressed object streams: every page stays a plain /Page object). */
-async function join(title: string, files: readonly Buffer[]): Promise<Buffer> {
-  if (files.length === 1) return files[0]!;
+/**
+ * One PDF of these files' pages in order, written without object streams (every page a plain /Page
+ * object). A single file pdfkit drew (`ours`) is already that.
+ */
+async function join(title: string, files: readonly Buffer[], ours = false): Promise<Buffer> {
+  if (files.length === 1 && ours) return files[0]!;
   const { PDFDocument } = await loadPdfLib();
   const out = await PDFDocument.create();
   out.setTitle(title);
@@ -128,7 +131,11 @@ export async function documentPdf(title: string, parts: readonly DocumentPart[])
       pdf.addPage({ size: 'LETTER', margin: MARGIN }).font('Helvetica').fontSize(12).text('This paper has no pages yet.', { align: 'center' });
     });
   }
-  return join(title, await segments(title, parts));
+  return join(
+    title,
+    await segments(title, parts),
+    parts.every((p) => 'image' in p),
+  );
 }
 
 /** Whether `bytes` is a PDF file pdf-lib can read, and its pages (null: not a PDF, or unreadable). */

@@ -13,11 +13,12 @@ import {
   type ComplianceItem,
   type DriverQualification,
 } from '@fleet/api-contract';
-import { bearer, createTestApp, expectErrorBody, expectFieldErrors, registerOrganization, type TestContext } from '../../test/helpers.ts';
+import { bearer, createTestApp, DEMO, expectErrorBody, expectFieldErrors, login, registerOrganization, type TestContext } from '../../test/helpers.ts';
 import { multipartForm, pngOf } from '../../test/images.ts';
 import { invitedDriver } from '../../test/members.ts';
 import { pdfPageCount, pdfTextRuns } from '../../test/pdf.ts';
 import { activityRows, driverBody, userWithPermissions, vehicleBody } from '../../test/registry.ts';
+import { ensureDemoCompliance } from '../../seed/demo-compliance.ts';
 import { blockingItems } from './index.ts';
 
 // Compliance through HTTP on the real database (issue 71, decision 0300): statuses at their
@@ -482,5 +483,35 @@ describe('the qualification file', () => {
     };
     expect(Object.keys(entries)).toHaveLength(active.rows[0]!.n);
     expect(Object.values(entries).every((b) => Buffer.from(b.subarray(0, 5)).toString('latin1') === '%PDF-')).toBe(true);
+  });
+});
+
+describe("the demo's compliance files", () => {
+  it('gives every demo driver and unit a file: 101’s driver due in 5 days with a renewal waiting, 104’s inspection lapsed, one Clearinghouse query missing', async () => {
+    const demo = await login(t.app, DEMO.admin);
+    const demoOrg = demo.user.organization!.id;
+    const headers = bearer(demo.accessToken);
+    const made = await ensureDemoCompliance(t.database.db, demoOrg);
+    expect(made.pending).toBe(1);
+    expect(made.items).toBeGreaterThan(100);
+    const page = async (q: string) => {
+      const res = await t.app.inject({ method: 'GET', url: `${base(demoOrg)}/compliance/items${q}`, headers });
+      expect(res.statusCode, res.body).toBe(200);
+      return complianceCalendarPageSchema.parse(res.json()).content;
+    };
+    expect((await page('?status=EXPIRED')).map((r) => [r.subject.name, r.kind])).toEqual([['104', 'ANNUAL_INSPECTION']]);
+    expect((await page('?status=MISSING')).map((r) => r.kind)).toEqual(['CLEARINGHOUSE_FULL']);
+    const medical = (await page('?status=EXPIRING&kind=MEDICAL_CERTIFICATE')).find((r) => r.daysLeft === 5);
+    expect(medical).toBeDefined();
+    const res = await t.app.inject({ method: 'GET', url: `${base(demoOrg)}/drivers/${medical!.subject.id}/qualification`, headers });
+    const own = driverQualificationSchema.parse(res.json());
+    expect(own.items.find((i) => i.approval === 'PENDING')).toMatchObject({ kind: 'MEDICAL_CERTIFICATE', pageCount: 1 });
+    expect(own.warnings.map((w) => w.kind)).toEqual(['MEDICAL_CERTIFICATE']);
+    const pdf = await t.app.inject({
+      method: 'GET',
+      url: `${base(demoOrg)}/compliance/items/${own.items.find((i) => i.approval === 'PENDING')!.id}/pdf`,
+      headers,
+    });
+    expect(pdfPageCount(pdf.rawPayload)).toBe(1);
   });
 });

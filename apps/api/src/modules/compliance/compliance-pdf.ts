@@ -1,4 +1,5 @@
 import { COMPLIANCE_KIND_LABELS, type ComplianceKind, type ComplianceStatus } from '@fleet/api-contract';
+import type * as PdfLib from 'pdf-lib';
 import { loadPdfKit } from '../../lib/pdfkit.ts';
 
 // The papers as PDF (issue 71, decision 0300). A paper's document is its pages: photographed images
@@ -37,7 +38,7 @@ export const partPages = (p: DocumentPart): number => ('pdf' in p ? p.pdf.pages 
 /** Pages the index takes for `rows` rows. */
 export const indexPages = (rows: number): number => (rows <= ROWS_FIRST ? 1 : 1 + Math.ceil((rows - ROWS_FIRST) / ROWS_NEXT));
 
-let pdfLib: Promise<typeof import('pdf-lib')> | null = null;
+let pdfLib: Promise<typeof PdfLib> | null = null;
 /** pdf-lib, imported on the first join (as pdfkit is, decision 0161). */
 const loadPdfLib = () => (pdfLib ??= import('pdf-lib'));
 

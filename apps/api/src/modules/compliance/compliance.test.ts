@@ -55,12 +55,6 @@ async function newDriver(over: Record<string, unknown> = {}): Promise<{ id: stri
   return { id: d.id, name: `${d.firstName} ${d.lastName}` };
 }
 
-async function newVehicle(over: Record<string, unknown> = {}): Promise<{ id: string; unitNumber: string }> {
-  const res = await t.app.inject({ method: 'POST', url: `${base()}/assets`, headers: admin, payload: vehicleBody(over) });
-  expect(res.statusCode, res.body).toBe(201);
-  return res.json() as { id: string; unitNumber: string };
-}
-
 async function addDriverItem(driverId: string, payload: Record<string, unknown>, headers = admin): Promise<ComplianceItem> {
   const res = await t.app.inject({ method: 'POST', url: `${base()}/drivers/${driverId}/qualification/items`, headers, payload });
   expect(res.statusCode, res.body).toBe(201);

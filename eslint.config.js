@@ -128,6 +128,9 @@ export default tseslint.config(
       'apps/api/src/modules/compliance/compliance-calendar.ts',
       'apps/api/src/modules/compliance/compliance-files.ts',
       'apps/api/src/modules/compliance/compliance-pdf.ts',
+      'apps/api/src/modules/compliance/compliance-notices.ts',
+      'apps/api/src/modules/compliance/compliance-dispatch.ts',
+      'apps/api/src/modules/loads/load-compliance.ts',
     ],
     rules: {
       'no-restricted-imports': [

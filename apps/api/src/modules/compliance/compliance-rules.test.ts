@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { addDays, addYears, calendarDayIn, candidatePageSchema, notificationPageSchema, type ServerNotification } from '@fleet/api-contract';
 import { buildApp } from '../../app.ts';
-import { organizations } from '../../db/schema/index.ts';
+import { assets, organizations } from '../../db/schema/index.ts';
 import { runComplianceNotices } from '../../jobs/compliance-notices.ts';
 import { bearer, createTestApp, expectErrorBody, registerOrganization, type TestContext } from '../../test/helpers.ts';
 import { invitedDriver } from '../../test/members.ts';
@@ -303,5 +303,21 @@ describe('dispatch and papers', () => {
     expect(row).toMatchObject({ feasible: false, reason: `medical certificate expired on ${dayWords(addDays(today, -10))}` });
     // A driver with no papers yet is not refused for them.
     expect(page.content.find((c) => c.driverId === fine.id)?.reason ?? '').not.toContain('expired');
+  });
+
+  it('lists a driver whose own truck has a lapsed inspection as not offered: "Assign" would give the load that truck', async () => {
+    const rob = await newDriver({ lastName: `Truckless${Date.now()}` });
+    const truck = await newAsset(vehicleBody());
+    await assetPaper(truck.id, { kind: 'ANNUAL_INSPECTION', issuedOn: addYears(addDays(today, -5), -1), result: 'PASS' });
+    await t.database.db.update(assets).set({ currentDriverId: rob.id }).where(eq(assets.id, truck.id));
+    const loadId = await plannedLoad();
+    const res = await t.app.inject({ method: 'GET', url: org(`/loads/${loadId}/candidates?size=100&search=${encodeURIComponent(rob.name)}`), headers: admin });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(candidatePageSchema.parse(res.json()).content).toMatchObject([
+      { driverId: rob.id, feasible: false, reason: `their truck ${truck.unitNumber}: annual inspection expired on ${dayWords(addDays(today, -5))}` },
+    ]);
+    const refused = await assign(loadId, { driverIds: [rob.id] });
+    expect(refused.statusCode, refused.body).toBe(409);
+    expect(expectErrorBody(refused.json(), 409).code).toBe('loads.vehicle_not_compliant');
   });
 });

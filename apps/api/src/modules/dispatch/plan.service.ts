@@ -207,14 +207,29 @@ export async function loadCandidates(
   const nameOf = (r: PlanDriverRecord) => `${r.driver.firstName} ${r.driver.lastName}`;
   const chosen = [...recs.values()].filter((r) => !term || nameOf(r).toLowerCase().includes(term));
   // A driver whose licence or medical certificate has expired by the load's end is not offered (issue 71, decision 0302).
-  const refused = await dispatchRefusals(s.db, s.orgId, { driverIds: chosen.map((r) => r.driver.id) }, loadEndsAt(stops, now), now);
+  // So is one whose own truck, which "Assign" gives the load with them, is kept off it by its papers.
+  const truckOf = (r: PlanDriverRecord) => (r.driver.vehicle?.type === 'VEHICLE' ? r.driver.vehicle : null);
+  const refused = await dispatchRefusals(
+    s.db,
+    s.orgId,
+    { driverIds: chosen.map((r) => r.driver.id), assetIds: chosen.flatMap((r) => (truckOf(r) ? [truckOf(r)!.id] : [])) },
+    loadEndsAt(stops, now),
+    now,
+  );
+  const refusalOf = (r: PlanDriverRecord): string | null => {
+    const own = refused.get(r.driver.id);
+    if (own) return own.reason;
+    const truck = truckOf(r);
+    const unit = truck ? refused.get(truck.id) : undefined;
+    return truck && unit ? `their truck ${truck.unitNumber}: ${unit.reason}` : null;
+  };
   const located: CandidateDriver[] = [];
   const unlocated: Candidate[] = [];
   const unqualified: Candidate[] = [];
   const firstLoads = new Map<string, Array<BusyLoad & { row: BusyLoadRow }>>();
   for (const rec of chosen) {
     const driver = planDriver(rec, now);
-    const refusal = refused.get(rec.driver.id);
+    const refusal = refusalOf(rec);
     if (refusal) {
       unqualified.push({
         driverId: rec.driver.id,
@@ -223,7 +238,7 @@ export async function loadCandidates(
         deadheadMiles: 0,
         remainingDriveMinutes: remainingDriveMinutes(driver, now),
         lastStopEta: null,
-        reason: refusal.reason,
+        reason: refusal,
         currentLoad: currentLoadOf(busyByDriver.get(rec.driver.id), loadId),
         after: null,
       });

@@ -657,6 +657,23 @@ export const enMore = {
     log: 'Messages',
     logWith: 'Messages with {{name}}',
   },
+  /** The renewal of a medical certificate or licence from the phone (features/compliance/renew-dialog.tsx, issue 71). */
+  compliance: {
+    renewTitle: 'Send a renewed paper',
+    renewBody: 'Photograph the new paper and give its expiry date. It counts once the office approves it.',
+    kind: { MEDICAL_CERTIFICATE: 'Medical certificate', CDL: 'Driver licence' },
+    which: 'Paper',
+    expiresOn: 'New expiry date',
+    expiresOnRequired: 'Enter the new expiry date',
+    number: 'Licence number',
+    state: 'State',
+    numberRequired: 'Enter the licence number and its state',
+    pagesRequired: 'Photograph at least one page',
+    send: 'Send for approval',
+    sent: 'Renewal sent',
+    outbox: '{{paper}} renewal ({{pages}})',
+    notSent: 'It could not be sent. Try again.',
+  },
   driver: {
     certify: {
       allDone: 'All past days are certified',

@@ -664,6 +664,22 @@ export const esMore: MoreCatalogue = {
     log: 'Mensajes',
     logWith: 'Mensajes con {{name}}',
   },
+  compliance: {
+    renewTitle: 'Enviar un documento renovado',
+    renewBody: 'Fotografíe el documento nuevo e indique su fecha de vencimiento. Cuenta cuando la oficina lo apruebe.',
+    kind: { MEDICAL_CERTIFICATE: 'Certificado médico', CDL: 'Licencia de conducir' },
+    which: 'Documento',
+    expiresOn: 'Nueva fecha de vencimiento',
+    expiresOnRequired: 'Indique la nueva fecha de vencimiento',
+    number: 'Número de licencia',
+    state: 'Estado',
+    numberRequired: 'Indique el número de licencia y su estado',
+    pagesRequired: 'Fotografíe al menos una página',
+    send: 'Enviar para aprobación',
+    sent: 'Renovación enviada',
+    outbox: 'Renovación: {{paper}} ({{pages}})',
+    notSent: 'No se pudo enviar. Inténtelo de nuevo.',
+  },
   driver: {
     certify: {
       allDone: 'Todos los días anteriores están certificados',

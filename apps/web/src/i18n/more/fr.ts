@@ -669,6 +669,22 @@ export const frMore: MoreCatalogue = {
     log: 'Messages',
     logWith: 'Messages avec {{name}}',
   },
+  compliance: {
+    renewTitle: 'Envoyer un document renouvelé',
+    renewBody: "Photographiez le nouveau document et indiquez sa date d'expiration. Il compte une fois approuvé par le bureau.",
+    kind: { MEDICAL_CERTIFICATE: 'Certificat médical', CDL: 'Permis de conduire' },
+    which: 'Document',
+    expiresOn: "Nouvelle date d'expiration",
+    expiresOnRequired: "Indiquez la nouvelle date d'expiration",
+    number: 'Numéro de permis',
+    state: 'État',
+    numberRequired: 'Indiquez le numéro de permis et son État',
+    pagesRequired: 'Photographiez au moins une page',
+    send: 'Envoyer pour approbation',
+    sent: 'Renouvellement envoyé',
+    outbox: 'Renouvellement : {{paper}} ({{pages}})',
+    notSent: "L'envoi a échoué. Réessayez.",
+  },
   driver: {
     certify: {
       allDone: 'Tous les jours passés sont certifiés',

@@ -8,7 +8,7 @@ import { lazyPart } from '../../components/on-first-use.ts';
 import { formatDateTime } from '../../lib/dates.ts';
 import { notify } from '../../lib/notifications-store.ts';
 import { useCan } from '../../lib/registry-api.ts';
-import { approveItem, deleteItem, downloadItemPdf, useComplianceMutation, type ComplianceSubjectRef } from './compliance-api.ts';
+import { approveItem, deleteItem, downloadItemPdf, useComplianceMutation } from './compliance-api.ts';
 import { ApprovalBadge, ComplianceStatusBadge, dayText, DueText, kindLabel } from './compliance-words.tsx';
 import type { ItemDialogProps } from './item-dialog.tsx';
 

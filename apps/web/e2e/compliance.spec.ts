@@ -112,7 +112,7 @@ test('the compliance calendar lists the demo fleet’s papers running out, run o
 
   // Only annual inspections, of every unit.
   await search.fill('');
-  await page.getByRole('textbox', { name: 'Papers' }).click();
+  await page.getByLabel('Papers').click();
   await page.getByRole('option', { name: 'Annual inspection' }).click();
   await page.keyboard.press('Escape');
   await expect(table.getByRole('row').filter({ hasText: inspection!.subject.name })).toBeVisible();

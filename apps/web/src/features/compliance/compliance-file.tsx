@@ -1,7 +1,7 @@
 import { Suspense, useState } from 'react';
 import { ActionIcon, Alert, Button, Group, Menu, Paper, Stack, Text } from '@mantine/core';
 import { IconCheck, IconDots, IconDownload, IconFileTypePdf, IconPencil, IconPlus, IconRefresh, IconTrash, IconX } from '@tabler/icons-react';
-import type { ComplianceChecklistRow, ComplianceItem, ComplianceKind } from '@fleet/api-contract';
+import { MULTIPLE_COMPLIANCE_KINDS, type ComplianceChecklistRow, type ComplianceItem, type ComplianceKind } from '@fleet/api-contract/compliance';
 import { confirmAction } from '../../components/confirm-dialog.tsx';
 import { DataState } from '../../components/data-state.tsx';
 import { lazyPart } from '../../components/on-first-use.ts';
@@ -107,6 +107,8 @@ export function ComplianceFile({ subject, data }: { subject: FileSubject; data: 
   const row = (r: ComplianceChecklistRow, n: number) => {
     const label = kindLabel(r.kind);
     const i = r.current;
+    // A paper that runs out is renewed; one held several times gets another; one that never expires is replaced.
+    const verb = !i ? 'Add' : r.dueDate ? 'Renew' : MULTIPLE_COMPLIANCE_KINDS.includes(r.kind) ? 'Add another' : 'Replace';
     return (
       <Paper key={i?.id ?? `${r.kind}-${n}`} withBorder radius="sm" p="xs" data-testid="compliance-row" data-kind={r.kind} data-status={r.status}>
         <Group justify="space-between" wrap="nowrap" align="flex-start" gap="xs">
@@ -140,10 +142,10 @@ export function ComplianceFile({ subject, data }: { subject: FileSubject; data: 
                 size="compact-sm"
                 variant={i ? 'subtle' : 'light'}
                 leftSection={i ? <IconRefresh size={14} aria-hidden /> : <IconPlus size={14} aria-hidden />}
-                aria-label={`${i ? 'Renew' : 'Add'} ${label}`}
+                aria-label={`${verb} ${label}`}
                 onClick={() => setDialog({ kind: 'item', item: null, start: r.kind })}
               >
-                {i ? 'Renew' : 'Add'}
+                {verb}
               </Button>
             )}
             {i && itemMenu(i, label)}

@@ -86,6 +86,12 @@ export const ERROR_CODES = [
   'invoices.void',
   'invoices.overpayment',
   'invoices.has_payments',
+  // Compliance (issue 71): a paper's kind that is not the subject's (or not one a driver renews from
+  // the phone), approving or rejecting what is not pending, pages that are neither images nor one PDF.
+  'compliance.kind_not_for_subject',
+  'compliance.kind_not_renewable',
+  'compliance.not_pending',
+  'compliance.bad_document',
   // The server's own failure: the words never carry internals.
   'internal.error',
 ] as const;

@@ -517,6 +517,7 @@ export const FIELD_LABELS: Record<string, Record<string, string>> = {
     telematics: 'Idle and offline thresholds',
     detention: 'Detention',
     fuelCards: 'Fuel-card checks',
+    complianceExpiringDays: 'Compliance papers expiring within (days)',
     ingestTokenHash: 'Device forwarding token',
     ingestTokenCreatedAt: 'Device forwarding token created',
     ingestTokenLastUsedAt: 'Device forwarding token last used',

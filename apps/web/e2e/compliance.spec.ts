@@ -58,7 +58,8 @@ function pngOf(width: number, height: number, rgb: [number, number, number]): Bu
 /** The calendar date `days` after `day`. */
 const addDays = (day: string, days: number) => new Date(Date.parse(`${day}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
 /** "Dec 5, 2026", as the office's screens write a date. */
-const dayText = (day: string) => new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', year: 'numeric', timeZone: 'UTC' }).format(new Date(`${day}T12:00:00Z`));
+const dayText = (day: string) =>
+  new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', year: 'numeric', timeZone: 'UTC' }).format(new Date(`${day}T12:00:00Z`));
 
 async function json<T>(r: Awaited<ReturnType<APIRequestContext['get']>>, status = 200): Promise<T> {
   expect(r.status(), await r.text()).toBe(status);
@@ -215,7 +216,10 @@ test('the office adds a medical certificate with its scan to a driver’s file, 
 
   // A truck whose annual inspection failed is out of compliance, whatever its date.
   const unit = `C${run.slice(-6)}`;
-  const vehicle = await json<{ id: string }>(await request.post(`${office.org}/assets`, { headers: office.headers, data: { type: 'VEHICLE', unitNumber: unit } }), 201);
+  const vehicle = await json<{ id: string }>(
+    await request.post(`${office.org}/assets`, { headers: office.headers, data: { type: 'VEHICLE', unitNumber: unit } }),
+    201,
+  );
   await page.goto(`/settings/organization-settings/vehicles?open=${vehicle.id}`);
   const unitDrawer = page.getByRole('dialog', { name: `Vehicle ${unit}` });
   const inspection = checklistRow(page, 'ANNUAL_INSPECTION');

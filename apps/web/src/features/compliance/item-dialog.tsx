@@ -100,7 +100,7 @@ const DUE_HINT: Partial<Record<ComplianceKind, string>> = {
   CLEARINGHOUSE_FULL: 'Never expires; the limited query is due each year after it.',
 };
 
-const FILE_TYPES = 'image/jpeg,image/png,image/webp,application/pdf';
+const FILE_TYPES = 'image/jpeg,image/png,application/pdf';
 
 type Values = Record<Field, string> & { notes: string; result: InspectionResult | ''; failedItems: string };
 
@@ -179,6 +179,8 @@ export function ItemDialog({ subject, item = null, kind: startKind = null, onClo
       expiresOn: values.expiresOn || null,
       result: values.result || null,
     });
+    // The API takes photos, or one PDF alone.
+    if (files.length > 1 && files.some((f) => f.type === 'application/pdf')) problems.push({ path: 'document', message: 'Choose one PDF file alone, or photos' });
     if (problems.length) {
       setErrors(Object.fromEntries(problems.map((p) => [p.path, p.message])));
       return;
@@ -300,7 +302,11 @@ export function ItemDialog({ subject, item = null, kind: startKind = null, onClo
             accept={FILE_TYPES}
             leftSection={<IconPaperclip size={16} aria-hidden />}
             value={files}
-            onChange={setFiles}
+            onChange={(f) => {
+              setFiles(f);
+              setErrors(({ document: _, ...rest }) => rest);
+            }}
+            error={errors.document}
           />
           {failure && (
             <Alert color="red" variant="light" role="alert">

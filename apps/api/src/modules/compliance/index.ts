@@ -1,0 +1,5 @@
+// The compliance module's public file: other modules import from here only (imports inside the module stay direct).
+export { blockingItems, calendarRows, allCalendarRows } from './compliance-calendar.ts';
+export { clockOf, complianceItemInReach, type ComplianceClock } from './compliance.service.ts';
+export { userOfDriver } from './compliance.repository.ts';
+export { default as complianceRoutes } from './compliance.routes.ts';

@@ -166,7 +166,7 @@ test('the office adds a medical certificate with its scan to a driver’s file, 
   // Added with its scan: valid, a page on file.
   await medical.getByRole('button', { name: 'Add Medical certificate' }).click();
   let dialog = page.getByRole('dialog', { name: `Add a paper to ${name}'s file` });
-  await expect(dialog.getByLabel('Paper')).toHaveValue('MEDICAL_CERTIFICATE');
+  await expect(dialog.getByLabel('Paper', { exact: true })).toHaveValue('MEDICAL_CERTIFICATE');
   // The expiry is required for a medical certificate: said before anything is sent.
   await dialog.getByRole('button', { name: 'Save' }).click();
   await expect(dialog.getByText('Expires on is required for medical certificate')).toBeVisible();
@@ -260,6 +260,7 @@ test('a driver warned on the phone sends a renewed medical certificate, which th
   const renew = phone.getByRole('dialog', { name: 'Send a renewed paper' });
   await expect(renew.getByRole('radio', { name: 'Medical certificate' })).toBeChecked();
   // Nothing photographed yet: said, nothing sent.
+  await renew.getByLabel('Date of the exam').fill(addDays(today, -1));
   await renew.getByLabel('New expiry date').fill(addDays(today, 700));
   await renew.getByRole('button', { name: 'Send for approval' }).click();
   await expect(renew.getByRole('alert')).toHaveText('Photograph at least one page');

@@ -122,7 +122,7 @@ export function ComplianceFile({ subject, data }: { subject: FileSubject; data: 
             <Text size="xs" c="dimmed">
               {r.dueDate ? (
                 <>
-                  Due <DueText dueDate={r.dueDate} daysLeft={r.daysLeft} status={r.status} />
+                  Due <DueText dueDate={r.dueDate} daysLeft={r.daysLeft} status={r.status} size="xs" />
                 </>
               ) : i ? (
                 'No expiry'

@@ -49,21 +49,32 @@ export function daysLeftText(daysLeft: number): string {
 }
 
 /** The due date and how far off it is; "No expiry" for a paper that never runs out, "—" for a missing one. */
-export function DueText({ dueDate, daysLeft, status }: { dueDate: string | null; daysLeft: number | null; status: ComplianceStatus }) {
+export function DueText({
+  dueDate,
+  daysLeft,
+  status,
+  size = 'sm',
+}: {
+  dueDate: string | null;
+  daysLeft: number | null;
+  status: ComplianceStatus;
+  /** The date's size (default sm); how far off it is stays xs. */
+  size?: 'sm' | 'xs';
+}) {
   if (status === 'MISSING' && !dueDate)
     return (
-      <Text span size="sm" c="dimmed">
+      <Text span size={size} c="dimmed">
         —
       </Text>
     );
   if (!dueDate || daysLeft === null)
     return (
-      <Text span size="sm" c="dimmed">
+      <Text span size={size} c="dimmed">
         No expiry
       </Text>
     );
   return (
-    <Text span size="sm" style={{ whiteSpace: 'nowrap' }}>
+    <Text span size={size} style={{ whiteSpace: 'nowrap' }}>
       {dayText(dueDate)}
       <Text span size="xs" c="dimmed">
         {' '}

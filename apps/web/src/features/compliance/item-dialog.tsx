@@ -180,7 +180,8 @@ export function ItemDialog({ subject, item = null, kind: startKind = null, onClo
       result: values.result || null,
     });
     // The API takes photos, or one PDF alone.
-    if (files.length > 1 && files.some((f) => f.type === 'application/pdf')) problems.push({ path: 'document', message: 'Choose one PDF file alone, or photos' });
+    if (files.length > 1 && files.some((f) => f.type === 'application/pdf'))
+      problems.push({ path: 'document', message: 'Choose one PDF file alone, or photos' });
     if (problems.length) {
       setErrors(Object.fromEntries(problems.map((p) => [p.path, p.message])));
       return;

@@ -46,19 +46,24 @@ export function RenewDialog({
   const qc = useQueryClient();
   const [kind, setKind] = useState<Renewable>(startKind);
   const licence: ComplianceItem | null = qualification.checklist.find((r) => r.kind === 'CDL')?.current ?? null;
+  const [issuedOn, setIssuedOn] = useState('');
   const [expiresOn, setExpiresOn] = useState('');
   const [number, setNumber] = useState(licence?.number ?? '');
   const [state, setState] = useState(licence?.state ?? '');
   const photos = usePagePhotos(MAX_PAGES);
   const [error, setError] = useState<string | null>(null);
+  // Asked for pages with none taken: said until one is.
+  const [needPages, setNeedPages] = useState(false);
   const [sending, setSending] = useState(false);
   const paper = t(`compliance.kind.${kind}`);
 
   const send = async () => {
     setError(null);
+    // The date it was issued makes it the newest of its kind on file (the current one once approved).
+    if (!issuedOn) return setError(t('compliance.issuedOnRequired'));
     if (!expiresOn) return setError(t('compliance.expiresOnRequired'));
     if (kind === 'CDL' && (!number.trim() || !state.trim())) return setError(t('compliance.numberRequired'));
-    if (photos.pages.length === 0) return setError(t('compliance.pagesRequired'));
+    if (photos.pages.length === 0) return setNeedPages(true);
     setSending(true);
     const madeAt = Date.now();
     try {
@@ -68,7 +73,7 @@ export function RenewDialog({
         blob: p.blob,
         name: `page-${i + 1}.jpg`,
       }));
-      const body: Record<string, unknown> = { kind, expiresOn, imageIds: uploads.map((u) => u.placeholder) };
+      const body: Record<string, unknown> = { kind, issuedOn, expiresOn, imageIds: uploads.map((u) => u.placeholder) };
       if (kind === 'CDL') Object.assign(body, { number: number.trim().toUpperCase(), state: state.trim().toUpperCase(), class: licence?.class ?? null });
       const out = await sendRecord<ComplianceItem>({
         kind: 'DOCUMENT',
@@ -118,7 +123,10 @@ export function RenewDialog({
             fullWidth
           />
         </Stack>
-        <TextInput type="date" label={t('compliance.expiresOn')} withAsterisk value={expiresOn} onChange={(e) => setExpiresOn(e.currentTarget.value)} />
+        <SimpleGrid cols={2} spacing="sm">
+          <TextInput type="date" label={t(`compliance.issuedOn.${kind}`)} withAsterisk value={issuedOn} onChange={(e) => setIssuedOn(e.currentTarget.value)} />
+          <TextInput type="date" label={t('compliance.expiresOn')} withAsterisk value={expiresOn} onChange={(e) => setExpiresOn(e.currentTarget.value)} />
+        </SimpleGrid>
         {kind === 'CDL' && (
           <SimpleGrid cols={2} spacing="sm">
             <TextInput
@@ -139,9 +147,9 @@ export function RenewDialog({
           </SimpleGrid>
         )}
         <PagePhotos state={photos} />
-        {(error || photos.unreadable) && (
+        {(error || photos.unreadable || (needPages && photos.pages.length === 0)) && (
           <Alert color="red" variant="light" py={6} role="alert">
-            {error ?? t('loads.pageUnreadable')}
+            {error ?? (photos.unreadable ? t('loads.pageUnreadable') : t('compliance.pagesRequired'))}
           </Alert>
         )}
         <Button fullWidth onClick={() => void send()} loading={sending} disabled={photos.reading} leftSection={<IconSend size={16} aria-hidden />}>

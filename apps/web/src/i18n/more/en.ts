@@ -663,6 +663,8 @@ export const enMore = {
     renewBody: 'Photograph the new paper and give its expiry date. It counts once the office approves it.',
     kind: { MEDICAL_CERTIFICATE: 'Medical certificate', CDL: 'Driver licence' },
     which: 'Paper',
+    issuedOn: { MEDICAL_CERTIFICATE: 'Date of the exam', CDL: 'Issued on' },
+    issuedOnRequired: 'Enter the date it was issued',
     expiresOn: 'New expiry date',
     expiresOnRequired: 'Enter the new expiry date',
     number: 'Licence number',

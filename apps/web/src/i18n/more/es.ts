@@ -669,6 +669,8 @@ export const esMore: MoreCatalogue = {
     renewBody: 'Fotografíe el documento nuevo e indique su fecha de vencimiento. Cuenta cuando la oficina lo apruebe.',
     kind: { MEDICAL_CERTIFICATE: 'Certificado médico', CDL: 'Licencia de conducir' },
     which: 'Documento',
+    issuedOn: { MEDICAL_CERTIFICATE: 'Fecha del examen', CDL: 'Fecha de emisión' },
+    issuedOnRequired: 'Indique la fecha de emisión',
     expiresOn: 'Nueva fecha de vencimiento',
     expiresOnRequired: 'Indique la nueva fecha de vencimiento',
     number: 'Número de licencia',

@@ -674,6 +674,8 @@ export const frMore: MoreCatalogue = {
     renewBody: "Photographiez le nouveau document et indiquez sa date d'expiration. Il compte une fois approuvé par le bureau.",
     kind: { MEDICAL_CERTIFICATE: 'Certificat médical', CDL: 'Permis de conduire' },
     which: 'Document',
+    issuedOn: { MEDICAL_CERTIFICATE: "Date de l'examen", CDL: 'Délivré le' },
+    issuedOnRequired: 'Indiquez la date de délivrance',
     expiresOn: "Nouvelle date d'expiration",
     expiresOnRequired: "Indiquez la nouvelle date d'expiration",
     number: 'Numéro de permis',

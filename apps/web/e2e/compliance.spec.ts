@@ -215,11 +215,8 @@ test('the office adds a medical certificate with its scan to a driver’s file, 
   await expect(medical).toHaveAttribute('data-status', 'EXPIRING');
 
   // A truck whose annual inspection failed is out of compliance, whatever its date.
-  const unit = `C${run.slice(-6)}`;
-  const vehicle = await json<{ id: string }>(
-    await request.post(`${office.org}/assets`, { headers: office.headers, data: { type: 'VEHICLE', unitNumber: unit } }),
-    201,
-  );
+  const vehicle = await office.vehicle();
+  const unit = vehicle.unitNumber;
   await page.goto(`/settings/organization-settings/vehicles?open=${vehicle.id}`);
   const unitDrawer = page.getByRole('dialog', { name: `Vehicle ${unit}` });
   const inspection = checklistRow(page, 'ANNUAL_INSPECTION');

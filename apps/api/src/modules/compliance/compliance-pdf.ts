@@ -1,4 +1,5 @@
 import { COMPLIANCE_KIND_LABELS, type ComplianceKind, type ComplianceStatus } from '@fleet/api-contract';
+import type * as PdfLib from 'pdf-lib';
 import { loadPdfKit } from '../../lib/pdfkit.ts';
 
 // The papers as PDF (issue 71, decision 0300). A paper's document is its pages: photographed images
@@ -37,7 +38,7 @@ export const partPages = (p: DocumentPart): number => ('pdf' in p ? p.pdf.pages 
 /** Pages the index takes for `rows` rows. */
 export const indexPages = (rows: number): number => (rows <= ROWS_FIRST ? 1 : 1 + Math.ceil((rows - ROWS_FIRST) / ROWS_NEXT));
 
-let pdfLib: Promise<typeof import('pdf-lib')> | null = null;
+let pdfLib: Promise<typeof PdfLib> | null = null;
 /** pdf-lib, imported on the first join (as pdfkit is, decision 0161). */
 const loadPdfLib = () => (pdfLib ??= import('pdf-lib'));
 
@@ -107,9 +108,12 @@ async function segments(title: string, parts: readonly DocumentPart[]): Promise<
   return out;
 }
 
-/** One PDF of these files' pages in order (uncompressed object streams: every page stays a plain /Page object). */
-async function join(title: string, files: readonly Buffer[]): Promise<Buffer> {
-  if (files.length === 1) return files[0]!;
+/**
+ * One PDF of these files' pages in order, written without object streams (every page a plain /Page
+ * object). A single file pdfkit drew (`ours`) is already that.
+ */
+async function join(title: string, files: readonly Buffer[], ours = false): Promise<Buffer> {
+  if (files.length === 1 && ours) return files[0]!;
   const { PDFDocument } = await loadPdfLib();
   const out = await PDFDocument.create();
   out.setTitle(title);
@@ -128,7 +132,11 @@ export async function documentPdf(title: string, parts: readonly DocumentPart[])
       pdf.addPage({ size: 'LETTER', margin: MARGIN }).font('Helvetica').fontSize(12).text('This paper has no pages yet.', { align: 'center' });
     });
   }
-  return join(title, await segments(title, parts));
+  return join(
+    title,
+    await segments(title, parts),
+    parts.every((p) => 'image' in p),
+  );
 }
 
 /** Whether `bytes` is a PDF file pdf-lib can read, and its pages (null: not a PDF, or unreadable). */

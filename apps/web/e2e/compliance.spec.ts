@@ -4,10 +4,10 @@ import { expect, test, type APIRequestContext, type Page } from '@playwright/tes
 import { driverLogin, officeApi } from './driver-helpers.ts';
 import { screenshotsLightDark, seriousA11yViolations, signIn } from './helpers.ts';
 
-// Issue 71 as the office and a driver use it: the compliance calendar shows the demo fleet's papers
-// running out (a medical certificate in 5 days), run out (a lapsed annual inspection) and missing (a
-// Clearinghouse full query), filtered by status and paper, each row opening the driver's or unit's
-// file; the dashboard's tile counts them. A safety manager adds a medical certificate with its scan to
+// Issue 71 as the office and a driver use it: the compliance calendar shows what the demo shows,
+// papers running out (a medical certificate in 5 days), run out (a lapsed annual inspection) and
+// missing (a Clearinghouse full query), filtered by status and paper, each row opening the driver's or
+// unit's file; the dashboard's tile counts them. A safety manager adds a medical certificate with its scan to
 // a driver's file, then its renewal, and reads the status of each; a unit's failed inspection reads
 // expired. A driver warned on the phone that the medical certificate runs out in 3 days photographs
 // the renewed one and sends it; the office approves it and the file is in order again.
@@ -69,14 +69,42 @@ async function json<T>(r: Awaited<ReturnType<APIRequestContext['get']>>, status 
 /** The checklist row of a kind in the open file. */
 const checklistRow = (page: Page, kind: string) => page.getByRole('list', { name: 'Checklist' }).locator(`[data-testid="compliance-row"][data-kind="${kind}"]`);
 
-test('the compliance calendar lists the demo fleet’s papers running out, run out and missing, and opens their files', async ({ page, request }) => {
+test('the compliance calendar lists papers running out, run out and missing, and opens their files', async ({ page, request }) => {
   const office = await officeApi(request);
-  const rows = (await json<{ content: CalendarRow[] }>(await request.get(`${office.org}/compliance/items?size=500`, { headers: office.headers }))).content;
-  // The demo's three (apps/api/src/seed): a medical certificate due in 5 days, a truck's lapsed inspection, a driver never queried.
-  const medical = rows.find((r) => r.kind === 'MEDICAL_CERTIFICATE' && r.status === 'EXPIRING' && r.daysLeft === 5);
-  const inspection = rows.find((r) => r.kind === 'ANNUAL_INSPECTION' && r.status === 'EXPIRED' && r.subject.type === 'VEHICLE');
-  const clearinghouse = rows.find((r) => r.kind === 'CLEARINGHOUSE_FULL' && r.status === 'MISSING');
-  expect(medical, JSON.stringify(rows.slice(0, 20))).toBeTruthy();
+  // The demo's three (apps/api/src/seed/demo-compliance.ts) are seeded with the simulated fleet, which the
+  // browser tests run without: the same three are made here, on a driver and a truck of this test's own.
+  const run = Date.now().toString(36).toUpperCase();
+  const made = await json<{ id: string; firstName: string; lastName: string }>(
+    await request.post(`${office.org}/drivers`, {
+      headers: office.headers,
+      data: { firstName: 'Robin', lastName: `Calendar${run.slice(-4)}`, licenseNumber: `RC${run}`, licenseState: 'IL' },
+    }),
+    201,
+  );
+  const { today } = await json<{ today: string }>(await request.get(`${office.org}/drivers/${made.id}/qualification`, { headers: office.headers }));
+  await json(
+    await request.post(`${office.org}/drivers/${made.id}/qualification/items`, {
+      headers: office.headers,
+      data: { kind: 'MEDICAL_CERTIFICATE', issuedOn: addDays(today, -360), expiresOn: addDays(today, 5) },
+    }),
+    201,
+  );
+  const truck = await office.vehicle();
+  await json(
+    await request.post(`${office.org}/assets/${truck.id}/compliance/items`, {
+      headers: office.headers,
+      data: { kind: 'ANNUAL_INSPECTION', issuedOn: addDays(today, -400), inspector: 'Lee Mechanic', result: 'PASS' },
+    }),
+    201,
+  );
+  const rowsOf = async (subjectId: string) =>
+    (await json<{ content: CalendarRow[] }>(await request.get(`${office.org}/compliance/items?subjectId=${subjectId}&size=50`, { headers: office.headers })))
+      .content;
+  const driverRows = await rowsOf(made.id);
+  const medical = driverRows.find((r) => r.kind === 'MEDICAL_CERTIFICATE' && r.status === 'EXPIRING' && r.daysLeft === 5);
+  const clearinghouse = driverRows.find((r) => r.kind === 'CLEARINGHOUSE_FULL' && r.status === 'MISSING');
+  const inspection = (await rowsOf(truck.id)).find((r) => r.kind === 'ANNUAL_INSPECTION' && r.status === 'EXPIRED');
+  expect(medical, JSON.stringify(driverRows)).toBeTruthy();
   expect(inspection).toBeTruthy();
   expect(clearinghouse).toBeTruthy();
 
@@ -113,7 +141,7 @@ test('the compliance calendar lists the demo fleet’s papers running out, run o
 
   // Only annual inspections, of every unit.
   await search.fill('');
-  await page.getByLabel('Papers').click();
+  await page.getByRole('combobox', { name: 'Papers' }).click();
   await page.getByRole('option', { name: 'Annual inspection' }).click();
   await page.keyboard.press('Escape');
   await expect(table.getByRole('row').filter({ hasText: inspection!.subject.name })).toBeVisible();

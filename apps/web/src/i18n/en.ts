@@ -389,19 +389,6 @@ export const en = {
       disputedAt: 'You disputed this event on {{date}}',
     },
   },
-  /** The driver's papers on the home screen (features/compliance/driver-compliance-card.tsx, issue 71). */
-  compliance: {
-    title: 'Your papers',
-    paper: { MEDICAL_CERTIFICATE: 'medical certificate', CDL: 'licence' },
-    expiresToday: 'Your {{paper}} expires today.',
-    expiresIn_one: 'Your {{paper}} expires in {{count}} day, on {{date}}.',
-    expiresIn_other: 'Your {{paper}} expires in {{count}} days, on {{date}}.',
-    expiresIn_many: 'Your {{paper}} expires in {{count}} days, on {{date}}.',
-    expired: 'Your {{paper}} expired on {{date}}: you cannot be dispatched until the office has the new one.',
-    pending: 'Your renewal was sent; the office checks it.',
-    refused: 'The office refused your renewal: {{reason}}',
-    renew: 'Send a renewal',
-  },
   /** The API's answers to the driver's own requests by their error code (i18n/error-words.ts); the server's English otherwise. */
   server: {
     ...signInEn.server,

@@ -395,18 +395,6 @@ export const es: Catalogue = {
       disputedAt: 'Impugnó este evento el {{date}}',
     },
   },
-  compliance: {
-    title: 'Sus documentos',
-    paper: { MEDICAL_CERTIFICATE: 'certificado médico', CDL: 'licencia' },
-    expiresToday: 'Su {{paper}} vence hoy.',
-    expiresIn_one: 'Su {{paper}} vence en {{count}} día, el {{date}}.',
-    expiresIn_other: 'Su {{paper}} vence en {{count}} días, el {{date}}.',
-    expiresIn_many: 'Su {{paper}} vence en {{count}} días, el {{date}}.',
-    expired: 'Su {{paper}} venció el {{date}}: no se le pueden asignar cargas hasta que la oficina tenga el nuevo.',
-    pending: 'Su renovación fue enviada; la oficina la revisa.',
-    refused: 'La oficina rechazó su renovación: {{reason}}',
-    renew: 'Enviar una renovación',
-  },
   server: {
     ...signInEs.server,
     positionUnknown: 'No se conoce su posición: escriba dónde está (al menos 5 caracteres, p. ej. "2 mi ESE Darien, IL")',

@@ -390,18 +390,6 @@ export const fr: Catalogue = {
       disputedAt: 'Vous avez contesté cet événement le {{date}}',
     },
   },
-  compliance: {
-    title: 'Vos documents',
-    paper: { MEDICAL_CERTIFICATE: 'certificat médical', CDL: 'permis' },
-    expiresToday: "Votre {{paper}} expire aujourd'hui.",
-    expiresIn_one: 'Votre {{paper}} expire dans {{count}} jour, le {{date}}.',
-    expiresIn_other: 'Votre {{paper}} expire dans {{count}} jours, le {{date}}.',
-    expiresIn_many: 'Votre {{paper}} expire dans {{count}} jours, le {{date}}.',
-    expired: 'Votre {{paper}} a expiré le {{date}} : aucun chargement ne peut vous être confié avant que le bureau ait le nouveau.',
-    pending: 'Votre renouvellement a été envoyé ; le bureau le vérifie.',
-    refused: 'Le bureau a refusé votre renouvellement : {{reason}}',
-    renew: 'Envoyer un renouvellement',
-  },
   server: {
     ...signInFr.server,
     positionUnknown: 'Votre position est inconnue : tapez où vous êtes (au moins 5 caractères, p. ex. « 3 km E Drummondville, QC »)',

@@ -1,4 +1,4 @@
-import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type {
   AssetCompliance,
   ComplianceCalendarRow,
@@ -6,27 +6,17 @@ import type {
   ComplianceItemCreateInput,
   ComplianceItemUpdateInput,
   ComplianceSummary,
-  DriverQualification,
   Page,
 } from '@fleet/api-contract';
 import { api } from '../../lib/api-client.ts';
 import { saveFile } from '../../lib/download.ts';
-import { orgPath, orgPathFor, useEffectiveOrganizationId } from '../../lib/org-path.ts';
+import { orgPath, useEffectiveOrganizationId } from '../../lib/org-path.ts';
 import { registryKeys } from '../../lib/registry-api.ts';
 import type { QueryValue } from '../../lib/query-string.ts';
+import { complianceKeys, driverQualificationQuery } from './compliance-keys.ts';
 
-// The compliance screens' calls (issue 71, contract packages/api-contract/src/compliance.ts). Types
-// only from the contract: the driver's home reads its warning through this file on its first load,
-// which carries no zod (docs/architecture.md, the web). Every key sits under ['compliance', orgId]:
-// a change to one paper reads the calendar, the tile and both kinds of file again.
-
-export const complianceKeys = {
-  all: (orgId: string | null) => ['compliance', orgId] as const,
-  calendar: (orgId: string | null, q: Record<string, QueryValue>) => ['compliance', orgId, 'calendar', q] as const,
-  summary: (orgId: string | null) => ['compliance', orgId, 'summary'] as const,
-  driver: (orgId: string | null, driverId: string) => ['compliance', orgId, 'driver', driverId] as const,
-  asset: (orgId: string | null, assetId: string) => ['compliance', orgId, 'asset', assetId] as const,
-};
+// The compliance screens' calls (issue 71, contract packages/api-contract/src/compliance.ts); the keys
+// and the driver's own file are in compliance-keys.ts, which the driver's home loads without this file.
 
 const itemPath = (id: string, rest = '') => orgPath(`/compliance/items/${encodeURIComponent(id)}${rest}`);
 
@@ -51,14 +41,6 @@ export function useComplianceSummary(enabled: boolean) {
     staleTime: 60_000,
   });
 }
-
-/** A driver's qualification file; the driver's own home reads it too (their warning), hence the organization given. */
-export const driverQualificationQuery = (orgId: string, driverId: string) =>
-  queryOptions({
-    queryKey: complianceKeys.driver(orgId, driverId),
-    queryFn: ({ signal }) => api<DriverQualification>(orgPathFor(orgId, `/drivers/${encodeURIComponent(driverId)}/qualification`), { signal, toast: false }),
-    staleTime: 60_000,
-  });
 
 export function useDriverQualification(driverId: string) {
   const orgId = useEffectiveOrganizationId();

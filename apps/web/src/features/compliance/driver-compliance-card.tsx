@@ -1,82 +1,22 @@
-import { Suspense, useState } from 'react';
-import { useTranslation } from 'react-i18next';
-import { Alert, Button, Stack, Text } from '@mantine/core';
+import { Suspense } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { IconAlertTriangle, IconCamera } from '@tabler/icons-react';
-import type { ComplianceItem, ComplianceKind } from '@fleet/api-contract';
 import { lazyPart } from '../../components/on-first-use.ts';
-import { formatDate } from '../../lib/dates.ts';
-import { driverQualificationQuery } from './compliance-api.ts';
+import { driverQualificationQuery } from './compliance-keys.ts';
 
-// The driver's home (issue 71): a warning when their medical certificate or licence runs out within
-// 7 days or has run out (the API's `warnings`), what became of a renewal they sent, and the way to send
-// one (photographed pages and the new expiry date, approved by the office). This file is on the home's
-// first load: types only from the contract, the dialog loaded when opened.
+// The driver's home (issue 71): reads the driver's own qualification file and, only when the medical
+// certificate or licence runs out within 7 days or has run out, loads the warning (with its words and
+// the way to send a renewal). Most days there is nothing to say: the home's first load carries only
+// this read (decision 0297's budget), types only from the contract.
 
-const RenewDialog = lazyPart(() => import('./renew-dialog.tsx').then((m) => ({ default: m.RenewDialog })));
-
-type Renewable = 'MEDICAL_CERTIFICATE' | 'CDL';
-
-/** The driver's newest renewal of a kind sent after the paper that counts now, if any. */
-function latestRenewal(items: readonly ComplianceItem[], kind: ComplianceKind, current: ComplianceItem | null): ComplianceItem | null {
-  const sent = items
-    .filter((i) => i.kind === kind && i.approval !== 'APPROVED' && (!current || i.createdAt > current.createdAt))
-    .sort((a, b) => b.createdAt.localeCompare(a.createdAt));
-  return sent[0] ?? null;
-}
+const DriverComplianceWarning = lazyPart(() => import('./driver-compliance-warning.tsx').then((m) => ({ default: m.DriverComplianceWarning })));
 
 export function DriverComplianceCard({ orgId, driverId }: { orgId: string; driverId: string }) {
-  const { t, i18n } = useTranslation();
   const q = useQuery({ ...driverQualificationQuery(orgId, driverId), enabled: !!orgId && !!driverId });
-  const [renewing, setRenewing] = useState<Renewable | null>(null);
-  const d = q.data;
   // No warning when the file cannot be read (an older server, no signal on a first visit): the day goes on.
-  if (!d || d.warnings.length === 0) return null;
-  const expired = d.warnings.some((w) => w.status === 'EXPIRED');
-  const lines = d.warnings.map((w) => {
-    const kind = w.kind as Renewable;
-    const paper = t(`compliance.paper.${kind}`);
-    const date = w.dueDate ? formatDate(w.dueDate, 'UTC', i18n.language) : '';
-    const days = w.daysLeft ?? 0;
-    const text =
-      days < 0
-        ? t('compliance.expired', { paper, date })
-        : days === 0
-          ? t('compliance.expiresToday', { paper })
-          : t('compliance.expiresIn', { paper, date, count: days });
-    const renewal = latestRenewal(d.items, kind, w.current);
-    return { kind, text, renewal };
-  });
-  const toRenew = lines.find((l) => l.renewal?.approval !== 'PENDING')?.kind ?? null;
+  if (!q.data || q.data.warnings.length === 0) return null;
   return (
-    <Alert
-      color={expired ? 'red' : 'orange'}
-      variant="light"
-      icon={<IconAlertTriangle size={20} aria-hidden />}
-      title={t('compliance.title')}
-      data-testid="driver-compliance-warning"
-    >
-      <Stack gap={6}>
-        {lines.map((l) => (
-          <div key={l.kind}>
-            <Text size="sm" fw={600}>
-              {l.text}
-            </Text>
-            {l.renewal?.approval === 'PENDING' && <Text size="sm">{t('compliance.pending')}</Text>}
-            {l.renewal?.approval === 'REJECTED' && <Text size="sm">{t('compliance.refused', { reason: l.renewal.rejectReason ?? '' })}</Text>}
-          </div>
-        ))}
-        {toRenew && (
-          <Button variant="default" leftSection={<IconCamera size={16} aria-hidden />} onClick={() => setRenewing(toRenew)} style={{ alignSelf: 'flex-start' }}>
-            {t('compliance.renew')}
-          </Button>
-        )}
-      </Stack>
-      {renewing && (
-        <Suspense fallback={null}>
-          <RenewDialog orgId={orgId} driverId={driverId} qualification={d} kind={renewing} onClose={() => setRenewing(null)} />
-        </Suspense>
-      )}
-    </Alert>
+    <Suspense fallback={null}>
+      <DriverComplianceWarning orgId={orgId} driverId={driverId} qualification={q.data} />
+    </Suspense>
   );
 }

@@ -11,7 +11,7 @@ import { formatTime } from '../../lib/dates.ts';
 import { notify } from '../../lib/notifications-store.ts';
 import { orgPathFor } from '../../lib/org-path.ts';
 import { sendRecord, type OutboxUpload } from '../../lib/outbox.ts';
-import { complianceKeys } from './compliance-api.ts';
+import { complianceKeys } from './compliance-keys.ts';
 
 // The driver sends a renewed medical certificate or licence from the phone (issue 71): the paper
 // photographed page by page (as a load's papers are), its new expiry date (and a licence's number and

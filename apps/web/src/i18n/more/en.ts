@@ -657,8 +657,18 @@ export const enMore = {
     log: 'Messages',
     logWith: 'Messages with {{name}}',
   },
-  /** The renewal of a medical certificate or licence from the phone (features/compliance/renew-dialog.tsx, issue 71). */
+  /** The driver's papers (features/compliance/driver-compliance-warning.tsx, renew-dialog.tsx; issue 71). */
   compliance: {
+    title: 'Your papers',
+    paper: { MEDICAL_CERTIFICATE: 'medical certificate', CDL: 'licence' },
+    expiresToday: 'Your {{paper}} expires today.',
+    expiresIn_one: 'Your {{paper}} expires in {{count}} day, on {{date}}.',
+    expiresIn_other: 'Your {{paper}} expires in {{count}} days, on {{date}}.',
+    expiresIn_many: 'Your {{paper}} expires in {{count}} days, on {{date}}.',
+    expired: 'Your {{paper}} expired on {{date}}: you cannot be dispatched until the office has the new one.',
+    pending: 'Your renewal was sent; the office checks it.',
+    refused: 'The office refused your renewal: {{reason}}',
+    renew: 'Send a renewal',
     renewTitle: 'Send a renewed paper',
     renewBody: 'Photograph the new paper and give its expiry date. It counts once the office approves it.',
     kind: { MEDICAL_CERTIFICATE: 'Medical certificate', CDL: 'Driver licence' },

@@ -2,6 +2,7 @@ import type { ComponentType } from 'react';
 import type { CurrentUser } from '@fleet/api-contract';
 import {
   IconBuildingSkyscraper,
+  IconCertificate,
   IconChartBar,
   IconHeartbeat,
   IconClockHour4,
@@ -160,6 +161,8 @@ export const SIDE_MENU: MenuItem[] = [
       { title: 'Safety settings', titleKey: 'nav.safetySettings', path: '/safety/settings' },
     ],
   },
+  // Issue 71: the papers of drivers, vehicles and trailers, beside Safety.
+  { title: 'Compliance', path: '/compliance', icon: IconCertificate },
   { title: 'Places', path: '/places', icon: IconMapPin },
   {
     title: 'Reports',

@@ -206,8 +206,13 @@ export interface ChecklistRow<T extends ChecklistItem> {
   current: T | null;
 }
 
-/** Newest first: by `issuedOn` (an item without one last), then by when it was recorded. */
-const newestFirst = <T extends ChecklistItem>(a: T, b: T) => (b.issuedOn ?? '').localeCompare(a.issuedOn ?? '') || b.createdAt.localeCompare(a.createdAt);
+/**
+ * Newest first: by `issuedOn`, an item without one by the day it was recorded (an office's
+ * certificate entered with its expiry only still replaces an older dated one), then by when recorded.
+ */
+export const newestComplianceFirst = <T extends Pick<ChecklistItem, 'issuedOn' | 'createdAt'>>(a: T, b: T) =>
+  (b.issuedOn ?? b.createdAt.slice(0, 10)).localeCompare(a.issuedOn ?? a.createdAt.slice(0, 10)) || b.createdAt.localeCompare(a.createdAt);
+const newestFirst = newestComplianceFirst;
 
 const STATUS_RANK: Record<ComplianceStatus, number> = { EXPIRED: 0, MISSING: 1, EXPIRING: 2, VALID: 3 };
 

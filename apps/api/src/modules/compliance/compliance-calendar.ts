@@ -6,6 +6,7 @@ import {
   complianceChecklist,
   complianceStatus,
   daysBetween,
+  newestComplianceFirst,
   type BlockingComplianceItem,
   type ComplianceCalendarQuery,
   type ComplianceCalendarRow,
@@ -116,16 +117,18 @@ export async function blockingItems(
   const driverIds = [...new Set(who.driverIds ?? [])];
   const assetIds = [...new Set(who.assetIds ?? [])];
   if (driverIds.length === 0 && assetIds.length === 0) return [];
-  const [subjects, items, clock] = await Promise.all([
-    subjectsByIds(db, orgId, driverIds, assetIds),
-    repo.itemsOfSubjects(db, orgId, { driverIds, assetIds }, { approvedOnly: true, kinds: [...BLOCKING_DRIVER_KINDS, ...BLOCKING_ASSET_KINDS] }),
-    clockOf(db, orgId),
-  ]);
+  // One after another: `db` is often the caller's transaction, one connection.
+  const subjects = await repo.subjectsByIds(db, orgId, driverIds, assetIds);
+  const kindsBlocking = [...BLOCKING_DRIVER_KINDS, ...BLOCKING_ASSET_KINDS];
+  const items = (await repo.itemsOfSubjects(db, orgId, { driverIds, assetIds }, { approvedOnly: true, kinds: kindsBlocking })).sort((a, b) =>
+    newestComplianceFirst({ issuedOn: a.issuedOn, createdAt: a.createdAt.toISOString() }, { issuedOn: b.issuedOn, createdAt: b.createdAt.toISOString() }),
+  );
+  const clock = await clockOf(db, orgId);
   const out: BlockingComplianceItem[] = [];
   for (const subject of subjects) {
     const kinds = subject.type === 'DRIVER' ? BLOCKING_DRIVER_KINDS : BLOCKING_ASSET_KINDS;
     for (const kind of kinds) {
-      // The newest approved paper of the kind is the current one (items come newest first).
+      // The newest approved paper of the kind is the current one, chosen as the checklist chooses it.
       const current = items.find((i) => (i.driverId ?? i.assetId) === subject.id && i.kind === kind);
       if (!current) continue;
       // Due before `on` is EXPIRED on `on`: the status of the day the load runs to.
@@ -150,19 +153,6 @@ function blockingWords(name: string, kind: ItemRow['kind'], item: ItemRow, dueDa
   if (dueDate === null) return `${name}'s ${paper} is not valid`;
   // The last valid day is the due date: it expired on the day after, said as the due date people read on the paper.
   return daysBetween(today, dueDate) < 0 ? `${name}'s ${paper} expired on ${dueDate}` : `${name}'s ${paper} expires on ${dueDate}, before the load ends`;
-}
-
-async function subjectsByIds(db: DbOrTx, orgId: string, driverIds: readonly string[], assetIds: readonly string[]): Promise<SubjectRow[]> {
-  const out: SubjectRow[] = [];
-  for (const id of driverIds) {
-    const d = await repo.driverSubject(db, orgId, id);
-    if (d) out.push(d);
-  }
-  for (const id of assetIds) {
-    const a = await repo.assetSubject(db, orgId, id);
-    if (a) out.push(a);
-  }
-  return out;
 }
 
 /** Today's date plus `days` in the organization's zone (helpers of the notices and tests). */

@@ -54,6 +54,26 @@ export async function assetSubject(db: DbOrTx, orgId: string, assetId: string): 
   return row && { id: row.id, type: row.type, name: row.name, active: row.status === 'ACTIVE' };
 }
 
+/** Drivers and units of the organization by id, active or not (dispatch asks for them by id): two statements whatever the count. */
+export async function subjectsByIds(db: DbOrTx, orgId: string, driverIds: readonly string[], assetIds: readonly string[]): Promise<SubjectRow[]> {
+  const out: SubjectRow[] = [];
+  if (driverIds.length) {
+    const rows = await db
+      .select({ id: drivers.id, name: driverName, status: drivers.status })
+      .from(drivers)
+      .where(and(eq(drivers.organizationId, orgId), inArray(drivers.id, [...driverIds])));
+    out.push(...rows.map((r) => ({ id: r.id, type: 'DRIVER' as const, name: r.name, active: r.status === 'ACTIVE' })));
+  }
+  if (assetIds.length) {
+    const rows = await db
+      .select({ id: assets.id, name: assets.unitNumber, type: assets.type, status: assets.status })
+      .from(assets)
+      .where(and(eq(assets.organizationId, orgId), inArray(assets.id, [...assetIds])));
+    out.push(...rows.map((r) => ({ id: r.id, type: r.type, name: r.name, active: r.status === 'ACTIVE' })));
+  }
+  return out;
+}
+
 /** The driver record of a user (the driver app's caller); undefined for one who drives nothing. */
 export async function driverIdOfUser(db: DbOrTx, orgId: string, userId: string | null): Promise<string | undefined> {
   if (!userId) return undefined;

@@ -324,7 +324,7 @@ export const NOTIFICATION_KIND_INFO: Record<NotificationKind, NotificationKindIn
   // each. The driver hears of their own papers too, whatever their role.
   COMPLIANCE_EXPIRING: {
     label: 'Paper expiring',
-    description: 'A driver’s or unit’s compliance paper (licence, medical certificate, inspection, registration…) expires in 60, 30 or 7 days.',
+    description: 'A driver’s or unit’s paper expires in 60, 30 or 7 days.',
     permission: 'COMPLIANCE_LIST',
     type: 'not-viewed',
     iconName: 'calendar-exclamation',
@@ -334,7 +334,7 @@ export const NOTIFICATION_KIND_INFO: Record<NotificationKind, NotificationKindIn
   },
   COMPLIANCE_EXPIRED: {
     label: 'Paper expired',
-    description: 'A driver’s or unit’s compliance paper has expired (or an annual inspection failed): dispatch refuses them until it is renewed.',
+    description: 'A driver’s or unit’s paper has expired: dispatch refuses them until it is renewed.',
     permission: 'COMPLIANCE_LIST',
     type: 'alert',
     iconName: 'certificate-off',

@@ -2,7 +2,6 @@ import type { ComponentType } from 'react';
 import type { CurrentUser } from '@fleet/api-contract';
 import {
   IconBuildingSkyscraper,
-  IconCertificate,
   IconChartBar,
   IconHeartbeat,
   IconClockHour4,
@@ -162,7 +161,7 @@ export const SIDE_MENU: MenuItem[] = [
     ],
   },
   // Issue 71: the papers of drivers, vehicles and trailers, beside Safety.
-  { title: 'Compliance', path: '/compliance', icon: IconCertificate },
+  { title: 'Compliance', path: '/compliance', icon: IconShieldCheck },
   { title: 'Places', path: '/places', icon: IconMapPin },
   {
     title: 'Reports',

@@ -124,6 +124,13 @@ export default tseslint.config(
       'apps/api/src/modules/customers/*.service.ts',
       'apps/api/src/modules/invoices/*.service.ts',
       'apps/api/src/modules/settlements/*.service.ts',
+      'apps/api/src/modules/compliance/compliance.service.ts',
+      'apps/api/src/modules/compliance/compliance-calendar.ts',
+      'apps/api/src/modules/compliance/compliance-files.ts',
+      'apps/api/src/modules/compliance/compliance-pdf.ts',
+      'apps/api/src/modules/compliance/compliance-notices.ts',
+      'apps/api/src/modules/compliance/compliance-dispatch.ts',
+      'apps/api/src/modules/loads/load-compliance.ts',
     ],
     rules: {
       'no-restricted-imports': [

@@ -10,6 +10,7 @@ import { scheduleEldDiagnostics } from './jobs/eld-diagnostics.ts';
 import { scheduleEldTransferCheck } from './jobs/eld-transfer-check.ts';
 import { transferPing } from './modules/eld-transfer/eld-transfer.service.ts';
 import { scheduleServiceDue } from './jobs/service-due.ts';
+import { scheduleComplianceNotices } from './jobs/compliance-notices.ts';
 import { scheduleReportEmails } from './jobs/report-schedule.ts';
 import { scheduleLoadNotices } from './jobs/load-notices.ts';
 import { buildOsmandServer } from './modules/positions/osmand-server.ts';
@@ -51,6 +52,8 @@ async function main(): Promise<void> {
   const stopTransferCheck = scheduleEldTransferCheck(app.database, () => transferPing(app.eldTransfer), app.log);
   // Preventive maintenance coming due, notified hourly, one instance at a time (decision 0159).
   const stopServiceDue = scheduleServiceDue(app.database, app.log);
+  // Compliance papers expiring and expired, notified hourly, one instance at a time (decision 0302).
+  const stopComplianceNotices = scheduleComplianceNotices(app.database, app.log);
   // Scheduled reports every minute on every instance; each schedule is claimed once (decision 0163).
   const stopReportEmails = scheduleReportEmails(app.database, app.mailer, app.log);
   // Customers' load notices and load.eta_changed every 30 s on every instance; each claimed once (decision 0283).
@@ -79,6 +82,7 @@ async function main(): Promise<void> {
     const diagnosticsStopped = stopDiagnostics();
     const transferCheckStopped = stopTransferCheck();
     const serviceDueStopped = stopServiceDue();
+    const complianceNoticesStopped = stopComplianceNotices();
     const reportEmailsStopped = stopReportEmails();
     const loadNoticesStopped = stopLoadNotices();
     if (config.shutdownDrainMs > 0) await new Promise((r) => setTimeout(r, config.shutdownDrainMs));
@@ -90,6 +94,7 @@ async function main(): Promise<void> {
     await diagnosticsStopped;
     await transferCheckStopped;
     await serviceDueStopped;
+    await complianceNoticesStopped;
     await reportEmailsStopped;
     await loadNoticesStopped;
     // Then the API: live streams end (clients reconnect, through the load balancer, to another

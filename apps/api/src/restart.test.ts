@@ -56,6 +56,8 @@ const TABLES = [
   'share_links',
   'load_contacts',
   'load_notices',
+  'compliance_items',
+  'compliance_item_pages',
 ] as const;
 
 /** Derived facts that a recompute must keep, not record again beside the first (their copies are looked for). */

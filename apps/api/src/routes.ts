@@ -55,6 +55,7 @@ import webhooksRoutes from './modules/webhooks/webhooks.routes.ts';
 import { publicTrackingRoutes, trackingRoutes } from './modules/tracking/index.ts';
 import { invoicesRoutes } from './modules/invoices/index.ts';
 import { settlementsRoutes } from './modules/settlements/index.ts';
+import { complianceItemInReach, complianceRoutes } from './modules/compliance/index.ts';
 import type { PositionPipeline } from './pipeline/position-pipeline.ts';
 
 export const API_PREFIX = '/api/v1';
@@ -81,7 +82,15 @@ export async function registerRoutes(fastify: FastifyInstance, { pipeline, notif
       await api.register(accountsRoutes);
       await api.register(usersRoutes);
       // Who may read an image is what its owner's module answers (decision 0235).
-      await api.register(imagesRoutes({ MESSAGE: messageInReach, DVIR: dvirInReach, DEFECT: defectInReach, LOAD: loadInReach }));
+      await api.register(
+        imagesRoutes({
+          MESSAGE: messageInReach,
+          DVIR: dvirInReach,
+          DEFECT: defectInReach,
+          LOAD: loadInReach,
+          COMPLIANCE_ITEM: complianceItemInReach,
+        }),
+      );
       await api.register(settingsRoutes);
       await api.register(organizationsRoutes);
       await api.register(rolesRoutes);
@@ -141,6 +150,8 @@ export async function registerRoutes(fastify: FastifyInstance, { pipeline, notif
       await api.register(invoicesRoutes);
       // Driver settlements (issue 70).
       await api.register(settlementsRoutes);
+      // Drivers' qualification files and units' papers (issue 71).
+      await api.register(complianceRoutes);
     },
     { prefix: API_PREFIX },
   );

@@ -75,6 +75,10 @@ export const ERROR_CODES = [
   'hos.day_not_begun',
   // Loads: a delivery whose customer requires a proof of delivery (params: stop, the stop's number).
   'loads.pod_required',
+  // Loads (issue 71): a driver whose licence or medical certificate, or a unit whose annual inspection
+  // or registration, has expired by the load's dates (params: driver or unit, item, date).
+  'loads.driver_not_qualified',
+  'loads.vehicle_not_compliant',
   'eld_transfer.not_set_up',
   'eld_transfer.failed',
   // Invoices (issue 70): which loads a draft may bill, and what a payment may be.
@@ -86,6 +90,12 @@ export const ERROR_CODES = [
   'invoices.void',
   'invoices.overpayment',
   'invoices.has_payments',
+  // Compliance (issue 71): a paper's kind that is not the subject's (or not one a driver renews from
+  // the phone), approving or rejecting what is not pending, pages that are neither images nor one PDF.
+  'compliance.kind_not_for_subject',
+  'compliance.kind_not_renewable',
+  'compliance.not_pending',
+  'compliance.bad_document',
   // The server's own failure: the words never carry internals.
   'internal.error',
 ] as const;

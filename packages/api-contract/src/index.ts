@@ -59,3 +59,4 @@ export * from './tracking.ts';
 export * from './webhooks.ts';
 export * from './invoices.ts';
 export * from './settlements.ts';
+export * from './compliance.ts';

@@ -39,6 +39,8 @@ export const NOTIFICATION_KINDS = [
   'SAFETY_SEVERE',
   'WEBHOOK_DISABLED',
   'FUEL_DROP',
+  'COMPLIANCE_EXPIRING',
+  'COMPLIANCE_EXPIRED',
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
@@ -52,6 +54,8 @@ export interface NotificationKindInfo {
   description: string;
   /** Only users holding this code receive it (null: every user of the organization may). */
   permission: Permission | null;
+  /** A driver hears of their own facts of this kind whatever their role (issue 71: their own papers). */
+  toDriverToo?: true;
   /** How an unread one shows in the panel. */
   type: 'alert' | 'success' | 'not-viewed';
   /** Tabler icon name the web app draws. */
@@ -72,7 +76,8 @@ export interface NotificationKindInfo {
     | 'messages'
     | 'engine-faults'
     | 'safety'
-    | 'webhooks';
+    | 'webhooks'
+    | 'compliance';
 }
 
 export const NOTIFICATION_KIND_INFO: Record<NotificationKind, NotificationKindInfo> = {
@@ -313,6 +318,29 @@ export const NOTIFICATION_KIND_INFO: Record<NotificationKind, NotificationKindIn
     iconName: 'gas-station-off',
     defaults: { inApp: true, email: true },
     source: 'ifta',
+  },
+  // Issue 71 (decision 0302): a driver's or unit's paper (licence, medical certificate, annual
+  // inspection, registration…) coming due 60, 30 and 7 days ahead, and the day it has expired; once
+  // each. The driver hears of their own papers too, whatever their role.
+  COMPLIANCE_EXPIRING: {
+    label: 'Paper expiring',
+    description: 'A driver’s or unit’s paper expires in 60, 30 or 7 days.',
+    permission: 'COMPLIANCE_LIST',
+    type: 'not-viewed',
+    iconName: 'calendar-exclamation',
+    toDriverToo: true,
+    defaults: { inApp: true, email: true },
+    source: 'compliance',
+  },
+  COMPLIANCE_EXPIRED: {
+    label: 'Paper expired',
+    description: 'A driver’s or unit’s paper has expired: dispatch refuses them until it is renewed.',
+    permission: 'COMPLIANCE_LIST',
+    type: 'alert',
+    iconName: 'certificate-off',
+    toDriverToo: true,
+    defaults: { inApp: true, email: true },
+    source: 'compliance',
   },
 };
 

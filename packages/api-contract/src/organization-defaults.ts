@@ -24,4 +24,6 @@ export const DEFAULT_ORGANIZATION_SETTINGS = {
   detention: { freeMinutes: 120 },
   /** A fuel-card transaction is verified when the truck was this close to the station this near its time (issue 68). */
   fuelCards: { radiusM: 150, windowMinutes: 15 },
+  /** A paper of the compliance files is EXPIRING this many days before its due date (issue 71, decision 0300). */
+  complianceExpiringDays: 30,
 };

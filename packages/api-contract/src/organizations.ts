@@ -33,6 +33,7 @@ defineLabels({
   fuelCards: 'Fuel-card checks',
   'fuelCards.radiusM': 'Station radius (m)',
   'fuelCards.windowMinutes': 'Time window (minutes)',
+  complianceExpiringDays: 'Compliance: expiring within (days)',
   admin: 'Administrator',
   'admin.email': 'Admin email',
   'admin.firstName': 'Admin first name',
@@ -119,6 +120,13 @@ export const organizationSettingsSchema = z
           .max(180, 'Time window must be at most 180 minutes'),
       })
       .default({ radiusM: 150, windowMinutes: 15 }),
+    // Optional for clients written before it existed (issue 71): they keep the default 30 days.
+    complianceExpiringDays: z
+      .number({ error: () => 'Expiring within must be a number of days' })
+      .int('Expiring within must be whole days')
+      .min(1, 'Expiring within must be at least 1 day')
+      .max(180, 'Expiring within must be at most 180 days')
+      .default(30),
   })
   .refine((s) => s.telematics.offlineMinutes > s.telematics.idleMinutes, {
     path: ['telematics', 'offlineMinutes'],

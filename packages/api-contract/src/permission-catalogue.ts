@@ -181,6 +181,19 @@ export const PERMISSION_AREAS: readonly PermissionArea[] = [
       ),
     ],
   },
+  // Issue 71 (decision 0300): driver qualification files and vehicle paperwork.
+  {
+    area: 'qualification',
+    label: 'Compliance files',
+    permissions: [
+      p(
+        'COMPLIANCE_LIST',
+        'Compliance files',
+        "See drivers' qualification files and vehicles' and trailers' papers, the compliance calendar, and print qualification files",
+      ),
+      p('COMPLIANCE_UPDATE', 'Manage compliance files', "Add, change and delete papers, and approve or reject drivers' renewals", ['COMPLIANCE_LIST']),
+    ],
+  },
   {
     area: 'reports',
     label: 'Reports',

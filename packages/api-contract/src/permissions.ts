@@ -76,6 +76,9 @@ export const PERMISSIONS = [
   'INVOICE_UPDATE',
   'SETTLEMENT_LIST',
   'SETTLEMENT_UPDATE',
+  // Issue 71: driver qualification files and vehicle paperwork.
+  'COMPLIANCE_LIST',
+  'COMPLIANCE_UPDATE',
 ] as const;
 
 export type Permission = (typeof PERMISSIONS)[number];

@@ -26,6 +26,7 @@ describe('side menu filtering', () => {
       'Messages',
       { 'Driver pay': ['Settlements', 'Pay profiles'] },
       { Safety: ['Safety inbox', 'Scores', 'Safety settings'] },
+      'Compliance',
       'Places',
       { Reports: ['Trips', 'Stops', 'Place visits', 'Daily summary', 'Scheduled reports'] },
       { Analytics: ['Revenue', 'Fleet Performance', 'Fuel costs (IFTA)', 'Fuel transactions'] },

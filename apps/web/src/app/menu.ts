@@ -160,6 +160,8 @@ export const SIDE_MENU: MenuItem[] = [
       { title: 'Safety settings', titleKey: 'nav.safetySettings', path: '/safety/settings' },
     ],
   },
+  // Issue 71: the papers of drivers, vehicles and trailers, beside Safety.
+  { title: 'Compliance', path: '/compliance', icon: IconShieldCheck },
   { title: 'Places', path: '/places', icon: IconMapPin },
   {
     title: 'Reports',

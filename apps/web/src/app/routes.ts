@@ -232,7 +232,7 @@ export const ROUTES: readonly AppRoute[] = [
             title: 'All Drivers',
             access: 'private',
             permissions: ['DRIVER_LIST'],
-            page: () => import('../features/drivers/drivers-page.tsx'),
+            page: () => import('./drivers-route.tsx'),
           },
           // Spec: the add screens reuse their list screens (the list opens its add form).
           {
@@ -240,35 +240,35 @@ export const ROUTES: readonly AppRoute[] = [
             title: 'Add driver',
             access: 'private',
             permissions: ['DRIVER_CREATE'],
-            page: () => import('../features/drivers/drivers-page.tsx'),
+            page: () => import('./drivers-route.tsx'),
           },
           {
             path: `${ORG_SETTINGS}/trailers`,
             title: 'Trailers',
             access: 'private',
             permissions: ['ASSET_LIST'],
-            page: () => import('../features/assets/trailers-page.tsx'),
+            page: () => import('./trailers-route.tsx'),
           },
           {
             path: `${ORG_SETTINGS}/trailer-add`,
             title: 'Add trailer',
             access: 'private',
             permissions: ['ASSET_CREATE'],
-            page: () => import('../features/assets/trailers-page.tsx'),
+            page: () => import('./trailers-route.tsx'),
           },
           {
             path: `${ORG_SETTINGS}/vehicles`,
             title: 'Vehicles',
             access: 'private',
             permissions: ['ASSET_LIST'],
-            page: () => import('../features/assets/vehicles-page.tsx'),
+            page: () => import('./vehicles-route.tsx'),
           },
           {
             path: `${ORG_SETTINGS}/vehicle-add`,
             title: 'Add vehicle',
             access: 'private',
             permissions: ['ASSET_CREATE'],
-            page: () => import('../features/assets/vehicles-page.tsx'),
+            page: () => import('./vehicles-route.tsx'),
           },
           {
             path: `${ORG_SETTINGS}/devices`,
@@ -472,6 +472,14 @@ export const ROUTES: readonly AppRoute[] = [
     access: 'private',
     permissions: ['SAFETY_LIST'],
     page: () => import('../features/safety/settings-page.tsx'),
+  },
+  // Issue 71: the compliance calendar (drivers' qualification files, vehicles' and trailers' papers).
+  {
+    path: '/compliance',
+    title: 'Compliance',
+    access: 'private',
+    permissions: ['COMPLIANCE_LIST'],
+    page: () => import('../features/compliance/compliance-page.tsx'),
   },
   // Issue 32: places (geofences) and the trips, stops, visits and summary reports.
   { path: '/places', title: 'Places', access: 'private', permissions: ['PLACE_LIST'], page: () => import('../features/places/places-page.tsx') },

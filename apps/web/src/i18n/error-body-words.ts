@@ -26,6 +26,13 @@ const WORDS: Partial<Record<ErrorCode, Words>> = {
   'hos.trailer_unknown': (t) => t('server.trailerUnknown'),
   'hos.day_not_begun': (t) => t('server.dayNotBegun'),
   'loads.pod_required': (t, p) => t('server.podRequired', { stop: p.stop }),
+  // Office screens (their words load with them): who or what, which paper, since when (decision 0302).
+  'loads.driver_not_qualified': (t, p) =>
+    t('dispatchRefusals.driverNotQualified', { driver: p.driver, item: t(`dispatchRefusals.papers.${p.kind}`), date: p.date }),
+  'loads.vehicle_not_compliant': (t, p) =>
+    p.failed
+      ? t('dispatchRefusals.inspectionFailed', { unit: p.unit })
+      : t('dispatchRefusals.vehicleNotCompliant', { unit: p.unit, item: t(`dispatchRefusals.papers.${p.kind}`), date: p.date }),
   'sync.recorded_in_future': (t) => t('server.recordedFuture'),
   'sync.recorded_too_old': (t, p) => t('server.recordedOld', { days: p.days }),
   'common.payload_too_large': (t) => t('server.photoTooLarge'),

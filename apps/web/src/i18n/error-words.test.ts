@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { loginSchema } from '@fleet/api-contract/auth';
 import { ApiError, NetworkError } from '../lib/api-client.ts';
 import { errorBodyWords, errorWords, fieldWords } from './error-words.ts';
-import { i18next, loadLanguage } from './i18n.ts';
+import { i18next, loadLanguage, loadMoreWords } from './i18n.ts';
 import { issueWords } from './issue-words.ts';
 
 // Decision 0257: the API's errors and the contract's validation messages in the driver's language,
@@ -53,6 +53,25 @@ describe('errorWords', () => {
       await i18next.changeLanguage(lng);
       expect(errorWords(i18next.t, new ApiError(409, refusal))).toBe(words);
     }
+  });
+
+  it('names the driver or unit and the expired paper of a dispatch refusal, in the office’s language (issue 71)', async () => {
+    await loadMoreWords();
+    await loadLanguage('es');
+    await i18next.changeLanguage('es');
+    const driver = body('loads.driver_not_qualified', 'Dana Driver’s medical certificate expired on Nov 20, 2026: …', {
+      driver: 'Dana Driver',
+      kind: 'MEDICAL_CERTIFICATE',
+      date: '2026-11-20',
+    });
+    expect(errorWords(i18next.t, new ApiError(409, driver))).toBe('No se puede asignar a Dana Driver: su certificado médico venció el 2026-11-20');
+    const unit = body('loads.vehicle_not_compliant', 'Vehicle 101 failed its annual inspection: …', {
+      unit: '101',
+      kind: 'ANNUAL_INSPECTION',
+      date: '',
+      failed: 1,
+    });
+    expect(errorWords(i18next.t, new ApiError(409, unit))).toBe('No se puede asignar la unidad 101: no aprobó su inspección anual');
   });
 
   it("words a field's message by the code of an error about that one field only", async () => {

@@ -3,7 +3,7 @@ import { integer, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { bytea, createdAt, id } from './columns.ts';
 
 /** What an image can be attached to (modules/images/image-owners.ts, decision 0235). */
-export const IMAGE_OWNER_TYPES = ['MESSAGE', 'DVIR', 'DEFECT', 'LOAD', 'USER', 'ORGANIZATION'] as const;
+export const IMAGE_OWNER_TYPES = ['MESSAGE', 'DVIR', 'DEFECT', 'LOAD', 'USER', 'ORGANIZATION', 'COMPLIANCE_ITEM'] as const;
 
 /**
  * Uploaded images (avatars, logos, DVIR photos and signatures, load documents): an organization's

@@ -23,3 +23,4 @@ export * from './fuel-cards.ts';
 export * from './tracking.ts';
 export * from './invoices.ts';
 export * from './settlements.ts';
+export * from './compliance.ts';

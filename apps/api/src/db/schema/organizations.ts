@@ -11,6 +11,7 @@ export interface OrganizationSettings {
   telematics?: { idleMinutes: number; offlineMinutes: number };
   detention?: { freeMinutes: number };
   fuelCards?: { radiusM: number; windowMinutes: number };
+  complianceExpiringDays?: number;
   [key: string]: unknown;
 }
 

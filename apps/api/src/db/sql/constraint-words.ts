@@ -142,6 +142,10 @@ export const INTERNAL_UNIQUE_INDEXES = [
   'settlement_lines_seq_uq',
   'settlement_lines_adjustment_uq',
   'settlement_loads_once_uq',
+  // A compliance renewal's Idempotency-Key, looked up before the insert so a resend answers the
+  // first; its pages' numbers come from the service (decision 0300).
+  'compliance_items_client_uq',
+  'compliance_item_pages_seq_uq',
 ];
 
 /** The unique indexes answered in words (a test checks every unique index of the schema is here or internal). */
@@ -170,6 +174,7 @@ const TABLE_WORDS: Record<string, string> = {
   activity_log: 'activity log',
   invoices: 'invoice',
   invoice_loads: 'invoice',
+  compliance_items: 'compliance paper',
 };
 
 /**

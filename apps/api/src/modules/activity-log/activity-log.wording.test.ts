@@ -868,6 +868,24 @@ const SENTENCES: Row[] = [
     { number: 'INV-1001', status: 'VOID', voidReason: 'Wrong rate' },
     'Dana Reyes voided invoice INV-1001: Wrong rate',
   ],
+  // Issue 71: a compliance paper is named by its kind.
+  ['CREATE', 'COMPLIANCE_ITEM', id(95), undefined, { kind: 'MEDICAL_CERTIFICATE', expiresOn: '2027-06-01' }, 'Dana Reyes created a medical certificate'],
+  [
+    'APPROVE_COMPLIANCE_ITEM',
+    'COMPLIANCE_ITEM',
+    id(95),
+    { kind: 'MEDICAL_CERTIFICATE', approval: 'PENDING' },
+    { kind: 'MEDICAL_CERTIFICATE', approval: 'APPROVED' },
+    'Dana Reyes approved a medical certificate',
+  ],
+  [
+    'REJECT_COMPLIANCE_ITEM',
+    'COMPLIANCE_ITEM',
+    id(96),
+    { kind: 'CDL', approval: 'PENDING' },
+    { kind: 'CDL', approval: 'REJECTED', rejectReason: 'The photo is blurred' },
+    'Dana Reyes rejected a commercial driver licence: The photo is blurred',
+  ],
   ['ADD_LOAD_DOCUMENT', 'LOAD', id(74), undefined, { kind: 'POD', imageId: id(75) }, 'Dana Reyes added a proof of delivery to load L-1001'],
   ['ADD_LOAD_DOCUMENT', 'LOAD', id(74), undefined, { kind: 'SCALE', pageCount: 2 }, 'Dana Reyes added a scale ticket to load L-1001'],
   [

@@ -1,4 +1,5 @@
 import {
+  COMPLIANCE_KIND_LABELS,
   FUEL_TYPES,
   PERMISSION_AREAS,
   RETENTION_KIND_INFO,
@@ -11,6 +12,7 @@ import {
   volumeFromL,
   type ActivityLabelledChange,
   type ActivityRecord,
+  type ComplianceKind,
   type RetentionKind,
   type UnitSystem,
 } from '@fleet/api-contract';
@@ -139,6 +141,8 @@ export const ENTITY_TYPES: Record<string, { label: string; kind: RecordKind | nu
   WEBHOOK: { label: 'Webhook', kind: 'WEBHOOK' },
   INVOICE: { label: 'Invoice', kind: 'INVOICE' },
   SETTLEMENT: { label: 'Driver settlement', kind: 'SETTLEMENT' },
+  // Issue 71: a paper of a driver's qualification file or of a vehicle or trailer.
+  COMPLIANCE_ITEM: { label: 'Compliance paper', kind: null },
   // Facts derived from positions, corrected by a recompute (DERIVED_FACTS, decision 0238).
   PLACE_VISIT: { label: 'Place visit', kind: null },
   TRIP: { label: 'Trip', kind: null },
@@ -517,6 +521,7 @@ export const FIELD_LABELS: Record<string, Record<string, string>> = {
     telematics: 'Idle and offline thresholds',
     detention: 'Detention',
     fuelCards: 'Fuel-card checks',
+    complianceExpiringDays: 'Compliance papers expiring within (days)',
     ingestTokenHash: 'Device forwarding token',
     ingestTokenCreatedAt: 'Device forwarding token created',
     ingestTokenLastUsedAt: 'Device forwarding token last used',
@@ -734,6 +739,13 @@ export function resolveRecord(f: ActivityFacts, lookup: Lookup): ResolvedRecord 
     const phrase = `a ${known.label.toLowerCase()}`;
     return { phrase, record: { type: f.entityType, id: f.entityId, label: phrase, path: null } };
   }
+  // Issue 71: a compliance paper is named by its kind ("the medical certificate"), as the entry stored it.
+  if (f.entityType === 'COMPLIANCE_ITEM') {
+    const paper = text(obj(f.after).kind) ?? text(obj(f.before).kind);
+    const label = paper && Object.hasOwn(COMPLIANCE_KIND_LABELS, paper) ? COMPLIANCE_KIND_LABELS[paper as ComplianceKind].toLowerCase() : 'compliance paper';
+    const phrase = `a ${label}`;
+    return { phrase, record: { type: f.entityType, id: f.entityId, label: phrase, path: null } };
+  }
   const kind = known.kind ?? assetKind(f, linked);
   // Issue 47: an event has no name of its own; the settings are the organization's one set.
   if (kind === 'SAFETY_EVENT' || kind === 'SAFETY_SETTINGS') {
@@ -879,6 +891,12 @@ export const ACTIONS: Record<string, Wording> = {
   CORRECTION: {
     label: 'Correction from positions',
     says: (c) => (Object.keys(c.after).length ? `corrected ${c.r} from its positions` : `withdrew ${c.r}: its positions no longer show it`),
+  },
+  // Compliance papers (issue 71, decision 0300): the office decides a driver's renewal.
+  APPROVE_COMPLIANCE_ITEM: { label: 'Approve compliance paper', says: (c) => `approved ${c.r}` },
+  REJECT_COMPLIANCE_ITEM: {
+    label: 'Reject compliance paper',
+    says: (c) => `rejected ${c.r}${text(c.after.rejectReason) ? `: ${text(c.after.rejectReason)}` : ''}`,
   },
   // Invoices (issue 70, decision 0291).
   SEND_INVOICE: { label: 'Send invoice', says: (c) => `e-mailed ${c.r}${text(c.after.sentTo) ? ` to ${text(c.after.sentTo)}` : ''}` },

@@ -17,6 +17,7 @@ import type { candidateQuerySchema, planQuerySchema } from '@fleet/api-contract'
 import { badRequest, invalidField } from '../../http/errors.ts';
 import { toPage } from '../../http/paging.ts';
 import type { ReadScope } from '../auth/index.ts';
+import { dispatchRefusals, loadEndsAt } from '../compliance/index.ts';
 import { planDriversOf, type PlanDriverRecord } from '../hos/index.ts';
 import {
   busyLoads,
@@ -180,7 +181,9 @@ type CandidateQuery = z.output<typeof candidateQuerySchema>;
  * GET loads/{id}/candidates: every active driver (a search narrows by name), planned alone from where
  * their vehicle is now, ranked by "delivers on time legally", then deadhead, then drive time left
  * (the planner's ranking: straight-line deadheads first, the best 25 routed exactly); each excluded
- * one with the reason in the reader's zone. A driver whose vehicle never reported comes last.
+ * one with the reason in the reader's zone. A driver whose licence or medical certificate has expired
+ * by the load's end is not planned: listed after them with the paper as the reason (issue 71); a
+ * driver whose vehicle never reported comes last.
  */
 export async function loadCandidates(
   s: ReadScope & { userId: string | null },
@@ -203,11 +206,44 @@ export async function loadCandidates(
   const term = q.search?.trim().toLowerCase();
   const nameOf = (r: PlanDriverRecord) => `${r.driver.firstName} ${r.driver.lastName}`;
   const chosen = [...recs.values()].filter((r) => !term || nameOf(r).toLowerCase().includes(term));
+  // A driver whose licence or medical certificate has expired by the load's end is not offered (issue 71, decision 0302).
+  // So is one whose own truck, which "Assign" gives the load with them, is kept off it by its papers.
+  const truckOf = (r: PlanDriverRecord) => (r.driver.vehicle?.type === 'VEHICLE' ? r.driver.vehicle : null);
+  const refused = await dispatchRefusals(
+    s.db,
+    s.orgId,
+    { driverIds: chosen.map((r) => r.driver.id), assetIds: chosen.flatMap((r) => (truckOf(r) ? [truckOf(r)!.id] : [])) },
+    loadEndsAt(stops, now),
+    now,
+  );
+  const refusalOf = (r: PlanDriverRecord): string | null => {
+    const own = refused.get(r.driver.id);
+    if (own) return own.reason;
+    const truck = truckOf(r);
+    const unit = truck ? refused.get(truck.id) : undefined;
+    return truck && unit ? `their truck ${truck.unitNumber}: ${unit.reason}` : null;
+  };
   const located: CandidateDriver[] = [];
   const unlocated: Candidate[] = [];
+  const unqualified: Candidate[] = [];
   const firstLoads = new Map<string, Array<BusyLoad & { row: BusyLoadRow }>>();
   for (const rec of chosen) {
     const driver = planDriver(rec, now);
+    const refusal = refusalOf(rec);
+    if (refusal) {
+      unqualified.push({
+        driverId: rec.driver.id,
+        name: nameOf(rec),
+        feasible: false,
+        deadheadMiles: 0,
+        remainingDriveMinutes: remainingDriveMinutes(driver, now),
+        lastStopEta: null,
+        reason: refusal,
+        currentLoad: currentLoadOf(busyByDriver.get(rec.driver.id), loadId),
+        after: null,
+      });
+      continue;
+    }
     const busy = busyOf(loadsBefore(busyByDriver.get(rec.driver.id), target), recs, now);
     const fix = driverFix(positions, rec.driver.id, [busy[0]?.row.assetId, rec.driver.vehicle?.id]);
     // A driver on a load whose vehicle never reported starts from that load's next stop.
@@ -254,7 +290,8 @@ export async function loadCandidates(
       after: r.after && last && busy ? freeAfterOf(last.row, busy.length, r.startsAt, r.after.clocks) : null,
     };
   });
+  unqualified.sort((a, b) => a.name.localeCompare(b.name));
   unlocated.sort((a, b) => a.name.localeCompare(b.name));
-  const all = [...rows, ...unlocated];
+  const all = [...rows, ...unqualified, ...unlocated];
   return toPage(all.slice(from, from + q.size) as Candidate[], all.length, q);
 }

@@ -12,6 +12,7 @@ import { customerForLoad } from '../customers/index.ts';
 import type { Actor, AuthContext, Scope } from '../auth/index.ts';
 import { inReach, reachable, reachOf } from './load-access.ts';
 import { loadedMetres } from './load-distance.ts';
+import { refuseNonCompliant } from './load-compliance.ts';
 import { refuseOverlap } from './load-overlap.ts';
 import { podMissing, podRequired, recordWaiver, waiverNote, type PodMissing } from './load-pod.ts';
 import { findLoadRow, presentLoads, stopsOf, toCents, type LoadRow, type StopRow } from './load-present.ts';
@@ -178,9 +179,11 @@ export async function createLoad(s: Scope, input: LoadInput): Promise<Load> {
   const row = await s.db.transaction(async (tx) => {
     await checkLoadRefs(tx, s.orgId, refsOf(input));
     const made = (await insertLoads(tx, s.orgId, s.actor, [{ input, loadedM }]))[0]!;
-    // Named at once, its drivers and tractor are checked as an assignment is.
+    const stops = (await stopsOf(tx, [made.id])).get(made.id) ?? [];
+    // Named at once, its drivers and units are checked as an assignment is: their papers (issue 71), then their time.
+    await refuseNonCompliant(tx, s.orgId, stops, { driverIds: input.driverIds, assetId: made.assetId, trailerId: made.trailerId });
     if (!input.overlapAllowed)
-      await refuseOverlap(tx, s.orgId, s.actor.userId, made, (await stopsOf(tx, [made.id])).get(made.id) ?? [], {
+      await refuseOverlap(tx, s.orgId, s.actor.userId, made, stops, {
         driverIds: input.driverIds,
         assetId: made.assetId,
       });
@@ -223,9 +226,20 @@ export async function updateLoad(s: Scope, loadId: string, input: LoadInput): Pr
     keepReached(old, input.stops);
     const assetId = await tractorOf(tx, s.orgId, input.assetId, lead);
     const status: LoadStatus = before.status === 'PLANNED' && lead ? 'ASSIGNED' : before.status === 'ASSIGNED' && !lead ? 'PLANNED' : before.status;
+    const added = input.driverIds.filter((d) => d !== before.driverId && d !== before.coDriverId);
+    // As an assignment: the papers of who and what is newly named, by this load's new dates (issue 71).
+    await refuseNonCompliant(
+      tx,
+      s.orgId,
+      input.stops.map((st) => ({ windowStart: new Date(st.windowStart), windowEnd: new Date(st.windowEnd) })),
+      {
+        driverIds: added,
+        assetId: assetId !== before.assetId ? assetId : null,
+        trailerId: (input.trailerId ?? null) !== before.trailerId ? (input.trailerId ?? null) : null,
+      },
+    );
     if (!input.overlapAllowed) {
       // As an assignment: who is newly named, against this load's new times.
-      const added = input.driverIds.filter((d) => d !== before.driverId && d !== before.coDriverId);
       const times = input.stops.map((st, i) => ({
         windowStart: new Date(st.windowStart),
         serviceMinutes: st.serviceMinutes,
@@ -304,10 +318,16 @@ export async function assignLoad(s: Scope, loadId: string, a: Assignment): Promi
     if (new Set(a.driverIds).size !== a.driverIds.length) throw conflictOn('driverIds', 'A driver is named twice');
     await checkLoadRefs(tx, s.orgId, { driverIds: a.driverIds, assetId: a.assetId, trailerId: a.trailerId });
     const assetId = await tractorOf(tx, s.orgId, a.assetId, lead);
+    // Only who is newly named is checked: a load keeps its own driver and tractor (a trailer changed).
+    const added = a.driverIds.filter((d) => d !== before.driverId && d !== before.coDriverId);
+    const stops = (await stopsOf(tx, [loadId])).get(loadId) ?? [];
+    // Their papers first (issue 71): an expired licence, medical certificate, inspection or registration refuses, whatever overlapAllowed says.
+    await refuseNonCompliant(tx, s.orgId, stops, {
+      driverIds: added,
+      assetId: assetId !== before.assetId ? assetId : null,
+      trailerId: (a.trailerId ?? null) !== before.trailerId ? (a.trailerId ?? null) : null,
+    });
     if (!a.overlapAllowed) {
-      // Only who is newly named is checked: a load keeps its own driver and tractor (a trailer changed).
-      const added = a.driverIds.filter((d) => d !== before.driverId && d !== before.coDriverId);
-      const stops = (await stopsOf(tx, [loadId])).get(loadId) ?? [];
       await refuseOverlap(tx, s.orgId, s.actor.userId, before, stops, { driverIds: added, assetId: assetId !== before.assetId ? assetId : null });
     }
     const status: LoadStatus = before.status === 'PLANNED' && lead ? 'ASSIGNED' : before.status === 'ASSIGNED' && !lead ? 'PLANNED' : before.status;

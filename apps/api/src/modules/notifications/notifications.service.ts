@@ -12,7 +12,7 @@ import {
 } from '@fleet/api-contract';
 import type { z } from 'zod';
 import type { Db, DbOrTx, Tx } from '../../db/client.ts';
-import { groupAssets, groupMembers, notificationFacts, notificationPreferences, notifications, roles, users } from '../../db/schema/index.ts';
+import { drivers, groupAssets, groupMembers, notificationFacts, notificationPreferences, notifications, roles, users } from '../../db/schema/index.ts';
 import { invalidField } from '../../http/errors.ts';
 import { recordActivity } from '../activity-log/index.ts';
 import { presentNotification, type NotificationRow } from './notifications.presenter.ts';
@@ -43,6 +43,11 @@ export interface NotifyInput {
   occurredAt?: Date | number | string | null;
   /** Only these users (the importer, the proposer of an edit); default: everyone who may receive the kind. */
   userIds?: readonly string[];
+  /**
+   * The fact is the `userIds`' own (a driver's own papers, issue 71): they receive it by their choice
+   * of the kind whatever their role's codes, which are for hearing of others' facts.
+   */
+  own?: boolean;
   /**
    * The driver or vehicle it is about. A user who is a member of groups hears only of the drivers
    * and vehicles of those groups; a user in no group hears of the whole organization.
@@ -112,7 +117,7 @@ async function fanOut(tx: DbOrTx, inputs: readonly NotifyInput[]): Promise<Notif
       const about = groupsOf(input);
       const recipients = (users.get(input.organizationId) ?? [])
         .filter((u) => !input.userIds || input.userIds.includes(u.id))
-        .filter((u) => mayReceive(u.role, u.permissions, input.kind))
+        .filter((u) => (input.own === true && !!input.userIds) || mayReceive(u.role, u.permissions, input.kind))
         .filter((u) => !about || !u.groups?.length || u.groups.some((g) => about.has(g)))
         .map((u) => ({ userId: u.id, ...choiceOf(u.kinds, input.kind) }))
         .filter((c) => c.inApp || c.email);
@@ -338,6 +343,11 @@ export async function getPreferences(s: ReadScope, userId: string): Promise<Noti
       .where(and(eq(notificationPreferences.organizationId, s.orgId), eq(notificationPreferences.userId, userId))),
   ]);
   const u = account ? { ...account, kinds: prefs?.kinds ?? null } : undefined;
+  // A driver chooses how they hear of their own facts (their papers) too.
+  const [driver] = await s.db
+    .select({ id: drivers.id })
+    .from(drivers)
+    .where(and(eq(drivers.organizationId, s.orgId), eq(drivers.userId, userId)));
   return {
     kinds: NOTIFICATION_KINDS.map((kind) => {
       const info = NOTIFICATION_KIND_INFO[kind];
@@ -345,7 +355,7 @@ export async function getPreferences(s: ReadScope, userId: string): Promise<Noti
         kind,
         label: info.label,
         description: info.description,
-        allowed: u ? mayReceive(u.role, u.permissions, kind) : false,
+        allowed: u ? mayReceive(u.role, u.permissions, kind) || (!!info.toDriverToo && !!driver) : false,
         ...choiceOf(u?.kinds, kind),
       };
     }),

@@ -19,6 +19,7 @@ export function readSettings(saved: OrganizationSettings | null | undefined): Or
     telematics: { ...d.telematics, ...s.telematics },
     detention: { ...d.detention, ...s.detention },
     fuelCards: { ...d.fuelCards, ...s.fuelCards },
+    complianceExpiringDays: s.complianceExpiringDays ?? d.complianceExpiringDays,
   };
 }
 

@@ -147,6 +147,7 @@ describe('organization settings', () => {
       telematics: { idleMinutes: 10, offlineMinutes: 120, speedLimitKmh: 90 },
       detention: { freeMinutes: 90 },
       fuelCards: { radiusM: 200, windowMinutes: 20 },
+      complianceExpiringDays: 45,
     };
     const res = await t.app.inject({ method: 'PUT', url: `/api/v1/organizations/${orgId}/settings`, headers: bearer(a.accessToken), payload: body });
     expect(res.statusCode).toBe(200);

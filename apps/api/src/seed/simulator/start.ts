@@ -9,6 +9,7 @@ import { ensureDemoMessages } from '../demo-messages.ts';
 import { ensureDemoTracking } from '../demo-tracking.ts';
 import { ensureDemoInvoices } from '../demo-invoices.ts';
 import { ensureDemoSettlements } from '../demo-settlements.ts';
+import { ensureDemoCompliance } from '../demo-compliance.ts';
 import { ensureDemoMaintenance } from '../demo-maintenance.ts';
 import { ensureDemoEngineFaults } from '../demo-engine-faults.ts';
 import { routingOf } from '../../modules/dispatch/index.ts';
@@ -41,6 +42,7 @@ export const DEMO_PARTS = {
   tracking: 'tracking',
   invoices: 'invoices',
   settlements: 'settlements',
+  compliance: 'compliance',
 } as const;
 
 export const DEMO_STEPS = {
@@ -208,6 +210,13 @@ export async function seedDemoHistory(
     const [admin] = await app.db.select({ id: users.id }).from(users).where(eq(users.email, config.demoAdmin.email));
     const pay = await ensureDemoSettlements(app.db, org.id, admin?.id ?? null);
     if (pay.settlements.length) log(`Demo fleet: ${pay.profiles} pay profiles, last week's settlements ${pay.settlements.join(', ')}`);
+  });
+  // Qualification files and the units' papers (issue 71): 101's driver's medical certificate runs out
+  // in 5 days (a renewal waits for approval), 104's annual inspection has lapsed, 105's driver has no
+  // Clearinghouse full query.
+  await marks.once(DEMO_PARTS.compliance, async () => {
+    const made = await ensureDemoCompliance(app.db, org.id);
+    if (made.items) log(`Demo fleet: ${made.items} compliance papers of the drivers and units, ${made.pending} renewal waiting for approval`);
   });
   return trucks;
 }

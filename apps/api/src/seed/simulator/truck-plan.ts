@@ -276,7 +276,8 @@ export class TruckPlan {
     let i = this.cursor;
     while (i > 0 && (this.segments[i - 1]!.kind !== 'PARK') === on) i--;
     // A device's clock counts whole milliseconds; a segment's start is a fraction of one (decision 0298).
-    return Math.round(this.segments[i]!.start);
+    // Rounded up, so the record's moment lies in the segment and reads its state (ignition, engine hours).
+    return Math.ceil(this.segments[i]!.start);
   }
 
   stateAt(t: number): TruckState {

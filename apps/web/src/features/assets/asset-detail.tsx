@@ -1,6 +1,17 @@
-import { useState, type ReactNode } from 'react';
+import { useState, type ComponentType, type ReactNode } from 'react';
 import { Badge, Button, Divider, Drawer, Group, SimpleGrid, Stack, Text, Timeline, Title } from '@mantine/core';
-import { IconCpu, IconEngine, IconGasStation, IconLink, IconPencil, IconRoute, IconTrash, IconTruckDelivery, IconUser } from '@tabler/icons-react';
+import {
+  IconCertificate,
+  IconCpu,
+  IconEngine,
+  IconGasStation,
+  IconLink,
+  IconPencil,
+  IconRoute,
+  IconTrash,
+  IconTruckDelivery,
+  IconUser,
+} from '@tabler/icons-react';
 import { FUEL_TYPES, TRAILER_TYPES, tankCapacityText, type Asset, type AssetDetail, type Driver, type Gateway } from '@fleet/api-contract';
 import { confirmAction } from '../../components/confirm-dialog.tsx';
 import { DataState } from '../../components/data-state.tsx';
@@ -25,14 +36,19 @@ import { ODOMETER_SOURCE_WORDS } from './odometer-words.ts';
 const fuelLabel = new Map<string, string>(FUEL_TYPES);
 const trailerLabel = new Map<string, string>(TRAILER_TYPES);
 
+/** The unit's papers (issue 71: registration, insurance, annual inspection), composed by the app from the compliance feature. */
+export type AssetComplianceSlot = ComponentType<{ assetId: string; unitNumber: string }>;
+
 export interface AssetDetailDrawerProps {
   id: string | null;
   onClose: () => void;
   onEdit: (asset: Asset) => void;
+  /** The "Compliance" section; none: no section. */
+  compliance?: AssetComplianceSlot;
 }
 
 /** Vehicle or trailer detail: its record, driver, trailers, device, history and recent activity, with the link actions. */
-export function AssetDetailDrawer({ id, onClose, onEdit }: AssetDetailDrawerProps) {
+export function AssetDetailDrawer({ id, onClose, onEdit, compliance }: AssetDetailDrawerProps) {
   const detail = useAsset(id);
   const a = detail.data;
   return (
@@ -44,7 +60,7 @@ export function AssetDetailDrawer({ id, onClose, onEdit }: AssetDetailDrawerProp
       title={a ? `${a.type === 'VEHICLE' ? 'Vehicle' : 'Trailer'} ${a.unitNumber}` : 'Loading'}
     >
       <DataState isLoading={detail.isLoading} error={detail.error} onRetry={() => void detail.refetch()}>
-        {a && <AssetDetailBody asset={a} onEdit={onEdit} onDeleted={onClose} />}
+        {a && <AssetDetailBody asset={a} onEdit={onEdit} onDeleted={onClose} compliance={compliance} />}
       </DataState>
     </Drawer>
   );
@@ -67,7 +83,17 @@ function Section({ title, icon, children, action }: { title: string; icon: React
   );
 }
 
-function AssetDetailBody({ asset: a, onEdit, onDeleted }: { asset: AssetDetail; onEdit: (a: Asset) => void; onDeleted: () => void }) {
+function AssetDetailBody({
+  asset: a,
+  onEdit,
+  onDeleted,
+  compliance: Compliance,
+}: {
+  asset: AssetDetail;
+  onEdit: (a: Asset) => void;
+  onDeleted: () => void;
+  compliance?: AssetComplianceSlot;
+}) {
   const canUpdate = useCan('ASSET_UPDATE');
   const canDelete = useCan('ASSET_DELETE');
   const canPair = useCan('GAT_PAIR');
@@ -84,6 +110,8 @@ function AssetDetailBody({ asset: a, onEdit, onDeleted }: { asset: AssetDetail; 
   const showFaults = useCan('MAINTENANCE_LIST') && vehicle;
   // Fuel economy and idling are fleet performance's figures (issue 68).
   const showFuel = useCan('ANALYTICS_FLEET_PERFORMANCE') && vehicle;
+  // The unit's papers (issue 71) are compliance's to show.
+  const showCompliance = useCan('COMPLIANCE_LIST') && !!Compliance;
 
   const del = async () => {
     const ok = await confirmAction({
@@ -307,6 +335,14 @@ function AssetDetailBody({ asset: a, onEdit, onDeleted }: { asset: AssetDetail; 
         </>
       )}
 
+      {showCompliance && Compliance && (
+        <>
+          <Divider />
+          <Section title="Compliance" icon={<IconCertificate size={18} />}>
+            <Compliance assetId={a.id} unitNumber={a.unitNumber} />
+          </Section>
+        </>
+      )}
       {showFuel && (
         <>
           <Divider />

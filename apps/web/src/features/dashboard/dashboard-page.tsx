@@ -235,10 +235,12 @@ function Lists({ d }: { d: Dashboard }) {
 export interface DashboardPageProps {
   /** The safety card (issue 47), composed by the app from the safety feature; none: no card. */
   safety?: ComponentType<{ groupId?: string }>;
+  /** The compliance tile (issue 71): papers expiring and expired, opening the calendar; none: no tile. */
+  compliance?: ComponentType;
 }
 
 /** `/dashboard`: what needs attention now, with counters that open the list behind each. */
-export default function DashboardPage({ safety: Safety }: DashboardPageProps = {}) {
+export default function DashboardPage({ safety: Safety, compliance: Compliance }: DashboardPageProps = {}) {
   const [params, setParams] = useSearchParams();
   const days = ([7, 14, 30] as const).find((d) => String(d) === params.get('days')) ?? 30;
   const groupParam = params.get('group');
@@ -308,6 +310,7 @@ export default function DashboardPage({ safety: Safety }: DashboardPageProps = {
                 <CounterCard key={c.key} c={c} />
               ))}
             </SimpleGrid>
+            {Compliance && <Compliance />}
             {Safety && <Safety groupId={groupParam && groupParam !== 'all' ? groupParam : undefined} />}
             <Charts d={d} />
             <Lists d={d} />

@@ -47,6 +47,8 @@ export interface DriverPageProps {
   messages?: ComponentType<{ orgId: string }>;
   /** The driver's safety card (issue 47): their score, recent events and coaching to acknowledge. */
   safety?: ComponentType<{ orgId: string }>;
+  /** The driver's papers (issue 71): a warning when the medical certificate or licence runs out, and the way to send a renewal. */
+  compliance?: ComponentType<{ orgId: string; driverId: string }>;
 }
 
 /**
@@ -54,7 +56,7 @@ export interface DriverPageProps {
  * change it, the four clocks counting down, today's graph grid and trip, and what waits for the
  * driver: days to certify, the office's proposed edits, unidentified driving to claim.
  */
-export default function DriverPage({ inspection, loads, messages, safety }: DriverPageProps = {}) {
+export default function DriverPage({ inspection, loads, messages, safety, compliance }: DriverPageProps = {}) {
   const { t } = useTranslation();
   const orgId = useEffectiveOrganizationId() ?? '';
   const user = useCurrentUser();
@@ -74,7 +76,16 @@ export default function DriverPage({ inspection, loads, messages, safety }: Driv
       {/* What was last synced stays on screen when a refresh fails (no signal). */}
       <DataState isLoading={status.isLoading} error={status.data ? null : status.error} onRetry={() => void status.refetch()}>
         {status.data && (
-          <DriverDay orgId={orgId} userId={userId} data={status.data} inspection={inspection} loads={loads} messages={messages} safety={safety} />
+          <DriverDay
+            orgId={orgId}
+            userId={userId}
+            data={status.data}
+            inspection={inspection}
+            loads={loads}
+            messages={messages}
+            safety={safety}
+            compliance={compliance}
+          />
         )}
       </DataState>
     </div>
@@ -89,6 +100,7 @@ function DriverDay({
   loads: Loads,
   messages: Messages,
   safety: Safety,
+  compliance: Compliance,
 }: {
   orgId: string;
   userId: string;
@@ -97,6 +109,7 @@ function DriverDay({
   loads?: DriverPageProps['loads'];
   messages?: DriverPageProps['messages'];
   safety?: DriverPageProps['safety'];
+  compliance?: DriverPageProps['compliance'];
 }) {
   const { t } = useTranslation();
   const now = useNow(TICK_MS);
@@ -153,6 +166,7 @@ function DriverDay({
           </Text>
         </Alert>
       )}
+      {Compliance && <Compliance orgId={orgId} driverId={s.driver.id} />}
       <StatusPanel orgId={orgId} userId={userId} status={s} now={Math.max(now, data.at)} team={!!d?.header.coDriver} />
       <DriverClocks clocks={s.clocks} at={localClocks ? clockNow : data.at} now={clockNow} />
       {Messages && <Messages orgId={orgId} />}

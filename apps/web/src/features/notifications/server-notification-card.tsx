@@ -5,6 +5,8 @@ import {
   IconAlertOctagon,
   IconAlertTriangle,
   IconBell,
+  IconCalendarExclamation,
+  IconCertificateOff,
   IconCheck,
   IconClockExclamation,
   IconDatabaseExclamation,
@@ -60,6 +62,9 @@ export const ICONS: Record<string, typeof IconBell> = {
   'webhook-off': IconWebhookOff,
   // Issue 68: a fuel level drop.
   'gas-station-off': IconGasStationOff,
+  // Issue 71: compliance papers expiring and expired.
+  'calendar-exclamation': IconCalendarExclamation,
+  'certificate-off': IconCertificateOff,
 };
 
 export interface ServerNotificationCardProps {

@@ -19,7 +19,15 @@ import {
 import { useQuery } from '@tanstack/react-query';
 import { Controller } from 'react-hook-form';
 import { IconBuilding, IconInfoCircle, IconTrash, IconUpload } from '@tabler/icons-react';
-import { hasPermission, lengthFromM, lengthToM, organizationAccountSchema, organizationSettingsSchema, type Organization } from '@fleet/api-contract';
+import {
+  COMPLIANCE_EXPIRING_DAYS,
+  hasPermission,
+  lengthFromM,
+  lengthToM,
+  organizationAccountSchema,
+  organizationSettingsSchema,
+  type Organization,
+} from '@fleet/api-contract';
 import { confirmAction } from '../../components/confirm-dialog.tsx';
 import { DataState } from '../../components/data-state.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
@@ -324,6 +332,24 @@ function SettingsForm({ org, canEdit }: { org: Organization; canEdit: boolean })
           ))}
           <SpeedLimitField form={form} units={units} />
           <StationRadiusField form={form} units={units} />
+          {/* Issue 71: a paper is "expiring" on the compliance calendar this many days before it runs out. */}
+          <Controller
+            control={form.control}
+            name="complianceExpiringDays"
+            render={({ field: f, fieldState }) => (
+              <NumberInput
+                label="Papers expiring within (days)"
+                description="Compliance shows a licence, medical certificate or registration as expiring this long before it runs out"
+                min={COMPLIANCE_EXPIRING_DAYS.min}
+                max={COMPLIANCE_EXPIRING_DAYS.max}
+                allowDecimal={false}
+                value={f.value}
+                onChange={(v) => f.onChange(typeof v === 'number' ? v : Number(v) || 0)}
+                onBlur={f.onBlur}
+                error={fieldState.error?.message}
+              />
+            )}
+          />
           <Controller
             control={form.control}
             name="darkMode.isEnabled"
@@ -398,7 +424,7 @@ export default function OrganizationAccountPage({ eldTransfer: EldTransfer }: { 
             </Section>
             <Section
               title="Preferences"
-              description="Units, hours-of-service defaults, theme, vehicle status thresholds, detention free time and fuel-card checks."
+              description="Units, hours-of-service defaults, theme, vehicle status thresholds, detention free time, fuel-card checks and when papers count as expiring."
             >
               <SettingsForm key={q.data.updatedAt} org={q.data} canEdit={canEdit} />
             </Section>

@@ -2,6 +2,32 @@
 // those screens or parts (i18n.ts, loadMoreWords), not with the app. The driver's home speaks ../en.ts.
 
 export const enMore = {
+  /** The driver's own papers in the bell (issue 71): notification-words.ts words the server's English (a toast before these load stays in English). */
+  papers: {
+    CDL: 'CDL',
+    MEDICAL_CERTIFICATE: 'medical certificate',
+    expiresToday: 'Your {{paper}} expires today',
+    expiresTomorrow: 'Your {{paper}} expires tomorrow',
+    expiresIn_one: 'Your {{paper}} expires in {{count}} day',
+    expiresIn_other: 'Your {{paper}} expires in {{count}} days',
+    expiresIn_many: 'Your {{paper}} expires in {{count}} days',
+    expiredOn: 'Your {{paper}} expired on {{date}}',
+    expiringCategory: 'Paper expiring',
+    expiredCategory: 'Paper expired',
+    open: 'Open',
+  },
+  /** The dispatch refusals of issue 71 (decision 0302) by their error codes: i18n/error-body-words.ts. */
+  dispatchRefusals: {
+    driverNotQualified: '{{driver}} cannot be assigned: their {{item}} expired on {{date}}',
+    vehicleNotCompliant: 'Unit {{unit}} cannot be assigned: its {{item}} expired on {{date}}',
+    inspectionFailed: 'Unit {{unit}} cannot be assigned: it failed its annual inspection',
+    papers: {
+      CDL: 'licence',
+      MEDICAL_CERTIFICATE: 'medical certificate',
+      ANNUAL_INSPECTION: 'annual inspection',
+      REGISTRATION: 'registration',
+    },
+  },
   account: {
     passwordWrong: 'Current password is not correct',
     emailNeedsPassword: 'Enter your current password to change your e-mail',
@@ -656,6 +682,35 @@ export const enMore = {
     notSent: 'The message could not be sent. Try again.',
     log: 'Messages',
     logWith: 'Messages with {{name}}',
+  },
+  /** The driver's papers (features/compliance/driver-compliance-warning.tsx, renew-dialog.tsx; issue 71). */
+  compliance: {
+    title: 'Your papers',
+    paper: { MEDICAL_CERTIFICATE: 'medical certificate', CDL: 'licence' },
+    expiresToday: 'Your {{paper}} expires today.',
+    expiresIn_one: 'Your {{paper}} expires in {{count}} day, on {{date}}.',
+    expiresIn_other: 'Your {{paper}} expires in {{count}} days, on {{date}}.',
+    expiresIn_many: 'Your {{paper}} expires in {{count}} days, on {{date}}.',
+    expired: 'Your {{paper}} expired on {{date}}: you cannot be dispatched until the office has the new one.',
+    pending: 'Your renewal was sent; the office checks it.',
+    refused: 'The office refused your renewal: {{reason}}',
+    renew: 'Send a renewal',
+    renewTitle: 'Send a renewed paper',
+    renewBody: 'Photograph the new paper and give its expiry date. It counts once the office approves it.',
+    kind: { MEDICAL_CERTIFICATE: 'Medical certificate', CDL: 'Driver licence' },
+    which: 'Paper',
+    issuedOn: { MEDICAL_CERTIFICATE: 'Date of the exam', CDL: 'Issued on' },
+    issuedOnRequired: 'Enter the date it was issued',
+    expiresOn: 'New expiry date',
+    expiresOnRequired: 'Enter the new expiry date',
+    number: 'Licence number',
+    state: 'State',
+    numberRequired: 'Enter the licence number and its state',
+    pagesRequired: 'Photograph at least one page',
+    send: 'Send for approval',
+    sent: 'Renewal sent',
+    outbox: '{{paper}} renewal ({{pages}})',
+    notSent: 'It could not be sent. Try again.',
   },
   driver: {
     certify: {

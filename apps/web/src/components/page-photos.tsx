@@ -7,7 +7,7 @@ import classes from './page-photos.module.css';
 
 // A paper photographed page by page on the phone, as the load documents of issue 70 are: the pages in
 // the order taken (each shown, each removable, moved earlier if taken out of order), each turned into a
-// JPEG a PDF page can hold. Issue 71's renewal of a medical certificate or licence uses it; the words
+// JPEG a PDF page can hold. A stop's papers (issue 70) and issue 71's renewals use it; the words
 // are the paper pages' words of the driver's catalogue (`loads.*`).
 
 const READABLE = ['image/jpeg', 'image/png'];

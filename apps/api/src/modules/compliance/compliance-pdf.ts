@@ -1,5 +1,6 @@
 import { COMPLIANCE_KIND_LABELS, type ComplianceKind, type ComplianceStatus } from '@fleet/api-contract';
 import type * as PdfLib from 'pdf-lib';
+import { drawImagePages } from '../../lib/pdf-image-pages.ts';
 import { loadPdfKit } from '../../lib/pdfkit.ts';
 
 // The papers as PDF (issue 71, decision 0300). A paper's document is its pages: photographed images
@@ -26,7 +27,6 @@ export interface IndexRow {
 /** A sheet's margin, in points (half an inch). */
 const MARGIN = 36;
 /** The image types a PDF page holds as they are (pdfkit embeds JPEG and PNG). */
-const PDF_IMAGE_TYPES: readonly string[] = ['image/jpeg', 'image/png'];
 /** Index rows on a Letter page below the heading, and on the pages after the first. */
 const ROWS_FIRST = 30;
 const ROWS_NEXT = 36;
@@ -62,31 +62,6 @@ async function drawn(title: string, draw: (pdf: Doc) => void): Promise<Buffer> {
   });
 }
 
-/** Each image on a Letter page of its own, fitted and centred; an image a PDF cannot hold gets a page that says so. */
-function drawImages(pdf: Doc, images: ReadonlyArray<{ bytes: Buffer; mime: string }>): void {
-  for (const [i, image] of images.entries()) {
-    pdf.addPage({ size: 'LETTER', margin: MARGIN });
-    const width = pdf.page.width - 2 * MARGIN;
-    const height = pdf.page.height - 2 * MARGIN;
-    if (PDF_IMAGE_TYPES.includes(image.mime)) {
-      try {
-        pdf.image(image.bytes, MARGIN, MARGIN, { fit: [width, height], align: 'center', valign: 'center' });
-        continue;
-      } catch {
-        // Unreadable bytes: the note below instead.
-      }
-    }
-    pdf
-      .font('Helvetica')
-      .fontSize(12)
-      .fillColor('#374151')
-      .text(`Page ${i + 1}: this image (${image.mime}) cannot be shown in a PDF. Open the paper in Fleetline to see it.`, MARGIN, MARGIN + height / 2, {
-        width,
-        align: 'center',
-      });
-  }
-}
-
 /** The parts as PDF files in order: runs of photographs drawn by pdfkit, uploaded PDFs as they are. */
 async function segments(title: string, parts: readonly DocumentPart[]): Promise<Buffer[]> {
   const out: Buffer[] = [];
@@ -95,7 +70,7 @@ async function segments(title: string, parts: readonly DocumentPart[]): Promise<
     if (run.length === 0) return;
     const images = run;
     run = [];
-    out.push(await drawn(title, (pdf) => drawImages(pdf, images)));
+    out.push(await drawn(title, (pdf) => drawImagePages(pdf, images, 'Open the paper in Fleetline to see it.')));
   };
   for (const p of parts) {
     if ('image' in p) run.push(p.image);

@@ -1,5 +1,6 @@
 import type { DbOrTx } from '../../db/client.ts';
-import { documentPages, drawImagePages, type PageImage } from '../loads/index.ts';
+import { drawImagePages, type PageImage } from '../../lib/pdf-image-pages.ts';
+import { documentPages } from '../loads/index.ts';
 
 // The papers an invoice carries after its own pages (issue 70): for each load, its proofs of delivery,
 // then, when the invoice reimburses a lumper for it, the lumper's receipt. A broker pays on a legible

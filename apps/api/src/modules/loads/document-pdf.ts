@@ -1,17 +1,13 @@
 import type { LoadDocumentType } from '@fleet/api-contract';
 import type { DbOrTx } from '../../db/client.ts';
 import { loadPdfKit } from '../../lib/pdfkit.ts';
+import { drawImagePages, type PageImage } from '../../lib/pdf-image-pages.ts';
 import { pageRows } from './load-documents.repository.ts';
 
 // A load's papers as PDF pages (issue 70, decision 0287): each photographed page on its own Letter
 // sheet, scaled to fit inside the margins and centred, in the order taken. The document's own PDF
 // is made here; the invoice appends the proof of delivery and the lumper receipt with the same two
 // functions (exported from the module's index.ts).
-
-export interface PageImage {
-  bytes: Buffer;
-  mime: string;
-}
 
 export interface DocumentPages {
   documentId: string;
@@ -21,7 +17,6 @@ export interface DocumentPages {
 }
 
 /** The image types a PDF page holds as they are (pdfkit embeds JPEG and PNG). */
-export const PDF_IMAGE_TYPES: readonly string[] = ['image/jpeg', 'image/png'];
 
 /** A sheet's margin, in points (half an inch): room for a printer's edge around the photo. */
 const MARGIN = 36;
@@ -42,36 +37,6 @@ export async function documentPages(db: DbOrTx, orgId: string, loadId: string, t
     doc.pages.push({ bytes: r.bytes, mime: r.mime });
   }
   return out;
-}
-
-/**
- * Draws each image on a Letter page of its own added to `pdf`, scaled to fit inside the margins and
- * centred (a photo's EXIF orientation is kept). An image a PDF cannot hold (a GIF or WebP photo
- * attached before issue 70, or bytes that do not decode) gets a page that says so, so the pages
- * still count and the rest are drawn.
- */
-export function drawImagePages(pdf: PDFKit.PDFDocument, pages: PageImage[]): void {
-  for (const [i, page] of pages.entries()) {
-    pdf.addPage({ size: 'LETTER', margin: MARGIN });
-    const width = pdf.page.width - 2 * MARGIN;
-    const height = pdf.page.height - 2 * MARGIN;
-    if (PDF_IMAGE_TYPES.includes(page.mime)) {
-      try {
-        pdf.image(page.bytes, MARGIN, MARGIN, { fit: [width, height], align: 'center', valign: 'center' });
-        continue;
-      } catch {
-        // Unreadable bytes: the note below instead.
-      }
-    }
-    pdf
-      .font('Helvetica')
-      .fontSize(12)
-      .fillColor('#374151')
-      .text(`Page ${i + 1}: this photo (${page.mime}) cannot be shown in a PDF. Open the load in Fleetline to see it.`, MARGIN, MARGIN + height / 2, {
-        width,
-        align: 'center',
-      });
-  }
 }
 
 /** A PDF of the pages alone (a document's PDF): one Letter sheet per page. */

@@ -4,5 +4,5 @@ export { LoadStopsFromVisits } from './load-visits.ts';
 export { loadedMetres } from './load-distance.ts';
 export { loadInReach } from './load-access.ts';
 export { detentionCents, stopDetention, type DetentionStop, type StopDetention } from './load-detention.ts';
-export { documentPages, drawImagePages, type DocumentPages, type PageImage } from './document-pdf.ts';
+export { documentPages, type DocumentPages } from './document-pdf.ts';
 export { loadDocumentPdf } from './load-documents.service.ts';

@@ -5,7 +5,8 @@ import { recordActivity } from '../activity-log/index.ts';
 import { attachImages, storeImage, uploaderOf } from '../images/index.ts';
 import type { AuthContext, Scope } from '../auth/index.ts';
 import { inReach, lockedInReach, reachOf } from './load-access.ts';
-import { PDF_IMAGE_TYPES, pagesPdf } from './document-pdf.ts';
+import { PDF_IMAGE_TYPES } from '../../lib/pdf-image-pages.ts';
+import { pagesPdf } from './document-pdf.ts';
 import * as repo from './load-documents.repository.ts';
 import { findLoadRow, presentDocument } from './load-present.ts';
 

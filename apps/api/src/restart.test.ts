@@ -128,10 +128,18 @@ function goesOn(since: number): (table: string, b: Record<string, unknown>, a: R
   };
 }
 
+/** The columns that differ, before and after (first in the message: a CI log cuts long lines). */
+const changedColumns = (b: Record<string, unknown>, a: Record<string, unknown>) =>
+  Object.fromEntries(
+    Object.keys({ ...b, ...a })
+      .filter((c) => JSON.stringify(b[c]) !== JSON.stringify(a[c]))
+      .map((c) => [c, [b[c], a[c]]]),
+  );
+
 const describeChanges = (changes: readonly RowChange[]) =>
   changes
     .slice(0, 8)
-    .map((c) => `${c.table} ${c.key}: ${JSON.stringify(c.before)} -> ${JSON.stringify(c.after)}`)
+    .map((c) => `${c.table} ${c.key}: ${c.after === null ? 'deleted' : JSON.stringify(changedColumns(c.before, c.after))} in ${JSON.stringify(c.before)}`)
     .join('\n');
 
 /** Every load with its stops and their times, through HTTP. */

@@ -258,8 +258,28 @@ test('the office adds a medical certificate with its scan to a driver’s file, 
   await dialog.getByRole('button', { name: 'Save' }).click();
   await expect(dialog).toBeHidden();
   await expect(inspection).toHaveAttribute('data-status', 'EXPIRED');
-  await expect(inspection).toContainText('Failed: Brake adjustment, Left tail lamp');
+  await expect(inspection).toContainText('Inspector Lee Mechanic · Failed');
   await expect(unitDrawer.getByRole('heading', { name: 'Compliance' })).toBeVisible();
+
+  // Its failed brake adjustment made a defect of the truck, after a confirmation; the lamp stays as it is.
+  const failed = inspection.getByRole('list', { name: 'Failed items' }).getByRole('listitem');
+  await expect(failed).toHaveText([/Brake adjustment/, /Left tail lamp/]);
+  await inspection.getByRole('button', { name: 'Open a defect for Brake adjustment' }).click();
+  const ask = page.getByRole('dialog', { name: 'Open a defect?' });
+  await expect(ask).toContainText(`"Brake adjustment" becomes a safety defect of ${unit}`);
+  await ask.getByRole('button', { name: 'Open defect' }).click();
+  await expect(failed.nth(0).getByText('Defect open')).toBeVisible();
+  await expect(inspection.getByRole('button', { name: 'Open a defect for Left tail lamp' })).toBeVisible();
+  expect(await seriousA11yViolations(page)).toEqual([]);
+  await screenshotsLightDark(page, 'compliance-failed-inspection');
+  const defects = await json<{ content: Array<{ label: string; safety: boolean; status: string; complianceItemId: string | null }> }>(
+    await request.get(`${office.org}/defects?assetId=${vehicle.id}`, { headers: office.headers }),
+  );
+  expect(defects.content).toEqual([expect.objectContaining({ label: 'Brake adjustment', safety: true, status: 'OPEN', complianceItemId: expect.any(String) })]);
+  // On the maintenance pages with the others, where a mechanic certifies it.
+  await failed.nth(0).getByRole('link').click();
+  await expect(page).toHaveURL(new RegExp(`/maintenance/defects\\?assetId=${vehicle.id}`));
+  await expect(page.getByRole('row', { name: /Brake adjustment/ })).toBeVisible();
 });
 
 test('a driver warned on the phone sends a renewed medical certificate, which the office approves', async ({ browser, request }) => {
@@ -324,4 +344,101 @@ test('a driver warned on the phone sends a renewed medical certificate, which th
   await expect(again.getByTestId('driver-compliance-warning')).toHaveCount(0);
   await again.close();
   await page.close();
+});
+
+test('a renewal sent without signal goes once the signal returns; the office refuses it with a reason the driver reads, and downloads the papers', async ({
+  browser,
+  request,
+}) => {
+  const office = await officeApi(request);
+  const account = await office.driverAccount();
+  const file = await json<{ today: string }>(await request.get(`${office.org}/drivers/${account.driver.id}/qualification`, { headers: office.headers }));
+  const today = file.today;
+  await json(
+    await request.post(`${office.org}/drivers/${account.driver.id}/qualification/items`, {
+      headers: office.headers,
+      data: { kind: 'MEDICAL_CERTIFICATE', issuedOn: addDays(today, -700), expiresOn: addDays(today, 2) },
+    }),
+    201,
+  );
+
+  const phone = await browser.newPage({ viewport: PHONE, timezoneId: 'America/Chicago', bypassCSP: true });
+  await driverLogin(phone, account);
+  await phone.evaluate(async () => {
+    await navigator.serviceWorker.ready;
+    if (!navigator.serviceWorker.controller) await new Promise((r) => navigator.serviceWorker.addEventListener('controllerchange', r, { once: true }));
+  });
+  const warning = phone.getByTestId('driver-compliance-warning');
+  await expect(warning).toContainText('Your medical certificate expires in 2 days');
+  // No signal: the renewal and its page wait on the phone.
+  await phone.context().setOffline(true);
+  const banner = phone.getByTestId('offline-banner');
+  await expect(banner).toBeVisible();
+  await warning.getByRole('button', { name: 'Send a renewal' }).click();
+  const renew = phone.getByRole('dialog', { name: 'Send a renewed paper' });
+  await renew.getByLabel('Date of the exam').fill(addDays(today, -1));
+  await renew.getByLabel('New expiry date').fill(addDays(today, 500));
+  await renew.locator('input[type="file"]').setInputFiles({ name: 'page-1.png', mimeType: 'image/png', buffer: pngOf(600, 800, [250, 250, 250]) });
+  await expect(renew.getByRole('img', { name: 'Page 1' })).toBeVisible();
+  await renew.getByRole('button', { name: 'Send for approval' }).click();
+  await expect(renew).toBeHidden();
+  await expect(banner).toContainText('Offline: 1 record waiting');
+  const pendingOf = async () =>
+    (
+      await json<{ items: Array<{ id: string; approval: string; pageCount: number }> }>(
+        await request.get(`${office.org}/drivers/${account.driver.id}/qualification`, { headers: office.headers }),
+      )
+    ).items.filter((i) => i.approval === 'PENDING');
+  expect(await pendingOf()).toEqual([]);
+  // The signal returns: sent once, with its page.
+  await phone.context().setOffline(false);
+  await expect(banner).toContainText('Sent: 1 record', { timeout: 60_000 });
+  await expect.poll(async () => (await pendingOf()).map((i) => i.pageCount)).toEqual([1]);
+  await expect(warning).toContainText('Your renewal was sent; the office checks it.');
+
+  // The office reads its page and refuses it, saying why.
+  const page = await browser.newPage();
+  await signIn(page, 'admin');
+  await page.goto(`/settings/organization-settings/all-drivers?open=${account.driver.id}&tab=qualification`);
+  const pending = page.getByTestId('compliance-pending');
+  await expect(pending).toContainText('Medical certificate sent for approval');
+  const document = page.waitForEvent('download');
+  await pending.getByRole('button', { name: 'Document' }).click();
+  expect(
+    fs
+      .readFileSync((await (await document).path())!)
+      .subarray(0, 5)
+      .toString(),
+  ).toBe('%PDF-');
+  await pending.getByRole('button', { name: 'Reject' }).click();
+  const reject = page.getByRole('dialog', { name: /^Reject .*'s medical certificate\?$/ });
+  // A reason is required: said, nothing sent.
+  await reject.getByRole('button', { name: 'Reject' }).click();
+  await expect(reject.getByRole('alert')).toBeVisible();
+  expect(await pendingOf()).toHaveLength(1);
+  await reject.getByLabel('Reason').fill('The photo is too dark to read the expiry date');
+  await reject.getByRole('button', { name: 'Reject' }).click();
+  await expect(reject).toBeHidden();
+  await expect(pending).toHaveCount(0);
+  await page.getByRole('button', { name: /Show earlier and refused papers/ }).click();
+  await expect(page.getByTestId('compliance-other').filter({ hasText: 'Refused' })).toContainText('Refused: The photo is too dark to read the expiry date');
+  expect(await pendingOf()).toEqual([]);
+
+  // Every driver's file as one ZIP from the compliance page.
+  await page.goto('/compliance');
+  const zip = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Download all qualification files (ZIP)' }).click();
+  expect(
+    fs
+      .readFileSync((await (await zip).path())!)
+      .subarray(0, 2)
+      .toString(),
+  ).toBe('PK');
+  await page.close();
+
+  // The driver reads why, and may send another.
+  await phone.reload();
+  await expect(warning).toContainText('The office refused your renewal: The photo is too dark to read the expiry date');
+  await expect(warning.getByRole('button', { name: 'Send a renewal' })).toBeVisible();
+  await phone.close();
 });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { dayField } from './dates.ts';
 import { defineLabels } from './field-words.ts';
+import { DEFECT_STATUSES } from './maintenance.ts';
 import { pageQuerySchema, pageSchema, searchText } from './paging.ts';
 import { optionalStateCode, optionalText, optionalUpper, repeatedQuery } from './registry-fields.ts';
 import { requiredText } from './validation.ts';
@@ -385,6 +386,24 @@ export const complianceItemUpdateSchema = z
 export type ComplianceItemUpdateInput = z.input<typeof complianceItemUpdateSchema>;
 export type ComplianceItemUpdate = z.infer<typeof complianceItemUpdateSchema>;
 
+/**
+ * POST `compliance/items/{itemId}/defects`: one failed item of a failed annual inspection made a
+ * defect of its unit (open until a mechanic certifies it; a safety defect unless said otherwise).
+ */
+export const complianceDefectSchema = z.object({
+  failedItem: requiredText('Failed item', COMPLIANCE_LIMITS.failedItem),
+  safety: z.boolean({ error: () => 'Safety must be true or false' }).default(true),
+});
+export type ComplianceDefectInput = z.input<typeof complianceDefectSchema>;
+
+/** A failed item of an annual inspection that was made a defect, and where that defect stands. */
+export const complianceItemDefectSchema = z.object({
+  failedItem: z.string(),
+  defectId: z.string(),
+  status: z.enum(DEFECT_STATUSES),
+});
+export type ComplianceItemDefect = z.infer<typeof complianceItemDefectSchema>;
+
 /** POST `compliance/items/{itemId}/reject`. */
 export const complianceRejectSchema = z.object({ reason: requiredText('Reason', COMPLIANCE_LIMITS.reason) });
 export type ComplianceReject = z.infer<typeof complianceRejectSchema>;
@@ -416,6 +435,8 @@ export const complianceItemSchema = z.object({
   inspector: z.string().nullable(),
   result: z.enum(INSPECTION_RESULTS).nullable(),
   failedItems: z.array(z.string()),
+  /** The failed items made defects (`POST compliance/items/{itemId}/defects`), in the order made. */
+  defects: z.array(complianceItemDefectSchema),
   issuedOn: z.string().nullable(),
   expiresOn: z.string().nullable(),
   notes: z.string().nullable(),

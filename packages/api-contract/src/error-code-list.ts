@@ -96,6 +96,9 @@ export const ERROR_CODES = [
   'compliance.kind_not_renewable',
   'compliance.not_pending',
   'compliance.bad_document',
+  // A failed item of an annual inspection made a defect: not a failed item of a failed inspection, or made already.
+  'compliance.not_failed_item',
+  'compliance.defect_exists',
   // The server's own failure: the words never carry internals.
   'internal.error',
 ] as const;

@@ -129,6 +129,8 @@ export const defectSchema = z.object({
   dvirId: z.string().nullable(),
   /** The engine fault it was made of, if any. */
   engineFaultId: z.string().nullable(),
+  /** The annual inspection (a compliance item) whose failed item it is, if any (issue 71). */
+  complianceItemId: z.string().nullable(),
   asset: unitRef,
   item: z.string(),
   label: z.string(),

@@ -102,6 +102,7 @@ export const WEBHOOK_DATA_SCHEMAS = {
     id: z.string(),
     dvirId: z.string().nullable(),
     engineFaultId: z.string().nullable(),
+    complianceItemId: z.string().nullable(),
     ...unit,
     item: z.string(),
     label: z.string(),
@@ -247,11 +248,12 @@ export const WEBHOOK_EVENT_INFO: Record<WebhookEventType, { description: string;
     example: { id: '1d4f…', assetId: ASSET, unitNumber: '101', driverId: DRIVER, kind: 'PRE_TRIP', inspectedAt: at, hasDefects: true, unsafe: false },
   },
   'dvir.defect_opened': {
-    description: 'A defect was reported on a vehicle (by an inspection, or made of an engine fault).',
+    description: 'A defect was reported on a vehicle (by an inspection, or made of an engine fault or of a failed annual inspection item).',
     example: {
       id: '7b1e…',
       dvirId: '1d4f…',
       engineFaultId: null,
+      complianceItemId: null,
       assetId: ASSET,
       unitNumber: '101',
       item: 'LIGHTS',

@@ -78,6 +78,8 @@ export const vehicleDefects = pgTable(
     dvirId: uuid('dvir_id').references(() => dvirs.id, { onDelete: 'cascade' }),
     /** The engine fault it was made of (decision 0191). */
     engineFaultId: uuid('engine_fault_id'),
+    /** The annual inspection (a compliance item) whose failed item it is (decision 0305). */
+    complianceItemId: uuid('compliance_item_id'),
     assetId: uuid('asset_id').notNull(),
     unitNumber: text('unit_number').notNull(),
     item: text('item').notNull(),
@@ -102,6 +104,9 @@ export const vehicleDefects = pgTable(
   (t) => [
     index('vehicle_defects_org_status_idx').on(t.organizationId, t.status, t.assetId),
     index('vehicle_defects_dvir_idx').on(t.dvirId),
+    uniqueIndex('vehicle_defects_compliance_item_uq')
+      .on(t.organizationId, t.complianceItemId, t.label)
+      .where(sql`${t.complianceItemId} is not null`),
     index('vehicle_defects_work_order_idx')
       .on(t.workOrderId)
       .where(sql`${t.workOrderId} is not null`),

@@ -73,6 +73,8 @@ const UNIQUE: Record<string, UniqueWords> = {
   },
   // A second click on "Create defect" races the first past the service's check.
   vehicle_defects_engine_fault_uq: { field: 'faultId', clash: () => 'A defect was already made of this engine fault', code: 'common.duplicate' },
+  // The insert skips the clash and answers 409 itself; two transactions at once still meet here.
+  vehicle_defects_compliance_item_uq: { field: 'failedItem', clash: () => 'This failed item is a defect already', code: 'compliance.defect_exists' },
   // Two drafts made at the same moment for one load (the service checks first, decision 0291).
   invoice_loads_load_uq: {
     field: 'loadIds',

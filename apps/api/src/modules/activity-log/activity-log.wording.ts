@@ -1117,6 +1117,12 @@ export const ACTIONS: Record<string, Wording> = {
       return `made the engine fault ${code} of ${c.r} a ${c.after.safety === true ? 'safety ' : ''}defect`;
     },
   },
+  // Issue 71 (decision 0305): a failed item of an annual inspection made a defect.
+  INSPECTION_ITEM_DEFECT: {
+    label: 'Annual inspection item to defect',
+    says: (c) =>
+      `made the failed annual inspection item "${text(c.after.label) ?? '?'}" of ${c.r} a ${c.after.safety === true ? 'safety ' : ''}defect`,
+  },
   REVIEW_INSPECTION: {
     label: 'Review inspection repairs',
     says: (c) =>

@@ -7,12 +7,14 @@ import {
   complianceAssetParams,
   complianceCalendarPageSchema,
   complianceCalendarQuery,
+  complianceDefectSchema,
   complianceDriverParams,
   complianceItemCreateSchema,
   complianceItemIdParams,
   complianceItemSchema,
   complianceItemUpdateSchema,
   compliancePagesSchema,
+  defectSchema,
   complianceRejectSchema,
   complianceSummarySchema,
   driverQualificationSchema,
@@ -191,6 +193,19 @@ const complianceRoutes: FastifyPluginAsyncZod = async (app) => {
       response: { 200: complianceItemSchema, ...orgErrors(409) },
     },
     handler: (req) => service.decideItem(scopeOf(req, req.params.orgId), req.params.itemId, { approve: false, reason: req.body.reason }),
+  });
+
+  app.post('/organizations/:orgId/compliance/items/:itemId/defects', {
+    config: WRITE,
+    schema: {
+      tags,
+      summary:
+        "Make a failed item of a unit's annual inspection a defect of the unit, open on the maintenance pages until certified (400 compliance.not_failed_item for an item the failed inspection does not list; 409 compliance.defect_exists the second time)",
+      params: complianceItemIdParams,
+      body: complianceDefectSchema,
+      response: { 201: defectSchema, ...orgErrors(409) },
+    },
+    handler: async (req, reply) => reply.code(201).send(await service.defectOfFailedItem(scopeOf(req, req.params.orgId), req.params.itemId, req.body)),
   });
 
   app.post('/organizations/:orgId/compliance/items/:itemId/pages', {

@@ -12,6 +12,8 @@ import {
   type AssetCompliance,
   type ComplianceChecklistRow,
   type ComplianceItem,
+  type ComplianceItemDefect,
+  type Defect,
   type ComplianceItemCreate,
   type ComplianceItemUpdate,
   type DriverQualification,
@@ -22,6 +24,7 @@ import { conflict, invalidField, notFound } from '../../http/errors.ts';
 import { recordActivity } from '../activity-log/index.ts';
 import type { AuthContext, ReadScope, Scope } from '../auth/index.ts';
 import { attachImages, storeImage, uploaderOf } from '../images/index.ts';
+import { createInspectionItemDefect, defectsOfComplianceItems, getDefect } from '../maintenance/index.ts';
 import { documentPdf, pdfPagesOf, type DocumentPart } from './compliance-pdf.ts';
 import * as repo from './compliance.repository.ts';
 import type { ItemRow, SubjectRow } from './compliance.repository.ts';
@@ -55,7 +58,13 @@ const day = (d: string | null) => d;
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 /** An item as the contract reads it, with its status on the clock's today. */
-export function presentItem(row: ItemRow, subject: SubjectRow, names: ReadonlyMap<string, string>, clock: ComplianceClock): ComplianceItem {
+export function presentItem(
+  row: ItemRow,
+  subject: SubjectRow,
+  names: ReadonlyMap<string, string>,
+  clock: ComplianceClock,
+  defects: readonly ComplianceItemDefect[] = [],
+): ComplianceItem {
   const st = complianceStatus({ kind: row.kind, issuedOn: row.issuedOn, expiresOn: row.expiresOn, result: row.result }, clock.today, clock.expiringDays);
   return {
     id: row.id,
@@ -73,6 +82,7 @@ export function presentItem(row: ItemRow, subject: SubjectRow, names: ReadonlyMa
     inspector: row.inspector,
     result: row.result,
     failedItems: row.failedItems,
+    defects: [...defects],
     issuedOn: day(row.issuedOn),
     expiresOn: day(row.expiresOn),
     notes: row.notes,
@@ -98,7 +108,8 @@ async function fileOf(db: DbOrTx, orgId: string, subject: SubjectRow, clock: Com
     db,
     rows.flatMap((r) => [r.submittedBy, r.decidedBy]),
   );
-  const items = rows.map((r) => presentItem(r, subject, names, clock));
+  const defects = await defectsOf(db, orgId, rows);
+  const items = rows.map((r) => presentItem(r, subject, names, clock, defects.get(r.id)));
   const checklist: ComplianceChecklistRow[] = complianceChecklist(subject.type, items, clock.today, clock.expiringDays);
   return { items, checklist };
 }
@@ -161,7 +172,43 @@ async function presentOne(db: DbOrTx, orgId: string, row: ItemRow, now?: number)
   const subject = row.driverId ? await repo.driverSubject(db, orgId, row.driverId) : await repo.assetSubject(db, orgId, row.assetId!);
   if (!subject) throw notFound('Compliance item');
   const names = await repo.userNames(db, [row.submittedBy, row.decidedBy]);
-  return presentItem(row, subject, names, await clockOf(db, orgId, now));
+  const defects = await defectsOf(db, orgId, [row]);
+  return presentItem(row, subject, names, await clockOf(db, orgId, now), defects.get(row.id));
+}
+
+/** The failed items of these papers' annual inspections made defects (none asked for other papers). */
+function defectsOf(db: DbOrTx, orgId: string, rows: readonly ItemRow[]): Promise<Map<string, ComplianceItemDefect[]>> {
+  const inspections = rows.filter((r) => r.kind === 'ANNUAL_INSPECTION' && r.failedItems.length > 0).map((r) => r.id);
+  return defectsOfComplianceItems(db, orgId, inspections);
+}
+
+/**
+ * POST `compliance/items/{itemId}/defects`: a failed item of a unit's annual inspection made a defect
+ * of the unit (decision 0305), open until a mechanic certifies it, on the maintenance pages like a
+ * driver's. 400 compliance.not_failed_item for a paper that is not a failed annual inspection or an
+ * item it does not list; 409 compliance.defect_exists the second time.
+ */
+export async function defectOfFailedItem(s: Scope, itemId: string, body: { failedItem: string; safety: boolean }): Promise<Defect> {
+  const defectId = await s.db.transaction(async (tx) => {
+    const row = await repo.findItem(tx, s.orgId, itemId, true);
+    if (!row) throw notFound('Compliance item');
+    if (row.kind !== 'ANNUAL_INSPECTION' || !row.assetId || row.result !== 'FAIL')
+      throw invalidField('failedItem', 'Only a failed annual inspection has items to make defects of', 'compliance.not_failed_item');
+    if (!row.failedItems.includes(body.failedItem))
+      throw invalidField('failedItem', `The inspection lists no failed item "${body.failedItem}"`, 'compliance.not_failed_item');
+    const unit = await repo.assetSubject(tx, s.orgId, row.assetId);
+    if (!unit) throw notFound('Vehicle or trailer');
+    const when = [row.issuedOn && `of ${row.issuedOn}`, row.inspector && `by ${row.inspector}`].filter(Boolean).join(' ');
+    return createInspectionItemDefect(tx, s.orgId, s.actor, {
+      complianceItemId: row.id,
+      assetId: row.assetId,
+      unitNumber: unit.name,
+      failedItem: body.failedItem,
+      note: `Failed at the annual inspection${when ? ` ${when}` : ''} (49 CFR 396.17)`,
+      safety: body.safety,
+    });
+  });
+  return getDefect(s, defectId);
 }
 
 /**

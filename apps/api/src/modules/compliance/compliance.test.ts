@@ -228,6 +228,94 @@ describe('compliance papers', () => {
   });
 });
 
+describe("a failed annual inspection's items as defects", () => {
+  it('makes a failed item a defect of the unit once, on the maintenance pages, and refuses what the inspection does not list', async () => {
+    const res = await t.app.inject({ method: 'POST', url: `${base()}/assets`, headers: admin, payload: vehicleBody({ unitNumber: 'AI-1' }) });
+    const truck = res.json() as { id: string };
+    const add = async (payload: Record<string, unknown>) => {
+      const r = await t.app.inject({ method: 'POST', url: `${base()}/assets/${truck.id}/compliance/items`, headers: admin, payload });
+      expect(r.statusCode, r.body).toBe(201);
+      return complianceItemSchema.parse(r.json());
+    };
+    const failed = await add({
+      kind: 'ANNUAL_INSPECTION',
+      issuedOn: addDays(today, -2),
+      inspector: 'R. Mechanic',
+      result: 'FAIL',
+      failedItems: ['Brakes: pushrod travel over limit', 'Lighting: left marker lamp out'],
+    });
+    expect(failed).toMatchObject({ status: 'EXPIRED', defects: [] });
+    const make = (itemId: string, payload: Record<string, unknown>, headers = admin) =>
+      t.app.inject({ method: 'POST', url: `${base()}/compliance/items/${itemId}/defects`, headers, payload });
+
+    const made = await make(failed.id, { failedItem: 'Brakes: pushrod travel over limit' });
+    expect(made.statusCode, made.body).toBe(201);
+    const defect = made.json() as {
+      id: string;
+      complianceItemId: string;
+      dvirId: null;
+      asset: { id: string; unitNumber: string };
+      label: string;
+      safety: boolean;
+      status: string;
+      note: string;
+    };
+    expect(defect).toMatchObject({
+      complianceItemId: failed.id,
+      dvirId: null,
+      asset: { id: truck.id, unitNumber: 'AI-1' },
+      label: 'Brakes: pushrod travel over limit',
+      safety: true,
+      status: 'OPEN',
+    });
+    expect(defect.note).toContain('R. Mechanic');
+    // The defects list of maintenance has it, open.
+    const open = await t.app.inject({ method: 'GET', url: `${base()}/defects?assetId=${truck.id}&status=OPEN`, headers: admin });
+    expect(open.statusCode, open.body).toBe(200);
+    expect((open.json() as { content: Array<{ id: string }> }).content.map((d) => d.id)).toEqual([defect.id]);
+    // The second time: 409, and still one.
+    const again = await make(failed.id, { failedItem: 'Brakes: pushrod travel over limit' });
+    expect(expectErrorBody(again.json(), 409).code).toBe('compliance.defect_exists');
+    // The other item, not a safety defect; the unit's papers say which items are defects.
+    expect((await make(failed.id, { failedItem: 'Lighting: left marker lamp out', safety: false })).statusCode).toBe(201);
+    const papers = assetComplianceSchema.parse((await t.app.inject({ method: 'GET', url: `${base()}/assets/${truck.id}/compliance`, headers: admin })).json());
+    expect(papers.items.find((i) => i.id === failed.id)!.defects).toEqual([
+      { failedItem: 'Brakes: pushrod travel over limit', defectId: defect.id, status: 'OPEN' },
+      { failedItem: 'Lighting: left marker lamp out', defectId: expect.any(String), status: 'OPEN' },
+    ]);
+    const [row] = (
+      (await t.database.db.execute(
+        sql`select count(*)::int as n from vehicle_defects where organization_id = ${orgId} and compliance_item_id = ${failed.id}`,
+      )) as unknown as { rows: Array<{ n: number }> }
+    ).rows;
+    expect(row!.n).toBe(2);
+    expect((await activityRows(t.database.db, truck.id)).filter((r) => r.action === 'INSPECTION_ITEM_DEFECT')).toHaveLength(2);
+
+    // An item the inspection does not list, a passed inspection, another paper: 400, nothing made.
+    const unknown = await make(failed.id, { failedItem: 'Tires' });
+    expect(expectFieldErrors(unknown.json(), 400, { failedItem: 'The inspection lists no failed item "Tires"' }).code).toBe('compliance.not_failed_item');
+    const passed = await add({ kind: 'ANNUAL_INSPECTION', issuedOn: addDays(today, -1), inspector: 'R. Mechanic', result: 'PASS' });
+    expect(expectErrorBody((await make(passed.id, { failedItem: 'Tires' })).json(), 400).code).toBe('compliance.not_failed_item');
+    expect(expectErrorBody((await make(failed.id, { failedItem: '' })).json(), 400).code).toBe('validation.invalid_body');
+    // Another organization's paper: 404; a reader without COMPLIANCE_UPDATE: 403.
+    const foreign = await t.app.inject({
+      method: 'POST',
+      url: `${base(otherOrgId)}/compliance/items/${failed.id}/defects`,
+      headers: other,
+      payload: { failedItem: 'Brakes: pushrod travel over limit' },
+    });
+    expect(foreign.statusCode).toBe(404);
+    const reader = await userWithPermissions(t, orgId, ['COMPLIANCE_LIST']);
+    expect(expectErrorBody((await make(failed.id, { failedItem: 'Lighting: left marker lamp out' }, reader)).json(), 403).code).toBe('auth.forbidden');
+    const [after] = (
+      (await t.database.db.execute(
+        sql`select count(*)::int as n from vehicle_defects where organization_id = ${orgId} and compliance_item_id is not null`,
+      )) as unknown as { rows: Array<{ n: number }> }
+    ).rows;
+    expect(after!.n).toBe(2);
+  });
+});
+
 describe("a driver's renewal and the office's approval", () => {
   it('stores the driver’s own medical certificate PENDING, counts it once approved, and refuses a second decision', async () => {
     const mine = await invitedDriver(t.app, t.dataDir, orgId, admin);

@@ -26,6 +26,7 @@ export function presentDefect(d: DefectRow, reporter: Reporter | null): Defect {
     id: d.id,
     dvirId: d.dvirId,
     engineFaultId: d.engineFaultId,
+    complianceItemId: d.complianceItemId,
     asset: { id: d.assetId, unitNumber: d.unitNumber },
     item: d.item,
     label: d.label,
@@ -219,6 +220,7 @@ export async function createEngineFaultDefect(tx: DbOrTx, orgId: string, actor: 
       organizationId: orgId,
       dvirId: null,
       engineFaultId: f.faultId,
+      complianceItemId: null,
       assetId: f.assetId,
       unitNumber: f.unitNumber,
       item: 'engine_fault',
@@ -238,6 +240,7 @@ export async function createEngineFaultDefect(tx: DbOrTx, orgId: string, actor: 
       id: row.id,
       dvirId: null,
       engineFaultId: f.faultId,
+      complianceItemId: null,
       assetId: f.assetId,
       unitNumber: f.unitNumber,
       item: 'engine_fault',
@@ -256,4 +259,84 @@ export async function createEngineFaultDefect(tx: DbOrTx, orgId: string, actor: 
     after: { defectId: row.id, engineFaultId: f.faultId, code: f.code, unitNumber: f.unitNumber, label: f.label, safety: f.safety, automatic: f.automatic },
   });
   return row.id;
+}
+
+/** What a defect made of a failed annual inspection item says (issue 71, decision 0305). */
+export interface InspectionItemDefect {
+  complianceItemId: string;
+  assetId: string;
+  unitNumber: string;
+  /** The failed item as the inspection report words it ("Brakes: pushrod travel over limit"). */
+  failedItem: string;
+  /** Which inspection: its date and inspector. */
+  note: string | null;
+  safety: boolean;
+}
+
+/**
+ * A defect of a failed item of an annual inspection (49 CFR 396.17), in the caller's transaction:
+ * open until certified like any other, without a driver's report. One per failed item of a report
+ * (a unique index): a second answers 409 compliance.defect_exists. Returns the defect's id.
+ */
+export async function createInspectionItemDefect(tx: DbOrTx, orgId: string, actor: Actor, f: InspectionItemDefect): Promise<string> {
+  const [row] = await tx
+    .insert(vehicleDefects)
+    .values({
+      organizationId: orgId,
+      dvirId: null,
+      complianceItemId: f.complianceItemId,
+      assetId: f.assetId,
+      unitNumber: f.unitNumber,
+      item: 'annual_inspection',
+      label: f.failedItem,
+      note: f.note,
+      safety: f.safety,
+    })
+    .onConflictDoNothing()
+    .returning({ id: vehicleDefects.id, createdAt: vehicleDefects.createdAt });
+  if (!row) throw conflict('This failed item is a defect already', `failedItem: ${f.failedItem} is a defect already`, 'compliance.defect_exists');
+  await emitWebhookEvent(tx, {
+    orgId,
+    type: 'dvir.defect_opened',
+    at: row.createdAt,
+    data: {
+      id: row.id,
+      dvirId: null,
+      engineFaultId: null,
+      complianceItemId: f.complianceItemId,
+      assetId: f.assetId,
+      unitNumber: f.unitNumber,
+      item: 'annual_inspection',
+      label: f.failedItem,
+      note: f.note,
+      safety: f.safety,
+      reportedAt: row.createdAt.toISOString(),
+    },
+  });
+  await recordActivity(tx, {
+    orgId,
+    actor,
+    action: 'INSPECTION_ITEM_DEFECT',
+    entityType: 'ASSET',
+    entityId: f.assetId,
+    after: { defectId: row.id, complianceItemId: f.complianceItemId, unitNumber: f.unitNumber, label: f.failedItem, safety: f.safety },
+  });
+  return row.id;
+}
+
+/** The failed items of these annual inspections made defects, by inspection, in the order made. */
+export async function defectsOfComplianceItems(
+  db: DbOrTx,
+  orgId: string,
+  itemIds: readonly string[],
+): Promise<Map<string, Array<{ failedItem: string; defectId: string; status: DefectRow['status'] }>>> {
+  const out = new Map<string, Array<{ failedItem: string; defectId: string; status: DefectRow['status'] }>>();
+  if (itemIds.length === 0) return out;
+  const rows = await db
+    .select({ itemId: vehicleDefects.complianceItemId, label: vehicleDefects.label, id: vehicleDefects.id, status: vehicleDefects.status })
+    .from(vehicleDefects)
+    .where(and(eq(vehicleDefects.organizationId, orgId), inArray(vehicleDefects.complianceItemId, [...itemIds])))
+    .orderBy(vehicleDefects.createdAt, vehicleDefects.id);
+  for (const r of rows) out.set(r.itemId!, [...(out.get(r.itemId!) ?? []), { failedItem: r.label, defectId: r.id, status: r.status }]);
+  return out;
 }

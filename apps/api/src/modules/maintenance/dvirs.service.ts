@@ -289,6 +289,7 @@ export async function createDvir({ db, orgId, actor, now }: Scope, ctx: AuthCont
           id: d.id,
           dvirId: row.id,
           engineFaultId: null,
+          complianceItemId: null,
           assetId: d.assetId,
           unitNumber: d.unitNumber,
           item: d.item,

@@ -1,5 +1,14 @@
 // The maintenance module's public file (issue 31, decision 0159): other modules and jobs import from here only.
-export { countOpenDefects, createEngineFaultDefect, getDefect, openSafetyDefectsOf, type EngineFaultDefect } from './defects.service.ts';
+export {
+  countOpenDefects,
+  createEngineFaultDefect,
+  createInspectionItemDefect,
+  defectsOfComplianceItems,
+  getDefect,
+  openSafetyDefectsOf,
+  type EngineFaultDefect,
+  type InspectionItemDefect,
+} from './defects.service.ts';
 export { defectInReach, dvirInReach } from './dvir-access.ts';
 export { countInspectionsDue } from './inspections-due.service.ts';
 export { maintenanceDueNow } from './maintenance-due.service.ts';

@@ -6,6 +6,7 @@ import type {
   ComplianceItemCreateInput,
   ComplianceItemUpdateInput,
   ComplianceSummary,
+  Defect,
   Page,
 } from '@fleet/api-contract';
 import { api } from '../../lib/api-client.ts';
@@ -81,6 +82,10 @@ export const createItem = ({ subject, body }: { subject: ComplianceSubjectRef; b
 export const updateItem = ({ id, body }: { id: string; body: ComplianceItemUpdateInput }) =>
   api<ComplianceItem>(itemPath(id), { method: 'PATCH', body, toast: false });
 export const deleteItem = (id: string) => api<unknown>(itemPath(id), { method: 'DELETE' });
+/** A failed item of an annual inspection made a defect of the unit (a safety defect unless said otherwise). */
+export const makeDefect = ({ id, failedItem, safety }: { id: string; failedItem: string; safety: boolean }) =>
+  api<Defect>(itemPath(id, '/defects'), { method: 'POST', body: { failedItem, safety } });
+
 export const approveItem = (id: string) => api<ComplianceItem>(itemPath(id, '/approve'), { method: 'POST' });
 export const rejectItem = ({ id, reason }: { id: string; reason: string }) =>
   api<ComplianceItem>(itemPath(id, '/reject'), { method: 'POST', body: { reason }, toast: false });

@@ -9,6 +9,7 @@ import { formatDateTime } from '../../lib/dates.ts';
 import { notify } from '../../lib/notifications-store.ts';
 import { useCan } from '../../lib/registry-api.ts';
 import { approveItem, deleteItem, downloadItemPdf, useComplianceMutation } from './compliance-api.ts';
+import { FailedItems } from './failed-items.tsx';
 import { ApprovalBadge, ComplianceStatusBadge, dayText, DueText, kindLabel } from './compliance-words.tsx';
 import type { ItemDialogProps } from './item-dialog.tsx';
 
@@ -29,7 +30,7 @@ export interface ComplianceFileData {
 }
 
 /** The facts of a paper in a line ("CDL A · IL · H, N · 12 pages"). */
-function factsOf(i: ComplianceItem): string {
+function factsOf(i: ComplianceItem, withFailedItems = true): string {
   const facts = [
     i.title,
     i.issuer,
@@ -40,7 +41,7 @@ function factsOf(i: ComplianceItem): string {
     i.restrictions && `Restrictions ${i.restrictions}`,
     i.examinerRegistryNumber && `Examiner ${i.examinerRegistryNumber}`,
     i.inspector && `Inspector ${i.inspector}`,
-    i.result && (i.result === 'PASS' ? 'Passed' : `Failed${i.failedItems.length ? `: ${i.failedItems.join(', ')}` : ''}`),
+    i.result && (i.result === 'PASS' ? 'Passed' : `Failed${withFailedItems && i.failedItems.length ? `: ${i.failedItems.join(', ')}` : ''}`),
     i.issuedOn && `Issued ${dayText(i.issuedOn)}`,
   ];
   return facts.filter(Boolean).join(' · ');
@@ -132,8 +133,11 @@ export function ComplianceFile({ subject, data }: { subject: FileSubject; data: 
             </Text>
             {i && (
               <Text size="xs" c="dimmed">
-                {[factsOf(i), pagesText(i.pageCount)].filter(Boolean).join(' · ')}
+                {[factsOf(i, false), pagesText(i.pageCount)].filter(Boolean).join(' · ')}
               </Text>
+            )}
+            {i?.kind === 'ANNUAL_INSPECTION' && i.result === 'FAIL' && i.failedItems.length > 0 && (
+              <FailedItems item={i} unitName={subject.name} canUpdate={canUpdate} />
             )}
           </Stack>
           <Group gap={4} wrap="nowrap">

@@ -13,6 +13,7 @@ import { IngestHealth } from './ingest-health.ts';
 import { decodeOsmandJson, decodeOsmandParams, type DecodedFix } from './osmand.decoder.ts';
 import type { PositionRow, Protocol } from './position-row.ts';
 import { UnknownDevices } from './unknown-devices.ts';
+import { storedSpeed } from '../../../lib/stored-speed.ts';
 
 // The position pipeline, one way in at a time: decode (osmand.decoder.ts, batch-position.ts) ->
 // check (fix-check.ts) and attribute (gateway-directory.ts: which device, vehicle and driver) ->
@@ -254,7 +255,7 @@ async function toRow(db: Db, dir: GatewayDirectory, gw: GatewayInfo, fix: Decode
     fixTime,
     latitude,
     longitude,
-    speed: fix.speed,
+    speed: storedSpeed(fix.speed),
     course: fix.course,
     altitude: fix.altitude,
     accuracy: fix.accuracy,
@@ -302,7 +303,7 @@ export async function ingestBatch(ingest: Ingest, gw: GatewayInfo, items: readon
       fixTime,
       latitude: p.latitude,
       longitude: p.longitude,
-      speed: p.speed ?? null,
+      speed: storedSpeed(p.speed ?? null),
       course: p.course ?? null,
       altitude: p.altitude ?? null,
       accuracy: p.accuracy ?? null,

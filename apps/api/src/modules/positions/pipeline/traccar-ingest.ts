@@ -7,6 +7,7 @@ import { hashIngestToken, TTL_MS } from './gateway-directory.ts';
 import { noteRefusal, noteWriteRefusals, type Ingest } from './ingest.service.ts';
 import type { PositionRow } from './position-row.ts';
 import { decodeTraccarJson } from './traccar.decoder.ts';
+import { storedSpeed } from '../../../lib/stored-speed.ts';
 
 // Traccar's JSON forwarding (decision 0154): a Traccar server decodes any of its protocols and posts
 // each position here with the organization's ingest token. Devices are matched by unique id within
@@ -130,7 +131,7 @@ export async function handleTraccar(ingest: Ingest, orgId: string, body: unknown
     fixTime: fix.fixTime,
     latitude: fix.latitude,
     longitude: fix.longitude,
-    speed: fix.speed,
+    speed: storedSpeed(fix.speed),
     course: fix.course,
     altitude: fix.altitude,
     accuracy: fix.accuracy,

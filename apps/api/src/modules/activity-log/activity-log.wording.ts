@@ -1120,8 +1120,7 @@ export const ACTIONS: Record<string, Wording> = {
   // Issue 71 (decision 0305): a failed item of an annual inspection made a defect.
   INSPECTION_ITEM_DEFECT: {
     label: 'Annual inspection item to defect',
-    says: (c) =>
-      `made the failed annual inspection item "${text(c.after.label) ?? '?'}" of ${c.r} a ${c.after.safety === true ? 'safety ' : ''}defect`,
+    says: (c) => `made the failed annual inspection item "${text(c.after.label) ?? '?'}" of ${c.r} a ${c.after.safety === true ? 'safety ' : ''}defect`,
   },
   REVIEW_INSPECTION: {
     label: 'Review inspection repairs',

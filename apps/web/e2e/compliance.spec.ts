@@ -264,12 +264,12 @@ test('the office adds a medical certificate with its scan to a driver’s file, 
   // Its failed brake adjustment made a defect of the truck, after a confirmation; the lamp stays as it is.
   const failed = inspection.getByRole('list', { name: 'Failed items' }).getByRole('listitem');
   await expect(failed).toHaveText([/Brake adjustment/, /Left tail lamp/]);
-  await inspection.getByRole('button', { name: 'Open a defect for Brake adjustment' }).click();
+  await inspection.getByRole('button', { name: 'Open defect for Brake adjustment' }).click();
   const ask = page.getByRole('dialog', { name: 'Open a defect?' });
   await expect(ask).toContainText(`"Brake adjustment" becomes a safety defect of ${unit}`);
   await ask.getByRole('button', { name: 'Open defect' }).click();
   await expect(failed.nth(0).getByText('Defect open')).toBeVisible();
-  await expect(inspection.getByRole('button', { name: 'Open a defect for Left tail lamp' })).toBeVisible();
+  await expect(inspection.getByRole('button', { name: 'Open defect for Left tail lamp' })).toBeVisible();
   expect(await seriousA11yViolations(page)).toEqual([]);
   await screenshotsLightDark(page, 'compliance-failed-inspection');
   const defects = await json<{ content: Array<{ label: string; safety: boolean; status: string; complianceItemId: string | null }> }>(
@@ -362,7 +362,7 @@ test('a renewal sent without signal goes once the signal returns; the office ref
     201,
   );
 
-  const phone = await browser.newPage({ viewport: PHONE, timezoneId: 'America/Chicago', bypassCSP: true });
+  const phone = await browser.newPage({ viewport: PHONE, timezoneId: 'America/Chicago', bypassCSP: true, serviceWorkers: 'allow' });
   await driverLogin(phone, account);
   await phone.evaluate(async () => {
     await navigator.serviceWorker.ready;

@@ -40,7 +40,7 @@ export function FailedItems({ item, unitName, canUpdate }: { item: ComplianceIte
               {f}
             </Text>
             {d ? (
-              <Anchor component={Link} to={`/maintenance/defects?assetId=${encodeURIComponent(item.subject.id)}`} size="xs" style={{ whiteSpace: 'nowrap' }}>
+              <Anchor component={Link} to={`/maintenance/defects?assetId=${encodeURIComponent(item.subject.id)}`} size="xs" style={{ whiteSpace: 'nowrap', flexShrink: 0 }}>
                 <Badge size="xs" variant="light" color={d.status === 'OPEN' ? 'orange' : 'green'} style={{ cursor: 'pointer' }}>
                   {DEFECT_WORDS[d.status]}
                 </Badge>
@@ -52,7 +52,7 @@ export function FailedItems({ item, unitName, canUpdate }: { item: ComplianceIte
                   variant="light"
                   color="orange"
                   leftSection={<IconTool size={12} aria-hidden />}
-                  aria-label={`Open a defect for ${f}`}
+                  aria-label={`Open defect for ${f}`}
                   loading={make.isPending && make.variables?.failedItem === f}
                   onClick={() => void open(f)}
                   style={{ flexShrink: 0 }}

@@ -396,6 +396,14 @@ const SENTENCES: Row[] = [
     'SYSTEM',
   ],
   [
+    'INSPECTION_ITEM_DEFECT',
+    'ASSET',
+    V117,
+    undefined,
+    { label: 'Brake adjustment', safety: true },
+    'Dana Reyes made the failed annual inspection item "Brake adjustment" of vehicle 117 a safety defect',
+  ],
+  [
     'REVIEW_INSPECTION',
     'ASSET',
     V117,

@@ -2,7 +2,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { storedSpeed } from './stored-speed.ts';
 
-// A speed handed to the followers must be what a read of its real column returns (decision 0305):
+// A speed handed to the followers must be what a read of its real column returns (decision 0306):
 // the engine casts each kept speed to real and writes its text, which must parse to the same number.
 describe('a speed as a position keeps it', () => {
   let pg: PGlite;

@@ -343,7 +343,7 @@ describe('events from a 1 Hz phone track', () => {
 
   it('derives after a restart, from the stored positions, exactly what it derived live from speeds of many decimals', async () => {
     // The phone's speeds (knots with three decimals, times 1.852) are stored as reals: a replay reads
-    // them back as stored, and the live follower is handed them as stored too (decision 0305). A
+    // them back as stored, and the live follower is handed them as stored too (decision 0306). A
     // restart's first round replays from the stored positions; every value must come out the same,
     // so no row is rewritten (the CI's restart test once found a harsh braking's strength changed).
     const rows = () => sql<Record<string, unknown>>(`select * from safety_events where asset_id = '${phone.assetId}' order by started_at, type`);

@@ -40,7 +40,12 @@ export function FailedItems({ item, unitName, canUpdate }: { item: ComplianceIte
               {f}
             </Text>
             {d ? (
-              <Anchor component={Link} to={`/maintenance/defects?assetId=${encodeURIComponent(item.subject.id)}`} size="xs" style={{ whiteSpace: 'nowrap', flexShrink: 0 }}>
+              <Anchor
+                component={Link}
+                to={`/maintenance/defects?assetId=${encodeURIComponent(item.subject.id)}`}
+                size="xs"
+                style={{ whiteSpace: 'nowrap', flexShrink: 0 }}
+              >
                 <Badge size="xs" variant="light" color={d.status === 'OPEN' ? 'orange' : 'green'} style={{ cursor: 'pointer' }}>
                   {DEFECT_WORDS[d.status]}
                 </Badge>

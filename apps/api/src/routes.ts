@@ -55,7 +55,7 @@ import webhooksRoutes from './modules/webhooks/webhooks.routes.ts';
 import { publicTrackingRoutes, trackingRoutes } from './modules/tracking/index.ts';
 import { invoicesRoutes } from './modules/invoices/index.ts';
 import { settlementsRoutes } from './modules/settlements/index.ts';
-import { complianceItemInReach, complianceRoutes } from './modules/compliance/index.ts';
+import { cdlFollowsLicence, complianceItemInReach, complianceRoutes } from './modules/compliance/index.ts';
 import type { PositionPipeline } from './pipeline/position-pipeline.ts';
 
 export const API_PREFIX = '/api/v1';
@@ -100,7 +100,8 @@ export async function registerRoutes(fastify: FastifyInstance, { pipeline, notif
       await api.register(referenceListsRoutes);
       await api.register(deviceModelsRoutes);
       await api.register(assetsRoutes);
-      await api.register(driversRoutes);
+      // A licence written on the driver form is the qualification file's CDL paper too (decision 0300).
+      await api.register(driversRoutes, { licenceWritten: cdlFollowsLicence });
       await api.register(gatewaysRoutes);
       await api.register(groupsRoutes);
       // Home terminals (issue 46).

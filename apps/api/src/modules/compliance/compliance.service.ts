@@ -22,7 +22,8 @@ import type { DbOrTx, Tx } from '../../db/client.ts';
 import { duplicateError } from '../../db/sql/constraint-words.ts';
 import { conflict, invalidField, notFound } from '../../http/errors.ts';
 import { recordActivity } from '../activity-log/index.ts';
-import type { AuthContext, ReadScope, Scope } from '../auth/index.ts';
+import type { Actor, AuthContext, ReadScope, Scope } from '../auth/index.ts';
+import type { DriverLicence } from '../drivers/index.ts';
 import { attachImages, storeImage, uploaderOf } from '../images/index.ts';
 import { createInspectionItemDefect, defectsOfComplianceItems, getDefect } from '../maintenance/index.ts';
 import { documentPdf, pdfPagesOf, type DocumentPart } from './compliance-pdf.ts';
@@ -227,6 +228,47 @@ async function syncLicence(tx: Tx, orgId: string, driverId: string): Promise<voi
     class: cls && (LICENSE_CLASSES as readonly string[]).includes(cls) ? cls : (stored?.class ?? null),
     expiry: cdl.expiresOn ?? stored?.expiry ?? null,
   });
+}
+
+/**
+ * The other way (the driver form wrote a licence, in the driver's transaction): the current approved
+ * CDL takes the form's number, state, class and expiry (what the form leaves empty, the paper keeps);
+ * without one, a form with a number, a state and an expiry records the CDL paper, as the office's.
+ * The licence columns are not written back: they are what the form just wrote.
+ */
+export async function cdlFollowsLicence(tx: DbOrTx, s: { orgId: string; actor: Actor }, driverId: string, l: DriverLicence): Promise<void> {
+  const [cdl] = await repo.itemsOfSubjects(tx, s.orgId, { driverIds: [driverId] }, { approvedOnly: true, kinds: ['CDL'] });
+  if (cdl) {
+    const was = { number: cdl.number, state: cdl.state, class: cdl.class, expiresOn: cdl.expiresOn };
+    const now = { number: l.number ?? was.number, state: l.state ?? was.state, class: l.class ?? was.class, expiresOn: l.expiry ?? was.expiresOn };
+    if (JSON.stringify(now) === JSON.stringify(was)) return;
+    await repo.updateItem(tx, s.orgId, cdl.id, now);
+    await recordActivity(tx, {
+      orgId: s.orgId,
+      actor: s.actor,
+      action: 'UPDATE',
+      entityType: 'COMPLIANCE_ITEM',
+      entityId: cdl.id,
+      before: { kind: 'CDL', ...was },
+      after: { kind: 'CDL', ...now },
+    });
+    return;
+  }
+  if (!l.number || !l.state || !l.expiry) return;
+  const row = await repo.insertItem(tx, {
+    organizationId: s.orgId,
+    driverId,
+    kind: 'CDL',
+    approval: 'APPROVED',
+    number: l.number,
+    state: l.state,
+    class: l.class,
+    expiresOn: l.expiry,
+    submittedBy: s.actor.userId,
+    decidedBy: s.actor.userId,
+    decidedAt: new Date(),
+  });
+  await recordActivity(tx, { orgId: s.orgId, actor: s.actor, action: 'CREATE', entityType: 'COMPLIANCE_ITEM', entityId: row.id, after: row });
 }
 
 /** A transaction whose licence write may clash with another driver's licence (409 drivers.license_taken). */

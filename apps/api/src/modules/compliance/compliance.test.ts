@@ -226,6 +226,45 @@ describe('compliance papers', () => {
     expect(expectErrorBody(clash.json(), 409).code).toBe('drivers.license_taken');
     expect((await qualification(d2.id)).items).toEqual([]);
   });
+
+  it('keeps the CDL paper with the licence the driver form writes: recorded with the driver, then changed with the form', async () => {
+    const expiry = addYears(today, 2);
+    const created = await t.app.inject({
+      method: 'POST',
+      url: `${base()}/drivers`,
+      headers: admin,
+      payload: driverBody({ licenseNumber: 'F7654321', licenseState: 'IN', licenseClass: 'A', licenseExpiry: expiry }),
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const driver = created.json() as Record<string, unknown> & { id: string };
+    const cdlOf = async () => (await qualification(driver.id)).checklist.find((r) => r.kind === 'CDL')!;
+    const first = await cdlOf();
+    expect(first).toMatchObject({ status: 'VALID', dueDate: expiry, current: { number: 'F7654321', state: 'IN', class: 'A', approval: 'APPROVED' } });
+    // The form renews the licence: the same paper follows, once.
+    const renewed = addYears(today, 4);
+    const put = (body: Record<string, unknown>) => t.app.inject({ method: 'PUT', url: `${base()}/drivers/${driver.id}`, headers: admin, payload: body });
+    const edit = {
+      ...driverBody(),
+      firstName: driver.firstName,
+      lastName: driver.lastName,
+      email: driver.email,
+      licenseNumber: 'F7654321',
+      licenseState: 'IN',
+      licenseClass: 'A',
+    };
+    expect((await put({ ...edit, licenseExpiry: renewed })).statusCode).toBe(200);
+    const second = await cdlOf();
+    expect(second).toMatchObject({ status: 'VALID', dueDate: renewed, current: { id: first.current!.id } });
+    expect((await qualification(driver.id)).items.filter((i) => i.kind === 'CDL')).toHaveLength(1);
+    const updates = async () => (await activityRows(t.database.db, first.current!.id)).filter((r) => r.action === 'UPDATE').length;
+    expect(await updates()).toBe(1);
+    // Saved again unchanged: the paper is not touched.
+    expect((await put({ ...edit, licenseExpiry: renewed })).statusCode).toBe(200);
+    expect(await updates()).toBe(1);
+    // A driver whose form has no expiry gets no paper from it: the checklist still asks for one.
+    const bare = await newDriver({ licenseNumber: 'G1112223', licenseState: 'OH', licenseExpiry: null });
+    expect((await qualification(bare.id)).checklist.find((r) => r.kind === 'CDL')).toMatchObject({ status: 'MISSING', current: null });
+  });
 });
 
 describe("a failed annual inspection's items as defects", () => {

@@ -16,7 +16,8 @@ import * as svc from './drivers.service.ts';
 
 const tags = ['drivers'];
 
-const driversRoutes: FastifyPluginAsyncZod = async (app) => {
+/** `licenceWritten`: the qualification file's licence paper follows the form's licence (routes.ts hands it in). */
+const driversRoutes: FastifyPluginAsyncZod<{ licenceWritten?: svc.LicenceWritten }> = async (app, opts) => {
   // Inviting the driver to sign in (body `invite`) sends the users' invitation e-mail (decision 0111).
   const invite = (req: FastifyRequest) => ({ ctx: requireAuth(req), mail: { mailer: app.mailer, publicUrl: app.config.publicUrl } });
 
@@ -43,7 +44,7 @@ const driversRoutes: FastifyPluginAsyncZod = async (app) => {
       body: driverInputSchema,
       response: { 201: driverDetailSchema, ...orgErrors(409) },
     },
-    handler: async (req, reply) => reply.code(201).send(await svc.createDriver(scopeOf(req, req.params.orgId), req.body, invite(req))),
+    handler: async (req, reply) => reply.code(201).send(await svc.createDriver(scopeOf(req, req.params.orgId), req.body, invite(req), opts.licenceWritten)),
   });
 
   app.get('/organizations/:orgId/drivers/:id', {
@@ -61,7 +62,7 @@ const driversRoutes: FastifyPluginAsyncZod = async (app) => {
       body: driverInputSchema,
       response: { 200: driverDetailSchema, ...orgErrors(409) },
     },
-    handler: (req) => svc.updateDriver(scopeOf(req, req.params.orgId), req.params.id, req.body, invite(req)),
+    handler: (req) => svc.updateDriver(scopeOf(req, req.params.orgId), req.params.id, req.body, invite(req), opts.licenceWritten),
   });
 
   app.delete('/organizations/:orgId/drivers/:id', {

@@ -107,6 +107,33 @@ export const driverValues = (i: ParsedDriverInput) => ({
   notes: i.notes,
 });
 
+/** A driver's licence as the driver form writes it. */
+export interface DriverLicence {
+  number: string | null;
+  state: string | null;
+  class: string | null;
+  expiry: string | null;
+}
+
+/**
+ * Called in the driver's transaction when the form wrote a licence (a new driver's, or a change):
+ * the qualification file's licence paper follows it (decision 0300). Handed in from the wiring above
+ * (routes.ts), since the compliance module stands above this one.
+ */
+export type LicenceWritten = (tx: DbOrTx, scope: { orgId: string; actor: Actor }, driverId: string, licence: DriverLicence) => Promise<void>;
+
+const licenceOf = (r: {
+  licenseNumber: string | null;
+  licenseState: string | null;
+  licenseClass: string | null;
+  licenseExpiry: string | null;
+}): DriverLicence => ({
+  number: r.licenseNumber,
+  state: r.licenseState,
+  class: r.licenseClass,
+  expiry: r.licenseExpiry,
+});
+
 /** What inviting a driver needs: the caller's codes (USER_CREATE, and every code of the Driver role) and the mail. */
 export interface InviteDeps {
   ctx: AuthContext;
@@ -174,7 +201,12 @@ function assertTokenKeepsSignIn(actor: Actor, was: string | null, now: string | 
     );
 }
 
-export async function createDriver({ db, orgId, actor }: Scope, input: ParsedDriverInput, invite?: InviteDeps): Promise<DriverDetail> {
+export async function createDriver(
+  { db, orgId, actor }: Scope,
+  input: ParsedDriverInput,
+  invite?: InviteDeps,
+  licenceWritten?: LicenceWritten,
+): Promise<DriverDetail> {
   assertTokenKeepsSignIn(actor, null, input.userId);
   await assertUserInOrg(db, orgId, input.userId);
   try {
@@ -188,6 +220,7 @@ export async function createDriver({ db, orgId, actor }: Scope, input: ParsedDri
       // The account it signs in for now has a driver record (db/sql/notify.ts: sent by the API for Citus).
       await notifyAuthChange(tx, [row.userId]);
       await recordActivity(tx, { orgId, actor, action: 'CREATE', entityType: 'DRIVER', entityId: row.id, after: row });
+      if (licenceWritten && (row.licenseNumber || row.licenseExpiry)) await licenceWritten(tx, { orgId, actor }, row.id, licenceOf(row));
       const invited = input.invite ? await inviteDriverAccount(tx, orgId, actor, invite, row) : null;
       return { id: row.id, invited };
     });
@@ -215,7 +248,13 @@ async function releaseVehicle(tx: DbOrTx, orgId: string, actor: Actor, driverId:
 }
 
 /** Edits a driver; deactivating one releases their vehicle. */
-export async function updateDriver({ db, orgId, actor }: Scope, id: string, input: ParsedDriverInput, invite?: InviteDeps): Promise<DriverDetail> {
+export async function updateDriver(
+  { db, orgId, actor }: Scope,
+  id: string,
+  input: ParsedDriverInput,
+  invite?: InviteDeps,
+  licenceWritten?: LicenceWritten,
+): Promise<DriverDetail> {
   await assertUserInOrg(db, orgId, input.userId);
   try {
     const invited = await db.transaction(async (tx) => {
@@ -232,6 +271,8 @@ export async function updateDriver({ db, orgId, actor }: Scope, id: string, inpu
         .returning();
       if (after && after.userId !== before.userId) await notifyAuthChange(tx, [before.userId, after.userId]);
       await recordActivity(tx, { orgId, actor, action: 'UPDATE', entityType: 'DRIVER', entityId: id, before, after });
+      if (licenceWritten && after && JSON.stringify(licenceOf(after)) !== JSON.stringify(licenceOf(before)))
+        await licenceWritten(tx, { orgId, actor }, id, licenceOf(after));
       return input.invite && after ? inviteDriverAccount(tx, orgId, actor, invite, after) : null;
     });
     if (invited && invite) await sendDriverInvitation(db, orgId, invite, invited);

@@ -196,6 +196,8 @@ async function runningLoad(request: APIRequestContext) {
 }
 
 test('a dispatcher shares a running load; the customer follows it on a phone until the link is revoked', async ({ page, browser, context }) => {
+  // Two pages (the office's, the customer's phone) with screenshots: 50 s of a loaded 2-core machine's time.
+  test.slow();
   const load = await runningLoad(page.request);
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
   await signIn(page, 'dispatcher');
@@ -289,6 +291,7 @@ test('the tracking page speaks the browser language, and an unknown token is an 
 });
 
 test("a load's contacts: the API's 400 shows under the field, then they save with their notices", async ({ page }) => {
+  test.slow();
   const office = await officeApi(page.request);
   const load = await postLoad(page.request, office);
 

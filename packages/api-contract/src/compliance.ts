@@ -23,6 +23,7 @@ defineLabels({
   inspector: 'Inspector',
   result: 'Result',
   failedItems: 'Failed items',
+  failedItem: 'Failed item',
   issuedOn: 'Issued on',
   expiresOn: 'Expires on',
   reason: 'Reason',

@@ -66,6 +66,21 @@ async function json<T>(r: Awaited<ReturnType<APIRequestContext['get']>>, status 
   return (await r.json()) as T;
 }
 
+/** A new driver account whose medical certificate on file (recorded by the office) runs out in `days` days. */
+async function driverWithMedicalDue(request: APIRequestContext, days: number) {
+  const office = await officeApi(request);
+  const account = await office.driverAccount();
+  const { today } = await json<{ today: string }>(await request.get(`${office.org}/drivers/${account.driver.id}/qualification`, { headers: office.headers }));
+  await json(
+    await request.post(`${office.org}/drivers/${account.driver.id}/qualification/items`, {
+      headers: office.headers,
+      data: { kind: 'MEDICAL_CERTIFICATE', issuedOn: addDays(today, -700), expiresOn: addDays(today, days) },
+    }),
+    201,
+  );
+  return { office, account, today };
+}
+
 /** The checklist row of a kind in the open file. */
 const checklistRow = (page: Page, kind: string) => page.getByRole('list', { name: 'Checklist' }).locator(`[data-testid="compliance-row"][data-kind="${kind}"]`);
 
@@ -283,18 +298,8 @@ test('the office adds a medical certificate with its scan to a driver’s file, 
 });
 
 test('a driver warned on the phone sends a renewed medical certificate, which the office approves', async ({ browser, request }) => {
-  const office = await officeApi(request);
-  const account = await office.driverAccount();
-  const file = await json<{ today: string }>(await request.get(`${office.org}/drivers/${account.driver.id}/qualification`, { headers: office.headers }));
-  const today = file.today;
   // The office's medical certificate on file runs out in 3 days.
-  await json(
-    await request.post(`${office.org}/drivers/${account.driver.id}/qualification/items`, {
-      headers: office.headers,
-      data: { kind: 'MEDICAL_CERTIFICATE', issuedOn: addDays(today, -700), expiresOn: addDays(today, 3) },
-    }),
-    201,
-  );
+  const { account, today } = await driverWithMedicalDue(request, 3);
 
   const phone = await browser.newPage({ viewport: PHONE, timezoneId: 'America/Chicago', bypassCSP: true });
   await driverLogin(phone, account);
@@ -350,17 +355,7 @@ test('a renewal sent without signal goes once the signal returns; the office ref
   browser,
   request,
 }) => {
-  const office = await officeApi(request);
-  const account = await office.driverAccount();
-  const file = await json<{ today: string }>(await request.get(`${office.org}/drivers/${account.driver.id}/qualification`, { headers: office.headers }));
-  const today = file.today;
-  await json(
-    await request.post(`${office.org}/drivers/${account.driver.id}/qualification/items`, {
-      headers: office.headers,
-      data: { kind: 'MEDICAL_CERTIFICATE', issuedOn: addDays(today, -700), expiresOn: addDays(today, 2) },
-    }),
-    201,
-  );
+  const { office, account, today } = await driverWithMedicalDue(request, 2);
 
   const phone = await browser.newPage({ viewport: PHONE, timezoneId: 'America/Chicago', bypassCSP: true, serviceWorkers: 'allow' });
   await driverLogin(phone, account);

@@ -1,5 +1,5 @@
 import { and, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
-import type { Defect, Page, defectCertificationSchema, defectListQuery } from '@fleet/api-contract';
+import type { ComplianceItemDefect, Defect, Page, defectCertificationSchema, defectListQuery } from '@fleet/api-contract';
 import type { z } from 'zod';
 import type { DbOrTx } from '../../db/client.ts';
 import { countAll } from '../../db/sql/count-all.ts';
@@ -208,57 +208,64 @@ export interface EngineFaultDefect {
   automatic: boolean;
 }
 
+/** A defect made of something other than a driver's report: the fault or the inspection paper it came of. */
+interface SourcedDefect {
+  engineFaultId: string | null;
+  complianceItemId: string | null;
+  assetId: string;
+  unitNumber: string;
+  item: string;
+  label: string;
+  note: string | null;
+  safety: boolean;
+}
+
+/**
+ * Inserts a defect without an inspection report and announces it (`dvir.defect_opened`), in the
+ * caller's transaction. Null when its source's unique index already holds one (the caller's 409).
+ */
+async function insertSourcedDefect(tx: DbOrTx, orgId: string, d: SourcedDefect): Promise<string | null> {
+  const [row] = await tx
+    .insert(vehicleDefects)
+    .values({ organizationId: orgId, dvirId: null, ...d })
+    .onConflictDoNothing()
+    .returning({ id: vehicleDefects.id, createdAt: vehicleDefects.createdAt });
+  if (!row) return null;
+  await emitWebhookEvent(tx, {
+    orgId,
+    type: 'dvir.defect_opened',
+    at: row.createdAt,
+    data: { id: row.id, dvirId: null, ...d, reportedAt: row.createdAt.toISOString() },
+  });
+  return row.id;
+}
+
 /**
  * A defect of an engine fault, in the caller's transaction (the fault module's, which marks the
  * fault): open until certified like any other, without an inspection report. One per fault (a
  * unique index): a second answers 409.
  */
 export async function createEngineFaultDefect(tx: DbOrTx, orgId: string, actor: Actor, f: EngineFaultDefect): Promise<string> {
-  const [row] = await tx
-    .insert(vehicleDefects)
-    .values({
-      organizationId: orgId,
-      dvirId: null,
-      engineFaultId: f.faultId,
-      complianceItemId: null,
-      assetId: f.assetId,
-      unitNumber: f.unitNumber,
-      item: 'engine_fault',
-      label: f.label,
-      note: f.note,
-      safety: f.safety,
-    })
-    .onConflictDoNothing()
-    .returning({ id: vehicleDefects.id });
-  if (!row) throw conflict('A defect was already made of this engine fault', `engine fault ${f.faultId} already has a defect`);
-  const now = new Date();
-  await emitWebhookEvent(tx, {
-    orgId,
-    type: 'dvir.defect_opened',
-    at: now,
-    data: {
-      id: row.id,
-      dvirId: null,
-      engineFaultId: f.faultId,
-      complianceItemId: null,
-      assetId: f.assetId,
-      unitNumber: f.unitNumber,
-      item: 'engine_fault',
-      label: f.label,
-      note: f.note,
-      safety: f.safety,
-      reportedAt: now.toISOString(),
-    },
+  const id = await insertSourcedDefect(tx, orgId, {
+    engineFaultId: f.faultId,
+    complianceItemId: null,
+    assetId: f.assetId,
+    unitNumber: f.unitNumber,
+    item: 'engine_fault',
+    label: f.label,
+    note: f.note,
+    safety: f.safety,
   });
+  if (!id) throw conflict('A defect was already made of this engine fault', `engine fault ${f.faultId} already has a defect`);
   await recordActivity(tx, {
     orgId,
     actor,
     action: 'ENGINE_FAULT_DEFECT',
     entityType: 'ASSET',
     entityId: f.assetId,
-    after: { defectId: row.id, engineFaultId: f.faultId, code: f.code, unitNumber: f.unitNumber, label: f.label, safety: f.safety, automatic: f.automatic },
+    after: { defectId: id, engineFaultId: f.faultId, code: f.code, unitNumber: f.unitNumber, label: f.label, safety: f.safety, automatic: f.automatic },
   });
-  return row.id;
+  return id;
 }
 
 /** What a defect made of a failed annual inspection item says (issue 71, decision 0305). */
@@ -279,58 +286,31 @@ export interface InspectionItemDefect {
  * (a unique index): a second answers 409 compliance.defect_exists. Returns the defect's id.
  */
 export async function createInspectionItemDefect(tx: DbOrTx, orgId: string, actor: Actor, f: InspectionItemDefect): Promise<string> {
-  const [row] = await tx
-    .insert(vehicleDefects)
-    .values({
-      organizationId: orgId,
-      dvirId: null,
-      complianceItemId: f.complianceItemId,
-      assetId: f.assetId,
-      unitNumber: f.unitNumber,
-      item: 'annual_inspection',
-      label: f.failedItem,
-      note: f.note,
-      safety: f.safety,
-    })
-    .onConflictDoNothing()
-    .returning({ id: vehicleDefects.id, createdAt: vehicleDefects.createdAt });
-  if (!row) throw conflict('This failed item is a defect already', `failedItem: ${f.failedItem} is a defect already`, 'compliance.defect_exists');
-  await emitWebhookEvent(tx, {
-    orgId,
-    type: 'dvir.defect_opened',
-    at: row.createdAt,
-    data: {
-      id: row.id,
-      dvirId: null,
-      engineFaultId: null,
-      complianceItemId: f.complianceItemId,
-      assetId: f.assetId,
-      unitNumber: f.unitNumber,
-      item: 'annual_inspection',
-      label: f.failedItem,
-      note: f.note,
-      safety: f.safety,
-      reportedAt: row.createdAt.toISOString(),
-    },
+  const id = await insertSourcedDefect(tx, orgId, {
+    engineFaultId: null,
+    complianceItemId: f.complianceItemId,
+    assetId: f.assetId,
+    unitNumber: f.unitNumber,
+    item: 'annual_inspection',
+    label: f.failedItem,
+    note: f.note,
+    safety: f.safety,
   });
+  if (!id) throw conflict('This failed item is a defect already', `failedItem: ${f.failedItem} is a defect already`, 'compliance.defect_exists');
   await recordActivity(tx, {
     orgId,
     actor,
     action: 'INSPECTION_ITEM_DEFECT',
     entityType: 'ASSET',
     entityId: f.assetId,
-    after: { defectId: row.id, complianceItemId: f.complianceItemId, unitNumber: f.unitNumber, label: f.failedItem, safety: f.safety },
+    after: { defectId: id, complianceItemId: f.complianceItemId, unitNumber: f.unitNumber, label: f.failedItem, safety: f.safety },
   });
-  return row.id;
+  return id;
 }
 
 /** The failed items of these annual inspections made defects, by inspection, in the order made. */
-export async function defectsOfComplianceItems(
-  db: DbOrTx,
-  orgId: string,
-  itemIds: readonly string[],
-): Promise<Map<string, Array<{ failedItem: string; defectId: string; status: DefectRow['status'] }>>> {
-  const out = new Map<string, Array<{ failedItem: string; defectId: string; status: DefectRow['status'] }>>();
+export async function defectsOfComplianceItems(db: DbOrTx, orgId: string, itemIds: readonly string[]): Promise<Map<string, ComplianceItemDefect[]>> {
+  const out = new Map<string, ComplianceItemDefect[]>();
   if (itemIds.length === 0) return out;
   const rows = await db
     .select({ itemId: vehicleDefects.complianceItemId, label: vehicleDefects.label, id: vehicleDefects.id, status: vehicleDefects.status })

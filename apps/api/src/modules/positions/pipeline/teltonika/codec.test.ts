@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type AvlRecord, crc16Ibm, decodeAvlPacket, encodeAvlPacket, encodeImei, TeltonikaFrameError } from './codec.ts';
+import { type AvlRecord, crc16Ibm, decodeAvlData, decodeAvlPacket, type DecodedAvlRecord, encodeAvlPacket, encodeImei, TeltonikaFrameError } from './codec.ts';
 import { TeltonikaFrameSplitter } from './frames.ts';
 
 // Teltonika's own protocol examples (wiki.teltonika-gps.com, "Codec"): one codec 8 and one codec 8E packet.
@@ -22,6 +22,10 @@ function record(over: Partial<AvlRecord> = {}): AvlRecord {
     ...over,
   };
 }
+
+/** A decoded record without the wire widths of its values, to compare with what was encoded. */
+const plain = ({ ioWidths: _widths, ...r }: DecodedAvlRecord): AvlRecord => r;
+const plainPacket = (p: { codec: number; records: DecodedAvlRecord[] }) => ({ codec: p.codec, records: p.records.map(plain) });
 
 describe('CRC-16/IBM', () => {
   it('matches the standard check value', () => {
@@ -82,7 +86,7 @@ describe('Teltonika codec', () => {
     ];
     const frame = encodeAvlPacket(0x08, records);
     expect(frame.readUInt8(8)).toBe(8);
-    expect(decodeAvlPacket(frame)).toEqual({ codec: 8, records });
+    expect(plainPacket(decodeAvlPacket(frame))).toEqual({ codec: 8, records });
   });
 
   it('round-trips codec 8 Extended with 2-byte ids and variable-length values (a VIN)', () => {
@@ -104,7 +108,7 @@ describe('Teltonika codec', () => {
     const frame = encodeAvlPacket(0x8e, records);
     const decoded = decodeAvlPacket(frame);
     expect(decoded.codec).toBe(0x8e);
-    expect(decoded.records).toEqual(records);
+    expect(decoded.records.map(plain)).toEqual(records);
     expect((decoded.records[49]!.io.get(256) as Buffer).toString('ascii')).toBe('1FUJGLDR5CLBP8834');
   });
 
@@ -121,10 +125,29 @@ describe('Teltonika codec', () => {
     badCrc[20] = (badCrc[20] as number) ^ 0x01;
     expect(() => decodeAvlPacket(badCrc)).toThrow(expect.objectContaining({ reason: 'crc' }) as unknown as Error);
     expect(() => decodeAvlPacket(good.subarray(0, good.length - 1))).toThrow(TeltonikaFrameError);
-    const codec16 = Buffer.from(good);
-    codec16[8] = 0x10;
-    codec16.writeUInt32BE(crc16Ibm(codec16, 8, codec16.length - 4), codec16.length - 4);
-    expect(() => decodeAvlPacket(codec16)).toThrow(expect.objectContaining({ reason: 'codec' }) as unknown as Error);
+    const codec13 = Buffer.from(good);
+    codec13[8] = 0x0d;
+    codec13.writeUInt32BE(crc16Ibm(codec13, 8, codec13.length - 4), codec13.length - 4);
+    expect(() => decodeAvlPacket(codec13)).toThrow(expect.objectContaining({ reason: 'codec', message: expect.stringContaining('codec 13 is not supported') }) as unknown as Error);
+  });
+
+  it('round-trips codec 16: 2-byte ids, 1-byte counts and the generation type', () => {
+    const records = [
+      record({ eventIoId: 385, generationType: 5, io: new Map<number, number | bigint | Buffer>([[239, 1], [10800, 0xfb5d], [385, 123_456], [1148, 7n]]) }),
+      record({ timestamp: Date.UTC(2026, 10, 25, 9, 31), generationType: 7, io: new Map([[240, 0]]) }),
+    ];
+    const frame = encodeAvlPacket(0x10, records);
+    expect(frame.readUInt8(8)).toBe(0x10);
+    // The first record's IO: event id 0x0181, generation type 5, 4 elements; one 1-byte element with id 0x00ef.
+    expect(frame.subarray(10 + 24, 10 + 24 + 8).toString('hex')).toBe('0181' + '05' + '04' + '01' + '00ef' + '01');
+    const decoded = decodeAvlPacket(frame);
+    expect(plainPacket(decoded)).toEqual({ codec: 0x10, records });
+    expect([...decoded.records[0]!.ioWidths]).toEqual([[239, 1], [10800, 2], [385, 4], [1148, 8]]);
+  });
+
+  it('reads a UDP data field (no preamble, no CRC) as the TCP frame around it', () => {
+    const frame = encodeAvlPacket(0x08, [record({ io: new Map([[239, 1]]) })]);
+    expect(decodeAvlData(frame, 8, frame.length - 4)).toEqual(decodeAvlPacket(frame));
   });
 });
 

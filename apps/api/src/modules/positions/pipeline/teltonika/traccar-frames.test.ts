@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { decodeAvlPacket, encodeAvlPacket, TeltonikaFrameError } from './codec.ts';
-import { TRACCAR_FRAME_BAD_CRC, TRACCAR_FRAMES, TRACCAR_SOURCE } from './traccar-frames.ts';
+import { decodeAvlData, decodeAvlPacket, type DecodedAvlRecord, encodeAvlPacket, TeltonikaFrameError } from './codec.ts';
+import { TRACCAR_FRAME_BAD_CRC, TRACCAR_FRAMES, TRACCAR_FRAMES_16_AND_7, TRACCAR_SOURCE, TRACCAR_SOURCE_2 } from './traccar-frames.ts';
 
 // Real devices' frames (Traccar's decoder tests, see traccar-frames.ts). Expected values read off the
 // hex: a record is time (8 bytes, ms) | priority (1) | longitude, latitude (4 each, signed, 1e-7°) | ...
@@ -78,7 +78,8 @@ describe("Traccar's captured Teltonika frames", () => {
   it('encode gives back the same records for every frame', () => {
     for (const f of TRACCAR_FRAMES) {
       const { codec, records } = decodeAvlPacket(Buffer.from(f.hex, 'hex'));
-      expect(decodeAvlPacket(encodeAvlPacket(codec as 0x08 | 0x8e, records)).records).toEqual(records);
+      const strip = (rs: DecodedAvlRecord[]) => rs.map(({ ioWidths: _w, ...r }) => r);
+      expect(strip(decodeAvlPacket(encodeAvlPacket(codec as 0x08 | 0x8e, records)).records)).toEqual(strip(records));
     }
   });
 
@@ -88,5 +89,108 @@ describe("Traccar's captured Teltonika frames", () => {
     bytes[500] = (bytes[500] as number) ^ 0x40;
     expect(() => decodeAvlPacket(bytes)).toThrow(TeltonikaFrameError);
     expect(() => decodeAvlPacket(bytes)).toThrow(/CRC/);
+  });
+});
+
+// Codec 16 and codec 7 (decision 0323). Expected values read off the hex: codec 16's record is codec
+// 8's with 2-byte ids and a generation type (line 48: `0000 07 0a 05 0001 00 ...`: event 0, generation
+// type 7, 10 elements, five of 1 byte); codec 7's time is 4 bytes, its top 2 bits the priority and the
+// rest seconds since 2007-01-01 (0x50aa1432: priority 1, 0x10aa1432 s), its coordinates 32-bit floats.
+const frame2 = (line: number): Buffer => Buffer.from(TRACCAR_FRAMES_16_AND_7.find((f) => f.line === line)!.hex, 'hex');
+
+describe("Traccar's captured codec 16 and codec 7 frames", () => {
+  it('record where they came from', () => {
+    expect(TRACCAR_SOURCE_2.commit).toMatch(/^[0-9a-f]{40}$/);
+    expect(TRACCAR_FRAMES_16_AND_7.map((f) => f.line)).toEqual([48, 51, 81, 96, 99]);
+  });
+
+  it('line 48: codec 16, two records, 2-byte ids, generation type, 8-byte values (its CRC as captured does not match: its data field is read)', () => {
+    const bytes = frame2(48);
+    expect(() => decodeAvlPacket(bytes)).toThrow(expect.objectContaining({ reason: 'crc' }) as unknown as Error);
+    const { codec, records } = decodeAvlData(bytes, 8, bytes.length - 4);
+    expect(codec).toBe(0x10);
+    expect(records).toHaveLength(2);
+    const [a, b] = records as [DecodedAvlRecord, DecodedAvlRecord];
+    expect(new Date(a.timestamp).toISOString()).toBe('2013-07-17T06:34:09.140Z');
+    expect([a.longitude, a.latitude, a.altitude, a.angle, a.satellites, a.speed]).toEqual([25.2618832, 54.6990336, 174, 185, 11, 0]);
+    expect([a.eventIoId, a.generationType]).toEqual([0, 7]);
+    expect([...a.io]).toEqual([
+      [1, 0],
+      [2, 0],
+      [3, 0],
+      [4, 0],
+      [0x120, 0],
+      [0x18, 0],
+      [0x46, 0x129],
+      [0xc7, 0],
+      [0x4c, 0],
+      [0x3e, 0n],
+    ]);
+    expect([a.ioWidths.get(0x120), a.ioWidths.get(0x46), a.ioWidths.get(0xc7), a.ioWidths.get(0x3e)]).toEqual([1, 2, 4, 8]);
+    expect(new Date(b.timestamp).toISOString()).toBe('2017-03-29T10:11:27.000Z');
+    expect([b.longitude, b.latitude]).toEqual([25.2558416, 54.6670383]);
+  });
+
+  it('line 51: codec 16, 32 elements with ids above 255, south and west', () => {
+    const [r] = decodeAvlPacket(frame2(51)).records;
+    expect(new Date(r!.timestamp).toISOString()).toBe('2018-07-26T20:43:43.000Z');
+    expect([r!.longitude, r!.latitude, r!.altitude, r!.angle, r!.satellites]).toEqual([-70.64967, -33.4379166, 571, 282, 6]);
+    expect(r!.io.size).toBe(32);
+    expect([r!.io.get(0x100), r!.io.get(0x11f), r!.io.get(0x101), r!.io.get(0x104)]).toEqual([0, 0, 0, 0]);
+    expect([r!.ioWidths.get(0x100), r!.ioWidths.get(0x101), r!.ioWidths.get(0x104)]).toEqual([1, 2, 4]);
+  });
+
+  it('line 81: codec 7, records without a place, with one, and with IO of every width', () => {
+    const { codec, records } = decodeAvlPacket(frame2(81));
+    expect(codec).toBe(7);
+    expect(records.map((r) => [new Date(r.timestamp).toISOString(), r.priority])).toEqual([
+      ['2015-11-10T21:35:46.000Z', 1],
+      ['2015-11-10T21:51:47.000Z', 1],
+      ['2015-11-10T22:06:34.000Z', 1],
+      ['2015-11-10T22:09:39.000Z', 1],
+    ]);
+    // No GNSS part: no place and no satellites (placed where the device last was, like a receiver without a fix).
+    expect([records[0]!.latitude, records[0]!.longitude, records[0]!.satellites]).toEqual([0, 0, 0]);
+    expect([...records[0]!.io]).toEqual([[0xf0, 1]]);
+    const placed = records[1]!;
+    expect(placed.latitude).toBeCloseTo(44.7913055, 6);
+    expect(placed.longitude).toBeCloseTo(18.4797592, 6);
+    expect([placed.altitude, placed.angle, placed.speed, placed.satellites]).toEqual([141, 0, 2, 9]);
+    // Signal quality and operator only (mask 0xc0), then 1-, 2- and 4-byte IO.
+    const last = records[3]!;
+    expect([last.latitude, last.satellites]).toEqual([0, 0]);
+    expect([...last.io]).toEqual([
+      [0x01, 0x64],
+      [0xf4, 0],
+      [0xdd, 0],
+      [0xf0, 1],
+      [0x43, 0x100c],
+      [0x05, 5],
+    ]);
+  });
+
+  it('lines 96 and 99: codec 7 with the cell, signal and operator (line 96 as captured lacks a byte of its CRC: its data field is read)', () => {
+    const bytes = frame2(96);
+    expect(() => decodeAvlPacket(bytes)).toThrow(expect.objectContaining({ reason: 'format' }) as unknown as Error);
+    const { records } = decodeAvlData(bytes, 8, 8 + bytes.readUInt32BE(4));
+    expect(records).toHaveLength(4);
+    const r = records[0]!;
+    expect(new Date(r.timestamp).toISOString()).toBe('2007-12-06T12:36:00.000Z');
+    expect(r.latitude).toBeCloseTo(54.7146873, 6);
+    expect(r.longitude).toBeCloseTo(25.3037682, 6);
+    expect([r.altitude, r.angle, r.speed, r.satellites]).toEqual([158, 25, 5, 7]);
+    expect([...r.io]).toEqual([
+      [0x01, 0x5e],
+      [0x02, 0],
+      [0x14, 0x66],
+      [0x15, 0x0a],
+      [0x16, 0x67],
+      [0x05, 0xce4],
+    ]);
+    const two = decodeAvlPacket(frame2(99)).records;
+    expect(two.map((x) => new Date(x.timestamp).toISOString())).toEqual(['2013-07-31T22:30:35.000Z', '2013-07-31T22:30:03.000Z']);
+    expect(two[0]!.latitude).toBeCloseTo(44.4401893, 6);
+    expect(two[0]!.longitude).toBeCloseTo(26.0931262, 6);
+    expect([two[0]!.altitude, two[0]!.satellites]).toEqual([61, 5]);
   });
 });

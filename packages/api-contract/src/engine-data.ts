@@ -24,10 +24,31 @@ export const ENGINE_ATTRIBUTE_NAMES = Object.keys(ENGINE_ATTRIBUTES) as EngineAt
 /** What the ELD needs from the engine (Appendix A 4.3.1): without these a device is "GPS only". */
 export const ELD_ENGINE_ATTRIBUTES: readonly EngineAttribute[] = ['ignition', 'vehicleOdometer', 'engineHours'];
 
-/** One numbered IO element's name and the factor from its raw value to the attribute's unit. */
+/**
+ * What an IO element measures, beyond its attribute's name (decision 0323): a temperature (°C, kept
+ * as a reading of its sensor), a relative humidity (%), a sensor's battery (% or V by its unit), a fuel
+ * level, a driver's identification card (iButton or RFID, kept as hex) or a magnet (a door: 1 closed).
+ */
+export const IO_MEANINGS = ['temperature', 'humidity', 'battery', 'fuelLevel', 'driverCard', 'magnet'] as const;
+export type IoMeaning = (typeof IO_MEANINGS)[number];
+
+/**
+ * One numbered IO element: the attribute it becomes, the factor from its raw value to the attribute's
+ * unit (negative or fractional), whether the raw value is signed (two's complement of the width it came
+ * with: a BLE sensor's 0xfb5d is -1187), the unit the factor gives, what it measures, and the raw
+ * values that mean "no reading" (a BLE temperature's 3000: sensor not found).
+ */
 export const ioMapEntrySchema = z.object({
   attribute: z.string().regex(/^[a-zA-Z][a-zA-Z0-9]{0,39}$/, 'Attribute must be a name of letters and digits'),
-  multiplier: z.number().finite().positive().optional(),
+  multiplier: z
+    .number()
+    .finite()
+    .refine((v) => v !== 0, 'Multiplier must not be 0')
+    .optional(),
+  signed: z.boolean().optional(),
+  unit: z.string().trim().min(1).max(16).optional(),
+  meaning: z.enum(IO_MEANINGS).optional(),
+  noReading: z.array(z.number().int()).max(16).optional(),
 });
 export type IoMapEntry = z.infer<typeof ioMapEntrySchema>;
 
@@ -68,6 +89,41 @@ export const TELTONIKA_DEFAULT_IO_MAP: IoMap = {
   '89': { attribute: 'fuelLevel' },
   '84': { attribute: 'fuelLevelLitres', multiplier: 0.1 },
   '48': { attribute: 'fuelLevel' },
+  // Cold chain and identification (issue 73, decision 0323), as Teltonika's FMB AVL ID list gives them:
+  // BLE temperature sensors #1-4 (2 bytes signed, 0.01 °C; 3000 not found, 4000 failed), the EYE
+  // sensor's temperatures #1-4 (10800-10803, likewise), humidity (10804-10807, %) and magnet (10808-10811), BLE humidity #1-4 (0.1 %RH; 65535 none), BLE battery
+  // #1-4 (29, 20, 22, 23; %), 1-Wire (Dallas) temperature #1-4 (4 bytes signed, 0.1 °C; 850 not ready, 2000 read error,
+  // 3000 not connected, 4000 id failed, 5000 same id), the iButton (78) and the RFID card (207).
+  '25': { attribute: 'bleTemp1', multiplier: 0.01, signed: true, unit: '°C', meaning: 'temperature', noReading: [3000, 4000] },
+  '26': { attribute: 'bleTemp2', multiplier: 0.01, signed: true, unit: '°C', meaning: 'temperature', noReading: [3000, 4000] },
+  '27': { attribute: 'bleTemp3', multiplier: 0.01, signed: true, unit: '°C', meaning: 'temperature', noReading: [3000, 4000] },
+  '28': { attribute: 'bleTemp4', multiplier: 0.01, signed: true, unit: '°C', meaning: 'temperature', noReading: [3000, 4000] },
+  '10800': { attribute: 'eyeTemp1', multiplier: 0.01, signed: true, unit: '°C', meaning: 'temperature', noReading: [3000, 4000] },
+  '10801': { attribute: 'eyeTemp2', multiplier: 0.01, signed: true, unit: '°C', meaning: 'temperature', noReading: [3000, 4000] },
+  '10802': { attribute: 'eyeTemp3', multiplier: 0.01, signed: true, unit: '°C', meaning: 'temperature', noReading: [3000, 4000] },
+  '10803': { attribute: 'eyeTemp4', multiplier: 0.01, signed: true, unit: '°C', meaning: 'temperature', noReading: [3000, 4000] },
+  '10804': { attribute: 'eyeHumidity1', unit: '%', meaning: 'humidity' },
+  '10805': { attribute: 'eyeHumidity2', unit: '%', meaning: 'humidity' },
+  '10806': { attribute: 'eyeHumidity3', unit: '%', meaning: 'humidity' },
+  '10807': { attribute: 'eyeHumidity4', unit: '%', meaning: 'humidity' },
+  '10808': { attribute: 'eyeMagnet1', meaning: 'magnet' },
+  '10809': { attribute: 'eyeMagnet2', meaning: 'magnet' },
+  '10810': { attribute: 'eyeMagnet3', meaning: 'magnet' },
+  '10811': { attribute: 'eyeMagnet4', meaning: 'magnet' },
+  '86': { attribute: 'bleHumidity1', multiplier: 0.1, unit: '%', meaning: 'humidity', noReading: [65535] },
+  '104': { attribute: 'bleHumidity2', multiplier: 0.1, unit: '%', meaning: 'humidity', noReading: [65535] },
+  '106': { attribute: 'bleHumidity3', multiplier: 0.1, unit: '%', meaning: 'humidity', noReading: [65535] },
+  '108': { attribute: 'bleHumidity4', multiplier: 0.1, unit: '%', meaning: 'humidity', noReading: [65535] },
+  '29': { attribute: 'bleBattery1', unit: '%', meaning: 'battery' },
+  '20': { attribute: 'bleBattery2', unit: '%', meaning: 'battery' },
+  '22': { attribute: 'bleBattery3', unit: '%', meaning: 'battery' },
+  '23': { attribute: 'bleBattery4', unit: '%', meaning: 'battery' },
+  '72': { attribute: 'dallasTemp1', multiplier: 0.1, signed: true, unit: '°C', meaning: 'temperature', noReading: [850, 2000, 3000, 4000, 5000] },
+  '73': { attribute: 'dallasTemp2', multiplier: 0.1, signed: true, unit: '°C', meaning: 'temperature', noReading: [850, 2000, 3000, 4000, 5000] },
+  '74': { attribute: 'dallasTemp3', multiplier: 0.1, signed: true, unit: '°C', meaning: 'temperature', noReading: [850, 2000, 3000, 4000, 5000] },
+  '75': { attribute: 'dallasTemp4', multiplier: 0.1, signed: true, unit: '°C', meaning: 'temperature', noReading: [850, 2000, 3000, 4000, 5000] },
+  '78': { attribute: 'driverCard', meaning: 'driverCard', noReading: [0] },
+  '207': { attribute: 'driverCard', meaning: 'driverCard', noReading: [0] },
 };
 
 /**

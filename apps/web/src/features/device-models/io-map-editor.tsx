@@ -1,4 +1,4 @@
-import { ActionIcon, Autocomplete, Button, Group, NumberInput, Stack, Table, Text, TextInput } from '@mantine/core';
+import { ActionIcon, Autocomplete, Button, Checkbox, Group, NumberInput, Select, Stack, Table, Text, TextInput } from '@mantine/core';
 import { IconPlus, IconRestore, IconTrash } from '@tabler/icons-react';
 import {
   ENGINE_ATTRIBUTES,
@@ -7,25 +7,52 @@ import {
   FAULT_ATTRIBUTE_NAMES,
   FUEL_LEVEL_ATTRIBUTES,
   FUEL_LEVEL_ATTRIBUTE_NAMES,
+  IO_MEANINGS,
   TELTONIKA_DEFAULT_IO_MAP,
   type IoMap,
+  type IoMapEntry,
+  type IoMeaning,
 } from '@fleet/api-contract';
 
 // A device model's IO map as rows (decision 0154): numbered IO element, the attribute it becomes
-// (one of the engine attributes, or a custom name kept with the position), and the factor.
+// (one of the engine attributes, or a custom name kept with the position), the factor (negative or
+// fractional), whether the raw value is signed and what it measures (decision 0323). The unit and the
+// raw values meaning "no reading" are kept as the map had them.
 
 export interface IoRow {
   key: number;
   id: string;
   attribute: string;
   multiplier: number | '';
+  signed: boolean;
+  meaning: IoMeaning | null;
+  /** Kept from the map as it was (not edited here). */
+  rest: Pick<IoMapEntry, 'unit' | 'noReading'>;
 }
 
+const MEANING_LABELS: Record<IoMeaning, string> = {
+  temperature: 'Temperature',
+  humidity: 'Humidity',
+  battery: 'Sensor battery',
+  fuelLevel: 'Fuel level',
+  driverCard: 'Driver card',
+  magnet: 'Magnet (door)',
+};
+
 let next = 0;
+const emptyRow = (): IoRow => ({ key: ++next, id: '', attribute: '', multiplier: '', signed: false, meaning: null, rest: {} });
 export const rowsOf = (map: IoMap): IoRow[] =>
   Object.entries(map)
     .sort(([a], [b]) => Number(a) - Number(b))
-    .map(([id, e]) => ({ key: ++next, id, attribute: e.attribute, multiplier: e.multiplier ?? '' }));
+    .map(([id, e]) => ({
+      key: ++next,
+      id,
+      attribute: e.attribute,
+      multiplier: e.multiplier ?? '',
+      signed: e.signed ?? false,
+      meaning: e.meaning ?? null,
+      rest: { ...(e.unit ? { unit: e.unit } : {}), ...(e.noReading ? { noReading: e.noReading } : {}) },
+    }));
 
 /** Rows to the map the API takes; the first problem found, by row, when a row is not valid. */
 export function mapOf(rows: readonly IoRow[]): { map: IoMap } | { error: string } {
@@ -34,9 +61,15 @@ export function mapOf(rows: readonly IoRow[]): { map: IoMap } | { error: string 
     const n = i + 1;
     if (!/^\d{1,5}$/.test(r.id.trim())) return { error: `Row ${n}: the IO id must be a number` };
     if (!/^[a-zA-Z][a-zA-Z0-9]{0,39}$/.test(r.attribute.trim())) return { error: `Row ${n}: the attribute must be a name of letters and digits` };
-    if (r.multiplier !== '' && !(r.multiplier > 0)) return { error: `Row ${n}: the multiplier must be above 0` };
+    if (r.multiplier === 0) return { error: `Row ${n}: the multiplier must not be 0` };
     if (map[r.id.trim()]) return { error: `Row ${n}: IO id ${r.id.trim()} is mapped twice` };
-    map[r.id.trim()] = { attribute: r.attribute.trim(), ...(r.multiplier === '' || r.multiplier === 1 ? {} : { multiplier: r.multiplier }) };
+    map[r.id.trim()] = {
+      attribute: r.attribute.trim(),
+      ...(r.multiplier === '' || r.multiplier === 1 ? {} : { multiplier: r.multiplier }),
+      ...(r.signed ? { signed: true } : {}),
+      ...(r.meaning ? { meaning: r.meaning } : {}),
+      ...r.rest,
+    };
   }
   return { map };
 }
@@ -64,7 +97,7 @@ export function IoMapEditor({ rows, onChange, error, teltonika }: { rows: IoRow[
           <Text size="xs" c="dimmed">
             {teltonika && rows.length === 0
               ? 'Empty: the Teltonika default map is used.'
-              : 'Numbered IO elements the device reports, and the attribute each becomes (raw value × multiplier).'}
+              : 'Numbered IO elements the device reports, and the attribute each becomes (raw value × multiplier; signed: read as a negative number when its top bit is set).'}
           </Text>
         </div>
         <Button size="xs" variant="default" leftSection={<IconRestore size={14} />} onClick={() => onChange(rowsOf(TELTONIKA_DEFAULT_IO_MAP))}>
@@ -78,6 +111,8 @@ export function IoMapEditor({ rows, onChange, error, teltonika }: { rows: IoRow[
               <Table.Th w={90}>IO id</Table.Th>
               <Table.Th>Attribute</Table.Th>
               <Table.Th w={120}>Multiplier</Table.Th>
+              <Table.Th w={64}>Signed</Table.Th>
+              <Table.Th w={150}>Measures</Table.Th>
               <Table.Th w={36} />
             </Table.Tr>
           </Table.Thead>
@@ -113,6 +148,20 @@ export function IoMapEditor({ rows, onChange, error, teltonika }: { rows: IoRow[
                   />
                 </Table.Td>
                 <Table.Td>
+                  <Checkbox aria-label={`Signed, row ${i + 1}`} checked={r.signed} onChange={(e) => set(r.key, { signed: e.currentTarget.checked })} />
+                </Table.Td>
+                <Table.Td>
+                  <Select
+                    aria-label={`Measures, row ${i + 1}`}
+                    data={IO_MEANINGS.map((m) => ({ value: m, label: MEANING_LABELS[m] }))}
+                    value={r.meaning}
+                    onChange={(v) => set(r.key, { meaning: (v as IoMeaning | null) ?? null })}
+                    placeholder="–"
+                    clearable
+                    size="xs"
+                  />
+                </Table.Td>
+                <Table.Td>
                   <ActionIcon variant="subtle" color="red" aria-label={`Remove row ${i + 1}`} onClick={() => onChange(rows.filter((x) => x.key !== r.key))}>
                     <IconTrash size={14} />
                   </ActionIcon>
@@ -128,12 +177,7 @@ export function IoMapEditor({ rows, onChange, error, teltonika }: { rows: IoRow[
         </Text>
       )}
       <Group>
-        <Button
-          size="xs"
-          variant="subtle"
-          leftSection={<IconPlus size={14} />}
-          onClick={() => onChange([...rows, { key: ++next, id: '', attribute: '', multiplier: '' }])}
-        >
+        <Button size="xs" variant="subtle" leftSection={<IconPlus size={14} />} onClick={() => onChange([...rows, emptyRow()])}>
           Add IO element
         </Button>
       </Group>

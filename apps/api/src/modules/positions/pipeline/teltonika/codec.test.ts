@@ -128,12 +128,23 @@ describe('Teltonika codec', () => {
     const codec13 = Buffer.from(good);
     codec13[8] = 0x0d;
     codec13.writeUInt32BE(crc16Ibm(codec13, 8, codec13.length - 4), codec13.length - 4);
-    expect(() => decodeAvlPacket(codec13)).toThrow(expect.objectContaining({ reason: 'codec', message: expect.stringContaining('codec 13 is not supported') }) as unknown as Error);
+    expect(() => decodeAvlPacket(codec13)).toThrow(
+      expect.objectContaining({ reason: 'codec', message: expect.stringContaining('codec 13 is not supported') }) as unknown as Error,
+    );
   });
 
   it('round-trips codec 16: 2-byte ids, 1-byte counts and the generation type', () => {
     const records = [
-      record({ eventIoId: 385, generationType: 5, io: new Map<number, number | bigint | Buffer>([[239, 1], [10800, 0xfb5d], [385, 123_456], [1148, 7n]]) }),
+      record({
+        eventIoId: 385,
+        generationType: 5,
+        io: new Map<number, number | bigint | Buffer>([
+          [239, 1],
+          [10800, 0xfb5d],
+          [385, 123_456],
+          [1148, 7n],
+        ]),
+      }),
       record({ timestamp: Date.UTC(2026, 10, 25, 9, 31), generationType: 7, io: new Map([[240, 0]]) }),
     ];
     const frame = encodeAvlPacket(0x10, records);
@@ -142,7 +153,12 @@ describe('Teltonika codec', () => {
     expect(frame.subarray(10 + 24, 10 + 24 + 8).toString('hex')).toBe('0181' + '05' + '04' + '01' + '00ef' + '01');
     const decoded = decodeAvlPacket(frame);
     expect(plainPacket(decoded)).toEqual({ codec: 0x10, records });
-    expect([...decoded.records[0]!.ioWidths]).toEqual([[239, 1], [10800, 2], [385, 4], [1148, 8]]);
+    expect([...decoded.records[0]!.ioWidths]).toEqual([
+      [239, 1],
+      [10800, 2],
+      [385, 4],
+      [1148, 8],
+    ]);
   });
 
   it('reads a UDP data field (no preamble, no CRC) as the TCP frame around it', () => {

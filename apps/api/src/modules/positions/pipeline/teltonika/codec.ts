@@ -306,7 +306,19 @@ class RecordReader {
     const priority = stamp >>> 30;
     const timestamp = CODEC_7_EPOCH_MS + (stamp & 0x3fffffff) * 1000;
     const parts = this.uint(1);
-    const r: DecodedAvlRecord = { timestamp, priority, longitude: 0, latitude: 0, altitude: 0, angle: 0, satellites: 0, speed: 0, eventIoId: 0, io: new Map(), ioWidths: new Map() };
+    const r: DecodedAvlRecord = {
+      timestamp,
+      priority,
+      longitude: 0,
+      latitude: 0,
+      altitude: 0,
+      angle: 0,
+      satellites: 0,
+      speed: 0,
+      eventIoId: 0,
+      io: new Map(),
+      ioWidths: new Map(),
+    };
     if (parts & 0x01) {
       const gnss = this.uint(1);
       if (gnss & 0x01) {

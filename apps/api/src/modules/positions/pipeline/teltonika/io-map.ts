@@ -1,4 +1,12 @@
-import { ENGINE_ATTRIBUTES, FAULT_ATTRIBUTES, FUEL_LEVEL_ATTRIBUTES, SAFETY_ATTRIBUTES, TELTONIKA_DEFAULT_IO_MAP, type IoMap } from '@fleet/api-contract';
+import {
+  ENGINE_ATTRIBUTES,
+  FAULT_ATTRIBUTES,
+  FUEL_LEVEL_ATTRIBUTES,
+  SAFETY_ATTRIBUTES,
+  TELTONIKA_DEFAULT_IO_MAP,
+  type IoMap,
+  type IoMapEntry,
+} from '@fleet/api-contract';
 
 // A Teltonika record's numbered IO elements as named attributes (decision 0153): the device model's
 // IO map says which element is which attribute and the factor to its unit; every raw element is also
@@ -31,12 +39,33 @@ function text(v: number | bigint | Buffer): string {
   return String(v);
 }
 
-function numberOf(v: number | bigint | Buffer): number | null {
-  if (typeof v === 'number') return v;
-  if (typeof v === 'bigint') return Number(v);
-  // A variable-length element mapped to a number: read it as an unsigned big-endian integer.
+/**
+ * A raw value as a number: unsigned, or two's complement of `signedWidth` bytes (the width it came
+ * with on the wire; 0x fb5d in 2 bytes is -1187). A variable-length element is read big-endian.
+ */
+export function numberOf(v: number | bigint | Buffer, signedWidth?: number): number | null {
+  if (typeof v === 'number') {
+    if (!signedWidth || signedWidth > 4) return v;
+    const bits = 8 * signedWidth;
+    return v >= 2 ** (bits - 1) ? v - 2 ** bits : v;
+  }
+  if (typeof v === 'bigint') return Number(signedWidth ? BigInt.asIntN(64, v) : v);
+  // A variable-length element mapped to a number: read it as a big-endian integer.
   if (v.length === 0 || v.length > 6) return null;
-  return v.readUIntBE(0, v.length);
+  return signedWidth ? v.readIntBE(0, v.length) : v.readUIntBE(0, v.length);
+}
+
+/** True when the raw value is one the map says means "no reading" (compared unsigned, as the lists give them). */
+function noReading(v: number | bigint | Buffer, entry: IoMapEntry): boolean {
+  if (!entry.noReading) return false;
+  const n = numberOf(v);
+  return n !== null && entry.noReading.includes(n);
+}
+
+/** A driver card (iButton, RFID) as 16 upper-case hex digits, as the card's own reader prints it. */
+function cardOf(v: number | bigint | Buffer): string {
+  if (Buffer.isBuffer(v)) return v.toString('hex').toUpperCase();
+  return BigInt(v).toString(16).toUpperCase().padStart(16, '0');
 }
 
 type Kind = 'boolean' | 'number' | 'text' | 'bytes';
@@ -50,15 +79,23 @@ const KINDS = new Map<string, Kind>(
   ].map(([n, a]) => [n, a.kind]),
 );
 
-/** Named attributes (per `map`) and the raw elements under `io`. */
-export function ioAttributes(io: RawIo, map: IoMap): Record<string, unknown> {
+/**
+ * Named attributes (per `map`) and the raw elements under `io`. `widths`: each fixed-size value's
+ * width on the wire, which a signed element needs (without it a signed element reads unsigned).
+ */
+export function ioAttributes(io: RawIo, map: IoMap, widths?: ReadonlyMap<number, number>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   const raw: Record<string, number | string> = {};
   for (const [id, value] of io) {
     raw[id] = rawValue(value);
     const entry = map[String(id)];
-    if (!entry) continue;
-    const kind = KINDS.get(entry.attribute) ?? (Buffer.isBuffer(value) ? 'text' : 'number');
+    if (!entry || noReading(value, entry)) continue;
+    if (entry.meaning === 'driverCard') {
+      out[entry.attribute] = cardOf(value);
+      continue;
+    }
+    // Bytes are text (a VIN) unless the map reads them as a number (signed, or scaled).
+    const kind = KINDS.get(entry.attribute) ?? (Buffer.isBuffer(value) && !entry.signed && entry.multiplier === undefined ? 'text' : 'number');
     if (kind === 'boolean') out[entry.attribute] = numberOf(value) !== 0;
     // A binary element (a whole DM1 message) as hex, whatever its length.
     else if (kind === 'bytes') out[entry.attribute] = rawValue(value);
@@ -66,7 +103,7 @@ export function ioAttributes(io: RawIo, map: IoMap): Record<string, unknown> {
       const t = text(value);
       if (t !== '') out[entry.attribute] = t;
     } else {
-      const n = numberOf(value);
+      const n = numberOf(value, entry.signed ? (widths?.get(id) ?? (Buffer.isBuffer(value) ? value.length : undefined)) : undefined);
       if (n !== null) out[entry.attribute] = entry.multiplier === undefined ? n : roundTo(n * entry.multiplier);
     }
   }
@@ -76,3 +113,23 @@ export function ioAttributes(io: RawIo, map: IoMap): Record<string, unknown> {
 
 /** Multiplied values without binary noise (12845 * 0.001 = 12.845, not 12.845000000000001). */
 const roundTo = (v: number): number => Math.round(v * 1e9) / 1e9;
+
+/** A temperature a sensor reported: the attribute that holds it names the sensor (bleTemp1, dallasTemp2). */
+export interface TemperatureReading {
+  sensor: string;
+  celsius: number;
+}
+
+/** The temperatures among a record's attributes: those the map says measure a temperature (in °C). */
+export function temperaturesOf(attributes: Readonly<Record<string, unknown>>, map: IoMap): TemperatureReading[] {
+  const out: TemperatureReading[] = [];
+  const seen = new Set<string>();
+  for (const entry of Object.values(map)) {
+    if (entry.meaning !== 'temperature' || seen.has(entry.attribute)) continue;
+    seen.add(entry.attribute);
+    const v = attributes[entry.attribute];
+    if (typeof v !== 'number' || !Number.isFinite(v)) continue;
+    out.push({ sensor: entry.attribute, celsius: entry.unit === '°F' ? roundTo(((v - 32) * 5) / 9) : v });
+  }
+  return out;
+}

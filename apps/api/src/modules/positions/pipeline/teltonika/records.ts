@@ -41,11 +41,16 @@ export interface RecordsOutcome {
 }
 
 /** Rows of one packet's records, in the packet's order. */
-export async function recordsToRows(ingest: Ingest, device: TeltonikaDevice, records: readonly AvlRecord[], now = Date.now()): Promise<RecordsOutcome> {
+export async function recordsToRows(
+  ingest: Ingest,
+  device: TeltonikaDevice,
+  records: readonly (AvlRecord & { ioWidths?: ReadonlyMap<number, number> })[],
+  now = Date.now(),
+): Promise<RecordsOutcome> {
   const out: RecordsOutcome = { rows: [], refused: 0, placeless: 0 };
   const receivedAt = new Date(now);
   for (const [index, r] of records.entries()) {
-    const attributes = ioAttributes(r.io, device.ioMap);
+    const attributes = ioAttributes(r.io, device.ioMap, r.ioWidths);
     attributes.priority = r.priority;
     attributes.event = r.eventIoId;
     attributes.satellites = r.satellites;

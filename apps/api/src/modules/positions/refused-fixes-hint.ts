@@ -60,6 +60,8 @@ const REASON_HINTS: Record<string, string> = {
   altitude: 'the device sent an impossible altitude: check its firmware',
   accuracy: 'the device sent an impossible accuracy: check its firmware',
   value: 'the device sent a number no column can hold: check its firmware',
+  undecodable:
+    'the server cannot read what the device sends: set its data protocol to codec 8 or 8 Extended (Teltonika Configurator, System: Data Protocol) or update its firmware',
   database: 'the database refused this fix: the server log has the cause',
 };
 

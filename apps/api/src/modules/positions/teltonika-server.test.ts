@@ -5,7 +5,7 @@ import { deviceModels, gateways } from '../../db/schema/index.ts';
 import { rowsOf } from '../../db/sql/rows.ts';
 import { createTestApp, DEMO, login, type TestContext } from '../../test/helpers.ts';
 import { createTestVehicle, type TestVehicle } from '../../test/vehicles.ts';
-import { type AvlRecord, encodeAvlPacket, encodeImei } from './pipeline/teltonika/codec.ts';
+import { type AvlRecord, crc16Ibm, encodeAvlPacket, encodeImei } from './pipeline/teltonika/codec.ts';
 import { TRACCAR_FRAMES } from './pipeline/teltonika/traccar-frames.ts';
 import { TeltonikaServer } from './teltonika-server.ts';
 
@@ -296,6 +296,77 @@ describe('Teltonika TCP port', () => {
       `select r.fix_time, r.fix_time_text from refused_fixes r join gateways g on g.organization_id = r.organization_id and g.id = r.gateway_id where g.unique_id = '${IMEI}' and r.reason = 'badTime'`,
     );
     expect(row).toEqual({ fix_time: null, fix_time_text: '+010000-01-01T00:00:00.000Z' });
+    d.end();
+  });
+
+  /** A record without the VIN's variable-length element (codecs 8 and 16 have none). */
+  const plainRecord = (i: number, over: Partial<AvlRecord> = {}) =>
+    canRecord(i, {
+      io: new Map<number, number | bigint | Buffer>([
+        [239, 1],
+        [240, 1],
+        [66, 13_845],
+        [10800, 0xfb5d],
+      ]),
+      ...over,
+    });
+
+  it('stores codec 16 records, ids above 255 and the generation type included (decision 0323)', async () => {
+    const d = new Device(port);
+    expect(await d.handshake(IMEI)).toBe(0x01);
+    d.send(encodeAvlPacket(0x10, [plainRecord(70, { generationType: 5 }), plainRecord(71)]));
+    expect(await d.ack()).toBe(2);
+    const rows = await stored(IMEI);
+    expect(rows).toHaveLength(2);
+    expect(rows[0]!.attributes).toMatchObject({ ignition: true, eyeTemp1: -11.87 });
+    expect(rows[0]!.latitude).toBeCloseTo(39.0997, 6);
+    d.end();
+  });
+
+  it('acknowledges a frame of a codec it does not speak, keeps the connection and records it on the device (decision 0323)', async () => {
+    const before = t.app.ingest.refused.undecodable;
+    const d = new Device(port);
+    expect(await d.handshake(IMEI)).toBe(0x01);
+    // A codec 8 frame relabelled 0x0f (a codec Teltonika has not defined), its CRC made good.
+    const frame = encodeAvlPacket(0x08, [
+      plainRecord(80, { io: new Map([[239, 1]]) }),
+      plainRecord(81, { io: new Map([[239, 1]]) }),
+      plainRecord(82, { io: new Map([[239, 1]]) }),
+    ]);
+    frame[8] = 0x0f;
+    frame.writeUInt32BE(crc16Ibm(frame, 8, frame.length - 4), frame.length - 4);
+    d.send(frame);
+    expect(await d.ack()).toBe(3);
+    // The connection stays open: a good packet after it is stored.
+    d.send(encodeAvlPacket(0x08, [plainRecord(83, { io: new Map([[239, 1]]) })]));
+    expect(await d.ack()).toBe(1);
+    expect(await stored(IMEI)).toHaveLength(1);
+    expect(t.app.ingest.refused.undecodable).toBe(before + 1);
+    await t.app.ingest.refusedFixes?.flush();
+    const orgId = (await login(t.app, DEMO.admin)).user.organization!.id;
+    const token = (await login(t.app, DEMO.admin)).accessToken;
+    const res = await t.app.inject({
+      method: 'GET',
+      url: `/api/v1/organizations/${orgId}/gateways/${truck.gatewayId}/refused-fixes`,
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(res.statusCode).toBe(200);
+    const row = (res.json() as { content: { reason: string; message: string; hint: string | null; fixTime: string | null }[] }).content.find(
+      (r) => r.reason === 'undecodable',
+    );
+    expect(row).toMatchObject({ message: 'sent codec 15: not supported', fixTime: null });
+    expect(row!.hint).toContain('codec 8');
+    d.end();
+  });
+
+  it('records a codec 13 frame (a command answer nobody asked for) without acknowledging it', async () => {
+    const d = new Device(port);
+    expect(await d.handshake(IMEI)).toBe(0x01);
+    // Traccar's captured codec 13 frame: "#GET DATAORDER\r\n" answered by a device.
+    d.send(Buffer.from('000000000000001C0D01050000001056E924222347455420444154414F524445520D0A0100004990', 'hex'));
+    expect(await d.read(1, 500)).toBeNull();
+    d.send(encodeAvlPacket(0x08, [plainRecord(90, { io: new Map([[239, 1]]) })]));
+    expect(await d.ack()).toBe(1);
     d.end();
   });
 

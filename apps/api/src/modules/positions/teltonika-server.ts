@@ -1,7 +1,7 @@
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { noteWriteRefusals, type Ingest } from './pipeline/ingest.service.ts';
-import { decodeAvlPacket, TeltonikaFrameError } from './pipeline/teltonika/codec.ts';
+import { codecName, decodeAvlPacket, TeltonikaFrameError } from './pipeline/teltonika/codec.ts';
 import { TeltonikaFrameSplitter, type TeltonikaMessage } from './pipeline/teltonika/frames.ts';
 import { loadIoMap, recordsToRows, type TeltonikaDevice } from './pipeline/teltonika/records.ts';
 
@@ -33,7 +33,30 @@ export interface TeltonikaCounts {
   acknowledged: number;
   badCrc: number;
   badFrames: number;
+  /** Frames whose checksum held that could not be read (a codec not spoken, a broken layout): acknowledged and recorded. */
+  undecodable: number;
   unknownImei: number;
+}
+
+/** Codec 12, 13 and 14 frames carry commands and their answers, not records: nothing to acknowledge. */
+const COMMAND_CODECS: ReadonlySet<number> = new Set([0x0c, 0x0d, 0x0e]);
+
+/**
+ * A frame a device meant but this server cannot read, recorded where its owner looks: the device's
+ * page (its refused fixes, reason `undecodable`) and the ingest diagnostics' counts.
+ */
+export function noteUndecodable(ingest: Ingest, gw: { id: string; orgId: string }, message: string, receivedAt = new Date()): void {
+  ingest.refused.undecodable++;
+  ingest.refusedFixes?.note({
+    organizationId: gw.orgId,
+    gatewayId: gw.id,
+    protocol: 'teltonika',
+    receivedAt,
+    fixTime: null,
+    reason: 'undecodable',
+    message,
+    field: 'codec',
+  });
 }
 
 interface Connection {
@@ -56,7 +79,7 @@ function endSoon(socket: net.Socket, last?: Buffer): void {
 
 export class TeltonikaServer {
   readonly server: net.Server;
-  readonly counts: TeltonikaCounts = { connections: 0, packets: 0, acknowledged: 0, badCrc: 0, badFrames: 0, unknownImei: 0 };
+  readonly counts: TeltonikaCounts = { connections: 0, packets: 0, acknowledged: 0, badCrc: 0, badFrames: 0, undecodable: 0, unknownImei: 0 };
   private readonly connections = new Set<Connection>();
   private closing = false;
   private readonly idleMs: number;
@@ -175,6 +198,19 @@ export class TeltonikaServer {
     return true;
   }
 
+  /** A frame with a good checksum that cannot be read: recorded, and acknowledged unless it carries commands. */
+  private undecodable(c: Connection, frame: Buffer, err: unknown): boolean {
+    this.counts.undecodable++;
+    noteUndecodable(this.ingest, c.device!.gw, undecodableMessage(frame, err));
+    const codec = frame.readUInt8(8);
+    if (!COMMAND_CODECS.has(codec)) {
+      const ack = Buffer.alloc(4);
+      ack.writeUInt32BE(frame.readUInt8(9), 0);
+      c.socket.write(ack);
+    }
+    return true;
+  }
+
   private async packet(c: Connection, frame: Buffer): Promise<boolean> {
     let records;
     try {
@@ -185,9 +221,7 @@ export class TeltonikaServer {
         this.counts.badCrc++;
         return true;
       }
-      this.counts.badFrames++;
-      c.socket.destroy();
-      return false;
+      return this.undecodable(c, frame, err);
     }
     const device = c.device!;
     // The pairing and driver as the directory knows them now (it refreshes them every few seconds).
@@ -219,6 +253,18 @@ export class TeltonikaServer {
     this.counts.acknowledged += records.length;
     return true;
   }
+}
+
+/**
+ * What the server does with a frame whose checksum holds but which it cannot read. Closing the
+ * connection (as it once did) only made the device reconnect and send it again, forever, unseen:
+ * an AVL frame is acknowledged with the record count it announces, so the device moves on, and
+ * each is recorded on the device's page ("sent codec 13: not supported") and counted.
+ */
+function undecodableMessage(frame: Buffer, err: unknown): string {
+  const codec = frame.readUInt8(8);
+  if (err instanceof TeltonikaFrameError && err.reason === 'codec') return `sent codec ${codecName(codec)}: not supported`;
+  return `sent a codec ${codecName(codec)} frame that does not add up: ${err instanceof Error ? err.message : String(err)}`;
 }
 
 /** The Teltonika port's server (not listening yet). */

@@ -18,6 +18,9 @@ export const REFUSAL_REASONS = [
   'accuracy',
   'value',
   'attributes',
+  // A frame the device meant (its checksum holds) that this server cannot read: a codec it does not
+  // speak, or a layout that does not add up (decision 0323). Acknowledged, so the device moves on.
+  'undecodable',
   'database',
 ] as const;
 export type RefusalReason = (typeof REFUSAL_REASONS)[number];

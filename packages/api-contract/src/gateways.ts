@@ -111,6 +111,11 @@ export const refusedFixSchema = z.object({
   /** The offset in words: "2 years behind", "2 hours fast"; null when the clock looks right. */
   offset: z.string().nullable(),
   hint: z.string().nullable(),
+  /**
+   * For a frame the server cannot read (reason `undecodable`): when the device first sent one with
+   * this message in the last 24 hours ("sent codec 13: not supported, since 10:42"); null otherwise.
+   */
+  since: z.string().nullable(),
 });
 export type RefusedFix = z.infer<typeof refusedFixSchema>;
 export const refusedFixPageSchema = pageSchema(refusedFixSchema);

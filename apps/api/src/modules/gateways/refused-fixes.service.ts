@@ -19,7 +19,7 @@ const SORTS = {
 };
 
 /** One row as the device page shows it: the device clock's offset and what to do, in words. */
-export function presentRefusedFix(r: typeof refusedFixes.$inferSelect): RefusedFix {
+export function presentRefusedFix(r: typeof refusedFixes.$inferSelect, since: Date | null = null): RefusedFix {
   const offsetMs = r.fixTime ? r.fixTime.getTime() - r.receivedAt.getTime() : null;
   return {
     receivedAt: r.receivedAt.toISOString(),
@@ -33,6 +33,7 @@ export function presentRefusedFix(r: typeof refusedFixes.$inferSelect): RefusedF
     offsetMs,
     offset: offsetWords(offsetMs),
     hint: refusalHint(r.reason, offsetMs),
+    since: since?.toISOString() ?? null,
   };
 }
 
@@ -65,5 +66,19 @@ export async function listRefusedFixes(
     .orderBy(...order)
     .limit(q.size)
     .offset(q.page * q.size);
-  return toPage(rows.map(presentRefusedFix), n, q);
+  // Frames the server cannot read: since when the device has sent them, per message (decision 0323).
+  const firstOf = new Map<string, Date>();
+  if (rows.some((r) => r.reason === 'undecodable')) {
+    const firsts = await db
+      .select({ message: refusedFixes.message, first: sql<string>`min(${refusedFixes.receivedAt})` })
+      .from(refusedFixes)
+      .where(and(where, eq(refusedFixes.reason, 'undecodable')))
+      .groupBy(refusedFixes.message);
+    for (const f of firsts) firstOf.set(f.message, new Date(f.first));
+  }
+  return toPage(
+    rows.map((r) => presentRefusedFix(r, r.reason === 'undecodable' ? (firstOf.get(r.message) ?? r.receivedAt) : null)),
+    n,
+    q,
+  );
 }

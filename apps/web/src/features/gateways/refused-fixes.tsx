@@ -1,5 +1,6 @@
 import { useState } from 'react';
-import { Badge, Card, Center, Group, Loader, Pagination, Stack, Table, Text, Title } from '@mantine/core';
+import { Alert, Badge, Card, Center, Group, Loader, Pagination, Stack, Table, Text, Title } from '@mantine/core';
+import { IconAlertTriangle } from '@tabler/icons-react';
 import type { RefusedFix } from '@fleet/api-contract';
 import { DataState } from '../../components/data-state.tsx';
 import { formatDateTime, useViewerZone, zoneLabel } from '../../lib/dates.ts';
@@ -20,6 +21,7 @@ const REASONS: Record<string, string> = {
   altitude: 'Altitude',
   accuracy: 'Accuracy',
   value: 'Value out of range',
+  undecodable: 'Cannot be read',
   database: 'Database',
 };
 const TIME_REASONS = new Set(['tooOld', 'inFuture', 'badTime']);
@@ -55,6 +57,7 @@ export function RefusedFixes({ gatewayId }: { gatewayId: string }) {
       >
         {data && (
           <Stack gap="sm">
+            <Undecodable rows={data.content} zone={zone} />
             <Table aria-label="Refused fixes" verticalSpacing="xs" layout="fixed" visibleFrom="sm">
               <Table.Thead>
                 <Table.Tr>
@@ -181,5 +184,31 @@ function Item({ f, zone }: { f: RefusedFix; zone: string }) {
       </Text>
       <Clock f={f} />
     </Stack>
+  );
+}
+
+/**
+ * Frames the server cannot read (decision 0323), said first: "Sent codec 13: not supported, since
+ * 10:42", once per message, with what to do.
+ */
+function Undecodable({ rows, zone }: { rows: readonly RefusedFix[]; zone: string }) {
+  const seen = new Map<string, RefusedFix>();
+  for (const f of rows) if (f.reason === 'undecodable' && !seen.has(f.message)) seen.set(f.message, f);
+  if (seen.size === 0) return null;
+  return (
+    <>
+      {[...seen.values()].map((f) => (
+        <Alert
+          key={f.message}
+          color="red"
+          variant="light"
+          icon={<IconAlertTriangle size={18} />}
+          title={`${sentence(f.message).slice(0, -1)}, since ${formatDateTime(f.since ?? f.receivedAt, zone)}`}
+          role="status"
+        >
+          {f.hint ? sentence(f.hint) : null}
+        </Alert>
+      ))}
+    </>
   );
 }

@@ -15,6 +15,7 @@ import { scheduleReportEmails } from './jobs/report-schedule.ts';
 import { scheduleLoadNotices } from './jobs/load-notices.ts';
 import { buildOsmandServer } from './modules/positions/osmand-server.ts';
 import { buildTeltonikaServer, type TeltonikaServer } from './modules/positions/teltonika-server.ts';
+import { TeltonikaUdpServer } from './modules/positions/teltonika-udp.ts';
 import { DEMO_STEPS, driveDemoFleet, seedDemoHistory } from './seed/simulator/start.ts';
 
 async function main(): Promise<void> {
@@ -61,6 +62,7 @@ async function main(): Promise<void> {
 
   let osmand: Awaited<ReturnType<typeof buildOsmandServer>> | null = null;
   let teltonika: TeltonikaServer | null = null;
+  let teltonikaUdp: TeltonikaUdpServer | null = null;
   let simulator: { stop(): void } | null = null;
   let closing = false;
   const shutdown = async (signal: string) => {
@@ -88,7 +90,7 @@ async function main(): Promise<void> {
     if (config.shutdownDrainMs > 0) await new Promise((r) => setTimeout(r, config.shutdownDrainMs));
     // Devices first: the OsmAnd port stops accepting and answers its in-flight requests (each
     // acknowledged only once committed), while ingest is still open for them.
-    await Promise.all([osmand?.close(), teltonika?.close()]);
+    await Promise.all([osmand?.close(), teltonika?.close(), teltonikaUdp?.close()]);
     app.log.info('shutdown: device ports closed');
     await purgeStopped;
     await diagnosticsStopped;
@@ -117,7 +119,10 @@ async function main(): Promise<void> {
   teltonika = config.teltonikaPort ? buildTeltonikaServer(app.ingest) : null;
   if (teltonika) {
     await teltonika.listen({ port: config.teltonikaPort, host: config.host });
-    console.log(`Teltonika devices (codec 8, 8 Extended) on TCP port ${config.teltonikaPort}`);
+    // And over UDP on the same port number (decision 0323).
+    teltonikaUdp = new TeltonikaUdpServer(app.ingest);
+    await teltonikaUdp.listen({ port: config.teltonikaPort, host: config.host });
+    console.log(`Teltonika devices (codec 7, 8, 8 Extended, 16) on TCP and UDP port ${config.teltonikaPort}`);
   }
   console.log(
     `Fleetline is running on ${config.publicUrl} (database: ${app.database.kind}${app.database.kind === 'pglite' ? `, ${config.dataDir}` : ''})${app.startup.active ? '; seeding the demo data, ready when /readyz says so' : ''}`,

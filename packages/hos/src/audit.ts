@@ -1,4 +1,5 @@
 import { gridFor, parseInput, type Context } from './context.ts';
+import { dayFindings } from './day-findings.ts';
 import { checkZone, dayIndex } from './days.ts';
 import { dayOff, longestRest, noSplitOnDeferralDays, type DayOff } from './deferral.ts';
 import { formatInstant } from './instant.ts';
@@ -6,7 +7,7 @@ import { BREAK_AFTER_DRIVING_MS, BREAK_MS, NON_CDL_LONG_DAYS, NON_CDL_PERIOD_DAY
 import { candidates, MAX_PAIR_REACH, qualifies, type Best } from './sleeper.ts';
 import { buildTimeline, D, driveAt, onAt, type Timeline } from './timeline.ts';
 import { acquire, release } from './workspace.ts';
-import type { AuditResult, DutyPeriodInput, HosOptions, Severity, Violation, ViolationRule } from './types.ts';
+import type { AuditResult, DayFinding, DutyPeriodInput, HosOptions, Severity, Violation, ViolationRule } from './types.ts';
 
 const MIN = 60_000;
 const H = 3_600_000;
@@ -307,13 +308,15 @@ export function auditLog(periods: DutyPeriodInput[], options: HosOptions): Audit
     const tl = buildTimeline(raw, ws);
     if (tl.n === 0) {
       checkZone(set.zone, true);
-      return { violations: [] };
+      return { violations: [], dayFindings: [] };
     }
     const grid = gridFor(set, tl, tl.end[tl.n - 1]!);
     noSplitOnDeferralDays(set, tl, grid);
     const out = new Collector();
     walk({ set, cfg: set.cfg, tl, grid }, out);
-    return { violations: out.result() };
+    const dayFindingsOut: DayFinding[] = [];
+    dayFindings(set, tl, grid, dayFindingsOut);
+    return { violations: out.result(), dayFindings: dayFindingsOut };
   } finally {
     release(ws);
   }

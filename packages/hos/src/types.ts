@@ -99,9 +99,28 @@ export interface Violation {
   severity: Severity;
 }
 
+/** Rules judged on a whole log day rather than on driving (Canada, SOR/2005-313). */
+export type DayFindingRule =
+  /** s. 14: less than 10 h off duty in the day (2 h of it in blocks of ≥ 30 min), or a C6 deferral's amount. */
+  'DAILY_OFF_DUTY';
+
+/**
+ * A finding of one log day: the day fell short of a rule whatever the driver did in it (work after
+ * the last driving included). Only Canadian rulesets produce them.
+ */
+export interface DayFinding {
+  rule: DayFindingRule;
+  /** The log day, YYYY-MM-DD in the home-terminal zone (as `DailyTotal.date`). */
+  day: string;
+  /** How much the day fell short, in ms (> 0). */
+  shortMs: number;
+}
+
 export interface AuditResult {
   /** Sorted by start, then rule. Adjacent intervals of the same rule are merged. */
   violations: Violation[];
+  /** Day-level findings, sorted by day (then rule); empty for every non-Canadian ruleset. */
+  dayFindings: DayFinding[];
 }
 
 /**

@@ -103,3 +103,13 @@ export const RULESET_LABELS: Record<RulesetId, string> = {
   TX_INTRASTATE: 'Texas intrastate',
   CA_INTRASTATE: 'California intrastate',
 };
+
+/**
+ * A row of the list that is a finding of a whole log day (`shortMs` set): the day held less than the
+ * rule asks whatever work took the time (Canada, SOR/2005-313 s. 14); Start and End are the day's bounds.
+ */
+export function dayFindingLabel(rule: ViolationRule): string {
+  return rule === 'DAILY_OFF_DUTY' ? 'Less than 10 h off in the day (Canada)' : RULE_FILTER_LABELS[rule];
+}
+export const DAY_FINDING_HELP =
+  'The log day held less than 10 hours off duty (2 of them beyond the 8 consecutive hours, in blocks of at least 30 minutes), whether driving or other work took the time. The row spans the day; its duration is how much the day fell short.';

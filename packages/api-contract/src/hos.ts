@@ -57,8 +57,11 @@ export const VIOLATION_RULES = [
   'CYCLE_OFF_DUTY_REQUIRED',
 ] as const;
 export const SEVERITIES = ['NOMINAL', 'VIOLATION', 'EGREGIOUS'] as const;
-/** Rules the engine judges on a whole log day (Canada, SOR/2005-313 s. 14: less than 10 h off in the day). */
-export const DAY_FINDING_RULES = ['DAILY_OFF_DUTY'] as const;
+/**
+ * Rules the engine judges on a whole log day (Canada, SOR/2005-313): s. 14, less than 10 h off in
+ * the day; s. 29 / s. 54, a cycle switch declared after too little rest.
+ */
+export const DAY_FINDING_RULES = ['DAILY_OFF_DUTY', 'CYCLE_SWITCH'] as const;
 
 /** ELD record status (7.23). */
 export const HOS_RECORD_STATUSES = { ACTIVE: 1, INACTIVE_CHANGED: 2, INACTIVE_CHANGE_REQUESTED: 3, INACTIVE_CHANGE_REJECTED: 4 } as const;

@@ -35,7 +35,7 @@ describe('a log entirely in the US: the same findings as before (issue 72)', () 
     });
   });
 
-  it('property: Canada-only options (deferrals, team) change nothing on a US log', () => {
+  it('property: Canada-only options (deferrals, team, cycle switches) change nothing on a US log', () => {
     const caseArb = fc.record({ seed: fc.integer({ min: 1, max: 2 ** 31 - 1 }), ruleset: fc.constantFrom(...US_RULESETS) });
     fc.assert(
       fc.property(caseArb, fc.boolean(), fc.integer({ min: 0, max: 20 }), ({ seed, ruleset }, team, dayOffset) => {
@@ -43,7 +43,8 @@ describe('a log entirely in the US: the same findings as before (issue 72)', () 
         const periods = periodsOf(c);
         const plain: HosOptions = { ...c.options, ruleset };
         const day = new Date((c.startMin + dayOffset * 1440) * MIN).toISOString().slice(0, 10);
-        const canadian: HosOptions = { ...plain, team, deferrals: [{ day }] };
+        const switchAt = (c.startMin + dayOffset * 600) * MIN;
+        const canadian: HosOptions = { ...plain, team, deferrals: [{ day }], cycleSwitches: [{ at: switchAt, to: dayOffset % 2 === 0 ? 2 : 1 }] };
         const a = auditLog(periods, plain);
         expect(auditLog(periods, canadian)).toEqual(a);
         expect(a.dayFindings).toEqual([]);

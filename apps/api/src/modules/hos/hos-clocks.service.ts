@@ -151,6 +151,8 @@ async function violationRows(
     }
     // A day's own finding (s. 14) is a row spanning the log day, measured by the shortfall.
     for (const f of audit.dayFindings) {
+      // The list's rules are the violations'; a cycle switch's finding is shown on its log day only.
+      if (f.rule !== 'DAILY_OFF_DUTY') continue;
       const s = dayStartMs(f.day, d.homeTimeZone, periodStart);
       const e = dayStartMs(nextDate(f.day), d.homeTimeZone, periodStart);
       const severity = severityOf(f.shortMs);

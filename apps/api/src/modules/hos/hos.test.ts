@@ -150,6 +150,19 @@ const SCENARIOS: Array<[string, RulesetId, DutyPeriod[]]> = [
     ),
   ],
   ['Canada: sleeper split', 'CA_SOUTH_CYCLE_1', log('2026-06-01T06:00', ['ON', 1], ['D', 4], ['SB', 7], ['D', 5], ['OFF', 3], ['D', 3], ['OFF', 10])],
+  ['Canada north of 60: 15.5 h of driving', 'CA_NORTH_CYCLE_1', log('2026-06-01T06:00', ['ON', 1], ['D', 15.5], ['OFF', 8])],
+  [
+    'Canada north of 60 cycle 2: 80 h without 24 h off',
+    'CA_NORTH_CYCLE_2',
+    log(
+      '2026-06-01T06:00',
+      ...repeat(7, [
+        ['ON', 2],
+        ['D', 10],
+        ['OFF', 12],
+      ]),
+    ),
+  ],
   ['Texas: 12.5 h of driving', 'TX_INTRASTATE', log('2026-06-01T06:00', ['ON', 1], ['D', 12.5], ['OFF', 8])],
   [
     'Texas: a week of 14-hour days',
@@ -221,7 +234,7 @@ const brief = (vs: Array<{ rule: string; start: string; end: string; severity: s
 describe('imported engine scenarios read back through the API', () => {
   it('covers 20 scenarios or more and every ruleset', () => {
     expect(SCENARIOS.length).toBeGreaterThanOrEqual(20);
-    expect(new Set(SCENARIOS.map((s) => s[1])).size).toBe(8);
+    expect(new Set(SCENARIOS.map((s) => s[1])).size).toBe(10);
   });
 
   it.each(SCENARIOS)('%s (%s): the same violations and clocks as the engine', async (_name, ruleset, periods) => {

@@ -12,6 +12,7 @@ type DayFinding = HosLogDay['dayFindings'][number];
 /** A day-level finding in a safety manager's words (Canada, SOR/2005-313 s. 14). */
 export const DAY_FINDING_WORDS: Record<DayFinding['rule'], string> = {
   DAILY_OFF_DUTY: 'Less than 10 hours off duty in the day (Canada)',
+  CYCLE_SWITCH: 'Cycle switched after too little off-duty time (Canada: 36 h from cycle 1, 72 h from cycle 2)',
 };
 
 /** The day's own findings: a day short of a rule whatever work took the time, and by how much. */

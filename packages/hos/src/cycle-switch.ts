@@ -1,0 +1,86 @@
+import type { Settings } from './context.ts';
+import { dayIndex, formatDay, type DayGrid } from './days.ts';
+import { HosInputError } from './errors.ts';
+import { readInstant, type Timeline } from './timeline.ts';
+import { RULESETS, type CycleSwitch, type RulesetConfig } from './rulesets.ts';
+import type { DayFinding, HosOptions, RulesetId } from './types.ts';
+
+// Canada's cycle switching: SOR/2005-313 s. 29 (south of 60°) and s. 54 (north of 60°). A driver
+// may switch from cycle 1 to cycle 2 only after at least 36 consecutive hours off duty, and from
+// cycle 2 to cycle 1 only after at least 72; the switch begins a new cycle with the hours set back
+// to zero. (The 36 h / 72 h are the restart lengths of the cycle being left, s. 28 / s. 53.)
+
+/** A declared switch as the options give it, read. */
+export interface SwitchClaim {
+  at: number;
+  to: 1 | 2;
+}
+
+export const NO_SWITCHES: readonly SwitchClaim[] = Object.freeze([]);
+
+/** Reads `cycleSwitches`: instants and target cycles, sorted by instant. Other rulesets ignore them. */
+export function readSwitches(list: HosOptions['cycleSwitches'], canada: boolean): readonly SwitchClaim[] {
+  if (list === undefined || (Array.isArray(list) && list.length === 0)) return NO_SWITCHES;
+  if (!Array.isArray(list)) throw new HosInputError('cycleSwitches must be an array', null, 'cycleSwitches');
+  const out: SwitchClaim[] = [];
+  for (let i = 0; i < list.length; i++) {
+    const s = list[i] as { at?: unknown; to?: unknown } | null;
+    const at = readInstant(s?.at);
+    if (Number.isNaN(at)) throw new HosInputError('cycle switch at is not an ISO-8601 instant', null, `cycleSwitches[${i}].at`);
+    if (s?.to !== 1 && s?.to !== 2) throw new HosInputError('cycle switch to must be 1 or 2', null, `cycleSwitches[${i}].to`);
+    out.push({ at, to: s.to });
+  }
+  if (!canada) return NO_SWITCHES;
+  return out.sort((a, b) => a.at - b.at);
+}
+
+/** The ruleset of cycle `n` in the driver's region (south or north of 60°). */
+function cycleRuleset(cfg: RulesetConfig, n: 1 | 2): RulesetConfig {
+  const north = cfg.id.startsWith('CA_NORTH');
+  const id: RulesetId = north ? (n === 1 ? 'CA_NORTH_CYCLE_1' : 'CA_NORTH_CYCLE_2') : n === 1 ? 'CA_SOUTH_CYCLE_1' : 'CA_SOUTH_CYCLE_2';
+  return RULESETS[id];
+}
+
+/**
+ * The call's ruleset with its declared switches applied (the same object when there are none). A
+ * switch at an instant inside a rest block of at least the leaving cycle's restart length (36 h from
+ * cycle 1, 72 h from cycle 2) takes effect at the block's end with the hours set back to zero. A
+ * switch after too little rest (or during work) still puts the driver on the declared cycle from its
+ * instant, hours not set back, and is a finding of its day (`CYCLE_SWITCH`, short by the rest
+ * missing). A switch to the cycle already in force changes nothing.
+ */
+export function applySwitches(set: Settings, tl: Timeline, grid: DayGrid, out: DayFinding[] | null): RulesetConfig {
+  const cfg = set.cfg;
+  if (set.switches.length === 0) return cfg;
+  let cur: 1 | 2 = cfg.id.endsWith('_2') ? 2 : 1;
+  const list: CycleSwitch[] = [];
+  for (const s of set.switches) {
+    if (s.to === cur) continue;
+    const leaving = cycleRuleset(cfg, cur);
+    const target = cycleRuleset(cfg, s.to);
+    const required = leaving.cycle.restartMs ?? 0;
+    // The rest block holding the instant (a switch at the end of a rest is in it).
+    let rest = 0;
+    let restEnd = s.at;
+    for (let b = 0; b < tl.nb; b++) {
+      if (tl.bStart[b]! <= s.at && s.at <= tl.bEnd[b]!) {
+        rest = tl.bLen[b]!;
+        restEnd = tl.bEnd[b]!;
+        break;
+      }
+    }
+    const valid = rest >= required;
+    if (!valid && out) {
+      const d = dayIndex(grid, s.at);
+      if (d >= 0) out.push({ rule: 'CYCLE_SWITCH', day: formatDay(grid.firstDay + d), shortMs: required - rest });
+    }
+    list.push({
+      from: valid ? restEnd : s.at,
+      zeroFrom: valid ? restEnd : -Infinity,
+      cycle: target.cycle,
+      onDutyBefore24OffMs: target.canada?.onDutyBefore24OffMs ?? null,
+    });
+    cur = s.to;
+  }
+  return list.length === 0 ? cfg : { ...cfg, switches: list };
+}

@@ -5,10 +5,10 @@ import { readInstant, type Timeline } from './timeline.ts';
 import { RULESETS, type CycleSwitch, type RulesetConfig } from './rulesets.ts';
 import type { DayFinding, HosOptions, RulesetId } from './types.ts';
 
-// Canada's cycle switching: SOR/2005-313 s. 29 (south of 60°) and s. 54 (north of 60°). A driver
-// may switch from cycle 1 to cycle 2 only after at least 36 consecutive hours off duty, and from
-// cycle 2 to cycle 1 only after at least 72; the switch begins a new cycle with the hours set back
-// to zero. (The 36 h / 72 h are the restart lengths of the cycle being left, s. 28 / s. 53.)
+// Canada's cycle switching: SOR/2005-313 s. 29(1) (south of 60°): from cycle 1 to cycle 2 after at
+// least 36 consecutive hours off duty, from cycle 2 to cycle 1 after at least 72. Those are the
+// restart lengths of the cycle being left (s. 28(1)), which set the hours back to zero (s. 28(2)).
+// North of 60° (s. 54, whose text we did not read: decision 0310) the same 36 h / 72 h as s. 53.
 
 /** A declared switch as the options give it, read. */
 export interface SwitchClaim {

@@ -6,9 +6,8 @@ import type { DayFinding } from './types.ts';
 
 const MIN = 60_000;
 /**
- * SOR/2005-313 s. 14(2): off-duty time other than the mandatory 8 consecutive hours counts only in
- * blocks of at least 30 minutes. (The federal text was not in the sources we could read; the same
- * words are in Quebec's C-24.2, r. 28, s. 13, which copies the federal rule. See decision 0308.)
+ * SOR/2005-313 s. 14(2): off-duty time other than the mandatory 8 consecutive hours "may be
+ * distributed throughout the day in blocks of no less than 30 minutes" (decision 0308).
  */
 export const OFF_BLOCK_MIN_MS = 30 * MIN;
 

@@ -1,5 +1,5 @@
 import { buildDayGrid, checkZone, parseDayStart, type DayGrid } from './days.ts';
-import { readSwitches, type SwitchClaim } from './cycle-switch.ts';
+import { readSwitches, type SwitchClaim } from './cycle-switch-claims.ts';
 import { NO_DAYS, readDeferrals } from './deferral-days.ts';
 import { HosInputError } from './errors.ts';
 import { parseInstant } from './instant.ts';

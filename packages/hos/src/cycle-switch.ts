@@ -1,38 +1,13 @@
 import type { Settings } from './context.ts';
 import { dayIndex, formatDay, type DayGrid } from './days.ts';
-import { HosInputError } from './errors.ts';
-import { readInstant, type Timeline } from './timeline.ts';
+import type { Timeline } from './timeline.ts';
 import { RULESETS, type CycleSwitch, type RulesetConfig } from './rulesets.ts';
-import type { DayFinding, HosOptions, RulesetId } from './types.ts';
+import type { DayFinding, RulesetId } from './types.ts';
 
 // Canada's cycle switching: SOR/2005-313 s. 29(1) (south of 60°): from cycle 1 to cycle 2 after at
 // least 36 consecutive hours off duty, from cycle 2 to cycle 1 after at least 72. Those are the
 // restart lengths of the cycle being left (s. 28(1)), which set the hours back to zero (s. 28(2)).
 // North of 60° (s. 54, whose text we did not read: decision 0310) the same 36 h / 72 h as s. 53.
-
-/** A declared switch as the options give it, read. */
-export interface SwitchClaim {
-  at: number;
-  to: 1 | 2;
-}
-
-export const NO_SWITCHES: readonly SwitchClaim[] = Object.freeze([]);
-
-/** Reads `cycleSwitches`: instants and target cycles, sorted by instant. Other rulesets ignore them. */
-export function readSwitches(list: HosOptions['cycleSwitches'], canada: boolean): readonly SwitchClaim[] {
-  if (list === undefined || (Array.isArray(list) && list.length === 0)) return NO_SWITCHES;
-  if (!Array.isArray(list)) throw new HosInputError('cycleSwitches must be an array', null, 'cycleSwitches');
-  const out: SwitchClaim[] = [];
-  for (let i = 0; i < list.length; i++) {
-    const s = list[i] as { at?: unknown; to?: unknown } | null;
-    const at = readInstant(s?.at);
-    if (Number.isNaN(at)) throw new HosInputError('cycle switch at is not an ISO-8601 instant', null, `cycleSwitches[${i}].at`);
-    if (s?.to !== 1 && s?.to !== 2) throw new HosInputError('cycle switch to must be 1 or 2', null, `cycleSwitches[${i}].to`);
-    out.push({ at, to: s.to });
-  }
-  if (!canada) return NO_SWITCHES;
-  return out.sort((a, b) => a.at - b.at);
-}
 
 /** The ruleset of cycle `n` in the driver's region (south or north of 60°). */
 function cycleRuleset(cfg: RulesetConfig, n: 1 | 2): RulesetConfig {

@@ -2,14 +2,15 @@
 // cost grows with the length of the history. Logs are synthetic but realistic (about 12 duty
 // periods a day: pre-trip, driving legs, breaks, loading, sometimes a sleeper-berth split) and
 // deterministic (seeded PRNG), written with a -05:00 offset like an ELD in Chicago would send them.
-// Run: node --import tsx bench/hos-engine.ts [drivers]     (default 10000)
+// Run: node --import tsx bench/hos-engine.ts [drivers] [ruleset]     (default 10000, US_PROPERTY_70_8;
+// e.g. CA_SOUTH_CYCLE_1 times the same logs under Canada's rules, day-level findings included)
 import os from 'node:os';
-import { auditLog, clocksAt, type DutyPeriod, type HosOptions } from '../packages/hos/src/index.ts';
+import { auditLog, clocksAt, type DutyPeriod, type HosOptions, type RulesetId } from '../packages/hos/src/index.ts';
 
 const H = 3_600_000;
 const MIN = 60_000;
 const drivers = Number(process.argv[2] ?? 10_000);
-const options: HosOptions = { ruleset: 'US_PROPERTY_70_8', timeZone: 'America/Chicago' };
+const options: HosOptions = { ruleset: (process.argv[3] ?? 'US_PROPERTY_70_8') as RulesetId, timeZone: 'America/Chicago' };
 
 /** mulberry32: small deterministic PRNG so every run benches the same logs. */
 function prng(seed: number): () => number {

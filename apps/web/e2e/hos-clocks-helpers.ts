@@ -30,7 +30,7 @@ export async function hosApi(request: APIRequestContext) {
   const headers = { authorization: `Bearer ${accessToken}` };
   const org = `/api/v1/organizations/${user.organization.id}`;
   return {
-    driver: async (firstName: string, lastName: string): Promise<{ id: string; firstName: string; lastName: string }> => {
+    driver: async (firstName: string, lastName: string, extra: Record<string, unknown> = {}): Promise<{ id: string; firstName: string; lastName: string }> => {
       const r = await request.post(`${org}/drivers`, {
         headers,
         data: {
@@ -39,6 +39,7 @@ export async function hosApi(request: APIRequestContext) {
           licenseNumber: `E2E${Date.now().toString(36).toUpperCase()}${Math.floor(Math.random() * 1e4)}`,
           licenseState: 'IL',
           homeTimeZone: 'America/Chicago',
+          ...extra,
         },
       });
       expect(r.status(), await r.text()).toBe(201);

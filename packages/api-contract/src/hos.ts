@@ -57,6 +57,11 @@ export const VIOLATION_RULES = [
   'CYCLE_OFF_DUTY_REQUIRED',
 ] as const;
 export const SEVERITIES = ['NOMINAL', 'VIOLATION', 'EGREGIOUS'] as const;
+/**
+ * Rules the engine judges on a whole log day (Canada, SOR/2005-313): s. 14, less than 10 h off in
+ * the day; s. 29 / s. 54, a cycle switch declared after too little rest.
+ */
+export const DAY_FINDING_RULES = ['DAILY_OFF_DUTY', 'CYCLE_SWITCH'] as const;
 
 /** ELD record status (7.23). */
 export const HOS_RECORD_STATUSES = { ACTIVE: 1, INACTIVE_CHANGED: 2, INACTIVE_CHANGE_REQUESTED: 3, INACTIVE_CHANGE_REJECTED: 4 } as const;
@@ -131,9 +136,19 @@ export const violationSchema = z.object({
   timeZone: z.string(),
   /** The log day's id (the `{id}` of `hos_log/{id}`), to open the day at the violation. */
   logId: z.string(),
+  /**
+   * null for driving past a limit. A number for a finding of a whole log day (Canada, s. 14: less
+   * than 10 h off in the day, whatever work took the time): how much the day fell short, in ms;
+   * `start`/`end` are then the day's bounds and `durationMs` and `severity` measure the shortfall.
+   */
+  shortMs: z.number().nullable(),
 });
 export type HosViolation = z.infer<typeof violationSchema>;
 export const violationPageSchema = pageSchema(violationSchema);
+
+/** A finding of one log day (engine `DayFinding`): the rule, the day (YYYY-MM-DD) and how much it fell short (ms). */
+export const hosDayFindingSchema = z.object({ rule: z.enum(DAY_FINDING_RULES), day: z.string(), shortMs: z.number() });
+export type HosDayFinding = z.infer<typeof hosDayFindingSchema>;
 
 export const VIOLATIONS_MAX_RANGE_DAYS = 31;
 
@@ -304,7 +319,9 @@ export const hosLogDaySchema = z.object({
   totals: hosDayTotalsSchema,
   /** The day's events in time order, versions included: an inactive-changed version is linked from its successor's `replacesEventId`. */
   events: z.array(hosEventSchema),
-  violations: z.array(violationSchema.omit({ driver: true, logId: true, timeZone: true })),
+  violations: z.array(violationSchema.omit({ driver: true, logId: true, timeZone: true, shortMs: true })),
+  /** The day's own findings (Canada, s. 14): a day short of its off-duty time, with or without driving past a limit. */
+  dayFindings: z.array(hosDayFindingSchema),
   /** `count`: certifications of the day so far; an edit after one clears `certified`, asking for the next (decision 0112). */
   certification: z.object({ certified: z.boolean(), certifiedAt: z.string().nullable(), count: z.number().int() }),
   /** Canada (C6): the driver declared this day "day 1" of an off-duty deferral (the next day is its day 2). */

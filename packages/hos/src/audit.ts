@@ -1,4 +1,6 @@
 import { gridFor, parseInput, type Context } from './context.ts';
+import { applySwitches } from './cycle-switch.ts';
+import { dayFindings } from './day-findings.ts';
 import { checkZone, dayIndex } from './days.ts';
 import { dayOff, longestRest, noSplitOnDeferralDays, type DayOff } from './deferral.ts';
 import { formatInstant } from './instant.ts';
@@ -6,7 +8,7 @@ import { BREAK_AFTER_DRIVING_MS, BREAK_MS, NON_CDL_LONG_DAYS, NON_CDL_PERIOD_DAY
 import { candidates, MAX_PAIR_REACH, qualifies, type Best } from './sleeper.ts';
 import { buildTimeline, D, driveAt, onAt, type Timeline } from './timeline.ts';
 import { acquire, release } from './workspace.ts';
-import type { AuditResult, DutyPeriodInput, HosOptions, Severity, Violation, ViolationRule } from './types.ts';
+import type { AuditResult, DayFinding, DutyPeriodInput, HosOptions, Severity, Violation, ViolationRule } from './types.ts';
 
 const MIN = 60_000;
 const H = 3_600_000;
@@ -123,8 +125,26 @@ export function markRest(m: RestMarks, cfg: RulesetConfig, tl: Timeline, b: numb
     m.past.push(b);
     if (m.past.length > MAX_PAIR_REACH) m.past.shift();
   }
-  if (cfg.cycle.restartMs !== null && len >= cfg.cycle.restartMs) m.restartEnd = tl.bEnd[b]!;
+  // The restart length of the cycle in force when the block begins (s. 29: a switch may change it).
+  const restartMs = cfg.switches ? cycleAt(cfg, tl.bStart[b]!).cycle.restartMs : cfg.cycle.restartMs;
+  if (restartMs !== null && len >= restartMs) m.restartEnd = tl.bEnd[b]!;
   if (len >= OFF24_MS) m.last24 = b;
+}
+
+/** The cycle in force at `t` (Canada: after the declared switches before it), and where its hours start. */
+export interface CycleNow {
+  cycle: RulesetConfig['cycle'];
+  onDutyBefore24OffMs: number | null;
+  zeroFrom: number;
+}
+
+export function cycleAt(cfg: RulesetConfig, t: number): CycleNow {
+  let now: CycleNow = { cycle: cfg.cycle, onDutyBefore24OffMs: cfg.canada?.onDutyBefore24OffMs ?? null, zeroFrom: -Infinity };
+  for (const s of cfg.switches ?? []) {
+    if (s.from > t) break;
+    now = s;
+  }
+  return now;
 }
 
 /** Per-run state the piece judge reads. */
@@ -257,11 +277,16 @@ function piece(
   if (!out) return;
   // P4: 8 h of driving since the last ≥ 30-min non-driving period.
   if (set.breakRule) out.add('BREAK_REQUIRED', ps + BREAK_AFTER_DRIVING_MS - brk, ps, pe);
-  // Cycle: on-duty time in the rolling days ending with this day, since the last restart.
-  const w = d - cfg.cycle.days + 1;
+  // Cycle: on-duty time in the rolling days ending with this day, since the last restart (or switch).
+  let cycle = cfg.cycle;
+  let on24 = canada ? canada.onDutyBefore24OffMs : null;
+  let zeroFrom = -Infinity;
+  if (cfg.switches) ({ cycle, onDutyBefore24OffMs: on24, zeroFrom } = cycleAt(cfg, ps));
+  const w = d - cycle.days + 1;
   const windowStart = w >= 0 ? starts[w]! : -Infinity;
-  const base = windowStart > restartEnd ? windowStart : restartEnd;
-  out.add('CYCLE_LIMIT', ps + cfg.cycle.limitMs - (op - onAt(tl, base)), ps, pe);
+  let base = windowStart > restartEnd ? windowStart : restartEnd;
+  if (zeroFrom > base) base = zeroFrom;
+  out.add('CYCLE_LIMIT', ps + cycle.limitMs - (op - onAt(tl, base)), ps, pe);
   if (canada) {
     const ds = starts[d]!;
     const de = starts[d + 1]!;
@@ -288,9 +313,10 @@ function piece(
     if (from24 !== -Infinity && Math.min(tl.bEnd[last24]!, ps) - from24 < OFF24_MS) {
       out.add('CYCLE_OFF_DUTY_REQUIRED', -Infinity, ps, pe);
     }
-    if (canada.onDutyBefore24OffMs !== null) {
-      const since = op - tl.onBefore[tl.bNext[last24]!]!;
-      out.add('CYCLE_OFF_DUTY_REQUIRED', ps + canada.onDutyBefore24OffMs - since, ps, pe);
+    if (on24 !== null) {
+      // A switch sets the hours back to zero as a 24-h rest would (its rest is longer).
+      const since = zeroFrom > tl.bEnd[last24]! ? op - onAt(tl, zeroFrom) : op - tl.onBefore[tl.bNext[last24]!]!;
+      out.add('CYCLE_OFF_DUTY_REQUIRED', ps + on24 - since, ps, pe);
     }
   }
 }
@@ -307,13 +333,18 @@ export function auditLog(periods: DutyPeriodInput[], options: HosOptions): Audit
     const tl = buildTimeline(raw, ws);
     if (tl.n === 0) {
       checkZone(set.zone, true);
-      return { violations: [] };
+      return { violations: [], dayFindings: [] };
     }
     const grid = gridFor(set, tl, tl.end[tl.n - 1]!);
     noSplitOnDeferralDays(set, tl, grid);
     const out = new Collector();
-    walk({ set, cfg: set.cfg, tl, grid }, out);
-    return { violations: out.result() };
+    const dayFindingsOut: DayFinding[] = [];
+    const cfg = applySwitches(set, tl, grid, dayFindingsOut);
+    walk({ set, cfg, tl, grid }, out);
+    dayFindings(set, tl, grid, dayFindingsOut);
+    // By day; within a day a switch's finding comes first (sort is stable).
+    if (dayFindingsOut.length > 1) dayFindingsOut.sort((a, b) => (a.day < b.day ? -1 : a.day > b.day ? 1 : 0));
+    return { violations: out.result(), dayFindings: dayFindingsOut };
   } finally {
     release(ws);
   }

@@ -1,4 +1,5 @@
-import { markRest, noRestMarks, nonCdlLongDay, sixteenAvailable, walk } from './audit.ts';
+import { cycleAt, markRest, noRestMarks, nonCdlLongDay, sixteenAvailable, walk } from './audit.ts';
+import { applySwitches } from './cycle-switch.ts';
 import { gridFor, parseInput } from './context.ts';
 import { dayIndex } from './days.ts';
 import { dayOff, longestRest, noSplitOnDeferralDays } from './deferral.ts';
@@ -35,11 +36,12 @@ function clocksWith(ws: Workspace, periods: DutyPeriodInput[], at: string | numb
   const { raw, set } = parseInput(periods, options, ws);
   const now = readInstant(atValue);
   if (Number.isNaN(now)) throw new HosInputError(`at ${JSON.stringify(at)} is not an ISO-8601 instant with offset or Z (or epoch milliseconds)`, null, 'at');
-  const { cfg } = set;
   const tl = buildTimeline(raw, ws, now);
   // Only the cycle's days before `now` matter, unless the 16-hour exception needs the whole history.
-  const grid = set.sixteenHour || set.nonCdl ? gridFor(set, tl, now) : gridFor(set, tl, now, cfg.cycle.days + 1);
+  // A Canadian driver's cycle switch may lengthen the cycle's days to cycle 2's 14.
+  const grid = set.sixteenHour || set.nonCdl ? gridFor(set, tl, now) : gridFor(set, tl, now, (set.switches.length > 0 ? 14 : set.cfg.cycle.days) + 1);
   noSplitOnDeferralDays(set, tl, grid);
+  const cfg = applySwitches(set, tl, grid, null);
   const { nb, bEnd } = tl;
 
   // State after the last rest block before `now`.
@@ -79,11 +81,13 @@ function clocksWith(ws: Workspace, periods: DutyPeriodInput[], at: string | numb
 
   // Cycle and Canada's day rules.
   const d = dayIndex(grid, now);
-  const w = d - cfg.cycle.days + 1;
+  const cyc = cycleAt(cfg, now);
+  const w = d - cyc.cycle.days + 1;
   const windowStart = w >= 0 ? grid.starts[w]! : -Infinity;
-  const base = windowStart > restartEnd ? windowStart : restartEnd;
+  let base = windowStart > restartEnd ? windowStart : restartEnd;
+  if (cyc.zeroFrom > base) base = cyc.zeroFrom;
   const cycleUsedMs = op - onAt(tl, base);
-  let cycleMs = pos(cfg.cycle.limitMs - cycleUsedMs);
+  let cycleMs = pos(cyc.cycle.limitMs - cycleUsedMs);
   let dailyDrive = Infinity;
   let dailyShift = Infinity;
   const canada = cfg.canada;
@@ -109,8 +113,9 @@ function clocksWith(ws: Workspace, periods: DutyPeriodInput[], at: string | numb
     const l24Start = tl.bStart[last24]!;
     const from24 = l24Start > w14Start ? l24Start : w14Start;
     if (from24 !== -Infinity && Math.min(bEnd[last24]!, now) - from24 < OFF24_MS) cycleMs = 0;
-    if (canada.onDutyBefore24OffMs !== null) {
-      cycleMs = Math.min(cycleMs, pos(canada.onDutyBefore24OffMs - (op - tl.onBefore[tl.bNext[last24]!]!)));
+    if (cyc.onDutyBefore24OffMs !== null) {
+      const from = cyc.zeroFrom > bEnd[last24]! ? onAt(tl, cyc.zeroFrom) : tl.onBefore[tl.bNext[last24]!]!;
+      cycleMs = Math.min(cycleMs, pos(cyc.onDutyBefore24OffMs - (op - from)));
     }
   }
 

@@ -1,4 +1,5 @@
 import { buildDayGrid, checkZone, parseDayStart, type DayGrid } from './days.ts';
+import { readSwitches, type SwitchClaim } from './cycle-switch-claims.ts';
 import { NO_DAYS, readDeferrals } from './deferral-days.ts';
 import { HosInputError } from './errors.ts';
 import { parseInstant } from './instant.ts';
@@ -23,6 +24,8 @@ export interface Settings {
   nonCdl: boolean;
   /** C6: epoch days (home-terminal dates) declared as day 1 of a deferral; empty outside Canada. */
   deferDays: ReadonlySet<number>;
+  /** s. 29 / s. 54: declared cycle switches, sorted; empty outside Canada. */
+  switches: readonly SwitchClaim[];
 }
 
 const NO_EXEMPTIONS: NonNullable<HosOptions['exemptions']> = Object.freeze({});
@@ -49,6 +52,7 @@ export function readOptions(options: HosOptions): Settings {
   }
   if (adverse.length > 1) adverse.sort(byStart);
   const deferrals = readDeferrals(options.deferrals);
+  const switches = readSwitches(options.cycleSwitches, cfg.canada !== null);
   if (options.team !== undefined && typeof options.team !== 'boolean') throw new HosInputError('team must be a boolean', null, 'team');
   const nonCdlClaim = ex.nonCdlShortHaul === true;
   if (nonCdlClaim && ex.sixteenHour === true) {
@@ -70,6 +74,7 @@ export function readOptions(options: HosOptions): Settings {
     adverse,
     nonCdl,
     deferDays: cfg.canada && deferrals.size > 0 ? deferrals : NO_DAYS,
+    switches,
   };
 }
 

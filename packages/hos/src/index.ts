@@ -1,7 +1,7 @@
 export * from './types.ts';
 export { RESTART_MS, RULESET_LABELS } from './ruleset-facts.ts';
 export { HosInputError } from './errors.ts';
-export { auditLog } from './audit.ts';
+export { auditLog, severityOf } from './audit.ts';
 export { clocksAt } from './clocks.ts';
 export { dailyTotals } from './daily-totals.ts';
 export { periodsWithChanges, type LocalChange, type LocalPeriod } from './local-changes.ts';

@@ -10,6 +10,8 @@ export const RULESET_IDS = [
   'US_PASSENGER_60_7',
   'CA_SOUTH_CYCLE_1',
   'CA_SOUTH_CYCLE_2',
+  'CA_NORTH_CYCLE_1',
+  'CA_NORTH_CYCLE_2',
   'TX_INTRASTATE',
   'CA_INTRASTATE',
 ] as const;
@@ -23,6 +25,8 @@ export const RULESET_LABELS: Readonly<Record<RulesetId, string>> = {
   US_PASSENGER_60_7: 'US passenger, 60 h / 7 days',
   CA_SOUTH_CYCLE_1: 'Canada south, cycle 1 (70 h / 7 days)',
   CA_SOUTH_CYCLE_2: 'Canada south, cycle 2 (120 h / 14 days)',
+  CA_NORTH_CYCLE_1: 'Canada north of 60°, cycle 1 (80 h / 7 days)',
+  CA_NORTH_CYCLE_2: 'Canada north of 60°, cycle 2 (120 h / 14 days)',
   TX_INTRASTATE: 'Texas intrastate (70 h / 7 days)',
   CA_INTRASTATE: 'California intrastate (80 h / 8 days)',
 };
@@ -37,6 +41,9 @@ export const RESTART_MS: Readonly<Record<RulesetId, number | null>> = {
   US_PASSENGER_60_7: null,
   CA_SOUTH_CYCLE_1: 36 * H,
   CA_SOUTH_CYCLE_2: 72 * H,
+  // SOR/2005-313 s. 53: north of 60° the same 36 h (cycle 1) and 72 h (cycle 2) as s. 28.
+  CA_NORTH_CYCLE_1: 36 * H,
+  CA_NORTH_CYCLE_2: 72 * H,
   TX_INTRASTATE: 34 * H,
   CA_INTRASTATE: 34 * H,
 };

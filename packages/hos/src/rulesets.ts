@@ -11,6 +11,15 @@ export type SplitRule =
   /** Both in the berth, each ≥ minSbMs consecutive SB, SB together ≥ totalSbMs (B4, Texas, C7). */
   | { kind: 'sb'; minSbMs: number; totalSbMs: number };
 
+/** Canada (s. 29 / s. 54): the cycle in force from `from` after a declared switch (cycle-switch.ts). */
+export interface CycleSwitch {
+  from: number;
+  /** Where the hours were set back to zero (the end of the qualifying rest); -Infinity if not. */
+  zeroFrom: number;
+  cycle: RulesetConfig['cycle'];
+  onDutyBefore24OffMs: number | null;
+}
+
 /** Everything that differs between rulesets, as data: one engine judges them all. */
 export interface RulesetConfig {
   id: RulesetId;
@@ -48,6 +57,8 @@ export interface RulesetConfig {
     deferMaxMs: number;
     deferTwoDayDriveMs: number;
   } | null;
+  /** Set per call when a Canadian driver declared cycle switches (cycle-switch.ts), in time order. */
+  switches?: CycleSwitch[];
 }
 
 export const BREAK_AFTER_DRIVING_MS = 8 * H;
@@ -117,6 +128,46 @@ const canadaSouth = (id: RulesetId, cycle: 1 | 2): RulesetConfig => ({
   },
 });
 
+/** A sleeper-berth rule no rest period meets: north of 60° the regulation gives no split (see canadaNorth). */
+const NO_SPLIT: SplitRule = { kind: 'sb', minSbMs: Infinity, totalSbMs: Infinity };
+
+/**
+ * Canada north of latitude 60° (SOR/2005-313 ss. 37-54; s. 37: ss. 39 to 54 apply to driving north of
+ * 60°N). s. 39(1): no driving after 15 h of driving or 18 h of on-duty time unless 8 consecutive hours
+ * off are taken first; s. 39(2): no driving once 20 h have elapsed since the end of the last period
+ * of ≥ 8 consecutive hours off. s. 51: cycle 1, 80 h in any 7 days; s. 52: cycle 2, 120 h in any 14
+ * days, and no driving after 80 h without 24 consecutive hours off; s. 53: 36 h (cycle 1) or 72 h
+ * (cycle 2) off set the hours back to zero. Ss. 38 and 40 are repealed (SOR/2019-165): no day limits
+ * (13 h / 14 h / 10 h off, ss. 12-14) and no deferral (s. 16) north of 60°, so those are switched off
+ * here; the regulation's sleeper-berth split (ss. 18-19) is for south of 60° and is off too. The 24 h
+ * off in every 14 days of s. 25 is kept: its north-of-60 section was not among the texts we read
+ * (decision 0309). Adverse driving conditions: the 2 h of s. 76, as south.
+ */
+const canadaNorth = (id: RulesetId, cycle: 1 | 2): RulesetConfig => ({
+  id,
+  resetMs: 8 * H,
+  driveMs: 15 * H,
+  elapsedMs: 20 * H,
+  elapsedRule: 'SHIFT_ELAPSED_LIMIT',
+  onDutyMs: 18 * H,
+  split: null,
+  breakRule: false,
+  cycle: cycle === 1 ? { days: 7, limitMs: 80 * H, restartMs: RESTART_MS[id] } : { days: 14, limitMs: 120 * H, restartMs: RESTART_MS[id] },
+  adverse: { driveMs: 2 * H, elapsedMs: 2 * H, onDutyMs: 2 * H },
+  sixteenHour: false,
+  nonCdlShortHaul: false,
+  canada: {
+    dailyDriveMs: Infinity,
+    dailyOnDutyMs: Infinity,
+    dailyOffMs: 0,
+    off24Days: 14,
+    onDutyBefore24OffMs: cycle === 2 ? 80 * H : null,
+    teamSplit: NO_SPLIT,
+    deferMaxMs: 0,
+    deferTwoDayDriveMs: Infinity,
+  },
+});
+
 export const RULESETS: Record<RulesetId, RulesetConfig> = {
   US_PROPERTY_70_8: usProperty('US_PROPERTY_70_8', 8, 70),
   US_PROPERTY_60_7: usProperty('US_PROPERTY_60_7', 7, 60),
@@ -124,6 +175,8 @@ export const RULESETS: Record<RulesetId, RulesetConfig> = {
   US_PASSENGER_60_7: usPassenger('US_PASSENGER_60_7', 7, 60),
   CA_SOUTH_CYCLE_1: canadaSouth('CA_SOUTH_CYCLE_1', 1),
   CA_SOUTH_CYCLE_2: canadaSouth('CA_SOUTH_CYCLE_2', 2),
+  CA_NORTH_CYCLE_1: canadaNorth('CA_NORTH_CYCLE_1', 1),
+  CA_NORTH_CYCLE_2: canadaNorth('CA_NORTH_CYCLE_2', 2),
   // 37 TAC §4.12: 12 h driving and 15 h on duty after 8 h off, 70 h in 7 days, 34-h restart,
   // sleeper berth split into two periods of ≥ 2 h.
   TX_INTRASTATE: {

@@ -67,6 +67,14 @@ export interface HosOptions {
    * driver's ≥ 2 h / 10 h. Other rulesets ignore it.
    */
   team?: boolean;
+  /**
+   * Canada (s. 29 south of 60°, s. 54 north): the driver's declared switches between cycle 1 and
+   * cycle 2, each at an instant (ISO text or epoch ms) inside the off-duty period that allows it
+   * (≥ 36 h off to go from cycle 1 to 2, ≥ 72 h from 2 to 1). A valid switch sets the hours back to
+   * zero at the end of that period and the new cycle's limits apply from there; one after too little
+   * rest still applies from its instant and is a `CYCLE_SWITCH` day finding. Other rulesets ignore it.
+   */
+  cycleSwitches?: Array<{ at: string | number; to: 1 | 2 }>;
 }
 
 export type ViolationRule =
@@ -99,9 +107,30 @@ export interface Violation {
   severity: Severity;
 }
 
+/** Rules judged on a whole log day rather than on driving (Canada, SOR/2005-313). */
+export type DayFindingRule =
+  /** s. 14: less than 10 h off duty in the day (2 h of it in blocks of ≥ 30 min), or a C6 deferral's amount. */
+  | 'DAILY_OFF_DUTY'
+  /** s. 29 / s. 54: a cycle switch declared after less than 36 h (from cycle 1) or 72 h (from cycle 2) off. */
+  | 'CYCLE_SWITCH';
+
+/**
+ * A finding of one log day: the day fell short of a rule whatever the driver did in it (work after
+ * the last driving included). Only Canadian rulesets produce them.
+ */
+export interface DayFinding {
+  rule: DayFindingRule;
+  /** The log day, YYYY-MM-DD in the home-terminal zone (as `DailyTotal.date`). */
+  day: string;
+  /** How much the day fell short, in ms (> 0). */
+  shortMs: number;
+}
+
 export interface AuditResult {
   /** Sorted by start, then rule. Adjacent intervals of the same rule are merged. */
   violations: Violation[];
+  /** Day-level findings, sorted by day (a cycle switch's first); empty for every non-Canadian ruleset. */
+  dayFindings: DayFinding[];
 }
 
 /**

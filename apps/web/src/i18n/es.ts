@@ -11,6 +11,8 @@ export const es: Catalogue = {
     US_PASSENGER_60_7: 'EE. UU., pasajeros, 60 h / 7 días',
     CA_SOUTH_CYCLE_1: 'Canadá, sur, ciclo 1 (70 h / 7 días)',
     CA_SOUTH_CYCLE_2: 'Canadá, sur, ciclo 2 (120 h / 14 días)',
+    CA_NORTH_CYCLE_1: 'Canadá, norte del paralelo 60, ciclo 1 (80 h / 7 días)',
+    CA_NORTH_CYCLE_2: 'Canadá, norte del paralelo 60, ciclo 2 (120 h / 14 días)',
     TX_INTRASTATE: 'Texas, intraestatal (70 h / 7 días)',
     CA_INTRASTATE: 'California, intraestatal (80 h / 8 días)',
   },

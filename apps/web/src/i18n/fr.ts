@@ -11,6 +11,8 @@ export const fr: Catalogue = {
     US_PASSENGER_60_7: 'É.-U., passagers, 60 h / 7 jours',
     CA_SOUTH_CYCLE_1: 'Canada, au sud du 60e parallèle, cycle 1 (70 h / 7 jours)',
     CA_SOUTH_CYCLE_2: 'Canada, au sud du 60e parallèle, cycle 2 (120 h / 14 jours)',
+    CA_NORTH_CYCLE_1: 'Canada, au nord du 60e parallèle, cycle 1 (80 h / 7 jours)',
+    CA_NORTH_CYCLE_2: 'Canada, au nord du 60e parallèle, cycle 2 (120 h / 14 jours)',
     TX_INTRASTATE: 'Texas, intra-État (70 h / 7 jours)',
     CA_INTRASTATE: 'Californie, intra-État (80 h / 8 jours)',
   },

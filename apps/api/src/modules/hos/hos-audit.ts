@@ -1,4 +1,4 @@
-import { auditLog, type DutyPeriodInput, type HosOptions, type Violation } from '@fleet/hos';
+import { auditLog, type DayFinding, type DutyPeriodInput, type HosOptions, type Violation } from '@fleet/hos';
 import { VIOLATION_RULES } from '@fleet/api-contract';
 import { engineOptions, isCanadian, type DriverHos, type LogFacts } from './hos.repository.ts';
 import { logDateOf } from './hos.time.ts';
@@ -13,14 +13,28 @@ const ruleRank = (r: string) => (VIOLATION_RULES as readonly string[]).indexOf(r
  * matches the log day it starts in (decision 0094).
  */
 export function violationsOf(periods: DutyPeriodInput[], d: DriverHos, periodStart: string, facts: LogFacts | undefined): Violation[] {
-  if (periods.length === 0) return [];
-  const solo = auditLog(periods, engineOptions(d, periodStart, facts)).violations;
-  if (!facts?.teamDays.size || !isCanadian(d.ruleset)) return solo;
+  return auditOf(periods, d, periodStart, facts).violations;
+}
+
+/**
+ * violationsOf with the engine's day-level findings (Canada, s. 14). A day's off-duty time does not
+ * depend on the sleeper-berth pairing, so the solo audit's findings stand for team days too.
+ */
+export function auditOf(
+  periods: DutyPeriodInput[],
+  d: DriverHos,
+  periodStart: string,
+  facts: LogFacts | undefined,
+): { violations: Violation[]; dayFindings: DayFinding[] } {
+  if (periods.length === 0) return { violations: [], dayFindings: [] };
+  const { violations: solo, dayFindings } = auditLog(periods, engineOptions(d, periodStart, facts));
+  if (!facts?.teamDays.size || !isCanadian(d.ruleset)) return { violations: solo, dayFindings };
   const teamDay = (v: Violation) => facts.teamDays.has(logDateOf(Date.parse(v.start), d.homeTimeZone, periodStart));
   const team = auditLog(periods, engineOptions(d, periodStart, facts, true)).violations;
-  return [...solo.filter((v) => !teamDay(v)), ...team.filter(teamDay)].sort(
+  const violations = [...solo.filter((v) => !teamDay(v)), ...team.filter(teamDay)].sort(
     (x, y) => Date.parse(x.start) - Date.parse(y.start) || ruleRank(x.rule) - ruleRank(y.rule),
   );
+  return { violations, dayFindings };
 }
 
 /** The options for the clocks at an instant: a team when the log day holding it has a co-driver. */

@@ -1,4 +1,4 @@
-import { clocksAt, RESTART_MS, type ClocksResult, type HosOptions } from '@fleet/hos';
+import { clocksAt, RESTART_MS, severityOf, type ClocksResult, type HosOptions } from '@fleet/hos';
 import type { Availability, HosViolation, Page } from '@fleet/api-contract';
 import type { z } from 'zod';
 import type { availabilityQuery, violationsQuery } from '@fleet/api-contract';
@@ -7,11 +7,11 @@ import type { DbOrTx } from '../../db/client.ts';
 import { invalidField } from '../../http/errors.ts';
 import { toPage } from '../../http/paging.ts';
 import type { MsPeriod } from './hos.periods.ts';
-import { optionsAt, violationsOf } from './hos-audit.ts';
+import { auditOf, optionsAt } from './hos-audit.ts';
 import { driverRecordsOf, ensureLogDays, fleetDriversOf, fleetStateOf, type FleetDriver, type FleetState, type LogFacts } from './hos.repository.ts';
 import { LruMap } from '../../lib/lru-map.ts';
 import { NextRun } from '../../lib/next-run.ts';
-import { DAY_MS, logDateOf } from './hos.time.ts';
+import { DAY_MS, dayStartMs, logDateOf, nextDate } from './hos.time.ts';
 import type { ReadScope } from '../auth/index.ts';
 
 /**
@@ -127,7 +127,8 @@ async function violationRows(
     const d = list[i]!;
     const periods = records.periodsOf(d.id, until);
     if (periods.length === 0) continue;
-    for (const v of violationsOf(periods, d, periodStart, records.factsOf(d.id))) {
+    const audit = auditOf(periods, d, periodStart, records.factsOf(d.id));
+    for (const v of audit.violations) {
       const s = Date.parse(v.start);
       const e = Date.parse(v.end);
       if (e <= fromMs || s >= toMs) continue;
@@ -142,9 +143,35 @@ async function violationRows(
         logDate: logDateOf(s, d.homeTimeZone, periodStart),
         ruleset: d.ruleset,
         timeZone: d.homeTimeZone,
+        shortMs: null,
         startMs: s,
         rank: i,
         ruleRank: (VIOLATION_RULES as readonly string[]).indexOf(v.rule),
+      });
+    }
+    // A day's own finding (s. 14) is a row spanning the log day, measured by the shortfall.
+    for (const f of audit.dayFindings) {
+      // The list's rules are the violations'; a cycle switch's finding is shown on its log day only.
+      if (f.rule !== 'DAILY_OFF_DUTY') continue;
+      const s = dayStartMs(f.day, d.homeTimeZone, periodStart);
+      const e = dayStartMs(nextDate(f.day), d.homeTimeZone, periodStart);
+      const severity = severityOf(f.shortMs);
+      if (e <= fromMs || s >= toMs) continue;
+      if ((q.rule && f.rule !== q.rule) || (q.severity && severity !== q.severity)) continue;
+      out.push({
+        driver: driverRef(d),
+        rule: f.rule,
+        start: new Date(s).toISOString(),
+        end: new Date(e).toISOString(),
+        durationMs: f.shortMs,
+        severity,
+        logDate: f.day,
+        ruleset: d.ruleset,
+        timeZone: d.homeTimeZone,
+        shortMs: f.shortMs,
+        startMs: s,
+        rank: i,
+        ruleRank: (VIOLATION_RULES as readonly string[]).indexOf(f.rule),
       });
     }
   }

@@ -19,7 +19,7 @@ import { dayTotals } from './hos-day-totals.ts';
 import { dayDistance } from './hos-distance.ts';
 import { specialOfCode, statusOfCode } from './hos.periods.ts';
 import { startsInVehicle, vehiclesAtDayStart } from './hos-day-start-vehicle.ts';
-import { violationsOf } from './hos-audit.ts';
+import { auditOf } from './hos-audit.ts';
 import { driverDiagnostics, vehicleDiagnostics } from './hos-diagnostics.service.ts';
 import { distanceSincePowerUp, powerUpBefore, type PowerUp } from './engine-events/derive.ts';
 import { monotonicTotals, type TotalsRecord } from './engine-events/vehicle-totals.ts';
@@ -216,8 +216,10 @@ export async function getLogDay({ db, orgId, now = Date.now() }: ReadScope, id: 
   const segments = periods
     .filter((p) => p.end > startMs && p.start < endMs)
     .map((p) => ({ status: p.status, special: p.special ?? null, start: iso(Math.max(p.start, startMs)), end: iso(Math.min(p.end, endMs)) }));
+  const audit = auditOf(periods, d, periodStart, records.factsOf(d.id));
+  const dayFindings = audit.dayFindings.filter((f) => f.day === log.logDate);
   const violations = periods.length
-    ? violationsOf(periods, d, periodStart, records.factsOf(d.id))
+    ? audit.violations
         .filter((v) => Date.parse(v.end) > startMs && Date.parse(v.start) < endMs)
         .map((v) => ({
           rule: v.rule,
@@ -280,6 +282,7 @@ export async function getLogDay({ db, orgId, now = Date.now() }: ReadScope, id: 
     ),
     events: presented,
     violations,
+    dayFindings,
     certification: { certified: log.certifiedAt !== null, certifiedAt: log.certifiedAt?.toISOString() ?? null, count: log.certificationCount },
     deferral: { declared: log.deferralDeclaredAt !== null, declaredAt: log.deferralDeclaredAt?.toISOString() ?? null },
     // The day's vehicles' and the driver's own (the data transfer codes, decision 0185).

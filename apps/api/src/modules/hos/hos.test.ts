@@ -150,6 +150,19 @@ const SCENARIOS: Array<[string, RulesetId, DutyPeriod[]]> = [
     ),
   ],
   ['Canada: sleeper split', 'CA_SOUTH_CYCLE_1', log('2026-06-01T06:00', ['ON', 1], ['D', 4], ['SB', 7], ['D', 5], ['OFF', 3], ['D', 3], ['OFF', 10])],
+  ['Canada north of 60: 15.5 h of driving', 'CA_NORTH_CYCLE_1', log('2026-06-01T06:00', ['ON', 1], ['D', 15.5], ['OFF', 8])],
+  [
+    'Canada north of 60 cycle 2: 80 h without 24 h off',
+    'CA_NORTH_CYCLE_2',
+    log(
+      '2026-06-01T06:00',
+      ...repeat(7, [
+        ['ON', 2],
+        ['D', 10],
+        ['OFF', 12],
+      ]),
+    ),
+  ],
   ['Texas: 12.5 h of driving', 'TX_INTRASTATE', log('2026-06-01T06:00', ['ON', 1], ['D', 12.5], ['OFF', 8])],
   [
     'Texas: a week of 14-hour days',
@@ -221,7 +234,7 @@ const brief = (vs: Array<{ rule: string; start: string; end: string; severity: s
 describe('imported engine scenarios read back through the API', () => {
   it('covers 20 scenarios or more and every ruleset', () => {
     expect(SCENARIOS.length).toBeGreaterThanOrEqual(20);
-    expect(new Set(SCENARIOS.map((s) => s[1])).size).toBe(8);
+    expect(new Set(SCENARIOS.map((s) => s[1])).size).toBe(10);
   });
 
   it.each(SCENARIOS)('%s (%s): the same violations and clocks as the engine', async (_name, ruleset, periods) => {
@@ -236,12 +249,17 @@ describe('imported engine scenarios read back through the API', () => {
     const vio = await t.app.inject({ method: 'GET', url: org(`/violations?driverId=${d.id}&from=${from}&to=${to}&size=500`), headers: a.admin });
     expect(vio.statusCode, vio.body).toBe(200);
     const page = violationPageSchema.parse(vio.json());
-    const expected = auditLog(periods, opts(ruleset)).violations;
+    const { violations: expected, dayFindings } = auditLog(periods, opts(ruleset));
     // The API lists newest first, the engine oldest first; both keep the engine's rule order within one instant.
     const newestFirst = [...expected].sort((x, y) => Date.parse(y.start) - Date.parse(x.start));
-    expect(brief(page.content)).toEqual(brief(newestFirst));
-    expect(page.totalElements).toBe(expected.length);
-    for (const v of page.content) expect(v).toMatchObject({ ruleset, driver: { id: d.id }, durationMs: Date.parse(v.end) - Date.parse(v.start) });
+    const driving = page.content.filter((v) => v.shortMs === null);
+    expect(brief(driving)).toEqual(brief(newestFirst));
+    // The day-level findings (s. 14) are rows of their day, measured by the shortfall.
+    const days = page.content.filter((v) => v.shortMs !== null);
+    expect(days.map((v) => ({ rule: v.rule, day: v.logDate, shortMs: v.shortMs })).reverse()).toEqual(dayFindings);
+    for (const v of days) expect(v.durationMs).toBe(v.shortMs);
+    expect(page.totalElements).toBe(expected.length + dayFindings.length);
+    for (const v of driving) expect(v).toMatchObject({ ruleset, driver: { id: d.id }, durationMs: Date.parse(v.end) - Date.parse(v.start) });
 
     // Clocks at the middle and the end of every period.
     for (const p of periods) {
@@ -1003,7 +1021,22 @@ const violationsOf = async (driverId: string, periods: DutyPeriod[]) => {
   });
   expect(res.statusCode, res.body).toBe(200);
   // The API lists newest first with ties in the engine's rule order; the engine lists oldest first.
-  return brief([...violationPageSchema.parse(res.json()).content].sort((x, y) => Date.parse(x.start) - Date.parse(y.start)));
+  const rows = violationPageSchema.parse(res.json()).content.filter((v) => v.shortMs === null);
+  return brief([...rows].sort((x, y) => Date.parse(x.start) - Date.parse(y.start)));
+};
+/** The day-level rows of the violations list (s. 14), oldest first, as the engine's dayFindings. */
+const dayRowsOf = async (driverId: string, periods: DutyPeriod[]) => {
+  const res = await t.app.inject({
+    method: 'GET',
+    url: org(`/violations?driverId=${driverId}&from=${periods[0]!.start}&to=${periods.at(-1)!.end}&size=500`),
+    headers: a.admin,
+  });
+  expect(res.statusCode, res.body).toBe(200);
+  return violationPageSchema
+    .parse(res.json())
+    .content.filter((v) => v.shortMs !== null)
+    .map((v) => ({ rule: v.rule, day: v.logDate, shortMs: v.shortMs }))
+    .reverse();
 };
 const header = (driverId: string, logId: string, payload: Record<string, unknown>, headers: Record<string, string> = a.admin) =>
   t.app.inject({ method: 'PUT', url: org(`/drivers/${driverId}/hos_log/${logId}`), headers, payload });
@@ -1074,6 +1107,12 @@ describe('engine options from the records', () => {
     const before = await violationsOf(d.id, periods);
     expect(before).toEqual(brief(auditLog(periods, C1).violations));
     expect(before.map((v) => v[0])).toContain('DAILY_OFF_DUTY');
+    // s. 14: day 1 holds 8 h + the hour from 23:00: a finding of the day, 1 h short, in the list and on the log day.
+    const shortDay = [{ rule: 'DAILY_OFF_DUTY', day: '2026-11-19', shortMs: H }];
+    expect(await dayRowsOf(d.id, periods)).toEqual(shortDay);
+    const day1 = await t.app.inject({ method: 'GET', url: org(`/hos_log/${logs[0]!.id}`), headers: a.admin });
+    expect(day1.statusCode, day1.body).toBe(200);
+    expect(hosLogDaySchema.parse(day1.json()).dayFindings).toEqual(shortDay);
     const declare = (logId: string, declared: unknown, driverId = d.id) =>
       t.app.inject({ method: 'PUT', url: org(`/drivers/${driverId}/hos_log/${logId}/deferral`), headers: a.admin, payload: { declared } });
 
@@ -1082,6 +1121,8 @@ describe('engine options from the records', () => {
     const day = hosLogDaySchema.parse(res.json());
     expect(day.deferral.declared).toBe(true);
     expect(day.violations.map((v) => v.rule)).not.toContain('DAILY_OFF_DUTY');
+    expect(day.dayFindings).toEqual([]);
+    expect(await dayRowsOf(d.id, periods)).toEqual([]);
     const after = await violationsOf(d.id, periods);
     expect(after).toEqual(brief(auditLog(periods, { ...C1, deferrals: [{ day: '2026-11-19' }] }).violations));
     expect(after.map((v) => v[0])).not.toContain('DAILY_OFF_DUTY');
@@ -1109,6 +1150,7 @@ describe('engine options from the records', () => {
     // Withdrawn: the shortfall is back; each change is logged once.
     expect(hosLogDaySchema.parse((await declare(logs[0]!.id, false)).json()).deferral).toEqual({ declared: false, declaredAt: null });
     expect(await violationsOf(d.id, periods)).toEqual(before);
+    expect(await dayRowsOf(d.id, periods)).toEqual(shortDay);
     expect((await activityRows(t.database.db as never, d.id)).map((r) => r.action)).toEqual([
       'CREATE',
       'IMPORT_HOS_LOG',

@@ -16,7 +16,7 @@ import { EventEditModal } from './logs/event-edit-modal.tsx';
 import { diagnosticSubject, driverName, longDate, rulesetName } from './logs/log-format.ts';
 import { LogEvents } from './logs/log-events.tsx';
 import { LogHeader } from './logs/log-header.tsx';
-import { LogViolations } from './logs/log-violations.tsx';
+import { LogDayFindings, LogViolations } from './logs/log-violations.tsx';
 import { EldTransferHistory, SendToFmcsaModal } from './eld-transfer/send-to-fmcsa.tsx';
 import { downloadEldFile } from './driver/driver-api.ts';
 import { notify } from '../../lib/notifications-store.ts';
@@ -162,8 +162,9 @@ function LogDayView({ day, orgId, at, messages: Messages }: { day: HosLogDay; or
 
         <Paper withBorder radius="md" p="md" className={classes.section}>
           <Title order={2} size="h4" mb="sm">
-            {`Violations (${day.violations.length})`}
+            {`Violations (${day.violations.length + day.dayFindings.length})`}
           </Title>
+          <LogDayFindings findings={day.dayFindings} />
           <LogViolations violations={day.violations} timeZone={tz} at={at} />
         </Paper>
 

@@ -14,7 +14,17 @@ import { useCan } from '../../lib/registry-api.ts';
 import { useTableState } from '../../lib/table-state.ts';
 import { formatHoursMinutes } from './availability/clock-format.ts';
 import { fetchAllViolations, hosDriversQuery, violationsQuery } from './hos-clocks-api.ts';
-import { RULE_FILTER_LABELS, RULE_HELP, ruleLabel, RULESET_LABELS, SEVERITY_COLORS, SEVERITY_HELP, SEVERITY_LABELS } from './violations/rule-words.ts';
+import {
+  DAY_FINDING_HELP,
+  dayFindingLabel,
+  RULE_FILTER_LABELS,
+  RULE_HELP,
+  ruleLabel,
+  RULESET_LABELS,
+  SEVERITY_COLORS,
+  SEVERITY_HELP,
+  SEVERITY_LABELS,
+} from './violations/rule-words.ts';
 import { useViolationFilters } from './violations/violation-filters.ts';
 import { violationsCsv } from './violations/violations-csv.ts';
 import { saveCsv } from '../../lib/download.ts';
@@ -36,9 +46,9 @@ const COLUMNS: TableColumn<HosViolation>[] = [
     key: 'rule',
     header: 'Rule',
     render: (v) => (
-      <Tooltip label={RULE_HELP[v.rule]} multiline w={280} withArrow>
+      <Tooltip label={v.shortMs === null ? RULE_HELP[v.rule] : DAY_FINDING_HELP} multiline w={280} withArrow>
         <Text span size="sm" style={{ textDecoration: 'underline dotted', textUnderlineOffset: 3, whiteSpace: 'nowrap' }}>
-          {ruleLabel(v.rule, v.ruleset)}
+          {v.shortMs === null ? ruleLabel(v.rule, v.ruleset) : dayFindingLabel(v.rule)}
         </Text>
       </Tooltip>
     ),
@@ -68,7 +78,7 @@ const COLUMNS: TableColumn<HosViolation>[] = [
     align: 'right',
     render: (v) => (
       <Text span size="sm" ff="monospace">
-        {formatHoursMinutes(v.durationMs)}
+        {v.shortMs === null ? formatHoursMinutes(v.durationMs) : `${formatHoursMinutes(v.shortMs)} short`}
       </Text>
     ),
   },

@@ -48,6 +48,8 @@ const RULESETS = [
   { value: 'US_PASSENGER_60_7', label: 'US passenger-carrying, 60 hours / 7 days' },
   { value: 'CA_SOUTH_CYCLE_1', label: 'Canada south of 60°N, cycle 1 (70 h / 7 days)' },
   { value: 'CA_SOUTH_CYCLE_2', label: 'Canada south of 60°N, cycle 2 (120 h / 14 days)' },
+  { value: 'CA_NORTH_CYCLE_1', label: 'Canada north of 60°N, cycle 1 (80 h / 7 days)' },
+  { value: 'CA_NORTH_CYCLE_2', label: 'Canada north of 60°N, cycle 2 (120 h / 14 days)' },
   { value: 'TX_INTRASTATE', label: 'Texas intrastate' },
   { value: 'CA_INTRASTATE', label: 'California intrastate' },
 ];

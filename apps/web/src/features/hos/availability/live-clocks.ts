@@ -27,9 +27,16 @@ export const LEVEL_COLORS: Record<ClockLevel, string> = { ok: 'teal', low: 'yell
  * much of it is left. An exemption can lengthen a clock (16-hour exception): bars then stay full.
  */
 export function fullLengths(r: RulesetId): Record<ClockName, number> {
-  const drive = r.startsWith('US_PASSENGER') ? 10 : r === 'TX_INTRASTATE' || r === 'CA_INTRASTATE' ? 12 : r.startsWith('CA_SOUTH') ? 13 : 11;
-  const window = r.startsWith('US_PASSENGER') || r === 'TX_INTRASTATE' ? 15 : r === 'CA_INTRASTATE' ? 16 : 14;
-  const cycle = r.endsWith('60_7') ? 60 : r === 'CA_SOUTH_CYCLE_2' ? 120 : r === 'CA_INTRASTATE' ? 80 : 70;
+  const north = r.startsWith('CA_NORTH');
+  const drive = r.startsWith('US_PASSENGER') ? 10 : r === 'TX_INTRASTATE' || r === 'CA_INTRASTATE' ? 12 : r.startsWith('CA_SOUTH') ? 13 : north ? 15 : 11;
+  const window = r.startsWith('US_PASSENGER') || r === 'TX_INTRASTATE' ? 15 : r === 'CA_INTRASTATE' ? 16 : north ? 18 : 14;
+  const cycle = r.endsWith('60_7')
+    ? 60
+    : r === 'CA_SOUTH_CYCLE_2' || r === 'CA_NORTH_CYCLE_2'
+      ? 120
+      : r === 'CA_INTRASTATE' || r === 'CA_NORTH_CYCLE_1'
+        ? 80
+        : 70;
   return { driveMs: drive * H, windowMs: window * H, breakMs: 8 * H, cycleMs: cycle * H };
 }
 

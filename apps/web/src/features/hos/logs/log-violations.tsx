@@ -7,6 +7,30 @@ import classes from './log-page.module.css';
 import { ScrollBox } from './scroll-box.tsx';
 
 type DayViolation = HosLogDay['violations'][number];
+type DayFinding = HosLogDay['dayFindings'][number];
+
+/** A day-level finding in a safety manager's words (Canada, SOR/2005-313 s. 14). */
+export const DAY_FINDING_WORDS: Record<DayFinding['rule'], string> = {
+  DAILY_OFF_DUTY: 'Less than 10 hours off duty in the day (Canada)',
+  CYCLE_SWITCH: 'Cycle switched after too little off-duty time (Canada: 36 h from cycle 1, 72 h from cycle 2)',
+};
+
+/** The day's own findings: a day short of a rule whatever work took the time, and by how much. */
+export function LogDayFindings({ findings }: { findings: DayFinding[] }) {
+  if (findings.length === 0) return null;
+  return (
+    <ul aria-label="Findings of the day" className={classes.dayFindings}>
+      {findings.map((f) => (
+        <li key={f.rule} data-rule={f.rule}>
+          <Text size="sm" fw={500} span>
+            {DAY_FINDING_WORDS[f.rule]}
+          </Text>
+          <Text size="sm" span>{`: short by ${formatHours(f.shortMs)}`}</Text>
+        </li>
+      ))}
+    </ul>
+  );
+}
 
 export interface LogViolationsProps {
   violations: DayViolation[];

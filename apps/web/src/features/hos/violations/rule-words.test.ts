@@ -40,6 +40,7 @@ describe('the CSV', () => {
         ruleset: 'US_PROPERTY_70_8',
         timeZone: 'America/Chicago',
         logId: 'l',
+        shortMs: null,
       },
     ]);
     expect(csv.startsWith('\uFEFF')).toBe(true);

@@ -23,12 +23,14 @@ export const RULE_FILTER_LABELS: Record<ViolationRule, string> = {
 };
 
 const canada = (r: RulesetId) => r === 'CA_SOUTH_CYCLE_1' || r === 'CA_SOUTH_CYCLE_2';
+const canadaNorth = (r: RulesetId) => r === 'CA_NORTH_CYCLE_1' || r === 'CA_NORTH_CYCLE_2';
 const passenger = (r: RulesetId) => r === 'US_PASSENGER_70_8' || r === 'US_PASSENGER_60_7';
 
 function drivingHours(r: RulesetId): number {
   if (passenger(r)) return 10;
   if (r === 'TX_INTRASTATE' || r === 'CA_INTRASTATE') return 12;
   if (canada(r)) return 13;
+  if (canadaNorth(r)) return 15;
   return 11;
 }
 
@@ -39,6 +41,8 @@ const CYCLE_WORDS: Record<RulesetId, string> = {
   US_PASSENGER_60_7: '60-hour/7-day',
   CA_SOUTH_CYCLE_1: '70-hour/7-day',
   CA_SOUTH_CYCLE_2: '120-hour/14-day',
+  CA_NORTH_CYCLE_1: '80-hour/7-day',
+  CA_NORTH_CYCLE_2: '120-hour/14-day',
   TX_INTRASTATE: '70-hour/7-day',
   CA_INTRASTATE: '80-hour/8-day',
 };
@@ -53,7 +57,9 @@ export function ruleLabel(rule: ViolationRule, ruleset: RulesetId): string {
     case 'CYCLE_LIMIT':
       return `${CYCLE_WORDS[ruleset]} cycle limit`;
     case 'ON_DUTY_LIMIT':
-      return canada(ruleset) ? '14-hour on-duty limit' : '15-hour on-duty limit';
+      return canada(ruleset) ? '14-hour on-duty limit' : canadaNorth(ruleset) ? '18-hour on-duty limit' : '15-hour on-duty limit';
+    case 'SHIFT_ELAPSED_LIMIT':
+      return canadaNorth(ruleset) ? '20-hour shift (Canada north of 60°)' : RULE_FILTER_LABELS[rule];
     default:
       return RULE_FILTER_LABELS[rule];
   }
@@ -100,6 +106,18 @@ export const RULESET_LABELS: Record<RulesetId, string> = {
   US_PASSENGER_60_7: 'US passenger 60/7',
   CA_SOUTH_CYCLE_1: 'Canada cycle 1',
   CA_SOUTH_CYCLE_2: 'Canada cycle 2',
+  CA_NORTH_CYCLE_1: 'Canada north cycle 1',
+  CA_NORTH_CYCLE_2: 'Canada north cycle 2',
   TX_INTRASTATE: 'Texas intrastate',
   CA_INTRASTATE: 'California intrastate',
 };
+
+/**
+ * A row of the list that is a finding of a whole log day (`shortMs` set): the day held less than the
+ * rule asks whatever work took the time (Canada, SOR/2005-313 s. 14); Start and End are the day's bounds.
+ */
+export function dayFindingLabel(rule: ViolationRule): string {
+  return rule === 'DAILY_OFF_DUTY' ? 'Less than 10 h off in the day (Canada)' : RULE_FILTER_LABELS[rule];
+}
+export const DAY_FINDING_HELP =
+  'The log day held less than 10 hours off duty (2 of them beyond the 8 consecutive hours, in blocks of at least 30 minutes), whether driving or other work took the time. The row spans the day; its duration is how much the day fell short.';

@@ -15,6 +15,7 @@ const violation = (firstName: string, lastName: string): HosViolation => ({
   ruleset: 'US_PROPERTY_70_8',
   timeZone: 'America/Chicago',
   logId: 'l1',
+  shortMs: null,
 });
 
 describe('violationsCsv', () => {
@@ -22,5 +23,18 @@ describe('violationsCsv', () => {
     const csv = violationsCsv([violation('=HYPERLINK("http://evil.example")', 'X'), violation('@Ann', 'Lee'), violation('Bo', 'Ray')]);
     const rows = Papa.parse<Record<string, string>>(csv.replace(/^\uFEFF/, ''), { header: true, skipEmptyLines: 'greedy' }).data;
     expect(rows.map((r) => r.Driver)).toEqual(['\'=HYPERLINK("http://evil.example") X', "'@Ann Lee", 'Bo Ray']);
+  });
+
+  it('names a day-level finding (s. 14) as such, its duration the shortfall', () => {
+    const day: HosViolation = {
+      ...violation('Ann', 'Lee'),
+      rule: 'DAILY_OFF_DUTY',
+      start: '2026-06-01T05:00:00.000Z',
+      end: '2026-06-02T05:00:00.000Z',
+      durationMs: 3_600_000,
+      shortMs: 3_600_000,
+    };
+    const rows = Papa.parse<Record<string, string>>(violationsCsv([day]).replace(/^\uFEFF/, ''), { header: true, skipEmptyLines: 'greedy' }).data;
+    expect(rows.map((r) => [r.Rule, r['Rule code'], r['Duration (H:MM)']])).toEqual([['Less than 10 h off in the day (Canada)', 'DAILY_OFF_DUTY', '1:00']]);
   });
 });

@@ -1,7 +1,7 @@
 import type { HosViolation } from '@fleet/api-contract';
 import { unparseCsv } from '../../../lib/csv.ts';
 import { formatHoursMinutes } from '../availability/clock-format.ts';
-import { ruleLabel, RULESET_LABELS, SEVERITY_LABELS } from './rule-words.ts';
+import { dayFindingLabel, ruleLabel, RULESET_LABELS, SEVERITY_LABELS } from './rule-words.ts';
 
 // Instants are UTC (ISO-8601 with Z) and say so; the log day is the driver's, in the zone named beside it (decision 0140).
 const HEADER = [
@@ -24,7 +24,7 @@ const HEADER = [
 export function violationsCsv(rows: HosViolation[]): string {
   const data = rows.map((v) => [
     `${v.driver.firstName} ${v.driver.lastName}`,
-    ruleLabel(v.rule, v.ruleset),
+    v.shortMs === null ? ruleLabel(v.rule, v.ruleset) : dayFindingLabel(v.rule),
     v.rule,
     v.start,
     v.end,

@@ -50,7 +50,12 @@ async function driverWith(over: Record<string, unknown>) {
 
 /** Imports the periods for the driver, then reads the violations and the clocks at the log's end. */
 async function judged(driverId: string, lastName: string, periods: DutyPeriod[]) {
-  const imp = await t.app.inject({ method: 'POST', url: org(`/drivers/${driverId}/hos_log/import`), headers: a.admin, payload: { source: 'Test ELD', periods } });
+  const imp = await t.app.inject({
+    method: 'POST',
+    url: org(`/drivers/${driverId}/hos_log/import`),
+    headers: a.admin,
+    payload: { source: 'Test ELD', periods },
+  });
   expect(imp.statusCode, imp.body).toBe(201);
   const from = periods[0]!.start;
   const to = periods.at(-1)!.end;
@@ -65,12 +70,27 @@ async function judged(driverId: string, lastName: string, periods: DutyPeriod[])
 // One log per new ruleset that breaks the rule its section names (packages/hos/test/state-and-mexico-rulesets.test.ts).
 const CASES: Array<[string, RulesetId, DutyPeriod[], string]> = [
   ['F.S. 316.302(2)(b): past 12 h of driving', 'FL_INTRASTATE_70_7', log('2026-06-01T06:00', ['ON', 1], ['D', 12.5], ['OFF', 10]), 'DRIVING_LIMIT'],
-  ['F.S. 316.302(2)(b): past the 16th hour', 'FL_INTRASTATE_80_8', log('2026-06-01T06:00', ['ON', 4], ['D', 6], ['OFF', 3], ['D', 4], ['OFF', 10]), 'WINDOW_LIMIT'],
+  [
+    'F.S. 316.302(2)(b): past the 16th hour',
+    'FL_INTRASTATE_80_8',
+    log('2026-06-01T06:00', ['ON', 4], ['D', 6], ['OFF', 3], ['D', 4], ['OFF', 10]),
+    'WINDOW_LIMIT',
+  ],
   ['395.1(h)(1)(i): past 15 h of driving', 'AK_PROPERTY_70_7', log('2026-06-01T06:00', ['ON', 1], ['D', 15.5], ['OFF', 10]), 'DRIVING_LIMIT'],
   ['395.1(h)(1)(ii): past 20 h on duty', 'AK_PROPERTY_80_8', log('2026-06-01T06:00', ['ON', 6], ['OFF', 4], ['D', 15], ['OFF', 10]), 'ON_DUTY_LIMIT'],
-  ['395.1(h)(2): past 15 h of driving after 8 h off', 'AK_PASSENGER_70_7', log('2026-06-01T06:00', ['D', 10], ['OFF', 8], ['D', 15.5], ['OFF', 8]), 'DRIVING_LIMIT'],
+  [
+    '395.1(h)(2): past 15 h of driving after 8 h off',
+    'AK_PASSENGER_70_7',
+    log('2026-06-01T06:00', ['D', 10], ['OFF', 8], ['D', 15.5], ['OFF', 8]),
+    'DRIVING_LIMIT',
+  ],
   ['395.1(h)(2): past 20 h on duty', 'AK_PASSENGER_80_8', log('2026-06-01T06:00', ['ON', 6], ['OFF', 4], ['D', 15], ['OFF', 8]), 'ON_DUTY_LIMIT'],
-  ['NOM-087 4.6 a): past 14 h of driving', 'MX_NOM_087', log('2026-06-01T06:00', ['D', 5], ['OFF', 0.5], ['D', 5], ['OFF', 0.5], ['D', 4.5], ['OFF', 8]), 'DRIVING_LIMIT'],
+  [
+    'NOM-087 4.6 a): past 14 h of driving',
+    'MX_NOM_087',
+    log('2026-06-01T06:00', ['D', 5], ['OFF', 0.5], ['D', 5], ['OFF', 0.5], ['D', 4.5], ['OFF', 8]),
+    'DRIVING_LIMIT',
+  ],
   ['NOM-087: no pause after 5 h of driving', 'MX_NOM_087', log('2026-06-01T06:00', ['D', 5], ['ON', 0.5], ['D', 1], ['OFF', 8]), 'BREAK_REQUIRED'],
 ];
 
@@ -132,7 +152,12 @@ describe('oilfield operations (49 CFR 395.1(d)) through the API', () => {
       'hos.waiting_time_not_allowed',
     );
 
-    const edited = await t.app.inject({ method: 'PUT', url: org(`/drivers/${d.id}`), headers: a.admin, payload: { ...driverBody(), ...pick(d), userId, oilfield: true } });
+    const edited = await t.app.inject({
+      method: 'PUT',
+      url: org(`/drivers/${d.id}`),
+      headers: a.admin,
+      payload: { ...driverBody(), ...pick(d), userId, oilfield: true },
+    });
     expect(edited.statusCode, edited.body).toBe(200);
     const onStatus = await t.app.inject({ method: 'POST', url, headers, payload: { status: 'ON', special: 'WAITING', ...place } });
     expectFieldErrors(onStatus.json(), 400, { special: 'Well-site waiting time goes only with status OFF' });
@@ -147,5 +172,12 @@ describe('oilfield operations (49 CFR 395.1(d)) through the API', () => {
 
 /** The driver's own fields, to send back unchanged on an edit. */
 function pick(d: ReturnType<typeof driverSchema.parse>) {
-  return { firstName: d.firstName, lastName: d.lastName, licenseNumber: d.licenseNumber, licenseState: d.licenseState, homeTimeZone: d.homeTimeZone, ruleset: d.ruleset };
+  return {
+    firstName: d.firstName,
+    lastName: d.lastName,
+    licenseNumber: d.licenseNumber,
+    licenseState: d.licenseState,
+    homeTimeZone: d.homeTimeZone,
+    ruleset: d.ruleset,
+  };
 }

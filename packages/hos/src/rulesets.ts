@@ -225,7 +225,8 @@ export const RULESETS: Record<RulesetId, RulesetConfig> = {
   // spread over 5.5 h by the route: not modelled, the 30 min must be consecutive), and a pause is
   // neither driving nor work, so only OFF/SB time counts. The NOM splits no rest and sets no weekly
   // cycle: the cycle is the whole 7 days (168 h), which a log cannot exceed, and has no restart.
-  // The passenger services' rules (a relief driver past 9 h) are not implemented.
+  // The passenger services' rules (a relief driver past 9 h) are not implemented. Figures from the
+  // SCT's and the press's accounts quoting 4.6 a); the Diario Oficial text was not found (decision 0312).
   MX_NOM_087: {
     id: 'MX_NOM_087',
     resetMs: 8 * H,

@@ -63,6 +63,7 @@ export const ERROR_CODES = [
   'hos.driving_automatic',
   'hos.yard_moves_not_allowed',
   'hos.personal_conveyance_not_allowed',
+  'hos.waiting_time_not_allowed',
   'hos.proposal_stale',
   'hos.proposal_accepted',
   'hos.proposal_rejected',

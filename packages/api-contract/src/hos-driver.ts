@@ -82,13 +82,25 @@ export const hosDriverStatusSchema = z.object({
   engine: z.object({
     at: z.number(),
     periods: z.array(
-      z.object({ status: z.enum(['OFF', 'SB', 'D', 'ON']), start: z.number(), end: z.number(), special: z.enum(['PC', 'YM', 'PASSENGER']).optional() }),
+      z.object({
+        status: z.enum(['OFF', 'SB', 'D', 'ON']),
+        start: z.number(),
+        end: z.number(),
+        special: z.enum(['PC', 'YM', 'PASSENGER', 'WAITING']).optional(),
+      }),
     ),
     options: z.object({
       ruleset: z.enum(RULESET_IDS),
       timeZone: z.string(),
       cycleDayStart: z.string().optional(),
-      exemptions: z.object({ shortHaul150: z.boolean().optional(), sixteenHour: z.boolean().optional(), nonCdlShortHaul: z.boolean().optional() }).optional(),
+      exemptions: z
+        .object({
+          shortHaul150: z.boolean().optional(),
+          sixteenHour: z.boolean().optional(),
+          nonCdlShortHaul: z.boolean().optional(),
+          oilfield: z.boolean().optional(),
+        })
+        .optional(),
       deferrals: z.array(z.object({ day: z.string() })).optional(),
       team: z.boolean().optional(),
     }),

@@ -40,10 +40,12 @@ export const DUTY_STATUSES = ['OFF', 'SB', 'D', 'ON'] as const;
 /**
  * Special categories of a duty status: personal conveyance (OFF) and yard moves (ON), which an ELD
  * records as event type 3, and a team driver's time in the passenger seat (OFF) next to ≥ 7 h in
- * the sleeper berth (49 CFR 395.1(g)(1): up to 3 h of it counts as rest).
+ * the sleeper berth (49 CFR 395.1(g)(1): up to 3 h of it counts as rest), and waiting time at an oil
+ * or gas well site (OFF, 49 CFR 395.1(d)(2): the annotation that marks it; it is left out of the
+ * 14-hour window for a driver with the oilfield exemption, and is plain off duty otherwise).
  */
-export const SPECIAL_CATEGORIES = ['PC', 'YM', 'PASSENGER'] as const;
-const specialMessage = 'Special category must be PC, YM or PASSENGER';
+export const SPECIAL_CATEGORIES = ['PC', 'YM', 'PASSENGER', 'WAITING'] as const;
+const specialMessage = 'Special category must be PC, YM, PASSENGER or WAITING';
 export const VIOLATION_RULES = [
   'DRIVING_LIMIT',
   'WINDOW_LIMIT',

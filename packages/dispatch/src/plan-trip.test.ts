@@ -208,6 +208,23 @@ describe('planTrip: one driver', () => {
       legal(plan, drivers);
     }
   });
+
+  it('plans the Florida, Alaska and Mexican rulesets from the engine (issue 72), Mexico with its pause after 5 h of driving', () => {
+    for (const ruleset of ['FL_INTRASTATE_70_7', 'AK_PROPERTY_80_8', 'AK_PASSENGER_70_7', 'MX_NOM_087'] as const) {
+      const drivers = [rested('d1', { ruleset, timeZone: 'America/Chicago' })];
+      const plan = planTrip(input(drivers, [stop('d', 'DELIVERY', NOW, far)], [leg(30)]));
+      expect(
+        plan.segments.find((s) => s.kind === 'REST'),
+        ruleset,
+      ).toBeDefined();
+      legal(plan, drivers);
+      if (ruleset === 'MX_NOM_087') {
+        const firstStop = plan.segments.findIndex((s) => s.kind !== 'DRIVE');
+        const before = plan.segments.slice(0, firstStop).reduce((sum, s) => sum + (s.end - s.start), 0);
+        expect(before).toBeLessThanOrEqual(5 * H);
+      }
+    }
+  });
 });
 
 describe('planTrip: sleeper-berth split', () => {

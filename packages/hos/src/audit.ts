@@ -157,6 +157,8 @@ interface WalkState {
   sixteen: SixteenState;
   /** Scratch for the day's off-duty rule (no allocation per piece). */
   dayOff: DayOff;
+  /** §395.1(d)(2): well-site waiting time before the piece judged (0 without the exemption). */
+  waitAt: number;
 }
 
 /**
@@ -171,6 +173,9 @@ export function walk(ctx: Context, out: Collector | null): SixteenState {
   const marks = noRestMarks();
   let prevDriveEnd = -Infinity;
   let sinceBreak = 0;
+  // Mexico (NOM-087): only a rest block of ≥ 30 min is a pause; elsewhere any non-driving gap is.
+  const restOnly = cfg.ownBreak?.restOnly === true;
+  const waitBefore = tl.waitBefore;
   const starts = grid.starts;
   const st: WalkState = {
     best: { d0: 0, o0: 0, windowFrom: 0 },
@@ -179,10 +184,12 @@ export function walk(ctx: Context, out: Collector | null): SixteenState {
     last24: 0,
     sixteen,
     dayOff: { offMs: 0, consecutiveMs: 0, pairFrom: NaN },
+    waitAt: 0,
   };
 
   for (let b = 0; b < nb; b++) {
     markRest(marks, cfg, tl, b);
+    if (restOnly && bLen[b]! >= BREAK_MS) sinceBreak = 0;
     const { reset, past, restartEnd, last24 } = marks;
     const runFrom = bNext[b]!;
     const runTo = b + 1 < nb ? bFirst[b + 1]! : tl.n;
@@ -206,7 +213,9 @@ export function walk(ctx: Context, out: Collector | null): SixteenState {
       if (cat[i] !== D) continue;
       const s = start[i]!;
       const e = end[i]!;
-      if (s - prevDriveEnd >= BREAK_MS) sinceBreak = 0;
+      if (!restOnly && s - prevDriveEnd >= BREAK_MS) sinceBreak = 0;
+      // §395.1(d)(2): the window runs on time that is not well-site waiting (see sleeper.ts).
+      st.waitAt = waitBefore === null ? 0 : waitBefore[i]!;
       let d = dayIndex(grid, s);
       let ps = s;
       while (ps < e) {
@@ -253,7 +262,7 @@ function piece(
   const starts = grid.starts;
   // Used by the most favourable calculation period (see sleeper.ts).
   const minDrive = dp - best.d0;
-  const minWin = ps - best.windowFrom;
+  const minWin = ps - st.waitAt - best.windowFrom;
   const minOn = op - best.o0;
   out?.add('DRIVING_LIMIT', ps + cfg.driveMs + (adverse ? cfg.adverse.driveMs : 0) - minDrive, ps, pe);
   if (cfg.elapsedMs !== null) {
@@ -276,7 +285,7 @@ function piece(
   }
   if (!out) return;
   // P4: 8 h of driving since the last ≥ 30-min non-driving period.
-  if (set.breakRule) out.add('BREAK_REQUIRED', ps + BREAK_AFTER_DRIVING_MS - brk, ps, pe);
+  if (set.breakRule) out.add('BREAK_REQUIRED', ps + (cfg.ownBreak?.afterDrivingMs ?? BREAK_AFTER_DRIVING_MS) - brk, ps, pe);
   // Cycle: on-duty time in the rolling days ending with this day, since the last restart (or switch).
   let cycle = cfg.cycle;
   let on24 = canada ? canada.onDutyBefore24OffMs : null;
@@ -330,7 +339,7 @@ export function auditLog(periods: DutyPeriodInput[], options: HosOptions): Audit
   const ws = acquire();
   try {
     const { raw, set } = parseInput(periods, options, ws);
-    const tl = buildTimeline(raw, ws);
+    const tl = buildTimeline(raw, ws, undefined, set.waiting);
     if (tl.n === 0) {
       checkZone(set.zone, true);
       return { violations: [], dayFindings: [] };

@@ -36,7 +36,7 @@ function clocksWith(ws: Workspace, periods: DutyPeriodInput[], at: string | numb
   const { raw, set } = parseInput(periods, options, ws);
   const now = readInstant(atValue);
   if (Number.isNaN(now)) throw new HosInputError(`at ${JSON.stringify(at)} is not an ISO-8601 instant with offset or Z (or epoch milliseconds)`, null, 'at');
-  const tl = buildTimeline(raw, ws, now);
+  const tl = buildTimeline(raw, ws, now, set.waiting);
   // Only the cycle's days before `now` matter, unless the 16-hour exception needs the whole history.
   // A Canadian driver's cycle switch may lengthen the cycle's days to cycle 2's 14.
   const grid = set.sixteenHour || set.nonCdl ? gridFor(set, tl, now) : gridFor(set, tl, now, (set.switches.length > 0 ? 14 : set.cfg.cycle.days) + 1);
@@ -66,7 +66,12 @@ function clocksWith(ws: Workspace, periods: DutyPeriodInput[], at: string | numb
 
   // 30-minute break: driving since the end of the last ≥ 30-min non-driving period.
   let breakMs: number | null = null;
-  if (set.breakRule) {
+  if (set.breakRule && cfg.ownBreak?.restOnly === true) {
+    // Mexico (NOM-087): driving since the last rest block of ≥ 30 min (the virtual block counts).
+    let b = nb - 1;
+    while (b > 0 && tl.bLen[b]! < BREAK_MS) b--;
+    breakMs = pos(cfg.ownBreak.afterDrivingMs - (dp - tl.driveBefore[tl.bNext[b]!]!));
+  } else if (set.breakRule) {
     let since = 0;
     let prevEnd = -Infinity;
     for (let i = 0; i < tl.n; i++) {
@@ -76,7 +81,7 @@ function clocksWith(ws: Workspace, periods: DutyPeriodInput[], at: string | numb
       prevEnd = tl.end[i]!;
     }
     if (now - prevEnd >= BREAK_MS) since = 0;
-    breakMs = pos(BREAK_AFTER_DRIVING_MS - since);
+    breakMs = pos((cfg.ownBreak?.afterDrivingMs ?? BREAK_AFTER_DRIVING_MS) - since);
   }
 
   // Cycle and Canada's day rules.
@@ -120,7 +125,8 @@ function clocksWith(ws: Workspace, periods: DutyPeriodInput[], at: string | numb
   }
 
   // The two judgements differ only in the calculation period (strict: completed pairs only).
-  const j: Judge = { dp, now, op, empty: tl.n === 0, cfg, adverse, elapsedLimit, dailyDrive, dailyShift, breakMs, cycleMs };
+  const waitNow = tl.waitBefore === null ? 0 : tl.waitBefore[tl.n]!;
+  const j: Judge = { dp, now, op, empty: tl.n === 0, cfg, adverse, elapsedLimit, dailyDrive, dailyShift, breakMs, cycleMs, waitNow };
   const best: Best = { d0: 0, o0: 0, windowFrom: 0 };
   return {
     strict: clocksFor(j, candidates(tl, cfg.split, reset, past, 0, 0, false, best)),
@@ -142,18 +148,22 @@ interface Judge {
   dailyShift: number;
   breakMs: number | null;
   cycleMs: number;
+  /** §395.1(d)(2): well-site waiting time before `now` (0 without the oilfield exemption). */
+  waitNow: number;
 }
 
 function clocksFor(j: Judge, best: Best): Clocks {
   const { cfg, adverse } = j;
   let minDrive = j.dp - best.d0;
-  let minWin = j.now - best.windowFrom;
+  let minWin = j.now - j.waitNow - best.windowFrom;
   let minOn = j.op - best.o0;
   if (j.empty) minDrive = minWin = minOn = 0;
   const driveLeft = cfg.driveMs + (adverse ? cfg.adverse.driveMs : 0) - minDrive;
   let windowLeft = Infinity;
   if (j.elapsedLimit !== null) windowLeft = j.elapsedLimit - minWin;
   if (cfg.onDutyMs !== null) windowLeft = Math.min(windowLeft, cfg.onDutyMs + (adverse ? cfg.adverse.onDutyMs : 0) - minOn);
+  // A ruleset without a shift limit (Mexico's NOM-087) has its driving time as the shift's: a clock is a finite number.
+  if (windowLeft === Infinity && j.dailyShift === Infinity) windowLeft = driveLeft;
   return {
     driveMs: pos(Math.min(driveLeft, j.dailyDrive)),
     windowMs: pos(Math.min(windowLeft, j.dailyShift)),

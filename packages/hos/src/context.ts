@@ -3,7 +3,7 @@ import { readSwitches, type SwitchClaim } from './cycle-switch-claims.ts';
 import { NO_DAYS, readDeferrals } from './deferral-days.ts';
 import { HosInputError } from './errors.ts';
 import { parseInstant } from './instant.ts';
-import { RULESETS, type RulesetConfig } from './rulesets.ts';
+import { OFF24_MS, RULESETS, type RulesetConfig } from './rulesets.ts';
 import type { RawLog } from './raw-log.ts';
 import { parseLog, type Timeline } from './timeline.ts';
 import type { DutyPeriodInput, HosOptions } from './types.ts';
@@ -26,6 +26,8 @@ export interface Settings {
   deferDays: ReadonlySet<number>;
   /** s. 29 / s. 54: declared cycle switches, sorted; empty outside Canada. */
   switches: readonly SwitchClaim[];
+  /** §395.1(d)(2): well-site waiting time (special WAITING) is left out of the 14-hour window. */
+  waiting: boolean;
 }
 
 const NO_EXEMPTIONS: NonNullable<HosOptions['exemptions']> = Object.freeze({});
@@ -63,18 +65,23 @@ export function readOptions(options: HosOptions): Settings {
   // P15: no sleeper-berth split under (e)(2); C7: a team pairs berth periods by s. 19.
   if (nonCdl) cfg = { ...cfg, split: null };
   else if (options.team === true && cfg.canada) cfg = { ...cfg, split: cfg.canada.teamSplit };
+  const oilfield = cfg.oilfield === true && ex.oilfield === true;
+  // §395.1(d)(1): "any period of 8 consecutive days may end with ... 24 or more successive hours" off.
+  if (oilfield && cfg.cycle.days === 8) cfg = { ...cfg, cycle: { ...cfg.cycle, restartMs: OFF24_MS } };
   return {
     cfg,
     zone: options.timeZone,
     dayStartMin,
     // P14 / P15: the short-haul exceptions have no 30-minute break.
-    breakRule: cfg.breakRule && ex.shortHaul150 !== true && !nonCdl,
+    // A ruleset's own break rule (Mexico) is no US rule: the US exemptions leave it.
+    breakRule: cfg.breakRule && (cfg.ownBreak !== undefined || (ex.shortHaul150 !== true && !nonCdl)),
     // P16 exists for US property carriers only; elsewhere the claim has no effect.
     sixteenHour: cfg.sixteenHour && ex.sixteenHour === true,
     adverse,
     nonCdl,
     deferDays: cfg.canada && deferrals.size > 0 ? deferrals : NO_DAYS,
     switches,
+    waiting: oilfield && cfg.elapsedMs !== null,
   };
 }
 

@@ -14,6 +14,13 @@ export const RULESET_IDS = [
   'CA_NORTH_CYCLE_2',
   'TX_INTRASTATE',
   'CA_INTRASTATE',
+  'FL_INTRASTATE_70_7',
+  'FL_INTRASTATE_80_8',
+  'AK_PROPERTY_70_7',
+  'AK_PROPERTY_80_8',
+  'AK_PASSENGER_70_7',
+  'AK_PASSENGER_80_8',
+  'MX_NOM_087',
 ] as const;
 export type RulesetId = (typeof RULESET_IDS)[number];
 
@@ -29,6 +36,13 @@ export const RULESET_LABELS: Readonly<Record<RulesetId, string>> = {
   CA_NORTH_CYCLE_2: 'Canada north of 60°, cycle 2 (120 h / 14 days)',
   TX_INTRASTATE: 'Texas intrastate (70 h / 7 days)',
   CA_INTRASTATE: 'California intrastate (80 h / 8 days)',
+  FL_INTRASTATE_70_7: 'Florida intrastate (70 h / 7 days)',
+  FL_INTRASTATE_80_8: 'Florida intrastate (80 h / 8 days)',
+  AK_PROPERTY_70_7: 'Alaska property (70 h / 7 days)',
+  AK_PROPERTY_80_8: 'Alaska property (80 h / 8 days)',
+  AK_PASSENGER_70_7: 'Alaska passenger (70 h / 7 days)',
+  AK_PASSENGER_80_8: 'Alaska passenger (80 h / 8 days)',
+  MX_NOM_087: 'Mexico NOM-087 (cargo)',
 };
 
 const H = 3_600_000;
@@ -46,4 +60,14 @@ export const RESTART_MS: Readonly<Record<RulesetId, number | null>> = {
   CA_NORTH_CYCLE_2: 72 * H,
   TX_INTRASTATE: 34 * H,
   CA_INTRASTATE: 34 * H,
+  // F.S. 316.302(2)(c): 34 consecutive hours off end the 7- or 8-day period.
+  FL_INTRASTATE_70_7: 34 * H,
+  FL_INTRASTATE_80_8: 34 * H,
+  // 49 CFR 395.1(h) (adopted for intrastate by 17 AAC 25.220) names no restart for Alaska.
+  AK_PROPERTY_70_7: null,
+  AK_PROPERTY_80_8: null,
+  AK_PASSENGER_70_7: null,
+  AK_PASSENGER_80_8: null,
+  // NOM-087-SCT-2-2017 has no weekly cycle, hence no restart.
+  MX_NOM_087: null,
 };

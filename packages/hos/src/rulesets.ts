@@ -59,6 +59,14 @@ export interface RulesetConfig {
   } | null;
   /** Set per call when a Canadian driver declared cycle switches (cycle-switch.ts), in time order. */
   switches?: CycleSwitch[];
+  /**
+   * A break rule of the ruleset's own instead of P4's (Mexico, NOM-087: 30 min for each 5 h of
+   * driving): the break is due after `afterDrivingMs` of driving and, with `restOnly`, only off-duty
+   * or sleeper-berth time is a break. The US short-haul exemptions do not lift it. Needs breakRule.
+   */
+  ownBreak?: { afterDrivingMs: number; restOnly: boolean };
+  /** The oilfield provisions (§395.1(d), `exemptions.oilfield`) exist for this ruleset. */
+  oilfield?: boolean;
 }
 
 export const BREAK_AFTER_DRIVING_MS = 8 * H;
@@ -83,6 +91,7 @@ const usProperty = (id: RulesetId, days: number, limitH: number): RulesetConfig 
   sixteenHour: true,
   nonCdlShortHaul: true,
   canada: null,
+  oilfield: true,
 });
 
 const usPassenger = (id: RulesetId, days: number, limitH: number): RulesetConfig => ({
@@ -168,6 +177,53 @@ const canadaNorth = (id: RulesetId, cycle: 1 | 2): RulesetConfig => ({
   },
 });
 
+// F.S. 316.302(2)(b)-(c), for a commercial motor vehicle driven solely in intrastate commerce and
+// not carrying placarded hazardous materials (placarded loads follow the federal rulesets): 12 h
+// driving after 10 consecutive hours off, no driving after the 16th hour after coming on duty, 70 h
+// in 7 days or 80 h in 8 days if the carrier operates every day, 34 consecutive hours off end the
+// period. 316.302(2)(a) lifts §395.3 (so no 30-minute break); §395.1 still applies, so the
+// sleeper-berth split of §395.1(g) pairs rest (the Highway Patrol's reading). Not implemented: the
+// harvest-season exception of 316.302(2) (no weekly limit), farm labour and utility vehicles.
+const florida = (id: RulesetId, days: number, limitH: number): RulesetConfig => ({
+  id,
+  resetMs: 10 * H,
+  driveMs: 12 * H,
+  elapsedMs: 16 * H,
+  elapsedRule: 'WINDOW_LIMIT',
+  onDutyMs: null,
+  split: { kind: 'property', minMs: 2 * H, longSbMs: 7 * H, totalMs: 10 * H },
+  breakRule: false,
+  cycle: { days, limitMs: limitH * H, restartMs: RESTART_MS[id] },
+  adverse: { driveMs: 2 * H, elapsedMs: 0, onDutyMs: 0 },
+  sixteenHour: false,
+  nonCdlShortHaul: false,
+  canada: null,
+});
+
+// 49 CFR §395.1(h), which 17 AAC 25.220 adopts for intrastate drivers (it adopts §395.1 but not
+// §395.3 or §395.5): property, (h)(1): no driving past 15 h after 10 consecutive hours off, nor
+// after 20 h on duty following them; passenger, (h)(2): the same after 8 h off; 70 h in 7 days, or
+// 80 h in 8 days if the carrier operates every day. No restart and no 30-minute break are named.
+// Sleeper berth (the text of §395.1(h) on it was not found; inferred from the former federal rule it
+// keeps): two berth periods of at least 2 h each, together the
+// 10 h (property) or 8 h (passenger). Adverse conditions, (h)(1)-(2): "complete the run" has no
+// fixed length, so the engine grants none.
+const alaska = (id: RulesetId, kind: 'property' | 'passenger', days: number, limitH: number): RulesetConfig => ({
+  id,
+  resetMs: (kind === 'property' ? 10 : 8) * H,
+  driveMs: 15 * H,
+  elapsedMs: null,
+  elapsedRule: 'WINDOW_LIMIT',
+  onDutyMs: 20 * H,
+  split: { kind: 'sb', minSbMs: 2 * H, totalSbMs: (kind === 'property' ? 10 : 8) * H },
+  breakRule: false,
+  cycle: { days, limitMs: limitH * H, restartMs: RESTART_MS[id] },
+  adverse: { driveMs: 0, elapsedMs: 0, onDutyMs: 0 },
+  sixteenHour: false,
+  nonCdlShortHaul: false,
+  canada: null,
+});
+
 export const RULESETS: Record<RulesetId, RulesetConfig> = {
   US_PROPERTY_70_8: usProperty('US_PROPERTY_70_8', 8, 70),
   US_PROPERTY_60_7: usProperty('US_PROPERTY_60_7', 7, 60),
@@ -207,6 +263,35 @@ export const RULESETS: Record<RulesetId, RulesetConfig> = {
     breakRule: false,
     cycle: { days: 8, limitMs: 80 * H, restartMs: RESTART_MS.CA_INTRASTATE },
     adverse: { driveMs: 2 * H, elapsedMs: 0, onDutyMs: 0 },
+    sixteenHour: false,
+    nonCdlShortHaul: false,
+    canada: null,
+  },
+  FL_INTRASTATE_70_7: florida('FL_INTRASTATE_70_7', 7, 70),
+  FL_INTRASTATE_80_8: florida('FL_INTRASTATE_80_8', 8, 80),
+  AK_PROPERTY_70_7: alaska('AK_PROPERTY_70_7', 'property', 7, 70),
+  AK_PROPERTY_80_8: alaska('AK_PROPERTY_80_8', 'property', 8, 80),
+  AK_PASSENGER_70_7: alaska('AK_PASSENGER_70_7', 'passenger', 7, 70),
+  AK_PASSENGER_80_8: alaska('AK_PASSENGER_80_8', 'passenger', 8, 80),
+  // NOM-087-SCT-2-2017 (autotransporte de carga), 4.6 a): at most 14 h of driving, then a pause of
+  // at least 8 continuous hours; a pause of 30 min after up to 5 h of driving (the NOM lets it be
+  // spread over 5.5 h by the route: not modelled, the 30 min must be consecutive), and a pause is
+  // neither driving nor work, so only OFF/SB time counts. The NOM splits no rest and sets no weekly
+  // cycle: the cycle is the whole 7 days (168 h), which a log cannot exceed, and has no restart.
+  // The passenger services' rules (a relief driver past 9 h) are not implemented. Figures from the
+  // SCT's and the press's accounts quoting 4.6 a); the Diario Oficial text was not found (decision 0312).
+  MX_NOM_087: {
+    id: 'MX_NOM_087',
+    resetMs: 8 * H,
+    driveMs: 14 * H,
+    elapsedMs: null,
+    elapsedRule: 'WINDOW_LIMIT',
+    onDutyMs: null,
+    split: null,
+    breakRule: true,
+    ownBreak: { afterDrivingMs: 5 * H, restOnly: true },
+    cycle: { days: 7, limitMs: 7 * 24 * H, restartMs: RESTART_MS.MX_NOM_087 },
+    adverse: { driveMs: 0, elapsedMs: 0, onDutyMs: 0 },
     sixteenHour: false,
     nonCdlShortHaul: false,
     canada: null,

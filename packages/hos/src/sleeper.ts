@@ -11,7 +11,12 @@ export interface Best {
   /** Driving / on-duty time before the latest candidate start (prefix sums). */
   d0: number;
   o0: number;
-  /** Latest (start + excluded rest): the elapsed window used at t is t − windowFrom. */
+  /**
+   * Latest (start + excluded rest): the elapsed window used at t is t − windowFrom. With well-site
+   * waiting time (§395.1(d)(2), Timeline.waitBefore) both are counted without it: the window used
+   * at t is (t − waiting before t) − windowFrom, and the candidate start is taken less the waiting
+   * before it and the excluded rest less the waiting inside it.
+   */
   windowFrom: number;
 }
 
@@ -66,8 +71,9 @@ export function candidates(
   provisional: boolean,
   out: Best,
 ): Best {
-  const bEnd = tl.bEnd;
-  const bLen = tl.bLen;
+  // §395.1(d)(2): with well-site waiting time the window reads the waiting-free ends and lengths.
+  const bEnd = tl.wEnd ?? tl.bEnd;
+  const bLen = tl.wLen ?? tl.bLen;
   // Inlined "consider(start block, excluded)": the latest start, and the latest start + excluded rest.
   let latest = reset;
   const resetEnd = bEnd[reset]!;
@@ -97,6 +103,7 @@ export function candidates(
     }
   }
   const next = tl.bNext[latest]!;
+  // `latest` compares real instants (bEnd above may be waiting-free, which keeps the order).
   out.d0 = tl.driveBefore[next]!;
   out.o0 = tl.onBefore[next]!;
   out.windowFrom = windowFrom;

@@ -11,6 +11,8 @@ export const SB = 1;
 export const D = 2;
 export const ON = 3;
 const PASSENGER = 4;
+/** §395.1(d)(2): waiting time at an oil or gas well site, logged OFF (special WAITING). */
+const WAIT = 5;
 
 const H = 3_600_000;
 /** P19 / P7(D): passenger-seat time logged OFF counts as rest only next to ≥ 7 h SB, up to 3 h. */
@@ -46,11 +48,20 @@ export interface Timeline {
   bFirst: Float64Array;
   /** Index of the first segment after the block (n if none). */
   bNext: Float64Array;
+  /**
+   * §395.1(d)(2), only when the oilfield exemption is claimed: waitBefore[i] = waiting time at a
+   * well site before segment i (length n + 1), the time the 14-hour window does not count. Null
+   * otherwise (waiting time is then plain off-duty time).
+   */
+  waitBefore: Float64Array | null;
+  /** With waitBefore: block ends less the waiting before them, block lengths less the waiting inside. */
+  wEnd: Float64Array | null;
+  wLen: Float64Array | null;
 }
 
 /** The logged status (0 OFF, 1 SB, 2 D, 3 ON) of a raw category. */
 export function loggedStatus(c: number): number {
-  return c === PASSENGER ? OFF : c;
+  return c === PASSENGER || c === WAIT ? OFF : c;
 }
 
 /**
@@ -91,8 +102,14 @@ export function parseLog(periods: readonly DutyPeriodInput[], ws: Workspace): Ra
       else if (special === 'PASSENGER' && c === OFF) {
         c = PASSENGER;
         hasPassenger = true;
+      } else if (special === 'WAITING' && c === OFF) {
+        c = WAIT;
       } else {
-        throw new HosInputError(`special ${JSON.stringify(special)} is not allowed with status ${status} (PC and PASSENGER are OFF, YM is ON)`, i, 'special');
+        throw new HosInputError(
+          `special ${JSON.stringify(special)} is not allowed with status ${status} (PC, PASSENGER and WAITING are OFF, YM is ON)`,
+          i,
+          'special',
+        );
       }
     }
     // Periods are contiguous, so a start is usually the previous end's very text: parse it once.
@@ -188,8 +205,12 @@ function resolvePassenger(log: SegList): SegList {
   return merge(s, e, c);
 }
 
-/** Builds the engine's timeline from a parsed log, optionally cut at `cutAt` (clocksAt). */
-export function buildTimeline(raw: RawLog, ws: Workspace, cutAt?: number): Timeline {
+/**
+ * Builds the engine's timeline from a parsed log, optionally cut at `cutAt` (clocksAt). With
+ * `waiting` (the oilfield exemption, §395.1(d)(2)) the well-site waiting time is summed in
+ * waitBefore; either way it is off-duty rest.
+ */
+export function buildTimeline(raw: RawLog, ws: Workspace, cutAt?: number, waiting = false): Timeline {
   let n = raw.n;
   let start = raw.start;
   let end = raw.end;
@@ -282,7 +303,26 @@ export function buildTimeline(raw: RawLog, ws: Workspace, cutAt?: number): Timel
     onBefore[i + 1] = on;
   }
   if (open) nb = cur + 1;
-  return { n, start, end, cat, driveBefore, onBefore, nb, bStart, bEnd, bLen, bSb, bFirst, bNext };
+  let waitBefore: Float64Array | null = null;
+  let wEnd: Float64Array | null = null;
+  let wLen: Float64Array | null = null;
+  if (waiting) {
+    waitBefore = ws.f64(n + 1);
+    let w = 0;
+    for (let i = 0; i < n; i++) {
+      waitBefore[i] = w;
+      if (cat[i] === WAIT) w += end[i]! - start[i]!;
+    }
+    waitBefore[n] = w;
+    wEnd = ws.f64(nb);
+    wLen = ws.f64(nb);
+    for (let k = 0; k < nb; k++) {
+      const after = waitBefore[bNext[k]!]!;
+      wEnd[k] = bEnd[k]! - after;
+      wLen[k] = bLen[k]! - (after - waitBefore[bFirst[k]!]!);
+    }
+  }
+  return { n, start, end, cat, driveBefore, onBefore, nb, bStart, bEnd, bLen, bSb, bFirst, bNext, waitBefore, wEnd, wLen };
 }
 
 /** Index of the segment containing `ms` (-1 before the log, n after it). */

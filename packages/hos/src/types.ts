@@ -3,8 +3,12 @@ import type { RulesetId } from './ruleset-facts.ts';
 
 /** Logged duty status: off duty, sleeper berth, driving, on duty not driving. */
 export type DutyStatus = 'OFF' | 'SB' | 'D' | 'ON';
-/** PC = personal conveyance (status OFF), YM = yard moves (status ON), PASSENGER = team passenger-seat time (P19). */
-export type Special = 'PC' | 'YM' | 'PASSENGER';
+/**
+ * PC = personal conveyance (status OFF), YM = yard moves (status ON), PASSENGER = team passenger-seat
+ * time (P19), WAITING = waiting time at an oil or gas well site (status OFF, §395.1(d)(2): the
+ * annotation that marks it; it counts only under `exemptions.oilfield`, otherwise it is plain OFF).
+ */
+export type Special = 'PC' | 'YM' | 'PASSENGER' | 'WAITING';
 /**
  * One duty-status period. start/end: ISO-8601 instants with offset or Z; periods sorted, contiguous,
  * non-overlapping (anything else throws HosInputError).
@@ -51,6 +55,14 @@ export interface HosOptions {
      * (HosInputError); other rulesets ignore it.
      */
     nonCdlShortHaul?: boolean;
+    /**
+     * Oilfield operations (49 CFR §395.1(d)), US property only: (d)(1) any off-duty period of 24 or
+     * more consecutive hours ends the 8-day period (the 70 h / 8 days ruleset; the text names no
+     * 7-day period, so 60 h / 7 days keeps its 34 h); (d)(2) time logged OFF with special WAITING
+     * (waiting at a well site) is off duty and is not counted in the 14-hour window. Other rulesets
+     * ignore it.
+     */
+    oilfield?: boolean;
   };
   /**
    * Canada (C6, SOR/2005-313 s. 16): the log days (YYYY-MM-DD, named as `DailyTotal.date` names

@@ -21,10 +21,13 @@ describe('ruleset facts', () => {
       expect(RULESET_LABELS[id], id).toMatch(/\S/);
       expect(RULESETS[id].cycle.restartMs, id).toBe(RESTART_MS[id]);
     }
-    // P6 (34 h), B3 (no restart for passenger carriers), C4 (36 h cycle 1, 72 h cycle 2, s. 28; north of 60° the same, s. 53), Texas and California 34 h.
+    // P6 (34 h), B3 (no restart for passenger carriers), C4 (36 h cycle 1, 72 h cycle 2, s. 28; north of 60° the same, s. 53), Texas and California 34 h,
+    // Florida 34 h (F.S. 316.302(2)(c)), none for Alaska (§395.1(h)) and Mexico (NOM-087 has no cycle).
     const restarts = RULESET_IDS.map((id) => `${id}: ${RESTART_MS[id] === null ? 'none' : `${RESTART_MS[id]! / H} h`}`);
     expect(restarts.join(', ')).toBe(
-      'US_PROPERTY_70_8: 34 h, US_PROPERTY_60_7: 34 h, US_PASSENGER_70_8: none, US_PASSENGER_60_7: none, CA_SOUTH_CYCLE_1: 36 h, CA_SOUTH_CYCLE_2: 72 h, CA_NORTH_CYCLE_1: 36 h, CA_NORTH_CYCLE_2: 72 h, TX_INTRASTATE: 34 h, CA_INTRASTATE: 34 h',
+      'US_PROPERTY_70_8: 34 h, US_PROPERTY_60_7: 34 h, US_PASSENGER_70_8: none, US_PASSENGER_60_7: none, CA_SOUTH_CYCLE_1: 36 h, CA_SOUTH_CYCLE_2: 72 h, CA_NORTH_CYCLE_1: 36 h, CA_NORTH_CYCLE_2: 72 h, TX_INTRASTATE: 34 h, CA_INTRASTATE: 34 h, ' +
+        'FL_INTRASTATE_70_7: 34 h, FL_INTRASTATE_80_8: 34 h, AK_PROPERTY_70_7: none, AK_PROPERTY_80_8: none, AK_PASSENGER_70_7: none, ' +
+        'AK_PASSENGER_80_8: none, MX_NOM_087: none',
     );
   });
 });

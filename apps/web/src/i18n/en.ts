@@ -26,6 +26,7 @@ export const en = {
     PC: 'Personal conveyance',
     YM: 'Yard moves',
     PASSENGER: 'Passenger seat',
+    WAITING: 'Waiting at well site',
     none: 'No status yet',
   },
   nav: {
@@ -400,6 +401,7 @@ export const en = {
     timeFuture: 'Time cannot be in the future',
     noYardMoves: 'This driver is not allowed yard moves',
     noPersonalConveyance: 'This driver is not allowed personal conveyance',
+    noWaitingTime: 'This driver has no oilfield exemption for well-site waiting time',
     proposalStale: 'The records changed since this edit was proposed: it can only be rejected now',
     proposalAccepted: 'This proposal was already accepted',
     proposalRejected: 'This proposal was already rejected',

@@ -15,6 +15,7 @@ const WORDS: Partial<Record<ErrorCode, Words>> = {
   'hos.driving_automatic': (t) => t('driver.drivingNote'),
   'hos.yard_moves_not_allowed': (t) => t('server.noYardMoves'),
   'hos.personal_conveyance_not_allowed': (t) => t('server.noPersonalConveyance'),
+  'hos.waiting_time_not_allowed': (t) => t('server.noWaitingTime'),
   'hos.proposal_stale': (t) => t('server.proposalStale'),
   'hos.proposal_accepted': (t) => t('server.proposalAccepted'),
   'hos.proposal_rejected': (t) => t('server.proposalRejected'),

@@ -75,6 +75,8 @@ export const drivers = pgTable(
     ruleset: text('ruleset').notNull().default('US_PROPERTY_70_8'),
     shortHaul150: boolean('short_haul_150').notNull().default(false),
     sixteenHour: boolean('sixteen_hour').notNull().default(false),
+    /** Oilfield operations (49 CFR §395.1(d), US property rulesets): 24-h restart, well-site waiting time. */
+    oilfield: boolean('oilfield').notNull().default(false),
     personalConveyanceAllowed: boolean('personal_conveyance_allowed').notNull().default(false),
     yardMovesAllowed: boolean('yard_moves_allowed').notNull().default(false),
     eldExempt: boolean('eld_exempt').notNull().default(false),

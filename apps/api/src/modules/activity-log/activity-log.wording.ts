@@ -475,6 +475,7 @@ export const FIELD_LABELS: Record<string, Record<string, string>> = {
     ruleset: 'HoS ruleset',
     shortHaul150: 'Short-haul 150 air-mile exemption',
     sixteenHour: '16-hour short-haul exception',
+    oilfield: 'Oilfield operations (§395.1(d))',
     personalConveyanceAllowed: 'Personal conveyance allowed',
     yardMovesAllowed: 'Yard moves allowed',
     eldExempt: 'Exempt from the ELD rule',

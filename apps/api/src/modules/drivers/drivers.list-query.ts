@@ -62,7 +62,7 @@ export const pageIdsSql = (f: DriverListFilter, order: SQL[]): SQL => listPageId
 const rowColumns = (groups: SQL) => sql`d.id, d.organization_id as "organizationId", d.first_name as "firstName", d.last_name as "lastName", d.email, d.phone,
   d.employee_id as "employeeId", d.license_number as "licenseNumber", d.license_state as "licenseState", d.license_class as "licenseClass",
   to_char(d.license_expiry, 'YYYY-MM-DD') as "licenseExpiry", d.home_time_zone as "homeTimeZone", d.home_terminal_id as "homeTerminalId", d.ruleset,
-  d.short_haul_150 as "shortHaul150", d.sixteen_hour as "sixteenHour", d.personal_conveyance_allowed as "personalConveyanceAllowed",
+  d.short_haul_150 as "shortHaul150", d.sixteen_hour as "sixteenHour", d.oilfield, d.personal_conveyance_allowed as "personalConveyanceAllowed",
   d.yard_moves_allowed as "yardMovesAllowed", d.eld_exempt as "eldExempt", d.eld_exempt_reason as "eldExemptReason", d.status, d.notes,
   ${sql.raw(isoText('d.created_at'))} as "createdAt", ${sql.raw(isoText('d.updated_at'))} as "updatedAt",
   v.id as "vehicleId", v.unit_number as "vehicleUnit", v.type as "vehicleType", u.id as "userId", u.email as "userEmail", ${groups} as groups`;
@@ -108,6 +108,7 @@ function present(r: DriverListRow): Driver {
     ruleset: r.ruleset,
     shortHaul150: r.shortHaul150,
     sixteenHour: r.sixteenHour,
+    oilfield: r.oilfield,
     personalConveyanceAllowed: r.personalConveyanceAllowed,
     yardMovesAllowed: r.yardMovesAllowed,
     eldExempt: r.eldExempt,

@@ -33,6 +33,7 @@ function presentDriver(d: DriverRow, vehicle: Driver['vehicle'], user: Driver['u
     ruleset: d.ruleset,
     shortHaul150: d.shortHaul150,
     sixteenHour: d.sixteenHour,
+    oilfield: d.oilfield,
     personalConveyanceAllowed: d.personalConveyanceAllowed,
     yardMovesAllowed: d.yardMovesAllowed,
     eldExempt: d.eldExempt,

@@ -98,6 +98,7 @@ export const driverValues = (i: ParsedDriverInput) => ({
   ruleset: i.ruleset,
   shortHaul150: i.shortHaul150,
   sixteenHour: i.sixteenHour,
+  oilfield: i.oilfield,
   personalConveyanceAllowed: i.personalConveyanceAllowed,
   yardMovesAllowed: i.yardMovesAllowed,
   eldExempt: i.eldExempt,

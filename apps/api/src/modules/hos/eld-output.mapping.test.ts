@@ -274,6 +274,17 @@ describe('the ELD file model of stored records', () => {
     expect(['US_PROPERTY_70_8', 'US_PROPERTY_60_7', 'CA_SOUTH_CYCLE_1', 'CA_INTRASTATE', 'TX_INTRASTATE'].map((r) => multidayBasis(r as never))).toEqual([
       8, 7, 7, 8, 7,
     ]);
+    // Issue 72: the cycle days of the state and Mexican rulesets (F.S. 316.302(2)(c), §395.1(h), NOM-087's 7-day week).
+    const others = [
+      'FL_INTRASTATE_70_7',
+      'FL_INTRASTATE_80_8',
+      'AK_PROPERTY_70_7',
+      'AK_PROPERTY_80_8',
+      'AK_PASSENGER_70_7',
+      'AK_PASSENGER_80_8',
+      'MX_NOM_087',
+    ] as const;
+    expect(others.map((r) => multidayBasis(r))).toEqual([7, 8, 7, 8, 7, 8, 7]);
     expect(trailerNumbers(['A1', 'B 2', '', 'C3'])).toEqual(['A1', 'B-2', 'C3']);
     expect(trailerNumbers(['ABCDEFGHIJKLMN', '0123456789', 'XXXXXXXXXX', 'YYYYYY']).join(' ').length).toBeLessThanOrEqual(32);
   });

@@ -1,7 +1,7 @@
 import { homeTerminalTime, utcOffsetHours, type EldEvent, type EldFile, type EldPosition, type EldUnidentifiedEvent } from '@fleet/eld';
 import type { RulesetId } from '@fleet/hos';
 import { HOS_EVENT_TYPES, HOS_RECORD_ORIGINS } from '@fleet/api-contract';
-import { PASSENGER_CODE } from './hos.periods.ts';
+import { PASSENGER_CODE, WAITING_CODE } from './hos.periods.ts';
 import { powerUpBefore, sincePowerUp, type PowerUp } from './engine-events/derive.ts';
 import { monotonicTotals } from './engine-events/vehicle-totals.ts';
 
@@ -87,6 +87,10 @@ export function multidayBasis(ruleset: RulesetId): 7 | 8 {
     case 'US_PASSENGER_60_7':
     case 'TX_INTRASTATE':
     case 'CA_SOUTH_CYCLE_1':
+    case 'FL_INTRASTATE_70_7':
+    case 'AK_PROPERTY_70_7':
+    case 'AK_PASSENGER_70_7':
+    case 'MX_NOM_087':
       return 7;
     default:
       return 8;
@@ -225,9 +229,12 @@ function withMonotonicTotals(src: EldSource): EldSource {
 export function eldFileOf(input: EldSource): EldFile {
   const src = withMonotonicTotals(input);
   const local = (d: Date | number) => homeTerminalTime(d, src.zone);
-  // A team driver's passenger-seat marker has no ELD code (Table 6): the file shows that time as the OFF duty status it is.
+  // A team driver's passenger-seat marker and well-site waiting time (§395.1(d)(2)) have no ELD code
+  // (Table 6): the file shows that time as the OFF duty status it is.
   const recorded = src.events.filter(
-    (e) => e.eventType <= HOS_EVENT_TYPES.SPECIAL_CATEGORY && !(e.eventType === HOS_EVENT_TYPES.SPECIAL_CATEGORY && e.eventCode === PASSENGER_CODE),
+    (e) =>
+      e.eventType <= HOS_EVENT_TYPES.SPECIAL_CATEGORY &&
+      !(e.eventType === HOS_EVENT_TYPES.SPECIAL_CATEGORY && (e.eventCode === PASSENGER_CODE || e.eventCode === WAITING_CODE)),
   );
   const unidentified = src.vehicleEvents.filter((e) => e.eventType <= HOS_EVENT_TYPES.SPECIAL_CATEGORY);
 

@@ -102,6 +102,7 @@ export async function createEvent(
         homeTimeZone: drivers.homeTimeZone,
         pc: drivers.personalConveyanceAllowed,
         ym: drivers.yardMovesAllowed,
+        oilfield: drivers.oilfield,
       })
       .from(drivers)
       .where(and(eq(drivers.id, r.driverId), eq(drivers.organizationId, r.orgId)))
@@ -150,6 +151,10 @@ export async function createEvent(
     if (input.special === 'PC' && input.status !== 'OFF') throw invalidField('special', 'Personal conveyance goes only with status OFF');
     if (input.special === 'YM' && input.status !== 'ON') throw invalidField('special', 'Yard moves go only with status ON');
     if (input.special === 'PASSENGER' && input.status !== 'OFF') throw invalidField('special', 'Passenger-seat time goes only with status OFF');
+    if (input.special === 'WAITING' && input.status !== 'OFF') throw invalidField('special', 'Well-site waiting time goes only with status OFF');
+    // §395.1(d)(2) is the oilfield exemption's: another driver's waiting is plain off duty, so it is refused, not recorded.
+    if (input.special === 'WAITING' && !d.oilfield)
+      throw invalidField('special', 'This driver has no oilfield exemption for well-site waiting time', 'hos.waiting_time_not_allowed');
     if (input.special === 'PC' && !d.pc) throw invalidField('special', 'This driver is not allowed personal conveyance', 'hos.personal_conveyance_not_allowed');
     if (input.special === 'YM' && !d.ym) throw invalidField('special', 'This driver is not allowed yard moves', 'hos.yard_moves_not_allowed');
     if ((input.latitude === null) !== (input.longitude === null))

@@ -9,6 +9,7 @@ const driver = (over: Partial<DriverHos>): DriverHos => ({
   homeTimeZone: 'America/Chicago',
   shortHaul150: true,
   sixteenHour: false,
+  oilfield: false,
   licenseClass: null,
   ...over,
 });
@@ -37,6 +38,11 @@ describe('engine options from the driver record', () => {
       nonCdlShortHaul: true,
     });
     expect(engineOptions(driver({ licenseClass: 'A', sixteenHour: true }), '00:00').exemptions).toEqual({ shortHaul150: true, sixteenHour: true });
+  });
+
+  it('passes the oilfield exemption (49 CFR 395.1(d)) only for a driver who has it', () => {
+    expect(engineOptions(driver({}), '00:00').exemptions).not.toHaveProperty('oilfield');
+    expect(engineOptions(driver({ oilfield: true }), '00:00').exemptions).toEqual({ shortHaul150: true, sixteenHour: false, oilfield: true });
   });
 
   it('passes declared deferrals and team only when there are some', () => {

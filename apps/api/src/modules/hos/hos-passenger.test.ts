@@ -170,7 +170,7 @@ describe("a team driver's passenger-seat time (49 CFR 395.1(g)(1))", () => {
       headers: a.admin,
       payload: { source: 'Team ELD', periods: [{ ...bad[0]!, special: 'CO_DRIVER' }] },
     });
-    expectFieldErrors(unknown.json(), 400, { 'periods.0.special': 'Special category must be PC, YM or PASSENGER' });
+    expectFieldErrors(unknown.json(), 400, { 'periods.0.special': 'Special category must be PC, YM, PASSENGER or WAITING' });
   });
 
   it('is entered by the office as an OFF status with the PASSENGER category, and the ELD file shows it as OFF', async () => {

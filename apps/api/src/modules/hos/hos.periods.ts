@@ -17,19 +17,27 @@ const DRIVING = statusCode('D');
 export const isAutomaticDriving = (e: { eventType: number; eventCode: number; recordOrigin: number }) =>
   e.eventType === HOS_EVENT_TYPES.DUTY_STATUS && e.eventCode === DRIVING && e.recordOrigin === HOS_RECORD_ORIGINS.AUTOMATIC;
 /** A special category of a duty status as recorded (api-contract SPECIAL_CATEGORIES). */
-export type SpecialCategory = 'PC' | 'YM' | 'PASSENGER';
+export type SpecialCategory = 'PC' | 'YM' | 'PASSENGER' | 'WAITING';
 /**
  * Special-category event code (type 3): 1 PC, 2 YM, 0 cleared (the ELD's, Table 6), and 3 for a
  * team driver's passenger-seat time, which the ELD has no code for: the ELD output file leaves
  * those events out (the time is OFF duty there) and keeps the status events.
  */
 export const PASSENGER_CODE = 3;
-export const specialCode = (s: SpecialCategory | null): number => (s === 'PC' ? 1 : s === 'YM' ? 2 : s === 'PASSENGER' ? PASSENGER_CODE : 0);
-export const specialOfCode = (code: number): SpecialCategory | null => (code === 1 ? 'PC' : code === 2 ? 'YM' : code === PASSENGER_CODE ? 'PASSENGER' : null);
+/**
+ * 4: waiting time at an oil or gas well site (49 CFR 395.1(d)(2)), no ELD code either: the rule has
+ * the time recorded as OFF duty, marked as waiting time; the output file shows the OFF duty status
+ * (decision 0311).
+ */
+export const WAITING_CODE = 4;
+export const specialCode = (s: SpecialCategory | null): number =>
+  s === 'PC' ? 1 : s === 'YM' ? 2 : s === 'PASSENGER' ? PASSENGER_CODE : s === 'WAITING' ? WAITING_CODE : 0;
+export const specialOfCode = (code: number): SpecialCategory | null =>
+  code === 1 ? 'PC' : code === 2 ? 'YM' : code === PASSENGER_CODE ? 'PASSENGER' : code === WAITING_CODE ? 'WAITING' : null;
 
-/** PC and PASSENGER go with off duty, YM with on duty: any other pairing is no special category. */
+/** PC, PASSENGER and WAITING go with off duty, YM with on duty: any other pairing is no special category. */
 const specialApplies = (status: DutyStatus, special: SpecialCategory | null): Special | undefined =>
-  ((special === 'PC' || special === 'PASSENGER') && status === 'OFF') || (special === 'YM' && status === 'ON') ? special : undefined;
+  ((special === 'PC' || special === 'PASSENGER' || special === 'WAITING') && status === 'OFF') || (special === 'YM' && status === 'ON') ? special : undefined;
 
 /** A duty period with instants in epoch milliseconds (what the engine reads fastest; decision 0099). */
 export interface MsPeriod {

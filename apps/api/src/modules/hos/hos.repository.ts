@@ -26,6 +26,7 @@ export const driverHosColumns = {
   homeTimeZone: drivers.homeTimeZone,
   shortHaul150: drivers.shortHaul150,
   sixteenHour: drivers.sixteenHour,
+  oilfield: drivers.oilfield,
   licenseClass: drivers.licenseClass,
 };
 
@@ -64,7 +65,13 @@ export function engineOptions(d: DriverHos, periodStart: string, facts?: LogFact
     ruleset: d.ruleset,
     timeZone: d.homeTimeZone,
     cycleDayStart: periodStart,
-    exemptions: { shortHaul150: d.shortHaul150, sixteenHour: d.sixteenHour && !nonCdl, ...(nonCdl ? { nonCdlShortHaul: true } : {}) },
+    exemptions: {
+      shortHaul150: d.shortHaul150,
+      sixteenHour: d.sixteenHour && !nonCdl,
+      ...(nonCdl ? { nonCdlShortHaul: true } : {}),
+      // §395.1(d): the engine applies it on the US property rulesets only.
+      ...(d.oilfield ? { oilfield: true } : {}),
+    },
     ...(facts?.deferrals.length ? { deferrals: facts.deferrals.map((day) => ({ day })) } : {}),
     ...(team ? { team: true } : {}),
   };

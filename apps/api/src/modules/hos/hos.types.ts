@@ -9,6 +9,8 @@ export interface DriverHos {
   homeTimeZone: string;
   shortHaul150: boolean;
   sixteenHour: boolean;
+  /** Oilfield operations (§395.1(d)). */
+  oilfield: boolean;
   licenseClass: string | null;
 }
 

@@ -67,6 +67,7 @@ function DriverForm({ driver: d, onClose }: { driver: Driver | null; onClose: ()
       ruleset: (d?.ruleset ?? 'US_PROPERTY_70_8') as 'US_PROPERTY_70_8',
       shortHaul150: d?.shortHaul150 ?? false,
       sixteenHour: d?.sixteenHour ?? false,
+      oilfield: d?.oilfield ?? false,
       personalConveyanceAllowed: d?.personalConveyanceAllowed ?? false,
       yardMovesAllowed: d?.yardMovesAllowed ?? false,
       eldExempt: d?.eldExempt ?? false,
@@ -162,6 +163,11 @@ function DriverForm({ driver: d, onClose }: { driver: Driver | null; onClose: ()
               <Checkbox label="16-hour short-haul exception" {...form.register('sixteenHour')} />
               <Checkbox label="Personal conveyance allowed" {...form.register('personalConveyanceAllowed')} />
               <Checkbox label="Yard moves allowed" {...form.register('yardMovesAllowed')} />
+              <Checkbox
+                label="Oilfield operations"
+                description="US property rulesets: 24-hour restart and well-site waiting time (49 CFR 395.1(d))"
+                {...form.register('oilfield')}
+              />
             </SimpleGrid>
             <Checkbox label="Exempt from the ELD rule" {...form.register('eldExempt')} />
             {eldExempt && (

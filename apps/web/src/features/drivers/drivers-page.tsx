@@ -175,6 +175,7 @@ function DriverDetailDrawer({
         d.sixteenHour && '16-hour exception',
         d.personalConveyanceAllowed && 'Personal conveyance',
         d.yardMovesAllowed && 'Yard moves',
+        d.oilfield && 'Oilfield operations',
       ].filter(Boolean)
     : [];
   const details = d && (

@@ -257,7 +257,12 @@ function DayView({ day, lng }: { day: HosLogDay; lng: string }) {
   // Passenger-seat time is drawn as the OFF duty it is: the grid sets only PC and YM apart (Appendix A 4.8.1.3).
   const segments = useMemo(
     () =>
-      day.segments.map((s) => ({ status: s.status, start: s.start, end: s.end, special: s.special === 'PASSENGER' ? undefined : (s.special ?? undefined) })),
+      day.segments.map((s) => ({
+        status: s.status,
+        start: s.start,
+        end: s.end,
+        special: s.special === 'PASSENGER' || s.special === 'WAITING' ? undefined : (s.special ?? undefined),
+      })),
     [day.segments],
   );
   const c = day.certification;

@@ -141,7 +141,12 @@ function DriverDay({
   const segments = useMemo(
     () =>
       d
-        ? d.segments.map((x) => ({ status: x.status, start: x.start, end: x.end, special: x.special === 'PASSENGER' ? undefined : (x.special ?? undefined) }))
+        ? d.segments.map((x) => ({
+            status: x.status,
+            start: x.start,
+            end: x.end,
+            special: x.special === 'PASSENGER' || x.special === 'WAITING' ? undefined : (x.special ?? undefined),
+          }))
         : [],
     [d],
   );

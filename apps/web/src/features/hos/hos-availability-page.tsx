@@ -27,7 +27,7 @@ const STATUS_WORDS: Record<NonNullable<Availability['status']>, { label: string;
   SB: { label: 'Sleeper berth', color: 'violet' },
   OFF: { label: 'Off duty', color: 'gray' },
 };
-const SPECIAL_WORDS = { PC: 'Personal conveyance', YM: 'Yard moves', PASSENGER: 'Passenger seat' } as const;
+const SPECIAL_WORDS = { PC: 'Personal conveyance', YM: 'Yard moves', PASSENGER: 'Passenger seat', WAITING: 'Waiting at well site' } as const;
 
 interface Row {
   row: Availability;

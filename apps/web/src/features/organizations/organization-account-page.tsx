@@ -52,6 +52,13 @@ const RULESETS = [
   { value: 'CA_NORTH_CYCLE_2', label: 'Canada north of 60°N, cycle 2 (120 h / 14 days)' },
   { value: 'TX_INTRASTATE', label: 'Texas intrastate' },
   { value: 'CA_INTRASTATE', label: 'California intrastate' },
+  { value: 'FL_INTRASTATE_70_7', label: 'Florida intrastate, 70 hours / 7 days' },
+  { value: 'FL_INTRASTATE_80_8', label: 'Florida intrastate, 80 hours / 8 days' },
+  { value: 'AK_PROPERTY_70_7', label: 'Alaska property-carrying, 70 hours / 7 days' },
+  { value: 'AK_PROPERTY_80_8', label: 'Alaska property-carrying, 80 hours / 8 days' },
+  { value: 'AK_PASSENGER_70_7', label: 'Alaska passenger-carrying, 70 hours / 7 days' },
+  { value: 'AK_PASSENGER_80_8', label: 'Alaska passenger-carrying, 80 hours / 8 days' },
+  { value: 'MX_NOM_087', label: 'Mexico NOM-087 (cargo, cross-border carriers)' },
 ];
 
 /** The vehicle-status thresholds of the live map (minutes). */

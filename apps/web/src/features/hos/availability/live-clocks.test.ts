@@ -77,5 +77,8 @@ describe('levels and words', () => {
     expect(fullLengths('US_PASSENGER_60_7')).toMatchObject({ driveMs: 10 * H, windowMs: 15 * H, cycleMs: 60 * H });
     expect(fullLengths('CA_SOUTH_CYCLE_2')).toMatchObject({ driveMs: 13 * H, cycleMs: 120 * H });
     expect(fullLengths('CA_INTRASTATE')).toMatchObject({ driveMs: 12 * H, windowMs: 16 * H, cycleMs: 80 * H });
+    expect(fullLengths('FL_INTRASTATE_70_7')).toEqual({ driveMs: 12 * H, windowMs: 16 * H, breakMs: 8 * H, cycleMs: 70 * H });
+    expect(fullLengths('AK_PASSENGER_80_8')).toEqual({ driveMs: 15 * H, windowMs: 20 * H, breakMs: 8 * H, cycleMs: 80 * H });
+    expect(fullLengths('MX_NOM_087')).toEqual({ driveMs: 14 * H, windowMs: 14 * H, breakMs: 5 * H, cycleMs: 168 * H });
   });
 });

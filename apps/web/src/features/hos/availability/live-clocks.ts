@@ -23,10 +23,27 @@ export function levelOf(ms: number): ClockLevel {
 export const LEVEL_COLORS: Record<ClockLevel, string> = { ok: 'teal', low: 'yellow', critical: 'red' };
 
 /**
+ * Hours of [driving, window, break, cycle] of the state and Mexican rulesets (packages/hos
+ * rulesets.ts): Florida 12 h / 16 h, Alaska 15 h / 20 h on duty, Mexico 14 h (no shift limit: the
+ * window is the driving time) with its pause after 5 h and a cycle of the whole week.
+ */
+const OTHER_LENGTHS: Partial<Record<RulesetId, readonly [number, number, number, number]>> = {
+  FL_INTRASTATE_70_7: [12, 16, 8, 70],
+  FL_INTRASTATE_80_8: [12, 16, 8, 80],
+  AK_PROPERTY_70_7: [15, 20, 8, 70],
+  AK_PROPERTY_80_8: [15, 20, 8, 80],
+  AK_PASSENGER_70_7: [15, 20, 8, 70],
+  AK_PASSENGER_80_8: [15, 20, 8, 80],
+  MX_NOM_087: [14, 14, 5, 168],
+};
+
+/**
  * The full length of each clock per ruleset (reference hos-rules.md 1.2-1.5), so a bar shows how
  * much of it is left. An exemption can lengthen a clock (16-hour exception): bars then stay full.
  */
 export function fullLengths(r: RulesetId): Record<ClockName, number> {
+  const other = OTHER_LENGTHS[r];
+  if (other) return { driveMs: other[0] * H, windowMs: other[1] * H, breakMs: other[2] * H, cycleMs: other[3] * H };
   const north = r.startsWith('CA_NORTH');
   const drive = r.startsWith('US_PASSENGER') ? 10 : r === 'TX_INTRASTATE' || r === 'CA_INTRASTATE' ? 12 : r.startsWith('CA_SOUTH') ? 13 : north ? 15 : 11;
   const window = r.startsWith('US_PASSENGER') || r === 'TX_INTRASTATE' ? 15 : r === 'CA_INTRASTATE' ? 16 : north ? 18 : 14;

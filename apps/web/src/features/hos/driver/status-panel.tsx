@@ -1,7 +1,7 @@
 import { Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Alert, Button, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
-import { IconArmchair, IconBed, IconBriefcase, IconCar, IconHome, IconSteeringWheel, IconTruckLoading } from '@tabler/icons-react';
+import { IconArmchair, IconBed, IconBriefcase, IconCar, IconHome, IconHourglass, IconSteeringWheel, IconTruckLoading } from '@tabler/icons-react';
 import type { HosDriverStatus } from '@fleet/api-contract';
 import { lazyPart, useOnceTrue } from '../../../components/on-first-use.ts';
 import { formatDateTime } from '../../../lib/dates.ts';
@@ -27,7 +27,7 @@ export interface StatusPanelProps {
 /**
  * The driver's current duty status and the big buttons to change it (decision 0115): Off duty,
  * Sleeper berth and On duty always; personal conveyance and yard moves when the driver record allows
- * them, the passenger seat to a team driver; Driving is shown but set by the vehicle's motion. Each
+ * them, the passenger seat to a team driver, waiting at a well site to an oilfield driver; Driving is shown but set by the vehicle's motion. Each
  * change asks for an optional note, and for a typed location only when neither the truck's device
  * (a recent fix, issue 46) nor the phone gives a position.
  */
@@ -45,6 +45,8 @@ export function StatusPanel({ orgId, userId, status, now, team = false }: Status
     ...(status.driver.personalConveyanceAllowed ? [{ status: 'OFF' as const, special: 'PC' as const, icon: IconCar }] : []),
     ...(status.driver.yardMovesAllowed ? [{ status: 'ON' as const, special: 'YM' as const, icon: IconTruckLoading }] : []),
     ...(team ? [{ status: 'OFF' as const, special: 'PASSENGER' as const, icon: IconArmchair }] : []),
+    // §395.1(d)(2): a driver with the oilfield exemption marks waiting time at a well site (OFF duty).
+    ...(status.engine.options.exemptions?.oilfield ? [{ status: 'OFF' as const, special: 'WAITING' as const, icon: IconHourglass }] : []),
   ];
   const label = c.status ? choiceName(t, { status: c.status, special: c.special }) : t('duty.none');
 

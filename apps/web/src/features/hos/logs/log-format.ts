@@ -123,7 +123,12 @@ export function fromLocalInput(local: string, timeZone: string): string | null {
 }
 
 export const STATUS_NAMES = { OFF: 'Off duty', SB: 'Sleeper berth', D: 'Driving', ON: 'On duty' } as const;
-export const SPECIAL_NAMES = { PC: 'Personal conveyance', YM: 'Yard move', PASSENGER: 'Passenger seat (team)' } as const;
+export const SPECIAL_NAMES = {
+  PC: 'Personal conveyance',
+  YM: 'Yard move',
+  PASSENGER: 'Passenger seat (team)',
+  WAITING: 'Waiting at well site (off duty, 49 CFR 395.1(d)(2))',
+} as const;
 export const ORIGIN_NAMES = { AUTOMATIC: 'Automatic', DRIVER: 'Driver', OTHER: 'Other user', UNIDENTIFIED: 'Unidentified driver' } as const;
 
 /** What an event records, in words: "Driving", "Personal conveyance", "Certification (1)", "Engine power-up". */

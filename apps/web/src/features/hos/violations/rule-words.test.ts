@@ -18,6 +18,16 @@ describe('rule words', () => {
     expect(ruleLabel('BREAK_REQUIRED', 'US_PROPERTY_70_8')).toBe('30-minute break');
   });
 
+  it('name the Florida, Alaska and Mexican limits (issue 72)', () => {
+    expect(ruleLabel('DRIVING_LIMIT', 'FL_INTRASTATE_70_7')).toBe('12-hour driving limit');
+    expect(ruleLabel('WINDOW_LIMIT', 'FL_INTRASTATE_80_8')).toBe('16-hour window');
+    expect(ruleLabel('DRIVING_LIMIT', 'AK_PASSENGER_80_8')).toBe('15-hour driving limit');
+    expect(ruleLabel('ON_DUTY_LIMIT', 'AK_PROPERTY_70_7')).toBe('20-hour on-duty limit');
+    expect(ruleLabel('CYCLE_LIMIT', 'AK_PROPERTY_80_8')).toBe('80-hour/8-day cycle limit');
+    expect(ruleLabel('DRIVING_LIMIT', 'MX_NOM_087')).toBe('14-hour driving limit');
+    expect(ruleLabel('BREAK_REQUIRED', 'MX_NOM_087')).toBe('30-minute pause after 5 hours (NOM-087)');
+  });
+
   it('cover every rule the engine reports, in the filter and in the help', () => {
     for (const r of VIOLATION_RULES) {
       expect(RULE_FILTER_LABELS[r]).toBeTruthy();

@@ -26,8 +26,14 @@ const canada = (r: RulesetId) => r === 'CA_SOUTH_CYCLE_1' || r === 'CA_SOUTH_CYC
 const canadaNorth = (r: RulesetId) => r === 'CA_NORTH_CYCLE_1' || r === 'CA_NORTH_CYCLE_2';
 const passenger = (r: RulesetId) => r === 'US_PASSENGER_70_8' || r === 'US_PASSENGER_60_7';
 
+const florida = (r: RulesetId) => r === 'FL_INTRASTATE_70_7' || r === 'FL_INTRASTATE_80_8';
+const alaska = (r: RulesetId) => r === 'AK_PROPERTY_70_7' || r === 'AK_PROPERTY_80_8' || r === 'AK_PASSENGER_70_7' || r === 'AK_PASSENGER_80_8';
+
 function drivingHours(r: RulesetId): number {
   if (passenger(r)) return 10;
+  if (florida(r)) return 12;
+  if (alaska(r)) return 15;
+  if (r === 'MX_NOM_087') return 14;
   if (r === 'TX_INTRASTATE' || r === 'CA_INTRASTATE') return 12;
   if (canada(r)) return 13;
   if (canadaNorth(r)) return 15;
@@ -45,6 +51,13 @@ const CYCLE_WORDS: Record<RulesetId, string> = {
   CA_NORTH_CYCLE_2: '120-hour/14-day',
   TX_INTRASTATE: '70-hour/7-day',
   CA_INTRASTATE: '80-hour/8-day',
+  FL_INTRASTATE_70_7: '70-hour/7-day',
+  FL_INTRASTATE_80_8: '80-hour/8-day',
+  AK_PROPERTY_70_7: '70-hour/7-day',
+  AK_PROPERTY_80_8: '80-hour/8-day',
+  AK_PASSENGER_70_7: '70-hour/7-day',
+  AK_PASSENGER_80_8: '80-hour/8-day',
+  MX_NOM_087: '168-hour/7-day',
 };
 
 /** The rule as it reads for the driver's ruleset, e.g. "11-hour driving limit" or "70-hour/8-day cycle limit". */
@@ -53,13 +66,21 @@ export function ruleLabel(rule: ViolationRule, ruleset: RulesetId): string {
     case 'DRIVING_LIMIT':
       return `${drivingHours(ruleset)}-hour driving limit`;
     case 'WINDOW_LIMIT':
-      return ruleset === 'CA_INTRASTATE' ? '16-hour window' : '14-hour window';
+      return ruleset === 'CA_INTRASTATE' || florida(ruleset) ? '16-hour window' : '14-hour window';
     case 'CYCLE_LIMIT':
       return `${CYCLE_WORDS[ruleset]} cycle limit`;
     case 'ON_DUTY_LIMIT':
-      return canada(ruleset) ? '14-hour on-duty limit' : canadaNorth(ruleset) ? '18-hour on-duty limit' : '15-hour on-duty limit';
+      return canada(ruleset)
+        ? '14-hour on-duty limit'
+        : canadaNorth(ruleset)
+          ? '18-hour on-duty limit'
+          : alaska(ruleset)
+            ? '20-hour on-duty limit'
+            : '15-hour on-duty limit';
     case 'SHIFT_ELAPSED_LIMIT':
       return canadaNorth(ruleset) ? '20-hour shift (Canada north of 60°)' : RULE_FILTER_LABELS[rule];
+    case 'BREAK_REQUIRED':
+      return ruleset === 'MX_NOM_087' ? '30-minute pause after 5 hours (NOM-087)' : RULE_FILTER_LABELS[rule];
     default:
       return RULE_FILTER_LABELS[rule];
   }
@@ -68,7 +89,7 @@ export function ruleLabel(rule: ViolationRule, ruleset: RulesetId): string {
 /** One sentence on what the rule forbids, for the rule's tooltip. */
 export const RULE_HELP: Record<ViolationRule, string> = {
   DRIVING_LIMIT:
-    'Drove past the most driving allowed after the required off-duty rest (11 h US property, 10 h passenger, 12 h Texas and California, 13 h Canada).',
+    'Drove past the most driving allowed after the required off-duty rest (11 h US property, 10 h passenger, 12 h Texas, California and Florida, 13 h Canada, 14 h Mexico, 15 h Alaska).',
   WINDOW_LIMIT: 'Drove after the shift window closed: 14 consecutive hours after coming on duty (16 h in California), counted whether on or off duty.',
   BREAK_REQUIRED: 'Drove more than 8 hours in total without a non-driving period of at least 30 consecutive minutes.',
   CYCLE_LIMIT: 'Drove after reaching the on-duty hours allowed in the rolling 7 or 8 days (14 in Canada cycle 2); a restart sets the cycle back to zero.',
@@ -110,6 +131,13 @@ export const RULESET_LABELS: Record<RulesetId, string> = {
   CA_NORTH_CYCLE_2: 'Canada north cycle 2',
   TX_INTRASTATE: 'Texas intrastate',
   CA_INTRASTATE: 'California intrastate',
+  FL_INTRASTATE_70_7: 'Florida intrastate 70/7',
+  FL_INTRASTATE_80_8: 'Florida intrastate 80/8',
+  AK_PROPERTY_70_7: 'Alaska property 70/7',
+  AK_PROPERTY_80_8: 'Alaska property 80/8',
+  AK_PASSENGER_70_7: 'Alaska passenger 70/7',
+  AK_PASSENGER_80_8: 'Alaska passenger 80/8',
+  MX_NOM_087: 'Mexico NOM-087',
 };
 
 /**

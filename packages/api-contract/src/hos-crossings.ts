@@ -16,7 +16,11 @@ const annotation = z
   .min(4, 'Annotation must be at least 4 characters')
   .max(60, 'Annotation must be at most 60 characters');
 
-export const crossingParams = z.object({ orgId: z.uuid(), driverId: z.uuid('driverId must be a driver id'), crossingId: z.uuid('crossingId must be a crossing id') });
+export const crossingParams = z.object({
+  orgId: z.uuid(),
+  driverId: z.uuid('driverId must be a driver id'),
+  crossingId: z.uuid('crossingId must be a crossing id'),
+});
 
 /** The crossings of `from` to `to` (at most 31 days; default the last 7 days). */
 export const crossingsQuery = z.object({ from: instant('From').optional(), to: instant('To').optional() });

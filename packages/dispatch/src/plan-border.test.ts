@@ -22,7 +22,12 @@ const TORONTO = { lat: 43.6532, lon: -79.3832 };
 const line = [CHICAGO, DETROIT, WINDSOR, LONDON_ON, TORONTO];
 const toronto: RouteLeg = { metres: 13 * 3600 * 25, seconds: 13 * 3600, line };
 
-const rested = (over: Partial<PlanDriver> = {}): PlanDriver => ({ driverId: 'd1', options: US, periods: [{ status: 'OFF', start: NOW - 48 * H, end: NOW }], ...over });
+const rested = (over: Partial<PlanDriver> = {}): PlanDriver => ({
+  driverId: 'd1',
+  options: US,
+  periods: [{ status: 'OFF', start: NOW - 48 * H, end: NOW }],
+  ...over,
+});
 const input = (drivers: PlanDriver[]): PlanInput => ({
   now: NOW,
   origin: CHICAGO,

@@ -1,4 +1,13 @@
-import { auditAcrossBorders, clocksAcrossBorders, RESTART_MS, type Clocks, type DutyStatus, type HosOptions, type RuleSegment, type RulesetId } from '@fleet/hos';
+import {
+  auditAcrossBorders,
+  clocksAcrossBorders,
+  RESTART_MS,
+  type Clocks,
+  type DutyStatus,
+  type HosOptions,
+  type RuleSegment,
+  type RulesetId,
+} from '@fleet/hos';
 import { legCrossings } from './border-crossings.ts';
 import { appendPeriod, logUpTo, splitHabit, type NumericPeriod } from './duty-log.ts';
 import { measure, pointAlong, type MeasuredLine } from './leg-line.ts';
@@ -90,7 +99,13 @@ class Planner {
     this.t = input.now;
     this.endsAt = input.now;
     this.here = input.origin;
-    this.drivers = input.drivers.map((d) => ({ driverId: d.driverId, options: d.options, log: logUpTo(d.periods, input.now), rulesets: d.rulesets ?? null, segments: [] }));
+    this.drivers = input.drivers.map((d) => ({
+      driverId: d.driverId,
+      options: d.options,
+      log: logUpTo(d.periods, input.now),
+      rulesets: d.rulesets ?? null,
+      segments: [],
+    }));
     this.team = this.drivers.length > 1;
     const lead = this.drivers[0]!;
     if (!this.team && lead.options.ruleset.startsWith('US_PROPERTY') && !lead.options.exemptions?.nonCdlShortHaul) {

@@ -1,7 +1,17 @@
 // Logs that cross the US-Canada border (issue 72): each stretch is judged by the ruleset in force there.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { auditAcrossBorders, auditLog, clocksAcrossBorders, clocksAt, HosInputError, RULESET_IDS, rulesetAt, type DutyPeriod, type HosOptions } from '../src/index.ts';
+import {
+  auditAcrossBorders,
+  auditLog,
+  clocksAcrossBorders,
+  clocksAt,
+  HosInputError,
+  RULESET_IDS,
+  rulesetAt,
+  type DutyPeriod,
+  type HosOptions,
+} from '../src/index.ts';
 import { brief, cdt, log, opts } from './helpers.ts';
 
 const MIN = 60_000;
@@ -34,8 +44,12 @@ describe('auditAcrossBorders', () => {
   it('the days before the crossing count under the rules of the side entered', () => {
     // 7 days of 10 h on duty on Canada's cycle 1 (70 h / 7 days: legal), then day 8 in the US,
     // where 70 h / 8 days counts the first day too: every minute of driving on day 8 is over the cycle.
-    const day = [['ON', 2], ['D', 8], ['OFF', 14]] as const;
-    const periods = log('2026-06-01T06:00', ...Array.from({ length: 8 }, () => [...day]).flat() as Parameters<typeof log>[1][]);
+    const day = [
+      ['ON', 2],
+      ['D', 8],
+      ['OFF', 14],
+    ] as const;
+    const periods = log('2026-06-01T06:00', ...(Array.from({ length: 8 }, () => [...day]).flat() as Parameters<typeof log>[1][]));
     const ca = opts('CA_SOUTH_CYCLE_1');
     expect(auditLog(periods, ca).violations).toEqual([]);
     const crossing = [{ from: cdt('2026-06-08T06:00'), ruleset: 'US_PROPERTY_70_8' as const }];
@@ -77,7 +91,10 @@ describe('clocksAcrossBorders', () => {
 });
 
 describe('properties', () => {
-  const pieceArb = fc.record({ status: fc.constantFrom('OFF' as const, 'SB' as const, 'D' as const, 'ON' as const), minutes: fc.integer({ min: 1, max: 14 * 60 }) });
+  const pieceArb = fc.record({
+    status: fc.constantFrom('OFF' as const, 'SB' as const, 'D' as const, 'ON' as const),
+    minutes: fc.integer({ min: 1, max: 14 * 60 }),
+  });
   const build = (startMin: number, pieces: Array<{ status: DutyPeriod['status']; minutes: number }>): DutyPeriod[] => {
     let t = startMin * MIN;
     return pieces.map((p) => ({ status: p.status, start: new Date(t).toISOString(), end: new Date((t += p.minutes * MIN)).toISOString() }));
@@ -90,12 +107,18 @@ describe('properties', () => {
 
   it('a log with no crossing gives exactly auditLog', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 29_436_480, max: 29_876_160 }), fc.array(pieceArb, { minLength: 1, maxLength: 30 }), optionsArb, fc.integer({ min: 0, max: 3 }), (start, pieces, o, n) => {
-        const periods = build(start, pieces);
-        // No segments, or segments that all keep the driver's ruleset.
-        const segments = Array.from({ length: n }, (_, i) => ({ from: (start + i * 600) * MIN, ruleset: o.ruleset }));
-        expect(auditAcrossBorders(periods, segments, o)).toEqual(auditLog(periods, o));
-      }),
+      fc.property(
+        fc.integer({ min: 29_436_480, max: 29_876_160 }),
+        fc.array(pieceArb, { minLength: 1, maxLength: 30 }),
+        optionsArb,
+        fc.integer({ min: 0, max: 3 }),
+        (start, pieces, o, n) => {
+          const periods = build(start, pieces);
+          // No segments, or segments that all keep the driver's ruleset.
+          const segments = Array.from({ length: n }, (_, i) => ({ from: (start + i * 600) * MIN, ruleset: o.ruleset }));
+          expect(auditAcrossBorders(periods, segments, o)).toEqual(auditLog(periods, o));
+        },
+      ),
       runs,
     );
   }, 120_000);

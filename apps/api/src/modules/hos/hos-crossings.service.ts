@@ -38,7 +38,14 @@ export async function detectCrossings(db: DbOrTx, orgId: string, driverId: strin
   const fixes = await db
     .select({ t: positions.fixTime, lat: positions.latitude, lon: positions.longitude, speed: positions.speed, vehicleId: positions.assetId })
     .from(positions)
-    .where(and(eq(positions.organizationId, orgId), eq(positions.driverId, driverId), gte(positions.fixTime, new Date(fromMs)), lt(positions.fixTime, new Date(toMs))))
+    .where(
+      and(
+        eq(positions.organizationId, orgId),
+        eq(positions.driverId, driverId),
+        gte(positions.fixTime, new Date(fromMs)),
+        lt(positions.fixTime, new Date(toMs)),
+      ),
+    )
     .orderBy(asc(positions.fixTime));
   const found = crossingsOfTrack(fixes.map((f) => ({ time: f.t.getTime(), lat: f.lat, lon: f.lon, speedKmh: f.speed ?? 0, vehicleId: f.vehicleId })));
   if (found.length === 0) return 0;
@@ -141,7 +148,16 @@ export async function addCrossing({ db, orgId, actor }: Scope, driverId: string,
     if (from === input.to) throw invalidField('to', `The driver is already in ${countryWords[from]} at that time`);
     const [row] = await tx
       .insert(hosBorderCrossings)
-      .values({ organizationId: orgId, driverId: d.id, at: new Date(atMs), fromCountry: from, toCountry: input.to, source: 'DRIVER', annotation: input.annotation, createdBy: actor.userId })
+      .values({
+        organizationId: orgId,
+        driverId: d.id,
+        at: new Date(atMs),
+        fromCountry: from,
+        toCountry: input.to,
+        source: 'DRIVER',
+        annotation: input.annotation,
+        createdBy: actor.userId,
+      })
       .onConflictDoNothing()
       .returning();
     if (!row) throw conflictOn('at', 'A crossing is already entered at that time');
@@ -206,7 +222,12 @@ export async function moveCrossing(
 }
 
 /** Removes a crossing that did not happen (kept, removed, with the annotation: detection does not add it again). */
-export async function removeCrossing({ db, orgId, actor }: Scope, driverId: string, crossingId: string, input: z.output<typeof crossingRemoveSchema>): Promise<void> {
+export async function removeCrossing(
+  { db, orgId, actor }: Scope,
+  driverId: string,
+  crossingId: string,
+  input: z.output<typeof crossingRemoveSchema>,
+): Promise<void> {
   await db.transaction(async (tx) => {
     const d = await driverOf(tx, orgId, driverId, true);
     const old = await activeRow(tx, orgId, d.id, crossingId);

@@ -71,21 +71,33 @@ async function violations() {
 
 describe('border crossings', () => {
   it('finds the crossing from the positions, and the Canadian rules apply from it', async () => {
-    // 1 h on duty, then 12 h of driving: past the US 11 h, inside Canada's 13 h.
+    // 1 h on duty, then 12 h of driving with a 30-minute break: past the US 11 h, inside Canada's 13 h.
     let ms = T0;
     const periods = (
       [
         ['ON', 1],
-        ['D', 12],
-        ['OFF', 11],
+        ['D', 6],
+        ['OFF', 0.5],
+        ['D', 6],
+        ['OFF', 10.5],
       ] as const
     ).map(([status, hours]) => ({ status, start: iso(ms), end: iso((ms += hours * H)) }));
-    const imported = await t.app.inject({ method: 'POST', url: org(`/drivers/${truck.driverId}/hos_log/import`), headers: admin, payload: { source: 'Previous ELD', periods } });
-    expect(imported.statusCode, imported.body).toBe(200);
+    const imported = await t.app.inject({
+      method: 'POST',
+      url: org(`/drivers/${truck.driverId}/hos_log/import`),
+      headers: admin,
+      payload: { source: 'Previous ELD', periods },
+    });
+    expect(imported.statusCode, imported.body).toBe(201);
     // Before the truck crosses: US rules, no time left to drive after 11 h.
-    expect(await violations()).toEqual([['DRIVING_LIMIT', iso(T0 + 12 * H), iso(T0 + 13 * H), 'US_PROPERTY_70_8']]);
+    expect(await violations()).toEqual([['DRIVING_LIMIT', iso(T0 + 12.5 * H), iso(T0 + 13.5 * H), 'US_PROPERTY_70_8']]);
 
-    const res = await t.app.inject({ method: 'POST', url: '/api/v1/ingest/positions', headers: bearer(truck.token), payload: { positions: detroitToWindsor(T0 + 2 * H) } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/ingest/positions',
+      headers: bearer(truck.token),
+      payload: { positions: detroitToWindsor(T0 + 2 * H) },
+    });
     expect(res.statusCode, res.body).toBe(200);
     await t.app.borderCrossings.idle();
     // Stored behind ingest, before anyone reads the log.
@@ -98,15 +110,23 @@ describe('border crossings', () => {
     expect(rulesetAtStart).toBe('US_PROPERTY_70_8');
     expect(items).toHaveLength(1);
     const c = items[0]!;
-    expect(c).toMatchObject({ from: 'US', to: 'CA', source: 'POSITIONS', vehicleId: truck.assetId, annotation: null, rulesetBefore: 'US_PROPERTY_70_8', rulesetAfter: 'CA_SOUTH_CYCLE_1' });
+    expect(c).toMatchObject({
+      from: 'US',
+      to: 'CA',
+      source: 'POSITIONS',
+      vehicleId: truck.assetId,
+      annotation: null,
+      rulesetBefore: 'US_PROPERTY_70_8',
+      rulesetAfter: 'CA_SOUTH_CYCLE_1',
+    });
     // Over the Detroit River, between the last fix in Detroit and the first in Windsor.
     expect(Date.parse(c.at)).toBeGreaterThan(T0 + 2 * H);
     expect(Date.parse(c.at)).toBeLessThan(T0 + 2 * H + 20 * MIN);
     expect(c.longitude).toBeGreaterThan(-83.08);
     expect(c.longitude).toBeLessThan(-82.98);
 
-    // At the 12th hour: 11 h driven, 2 h left by Canada's 13 h.
-    const a = await availabilityAt(T0 + 12 * H);
+    // 11 h driven: 2 h left by Canada's 13 h.
+    const a = await availabilityAt(T0 + 12.5 * H);
     expect(a.ruleset).toBe('CA_SOUTH_CYCLE_1');
     expect(a.strict.driveMs).toBe(2 * H);
     // Before the crossing the US rules count: 1 h driven of 11.
@@ -127,11 +147,11 @@ describe('border crossings', () => {
       method: 'PUT',
       url: org(`/drivers/${truck.driverId}/hos_crossings/${c!.id}`),
       headers: admin,
-      payload: { at: iso(T0 + 12.5 * H), annotation: 'Waited at the bridge for customs' },
+      payload: { at: iso(T0 + 13 * H), annotation: 'Waited at the bridge for customs' },
     });
     expect(res.statusCode, res.body).toBe(200);
     const moved = borderCrossingSchema.parse(res.json());
-    expect(moved).toMatchObject({ at: iso(T0 + 12.5 * H), from: 'US', to: 'CA', source: 'DRIVER', annotation: 'Waited at the bridge for customs' });
+    expect(moved).toMatchObject({ at: iso(T0 + 13 * H), from: 'US', to: 'CA', source: 'DRIVER', annotation: 'Waited at the bridge for customs' });
     // The detected crossing stays on file, removed with the annotation, and is not detected again.
     const { items } = await list();
     expect(items.map((x) => x.id)).toEqual([moved.id]);
@@ -143,19 +163,34 @@ describe('border crossings', () => {
       { source: 'DRIVER', removed_annotation: null },
     ]);
     // US findings before the crossing, none after it.
-    expect(await violations()).toEqual([['DRIVING_LIMIT', iso(T0 + 12 * H), iso(T0 + 12.5 * H), 'US_PROPERTY_70_8']]);
+    expect(await violations()).toEqual([['DRIVING_LIMIT', iso(T0 + 12.5 * H), iso(T0 + 13 * H), 'US_PROPERTY_70_8']]);
     const activity = await sql<{ action: string }>(`select action from activity_log where entity_id = '${truck.driverId}' and action = 'CORRECT_HOS_CROSSING'`);
     expect(activity).toHaveLength(1);
   });
 
   it('bad corrections are refused and change nothing', async () => {
     const [c] = (await list()).items;
-    const short = await t.app.inject({ method: 'PUT', url: org(`/drivers/${truck.driverId}/hos_crossings/${c!.id}`), headers: admin, payload: { at: iso(T0 + 3 * H), annotation: 'no' } });
+    const short = await t.app.inject({
+      method: 'PUT',
+      url: org(`/drivers/${truck.driverId}/hos_crossings/${c!.id}`),
+      headers: admin,
+      payload: { at: iso(T0 + 3 * H), annotation: 'no' },
+    });
     expectFieldErrors(short.json(), 400, { annotation: 'Annotation must be at least 4 characters' });
     // The driver is in the US before the crossing: entering the US again is no crossing.
-    const again = await t.app.inject({ method: 'POST', url: crossingsUrl(''), headers: admin, payload: { at: iso(T0 + 3 * H), to: 'US', annotation: 'Crossed back' } });
+    const again = await t.app.inject({
+      method: 'POST',
+      url: crossingsUrl(''),
+      headers: admin,
+      payload: { at: iso(T0 + 3 * H), to: 'US', annotation: 'Crossed back' },
+    });
     expectFieldErrors(again.json(), 400, { to: 'The driver is already in the US at that time' });
-    const badTo = await t.app.inject({ method: 'POST', url: crossingsUrl(''), headers: admin, payload: { at: iso(T0 + 3 * H), to: 'MX', annotation: 'Crossed south' } });
+    const badTo = await t.app.inject({
+      method: 'POST',
+      url: crossingsUrl(''),
+      headers: admin,
+      payload: { at: iso(T0 + 3 * H), to: 'MX', annotation: 'Crossed south' },
+    });
     expectFieldErrors(badTo.json(), 400, { to: 'To must be US or CA' });
     const range = await t.app.inject({ method: 'GET', url: crossingsUrl(`from=${iso(T0)}&to=${iso(T0 + 40 * 24 * H)}`), headers: admin });
     expectFieldErrors(range.json(), 400, { to: 'The range may cover at most 31 days' });
@@ -184,13 +219,18 @@ describe('border crossings', () => {
     });
     expect(removed.statusCode, removed.body).toBe(204);
     expect((await list()).items).toEqual([]);
-    expect(await violations()).toEqual([['DRIVING_LIMIT', iso(T0 + 12 * H), iso(T0 + 13 * H), 'US_PROPERTY_70_8']]);
-    expect((await availabilityAt(T0 + 12 * H)).strict.driveMs).toBe(0);
+    expect(await violations()).toEqual([['DRIVING_LIMIT', iso(T0 + 12.5 * H), iso(T0 + 13.5 * H), 'US_PROPERTY_70_8']]);
+    expect((await availabilityAt(T0 + 12.5 * H)).strict.driveMs).toBe(0);
 
-    const added = await t.app.inject({ method: 'POST', url: crossingsUrl(''), headers: admin, payload: { at: iso(T0 + 3 * H), to: 'CA', annotation: 'Crossed at the Ambassador Bridge' } });
+    const added = await t.app.inject({
+      method: 'POST',
+      url: crossingsUrl(''),
+      headers: admin,
+      payload: { at: iso(T0 + 3 * H), to: 'CA', annotation: 'Crossed at the Ambassador Bridge' },
+    });
     expect(added.statusCode, added.body).toBe(201);
     expect(borderCrossingSchema.parse(added.json())).toMatchObject({ from: 'US', to: 'CA', source: 'DRIVER', rulesetAfter: 'CA_SOUTH_CYCLE_1' });
-    const a = await availabilityAt(T0 + 12 * H);
+    const a = await availabilityAt(T0 + 12.5 * H);
     expect([a.ruleset, a.strict.driveMs]).toEqual(['CA_SOUTH_CYCLE_1', 2 * H]);
     expect(await violations()).toEqual([]);
   });

@@ -7,7 +7,6 @@ import type { BorderCountry } from '@fleet/api-contract';
 import { isCanadian } from './hos.repository.ts';
 import type { CrossingFact } from './hos.types.ts';
 
-
 /** The Canadian ruleset a US driver follows north of the border, and the US one of a Canadian driver. */
 export const OTHER_SIDE_DEFAULT: Readonly<Record<BorderCountry, RulesetId>> = { CA: 'CA_SOUTH_CYCLE_1', US: 'US_PROPERTY_70_8' };
 

@@ -204,7 +204,14 @@ function DriverDay({
                       {d.certification.certified ? t('driver.log.certified') : t('driver.log.notCertified')}
                     </Badge>
                   </Group>
-                  <GraphGrid day={gridDay} segments={segments} violations={d.violations} timeZone={tz} now={new Date(Math.max(now, data.at))} markers={markers} />
+                  <GraphGrid
+                    day={gridDay}
+                    segments={segments}
+                    violations={d.violations}
+                    timeZone={tz}
+                    now={new Date(Math.max(now, data.at))}
+                    markers={markers}
+                  />
                 </Paper>
                 <Paper withBorder radius="md" p="md" className={classes.card}>
                   <Title order={2} size="h4" mb="sm">

@@ -11,7 +11,10 @@ import { hosKeys } from './hos-api.ts';
 export type CrossingsOwner = { driverId: string } | { userId: string };
 
 const base = (orgId: string, owner: CrossingsOwner) =>
-  orgPathFor(orgId, 'driverId' in owner ? `/drivers/${encodeURIComponent(owner.driverId)}/hos_crossings` : `/users/${encodeURIComponent(owner.userId)}/hos_crossings`);
+  orgPathFor(
+    orgId,
+    'driverId' in owner ? `/drivers/${encodeURIComponent(owner.driverId)}/hos_crossings` : `/users/${encodeURIComponent(owner.userId)}/hos_crossings`,
+  );
 
 export const crossingsQuery = (orgId: string, owner: CrossingsOwner, from: string, to: string) =>
   queryOptions({

@@ -33,7 +33,10 @@ export function useCrossingMarkers(crossings: readonly BorderCrossing[], timeZon
   const { t, i18n } = useTranslation();
   return crossings.map((c) => ({
     at: c.at,
-    label: t('driver.crossings.marker', { country: t(`driver.crossings.country.${c.to}`), time: `${clockIn(c.at, timeZone, i18n.language)} ${zoneAbbreviation(c.at, timeZone, i18n.language)}` }),
+    label: t('driver.crossings.marker', {
+      country: t(`driver.crossings.country.${c.to}`),
+      time: `${clockIn(c.at, timeZone, i18n.language)} ${zoneAbbreviation(c.at, timeZone, i18n.language)}`,
+    }),
   }));
 }
 
@@ -89,12 +92,7 @@ export function LogCrossings({ orgId, owner, dayStart, dayEnd, timeZone, canEdit
           </Button>
         </Group>
       )}
-      <Modal
-        opened={editing !== null}
-        onClose={() => setEditing(null)}
-        title={editing ? t(`driver.crossings.${editing.kind}Title`) : ''}
-        size="md"
-      >
+      <Modal opened={editing !== null} onClose={() => setEditing(null)} title={editing ? t(`driver.crossings.${editing.kind}Title`) : ''} size="md">
         {editing && <CrossingForm orgId={orgId} owner={owner} editing={editing} dayStart={dayStart} timeZone={timeZone} onClose={() => setEditing(null)} />}
       </Modal>
     </Stack>

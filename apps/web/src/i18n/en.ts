@@ -98,6 +98,7 @@ export const en = {
       to: 'Country entered',
       annotation: 'Annotation',
       annotationHelp: 'Why the log changes: 4 to 60 characters ({{count}}/60)',
+      annotationShort: 'The annotation must be 4 to 60 characters',
       timeInvalid: 'Time must be a date and time',
       save: 'Save',
       cancel: 'Cancel',

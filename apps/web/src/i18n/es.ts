@@ -104,6 +104,7 @@ export const es: Catalogue = {
       to: 'País de entrada',
       annotation: 'Anotación',
       annotationHelp: 'Por qué cambia el registro: de 4 a 60 caracteres ({{count}}/60)',
+      annotationShort: 'La anotación debe tener de 4 a 60 caracteres',
       timeInvalid: 'La hora debe ser una fecha y hora',
       save: 'Guardar',
       cancel: 'Cancelar',

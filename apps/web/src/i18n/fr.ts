@@ -105,6 +105,7 @@ export const fr: Catalogue = {
       to: 'Pays d’entrée',
       annotation: 'Annotation',
       annotationHelp: 'Pourquoi le registre change : de 4 à 60 caractères ({{count}}/60)',
+      annotationShort: 'L’annotation doit compter de 4 à 60 caractères',
       timeInvalid: 'L’heure doit être une date et une heure',
       save: 'Enregistrer',
       cancel: 'Annuler',

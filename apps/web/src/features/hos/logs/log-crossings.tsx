@@ -127,7 +127,7 @@ function CrossingForm({
     const instant = fromLocalInput(at, timeZone);
     const next = {
       at: editing.kind !== 'remove' && !instant ? t('driver.crossings.timeInvalid') : undefined,
-      annotation: length < 4 || length > 60 ? t('driver.crossings.annotationHelp', { count: length }) : undefined,
+      annotation: length < 4 || length > 60 ? t('driver.crossings.annotationShort') : undefined,
     };
     setErrors(next);
     if (next.at || next.annotation) return;

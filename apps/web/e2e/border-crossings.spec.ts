@@ -13,7 +13,15 @@ const H = 60 * MIN;
 /** The wall clock of an instant in Chicago as a datetime-local value. */
 function chicagoInput(ms: number): string {
   const p = Object.fromEntries(
-    new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Chicago', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' })
+    new Intl.DateTimeFormat('en-CA', {
+      timeZone: 'America/Chicago',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+    })
       .formatToParts(new Date(ms))
       .map((x) => [x.type, x.value]),
   );
@@ -28,7 +36,14 @@ test('a crossing shows on the log, and the driver moves it with an annotation', 
   const me = await office.driverAccount();
   // Two hours of driving ending now, after an hour on duty and two off.
   const now = Math.floor(Date.now() / MIN) * MIN;
-  await office.importPeriods(me.driver.id, periodsUntil(now, [['OFF', 2], ['ON', 1], ['D', 2]]));
+  await office.importPeriods(
+    me.driver.id,
+    periodsUntil(now, [
+      ['OFF', 2],
+      ['ON', 1],
+      ['D', 2],
+    ]),
+  );
   const crossedAt = now - 90 * MIN;
   const added = await request.post(`${office.org}/drivers/${me.driver.id}/hos_crossings`, {
     headers: office.headers,

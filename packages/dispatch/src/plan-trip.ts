@@ -1,8 +1,18 @@
-import { auditLog, clocksAt, RESTART_MS, type Clocks, type DutyStatus, type HosOptions } from '@fleet/hos';
+import {
+  auditAcrossBorders,
+  clocksAcrossBorders,
+  RESTART_MS,
+  type Clocks,
+  type DutyStatus,
+  type HosOptions,
+  type RuleSegment,
+  type RulesetId,
+} from '@fleet/hos';
+import { legCrossings } from './border-crossings.ts';
 import { appendPeriod, logUpTo, splitHabit, type NumericPeriod } from './duty-log.ts';
 import { measure, pointAlong, type MeasuredLine } from './leg-line.ts';
 import { clockWords, formatPlanReason, jurisdictionCodeAt } from './reason.ts';
-import type { ClockName, LatLon, PlanInput, PlanIssue, PlannedSegment, PlanStop, RouteLeg, SegmentKind, TripPlan } from './types.ts';
+import type { BorderSide, ClockName, LatLon, PlanInput, PlanIssue, PlannedSegment, PlanStop, RouteLeg, SegmentKind, TripPlan } from './types.ts';
 
 // The legal trip planner (decision 0165). A greedy walk in time: at each decision the engine's strict
 // clocks (completed sleeper pairs only, so hindsight can only withdraw a violation) say how long the
@@ -28,6 +38,15 @@ interface DriverState {
   driverId: string;
   options: HosOptions;
   log: NumericPeriod[];
+  /** The driver's ruleset on each side of the border (issue 72); null: options.ruleset throughout. */
+  rulesets: Readonly<Record<BorderSide, RulesetId>> | null;
+  /** The planned border crossings: from each, the ruleset of the side entered (decision 0313). */
+  segments: RuleSegment[];
+}
+
+/** The ruleset a driver is planned under at the planner's present (after the crossings so far). */
+function rulesetNow(d: DriverState): RulesetId {
+  return d.segments.length ? d.segments[d.segments.length - 1]!.ruleset : d.options.ruleset;
 }
 
 function avail(c: Clocks): number {
@@ -80,7 +99,13 @@ class Planner {
     this.t = input.now;
     this.endsAt = input.now;
     this.here = input.origin;
-    this.drivers = input.drivers.map((d) => ({ driverId: d.driverId, options: d.options, log: logUpTo(d.periods, input.now) }));
+    this.drivers = input.drivers.map((d) => ({
+      driverId: d.driverId,
+      options: d.options,
+      log: logUpTo(d.periods, input.now),
+      rulesets: d.rulesets ?? null,
+      segments: [],
+    }));
     this.team = this.drivers.length > 1;
     const lead = this.drivers[0]!;
     if (!this.team && lead.options.ruleset.startsWith('US_PROPERTY') && !lead.options.exemptions?.nonCdlShortHaul) {
@@ -93,7 +118,7 @@ class Planner {
   /** The lead's or co-driver's clocks: strict (completed sleeper pairs only). */
   clocks(i: number, at = this.t): Clocks {
     const d = this.drivers[i]!;
-    return clocksAt(d.log, at, d.options).strict;
+    return clocksAcrossBorders(d.log, at, d.segments, d.options).strict;
   }
 
   /**
@@ -103,8 +128,19 @@ class Planner {
    */
   drivable(i: number): Clocks {
     const d = this.drivers[i]!;
-    const r = clocksAt(d.log, this.t, d.options);
+    const r = clocksAcrossBorders(d.log, this.t, d.segments, d.options);
     return this.split ? r.provisional : r.strict;
+  }
+
+  /** The route enters `side` now: each driver with a ruleset there is planned under it from now on. */
+  enter(side: BorderSide): void {
+    for (const d of this.drivers) {
+      const r = d.rulesets?.[side];
+      if (!r || r === rulesetNow(d)) continue;
+      const last = d.segments[d.segments.length - 1];
+      if (last && last.from === this.t) d.segments.pop();
+      d.segments.push({ from: this.t, ruleset: r });
+    }
   }
 
   /** Advances time to `end`: the driver `who` in `status`, everyone else resting (team: in the berth). */
@@ -152,7 +188,7 @@ class Planner {
 
   /** BREAK, REST or RESTART: a restart once the off time (with `before`, off already before it) makes one. */
   restKind(length: number, before: number, clock: ClockName | null): SegmentKind {
-    const restart = RESTART_MS[this.drivers[0]!.options.ruleset];
+    const restart = RESTART_MS[rulesetNow(this.drivers[0]!)];
     if (clock === 'CYCLE' && restart !== null && before + length >= restart) return 'RESTART';
     return length >= REST_LABEL_MS ? 'REST' : 'BREAK';
   }
@@ -180,7 +216,7 @@ class Planner {
     if (clock !== 'CYCLE') return { ms: rest, clock };
     // The cycle is out: wait for hours to roll off (probed hour by hour from a plain rest) if that gives
     // a shift's driving (or the rest of the leg) before a restart would; else restart.
-    const restart = Math.max((RESTART_MS[d.options.ruleset] ?? 24 * H) - run, BREAK_MS);
+    const restart = Math.max((RESTART_MS[rulesetNow(d)] ?? 24 * H) - run, BREAK_MS);
     const useful = Math.min(needMs, ROLL_OFF_USEFUL_MS);
     for (let ms = rest; ms < restart; ms += H) {
       if (avail(this.clocks(i, this.t + ms)) >= useful) return { ms, clock };
@@ -197,9 +233,14 @@ class Planner {
     }
     const line: MeasuredLine = measure(leg);
     const limit = this.input.now + HORIZON_MS;
+    // Where the road crosses the border (issue 72): a slice of driving ends there, the rules switch.
+    const crossings = this.drivers.some((d) => d.rulesets) ? legCrossings(line).map((c) => ({ at: Math.round(c.fraction * legMs), to: c.to })) : [];
+    let next = 0;
     let done = 0;
     while (done < legMs) {
       if (this.t > limit) return false;
+      while (next < crossings.length && crossings[next]!.at <= done) this.enter(crossings[next++]!.to);
+      const toCrossing = next < crossings.length ? crossings[next]!.at - done : Infinity;
       const need = legMs - done;
       const threshold = Math.min(MIN_DRIVE_MS, need);
       let c = this.drivable(this.cur);
@@ -214,7 +255,7 @@ class Planner {
         }
       }
       if (a >= threshold) {
-        const slice = Math.min(a, need);
+        const slice = Math.min(a, need, toCrossing);
         done += slice;
         const metres = (leg.metres * slice) / legMs;
         const end = this.t + slice;
@@ -282,7 +323,8 @@ export function planTrip(input: PlanInput): TripPlan {
   // provisional clocks, so it also stands only if the engine, judging it with hindsight, agrees.
   const split = lay(input, true);
   if (!split.segments.some((s) => s.split) || later(split, plain)) return result(input, plain);
-  if (split.drivers.some((d) => auditLog(d.log, d.options).violations.some((v) => Date.parse(v.end) > input.now))) return result(input, plain);
+  if (split.drivers.some((d) => auditAcrossBorders(d.log, d.segments, d.options).violations.some((v) => Date.parse(v.end) > input.now)))
+    return result(input, plain);
   return result(input, split);
 }
 

@@ -1,4 +1,4 @@
-import type { Clocks, DutyPeriodInput, HosOptions } from '@fleet/hos';
+import type { Clocks, DutyPeriodInput, HosOptions, RulesetId } from '@fleet/hos';
 
 // The legal trip planner's inputs and outputs (issue 33, decision 0165). Pure: the API loads a
 // driver's duty periods, options and position and the road legs, and the planner lays out a timeline
@@ -30,8 +30,17 @@ export interface PlanDriver {
   driverId: string;
   /** Their duty periods up to `now` (at least the last 8 days where known), sorted and contiguous. */
   periods: DutyPeriodInput[];
+  /** The options with the ruleset in force at `now` (where the driver is). */
   options: HosOptions;
+  /**
+   * The ruleset the driver follows on each side of the US-Canada border (issue 72): where the route
+   * crosses, the rules of the side entered apply from the crossing. Absent: `options.ruleset` throughout.
+   */
+  rulesets?: Readonly<Record<BorderSide, RulesetId>>;
 }
+
+/** The two sides of the border a trip may cross. */
+export type BorderSide = 'US' | 'CA';
 
 export interface PlanStop {
   stopId: string;

@@ -5,3 +5,4 @@ export { auditLog, severityOf } from './audit.ts';
 export { clocksAt } from './clocks.ts';
 export { dailyTotals } from './daily-totals.ts';
 export { periodsWithChanges, type LocalChange, type LocalPeriod } from './local-changes.ts';
+export { auditAcrossBorders, clocksAcrossBorders, rulesetAt, ruleSpans, type RuleSegment } from './jurisdictions.ts';

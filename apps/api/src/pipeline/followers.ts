@@ -3,7 +3,7 @@ import { fleetWatchFollower } from '../jobs/fleet-watch.follower.ts';
 import { liveEtasFollower } from '../modules/dispatch/index.ts';
 import { engineFaultsFollower } from '../modules/engine-faults/index.ts';
 import { fleetStatsFollower } from '../modules/fleet-stats/index.ts';
-import { autoDutyFollower, engineEventsFollower } from '../modules/hos/index.ts';
+import { autoDutyFollower, borderCrossingsFollower, engineEventsFollower } from '../modules/hos/index.ts';
 import { fuelEventsFollower, iftaMilesFollower } from '../modules/ifta/index.ts';
 import { LoadStopsFromVisits } from '../modules/loads/index.ts';
 import { placeVisitsFollower, type PlaceVisits } from '../modules/places/index.ts';
@@ -30,6 +30,7 @@ export const FOLLOWERS = [
   liveEtasFollower,
   safetyEventsFollower,
   fuelEventsFollower,
+  borderCrossingsFollower,
 ] as const;
 
 /** Ties between followers of two modules, made here above both: load stops take their arrivals and departures from the place visits (decision 0166). */

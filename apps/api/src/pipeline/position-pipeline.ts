@@ -4,7 +4,7 @@ import type { Database } from '../db/client.ts';
 import type { FleetWatch } from '../jobs/fleet-watch.ts';
 import type { EngineFaults } from '../modules/engine-faults/index.ts';
 import type { FleetStats } from '../modules/fleet-stats/index.ts';
-import type { AutoDuty, EngineEvents } from '../modules/hos/index.ts';
+import type { AutoDuty, BorderCrossings, EngineEvents } from '../modules/hos/index.ts';
 import type { FuelEvents, IftaMiles } from '../modules/ifta/index.ts';
 import type { PlaceVisits } from '../modules/places/index.ts';
 import { RefusedFixes, startFollowers } from '../modules/positions/index.ts';
@@ -39,6 +39,8 @@ declare module 'fastify' {
     tripsStops: TripsStops;
     /** Notification detectors behind ingest and on the clock (decision 0130); main.ts starts its clock. */
     fleetWatch: FleetWatch;
+    /** US-Canada border crossings of drivers behind ingest (issue 72, decision 0313). */
+    borderCrossings: BorderCrossings;
   }
 }
 

@@ -1,5 +1,19 @@
 import { sql } from 'drizzle-orm';
-import { bigint, date, doublePrecision, index, integer, pgTable, smallint, text, timestamp, uniqueIndex, uuid, type AnyPgColumn } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  date,
+  doublePrecision,
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  smallint,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+  type AnyPgColumn,
+} from 'drizzle-orm/pg-core';
 import { createdAt, id } from './columns.ts';
 import { assets, drivers } from './fleet.ts';
 import { organizations } from './organizations.ts';
@@ -193,4 +207,38 @@ export const hosDriverVersions = pgTable(
     version: bigint('version', { mode: 'number' }).notNull(),
   },
   (t) => [index('hos_driver_versions_org_idx').on(t.organizationId, t.version)],
+);
+
+/**
+ * The instants a driver crossed between the US and Canada (issue 72, decision 0313): detected from
+ * the truck's positions (POSITIONS) or entered by the driver or office (DRIVER). A removed or moved
+ * crossing keeps its row (removed_at, removed_annotation); migration 0068 holds the foreign key to
+ * drivers on (organization_id, id) and the trigger that moves the driver's HoS version.
+ */
+export const hosBorderCrossings = pgTable(
+  'hos_border_crossings',
+  {
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    id: uuid('id').notNull().defaultRandom(),
+    driverId: uuid('driver_id').notNull(),
+    vehicleId: uuid('vehicle_id'),
+    at: timestamp('at', { withTimezone: true, precision: 3 }).notNull(),
+    fromCountry: text('from_country', { enum: ['US', 'CA'] }).notNull(),
+    toCountry: text('to_country', { enum: ['US', 'CA'] }).notNull(),
+    source: text('source', { enum: ['POSITIONS', 'DRIVER'] }).notNull(),
+    latitude: doublePrecision('latitude'),
+    longitude: doublePrecision('longitude'),
+    annotation: text('annotation'),
+    createdBy: uuid('created_by'),
+    createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+    removedAt: timestamp('removed_at', { withTimezone: true, precision: 3 }),
+    removedBy: uuid('removed_by'),
+    removedAnnotation: text('removed_annotation'),
+  },
+  (t) => [
+    primaryKey({ name: 'hos_border_crossings_pkey', columns: [t.organizationId, t.id] }),
+    uniqueIndex('hos_border_crossings_detected_uq').on(t.organizationId, t.driverId, t.at, t.source),
+  ],
 );

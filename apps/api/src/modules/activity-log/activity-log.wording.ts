@@ -1031,6 +1031,17 @@ export const ACTIONS: Record<string, Wording> = {
         : `withdrew the off-duty deferral${on} in the HoS log of ${c.r}`;
     },
   },
+  CORRECT_HOS_CROSSING: {
+    label: 'HoS border crossing',
+    says: (c) => {
+      const at = text(c.after.at);
+      const was = text(c.before.at);
+      const to = text(c.after.to) === 'CA' ? 'into Canada' : text(c.after.to) === 'US' ? 'into the US' : '';
+      if (at && was) return `moved a border crossing ${to} from ${formatDate(was)} to ${formatDate(at)} in the HoS log of ${c.r}`;
+      if (at) return `entered a border crossing ${to} at ${formatDate(at)} in the HoS log of ${c.r}`;
+      return `removed a border crossing${was ? ` at ${formatDate(was)}` : ''} from the HoS log of ${c.r}`;
+    },
+  },
   PROPOSE_HOS_EDIT: {
     label: 'Propose HoS edit',
     says: (c) => {

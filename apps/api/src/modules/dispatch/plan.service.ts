@@ -46,7 +46,8 @@ const DAY_MS = 86_400_000;
 /** The planner's view of a driver: their log (a driver without records has been off duty), their options. */
 export function planDriver(rec: PlanDriverRecord, now: number): PlanDriver {
   const periods = rec.periods.length ? rec.periods : [{ status: 'OFF' as const, start: now - 8 * DAY_MS, end: now }];
-  return { driverId: rec.driver.id, periods, options: rec.options };
+  // The rules of each side of the border: a route into Canada (or out of it) switches there (issue 72).
+  return { driverId: rec.driver.id, periods, options: rec.options, rulesets: rec.rulesets };
 }
 
 /** Drive time the driver has now: the least of their drive, shift and cycle clocks (minutes). */

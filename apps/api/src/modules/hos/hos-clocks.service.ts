@@ -127,7 +127,8 @@ async function violationRows(
     const d = list[i]!;
     const periods = records.periodsOf(d.id, until);
     if (periods.length === 0) continue;
-    const audit = auditOf(periods, d, periodStart, records.factsOf(d.id));
+    const facts = records.factsOf(d.id);
+    const audit = auditOf(periods, d, periodStart, facts);
     for (const v of audit.violations) {
       const s = Date.parse(v.start);
       const e = Date.parse(v.end);
@@ -141,7 +142,8 @@ async function violationRows(
         durationMs: e - s,
         severity: v.severity,
         logDate: logDateOf(s, d.homeTimeZone, periodStart),
-        ruleset: d.ruleset,
+        // The ruleset in force where the violation is (the other side's after a border crossing).
+        ruleset: facts?.crossings ? optionsAt(s, d, periodStart, facts).ruleset : d.ruleset,
         timeZone: d.homeTimeZone,
         shortMs: null,
         startMs: s,
@@ -203,12 +205,13 @@ export function availabilityOf(d: FleetDriver, periods: MsPeriod[], atMs: number
     if ((p.status !== 'OFF' && p.status !== 'SB') || p.end < offSince) break;
     offSince = p.start;
   }
-  const restart = RESTART_MS[d.ruleset];
+  // The ruleset in force at `at`: the driver's own, or the other side's after a border crossing.
+  const restart = RESTART_MS[options.ruleset];
   const s = c.strict;
   return {
     driver: driverRef(d),
     vehicle: d.vehicle?.id ? d.vehicle : null,
-    ruleset: d.ruleset,
+    ruleset: options.ruleset,
     timeZone: d.homeTimeZone,
     status: last?.status ?? null,
     special: last?.special ?? null,

@@ -19,7 +19,7 @@ import { dayTotals } from './hos-day-totals.ts';
 import { dayDistance } from './hos-distance.ts';
 import { specialOfCode, statusOfCode } from './hos.periods.ts';
 import { startsInVehicle, vehiclesAtDayStart } from './hos-day-start-vehicle.ts';
-import { auditOf } from './hos-audit.ts';
+import { auditOf, optionsAt } from './hos-audit.ts';
 import { driverDiagnostics, vehicleDiagnostics } from './hos-diagnostics.service.ts';
 import { distanceSincePowerUp, powerUpBefore, type PowerUp } from './engine-events/derive.ts';
 import { monotonicTotals, type TotalsRecord } from './engine-events/vehicle-totals.ts';
@@ -228,7 +228,8 @@ export async function getLogDay({ db, orgId, now = Date.now() }: ReadScope, id: 
           durationMs: Date.parse(v.end) - Date.parse(v.start),
           severity: v.severity,
           logDate: logDateOf(Date.parse(v.start), d.homeTimeZone, periodStart),
-          ruleset: d.ruleset,
+          // The ruleset in force where the violation is (the other side's after a border crossing).
+          ruleset: records.factsOf(d.id)?.crossings ? optionsAt(Date.parse(v.start), d, periodStart, records.factsOf(d.id)).ruleset : d.ruleset,
         }))
     : [];
   // A drive or on-duty period carried over midnight used its vehicle this day too (4.8.1.3).

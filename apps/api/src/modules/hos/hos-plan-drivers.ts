@@ -1,4 +1,5 @@
-import type { HosOptions } from '@fleet/hos';
+import type { HosOptions, RulesetId } from '@fleet/hos';
+import { rulesetIn } from './hos-crossings.ts';
 import type { DbOrTx } from '../../db/client.ts';
 import { LOOKBACK_MS } from './hos-clocks.service.ts';
 import { optionsAt } from './hos-audit.ts';
@@ -12,7 +13,10 @@ import { driverRecordsOf, fleetDriversOf, fleetStateOf, type FleetDriver } from 
 export interface PlanDriverRecord {
   driver: FleetDriver;
   periods: MsPeriod[];
+  /** The options with the ruleset in force at the instant asked (the side of the border the driver is on). */
   options: HosOptions;
+  /** The driver's ruleset on each side of the US-Canada border (issue 72): a route that crosses switches at the border. */
+  rulesets: Readonly<Record<'US' | 'CA', RulesetId>>;
 }
 
 /** The organization's active drivers (or the listed ones, any status) with their log to `atMs` and their options. */
@@ -28,7 +32,12 @@ export async function planDriversOf(db: DbOrTx, orgId: string, atMs: number, dri
   const records = await driverRecordsOf(db, orgId, driverIds ? list.map((d) => d.id) : null, atMs - LOOKBACK_MS, atMs, state);
   const out = new Map<string, PlanDriverRecord>();
   for (const d of list) {
-    out.set(d.id, { driver: d, periods: records.periodsOf(d.id, atMs), options: optionsAt(atMs, d, state.periodStart, records.factsOf(d.id)) });
+    out.set(d.id, {
+      driver: d,
+      periods: records.periodsOf(d.id, atMs),
+      options: optionsAt(atMs, d, state.periodStart, records.factsOf(d.id)),
+      rulesets: { US: rulesetIn(d.ruleset, 'US'), CA: rulesetIn(d.ruleset, 'CA') },
+    });
   }
   return out;
 }

@@ -48,18 +48,22 @@ export function extendEvents(
   const kept = e.events.filter((x) => x.at >= e.from);
   const events = [...older.map((x) => ({ eventType: x.eventType, eventCode: x.eventCode, at: x.at })), ...kept];
   const deferrals = [...new Set([...olderFacts.deferrals, ...e.facts.deferrals])].sort();
+  // Crossings are read whole with any days' facts: both hold all of them.
+  const crossings = e.facts.crossings ?? olderFacts.crossings;
   const facts =
-    deferrals.length || olderFacts.teamDays.size || e.facts.teamDays.size
-      ? { deferrals, teamDays: new Set([...olderFacts.teamDays, ...e.facts.teamDays]) }
+    deferrals.length || olderFacts.teamDays.size || e.facts.teamDays.size || crossings
+      ? { deferrals, teamDays: new Set([...olderFacts.teamDays, ...e.facts.teamDays]), ...(crossings ? { crossings } : {}) }
       : NO_FACTS;
   return { version: e.version, from, facts, events };
 }
 
 /** The facts of log days from `fromDate` to `toDate` (inclusive, YYYY-MM-DD). */
 export function sliceFacts(f: LogFacts, fromDate: string, toDate: string): LogFacts | undefined {
-  if (f.deferrals.length === 0 && f.teamDays.size === 0) return undefined;
+  if (f.deferrals.length === 0 && f.teamDays.size === 0 && !f.crossings) return undefined;
   const deferrals = f.deferrals.filter((d) => d >= fromDate && d <= toDate);
   const teamDays = new Set([...f.teamDays].filter((d) => d >= fromDate && d <= toDate));
+  // Crossings are kept whole: the last one before the range says which rules are in force at its start.
+  if (f.crossings) return { deferrals, teamDays, crossings: f.crossings };
   return deferrals.length || teamDays.size ? { deferrals, teamDays } : undefined;
 }
 

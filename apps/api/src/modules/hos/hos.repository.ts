@@ -1,8 +1,8 @@
-import { and, asc, desc, eq, gte, inArray, isNotNull, lte, or, type SQL, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, inArray, isNotNull, isNull, lte, or, type SQL, sql } from 'drizzle-orm';
 import type { HosOptions, RulesetId } from '@fleet/hos';
 import { HOS_EVENT_TYPES, HOS_RECORD_STATUSES } from '@fleet/api-contract';
 import type { DbOrTx } from '../../db/client.ts';
-import { assets, drivers, driverSearchDoc, hosDriverVersions, hosEvents, hosLogs, organizations } from '../../db/schema/index.ts';
+import { assets, drivers, driverSearchDoc, hosBorderCrossings, hosDriverVersions, hosEvents, hosLogs, organizations } from '../../db/schema/index.ts';
 import { notFound } from '../../http/errors.ts';
 import { likeTerm } from '../../http/paging.ts';
 import { driverInGroup } from '../groups/index.ts';
@@ -101,6 +101,24 @@ export async function logFactsOf(db: DbOrTx, orgId: string, driverIds: string[] 
     if (!f) out.set(r.driverId, (f = { deferrals: [], teamDays: new Set() }));
     if (r.deferral) f.deferrals.push(r.logDate);
     if (r.coDriverId) f.teamDays.add(r.logDate);
+  }
+  // Border crossings (issue 72): all of a driver's, whatever the days asked (a crossing before the
+  // range says which rules are in force at its start; a driver crosses a few times a week).
+  const crossings = await db
+    .select({ driverId: hosBorderCrossings.driverId, at: hosBorderCrossings.at, from: hosBorderCrossings.fromCountry, to: hosBorderCrossings.toCountry })
+    .from(hosBorderCrossings)
+    .where(
+      and(
+        eq(hosBorderCrossings.organizationId, orgId),
+        isNull(hosBorderCrossings.removedAt),
+        driverIds ? inArray(hosBorderCrossings.driverId, driverIds) : undefined,
+      ),
+    )
+    .orderBy(asc(hosBorderCrossings.at), asc(hosBorderCrossings.createdAt));
+  for (const c of crossings) {
+    let f = out.get(c.driverId);
+    if (!f) out.set(c.driverId, (f = { deferrals: [], teamDays: new Set() }));
+    (f.crossings ??= []).push({ atMs: c.at.getTime(), from: c.from, to: c.to });
   }
   return out;
 }

@@ -23,6 +23,15 @@ export interface FleetDriver extends DriverHos {
 export interface LogFacts {
   deferrals: string[];
   teamDays: Set<string>;
+  /** The driver's border crossings (issue 72), all of them, sorted by time; absent when none. */
+  crossings?: CrossingFact[];
+}
+
+/** A crossing between the US and Canada, as the engine's rule segments need it (decision 0313). */
+export interface CrossingFact {
+  atMs: number;
+  from: 'US' | 'CA';
+  to: 'US' | 'CA';
 }
 
 /** One log day of a driver, as the routes `.../drivers/:driverId/logs/:logId` name it. */

@@ -19,3 +19,6 @@ export { periodStartOf } from './hos.repository.ts';
 export { logsForPeriod } from './hos-period.service.ts';
 export { autoDutyFollower } from './auto-duty/auto-duty.follower.ts';
 export { engineEventsFollower } from './engine-events/engine-events.follower.ts';
+// Border crossings behind ingest (issue 72).
+export { borderCrossingsFollower, type BorderCrossings } from './hos-crossings.follower.ts';
+export { detectCrossings } from './hos-crossings.service.ts';

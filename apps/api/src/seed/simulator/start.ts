@@ -18,6 +18,8 @@ import { ensureDemoSafety } from '../demo-safety.ts';
 import { DEMO_ORG_NAME, type SeedProgress } from '../seed.ts';
 import { SeedMarks } from '../seed-marks.ts';
 import { seedDemoHos } from './demo-hos.ts';
+import { detectCrossings } from '../../modules/hos/index.ts';
+import { DEMO_BORDER_TRUCK } from './truck-plan.ts';
 import { ensureDemoFuelCards } from '../demo-fuel-cards.ts';
 import { ensureDemoFuelLevel } from '../demo-fuel-level.ts';
 import { demoIftaFrom, fileDemoQuarter, seedDemoIfta } from './demo-ifta.ts';
@@ -28,6 +30,7 @@ import { runTeltonikaTrucks } from './teltonika-device.ts';
 /** The parts of the demo history marked done once seeded (seed-marks.ts), in order. */
 export const DEMO_PARTS = {
   hos: 'hos',
+  crossings: 'crossings',
   safety: 'safety',
   maintenance: 'maintenance',
   ifta: 'ifta',
@@ -91,6 +94,14 @@ export async function seedDemoHistory(
     progress(DEMO_STEPS.hos, 0);
     const events = await seedDemoHos(app.db, org.id, trucks, from, started, (f) => progress(DEMO_STEPS.hos, f));
     if (events) log(`Demo fleet: ${events} HoS records for the week derived from the history in ${((Date.now() - hosStarted) / 1000).toFixed(1)} s`);
+  });
+  // The border crossings of the driver who runs Detroit to Toronto and back (issue 72): the history
+  // went straight to the positions table, past the follower that finds them live.
+  await marks.once(DEMO_PARTS.crossings, async () => {
+    const border = trucks.find((t) => t.index === DEMO_BORDER_TRUCK);
+    if (!border?.driverId) return;
+    const crossings = await detectCrossings(app.db, org.id, border.driverId, from, started);
+    if (crossings) log(`Demo fleet: ${crossings} border crossings of the Detroit-Toronto run`);
   });
   // The week's safety events from the history: speeding, harsh events, idling, and a coaching inbox
   // (issue 47). Before the statistics, the trips and the visits: it holds the history to the limits and

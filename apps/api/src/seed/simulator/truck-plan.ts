@@ -86,6 +86,34 @@ export function roadPath(from: string, to: string): string[] {
 
 const HOUR = 3_600_000;
 const DRIVE_PER_SHIFT = 10 * HOUR;
+
+/**
+ * The demo truck whose driver runs Detroit to Toronto and back (issue 72): over the Ambassador
+ * Bridge and Highway 401, so the log crosses the border twice a round trip and follows Canada's
+ * rules on the Ontario side.
+ */
+export const DEMO_BORDER_TRUCK = 20;
+const TORONTO: LatLon = { lat: 43.6532, lon: -79.3832 };
+/** Detroit to Toronto: the Ambassador Bridge into Windsor, then the 401 by Chatham, London and Cambridge. */
+const DETROIT_TORONTO: readonly LatLon[] = Object.freeze([
+  { lat: 42.3314, lon: -83.0458 },
+  { lat: 42.3186, lon: -83.0739 },
+  { lat: 42.3123, lon: -83.0757 },
+  { lat: 42.3015, lon: -83.0686 },
+  { lat: 42.2525, lon: -82.9635 },
+  { lat: 42.2183, lon: -82.7375 },
+  { lat: 42.3539, lon: -82.2264 },
+  { lat: 42.4046, lon: -82.1853 },
+  { lat: 42.6156, lon: -81.6823 },
+  { lat: 42.9417, lon: -81.2284 },
+  { lat: 43.1315, lon: -80.7467 },
+  { lat: 43.1761, lon: -80.4469 },
+  { lat: 43.3881, lon: -80.3271 },
+  { lat: 43.5231, lon: -79.8711 },
+  { lat: 43.6148, lon: -79.6539 },
+  { lat: 43.6512, lon: -79.5158 },
+  TORONTO,
+]);
 /** The truck stop a driver rests at after unloading late in the shift: outside every demo place's fence. */
 const TRUCK_STOP_OFFSET_M = 3_000;
 const HOP_KMH = 40;
@@ -117,6 +145,8 @@ export class TruckPlan {
   constructor(readonly index: number) {
     this.random = seededRandom(0x5eed + index * 7919);
     this.city = CITY_CODES[Math.floor(this.random() * CITY_CODES.length)]!;
+    // The border truck starts its life at its Detroit terminal.
+    if (index === DEMO_BORDER_TRUCK) this.city = 'DET';
     this.odometer = (150_000 + Math.floor(this.random() * 450_000)) * 1000;
     this.startOdometerM = this.odometer;
     // Trucks start their first day at different hours.
@@ -143,6 +173,7 @@ export class TruckPlan {
   }
 
   private here(): LatLon {
+    if (this.city === 'TOR') return TORONTO;
     const c = CITIES[this.city]!;
     return { lat: c.lat, lon: c.lon };
   }
@@ -168,6 +199,13 @@ export class TruckPlan {
 
   /** One trip: pick a destination 2-6 road hops away, drive it with breaks, fuel and rest, unload. */
   private planTrip(): void {
+    if (this.index === DEMO_BORDER_TRUCK) {
+      // Detroit to Toronto, or back.
+      this.driveLeg(this.city === 'DET' ? DETROIT_TORONTO : [...DETROIT_TORONTO].reverse());
+      this.city = this.city === 'DET' ? 'TOR' : 'DET';
+      this.unloadAndLoad();
+      return;
+    }
     let path: string[] = [this.city];
     for (let tries = 0; tries < 20 && (path.length < 3 || path.length > 7); tries++) {
       const dest = CITY_CODES[Math.floor(this.random() * CITY_CODES.length)]!;
@@ -177,6 +215,10 @@ export class TruckPlan {
       this.driveLeg(roadGeometry(path[i - 1]!, path[i]!));
       this.city = path[i]!;
     }
+    this.unloadAndLoad();
+  }
+
+  private unloadAndLoad(): void {
     // Unload and load: some idling at the dock, then parked.
     this.push('IDLE', this.here(), this.here(), (10 + this.random() * 20) * 60_000, 0, 'dock');
     // Late in the shift: the rest comes first, loading happens after it. A driver rests at a truck

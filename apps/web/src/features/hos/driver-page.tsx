@@ -19,6 +19,7 @@ import { EngineEvents } from './driver/engine-events.tsx';
 import { StatusPanel } from './driver/status-panel.tsx';
 import { TripDetails } from './driver/trip-details.tsx';
 import { GraphGrid } from './graph-grid/graph-grid.tsx';
+import { LogCrossings, useCrossingMarkers, useDayCrossings } from './logs/log-crossings.tsx';
 import classes from './driver/driver.module.css';
 
 // The other tabs (days to certify, proposed edits, driving to claim) load when opened (issue 67).
@@ -150,6 +151,10 @@ function DriverDay({
         : [],
     [d],
   );
+  // Border crossings (issue 72): marked on today's grid and listed under it, for the driver to correct.
+  const crossingsOwner = useMemo(() => ({ userId }), [userId]);
+  const crossings = useDayCrossings(d ? orgId : '', crossingsOwner, d?.dayStart ?? '', d?.dayEnd ?? '');
+  const markers = useCrossingMarkers(crossings, tz);
   const count = (n: number) =>
     n > 0 ? (
       <Badge size="sm" circle color="red" aria-label={t('driver.tabs.waiting', { count: n })}>
@@ -204,7 +209,20 @@ function DriverDay({
                       {d.certification.certified ? t('driver.log.certified') : t('driver.log.notCertified')}
                     </Badge>
                   </Group>
-                  <GraphGrid day={gridDay} segments={segments} violations={d.violations} timeZone={tz} now={new Date(Math.max(now, data.at))} />
+                  <GraphGrid
+                    day={gridDay}
+                    segments={segments}
+                    violations={d.violations}
+                    timeZone={tz}
+                    now={new Date(Math.max(now, data.at))}
+                    markers={markers}
+                  />
+                </Paper>
+                <Paper withBorder radius="md" p="md" className={classes.card}>
+                  <Title order={2} size="h4" mb="sm">
+                    {t('driver.crossings.title')}
+                  </Title>
+                  <LogCrossings orgId={orgId} owner={crossingsOwner} dayStart={d.dayStart} dayEnd={d.dayEnd} timeZone={tz} canEdit />
                 </Paper>
                 <EngineEvents events={d.events} timeZone={tz} />
                 <TripDetails orgId={orgId} userId={userId} day={d} vehicle={s.vehicle} />

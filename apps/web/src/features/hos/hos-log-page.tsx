@@ -17,6 +17,7 @@ import { diagnosticSubject, driverName, longDate, rulesetName } from './logs/log
 import { LogEvents } from './logs/log-events.tsx';
 import { LogHeader } from './logs/log-header.tsx';
 import { LogDayFindings, LogViolations } from './logs/log-violations.tsx';
+import { LogCrossings, useCrossingMarkers, useDayCrossings } from './logs/log-crossings.tsx';
 import { EldTransferHistory, SendToFmcsaModal } from './eld-transfer/send-to-fmcsa.tsx';
 import { downloadEldFile } from './driver/driver-api.ts';
 import { notify } from '../../lib/notifications-store.ts';
@@ -91,6 +92,10 @@ function LogDayView({ day, orgId, at, messages: Messages }: { day: HosLogDay; or
     [day.segments],
   );
   const name = driverName(h.driver);
+  // Border crossings (issue 72): marked on the grid, listed with the rules on each side.
+  const crossingsOwner = useMemo(() => ({ driverId: h.driver.id }), [h.driver.id]);
+  const crossings = useDayCrossings(orgId, crossingsOwner, day.dayStart, day.dayEnd);
+  const markers = useCrossingMarkers(crossings, tz);
 
   // A violation link (`?at=`) scrolls to the moment once the day is on screen.
   useEffect(() => {
@@ -151,7 +156,7 @@ function LogDayView({ day, orgId, at, messages: Messages }: { day: HosLogDay; or
           <Title order={2} size="h4" mb="sm">
             Graph grid
           </Title>
-          <GraphGrid day={gridDay} segments={segments} violations={day.violations} timeZone={tz} now={live ? new Date(now) : undefined} />
+          <GraphGrid day={gridDay} segments={segments} violations={day.violations} timeZone={tz} now={live ? new Date(now) : undefined} markers={markers} />
         </Paper>
 
         {day.diagnostics.length > 0 && (
@@ -171,6 +176,13 @@ function LogDayView({ day, orgId, at, messages: Messages }: { day: HosLogDay; or
           </Title>
           <LogDayFindings findings={day.dayFindings} />
           <LogViolations violations={day.violations} timeZone={tz} at={at} />
+        </Paper>
+
+        <Paper withBorder radius="md" p="md" className={classes.section}>
+          <Title order={2} size="h4" mb="sm">
+            Border crossings
+          </Title>
+          <LogCrossings orgId={orgId} owner={crossingsOwner} dayStart={day.dayStart} dayEnd={day.dayEnd} timeZone={tz} canEdit={canEdit} />
         </Paper>
 
         <Paper withBorder radius="md" p="md" className={classes.section}>

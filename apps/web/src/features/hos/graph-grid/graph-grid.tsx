@@ -41,6 +41,14 @@ export interface GraphGridProps {
   now?: string | Date;
   /** Short row names and sparser hour labels; default: on when the grid is narrower than 600 px. */
   compact?: boolean;
+  /** Instants marked across the grid with their words (border crossings, issue 72); outside the day: not drawn. */
+  markers?: readonly GridMarker[];
+}
+
+/** An instant marked on the grid: a flagged line from top to bottom, its words as the title. */
+export interface GridMarker {
+  at: string;
+  label: string;
 }
 
 /** Narrowest drawing (a 320 px phone less the page and card padding); a narrower container scrolls sideways. */
@@ -75,7 +83,7 @@ function layoutFor(width: number, compact: boolean, lengthMs: number): Layout {
  * Driving, On duty; hour columns with quarter-hour ticks; the duty line; PC and YM dashed; totals per
  * row that add up to the day's length; violations shaded on the Driving row. Pure: data in, SVG out.
  */
-export function GraphGrid({ day, segments, violations = [], timeZone, now, compact }: GraphGridProps) {
+export function GraphGrid({ day, segments, violations = [], timeZone, now, compact, markers = [] }: GraphGridProps) {
   const { ref, width: measured } = useElementSize<HTMLDivElement>();
   const width = Math.max(GRID_MIN_WIDTH, Math.floor(measured) || DEFAULT_WIDTH);
   const L = layoutFor(width, compact ?? width < COMPACT_BELOW, day.lengthMs);
@@ -206,6 +214,18 @@ export function GraphGrid({ day, segments, violations = [], timeZone, now, compa
             <text key={`sp-${s.from}`} className={classes.specialLabel} x={x} y={rowTop(row) + scale.rowHeight - 3} textAnchor="middle">
               {s.special}
             </text>
+          );
+        })}
+        {markers.map((m) => {
+          const offset = Date.parse(m.at) - Date.parse(day.start);
+          if (!(offset >= 0 && offset <= day.lengthMs)) return null;
+          const x = xOf(offset, scale);
+          return (
+            <g key={`marker-${m.at}`} className={classes.marker} data-testid="grid-marker">
+              <title>{m.label}</title>
+              <line x1={x} x2={x} y1={scale.top - 2} y2={bottom + 2} />
+              <path d={`M${x} ${bottom + 2} l0 8 l8 -3 l-8 -3`} />
+            </g>
           );
         })}
         {nowX !== null && (

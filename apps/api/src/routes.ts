@@ -40,6 +40,7 @@ import diagnosticsRoutes from './modules/diagnostics/diagnostics.routes.ts';
 import faultsRoutes from './modules/diagnostics/faults.routes.ts';
 import hosRoutes from './modules/hos/hos.routes.ts';
 import hosDriverRoutes from './modules/hos/hos-driver.routes.ts';
+import roadsideCaRoutes from './modules/hos/roadside-ca.routes.ts';
 import eldTransferRoutes from './modules/eld-transfer/eld-transfer.routes.ts';
 import iftaRoutes from './modules/ifta/ifta.routes.ts';
 import fuelTransactionRoutes from './modules/ifta/fuel-transactions.routes.ts';
@@ -116,6 +117,7 @@ export async function registerRoutes(fastify: FastifyInstance, { pipeline, notif
       // Hours of service (issue 15).
       await api.register(hosRoutes);
       await api.register(hosDriverRoutes);
+      await api.register(roadsideCaRoutes);
       await api.register(eldTransferRoutes);
       // IFTA fuel tax (issue 17).
       await api.register(iftaRoutes);

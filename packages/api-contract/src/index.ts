@@ -35,6 +35,7 @@ export * from './web-config.ts';
 export * from './diagnostics.ts';
 export * from './hos.ts';
 export * from './hos-driver.ts';
+export * from './hos-roadside-ca.ts';
 export * from './eld-transfer.ts';
 export * from './ifta.ts';
 export * from './ifta-checks.ts';

@@ -84,20 +84,23 @@ function section(doc: Doc, text: string): void {
   doc.y = y + 17;
 }
 
-/** Label: value pairs, `perRow` to a row. */
+/** Label: value pairs, `perRow` to a row; a long bilingual label wraps above its value. */
 function fields(doc: Doc, pairs: ReadonlyArray<readonly [string, string]>, perRow: number): void {
   const w = width(doc) / perRow;
   for (let i = 0; i < pairs.length; i += perRow) {
     const y = doc.y;
+    const row = pairs.slice(i, i + perRow);
+    doc.font('Helvetica').fontSize(6.5);
+    const labelH = Math.max(...row.map(([label]) => doc.heightOfString(label, { width: w - 6 })));
     let h = 0;
-    pairs.slice(i, i + perRow).forEach(([label, value], k) => {
+    row.forEach(([label, value], k) => {
       const x = left(doc) + k * w;
-      doc.font('Helvetica').fontSize(6.5).fillColor('#6b7280').text(label.toUpperCase(), x, y, { width: w - 6, lineBreak: false });
+      doc.font('Helvetica').fontSize(6.5).fillColor('#6b7280').text(label, x, y, { width: w - 6 });
       doc
         .font('Helvetica')
         .fontSize(8.5)
         .fillColor('#111827')
-        .text(value || '—', x, y + 8, { width: w - 6, height: 22, ellipsis: true });
+        .text(value || '—', x, y + labelH + 1, { width: w - 6, height: 22, ellipsis: true });
       h = Math.max(h, doc.y - y);
     });
     doc.y = y + Math.max(h, 18) + 3;
@@ -270,7 +273,7 @@ function dayPage(doc: Doc, view: RoadsideCa, day: HosLogDay, cycle: RoadsideCaCy
     ],
     4,
   );
-  fields(doc, cycleLines(cycle, zone), 4);
+  fields(doc, cycleLines(cycle, zone), 2);
   section(doc, 'Graph / Grille');
   graph(doc, day);
   if (day.deferral.declared) {
@@ -329,7 +332,7 @@ export async function roadsideCaPdf(view: RoadsideCa, days: ReadonlyMap<string, 
     );
     const latest = view.days[0]!;
     section(doc, 'Cycle now / Cycle actuel');
-    fields(doc, cycleLines(latest.cycle, view.timeZone), 4);
+    fields(doc, cycleLines(latest.cycle, view.timeZone), 2);
     section(doc, 'The 15 days / Les 15 jours');
     table(
       doc,

@@ -19,6 +19,14 @@ import { roadsideCaPdf } from './roadside-ca-pdf.ts';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
+/** A name as a file name's ASCII letters, digits and hyphens ("Émilie" → "Emilie"), at most 40. */
+export const asciiName = (name: string): string =>
+  name
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .replace(/[^A-Za-z0-9-]+/g, '')
+    .slice(0, 40);
+
 /**
  * The inspected day (default today) and the 14 days before it, newest first: each day's log id
  * (the inspected day's row is made on first need), totals, certification and cycle totals (on duty
@@ -86,7 +94,7 @@ export async function roadsideCaFile(scope: ReadScope, driverId: string, q: Road
   // One day at a time: each reads the driver's records from memory after the first.
   for (const day of view.days) if (day.id) logDays.set(day.date, await getLogDay(scope, day.id));
   const body = await roadsideCaPdf(view, logDays, scope.now ?? Date.now());
-  const name = `${view.driver.lastName}-${view.driver.firstName}`.replace(/[^A-Za-z0-9-]+/g, '').slice(0, 40) || 'driver';
+  const name = asciiName(`${view.driver.lastName}-${view.driver.firstName}`) || 'driver';
   return { fileName: `daily-log-ca-${name}-${view.date}.pdf`, body, view };
 }
 

@@ -26,7 +26,13 @@ export const roadsideCaQuery = (orgId: string, userId: string, driverId: string)
 
 /** Downloads the PDF of `date` and the 14 days before it; answers the file's name. */
 export async function downloadRoadsideCaPdf(orgId: string, driverId: string, date: string, name: string): Promise<string> {
-  const fileName = `daily-log-ca-${name.replace(/[^A-Za-z0-9-]+/g, '')}-${date}.pdf`;
+  // The server's name for it (roadside-ca.service.ts): accents dropped, ASCII letters, digits and hyphens.
+  const ascii = name
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .replace(/[^A-Za-z0-9-]+/g, '')
+    .slice(0, 40);
+  const fileName = `daily-log-ca-${ascii || 'driver'}-${date}.pdf`;
   saveFile(await api<Blob>(`${path(orgId, driverId)}.pdf`, { query: { date }, blob: true }), fileName);
   return fileName;
 }

@@ -46,7 +46,18 @@ test.describe('on a desktop and a phone', () => {
 
     const header = page.getByTestId('roadside-ca-header');
     await expect(header).toBeVisible();
-    for (const label of ['Driver', 'Co-driver', 'Carrier', 'Principal place of business', 'Home terminal', 'Cycle', 'Day starts', 'Odometer at start', 'Odometer at end', 'Distance driven']) {
+    for (const label of [
+      'Driver',
+      'Co-driver',
+      'Carrier',
+      'Principal place of business',
+      'Home terminal',
+      'Cycle',
+      'Day starts',
+      'Odometer at start',
+      'Odometer at end',
+      'Distance driven',
+    ]) {
       await expect(header.getByText(label, { exact: true })).toBeVisible();
     }
     await expect(header).toContainText(`Émilie ${me.driver.lastName}`);
@@ -77,7 +88,12 @@ test.describe('on a desktop and a phone', () => {
     await page.getByRole('button', { name: 'Download PDF' }).click();
     const download = await downloading;
     expect(download.suggestedFilename()).toBe(`daily-log-ca-${me.driver.lastName}-Emilie-${yesterday}.pdf`);
-    expect(fs.readFileSync((await download.path())!).subarray(0, 5).toString('latin1')).toBe('%PDF-');
+    expect(
+      fs
+        .readFileSync((await download.path())!)
+        .subarray(0, 5)
+        .toString('latin1'),
+    ).toBe('%PDF-');
 
     await page.getByRole('button', { name: 'Send by e-mail' }).click();
     const send = page.getByRole('dialog', { name: 'Send the daily log PDF' });

@@ -26,9 +26,13 @@ export const hoursMinutes = (ms: number): string => {
 const km = (m: number | null) => (m === null ? '—' : `${(m / 1000).toLocaleString('en-CA', { maximumFractionDigits: 1 })} km`);
 
 function clock(iso: string, zone: string, seconds = true): string {
-  return new Intl.DateTimeFormat('en-CA', { timeZone: zone, hour: '2-digit', minute: '2-digit', ...(seconds ? { second: '2-digit' } : {}), hourCycle: 'h23' }).format(
-    new Date(iso),
-  );
+  return new Intl.DateTimeFormat('en-CA', {
+    timeZone: zone,
+    hour: '2-digit',
+    minute: '2-digit',
+    ...(seconds ? { second: '2-digit' } : {}),
+    hourCycle: 'h23',
+  }).format(new Date(iso));
 }
 function dateTime(iso: string, zone: string): string {
   const d = new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date(iso));
@@ -67,8 +71,16 @@ const left = (doc: Doc) => doc.page.margins.left;
 const width = (doc: Doc) => doc.page.width - doc.page.margins.left - doc.page.margins.right;
 
 function title(doc: Doc, text: string, sub: string): void {
-  doc.font('Helvetica-Bold').fontSize(13).fillColor('#111827').text(text, left(doc), doc.page.margins.top, { width: width(doc) });
-  doc.font('Helvetica').fontSize(8.5).fillColor('#374151').text(sub, { width: width(doc) });
+  doc
+    .font('Helvetica-Bold')
+    .fontSize(13)
+    .fillColor('#111827')
+    .text(text, left(doc), doc.page.margins.top, { width: width(doc) });
+  doc
+    .font('Helvetica')
+    .fontSize(8.5)
+    .fillColor('#374151')
+    .text(sub, { width: width(doc) });
   doc.moveDown(0.4);
 }
 
@@ -95,7 +107,11 @@ function fields(doc: Doc, pairs: ReadonlyArray<readonly [string, string]>, perRo
     let h = 0;
     row.forEach(([label, value], k) => {
       const x = left(doc) + k * w;
-      doc.font('Helvetica').fontSize(6.5).fillColor('#6b7280').text(label, x, y, { width: w - 6 });
+      doc
+        .font('Helvetica')
+        .fontSize(6.5)
+        .fillColor('#6b7280')
+        .text(label, x, y, { width: w - 6 });
       doc
         .font('Helvetica')
         .fontSize(8.5)
@@ -181,7 +197,11 @@ function graph(doc: Doc, day: HosLogDay): void {
   STATUSES.forEach((s, r) => {
     const y = y0 + r * rowH;
     doc.rect(x0, y, w, rowH).stroke();
-    doc.font('Helvetica').fontSize(7).fillColor('#111827').text(STATUS_WORDS[s], left(doc), y + 4, { width: 90, lineBreak: false, ellipsis: true });
+    doc
+      .font('Helvetica')
+      .fontSize(7)
+      .fillColor('#111827')
+      .text(STATUS_WORDS[s], left(doc), y + 4, { width: 90, lineBreak: false, ellipsis: true });
     doc.text(hoursMinutes(day.totals[s]), x0 + w + 4, y + 4, { width: totalsW - 4, align: 'right', lineBreak: false });
   });
   for (let i = 1; i < hours * 4; i++) {
@@ -252,7 +272,10 @@ function dayPage(doc: Doc, view: RoadsideCa, day: HosLogDay, cycle: RoadsideCaCy
       ['Home terminal / Gare d’attache', h.homeTerminal ?? ''],
       ['Cycle', RULESET_LABELS[h.ruleset]],
       ['Day starts / Début de la journée', `${h.periodStart} (${zone})`],
-      ['Certified / Certifiée', day.certification.certified ? `Yes / Oui${day.certification.certifiedAt ? ` ${dateTime(day.certification.certifiedAt, zone)}` : ''}` : 'No / Non'],
+      [
+        'Certified / Certifiée',
+        day.certification.certified ? `Yes / Oui${day.certification.certifiedAt ? ` ${dateTime(day.certification.certifiedAt, zone)}` : ''}` : 'No / Non',
+      ],
       ['Odometer start / Odomètre début', km(h.startOdometerM)],
       ['Odometer end / Odomètre fin', km(h.endOdometerM)],
       ['Distance driven / Distance parcourue', km(h.totalDistanceM)],
@@ -360,9 +383,14 @@ export async function roadsideCaPdf(view: RoadsideCa, days: ReadonlyMap<string, 
       .font('Helvetica')
       .fontSize(7)
       .fillColor('#374151')
-      .text(`Statuses / États: ${STATUSES.map((s) => `${SHORT[s]} = ${STATUS_WORDS[s]}`).join(' · ')}. Hours as h:mm / Heures en h:min.`, left(doc), doc.y + 6, {
-        width: width(doc),
-      });
+      .text(
+        `Statuses / États: ${STATUSES.map((s) => `${SHORT[s]} = ${STATUS_WORDS[s]}`).join(' · ')}. Hours as h:mm / Heures en h:min.`,
+        left(doc),
+        doc.y + 6,
+        {
+          width: width(doc),
+        },
+      );
     for (const d of view.days) {
       const day = days.get(d.date);
       if (!day) continue;

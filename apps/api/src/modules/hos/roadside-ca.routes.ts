@@ -17,7 +17,7 @@ const roadsideCaRoutes: FastifyPluginAsyncZod = async (app) => {
     schema: {
       tags,
       summary:
-        "The Canadian roadside view (SOR/2005-313): the inspected day (default today) and the 14 days before it, each with its totals and the cycle totals at its end; the driver themself or HOS_READ",
+        'The Canadian roadside view (SOR/2005-313): the inspected day (default today) and the 14 days before it, each with its totals and the cycle totals at its end; the driver themself or HOS_READ',
       params: driverHosParams,
       querystring: roadsideCaQuery,
       response: { 200: roadsideCaSchema, ...orgErrors() },

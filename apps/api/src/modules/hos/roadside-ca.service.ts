@@ -1,5 +1,12 @@
 import { RESTART_MS } from '@fleet/hos';
-import { ROADSIDE_CA_PREVIOUS_DAYS, type HosLogDay, type RoadsideCa, type RoadsideCaEmail, type RoadsideCaQuery, type RoadsideCaSent } from '@fleet/api-contract';
+import {
+  ROADSIDE_CA_PREVIOUS_DAYS,
+  type HosLogDay,
+  type RoadsideCa,
+  type RoadsideCaEmail,
+  type RoadsideCaQuery,
+  type RoadsideCaSent,
+} from '@fleet/api-contract';
 import { invalidField, notFound } from '../../http/errors.ts';
 import type { Mailer } from '../../mail/mailer.ts';
 import { recordActivity } from '../activity-log/index.ts';
@@ -99,7 +106,12 @@ export async function roadsideCaFile(scope: ReadScope, driverId: string, q: Road
 }
 
 /** Sends the Canadian roadside PDF by e-mail to the address an officer gives, and logs who sent it where. */
-export async function sendRoadsideCa({ db, orgId, actor, now = Date.now() }: Scope, { mailer }: { mailer: Mailer }, driverId: string, input: RoadsideCaEmail): Promise<RoadsideCaSent> {
+export async function sendRoadsideCa(
+  { db, orgId, actor, now = Date.now() }: Scope,
+  { mailer }: { mailer: Mailer },
+  driverId: string,
+  input: RoadsideCaEmail,
+): Promise<RoadsideCaSent> {
   const file = await roadsideCaFile({ db, orgId, now }, driverId, input);
   const who = `${file.view.driver.firstName} ${file.view.driver.lastName}`;
   const { date, from } = file.view;

@@ -130,7 +130,9 @@ export default function DriverInspectionPage({ reports: Reports }: DriverInspect
               />
             </div>
           )}
-          {selected && (!canadian || caSelected) && <InspectionDay orgId={orgId} userId={userId} logId={selected} lng={recordsLng} ca={caSelected ?? undefined} />}
+          {selected && (!canadian || caSelected) && (
+            <InspectionDay orgId={orgId} userId={userId} logId={selected} lng={recordsLng} ca={caSelected ?? undefined} />
+          )}
           {!selected && !status.isLoading && <Text c="dimmed">{t('roadside.noRecords')}</Text>}
           {Reports && status.data && <Reports orgId={orgId} vehicle={status.data.status.vehicle} timeZone={status.data.status.driver.homeTimeZone} />}
         </Stack>

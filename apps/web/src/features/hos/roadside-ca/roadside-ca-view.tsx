@@ -29,7 +29,7 @@ export interface RoadsideCaPanelProps {
 
 /** Download or send the PDF of the selected day and the 14 days before it. */
 export function RoadsideCaPanel({ orgId, driver, date }: RoadsideCaPanelProps) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const [downloading, setDownloading] = useState(false);
   const [mailing, setMailing] = useState(false);
   const download = async () => {
@@ -49,7 +49,7 @@ export function RoadsideCaPanel({ orgId, driver, date }: RoadsideCaPanelProps) {
         {t('roadsideCa.file')}
       </Title>
       <Text size="sm" c="dimmed" mb="sm">
-        {t('roadsideCa.fileBody', { date: shortDate(date) })}
+        {t('roadsideCa.fileBody', { date: shortDate(date, i18n.language) })}
       </Text>
       <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="sm">
         <Button size="lg" variant="light" leftSection={<IconDownload size={20} aria-hidden />} loading={downloading} onClick={() => void download()}>
@@ -146,7 +146,7 @@ export function RoadsideCaDays({ view, selected, onSelect, lng }: RoadsideCaDays
         <Table.Tbody>
           {view.days.map((d) => (
             <Table.Tr key={d.date} data-selected={d.date === selected || undefined} data-testid="roadside-ca-day" data-date={d.date}>
-              <Table.Td>
+              <Table.Td className={classes.date}>
                 {d.id ? (
                   <UnstyledButton className={classes.dayButton} onClick={() => onSelect(d.date)} aria-pressed={d.date === selected}>
                     {shortDate(d.date, lng)}

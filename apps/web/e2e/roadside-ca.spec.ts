@@ -3,6 +3,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { fr } from '../src/i18n/full-catalogues.ts';
 import { readOutbox, screenshotsLightDark } from './helpers.ts';
 import { driverLogin, officeApi, periodsUntil } from './driver-helpers.ts';
+import { ADMIN, login } from './registry-helpers.ts';
 
 // The Canadian roadside view (issue 72): a driver on a Canadian ruleset opens the roadside view and
 // sees Canada's daily log (header, day and cycle totals, graph, records) for today and the previous
@@ -14,7 +15,7 @@ async function canadianDriver(request: Parameters<typeof officeApi>[0]) {
   const api = await officeApi(request);
   const me = await api.driverAccount({ homeTimeZone: 'America/Toronto', ruleset: 'CA_SOUTH_CYCLE_1', licenseState: 'ON', firstName: 'Émilie' });
   // Two days of work behind a 40-hour rest (a cycle-1 reset), off duty for the last hour.
-  await api.importPeriods(
+  const imported = await api.importPeriods(
     me.driver.id,
     periodsUntil(Date.now() - 60_000, [
       ['OFF', 40],
@@ -27,7 +28,7 @@ async function canadianDriver(request: Parameters<typeof officeApi>[0]) {
       ['OFF', 1],
     ]),
   );
-  return me;
+  return { ...me, logs: imported.logs };
 }
 
 async function openRoadside(page: Page) {
@@ -109,6 +110,24 @@ test.describe('on a desktop and a phone', () => {
     expect(mail.attachments?.map((f) => f.contentType)).toEqual(['application/pdf']);
     expect(mail.attachments?.[0]?.filename).toContain(yesterday);
   });
+});
+
+test('the office downloads a Canadian driver’s daily log PDF from the log page', async ({ page, request }) => {
+  const me = await canadianDriver(request);
+  const day = me.logs.at(-1)!;
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await login(page, ADMIN);
+  await page.goto(`/hos/logs/${day.id}`);
+  const downloading = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Canadian daily log (PDF)' }).click();
+  const download = await downloading;
+  expect(download.suggestedFilename()).toBe(`daily-log-ca-${me.driver.lastName}-Emilie-${day.date}.pdf`);
+  expect(
+    fs
+      .readFileSync((await download.path())!)
+      .subarray(0, 5)
+      .toString('latin1'),
+  ).toBe('%PDF-');
 });
 
 test.describe('a phone in fr-CA', () => {

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
 import { fr } from '../src/i18n/full-catalogues.ts';
-import { readOutbox, screenshotsLightDark } from './helpers.ts';
+import { readOutbox, screenshotsLightDark, seriousA11yViolations } from './helpers.ts';
 import { driverLogin, officeApi, periodsUntil } from './driver-helpers.ts';
 import { ADMIN, login } from './registry-helpers.ts';
 
@@ -131,9 +131,17 @@ test('the office downloads a Canadian driver’s daily log PDF from the log page
 });
 
 test.describe('a phone in fr-CA', () => {
-  test.use({ locale: 'fr-CA', viewport: { width: 375, height: 812 }, isMobile: true, hasTouch: true, timezoneId: 'America/Toronto' });
+  test.use({
+    locale: 'fr-CA',
+    viewport: { width: 375, height: 812 },
+    isMobile: true,
+    hasTouch: true,
+    timezoneId: 'America/Toronto',
+    bypassCSP: true,
+    colorScheme: 'dark',
+  });
 
-  test('the Canadian daily log speaks French on a 375 px phone without scrolling sideways', async ({ page, request }) => {
+  test('the Canadian daily log speaks French on a 375 px phone without scrolling sideways, axe-clean in the dark', async ({ page, request }) => {
     test.setTimeout(120_000);
     const me = await canadianDriver(request);
     await driverLogin(page, me);
@@ -147,6 +155,8 @@ test.describe('a phone in fr-CA', () => {
     await expect(page.getByRole('button', { name: fr.roadsideCa.download })).toBeVisible();
     // Nothing wider than the phone.
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    // Axe-clean in the dark theme, as the US view is (driver.spec.ts).
+    expect(await seriousA11yViolations(page)).toEqual([]);
     await screenshotsLightDark(page, 'i72-roadside-ca-fr');
   });
 });

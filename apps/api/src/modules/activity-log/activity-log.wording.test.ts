@@ -636,6 +636,14 @@ const SENTENCES: Row[] = [
     'Dana Reyes sent the ELD output file of driver Maria Lopez to officer@fmcsa.example',
   ],
   [
+    'SEND_ROADSIDE_CA',
+    'DRIVER',
+    MARIA,
+    undefined,
+    { email: 'agent@mto.example', fileName: 'daily-log-ca-Lopez-Maria-2026-11-30.pdf', date: '2026-11-30', from: '2026-11-16' },
+    'Dana Reyes sent the Canadian daily log (PDF) of driver Maria Lopez to agent@mto.example',
+  ],
+  [
     'SEND_ELD_TRANSFER',
     'DRIVER',
     MARIA,

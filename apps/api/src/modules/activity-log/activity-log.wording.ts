@@ -1097,6 +1097,10 @@ export const ACTIONS: Record<string, Wording> = {
     label: 'Send ELD output file',
     says: (c) => `sent the ELD output file of ${c.r}${text(c.after.email) ? ` to ${text(c.after.email)}` : ''}`,
   },
+  SEND_ROADSIDE_CA: {
+    label: 'Send Canadian daily log',
+    says: (c) => `sent the Canadian daily log (PDF) of ${c.r}${text(c.after.email) ? ` to ${text(c.after.email)}` : ''}`,
+  },
   SEND_ELD_TRANSFER: {
     label: 'Send ELD records to FMCSA',
     says: (c) => {

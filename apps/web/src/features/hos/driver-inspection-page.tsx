@@ -4,7 +4,7 @@ import { Alert, Badge, Button, Group, Modal, Paper, SegmentedControl, SimpleGrid
 import { useQuery } from '@tanstack/react-query';
 import { notify } from '../../lib/notifications-store.ts';
 import { IconDownload, IconMail, IconSend } from '@tabler/icons-react';
-import { HOS_EVENT_TYPES, type HosEvent, type HosLogDay } from '@fleet/api-contract';
+import { HOS_EVENT_TYPES, isCanadianRuleset, type HosEvent, type HosLogDay, type RoadsideCaDay } from '@fleet/api-contract';
 import { DataState } from '../../components/data-state.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { useCurrentUser } from '../../lib/auth-store.ts';
@@ -22,6 +22,8 @@ import { clockSecondsIn, formatEngineHours, longDate, zoneAbbreviation } from '.
 import { eventWords } from './driver/event-words.ts';
 import { intlLocale, LANGUAGES } from '../../i18n/i18n.ts';
 import { errorWords } from '../../i18n/error-words.ts';
+import { roadsideCaQuery } from './roadside-ca/roadside-ca-api.ts';
+import { CanadianLogHeader, RoadsideCaDays, RoadsideCaPanel } from './roadside-ca/roadside-ca-view.tsx';
 import classes from './driver/driver.module.css';
 
 /** "Tue 20" for a log date in the driver's language. */
@@ -39,7 +41,9 @@ export interface DriverInspectionPageProps {
 /**
  * The roadside inspection view (Appendix A 4.8.1, decision 0115): read-only, large enough to read on a
  * phone handed through the window: today and the previous 7 days, each with its header, graph grid,
- * events and certification state; and the ELD output file, downloaded or sent by e-mail.
+ * events and certification state; and the ELD output file, downloaded or sent by e-mail. A driver on a
+ * Canadian ruleset gets Canada's display instead (issue 72, decision 0316): the daily log's header with
+ * the cycle totals, today and the previous 14 days, and their PDF, downloaded or sent by e-mail.
  */
 export default function DriverInspectionPage({ reports: Reports }: DriverInspectionPageProps = {}) {
   const { t, i18n } = useTranslation();
@@ -59,6 +63,11 @@ export default function DriverInspectionPage({ reports: Reports }: DriverInspect
   const days = period.data?.days ?? [];
   const selected = picked ?? today?.id ?? null;
   const driver = status.data?.status.driver;
+  const canadian = !!driver && isCanadianRuleset(driver.ruleset);
+  const ca = useQuery({ ...roadsideCaQuery(orgId, userId, driver?.id ?? ''), enabled: canadian && !!orgId });
+  const caDays = canadian ? (ca.data?.days ?? []) : [];
+  const caSelected = caDays.find((d) => d.id === selected) ?? null;
+  const pickDate = (date: string) => setPicked(caDays.find((d) => d.date === date)?.id ?? null);
 
   return (
     <div className={`${classes.page} ${classes.inspection}`}>
@@ -66,7 +75,7 @@ export default function DriverInspectionPage({ reports: Reports }: DriverInspect
         title={t('roadside.title')}
         description={
           driver
-            ? t('roadside.descriptionDriver', {
+            ? t(canadian ? 'roadsideCa.descriptionDriver' : 'roadside.descriptionDriver', {
                 name: `${driver.firstName} ${driver.lastName}`,
                 licence: `${driver.licenseState ?? ''} ${driver.licenseNumber ?? ''}`,
               })
@@ -76,9 +85,9 @@ export default function DriverInspectionPage({ reports: Reports }: DriverInspect
       />
       {/* What was last synced stays on screen without signal, labelled with when that was. */}
       <DataState
-        isLoading={status.isLoading || period.isLoading}
-        error={status.data && period.data ? null : (status.error ?? period.error)}
-        onRetry={() => void period.refetch()}
+        isLoading={status.isLoading || period.isLoading || (canadian && ca.isLoading)}
+        error={status.data && period.data && (!canadian || ca.data) ? null : (status.error ?? period.error ?? ca.error)}
+        onRetry={() => void (canadian ? ca.refetch() : period.refetch())}
       >
         <Stack gap="md">
           {!online && period.dataUpdatedAt > 0 && (
@@ -88,8 +97,9 @@ export default function DriverInspectionPage({ reports: Reports }: DriverInspect
               })}
             </Alert>
           )}
-          {driver && <EldFilePanel orgId={orgId} driverId={driver.id} />}
-          {driver && online && <EldTransferHistory orgId={orgId} driverId={driver.id} lng={lng} />}
+          {driver && canadian && <RoadsideCaPanel orgId={orgId} driver={driver} date={caSelected?.date ?? ca.data?.date ?? today?.date ?? ''} />}
+          {driver && !canadian && <EldFilePanel orgId={orgId} driverId={driver.id} />}
+          {driver && !canadian && online && <EldTransferHistory orgId={orgId} driverId={driver.id} lng={lng} />}
           {lng !== 'en' && days.length > 0 && (
             <Group gap="xs" wrap="nowrap">
               <Text size="sm" id="records-language">
@@ -108,7 +118,8 @@ export default function DriverInspectionPage({ reports: Reports }: DriverInspect
               />
             </Group>
           )}
-          {days.length > 0 && (
+          {ca.data && canadian && <RoadsideCaDays view={ca.data} selected={caSelected?.date ?? null} onSelect={pickDate} lng={recordsLng} />}
+          {!canadian && days.length > 0 && (
             <div className={classes.dayPicker}>
               <SegmentedControl
                 aria-label={t('roadside.logDay')}
@@ -119,7 +130,9 @@ export default function DriverInspectionPage({ reports: Reports }: DriverInspect
               />
             </div>
           )}
-          {selected && <InspectionDay orgId={orgId} userId={userId} logId={selected} lng={recordsLng} />}
+          {selected && (!canadian || caSelected) && (
+            <InspectionDay orgId={orgId} userId={userId} logId={selected} lng={recordsLng} ca={caSelected ?? undefined} />
+          )}
           {!selected && !status.isLoading && <Text c="dimmed">{t('roadside.noRecords')}</Text>}
           {Reports && status.data && <Reports orgId={orgId} vehicle={status.data.status.vehicle} timeZone={status.data.status.driver.homeTimeZone} />}
         </Stack>
@@ -235,17 +248,17 @@ function SendModal({ orgId, driverId, comment, opened, onClose }: { orgId: strin
   );
 }
 
-function InspectionDay({ orgId, userId, logId, lng }: { orgId: string; userId: string; logId: string; lng: string }) {
+function InspectionDay({ orgId, userId, logId, lng, ca }: { orgId: string; userId: string; logId: string; lng: string; ca?: RoadsideCaDay }) {
   const day = useQuery(driverDayQuery(orgId, userId, logId));
   return (
     <DataState isLoading={day.isLoading} error={day.data ? null : day.error} onRetry={() => void day.refetch()}>
-      {day.data && <DayView day={day.data} lng={lng} />}
+      {day.data && <DayView day={day.data} lng={lng} ca={ca} />}
     </DataState>
   );
 }
 
-/** One day's records, their words in `lng` (the driver's language, or English for an officer). */
-function DayView({ day, lng }: { day: HosLogDay; lng: string }) {
+/** One day's records, their words in `lng` (the driver's language, or English for an officer); `ca`: Canada's header and cycle totals. */
+function DayView({ day, lng, ca }: { day: HosLogDay; lng: string; ca?: RoadsideCaDay }) {
   const { i18n } = useTranslation();
   const t = i18n.getFixedT(lng);
   const units = useUnits();
@@ -283,7 +296,7 @@ function DayView({ day, lng }: { day: HosLogDay; lng: string }) {
                 : t('roadside.notCertified')}
           </Badge>
         </Group>
-        <LogHeader day={day} units={units} lng={lng} />
+        {ca ? <CanadianLogHeader day={day} summary={ca} lng={lng} /> : <LogHeader day={day} units={units} lng={lng} />}
       </Paper>
       <Paper withBorder radius="md" p="md" className={classes.card}>
         <Title order={2} size="h4" mb="sm">

@@ -3,7 +3,7 @@ import { Alert, Badge, Button, Group, Paper, Stack, Text, Title } from '@mantine
 import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
 import { IconChevronLeft, IconChevronRight, IconDownload, IconPrinter, IconSend } from '@tabler/icons-react';
-import type { HosEvent, HosLogDay } from '@fleet/api-contract';
+import { isCanadianRuleset, type HosEvent, type HosLogDay } from '@fleet/api-contract';
 import { DataState } from '../../components/data-state.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { formatDateTime } from '../../lib/dates.ts';
@@ -20,6 +20,7 @@ import { LogDayFindings, LogViolations } from './logs/log-violations.tsx';
 import { LogCrossings, useCrossingMarkers, useDayCrossings } from './logs/log-crossings.tsx';
 import { EldTransferHistory, SendToFmcsaModal } from './eld-transfer/send-to-fmcsa.tsx';
 import { downloadEldFile } from './driver/driver-api.ts';
+import { downloadRoadsideCaPdf } from './roadside-ca/roadside-ca-api.ts';
 import { notify } from '../../lib/notifications-store.ts';
 import tones from '../../components/badge-tones.module.css';
 import classes from './logs/log-page.module.css';
@@ -77,6 +78,19 @@ function LogDayView({ day, orgId, at, messages: Messages }: { day: HosLogDay; or
       setDownloading(false);
     }
   };
+  // Issue 72: a Canadian driver's daily log of this day and the 14 before it, as the officer gets it.
+  const [downloadingCa, setDownloadingCa] = useState(false);
+  const downloadCa = async () => {
+    setDownloadingCa(true);
+    try {
+      const file = await downloadRoadsideCaPdf(orgId, h.driver.id, h.date, `${h.driver.lastName}-${h.driver.firstName}`);
+      notify({ type: 'success', timeout: 5000, title: 'Canadian daily log downloaded', category: file });
+    } catch {
+      // The API client has shown the error.
+    } finally {
+      setDownloadingCa(false);
+    }
+  };
   const tz = h.timeZone;
   const live = now >= Date.parse(day.dayStart) && now < Date.parse(day.dayEnd);
   const gridDay = useMemo(() => ({ date: h.date, start: day.dayStart, lengthMs: day.totals.lengthMs }), [h.date, day.dayStart, day.totals.lengthMs]);
@@ -132,6 +146,11 @@ function LogDayView({ day, orgId, at, messages: Messages }: { day: HosLogDay; or
             <Button variant="light" size="sm" leftSection={<IconDownload size={16} />} loading={downloading} onClick={() => void download()}>
               Download ELD file
             </Button>
+            {isCanadianRuleset(h.ruleset) && (
+              <Button variant="light" size="sm" leftSection={<IconDownload size={16} />} loading={downloadingCa} onClick={() => void downloadCa()}>
+                Canadian daily log (PDF)
+              </Button>
+            )}
             {/* A submission on the driver's behalf: HOS_EDIT, as the API asks (issue 66). */}
             {canEdit && (
               <Button variant="light" size="sm" leftSection={<IconSend size={16} />} onClick={() => setSendingToFmcsa(true)}>

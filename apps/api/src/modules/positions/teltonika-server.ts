@@ -3,6 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { noteWriteRefusals, type Ingest } from './pipeline/ingest.service.ts';
 import { decodeAvlPacket, TeltonikaFrameError } from './pipeline/teltonika/codec.ts';
 import { TeltonikaFrameSplitter, type TeltonikaMessage } from './pipeline/teltonika/frames.ts';
+import { decodeCodec12, encodeCommand, isCodec12, RESPONSE_TYPE } from './pipeline/teltonika/codec12.ts';
+import type { DeviceLink } from './device-links.ts';
 import { loadIoMap, recordsToRows, type TeltonikaDevice } from './pipeline/teltonika/records.ts';
 
 /**
@@ -45,6 +47,8 @@ interface Connection {
   /** Whole messages not handled yet (the socket is paused while there are any). */
   queue: TeltonikaMessage[];
   busy: boolean;
+  /** Where commands reach the device once its handshake is accepted (issue 73, device-links.ts). */
+  link: DeviceLink | null;
 }
 
 /** Ends a connection, and drops it if the other side does not close within a moment. */
@@ -100,13 +104,16 @@ export class TeltonikaServer {
       return;
     }
     this.counts.connections++;
-    const c: Connection = { socket, splitter: new TeltonikaFrameSplitter(this.maxFrameBytes), imei: null, device: null, ioMapAt: 0, queue: [], busy: false };
+    const c: Connection = { socket, splitter: new TeltonikaFrameSplitter(this.maxFrameBytes), imei: null, device: null, ioMapAt: 0, queue: [], busy: false, link: null };
     this.connections.add(c);
     socket.setNoDelay(true);
     socket.setTimeout(this.idleMs, () => socket.destroy());
     socket.on('data', (chunk: Buffer) => this.onData(c, chunk));
     socket.on('error', () => socket.destroy());
-    socket.on('close', () => this.connections.delete(c));
+    socket.on('close', () => {
+      this.connections.delete(c);
+      if (c.link) this.ingest.deviceLinks.close(c.link);
+    });
   }
 
   private onData(c: Connection, chunk: Buffer): void {
@@ -155,7 +162,12 @@ export class TeltonikaServer {
         c.socket.destroy();
         return false;
       }
+      if (isCodec12(m.frame)) {
+        this.commandAnswer(c, m.frame);
+        continue;
+      }
       if (!(await this.packet(c, m.frame))) return false;
+      if (c.link) this.ingest.deviceLinks.ready(c.link);
     }
     return true;
   }
@@ -172,7 +184,25 @@ export class TeltonikaServer {
     c.device = { gw, ioMap: await loadIoMap(this.ingest.db, gw.id), lastFix: null, lastFixLoaded: false };
     c.ioMapAt = Date.now();
     c.socket.write(Buffer.from([0x01]));
+    const socket = c.socket;
+    const send = (text: string): boolean => {
+      if (socket.destroyed) return false;
+      socket.write(encodeCommand(text));
+      return true;
+    };
+    c.link = { gatewayId: gw.id, orgId: gw.orgId, send };
+    this.ingest.deviceLinks.open(c.link);
     return true;
+  }
+
+  /** A codec 12 frame: the device's answer to a command, handed to the commands' owner (a bad one is dropped). */
+  private commandAnswer(c: Connection, frame: Buffer): void {
+    try {
+      const { type, text } = decodeCodec12(frame);
+      if (type === RESPONSE_TYPE && c.link) this.ingest.deviceLinks.answered(c.link, text);
+    } catch {
+      this.counts.badFrames++;
+    }
   }
 
   private async packet(c: Connection, frame: Buffer): Promise<boolean> {

@@ -81,7 +81,10 @@ test('the device page sends a common command to a connected tracker and shows it
   const model = models.content.find((m) => m.protocol === 'teltonika');
   expect(model, 'the demo has a Teltonika model').toBeTruthy();
   const imei = `35${Date.now()}`.slice(0, 15);
-  const created = await request.post(`${office.org}/gateways`, { headers: office.headers, data: { uniqueId: imei, name: `FMB ${imei.slice(-4)}`, deviceModelId: model!.id } });
+  const created = await request.post(`${office.org}/gateways`, {
+    headers: office.headers,
+    data: { uniqueId: imei, name: `FMB ${imei.slice(-4)}`, deviceModelId: model!.id },
+  });
   expect(created.status(), await created.text()).toBe(201);
   const { id } = (await created.json()) as { id: string };
 

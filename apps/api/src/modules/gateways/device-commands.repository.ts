@@ -24,7 +24,13 @@ export async function insertCommand(db: DbOrTx, values: typeof deviceCommands.$i
 }
 
 /** The device's commands, newest first, one page, and how many there are. */
-export async function selectCommands(db: DbOrTx, orgId: string, gatewayId: string, limit: number, offset: number): Promise<{ rows: DeviceCommandRow[]; total: number }> {
+export async function selectCommands(
+  db: DbOrTx,
+  orgId: string,
+  gatewayId: string,
+  limit: number,
+  offset: number,
+): Promise<{ rows: DeviceCommandRow[]; total: number }> {
   const where = and(eq(deviceCommands.organizationId, orgId), eq(deviceCommands.gatewayId, gatewayId));
   const rows = await db.select().from(deviceCommands).where(where).orderBy(desc(deviceCommands.createdAt), desc(deviceCommands.id)).limit(limit).offset(offset);
   const [count] = await db.select({ n: countAll }).from(deviceCommands).where(where);

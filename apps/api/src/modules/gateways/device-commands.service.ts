@@ -35,7 +35,12 @@ export function presentCommand(r: DeviceCommandRow): DeviceCommand {
  * Queues `text` for the device (the organization's, else 404) and logs it in the activity log; the
  * device gets it now if it is connected to this instance, else when it next connects or reports.
  */
-export async function queueCommand({ db, orgId, actor, now }: Scope, gatewayId: string, input: DeviceCommandInput, sender: CommandSender): Promise<DeviceCommand> {
+export async function queueCommand(
+  { db, orgId, actor, now }: Scope,
+  gatewayId: string,
+  input: DeviceCommandInput,
+  sender: CommandSender,
+): Promise<DeviceCommand> {
   const at = new Date(now ?? Date.now());
   const row = await db.transaction(async (tx) => {
     const g = await gatewayInOrganization(tx, orgId, gatewayId);

@@ -81,7 +81,8 @@ let gatewayId: string;
 const IMEI = '356307042449901';
 
 const url = (orgId = a.orgId, id = gatewayId) => `/api/v1/organizations/${orgId}/gateways/${id}/commands`;
-const queue = (text: unknown, headers = a.admin, orgId = a.orgId) => t.app.inject({ method: 'POST', url: url(orgId), headers, payload: { text } });
+const queue = (text: unknown, headers: Record<string, string> = a.admin, orgId = a.orgId) =>
+  t.app.inject({ method: 'POST', url: url(orgId), headers, payload: { text } });
 const list = async () => (await t.app.inject({ method: 'GET', url: url(), headers: a.admin })).json() as Page<DeviceCommand>;
 const one = async (id: string) => (await list()).content.find((c) => c.id === id);
 const sql = (q: string) => t.database.db.execute(q as never);
@@ -194,7 +195,8 @@ describe('commands to a device', () => {
     expectFieldErrors((await queue('')).json(), 400, { text: 'Command is a required field' });
     expectFieldErrors((await queue('   ')).json(), 400, { text: 'Command is a required field' });
     expectFieldErrors((await queue('x'.repeat(201))).json(), 400, { text: 'Command must be at most 200 characters' });
-    expectFieldErrors((await queue('getinfo\n')).json(), 400, { text: 'Command may use printable ASCII characters only' });
+    expectFieldErrors((await queue('getinfo\nreset')).json(), 400, { text: 'Command may use printable ASCII characters only' });
+    expectFieldErrors((await queue('réglage')).json(), 400, { text: 'Command may use printable ASCII characters only' });
     expect((await queue(undefined)).statusCode).toBe(400);
     expect((await list()).totalElements).toBe(before);
   });

@@ -147,7 +147,8 @@ const gatewaysRoutes: FastifyPluginAsyncZod = async (app) => {
       body: deviceCommandInputSchema,
       response: { 201: deviceCommandSchema, ...orgErrors() },
     },
-    handler: async (req, reply) => reply.code(201).send(await commands.queueCommand(scopeOf(req, req.params.orgId), req.params.gatewayId, req.body, dispatcher)),
+    handler: async (req, reply) =>
+      reply.code(201).send(await commands.queueCommand(scopeOf(req, req.params.orgId), req.params.gatewayId, req.body, dispatcher)),
   });
 
   // Reading the commands and answers is viewing the device (GAT_READ); sending them is GAT_COMMAND.

@@ -48,7 +48,7 @@ interface Connection {
   queue: TeltonikaMessage[];
   busy: boolean;
   /** Where commands reach the device once its handshake is accepted (issue 73, device-links.ts). */
-  link: DeviceLink | null;
+  link?: DeviceLink;
 }
 
 /** Ends a connection, and drops it if the other side does not close within a moment. */
@@ -104,7 +104,7 @@ export class TeltonikaServer {
       return;
     }
     this.counts.connections++;
-    const c: Connection = { socket, splitter: new TeltonikaFrameSplitter(this.maxFrameBytes), imei: null, device: null, ioMapAt: 0, queue: [], busy: false, link: null };
+    const c: Connection = { socket, splitter: new TeltonikaFrameSplitter(this.maxFrameBytes), imei: null, device: null, ioMapAt: 0, queue: [], busy: false };
     this.connections.add(c);
     socket.setNoDelay(true);
     socket.setTimeout(this.idleMs, () => socket.destroy());

@@ -2,7 +2,13 @@ import { useRef, useState } from 'react';
 import { Badge, Button, Card, Center, Code, Group, Loader, Pagination, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { IconSend } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
-import { DEVICE_COMMAND_EXPIRY_HOURS, DEVICE_COMMAND_MAX_LENGTH, DEVICE_COMMON_COMMANDS, type DeviceCommand, type DeviceCommandStatus } from '@fleet/api-contract';
+import {
+  DEVICE_COMMAND_EXPIRY_HOURS,
+  DEVICE_COMMAND_MAX_LENGTH,
+  DEVICE_COMMON_COMMANDS,
+  type DeviceCommand,
+  type DeviceCommandStatus,
+} from '@fleet/api-contract';
 import { DataState } from '../../components/data-state.tsx';
 import { describeError } from '../../lib/api-client.ts';
 import { formatDateTime } from '../../lib/dates.ts';
@@ -234,9 +240,7 @@ function Answer({ c }: { c: DeviceCommand }) {
 
 function Queued({ c }: { c: DeviceCommand }) {
   const { t } = useTranslation();
-  const who = c.queuedBy.token
-    ? t('deviceCommands.byToken', { token: c.queuedBy.token })
-    : (c.queuedBy.email ?? t('deviceCommands.byDeleted'));
+  const who = c.queuedBy.token ? t('deviceCommands.byToken', { token: c.queuedBy.token }) : (c.queuedBy.email ?? t('deviceCommands.byDeleted'));
   return (
     <Text size="xs" c="dimmed">
       {formatDateTime(c.createdAt)} · {who}

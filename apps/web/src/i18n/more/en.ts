@@ -686,7 +686,8 @@ export const enMore = {
   /** The device page's command console (issue 73). */
   deviceCommands: {
     title: 'Commands',
-    description: 'Text commands sent to the device over its connection (Teltonika codec 12). A command waits up to {{hours}} hours for the device to connect and answer.',
+    description:
+      'Text commands sent to the device over its connection (Teltonika codec 12). A command waits up to {{hours}} hours for the device to connect and answer.',
     common: 'Common commands',
     command: 'Command',
     placeholder: 'e.g. getinfo',

@@ -690,7 +690,8 @@ export const esMore: MoreCatalogue = {
   },
   deviceCommands: {
     title: 'Comandos',
-    description: 'Comandos de texto enviados al dispositivo por su conexión (Teltonika codec 12). Un comando espera hasta {{hours}} horas a que el dispositivo se conecte y responda.',
+    description:
+      'Comandos de texto enviados al dispositivo por su conexión (Teltonika codec 12). Un comando espera hasta {{hours}} horas a que el dispositivo se conecte y responda.',
     common: 'Comandos habituales',
     command: 'Comando',
     placeholder: 'p. ej. getinfo',

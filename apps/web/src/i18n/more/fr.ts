@@ -695,7 +695,8 @@ export const frMore: MoreCatalogue = {
   },
   deviceCommands: {
     title: 'Commandes',
-    description: 'Commandes texte envoyées au boîtier par sa connexion (Teltonika codec 12). Une commande attend jusqu’à {{hours}} heures que le boîtier se connecte et réponde.',
+    description:
+      'Commandes texte envoyées au boîtier par sa connexion (Teltonika codec 12). Une commande attend jusqu’à {{hours}} heures que le boîtier se connecte et réponde.',
     common: 'Commandes courantes',
     command: 'Commande',
     placeholder: 'p. ex. getinfo',

@@ -67,7 +67,7 @@ export function DeviceCommands({ gatewayId, protocol, canSend }: { gatewayId: st
               <Table.Thead>
                 <Table.Tr>
                   <Table.Th w={160}>{t('deviceCommands.command')}</Table.Th>
-                  <Table.Th w={110}>{t('deviceCommands.status')}</Table.Th>
+                  <Table.Th w={140}>{t('deviceCommands.status')}</Table.Th>
                   <Table.Th>{t('deviceCommands.answer')}</Table.Th>
                   <Table.Th w={190} visibleFrom="md">
                     {t('deviceCommands.queued')}
@@ -190,7 +190,7 @@ function CommandForm({ gatewayId, common, onSent }: { gatewayId: string; common:
             style={{ flex: 1 }}
             label={t('deviceCommands.command')}
             placeholder={t('deviceCommands.placeholder')}
-            ff="monospace"
+            styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
             value={text}
             error={error}
             maxLength={DEVICE_COMMAND_MAX_LENGTH + 50}

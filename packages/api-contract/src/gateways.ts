@@ -96,6 +96,9 @@ export const DEVICE_COMMAND_EXPIRY_HOURS = 24;
 /** The longest command text (Teltonika's own limit for a GPRS command is larger; no documented command comes near). */
 export const DEVICE_COMMAND_MAX_LENGTH = 200;
 
+// `text` is the device command's field only (no other request has one); a later field of that name reads "Command" unless it declares a dotted path.
+defineLabels({ text: 'Command' });
+
 /** POST .../gateways/{gatewayId}/commands: the command's text, as the device's documentation spells it. */
 export const deviceCommandInputSchema = z.object({
   text: requiredText('Command', DEVICE_COMMAND_MAX_LENGTH).regex(/^[\x20-\x7e]+$/, 'Command may use printable ASCII characters only'),

@@ -87,6 +87,51 @@ export const gatewayPairParams = gatewayIdParams.extend({ assetId: z.uuid('asset
 export const gatewayPairBodySchema = z.object({ from: instantField('from', { message: 'Positions from must be an ISO-8601 date-time' }).optional() }).nullish();
 export type GatewayPairBody = z.input<typeof gatewayPairBodySchema>;
 
+/** A command's life (issue 73, decision 0318): waiting for the device, written to it, answered, or expired unanswered. */
+export const DEVICE_COMMAND_STATUSES = ['QUEUED', 'SENT', 'ANSWERED', 'EXPIRED'] as const;
+export type DeviceCommandStatus = (typeof DEVICE_COMMAND_STATUSES)[number];
+
+/** How long a command waits for its answer, from when it is queued (a constant: 24 hours). */
+export const DEVICE_COMMAND_EXPIRY_HOURS = 24;
+/** The longest command text (Teltonika's own limit for a GPRS command is larger; no documented command comes near). */
+export const DEVICE_COMMAND_MAX_LENGTH = 200;
+
+// `text` is the device command's field only (no other request has one); a later field of that name reads "Command" unless it declares a dotted path.
+defineLabels({ text: 'Command' });
+
+/** POST .../gateways/{gatewayId}/commands: the command's text, as the device's documentation spells it. */
+export const deviceCommandInputSchema = z.object({
+  text: requiredText('Command', DEVICE_COMMAND_MAX_LENGTH).regex(/^[\x20-\x7e]+$/, 'Command may use printable ASCII characters only'),
+});
+export type DeviceCommandInput = z.input<typeof deviceCommandInputSchema>;
+
+export const deviceCommandSchema = z.object({
+  id: z.string(),
+  gatewayId: z.string(),
+  text: z.string(),
+  status: z.enum(DEVICE_COMMAND_STATUSES),
+  /** The device's answer, once it came. */
+  answer: z.string().nullable(),
+  /** Who queued it: the user's e-mail, and the API token's name when a token did. */
+  queuedBy: z.object({ userId: z.string().nullable(), email: z.string().nullable(), token: z.string().nullable() }),
+  createdAt: z.string(),
+  sentAt: z.string().nullable(),
+  answeredAt: z.string().nullable(),
+  expiresAt: z.string(),
+});
+export type DeviceCommand = z.infer<typeof deviceCommandSchema>;
+export const deviceCommandParams = z.object({ orgId: z.uuid(), gatewayId: z.uuid('gatewayId must be a device id') });
+export const deviceCommandListQuery = pageQuerySchema.omit({ search: true, sort: true });
+export const deviceCommandPageSchema = pageSchema(deviceCommandSchema);
+
+/**
+ * The common commands of a device protocol (the console's quick buttons), as Teltonika's FMB/FMC
+ * documentation spells them; `readio <id>` and the like are templates the user completes.
+ */
+export const DEVICE_COMMON_COMMANDS: Readonly<Record<string, readonly string[]>> = {
+  teltonika: ['getinfo', 'getver', 'getstatus', 'getgps', 'getio', 'readio ', 'setdigout 1', 'setdigout 0', 'cpureset'],
+};
+
 /**
  * A device's refused fixes of the last 24 hours (issue 43): what ingest answered as received but
  * did not store, one row per minute and reason with how many. `offsetMs` is the device clock's

@@ -80,6 +80,7 @@ export const PERMISSION_AREAS: readonly PermissionArea[] = [
       p('GAT_UPDATE', 'Edit devices', 'Edit devices', ['GAT_LIST', 'GAT_READ']),
       p('GAT_DELETE', 'Remove devices', 'Remove devices', ['GAT_LIST']),
       p('GAT_PAIR', 'Pair devices', 'Pair and unpair devices with vehicles', ['GAT_LIST', 'ASSET_LIST']),
+      p('GAT_COMMAND', 'Send device commands', 'Send text commands to devices (getinfo, setdigout…) and read their answers', ['GAT_LIST', 'GAT_READ']),
     ],
   },
   {

@@ -79,6 +79,8 @@ export const PERMISSIONS = [
   // Issue 71: driver qualification files and vehicle paperwork.
   'COMPLIANCE_LIST',
   'COMPLIANCE_UPDATE',
+  // Issue 73: text commands to devices (Teltonika codec 12).
+  'GAT_COMMAND',
 ] as const;
 
 export type Permission = (typeof PERMISSIONS)[number];

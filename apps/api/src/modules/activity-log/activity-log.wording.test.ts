@@ -342,6 +342,7 @@ const SENTENCES: Row[] = [
     'Dana Reyes unpaired device demo-truck-07 from vehicle 107',
   ],
   ['REGENERATE_TOKEN', 'GATEWAY', DEV07, undefined, undefined, 'Dana Reyes issued a new ingest token for device demo-truck-07'],
+  ['SEND_COMMAND', 'GATEWAY', DEV07, undefined, { commandId: 'c1', text: 'getinfo' }, 'Dana Reyes sent the command "getinfo" to device demo-truck-07'],
   ['CREATE_TOKEN', 'ORGANIZATION', ORG, undefined, undefined, 'Dana Reyes created an ingest token for organization Demo Freight'],
   ['REGENERATE_TOKEN', 'ORGANIZATION', ORG, undefined, undefined, 'Dana Reyes issued a new ingest token for organization Demo Freight'],
   [

@@ -950,6 +950,8 @@ export const ACTIONS: Record<string, Wording> = {
   DETACH_TRAILER: { label: 'Detach trailer', says: (c) => `detached ${trailerOf(c, c.before)} from ${vehicleOf(c, c.before, 'vehicleId', 'vehicleUnit')}` },
   PAIR_DEVICE: { label: 'Pair device', says: (c) => `paired ${deviceOf(c, c.after)} with ${vehicleOf(c, c.after, 'assetId', 'unitNumber')}` },
   UNPAIR_DEVICE: { label: 'Unpair device', says: (c) => `unpaired ${deviceOf(c, c.before)} from ${vehicleOf(c, c.before, 'assetId', 'unitNumber')}` },
+  // Commands to devices (issue 73, decision 0318).
+  SEND_COMMAND: { label: 'Send device command', says: (c) => `sent the command "${text(c.after.text) ?? ''}" to ${c.r}` },
   REGENERATE_TOKEN: { label: 'New ingest token', says: (c) => `issued a new ingest token for ${c.r}` },
   CREATE_TOKEN: { label: 'Ingest token', says: (c) => `created an ingest token for ${c.r}` },
   INVITE: { label: 'Invite', says: (c) => `invited ${c.r}` },

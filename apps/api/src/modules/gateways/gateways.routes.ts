@@ -1,5 +1,10 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
+  deviceCommandInputSchema,
+  deviceCommandListQuery,
+  deviceCommandPageSchema,
+  deviceCommandParams,
+  deviceCommandSchema,
   gatewayCreatedSchema,
   gatewayDetailSchema,
   gatewayIdParams,
@@ -26,6 +31,8 @@ import * as pairing from './pairing.service.ts';
 import * as svc from './gateways.service.ts';
 import * as refused from './refused-devices.ts';
 import { listRefusedFixes } from './refused-fixes.service.ts';
+import * as commands from './device-commands.service.ts';
+import { CommandDispatcher } from './device-commands.dispatch.ts';
 
 const tags = ['gateways'];
 
@@ -35,6 +42,9 @@ const gatewaysRoutes: FastifyPluginAsyncZod = async (app) => {
     forgetDevice: (id) => app.ingest.directory.forget(id),
     attributed: (rows) => handLate(app.ingest.committer, rows, { duty: true }),
   };
+  // Commands reach the devices connected to this instance's Teltonika port, and their answers come back here (decision 0318).
+  const dispatcher = new CommandDispatcher(app.db, app.ingest.deviceLinks);
+  app.ingest.deviceLinks.listen(dispatcher);
 
   app.get('/organizations/:orgId/gateways', {
     config: { permissions: ['GAT_LIST'], tokens: true },
@@ -124,6 +134,34 @@ const gatewaysRoutes: FastifyPluginAsyncZod = async (app) => {
       response: { 200: refusedFixPageSchema, ...orgErrors() },
     },
     handler: (req) => listRefusedFixes(scopeOf(req, req.params.orgId), req.params.id, req.query),
+  });
+
+  // Tokens may send commands (decision 0318): an integration that acts on devices needs it, and a
+  // token holds GAT_COMMAND only when its creator does.
+  app.post('/organizations/:orgId/gateways/:gatewayId/commands', {
+    config: { permissions: ['GAT_COMMAND'], tokens: true },
+    schema: {
+      tags,
+      summary: `Queue a text command for the device (getinfo, getgps, setdigout 1): sent with Teltonika's codec 12 while it is connected or when it next connects; its answer is stored with it`,
+      params: deviceCommandParams,
+      body: deviceCommandInputSchema,
+      response: { 201: deviceCommandSchema, ...orgErrors() },
+    },
+    handler: async (req, reply) =>
+      reply.code(201).send(await commands.queueCommand(scopeOf(req, req.params.orgId), req.params.gatewayId, req.body, dispatcher)),
+  });
+
+  // Reading the commands and answers is viewing the device (GAT_READ); sending them is GAT_COMMAND.
+  app.get('/organizations/:orgId/gateways/:gatewayId/commands', {
+    config: { permissions: ['GAT_READ'], tokens: true },
+    schema: {
+      tags,
+      summary: 'The commands sent to the device, newest first, with status (QUEUED, SENT, ANSWERED, EXPIRED) and answer',
+      params: deviceCommandParams,
+      querystring: deviceCommandListQuery,
+      response: { 200: deviceCommandPageSchema, ...orgErrors() },
+    },
+    handler: (req) => commands.listCommands(scopeOf(req, req.params.orgId), req.params.gatewayId, req.query),
   });
 
   app.put('/organizations/:orgId/gateways/:id', {

@@ -15,6 +15,12 @@ export { offsetWords, refusalHint } from './refused-fixes-hint.ts';
 export { decodeAvlPacket, encodeAvlPacket } from './pipeline/teltonika/codec.ts';
 export type { AvlRecord } from './pipeline/teltonika/codec.ts';
 export { loadIoMap, recordsToRows } from './pipeline/teltonika/records.ts';
+// Commands to connected devices (issue 73): the gateways module sends them and stores the answers.
+export { DeviceLinks } from './device-links.ts';
+export type { DeviceLink, DeviceLinkListener } from './device-links.ts';
+export { decodeCodec12, encodeCommand, encodeResponse } from './pipeline/teltonika/codec12.ts';
+export { encodeImei } from './pipeline/teltonika/codec.ts';
+export { TeltonikaServer } from './teltonika-server.ts';
 // The follower contract: each module declares its follower of a commit with these; the list and
 // its start are the app's (apps/api/src/pipeline), above the modules.
 export { follower, queueFollowing, startFollowers } from './pipeline/follower.ts';

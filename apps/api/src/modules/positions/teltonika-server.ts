@@ -3,6 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { noteWriteRefusals, type Ingest } from './pipeline/ingest.service.ts';
 import { codecName, decodeAvlPacket, TeltonikaFrameError } from './pipeline/teltonika/codec.ts';
 import { TeltonikaFrameSplitter, type TeltonikaMessage } from './pipeline/teltonika/frames.ts';
+import { decodeCodec12, encodeCommand, isCodec12, RESPONSE_TYPE } from './pipeline/teltonika/codec12.ts';
+import type { DeviceLink } from './device-links.ts';
 import { loadIoMap, recordsToRows, type TeltonikaDevice } from './pipeline/teltonika/records.ts';
 
 /**
@@ -68,6 +70,8 @@ interface Connection {
   /** Whole messages not handled yet (the socket is paused while there are any). */
   queue: TeltonikaMessage[];
   busy: boolean;
+  /** Where commands reach the device once its handshake is accepted (issue 73, device-links.ts). */
+  link?: DeviceLink;
 }
 
 /** Ends a connection, and drops it if the other side does not close within a moment. */
@@ -129,7 +133,10 @@ export class TeltonikaServer {
     socket.setTimeout(this.idleMs, () => socket.destroy());
     socket.on('data', (chunk: Buffer) => this.onData(c, chunk));
     socket.on('error', () => socket.destroy());
-    socket.on('close', () => this.connections.delete(c));
+    socket.on('close', () => {
+      this.connections.delete(c);
+      if (c.link) this.ingest.deviceLinks.close(c.link);
+    });
   }
 
   private onData(c: Connection, chunk: Buffer): void {
@@ -178,7 +185,12 @@ export class TeltonikaServer {
         c.socket.destroy();
         return false;
       }
+      if (isCodec12(m.frame)) {
+        this.commandAnswer(c, m.frame);
+        continue;
+      }
       if (!(await this.packet(c, m.frame))) return false;
+      if (c.link) this.ingest.deviceLinks.ready(c.link);
     }
     return true;
   }
@@ -195,6 +207,14 @@ export class TeltonikaServer {
     c.device = { gw, ioMap: await loadIoMap(this.ingest.db, gw.id), lastFix: null, lastFixLoaded: false };
     c.ioMapAt = Date.now();
     c.socket.write(Buffer.from([0x01]));
+    const socket = c.socket;
+    const send = (text: string): boolean => {
+      if (socket.destroyed) return false;
+      socket.write(encodeCommand(text));
+      return true;
+    };
+    c.link = { gatewayId: gw.id, orgId: gw.orgId, send };
+    this.ingest.deviceLinks.open(c.link);
     return true;
   }
 
@@ -209,6 +229,16 @@ export class TeltonikaServer {
       c.socket.write(ack);
     }
     return true;
+  }
+
+  /** A codec 12 frame: the device's answer to a command, handed to the commands' owner (a bad one is dropped). */
+  private commandAnswer(c: Connection, frame: Buffer): void {
+    try {
+      const { type, text } = decodeCodec12(frame);
+      if (type === RESPONSE_TYPE && c.link) this.ingest.deviceLinks.answered(c.link, text);
+    } catch {
+      this.counts.badFrames++;
+    }
   }
 
   private async packet(c: Connection, frame: Buffer): Promise<boolean> {

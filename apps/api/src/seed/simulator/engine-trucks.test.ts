@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { HOS_EVENT_TYPES, isValidVin } from '@fleet/api-contract';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { rowsOf } from '../../db/sql/rows.ts';
-import { createTestApp, type TestContext } from '../../test/helpers.ts';
+import { createTestApp, DEMO, login, type TestContext } from '../../test/helpers.ts';
 import { EngineEvents } from '../../modules/hos/index.ts';
 import { decodeAvlPacket, encodeAvlPacket, encodeImei } from '../../modules/positions/pipeline/teltonika/codec.ts';
 import { TeltonikaFrameSplitter } from '../../modules/positions/pipeline/teltonika/frames.ts';
@@ -299,6 +299,46 @@ describe('a demo Teltonika truck live', () => {
     expect(handle.acknowledged).toBeGreaterThanOrEqual(swallowed);
     await new Promise<void>((r) => proxy.close(() => r()));
     await server.close();
+  });
+
+  it('answers commands from the console as an FMC650 does, its acknowledgements read in step (issue 73)', async () => {
+    const truck = engineTrucks[1]!;
+    const server = buildTeltonikaServer(t.app.ingest);
+    const { port } = await server.listen({ port: 0, host: '127.0.0.1' });
+    const fleet = runTeltonikaTrucks([{ index: truck.index, engine: truck.engine, recordingFrom: Date.now() - 10 * 60_000 }], { port }, () => undefined, {
+      sendPause: () => 200,
+      tickMs: 100,
+      retryMs: 200,
+      ackTimeoutMs: 2000,
+    });
+    try {
+      await until_(() => fleet.acknowledged > 0, 20_000);
+      const admin = await login(t.app, DEMO.admin);
+      const url = `/api/v1/organizations/${admin.user.organization!.id}/gateways/${truck.gatewayId}/commands`;
+      const headers = { authorization: `Bearer ${admin.accessToken}` };
+      const answerTo = async (text: string): Promise<string | null> => {
+        const queued = await t.app.inject({ method: 'POST', url, headers, payload: { text } });
+        expect(queued.statusCode).toBe(201);
+        const id = (queued.json() as { id: string }).id;
+        let answer: string | null = null;
+        await until_(async () => {
+          const list = (await t.app.inject({ method: 'GET', url, headers })).json() as {
+            content: Array<{ id: string; status: string; answer: string | null }>;
+          };
+          const c = list.content.find((x) => x.id === id);
+          answer = c?.status === 'ANSWERED' ? c.answer : null;
+          return answer !== null;
+        }, 20_000);
+        return answer;
+      };
+      expect(await answerTo('getver')).toContain(`Hw:FMC650 Mod:38 IMEI:${truck.engine.imei}`);
+      // The stream stays in step: the next answer comes too, and no packet was taken for lost.
+      expect(await answerTo('setdigout 10')).toBe('DOUT1:1 DOUT2:0 DOUT3:0');
+      expect(fleet.resent).toBe(0);
+    } finally {
+      fleet.stop();
+      await server.close();
+    }
   });
 
   it('hands the decoded records to ingest in process when the Teltonika port is off', async () => {

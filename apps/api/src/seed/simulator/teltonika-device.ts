@@ -1,6 +1,7 @@
 import net from 'node:net';
 import type { Ingest } from '../../modules/positions/pipeline/ingest.service.ts';
 import { CODEC_8E, decodeAvlPacket, encodeAvlPacket, encodeImei, type AvlRecord } from '../../modules/positions/pipeline/teltonika/codec.ts';
+import { decodeCodec12, encodeResponse } from '../../modules/positions/pipeline/teltonika/codec12.ts';
 import { loadIoMap, recordsToRows, type TeltonikaDevice } from '../../modules/positions/pipeline/teltonika/records.ts';
 import { avlRecord, IO, type EngineProfile } from './engine-data.ts';
 import { TruckPlan, warmUp } from './truck-plan.ts';
@@ -189,6 +190,14 @@ export class SimulatedFmc {
         this.send(Date.now());
       }
       while (pending.length >= 4) {
+        // A zero where an acknowledgement would be (the server never acknowledges 0 records): a codec 12 command (issue 73).
+        if (pending.readUInt32BE(0) === 0) {
+          if (pending.length < 8 || pending.length < 12 + pending.readUInt32BE(4)) break;
+          const size = 12 + pending.readUInt32BE(4);
+          socket.write(encodeResponse(this.answer(decodeCodec12(pending.subarray(0, size)).text)));
+          pending = pending.subarray(size);
+          continue;
+        }
         this.acked(pending.readUInt32BE(0), Date.now());
         pending = pending.subarray(4);
         this.send(Date.now());
@@ -203,6 +212,34 @@ export class SimulatedFmc {
         this.resent++;
       }
     });
+  }
+
+  /** What an FMC650 answers a command with, in its own format (the demo's command console). */
+  answer(command: string): string {
+    const r = this.buffer.at(-1);
+    const [name, ...args] = command.trim().split(/\s+/);
+    switch (name) {
+      case 'getinfo':
+        return `RTC:${new Date().toISOString().slice(0, 16).replace('T', ' ')} Init:${new Date(Date.now() - 86_400_000).toISOString().slice(0, 16).replace('T', ' ')} UpTime:86400s PWR:PwrVoltage RST:0 GPS:3 SAT:${r?.satellites ?? 0} TTFF:12 TTLF:0 NOGPS:0:0 SR:0 FG:0 FL:0 SMS:0 REC:${this.buffer.length} MD:0 DB:0`;
+      case 'getver':
+        return `Ver:03.27.14_00 GPS:AXN_5.1.9 Hw:FMC650 Mod:38 IMEI:${this.truck.engine.imei} Init:${new Date(Date.now() - 86_400_000).toISOString().slice(0, 16).replace('T', ' ')} Uptime:86400 BOOT:Rev12`;
+      case 'getstatus':
+        return `Data Link: 1 GPRS: 1 Phone: 0 SIM: 0 OP: 310260 Signal: 5 NewSMS: 0 Roaming: 0 SMSFull: 0 LAC: 1 Cell ID: 1 NetType: 1 FwUpd: -1`;
+      case 'getgps':
+        return r
+          ? `GPS:1 Sat:${r.satellites} Lat:${r.latitude.toFixed(6)} Long:${r.longitude.toFixed(6)} Alt:${r.altitude} Speed:${r.speed} Dir:${r.angle} Date: ${new Date(r.timestamp).toISOString().slice(0, 10)} Time: ${new Date(r.timestamp).toISOString().slice(11, 19)}`
+          : 'GPS:0 Sat:0';
+      case 'getio':
+        return `DI1:${this.ignition ? 1 : 0} DI2:0 DI3:0 AIN1:0 AIN2:0 DO1:0 DO2:0 DO3:0`;
+      case 'readio':
+        return args[0] && /^\d+$/.test(args[0]) ? `IO ID:${args[0]} Value:${String(r?.io.get(Number(args[0])) ?? 0)}` : 'Param ID:0 missing';
+      case 'setdigout':
+        return `DOUT1:${args[0]?.[0] === '1' ? 1 : 0} DOUT2:${args[0]?.[1] === '1' ? 1 : 0} DOUT3:${args[0]?.[2] === '1' ? 1 : 0}`;
+      case 'cpureset':
+        return 'CPU reset in 5 seconds';
+      default:
+        return `Unknown command: ${command}`;
+    }
   }
 
   /** The port is off: the packet decoded and its rows committed in process, as the server would. */

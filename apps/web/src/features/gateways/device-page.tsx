@@ -16,6 +16,7 @@ import { Fact } from '../../components/fact.tsx';
 import { PairDialog } from './pair-dialog.tsx';
 import { EngineAttributes, EngineBadge } from './engine-data.tsx';
 import { RefusedFixes } from './refused-fixes.tsx';
+import { DeviceCommands } from './device-commands.tsx';
 import { UnlinkButton } from '../../components/unlink-button.tsx';
 import { deleteGateway, pairGateway, regenerateToken, unpairGateway, useGateway, useGatewayMutation } from './gateways-api.ts';
 
@@ -30,6 +31,7 @@ export default function DevicePage() {
   const canUpdate = useCan('GAT_UPDATE');
   const canDelete = useCan('GAT_DELETE');
   const canPair = useCan('GAT_PAIR');
+  const canCommand = useCan('GAT_COMMAND');
   const [editing, setEditing] = useState(false);
   const [token, setToken] = useState<{ name: string; token: string } | null>(null);
   const call = useGatewayMutation((run: () => Promise<unknown>) => run());
@@ -154,6 +156,7 @@ export default function DevicePage() {
               </Text>
               {g.engineData.lastPositionAt && <EngineAttributes data={g.engineData} />}
             </Card>
+            <DeviceCommands gatewayId={g.id} protocol={g.deviceModel?.protocol ?? null} canSend={canCommand && g.status === 'ACTIVE'} />
             <RefusedFixes gatewayId={g.id} />
             <Card withBorder radius="md">
               <Title order={2} fz="md" mb="sm">

@@ -1,5 +1,5 @@
-import { useQuery } from '@tanstack/react-query';
-import type { DeviceModel, Gateway, GatewayDetail, GatewayPairBody, Page, RefusedDevice, RefusedFix } from '@fleet/api-contract';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { DeviceCommand, DeviceModel, Gateway, GatewayDetail, GatewayPairBody, Page, RefusedDevice, RefusedFix } from '@fleet/api-contract';
 import { api } from '../../lib/api-client.ts';
 import { deviceModelKeys } from '../../lib/device-model-keys.ts';
 import { orgPath } from '../../lib/org-path.ts';
@@ -66,5 +66,32 @@ export function useRefusedLookup(uniqueId: string) {
         toast: false,
       }),
     enabled: uniqueId.length >= 6,
+  });
+}
+
+/** A device's commands (issue 73): their own keys, not under `registry` (a device's edit does not change them). */
+export const deviceCommandKeys = {
+  all: ['device-commands'] as const,
+  list: (gatewayId: string, page: number) => ['device-commands', gatewayId, page] as const,
+};
+
+/** Whether a command still waits for the device (the list is read again every few seconds while one does). */
+export const isWaiting = (c: DeviceCommand) => c.status === 'QUEUED' || c.status === 'SENT';
+
+/** The device's commands, newest first, 10 a page; read again every 3 s while any is queued or sent. */
+export function useDeviceCommands(gatewayId: string, page: number) {
+  return useQuery({
+    queryKey: deviceCommandKeys.list(gatewayId, page),
+    queryFn: ({ signal }) => api<Page<DeviceCommand>>(orgPath(`/gateways/${gatewayId}/commands`), { query: { page, size: 10 }, signal }),
+    refetchInterval: (q) => (q.state.data?.content.some(isWaiting) ? 3000 : false),
+  });
+}
+
+/** Queues a command; the form shows the server's field message, so no toast. */
+export function useSendCommand(gatewayId: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (text: string) => api<DeviceCommand>(orgPath(`/gateways/${gatewayId}/commands`), { method: 'POST', body: { text }, toast: false }),
+    onSuccess: () => client.invalidateQueries({ queryKey: [...deviceCommandKeys.all, gatewayId] }),
   });
 }

@@ -13,6 +13,7 @@ import { IngestHealth } from './ingest-health.ts';
 import { decodeOsmandJson, decodeOsmandParams, type DecodedFix } from './osmand.decoder.ts';
 import type { PositionRow, Protocol } from './position-row.ts';
 import { UnknownDevices } from './unknown-devices.ts';
+import { DeviceLinks } from '../device-links.ts';
 import { storedSpeed } from '../../../lib/stored-speed.ts';
 
 // The position pipeline, one way in at a time: decode (osmand.decoder.ts, batch-position.ts) ->
@@ -35,6 +36,8 @@ export interface Ingest {
   health: IngestHealth;
   /** Each device's refused fixes of the last day (its page lists them); null where nothing records them (unit tests). */
   refusedFixes: RefusedFixes | null;
+  /** Devices connected to this instance that can be sent a command (issue 73; device-links.ts). */
+  deviceLinks: DeviceLinks;
   /** Where a failure no device is told about goes: a failed commit, a 5xx, a packet left unacknowledged. */
   logError(err: unknown, message: string): void;
   /** The followers of a commit, started (apps/api/src/pipeline/followers.ts), in their list's order. */
@@ -77,6 +80,7 @@ export function createIngest(db: Db, opts: IngestOptions = {}): Ingest {
     committer,
     refused: newRefusalCounts(),
     unknownDevices: new UnknownDevices(),
+    deviceLinks: new DeviceLinks(logError),
     health,
     refusedFixes: opts.refusedFixes ?? null,
     logError,

@@ -24,3 +24,4 @@ export * from './tracking.ts';
 export * from './invoices.ts';
 export * from './settlements.ts';
 export * from './compliance.ts';
+export * from './temperatures.ts';

@@ -38,6 +38,8 @@ const trailerLabel = new Map<string, string>(TRAILER_TYPES);
 
 /** The unit's papers (issue 71: registration, insurance, annual inspection), composed by the app from the compliance feature. */
 export type AssetComplianceSlot = ComponentType<{ assetId: string; unitNumber: string }>;
+/** A trailer's reefer sensors and temperatures (issue 73), composed by the app from the temperatures feature. */
+export type AssetTemperaturesSlot = ComponentType<{ assetId: string }>;
 
 export interface AssetDetailDrawerProps {
   id: string | null;
@@ -60,7 +62,7 @@ export function AssetDetailDrawer({ id, onClose, onEdit, compliance }: AssetDeta
       title={a ? `${a.type === 'VEHICLE' ? 'Vehicle' : 'Trailer'} ${a.unitNumber}` : 'Loading'}
     >
       <DataState isLoading={detail.isLoading} error={detail.error} onRetry={() => void detail.refetch()}>
-        {a && <AssetDetailBody asset={a} onEdit={onEdit} onDeleted={onClose} compliance={compliance} />}
+        {a && <AssetDetailBody asset={a} onEdit={onEdit} onDeleted={onClose} compliance={compliance} temperatures={temperatures} />}
       </DataState>
     </Drawer>
   );
@@ -88,11 +90,13 @@ function AssetDetailBody({
   onEdit,
   onDeleted,
   compliance: Compliance,
+  temperatures: Temperatures,
 }: {
   asset: AssetDetail;
   onEdit: (a: Asset) => void;
   onDeleted: () => void;
   compliance?: AssetComplianceSlot;
+  temperatures?: AssetTemperaturesSlot;
 }) {
   const canUpdate = useCan('ASSET_UPDATE');
   const canDelete = useCan('ASSET_DELETE');
@@ -335,6 +339,12 @@ function AssetDetailBody({
         </>
       )}
 
+      {Temperatures && !vehicle && canList && (
+        <>
+          <Divider />
+          <Temperatures assetId={a.id} />
+        </>
+      )}
       {showCompliance && Compliance && (
         <>
           <Divider />

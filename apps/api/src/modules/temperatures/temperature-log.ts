@@ -148,7 +148,9 @@ export async function temperatureLogPdf(head: LogHead, t: LoadTemperatures): Pro
         }
         pdf.font('Helvetica').fontSize(9).fillColor(ink).text(when(r.at), MARGIN, y, { lineBreak: false });
         r.values.forEach((v, k) => {
-          const out = v && s.setPointC !== null && s.toleranceC !== null && !v.defrost && Math.abs(v.celsius - s.setPointC) > s.toleranceC;
+          // Supply air is the unit's output, out of the band by design: only the sensors judged are marked.
+          const judged = role.get(sensors[k]!) !== 'SUPPLY_AIR';
+          const out = judged && v && s.setPointC !== null && s.toleranceC !== null && !v.defrost && Math.abs(v.celsius - s.setPointC) > s.toleranceC;
           pdf
             .fillColor(out ? '#b91c1c' : ink)
             .text(v ? `${temperatureText(v.celsius, head.units).split(' ')[0]}${v.defrost ? ' (defrost)' : ''}` : '-', MARGIN + timeW + k * colW, y, {

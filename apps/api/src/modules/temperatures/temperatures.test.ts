@@ -17,7 +17,8 @@ import { findExcursions } from './excursions.ts';
 let t: TestContext;
 let orgId: string;
 let admin: Record<string, string>;
-let trailer: TestVehicle;
+let tractor: TestVehicle;
+let trailerId: string;
 let loadId: string;
 let sub: string;
 
@@ -45,7 +46,7 @@ const positionsOf = (list: readonly Sent[]) =>
       { sensor: 'supply', celsius: s.celsius - 8 },
     ],
   }));
-const send = (payload: unknown, token = trailer.token) =>
+const send = (payload: unknown, token = tractor.token) =>
   t.app.inject({ method: 'POST', url: '/api/v1/ingest/positions', headers: { authorization: `Bearer ${token}` }, payload: payload as object });
 const sendOk = async (list: readonly Sent[]) => {
   const res = await send({ positions: positionsOf(list) });
@@ -81,14 +82,16 @@ beforeAll(async () => {
   const owner = await registerOrganization(t.app, 'Cold Chain Carriers');
   orgId = owner.user.organization!.id;
   admin = bearer(owner.accessToken);
-  // A reefer trailer with its own gateway (a trailer tracker reading the unit's probes).
-  trailer = await createTestVehicle(t.app.db, orgId, { uniqueId: 'reefer-1', unitNumber: 'R-201' });
-  await sql(`update assets set type = 'TRAILER', trailer_type = 'REEFER', current_driver_id = null where id = '${trailer.assetId}'`);
+  // The tractor's tracker reads the reefer trailer's probes (BLE); the load names both.
+  tractor = await createTestVehicle(t.app.db, orgId, { uniqueId: 'reefer-1', unitNumber: '301' });
+  [{ id: trailerId }] = (await sql<{ id: string }>(
+    `insert into assets (organization_id, type, unit_number, trailer_type) values ('${orgId}', 'TRAILER', 'R-201', 'REEFER') returning id`,
+  )) as [{ id: string }];
   await sql(`insert into trailer_sensors (organization_id, asset_id, sensor, role) values
-    ('${orgId}', '${trailer.assetId}', 'return', 'RETURN_AIR'), ('${orgId}', '${trailer.assetId}', 'supply', 'SUPPLY_AIR')`);
+    ('${orgId}', '${trailerId}', 'return', 'RETURN_AIR'), ('${orgId}', '${trailerId}', 'supply', 'SUPPLY_AIR')`);
   [{ id: loadId }] = (await sql<{ id: string }>(
-    `insert into loads (organization_id, number, customer, commodity, status, trailer_id, driver_id)
-      values ('${orgId}', 'L-7001', 'Polar Foods', 'Frozen chicken', 'EN_ROUTE', '${trailer.assetId}', '${trailer.driverId}') returning id`,
+    `insert into loads (organization_id, number, customer, commodity, status, asset_id, trailer_id, driver_id)
+      values ('${orgId}', 'L-7001', 'Polar Foods', 'Frozen chicken', 'EN_ROUTE', '${tractor.assetId}', '${trailerId}', '${tractor.driverId}') returning id`,
   )) as [{ id: string }];
   await sql(`insert into load_stops (organization_id, load_id, seq, kind, latitude, longitude, window_start, window_end, service_minutes, arrived_at, departed_at) values
     ('${orgId}', '${loadId}', 0, 'PICKUP', 41.5, -88.08, '${iso(T0 - 60 * MIN)}', '${iso(T0)}', 30, '${iso(T0 - 30 * MIN)}', '${iso(T0 - 5 * MIN)}'),
@@ -139,6 +142,7 @@ describe('readings through the JSON batch', () => {
   it('does not open an excursion for a warm blip shorter than the delay', async () => {
     await sendOk([...every5(0, 15, -18), ...every5(20, 30, -12), ...every5(35, 45, -18)]);
     const r = await record();
+    expect(r.trailerId).toBe(trailerId);
     expect(r.readings.filter((x) => x.sensor === 'return')).toHaveLength(10);
     expect(r.readings.find((x) => x.sensor === 'supply')).toMatchObject({ role: 'SUPPLY_AIR', celsius: -26 });
     expect(r.settings).toEqual({ setPointC: -18, toleranceC: 3, delayMinutes: 15, source: 'COMMODITY' });
@@ -216,13 +220,42 @@ describe('a load’s reefer settings', () => {
     expect(loadTemperaturesSchema.parse(ok.json()).settings).toEqual({ setPointC: -20, toleranceC: 2, delayMinutes: 10, source: 'LOAD' });
   });
 
+  it('names a trailer’s sensors, and refuses a sensor listed twice with nothing changed', async () => {
+    const path = url(`/assets/${trailerId}/temperature-sensors`);
+    const twice = await t.app.inject({
+      method: 'PUT',
+      url: path,
+      headers: admin,
+      payload: { sensors: [{ sensor: 'return', role: 'RETURN_AIR' }, { sensor: 'return', role: 'ZONE_1' }] },
+    });
+    expectFieldErrors(twice.json(), 400, { sensors: 'Each sensor may be listed once' });
+    const ok = await t.app.inject({
+      method: 'PUT',
+      url: path,
+      headers: admin,
+      payload: { sensors: [{ sensor: 'return', role: 'ZONE_1' }, { sensor: 'supply', role: 'SUPPLY_AIR' }] },
+    });
+    expect(ok.statusCode, ok.body).toBe(200);
+    expect(ok.json().sensors).toEqual([
+      { sensor: 'return', role: 'ZONE_1' },
+      { sensor: 'supply', role: 'SUPPLY_AIR' },
+    ]);
+    expect(ok.json().readings.length).toBeGreaterThan(0);
+    const vehicle = await t.app.inject({ method: 'GET', url: url(`/assets/${tractor.assetId}/temperatures`), headers: admin });
+    expectErrorBody(vehicle.json(), 404);
+  });
+
   it('answers 404 for another organization’s load, and for an unknown one', async () => {
     const other = await registerOrganization(t.app, 'Other Reefers');
     const otherOrg = other.user.organization!.id;
     for (const p of ['temperatures', 'temperature-log.pdf']) {
       const res = await t.app.inject({ method: 'GET', url: `/api/v1/organizations/${otherOrg}/loads/${loadId}/${p}`, headers: bearer(other.accessToken) });
       expectErrorBody(res.json(), 404);
+      const unknown = await t.app.inject({ method: 'GET', url: url(`/loads/${crypto.randomUUID()}/${p}`), headers: admin });
+      expectErrorBody(unknown.json(), 404);
     }
+    const trailerThere = await t.app.inject({ method: 'GET', url: `/api/v1/organizations/${otherOrg}/assets/${trailerId}/temperatures`, headers: bearer(other.accessToken) });
+    expectErrorBody(trailerThere.json(), 404);
     const put = await t.app.inject({
       method: 'PUT',
       url: `/api/v1/organizations/${otherOrg}/loads/${loadId}/temperatures/settings`,

@@ -47,10 +47,12 @@ export interface AssetDetailDrawerProps {
   onEdit: (asset: Asset) => void;
   /** The "Compliance" section; none: no section. */
   compliance?: AssetComplianceSlot;
+  /** A trailer's "Reefer temperatures" section; none: no section. */
+  temperatures?: AssetTemperaturesSlot;
 }
 
 /** Vehicle or trailer detail: its record, driver, trailers, device, history and recent activity, with the link actions. */
-export function AssetDetailDrawer({ id, onClose, onEdit, compliance }: AssetDetailDrawerProps) {
+export function AssetDetailDrawer({ id, onClose, onEdit, compliance, temperatures }: AssetDetailDrawerProps) {
   const detail = useAsset(id);
   const a = detail.data;
   return (

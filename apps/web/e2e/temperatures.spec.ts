@@ -28,7 +28,10 @@ test('a dispatcher reads a reefer load’s temperatures, its excursion, and sets
   const { id: gatewayId, ingestToken } = (await gw.json()) as { id: string; ingestToken: string };
   // The tractor's tracker reads the trailer's probes (BLE): devices pair with vehicles.
   const truck = await office.vehicle();
-  const paired = await request.post(`${office.org}/gateways/${gatewayId}/pair/${truck.id}`, { headers: office.headers, data: { from: new Date(t0 - MIN).toISOString() } });
+  const paired = await request.post(`${office.org}/gateways/${gatewayId}/pair/${truck.id}`, {
+    headers: office.headers,
+    data: { from: new Date(t0 - MIN).toISOString() },
+  });
   expect(paired.ok(), await paired.text()).toBe(true);
   const load = await request.post(`${office.org}/loads`, {
     headers: office.headers,
@@ -119,7 +122,10 @@ test('a dispatcher reads a reefer load’s temperatures, its excursion, and sets
 
   // The trailer's page names its sensors.
   await page.goto('/settings/organization-settings/trailers');
-  await page.getByPlaceholder(/Search/).first().fill(unitNumber);
+  await page
+    .getByPlaceholder(/Search/)
+    .first()
+    .fill(unitNumber);
   await page.getByRole('cell', { name: unitNumber, exact: true }).click();
   const section = page.getByTestId('trailer-temperatures');
   await expect(section.getByTestId('temperature-chart')).toBeVisible();
@@ -129,7 +135,10 @@ test('a dispatcher reads a reefer load’s temperatures, its excursion, and sets
   await page.getByRole('option', { name: 'supply air' }).click();
   await section.getByRole('button', { name: 'Save sensors' }).click();
   await expect
-    .poll(async () => ((await (await request.get(`${office.org}/assets/${trailerId}/temperatures`, { headers: office.headers })).json()) as { sensors: unknown }).sensors)
+    .poll(
+      async () =>
+        ((await (await request.get(`${office.org}/assets/${trailerId}/temperatures`, { headers: office.headers })).json()) as { sensors: unknown }).sensors,
+    )
     .toEqual([
       { sensor: 'return', role: 'RETURN_AIR' },
       { sensor: 'supply', role: 'SUPPLY_AIR' },

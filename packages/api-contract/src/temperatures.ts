@@ -58,18 +58,16 @@ export const temperatureSpanFromC = (c: number, units: UnitSystem): number => (u
 export const temperatureSpanToC = (v: number, units: UnitSystem): number => (units === 'IMPERIAL' ? (v * 5) / 9 : v);
 export const temperatureUnit = (units: UnitSystem): '°F' | '°C' => (units === 'IMPERIAL' ? '°F' : '°C');
 /** A temperature as text in the system's unit, one decimal: "-0.4 °F". */
-export const temperatureText = (c: number, units: UnitSystem): string => `${(Math.round(temperatureFromC(c, units) * 10) / 10).toFixed(1)} ${temperatureUnit(units)}`;
+export const temperatureText = (c: number, units: UnitSystem): string =>
+  `${(Math.round(temperatureFromC(c, units) * 10) / 10).toFixed(1)} ${temperatureUnit(units)}`;
 
 /** A difference of °C (a tolerance) as text in the system's unit, one decimal: "5.4 °F". */
-export const temperatureSpanText = (c: number, units: UnitSystem): string => `${(Math.round(temperatureSpanFromC(c, units) * 10) / 10).toFixed(1)} ${temperatureUnit(units)}`;
+export const temperatureSpanText = (c: number, units: UnitSystem): string =>
+  `${(Math.round(temperatureSpanFromC(c, units) * 10) / 10).toFixed(1)} ${temperatureUnit(units)}`;
 
 /** One reading in a batch position: the sensor's name as the device reports it, °C, and whether a defrost cycle runs. */
 export const batchTemperatureSchema = z.object({
-  sensor: z
-    .string({ error: 'sensor must be a text' })
-    .trim()
-    .min(1, 'sensor must not be empty')
-    .max(40, 'sensor must be at most 40 characters'),
+  sensor: z.string({ error: 'sensor must be a text' }).trim().min(1, 'sensor must not be empty').max(40, 'sensor must be at most 40 characters'),
   celsius: z.number({ error: 'celsius must be a number' }).min(-60, 'celsius must be between -60 and 80').max(80, 'celsius must be between -60 and 80'),
   /** The reefer unit is defrosting: the reading does not count toward an excursion. */
   defrost: z.boolean({ error: 'defrost must be true or false' }).optional(),
@@ -94,7 +92,11 @@ export type TrailerSensors = z.infer<typeof trailerSensorsSchema>;
 export const reeferSettingsInputSchema = z.object({
   setPointC: z.number().min(-40, 'Set point must be between -40 and 30 °C').max(30, 'Set point must be between -40 and 30 °C'),
   toleranceC: z.number().min(0.5, 'Tolerance must be between 0.5 and 10 °C').max(10, 'Tolerance must be between 0.5 and 10 °C'),
-  delayMinutes: z.number().int('Delay must be whole minutes').min(1, 'Delay must be between 1 and 240 minutes').max(240, 'Delay must be between 1 and 240 minutes'),
+  delayMinutes: z
+    .number()
+    .int('Delay must be whole minutes')
+    .min(1, 'Delay must be between 1 and 240 minutes')
+    .max(240, 'Delay must be between 1 and 240 minutes'),
 });
 export type ReeferSettingsInput = z.infer<typeof reeferSettingsInputSchema>;
 
@@ -153,6 +155,10 @@ export type TrailerTemperatures = z.infer<typeof trailerTemperaturesSchema>;
 
 export const temperatureLogQuerySchema = z.object({
   interval: queryNumber(
-    z.number({ error: 'interval must be a number of minutes' }).int('interval must be whole minutes').min(1, 'interval must be between 1 and 240 minutes').max(240, 'interval must be between 1 and 240 minutes'),
+    z
+      .number({ error: 'interval must be a number of minutes' })
+      .int('interval must be whole minutes')
+      .min(1, 'interval must be between 1 and 240 minutes')
+      .max(240, 'interval must be between 1 and 240 minutes'),
   ).default(DEFAULT_LOG_INTERVAL_MINUTES),
 });

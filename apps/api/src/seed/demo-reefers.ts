@@ -50,8 +50,7 @@ export async function ensureDemoReefers(db: Db, orgId: string, trucks: readonly 
       order by coalesce(s.arrived_at, s.window_start), l.number limit 2`),
   );
   const gatewayOf = new Map(trucks.flatMap((t) => (t.assetId ? [[t.assetId, t.gatewayId] as const] : [])));
-  const zone =
-    rowsOf<{ zone: string }>(await db.execute(sql`select time_zone as zone from organizations where id = ${orgId}`))[0]?.zone ?? 'America/Chicago';
+  const zone = rowsOf<{ zone: string }>(await db.execute(sql`select time_zone as zone from organizations where id = ${orgId}`))[0]?.zone ?? 'America/Chicago';
   const out: DemoReefers = { loads: [], readings: 0, excursions: 0 };
   const kinds = [
     { commodity: 'Chilled dairy', setPointC: 2, excursion: true },

@@ -76,7 +76,12 @@ export async function temperatureLogPdf(head: LogHead, t: LoadTemperatures): Pro
   const s = t.settings;
   const title = `Temperature record: load ${head.loadNumber}`;
   return new Promise((resolve, reject) => {
-    const pdf = new PDFDocument({ autoFirstPage: false, size: 'LETTER', margin: MARGIN, info: { Title: title, Author: head.carrierName, Producer: 'Fleetline' } });
+    const pdf = new PDFDocument({
+      autoFirstPage: false,
+      size: 'LETTER',
+      margin: MARGIN,
+      info: { Title: title, Author: head.carrierName, Producer: 'Fleetline' },
+    });
     const chunks: Buffer[] = [];
     pdf.on('data', (c: Buffer) => chunks.push(c));
     pdf.on('end', () => resolve(Buffer.concat(chunks)));
@@ -121,7 +126,10 @@ export async function temperatureLogPdf(head: LogHead, t: LoadTemperatures): Pro
       }
       pdf.fillColor(ink);
       y += 8;
-      pdf.font('Helvetica-Bold').fontSize(12).text(`Readings (${temperatureText(0, head.units).split(' ')[1]})`, MARGIN, y, { lineBreak: false });
+      pdf
+        .font('Helvetica-Bold')
+        .fontSize(12)
+        .text(`Readings (${temperatureText(0, head.units).split(' ')[1]})`, MARGIN, y, { lineBreak: false });
       y += 18;
       const timeW = 170;
       const colW = Math.min(90, (540 - timeW) / Math.max(1, sensors.length));
@@ -129,7 +137,11 @@ export async function temperatureLogPdf(head: LogHead, t: LoadTemperatures): Pro
         pdf.font('Helvetica-Bold').fontSize(9).fillColor(ink).text('Time', MARGIN, yy, { lineBreak: false });
         sensors.forEach((name, k) => {
           const r = role.get(name);
-          pdf.text(r ? `${name} (${r.toLowerCase().replace('_', ' ')})` : name, MARGIN + timeW + k * colW, yy, { width: colW - 4, lineBreak: false, ellipsis: true });
+          pdf.text(r ? `${name} (${r.toLowerCase().replace('_', ' ')})` : name, MARGIN + timeW + k * colW, yy, {
+            width: colW - 4,
+            lineBreak: false,
+            ellipsis: true,
+          });
         });
         pdf
           .moveTo(MARGIN, yy + 12)
@@ -140,7 +152,8 @@ export async function temperatureLogPdf(head: LogHead, t: LoadTemperatures): Pro
       };
       y = header(y);
       const bottom = 792 - MARGIN - 40;
-      if (rows.length === 0) pdf.font('Helvetica').fontSize(9).text('No readings were received while the trailer carried this load.', MARGIN, y, { lineBreak: false });
+      if (rows.length === 0)
+        pdf.font('Helvetica').fontSize(9).text('No readings were received while the trailer carried this load.', MARGIN, y, { lineBreak: false });
       for (const r of rows) {
         if (y > bottom) {
           pdf.addPage({ size: 'LETTER', margin: MARGIN });

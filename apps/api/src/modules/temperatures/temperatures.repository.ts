@@ -1,7 +1,16 @@
 import { and, asc, desc, eq, gte, inArray, lte, sql } from 'drizzle-orm';
 import type { SensorRole } from '@fleet/api-contract';
 import type { DbOrTx } from '../../db/client.ts';
-import { assets, drivers, loads, organizations, temperatureExcursions, temperatureReadings, trailerAttachments, trailerSensors } from '../../db/schema/index.ts';
+import {
+  assets,
+  drivers,
+  loads,
+  organizations,
+  temperatureExcursions,
+  temperatureReadings,
+  trailerAttachments,
+  trailerSensors,
+} from '../../db/schema/index.ts';
 import { rowsOf } from '../../db/sql/rows.ts';
 
 // The SQL of reefer temperatures (issue 73): readings stored once by their key, a trailer's sensors,
@@ -23,7 +32,11 @@ export interface ReadingRow {
 /** Stores readings not stored yet; returns how many were new (a resend stores nothing twice). */
 export async function insertReadings(db: DbOrTx, rows: readonly ReadingRow[]): Promise<number> {
   if (rows.length === 0) return 0;
-  const fresh = await db.insert(temperatureReadings).values([...rows]).onConflictDoNothing().returning({ sensor: temperatureReadings.sensor });
+  const fresh = await db
+    .insert(temperatureReadings)
+    .values([...rows])
+    .onConflictDoNothing()
+    .returning({ sensor: temperatureReadings.sensor });
   return fresh.length;
 }
 
@@ -48,7 +61,12 @@ export interface Hitch {
 export async function hitchesOf(db: DbOrTx, orgId: string, vehicleIds: readonly string[], fromMs: number, toMs: number): Promise<Hitch[]> {
   if (vehicleIds.length === 0) return [];
   const attached = await db
-    .select({ vehicleId: trailerAttachments.vehicleId, trailerId: trailerAttachments.trailerId, from: trailerAttachments.attachedAt, to: trailerAttachments.detachedAt })
+    .select({
+      vehicleId: trailerAttachments.vehicleId,
+      trailerId: trailerAttachments.trailerId,
+      from: trailerAttachments.attachedAt,
+      to: trailerAttachments.detachedAt,
+    })
     .from(trailerAttachments)
     .where(
       and(
@@ -152,7 +170,13 @@ export interface StoredReading {
 /** A trailer's readings from `fromMs` to `toMs` (null: no end), in time order, with each sensor's role. */
 export async function readingsOf(db: DbOrTx, orgId: string, trailerId: string, fromMs: number, toMs: number | null, sensor?: string): Promise<StoredReading[]> {
   return db
-    .select({ sensor: temperatureReadings.sensor, role: trailerSensors.role, at: temperatureReadings.at, celsius: temperatureReadings.celsius, defrost: temperatureReadings.defrost })
+    .select({
+      sensor: temperatureReadings.sensor,
+      role: trailerSensors.role,
+      at: temperatureReadings.at,
+      celsius: temperatureReadings.celsius,
+      defrost: temperatureReadings.defrost,
+    })
     .from(temperatureReadings)
     .leftJoin(
       trailerSensors,
@@ -175,7 +199,13 @@ export async function readingsOf(db: DbOrTx, orgId: string, trailerId: string, f
 }
 
 /** The sensors with readings on a trailer between the times, and their roles. */
-export async function sensorsRead(db: DbOrTx, orgId: string, trailerId: string, fromMs: number, toMs: number): Promise<Array<{ sensor: string; role: SensorRole | null }>> {
+export async function sensorsRead(
+  db: DbOrTx,
+  orgId: string,
+  trailerId: string,
+  fromMs: number,
+  toMs: number,
+): Promise<Array<{ sensor: string; role: SensorRole | null }>> {
   const rows = rowsOf<{ sensor: string; role: SensorRole | null }>(
     await db.execute(sql`select distinct r.sensor, s.role from temperature_readings r
       left join trailer_sensors s on s.organization_id = r.organization_id and s.asset_id = r.asset_id and s.sensor = r.sensor
@@ -245,7 +275,13 @@ export async function excursionsOfTrailer(db: DbOrTx, orgId: string, trailerId: 
   return db
     .select()
     .from(temperatureExcursions)
-    .where(and(eq(temperatureExcursions.organizationId, orgId), eq(temperatureExcursions.assetId, trailerId), gte(temperatureExcursions.startedAt, new Date(fromMs))))
+    .where(
+      and(
+        eq(temperatureExcursions.organizationId, orgId),
+        eq(temperatureExcursions.assetId, trailerId),
+        gte(temperatureExcursions.startedAt, new Date(fromMs)),
+      ),
+    )
     .orderBy(asc(temperatureExcursions.startedAt));
 }
 
@@ -259,9 +295,15 @@ export async function sensorsOf(db: DbOrTx, orgId: string, trailerId: string): P
 }
 
 /** Replaces a trailer's sensors. */
-export async function replaceSensors(db: DbOrTx, orgId: string, trailerId: string, sensors: ReadonlyArray<{ sensor: string; role: SensorRole }>): Promise<void> {
+export async function replaceSensors(
+  db: DbOrTx,
+  orgId: string,
+  trailerId: string,
+  sensors: ReadonlyArray<{ sensor: string; role: SensorRole }>,
+): Promise<void> {
   await db.delete(trailerSensors).where(and(eq(trailerSensors.organizationId, orgId), eq(trailerSensors.assetId, trailerId)));
-  if (sensors.length) await db.insert(trailerSensors).values(sensors.map((s) => ({ organizationId: orgId, assetId: trailerId, sensor: s.sensor, role: s.role })));
+  if (sensors.length)
+    await db.insert(trailerSensors).values(sensors.map((s) => ({ organizationId: orgId, assetId: trailerId, sensor: s.sensor, role: s.role })));
 }
 
 /** A trailer of the organization (null: none, or a vehicle). */
@@ -298,7 +340,12 @@ export async function findLoad(db: DbOrTx, orgId: string, loadId: string) {
 }
 
 /** Saves a load's reefer settings. */
-export async function writeLoadSettings(db: DbOrTx, orgId: string, loadId: string, s: { setPointC: number; toleranceC: number; delayMinutes: number }): Promise<void> {
+export async function writeLoadSettings(
+  db: DbOrTx,
+  orgId: string,
+  loadId: string,
+  s: { setPointC: number; toleranceC: number; delayMinutes: number },
+): Promise<void> {
   await db
     .update(loads)
     .set({ reeferSetPointC: s.setPointC, reeferToleranceC: s.toleranceC, reeferDelayMinutes: s.delayMinutes, updatedAt: new Date() })

@@ -102,7 +102,12 @@ async function trailersOf(db: DbOrTx, orgId: string, list: readonly TemperatureI
 }
 
 /** The settings a load's excursions are found by: typed on the load, else its commodity's defaults. */
-export function settingsOf(load: { commodity: string | null; setPointC: number | null; toleranceC: number | null; delayMinutes: number | null }): ReeferSettings {
+export function settingsOf(load: {
+  commodity: string | null;
+  setPointC: number | null;
+  toleranceC: number | null;
+  delayMinutes: number | null;
+}): ReeferSettings {
   const delayMinutes = load.delayMinutes ?? DEFAULT_EXCURSION_DELAY_MINUTES;
   if (load.setPointC !== null && load.toleranceC !== null) return { setPointC: load.setPointC, toleranceC: load.toleranceC, delayMinutes, source: 'LOAD' };
   const d = commodityDefaults(load.commodity);
@@ -158,7 +163,14 @@ async function evaluateTrailer(db: Db, orgId: string, trailerId: string, fromMs:
 }
 
 /** The notification and webhook of each new excursion, in the organization's units; written with the excursion. */
-async function notices(tx: DbOrTx, orgId: string, load: repo.LoadWindow, trailerId: string, delayMinutes: number, fresh: readonly repo.ExcursionRow[]): Promise<NotifyInput[]> {
+async function notices(
+  tx: DbOrTx,
+  orgId: string,
+  load: repo.LoadWindow,
+  trailerId: string,
+  delayMinutes: number,
+  fresh: readonly repo.ExcursionRow[],
+): Promise<NotifyInput[]> {
   const org = await repo.organizationOf(tx, orgId);
   const units: UnitSystem = readSettings(org?.settings).units;
   const trailer = await repo.findTrailer(tx, orgId, trailerId);
@@ -196,7 +208,6 @@ async function notices(tx: DbOrTx, orgId: string, load: repo.LoadWindow, trailer
   }));
 }
 
-
 const excursionOut = (e: repo.ExcursionRow): TemperatureExcursion => ({
   id: e.id,
   sensor: e.sensor,
@@ -216,9 +227,7 @@ export async function loadTemperatures(scope: ReadScope, loadId: string): Promis
   const settings = settingsOf(load);
   const [window] = await repo.loadWindows(scope.db, scope.orgId, { loadId }, -8.64e15, 8.64e15);
   const readings =
-    load.trailerId && window
-      ? await repo.readingsOf(scope.db, scope.orgId, load.trailerId, window.from, window.to ?? scope.now ?? Date.now())
-      : [];
+    load.trailerId && window ? await repo.readingsOf(scope.db, scope.orgId, load.trailerId, window.from, window.to ?? scope.now ?? Date.now()) : [];
   const excursions = await repo.excursionsOfLoad(scope.db, scope.orgId, loadId);
   return {
     loadId,

@@ -226,14 +226,24 @@ describe('a load’s reefer settings', () => {
       method: 'PUT',
       url: path,
       headers: admin,
-      payload: { sensors: [{ sensor: 'return', role: 'RETURN_AIR' }, { sensor: 'return', role: 'ZONE_1' }] },
+      payload: {
+        sensors: [
+          { sensor: 'return', role: 'RETURN_AIR' },
+          { sensor: 'return', role: 'ZONE_1' },
+        ],
+      },
     });
     expectFieldErrors(twice.json(), 400, { sensors: 'Each sensor may be listed once' });
     const ok = await t.app.inject({
       method: 'PUT',
       url: path,
       headers: admin,
-      payload: { sensors: [{ sensor: 'return', role: 'ZONE_1' }, { sensor: 'supply', role: 'SUPPLY_AIR' }] },
+      payload: {
+        sensors: [
+          { sensor: 'return', role: 'ZONE_1' },
+          { sensor: 'supply', role: 'SUPPLY_AIR' },
+        ],
+      },
     });
     expect(ok.statusCode, ok.body).toBe(200);
     expect(ok.json().sensors).toEqual([
@@ -254,7 +264,11 @@ describe('a load’s reefer settings', () => {
       const unknown = await t.app.inject({ method: 'GET', url: url(`/loads/${crypto.randomUUID()}/${p}`), headers: admin });
       expectErrorBody(unknown.json(), 404);
     }
-    const trailerThere = await t.app.inject({ method: 'GET', url: `/api/v1/organizations/${otherOrg}/assets/${trailerId}/temperatures`, headers: bearer(other.accessToken) });
+    const trailerThere = await t.app.inject({
+      method: 'GET',
+      url: `/api/v1/organizations/${otherOrg}/assets/${trailerId}/temperatures`,
+      headers: bearer(other.accessToken),
+    });
     expectErrorBody(trailerThere.json(), 404);
     const put = await t.app.inject({
       method: 'PUT',

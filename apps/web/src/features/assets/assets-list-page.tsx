@@ -88,7 +88,15 @@ function columnsFor(type: AssetType, units: UnitSystem): TableColumn<AssetListIt
 }
 
 /** Vehicles or trailers: the server-paged list, its filters, export, import, add form and detail. */
-export function AssetsListPage({ type, compliance, temperatures }: { type: AssetType; compliance?: AssetComplianceSlot; temperatures?: AssetTemperaturesSlot }) {
+export function AssetsListPage({
+  type,
+  compliance,
+  temperatures,
+}: {
+  type: AssetType;
+  compliance?: AssetComplianceSlot;
+  temperatures?: AssetTemperaturesSlot;
+}) {
   const vehicle = type === 'VEHICLE';
   const title = vehicle ? 'Vehicles' : 'Trailers';
   const [state, setState, pageQuery] = useTableState({ sort: 'unitNumber,asc' });

@@ -129,9 +129,18 @@ function SettingsForm({ record, units, loadId }: { record: LoadTemperatures; uni
       const found: Partial<Record<Field, string>> = {};
       for (const issue of parsed.error.issues) {
         const key = String(issue.path[0]);
-        if (key === 'setPointC') found.setPoint = t('temperatures.settings.setPointRange', { min: round1(temperatureFromC(-40, units)), max: round1(temperatureFromC(30, units)), unit });
+        if (key === 'setPointC')
+          found.setPoint = t('temperatures.settings.setPointRange', {
+            min: round1(temperatureFromC(-40, units)),
+            max: round1(temperatureFromC(30, units)),
+            unit,
+          });
         if (key === 'toleranceC')
-          found.tolerance = t('temperatures.settings.toleranceRange', { min: round1(temperatureSpanFromC(0.5, units)), max: round1(temperatureSpanFromC(10, units)), unit });
+          found.tolerance = t('temperatures.settings.toleranceRange', {
+            min: round1(temperatureSpanFromC(0.5, units)),
+            max: round1(temperatureSpanFromC(10, units)),
+            unit,
+          });
         if (key === 'delayMinutes') found.delay = t('temperatures.settings.delayRange');
       }
       setErrors(found);

@@ -49,7 +49,8 @@ export function TemperatureChart({ readings, excursions, setPointC, toleranceC, 
     );
   }
   const last = data.at(-1)!.t!;
-  const band = setPointC !== null && toleranceC !== null ? [temperatureFromC(setPointC - toleranceC, units), temperatureFromC(setPointC + toleranceC, units)] : null;
+  const band =
+    setPointC !== null && toleranceC !== null ? [temperatureFromC(setPointC - toleranceC, units), temperatureFromC(setPointC + toleranceC, units)] : null;
   const summary = t('temperatures.chartSummary', {
     sensors: sensors.length,
     from: formatShortDateTime(new Date(data[0]!.t!).toISOString(), zone),

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test, type Locator, type Page } from '@playwright/test';
 import { officeApi } from './driver-helpers.ts';
 import { screenshotsLightDark, seriousA11yViolations, signIn } from './helpers.ts';
 
@@ -13,7 +13,27 @@ test.use({ bypassCSP: true });
 
 const MIN = 60_000;
 
+/** The card alone (E2E_SHOTS=1), light and dark at desktop width and 375 px wide: the full page's picture is too small to read it. */
+async function cardShots(page: Page, card: Locator, name: string) {
+  if (!process.env.E2E_SHOTS) return;
+  const size = page.viewportSize();
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.evaluate((v) => {
+      localStorage.setItem('fleet.colorScheme', v);
+      localStorage.removeItem('fleet.colorSchemeFromOrganization');
+    }, scheme);
+    await page.emulateMedia({ colorScheme: scheme });
+    await page.evaluate(() => new Promise<void>((r) => requestAnimationFrame(() => requestAnimationFrame(() => r()))));
+    await card.screenshot({ path: test.info().outputPath(`${name}-card-${scheme}.png`) });
+    await page.setViewportSize({ width: 375, height: 812 });
+    await page.evaluate(() => new Promise<void>((r) => requestAnimationFrame(() => requestAnimationFrame(() => r()))));
+    await card.screenshot({ path: test.info().outputPath(`${name}-card-${scheme}-375.png`) });
+    if (size) await page.setViewportSize(size);
+  }
+}
+
 test('a dispatcher reads a reefer load’s temperatures, its excursion, and sets its set point', async ({ page, request }) => {
+  test.setTimeout(240_000);
   const office = await officeApi(request);
   const run = `e2e-reefer-${Date.now().toString(36)}`;
   const t0 = Math.floor((Date.now() - 3 * 3_600_000) / MIN) * MIN;
@@ -60,10 +80,18 @@ test('a dispatcher reads a reefer load’s temperatures, its excursion, and sets
           serviceMinutes: 45,
         },
       ],
+      rate: { lineHaul: 1800, fuelSurcharge: 120, accessorials: [] },
     },
   });
   expect(load.status(), await load.text()).toBe(201);
   const { id: loadId, number } = (await load.json()) as { id: string; number: string };
+
+  // The supply air is the unit's own output, colder than the band by design: named so, it opens nothing.
+  const named = await request.put(`${office.org}/assets/${trailerId}/temperature-sensors`, {
+    headers: office.headers,
+    data: { sensors: [{ sensor: 'supply', role: 'SUPPLY_AIR' }] },
+  });
+  expect(named.status(), await named.text()).toBe(200);
 
   const positions = [];
   for (let m = 0; m <= 175; m += 5) {
@@ -101,6 +129,7 @@ test('a dispatcher reads a reefer load’s temperatures, its excursion, and sets
   await card.getByTestId('temperature-chart').scrollIntoViewIfNeeded();
   expect(await seriousA11yViolations(page)).toEqual([]);
   await screenshotsLightDark(page, 'reefer-load');
+  await cardShots(page, card, 'reefer-load');
 
   // A tolerance of nothing is refused in °F, and nothing is saved.
   await card.getByLabel('Tolerance ± (°F)').fill('0');
@@ -129,10 +158,9 @@ test('a dispatcher reads a reefer load’s temperatures, its excursion, and sets
   await page.getByRole('cell', { name: unitNumber, exact: true }).click();
   const section = page.getByTestId('trailer-temperatures');
   await expect(section.getByTestId('temperature-chart')).toBeVisible();
+  await expect(section.getByRole('textbox', { name: 'Role supply' })).toHaveValue('supply air');
   await section.getByRole('textbox', { name: 'Role return' }).click();
   await page.getByRole('option', { name: 'return air' }).click();
-  await section.getByRole('textbox', { name: 'Role supply' }).click();
-  await page.getByRole('option', { name: 'supply air' }).click();
   await section.getByRole('button', { name: 'Save sensors' }).click();
   await expect
     .poll(
@@ -145,4 +173,5 @@ test('a dispatcher reads a reefer load’s temperatures, its excursion, and sets
     ]);
   await section.scrollIntoViewIfNeeded();
   await screenshotsLightDark(page, 'reefer-trailer');
+  await cardShots(page, section, 'reefer-trailer');
 });

@@ -150,12 +150,8 @@ test('a dispatcher reads a reefer load’s temperatures, its excursion, and sets
   expect((await download).suggestedFilename()).toBe(`temperature-log-${number}.pdf`);
 
   // The trailer's page names its sensors.
-  await page.goto('/settings/organization-settings/trailers');
-  await page
-    .getByPlaceholder(/Search/)
-    .first()
-    .fill(unitNumber);
-  await page.getByRole('cell', { name: unitNumber, exact: true }).click();
+  await page.goto(`/settings/organization-settings/trailers?open=${trailerId}`);
+  await expect(page.getByRole('dialog').getByText(unitNumber).first()).toBeVisible();
   const section = page.getByTestId('trailer-temperatures');
   await expect(section.getByTestId('temperature-chart')).toBeVisible();
   await expect(section.getByRole('textbox', { name: 'Role supply' })).toHaveValue('supply air');

@@ -41,6 +41,24 @@ export function TemperatureChart({ readings, excursions, setPointC, toleranceC, 
     }
     return [...byTime.values()].sort((a, b) => a.t! - b.t!);
   }, [readings, sensors, units]);
+  // The defrost cycles: runs of readings flagged so, shaded grey (they count toward no excursion).
+  const defrosts = useMemo(() => {
+    const out: Array<[number, number]> = [];
+    const times = [...new Set(readings.map((r) => Date.parse(r.at)))].sort((a, b) => a - b);
+    const flagged = new Set(readings.filter((r) => r.defrost).map((r) => Date.parse(r.at)));
+    let start: number | null = null;
+    let prev: number | null = null;
+    for (const at of times) {
+      if (flagged.has(at)) start ??= at;
+      else if (start !== null) {
+        out.push([start, prev ?? start]);
+        start = null;
+      }
+      prev = at;
+    }
+    if (start !== null) out.push([start, prev ?? start]);
+    return out;
+  }, [readings]);
   if (data.length < 2) {
     return (
       <Text size="sm" c="dimmed" data-testid="temperature-chart-empty">
@@ -87,6 +105,9 @@ export function TemperatureChart({ readings, excursions, setPointC, toleranceC, 
         yAxisProps={{ domain: ['auto', 'auto'], width: 44 }}
       >
         {band && <ReferenceArea y1={band[0]} y2={band[1]} fill="var(--mantine-color-green-5)" fillOpacity={0.15} ifOverflow="extendDomain" />}
+        {defrosts.map(([from, to]) => (
+          <ReferenceArea key={`d${from}`} x1={from} x2={to} fill="var(--mantine-color-gray-5)" fillOpacity={0.25} ifOverflow="hidden" />
+        ))}
         {excursions.map((e) => (
           <ReferenceArea
             key={e.id}

@@ -791,7 +791,7 @@ export const enMore = {
     title: 'Reefer temperatures',
     noReadings: 'No temperature readings yet.',
     chartSummary: 'Temperatures of {{sensors}} sensors from {{from}} to {{to}}, {{excursions}} excursions',
-    chartNote: 'The green band is the set point with its tolerance; red shading marks excursions. Times in {{zone}}.',
+    chartNote: 'The green band is the set point with its tolerance; red shading marks excursions, grey a defrost (it does not count). Times in {{zone}}.',
     inRange: 'In range',
     outOfRange: 'Out of range',
     noExcursions: 'No excursions: every reading stayed in range, or came back within the delay.',

@@ -115,7 +115,8 @@ test('a dispatcher reads a reefer load’s temperatures, its excursion, and sets
   await signIn(page, 'admin');
   await page.goto(`/dispatch/loads/${loadId}`);
   const card = page.getByTestId('load-temperatures');
-  await expect(card.getByRole('heading', { name: 'Reefer temperatures' })).toBeVisible();
+  // The record is read once the page's first calls are answered (a loaded machine takes its time).
+  await expect(card.getByRole('heading', { name: 'Reefer temperatures' })).toBeVisible({ timeout: 60_000 });
   await expect(card.getByTestId('temperature-chart')).toBeVisible();
   // One excursion, 35 minutes above the band; the defrost before it is not one.
   const rows = card.getByTestId('excursions').locator('tbody tr');
@@ -154,8 +155,8 @@ test('a dispatcher reads a reefer load’s temperatures, its excursion, and sets
   await expect(page.getByRole('dialog').getByText(unitNumber).first()).toBeVisible();
   const section = page.getByTestId('trailer-temperatures');
   await expect(section.getByTestId('temperature-chart')).toBeVisible();
-  await expect(section.getByRole('textbox', { name: 'Role supply' })).toHaveValue('supply air');
-  await section.getByRole('textbox', { name: 'Role return' }).click();
+  await expect(section.getByRole('combobox', { name: 'Role supply' })).toHaveValue('supply air');
+  await section.getByRole('combobox', { name: 'Role return' }).click();
   await page.getByRole('option', { name: 'return air' }).click();
   await section.getByRole('button', { name: 'Save sensors' }).click();
   await expect

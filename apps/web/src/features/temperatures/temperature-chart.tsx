@@ -120,7 +120,7 @@ export function TemperatureChart({ readings, excursions, setPointC, toleranceC, 
         ))}
       </LineChart>
       <Text size="xs" c="dimmed">
-        {t('temperatures.chartNote', { zone: zoneLabel(new Date(last).toISOString(), zone) })}
+        {t(band ? 'temperatures.chartNote' : 'temperatures.chartNoteNoBand', { zone: zoneLabel(new Date(last).toISOString(), zone) })}
       </Text>
     </Stack>
   );

@@ -792,6 +792,7 @@ export const enMore = {
     noReadings: 'No temperature readings yet.',
     chartSummary: 'Temperatures of {{sensors}} sensors from {{from}} to {{to}}, {{excursions}} excursions',
     chartNote: 'The green band is the set point with its tolerance; red shading marks excursions, grey a defrost (it does not count). Times in {{zone}}.',
+    chartNoteNoBand: 'Red shading marks the excursions of its loads, grey a defrost. Times in {{zone}}.',
     inRange: 'In range',
     outOfRange: 'Out of range',
     noExcursions: 'No excursions: every reading stayed in range, or came back within the delay.',

@@ -795,7 +795,9 @@ export const esMore: MoreCatalogue = {
     title: 'Temperaturas del reefer',
     noReadings: 'Aún no hay lecturas de temperatura.',
     chartSummary: 'Temperaturas de {{sensors}} sensores de {{from}} a {{to}}, {{excursions}} desviaciones',
-    chartNote: 'La franja verde es el punto de ajuste con su tolerancia; el sombreado rojo marca las desviaciones, el gris un deshielo (no cuenta). Horas en {{zone}}.',
+    chartNote:
+      'La franja verde es el punto de ajuste con su tolerancia; el sombreado rojo marca las desviaciones, el gris un deshielo (no cuenta). Horas en {{zone}}.',
+    chartNoteNoBand: 'El sombreado rojo marca las desviaciones de sus cargas, el gris un deshielo. Horas en {{zone}}.',
     inRange: 'En rango',
     outOfRange: 'Fuera de rango',
     noExcursions: 'Sin desviaciones: cada lectura quedó en rango o volvió dentro del retardo.',

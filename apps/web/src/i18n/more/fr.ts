@@ -805,6 +805,7 @@ export const frMore: MoreCatalogue = {
     noReadings: 'Pas encore de relevé de température.',
     chartSummary: 'Températures de {{sensors}} sondes du {{from}} au {{to}}, {{excursions}} écarts',
     chartNote: 'La bande verte est la consigne avec sa tolérance ; le rouge marque les écarts, le gris un dégivrage (il ne compte pas). Heures en {{zone}}.',
+    chartNoteNoBand: 'Le rouge marque les écarts de ses chargements, le gris un dégivrage. Heures en {{zone}}.',
     inRange: 'Dans la plage',
     outOfRange: 'Hors plage',
     noExcursions: 'Aucun écart : chaque relevé est resté dans la plage, ou y est revenu dans le délai.',

@@ -58,6 +58,9 @@ const TABLES = [
   'load_notices',
   'compliance_items',
   'compliance_item_pages',
+  'trailer_sensors',
+  'temperature_readings',
+  'temperature_excursions',
 ] as const;
 
 /** Derived facts that a recompute must keep, not record again beside the first (their copies are looked for). */
@@ -72,6 +75,7 @@ const FACTS = [
   'ifta_crossings',
   'engine_faults',
   'dvirs',
+  'temperature_excursions',
 ];
 
 /** How long each restarted server runs before it is stopped: its followers' first rounds after /readyz. */

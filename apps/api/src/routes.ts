@@ -27,6 +27,7 @@ import { safetyRoutes } from './modules/safety/index.ts';
 import { fuelEconomyRoutes } from './modules/fuel-economy/index.ts';
 import { loadInReach, loadsRoutes } from './modules/loads/index.ts';
 import { customersRoutes } from './modules/customers/index.ts';
+import { temperaturesRoutes } from './modules/temperatures/index.ts';
 import { messageInReach, messagesRoutes, ownConversation } from './modules/messages/index.ts';
 import revenueRoutes from './modules/analytics/revenue.routes.ts';
 import registryCsvRoutes from './modules/registry-csv/registry-csv.routes.ts';
@@ -135,6 +136,8 @@ export async function registerRoutes(fastify: FastifyInstance, { pipeline, notif
       await api.register(revenueRoutes);
       // Customers (issue 70).
       await api.register(customersRoutes);
+      // Reefer temperatures (issue 73).
+      await api.register(temperaturesRoutes);
       // The fleet at a glance (issue 18): dashboard, fleet overview, search, fleet performance, notifications.
       await api.register(fleetGlanceRoutes);
       // Fuel economy and idling (issue 68).

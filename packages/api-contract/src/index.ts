@@ -62,3 +62,4 @@ export * from './webhooks.ts';
 export * from './invoices.ts';
 export * from './settlements.ts';
 export * from './compliance.ts';
+export * from './temperatures.ts';

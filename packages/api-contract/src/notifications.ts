@@ -41,6 +41,7 @@ export const NOTIFICATION_KINDS = [
   'FUEL_DROP',
   'COMPLIANCE_EXPIRING',
   'COMPLIANCE_EXPIRED',
+  'TEMPERATURE_OUT_OF_RANGE',
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
@@ -77,7 +78,8 @@ export interface NotificationKindInfo {
     | 'engine-faults'
     | 'safety'
     | 'webhooks'
-    | 'compliance';
+    | 'compliance'
+    | 'temperatures';
 }
 
 export const NOTIFICATION_KIND_INFO: Record<NotificationKind, NotificationKindInfo> = {
@@ -341,6 +343,16 @@ export const NOTIFICATION_KIND_INFO: Record<NotificationKind, NotificationKindIn
     toDriverToo: true,
     defaults: { inApp: true, email: true },
     source: 'compliance',
+  },
+  // Issue 73 (decision 0321): a reefer load out of its band for longer than its delay, once per excursion.
+  TEMPERATURE_OUT_OF_RANGE: {
+    label: 'Reefer temperature out of range',
+    description: 'A reefer load’s temperature stayed outside its set point’s tolerance for longer than the load’s delay (a defrost does not count).',
+    permission: 'LOAD_LIST',
+    type: 'alert',
+    iconName: 'temperature',
+    defaults: { inApp: true, email: true },
+    source: 'temperatures',
   },
 };
 

@@ -3,6 +3,7 @@ import { queryNumber } from './numbers.ts';
 import { instantField } from './dates.ts';
 import { defineLabels } from './field-words.ts';
 import { jsonObjectSchema } from './json.ts';
+import { batchTemperaturesSchema } from './temperatures.ts';
 
 // Telematics contracts: batch ingest, the live vehicle list/stream and history routes.
 // Units: speed km/h, distance metres, angles degrees, times ISO-8601 UTC.
@@ -47,6 +48,8 @@ export const batchPositionSchema = z.object({
   fuelUsed: z.number().min(0, 'fuelUsed must be 0 or more').nullable().optional(),
   /** Anything else the device reports (Traccar's attributes: battery, hdop, io values…; `fuelLevelLitres`, the fuel in the tank in litres). */
   attributes: jsonObjectSchema.optional(),
+  /** Reefer temperatures read with the fix (issue 73): each sensor's name, °C, and whether a defrost runs. */
+  temperatures: batchTemperaturesSchema.optional(),
 });
 export type BatchPosition = z.infer<typeof batchPositionSchema>;
 

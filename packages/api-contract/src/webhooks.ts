@@ -42,12 +42,16 @@ export const FUEL_WEBHOOK_EVENT_TYPES = ['fuel.drop_detected', 'fuel.purchase_fl
 /** Customer tracking (issue 69, decision 0283): a stop's live ETA moved by more than ETA_CHANGE_WEBHOOK_MINUTES. */
 export const TRACKING_WEBHOOK_EVENT_TYPES = ['load.eta_changed'] as const;
 
+/** Reefer temperatures (issue 73, decision 0321): a load's temperature out of its band for longer than its delay. */
+export const TEMPERATURE_WEBHOOK_EVENT_TYPES = ['temperature.out_of_range'] as const;
+
 /** Every event type a subscription may ask for. */
 export const WEBHOOK_EVENT_TYPES = [
   ...CORE_WEBHOOK_EVENT_TYPES,
   ...SAFETY_WEBHOOK_EVENT_TYPES,
   ...FUEL_WEBHOOK_EVENT_TYPES,
   ...TRACKING_WEBHOOK_EVENT_TYPES,
+  ...TEMPERATURE_WEBHOOK_EVENT_TYPES,
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 /** The sample "Send test event" sends; never subscribed to, always sent to the subscription tested. */
@@ -162,6 +166,23 @@ export const WEBHOOK_DATA_SCHEMAS = {
     limitKph: z.number().nullable(),
     band: z.enum(SPEEDING_BANDS).nullable(),
     strengthMps2: z.number().nullable(),
+  }),
+  // The excursion's fields as GET …/loads/{loadId}/temperatures names them, with the load and trailer.
+  'temperature.out_of_range': z.object({
+    id: z.string(),
+    loadId: z.string(),
+    loadNumber: z.string(),
+    trailerId: z.string(),
+    trailerUnit: z.string(),
+    sensor: z.string(),
+    /** The first reading out of the band; the event is sent once it has lasted the load's delay. */
+    startedAt: ts,
+    direction: z.enum(['HIGH', 'LOW']),
+    /** °C, the reading farthest from the set point so far. */
+    peakC: z.number(),
+    setPointC: z.number(),
+    toleranceC: z.number(),
+    delayMinutes: z.number().int(),
   }),
   // The fuel event's fields as GET …/fuel-events names them.
   'fuel.drop_detected': z.object({
@@ -349,6 +370,24 @@ export const WEBHOOK_EVENT_INFO: Record<WebhookEventType, { description: string;
       limitKph: null,
       band: null,
       strengthMps2: 4.6,
+    },
+  },
+  'temperature.out_of_range': {
+    description:
+      'A reefer load’s temperature stayed outside its set point’s tolerance for longer than the load’s delay (15 minutes by default; a defrost cycle does not count). Sent once per excursion.',
+    example: {
+      id: '7d1e…',
+      loadId: '5b0c…',
+      loadNumber: 'L-1042',
+      trailerId: '3f9a…',
+      trailerUnit: 'R-201',
+      sensor: 'return',
+      startedAt: at,
+      direction: 'HIGH',
+      peakC: -11.5,
+      setPointC: -18,
+      toleranceC: 3,
+      delayMinutes: 15,
     },
   },
   'fuel.drop_detected': {

@@ -25,3 +25,4 @@ export * from './invoices.ts';
 export * from './settlements.ts';
 export * from './compliance.ts';
 export * from './device-commands.ts';
+export * from './temperatures.ts';

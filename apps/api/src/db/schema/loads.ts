@@ -66,6 +66,10 @@ export const loads = pgTable(
     etaUpdatedAt: timestamp('eta_updated_at', { withTimezone: true }),
     deliveredAt: timestamp('delivered_at', { withTimezone: true }),
     notes: text('notes'),
+    /** Reefer settings typed on the load (issue 73, migration 0071); null: the commodity's defaults. */
+    reeferSetPointC: doublePrecision('reefer_set_point_c'),
+    reeferToleranceC: doublePrecision('reefer_tolerance_c'),
+    reeferDelayMinutes: integer('reefer_delay_minutes'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

@@ -126,6 +126,8 @@ export const INTERNAL_UNIQUE_INDEXES = [
   'safety_events_key_uq',
   // A fuel event's key (vehicle, type, start): written by the fuel-level follower only (decision 0276).
   'fuel_events_key_uq',
+  // A temperature excursion's key (load, sensor, start): written by the temperature ingest's upserts only (decision 0321).
+  'temperature_excursions_key_uq',
   // Tracking links' and notices' keys (decision 0282): random 32-byte token hashes, and each notice
   // claimed by ON CONFLICT DO NOTHING.
   'share_links_token_uq',

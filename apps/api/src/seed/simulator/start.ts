@@ -22,6 +22,7 @@ import { detectCrossings } from '../../modules/hos/index.ts';
 import { DEMO_BORDER_TRUCK } from './truck-plan.ts';
 import { ensureDemoFuelCards } from '../demo-fuel-cards.ts';
 import { ensureDemoFuelLevel } from '../demo-fuel-level.ts';
+import { ensureDemoReefers } from '../demo-reefers.ts';
 import { demoIftaFrom, fileDemoQuarter, seedDemoIfta } from './demo-ifta.ts';
 import { backfillDemoHistory, ensureDemoTrucks, findDemoTrucks, runLiveSimulator, type DemoTruck } from './demo-fleet.ts';
 import { runTeltonikaTrucks } from './teltonika-device.ts';
@@ -46,6 +47,7 @@ export const DEMO_PARTS = {
   invoices: 'invoices',
   settlements: 'settlements',
   compliance: 'compliance',
+  reefers: 'reefers',
 } as const;
 
 export const DEMO_STEPS = {
@@ -228,6 +230,11 @@ export async function seedDemoHistory(
   await marks.once(DEMO_PARTS.compliance, async () => {
     const made = await ensureDemoCompliance(app.db, org.id);
     if (made.items) log(`Demo fleet: ${made.items} compliance papers of the drivers and units, ${made.pending} renewal waiting for approval`);
+  });
+  // Two reefer loads with their trailers' temperatures, one with an excursion last night (issue 73).
+  await marks.once(DEMO_PARTS.reefers, async () => {
+    const made = await ensureDemoReefers(app.db, org.id, trucks, Date.now());
+    if (made.loads.length) log(`Demo fleet: reefer loads ${made.loads.join(' and ')}: ${made.readings} temperature readings, ${made.excursions} excursion`);
   });
   return trucks;
 }

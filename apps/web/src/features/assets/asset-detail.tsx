@@ -38,6 +38,8 @@ const trailerLabel = new Map<string, string>(TRAILER_TYPES);
 
 /** The unit's papers (issue 71: registration, insurance, annual inspection), composed by the app from the compliance feature. */
 export type AssetComplianceSlot = ComponentType<{ assetId: string; unitNumber: string }>;
+/** A trailer's reefer sensors and temperatures (issue 73), composed by the app from the temperatures feature. */
+export type AssetTemperaturesSlot = ComponentType<{ assetId: string }>;
 
 export interface AssetDetailDrawerProps {
   id: string | null;
@@ -45,10 +47,12 @@ export interface AssetDetailDrawerProps {
   onEdit: (asset: Asset) => void;
   /** The "Compliance" section; none: no section. */
   compliance?: AssetComplianceSlot;
+  /** A trailer's "Reefer temperatures" section; none: no section. */
+  temperatures?: AssetTemperaturesSlot;
 }
 
 /** Vehicle or trailer detail: its record, driver, trailers, device, history and recent activity, with the link actions. */
-export function AssetDetailDrawer({ id, onClose, onEdit, compliance }: AssetDetailDrawerProps) {
+export function AssetDetailDrawer({ id, onClose, onEdit, compliance, temperatures }: AssetDetailDrawerProps) {
   const detail = useAsset(id);
   const a = detail.data;
   return (
@@ -60,7 +64,7 @@ export function AssetDetailDrawer({ id, onClose, onEdit, compliance }: AssetDeta
       title={a ? `${a.type === 'VEHICLE' ? 'Vehicle' : 'Trailer'} ${a.unitNumber}` : 'Loading'}
     >
       <DataState isLoading={detail.isLoading} error={detail.error} onRetry={() => void detail.refetch()}>
-        {a && <AssetDetailBody asset={a} onEdit={onEdit} onDeleted={onClose} compliance={compliance} />}
+        {a && <AssetDetailBody asset={a} onEdit={onEdit} onDeleted={onClose} compliance={compliance} temperatures={temperatures} />}
       </DataState>
     </Drawer>
   );
@@ -88,11 +92,13 @@ function AssetDetailBody({
   onEdit,
   onDeleted,
   compliance: Compliance,
+  temperatures: Temperatures,
 }: {
   asset: AssetDetail;
   onEdit: (a: Asset) => void;
   onDeleted: () => void;
   compliance?: AssetComplianceSlot;
+  temperatures?: AssetTemperaturesSlot;
 }) {
   const canUpdate = useCan('ASSET_UPDATE');
   const canDelete = useCan('ASSET_DELETE');
@@ -335,6 +341,12 @@ function AssetDetailBody({
         </>
       )}
 
+      {Temperatures && !vehicle && canList && (
+        <>
+          <Divider />
+          <Temperatures assetId={a.id} />
+        </>
+      )}
       {showCompliance && Compliance && (
         <>
           <Divider />

@@ -11,7 +11,7 @@ import { useAssets } from './assets-api.ts';
 import { ImportCsvButton, RegistryFilters, StatusBadge, useFilterParam, useFlagParam, useOpenParam } from '../../components/registry-toolbar.tsx';
 import { ImportDrawer } from '../../components/import-drawer.tsx';
 import { AssetFormDrawer } from './asset-form.tsx';
-import { AssetDetailDrawer, type AssetComplianceSlot } from './asset-detail.tsx';
+import { AssetDetailDrawer, type AssetComplianceSlot, type AssetTemperaturesSlot } from './asset-detail.tsx';
 import { formatLength, formatOdometer, useUnits, type UnitSystem } from '../../lib/units.ts';
 import { ODOMETER_SOURCE_WORDS } from './odometer-words.ts';
 
@@ -88,7 +88,15 @@ function columnsFor(type: AssetType, units: UnitSystem): TableColumn<AssetListIt
 }
 
 /** Vehicles or trailers: the server-paged list, its filters, export, import, add form and detail. */
-export function AssetsListPage({ type, compliance }: { type: AssetType; compliance?: AssetComplianceSlot }) {
+export function AssetsListPage({
+  type,
+  compliance,
+  temperatures,
+}: {
+  type: AssetType;
+  compliance?: AssetComplianceSlot;
+  temperatures?: AssetTemperaturesSlot;
+}) {
   const vehicle = type === 'VEHICLE';
   const title = vehicle ? 'Vehicles' : 'Trailers';
   const [state, setState, pageQuery] = useTableState({ sort: 'unitNumber,asc' });
@@ -158,6 +166,7 @@ export function AssetsListPage({ type, compliance }: { type: AssetType; complian
       <AssetDetailDrawer
         id={detailId}
         compliance={compliance}
+        temperatures={temperatures}
         onClose={() => setDetailId(null)}
         onEdit={(a) => {
           setDetailId(null);

@@ -30,19 +30,21 @@ const RUNNING = new Set(['ASSIGNED', 'EN_ROUTE', 'AT_STOP']);
 
 /** A conversation with the load's driver about the load (issue 44): the app composes it from the messages feature. */
 export type LoadMessagesSlot = ComponentType<{ driverId: string; loadId: string; driverName: string }>;
+/** The load's reefer temperatures (issue 73): the app composes them from the temperatures feature. */
+export type LoadTemperaturesSlot = ComponentType<{ loadId: string; loadNumber: string }>;
 
 /** `/dispatch/loads/:id`: the load on the map, its legal plan as a timeline, its stops, the candidates, its rate, history, documents and messages. */
-export default function LoadPage({ messages }: { messages?: LoadMessagesSlot } = {}) {
+export default function LoadPage({ messages, temperatures }: { messages?: LoadMessagesSlot; temperatures?: LoadTemperaturesSlot } = {}) {
   const { id = '' } = useParams();
   const q = useLoad(id);
   return (
     <DataState isLoading={q.isLoading} error={q.error} onRetry={() => void q.refetch()}>
-      {q.data && <LoadView load={q.data} messages={messages} />}
+      {q.data && <LoadView load={q.data} messages={messages} temperatures={temperatures} />}
     </DataState>
   );
 }
 
-function LoadView({ load, messages: Messages }: { load: Load; messages?: LoadMessagesSlot }) {
+function LoadView({ load, messages: Messages, temperatures: Temperatures }: { load: Load; messages?: LoadMessagesSlot; temperatures?: LoadTemperaturesSlot }) {
   const units = useUnits();
   const zone = useViewerZone();
   const canEdit = useCan('LOAD_UPDATE');
@@ -331,6 +333,7 @@ function LoadView({ load, messages: Messages }: { load: Load; messages?: LoadMes
               </Timeline>
             )}
           </Card>
+          {Temperatures && <Temperatures loadId={load.id} loadNumber={load.number} />}
           <LoadDocumentsCard load={load} />
           {Messages && load.drivers[0] && (
             <Card withBorder radius="md" padding="md">

@@ -7,6 +7,7 @@ import {
   IconBell,
   IconCalendarExclamation,
   IconCertificateOff,
+  IconTemperature,
   IconCheck,
   IconClockExclamation,
   IconDatabaseExclamation,
@@ -65,6 +66,8 @@ export const ICONS: Record<string, typeof IconBell> = {
   // Issue 71: compliance papers expiring and expired.
   'calendar-exclamation': IconCalendarExclamation,
   'certificate-off': IconCertificateOff,
+  // Issue 73: a reefer temperature out of range.
+  temperature: IconTemperature,
 };
 
 export interface ServerNotificationCardProps {

@@ -81,6 +81,8 @@ export function wellFormedPosition(v: unknown): BatchPosition | null {
   if (!inRange(p.fuelLevel, 0, 100) || !inRange(p.fuelUsed, 0, Infinity)) return null;
   if (p.ignition !== undefined && p.ignition !== null && typeof p.ignition !== 'boolean') return null;
   if (p.attributes !== undefined && (typeof p.attributes !== 'object' || p.attributes === null || Array.isArray(p.attributes))) return null;
+  // Readings (issue 73) are checked with the batch (ingestBatch's checkTemperatures); the schema trims their names.
+  if (p.temperatures !== undefined) return null;
   const m = ISO_UTC.exec(p.fixTime);
   if (!m) return null;
   const year = Number(m[1]);

@@ -1,4 +1,4 @@
-import type { BatchIngestResult, IngestDiagnostics } from '@fleet/api-contract';
+import { batchTemperaturesSchema, type BatchIngestResult, type BatchTemperature, type IngestDiagnostics } from '@fleet/api-contract';
 import { and, desc, eq, sql } from 'drizzle-orm';
 import { gateways, positions } from '../../../db/schema/index.ts';
 import type { Db } from '../../../db/client.ts';
@@ -15,6 +15,8 @@ import type { PositionRow, Protocol } from './position-row.ts';
 import { UnknownDevices } from './unknown-devices.ts';
 import { DeviceLinks } from '../device-links.ts';
 import { storedSpeed } from '../../../lib/stored-speed.ts';
+import { invalidField } from '../../../http/errors.ts';
+import { recordTemperatures, type TemperatureInput } from '../../temperatures/index.ts';
 
 // The position pipeline, one way in at a time: decode (osmand.decoder.ts, batch-position.ts) ->
 // check (fix-check.ts) and attribute (gateway-directory.ts: which device, vehicle and driver) ->
@@ -274,6 +276,7 @@ async function toRow(db: Db, dir: GatewayDirectory, gw: GatewayInfo, fix: Decode
  * in one group commit, the bad ones reported by index with the reason.
  */
 export async function ingestBatch(ingest: Ingest, gw: GatewayInfo, items: readonly unknown[], now = new Date()): Promise<BatchIngestResult> {
+  checkTemperatures(items);
   const rejected: BatchIngestResult['rejected'] = [];
   const rows: PositionRow[] = [];
   const indexOf: number[] = [];
@@ -329,5 +332,35 @@ export async function ingestBatch(ingest: Ingest, gw: GatewayInfo, items: readon
   rejected.sort((a, b) => a.index - b.index);
   const last = rows.findLast((_, k) => stored[k]);
   if (last) ingest.refusedFixes?.observe?.({ organizationId: gw.orgId, gatewayId: gw.id, receivedAt: now, fixTime: last.fixTime });
+  // The readings of each fix stored now or before (a resend): stored once each before the answer, so
+  // an acknowledged reading is never lost; a resend's are found stored and written again nowhere.
+  const readings: TemperatureInput[] = rows.flatMap((row, k) => {
+    const sent = refused?.[k] ? undefined : (items[indexOf[k]!] as { temperatures?: BatchTemperature[] }).temperatures;
+    return (sent ?? []).map((t) => ({
+      organizationId: row.organizationId,
+      gatewayId: row.gatewayId,
+      assetId: row.assetId,
+      at: row.fixTime,
+      sensor: t.sensor,
+      celsius: t.celsius,
+      defrost: t.defrost === true,
+    }));
+  });
+  if (readings.length) await recordTemperatures(ingest.db, readings, now.getTime());
   return { accepted, duplicates, rejected };
+}
+
+/**
+ * A batch's temperatures are checked as a whole before anything is stored (decision 0320): a bad
+ * reading is a 400 naming it, and the batch changes nothing, where a bad fix is refused on its own.
+ */
+function checkTemperatures(items: readonly unknown[]): void {
+  items.forEach((item, i) => {
+    const sent = typeof item === 'object' && item !== null ? (item as { temperatures?: unknown }).temperatures : undefined;
+    if (sent === undefined) return;
+    const parsed = batchTemperaturesSchema.safeParse(sent);
+    if (parsed.success) return;
+    const issue = parsed.error.issues[0]!;
+    throw invalidField(['positions', i, 'temperatures', ...issue.path].join('.'), issue.message);
+  });
 }

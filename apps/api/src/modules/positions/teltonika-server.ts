@@ -5,7 +5,8 @@ import { codecName, decodeAvlPacket, TeltonikaFrameError } from './pipeline/telt
 import { TeltonikaFrameSplitter, type TeltonikaMessage } from './pipeline/teltonika/frames.ts';
 import { decodeCodec12, encodeCommand, isCodec12, RESPONSE_TYPE } from './pipeline/teltonika/codec12.ts';
 import type { DeviceLink } from './device-links.ts';
-import { loadIoMap, recordsToRows, type TeltonikaDevice } from './pipeline/teltonika/records.ts';
+import { loadIoMap, recordsToRows, temperatureReadings, type TeltonikaDevice } from './pipeline/teltonika/records.ts';
+import { recordTemperatures } from '../temperatures/index.ts';
 
 /**
  * Teltonika's TCP port (5027; decision 0153): an FMB/FMC/FMM tracker opens a connection, sends its
@@ -272,6 +273,9 @@ export class TeltonikaServer {
       // Records the database refuses are counted and acknowledged with the rest: the device moves on.
       const { stored, refused } = await this.ingest.committer.write(rows);
       noteWriteRefusals(this.ingest, gw, rows, refused, receivedAt);
+      // The sensors' temperatures, stored once each before the device is answered (decision 0323).
+      const readings = temperatureReadings(rows, refused, device.ioMap);
+      if (readings.length) await recordTemperatures(this.ingest.db, readings, receivedAt.getTime());
       const last = rows.findLast((_, k) => stored[k]);
       if (last) this.ingest.refusedFixes?.observe({ organizationId: gw.orgId, gatewayId: gw.id, receivedAt, fixTime: last.fixTime });
     }

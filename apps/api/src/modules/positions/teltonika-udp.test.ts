@@ -81,6 +81,14 @@ describe('Teltonika UDP', () => {
     const rows = await stored();
     expect(rows).toHaveLength(2);
     expect(rows[0]!.attributes).toMatchObject({ ignition: true, bleTemp1: -11.87 });
+    // The BLE sensor's temperature went to the cold chain once, signed and scaled (decision 0323).
+    const readings = await sql<{ sensor: string; celsius: number }>(
+      `select r.sensor, r.celsius from temperature_readings r join gateways g on g.organization_id = r.organization_id and g.id = r.gateway_id where g.unique_id = '${IMEI}'`,
+    );
+    expect(readings).toEqual([
+      { sensor: 'bleTemp1', celsius: -11.87 },
+      { sensor: 'bleTemp1', celsius: -11.87 },
+    ]);
   });
 
   it('answers a codec 16 packet and one it cannot read, recording the latter', async () => {

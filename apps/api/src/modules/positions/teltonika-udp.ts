@@ -2,7 +2,8 @@ import dgram from 'node:dgram';
 import type { AddressInfo } from 'node:net';
 import { noteWriteRefusals, type Ingest } from './pipeline/ingest.service.ts';
 import { decodeAvlData, TeltonikaFrameError } from './pipeline/teltonika/codec.ts';
-import { loadIoMap, recordsToRows, type TeltonikaDevice } from './pipeline/teltonika/records.ts';
+import { loadIoMap, recordsToRows, temperatureReadings, type TeltonikaDevice } from './pipeline/teltonika/records.ts';
+import { recordTemperatures } from '../temperatures/index.ts';
 import { noteUndecodable } from './teltonika-server.ts';
 
 /**
@@ -153,6 +154,9 @@ export class TeltonikaUdpServer {
     if (rows.length > 0) {
       const { stored, refused } = await this.ingest.committer.write(rows);
       noteWriteRefusals(this.ingest, gw, rows, refused, receivedAt);
+      // The sensors' temperatures, stored once each before the device is answered (decision 0323).
+      const readings = temperatureReadings(rows, refused, device.ioMap);
+      if (readings.length) await recordTemperatures(this.ingest.db, readings, receivedAt.getTime());
       const last = rows.findLast((_, k) => stored[k]);
       if (last) this.ingest.refusedFixes?.observe({ organizationId: gw.orgId, gatewayId: gw.id, receivedAt, fixTime: last.fixTime });
     }

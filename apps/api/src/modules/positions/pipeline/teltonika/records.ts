@@ -8,7 +8,8 @@ import { currentAttribution, type GatewayInfo } from '../gateway-directory.ts';
 import { noteRefusal, type Ingest } from '../ingest.service.ts';
 import type { PositionRow } from '../position-row.ts';
 import type { AvlRecord } from './codec.ts';
-import { effectiveIoMap, ioAttributes } from './io-map.ts';
+import type { TemperatureInput } from '../../../temperatures/index.ts';
+import { effectiveIoMap, ioAttributes, temperaturesOf } from './io-map.ts';
 
 // Teltonika AVL records to position rows (decision 0153): IO elements named by the device model's
 // map, the engine columns picked from them, each record checked as every way in checks its fixes.
@@ -105,4 +106,24 @@ export async function recordsToRows(
     });
   }
   return out;
+}
+
+/**
+ * The cold chain's readings of rows the database took or already held (a resend): each temperature
+ * the device model's map names, by its sensor (decision 0323). Handed to the temperatures module
+ * before the device is answered, so an acknowledged reading is never lost.
+ */
+export function temperatureReadings(rows: readonly PositionRow[], refused: ReadonlyArray<unknown> | undefined, ioMap: IoMap): TemperatureInput[] {
+  return rows.flatMap((row, k) =>
+    refused?.[k]
+      ? []
+      : temperaturesOf(row.attributes as Record<string, unknown>, ioMap).map((t) => ({
+          organizationId: row.organizationId,
+          gatewayId: row.gatewayId,
+          assetId: row.assetId,
+          at: row.fixTime,
+          sensor: t.sensor,
+          celsius: t.celsius,
+        })),
+  );
 }

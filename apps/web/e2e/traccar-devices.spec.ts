@@ -117,25 +117,26 @@ test("the super administrator edits a device model's protocol and IO map as rows
   await expect(form).toContainText('Empty: the Teltonika default map is used.');
   await form.getByRole('button', { name: 'Reset to the Teltonika default' }).click();
   const rows = form.getByRole('table', { name: 'IO map' }).getByRole('row');
-  // The header and the default's 23 elements (the fault-code elements 30, 281 and 10493, issue 47's
-  // safety elements 246-255 and issue 68's fuel levels 48, 84 and 89 among them).
-  await expect(rows).toHaveCount(24);
+  // The header and the default's 53 elements (the fault-code elements 30, 281 and 10493, issue 47's
+  // safety elements 246-255, issue 68's fuel levels 48, 84 and 89, and issue 73's BLE, EYE and 1-Wire
+  // sensors and driver cards among them).
+  await expect(rows).toHaveCount(54);
   // A custom element, and a bad one refused before saving.
   await form.getByRole('button', { name: 'Add IO element' }).click();
-  await form.getByLabel('IO id, row 24').fill('x1');
-  await form.getByLabel('Attribute, row 24').fill('axleWeight');
+  await form.getByLabel('IO id, row 54').fill('x1');
+  await form.getByLabel('Attribute, row 54').fill('axleWeight');
   await form.getByRole('button', { name: 'Save' }).click();
-  await expect(form.getByRole('alert')).toHaveText('Row 24: the IO id must be a number');
-  await form.getByLabel('IO id, row 24').fill('390');
-  await form.getByLabel('Multiplier, row 24').fill('0.1');
+  await expect(form.getByRole('alert')).toHaveText('Row 54: the IO id must be a number');
+  await form.getByLabel('IO id, row 54').fill('390');
+  await form.getByLabel('Multiplier, row 54').fill('0.1');
   await form.getByRole('button', { name: 'Save' }).click();
   await expect(form).toBeHidden();
   await page.getByRole('textbox', { name: /Search/ }).fill(name);
   await page.getByRole('row', { name: new RegExp(name) }).click();
-  // Saved in IO id order: 390 comes before 10493, the last.
-  await expect(form.getByLabel('IO id, row 23')).toHaveValue('390');
-  await expect(form.getByLabel('Attribute, row 23')).toHaveValue('axleWeight');
-  await expect(form.getByLabel('Multiplier, row 23')).toHaveValue('0.1');
+  // Saved in IO id order: 390 comes after the 40 elements below it, before 10493 and the EYE sensors.
+  await expect(form.getByLabel('IO id, row 41')).toHaveValue('390');
+  await expect(form.getByLabel('Attribute, row 41')).toHaveValue('axleWeight');
+  await expect(form.getByLabel('Multiplier, row 41')).toHaveValue('0.1');
   // The diagnostics list of refused ids is on this screen too.
   await expect(page.getByRole('heading', { name: 'Refused device ids (diagnostics)' })).toBeVisible();
 });

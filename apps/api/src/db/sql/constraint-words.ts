@@ -93,6 +93,8 @@ const UNIQUE: Record<string, UniqueWords> = {
  * logs the server assigns): a clash gets the generic words.
  */
 export const INTERNAL_UNIQUE_INDEXES = [
+  // A crossing found from positions is kept once per driver and time (decision 0313): the follower writes it, no request does.
+  'hos_border_crossings_detected_uq',
   'refresh_tokens_hash_uq',
   'password_reset_tokens_hash_uq',
   'email_changes_hash_uq',

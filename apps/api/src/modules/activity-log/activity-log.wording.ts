@@ -631,6 +631,10 @@ export const FIELD_LABELS: Record<string, Record<string, string>> = {
     arrivalSource: 'Arrival from',
     departureSource: 'Departure from',
     placeVisitId: 'Place visit',
+    // Reefer settings (issue 73, decision 0320).
+    reeferSetPointC: 'Reefer set point (°C)',
+    reeferToleranceC: 'Reefer tolerance (°C)',
+    reeferDelayMinutes: 'Reefer excursion delay (min)',
   },
 };
 

@@ -19,10 +19,12 @@ import { EngineEvents } from './driver/engine-events.tsx';
 import { StatusPanel } from './driver/status-panel.tsx';
 import { TripDetails } from './driver/trip-details.tsx';
 import { GraphGrid } from './graph-grid/graph-grid.tsx';
-import { LogCrossings, useCrossingMarkers, useDayCrossings } from './logs/log-crossings.tsx';
+import { useCrossingMarkers, useDayCrossings } from './logs/log-crossings-data.ts';
 import classes from './driver/driver.module.css';
 
 // The other tabs (days to certify, proposed edits, driving to claim) load when opened (issue 67).
+// The crossings' list and its correction forms (issue 72) load with the day they list.
+const LogCrossings = lazyPart(() => import('./logs/log-crossings.tsx').then((m) => ({ default: m.LogCrossings })));
 const CertifyDays = lazyPart(() => import('./driver/certify-days.tsx').then((m) => ({ default: m.CertifyDays })));
 const ProposalsList = lazyPart(() => import('./driver/proposals-list.tsx').then((m) => ({ default: m.ProposalsList })));
 const UnidentifiedList = lazyPart(() => import('./driver/unidentified-list.tsx').then((m) => ({ default: m.UnidentifiedList })));
@@ -222,7 +224,9 @@ function DriverDay({
                   <Title order={2} size="h4" mb="sm">
                     {t('driver.crossings.title')}
                   </Title>
-                  <LogCrossings orgId={orgId} owner={crossingsOwner} dayStart={d.dayStart} dayEnd={d.dayEnd} timeZone={tz} canEdit />
+                  <Suspense fallback={null}>
+                    <LogCrossings orgId={orgId} owner={crossingsOwner} dayStart={d.dayStart} dayEnd={d.dayEnd} timeZone={tz} canEdit />
+                  </Suspense>
                 </Paper>
                 <EngineEvents events={d.events} timeZone={tz} />
                 <TripDetails orgId={orgId} userId={userId} day={d} vehicle={s.vehicle} />

@@ -17,7 +17,8 @@ import { diagnosticSubject, driverName, longDate, rulesetName } from './logs/log
 import { LogEvents } from './logs/log-events.tsx';
 import { LogHeader } from './logs/log-header.tsx';
 import { LogDayFindings, LogViolations } from './logs/log-violations.tsx';
-import { LogCrossings, useCrossingMarkers, useDayCrossings } from './logs/log-crossings.tsx';
+import { LogCrossings } from './logs/log-crossings.tsx';
+import { useCrossingMarkers, useDayCrossings } from './logs/log-crossings-data.ts';
 import { EldTransferHistory, SendToFmcsaModal } from './eld-transfer/send-to-fmcsa.tsx';
 import { downloadEldFile } from './driver/driver-api.ts';
 import { downloadRoadsideCaPdf } from './roadside-ca/roadside-ca-api.ts';

@@ -1,12 +1,12 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Alert, Badge, Button, Group, Modal, SegmentedControl, Stack, Text, TextInput, Textarea } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
 import { IconFlag } from '@tabler/icons-react';
 import type { BorderCountry, BorderCrossing } from '@fleet/api-contract';
 import { describeError } from '../../../lib/api-client.ts';
 import { notify } from '../../../lib/notifications-store.ts';
-import { crossingsQuery, useChangeCrossing, type CrossingsOwner } from '../hos-crossings-api.ts';
+import { useChangeCrossing, type CrossingsOwner } from '../hos-crossings-api.ts';
+import { useDayCrossings } from './log-crossings-data.ts';
 import { clockIn, fromLocalInput, toLocalInput, zoneAbbreviation } from './log-format.ts';
 
 // A log day's border crossings (issue 72): one line per crossing with the ruleset in force on each
@@ -23,23 +23,6 @@ export interface LogCrossingsProps {
 }
 
 /** The crossings of the day (for the graph grid's markers and the list). */
-export function useDayCrossings(orgId: string, owner: CrossingsOwner, dayStart: string, dayEnd: string): BorderCrossing[] {
-  const q = useQuery({ ...crossingsQuery(orgId, owner, dayStart, dayEnd), enabled: !!orgId });
-  return q.data?.items ?? [];
-}
-
-/** The graph grid's markers of the crossings, worded in the viewer's language. */
-export function useCrossingMarkers(crossings: readonly BorderCrossing[], timeZone: string) {
-  const { t, i18n } = useTranslation();
-  return crossings.map((c) => ({
-    at: c.at,
-    label: t('driver.crossings.marker', {
-      country: t(`driver.crossings.country.${c.to}`),
-      time: `${clockIn(c.at, timeZone, i18n.language)} ${zoneAbbreviation(c.at, timeZone, i18n.language)}`,
-    }),
-  }));
-}
-
 type Editing = { kind: 'add' } | { kind: 'move'; crossing: BorderCrossing } | { kind: 'remove'; crossing: BorderCrossing };
 
 export function LogCrossings({ orgId, owner, dayStart, dayEnd, timeZone, canEdit }: LogCrossingsProps) {

@@ -23,7 +23,7 @@ import { useCrossingMarkers, useDayCrossings } from './logs/log-crossings-data.t
 import classes from './driver/driver.module.css';
 
 // The other tabs (days to certify, proposed edits, driving to claim) load when opened (issue 67).
-// The crossings' list and its correction forms (issue 72) load with the day they list.
+// A day's border crossings (issue 72) load when the day has one: most drivers never cross.
 const LogCrossings = lazyPart(() => import('./logs/log-crossings.tsx').then((m) => ({ default: m.LogCrossings })));
 const CertifyDays = lazyPart(() => import('./driver/certify-days.tsx').then((m) => ({ default: m.CertifyDays })));
 const ProposalsList = lazyPart(() => import('./driver/proposals-list.tsx').then((m) => ({ default: m.ProposalsList })));
@@ -220,14 +220,16 @@ function DriverDay({
                     markers={markers}
                   />
                 </Paper>
-                <Paper withBorder radius="md" p="md" className={classes.card}>
-                  <Title order={2} size="h4" mb="sm">
-                    {t('driver.crossings.title')}
-                  </Title>
-                  <Suspense fallback={null}>
-                    <LogCrossings orgId={orgId} owner={crossingsOwner} dayStart={d.dayStart} dayEnd={d.dayEnd} timeZone={tz} canEdit />
-                  </Suspense>
-                </Paper>
+                {crossings.length > 0 && (
+                  <Paper withBorder radius="md" p="md" className={classes.card}>
+                    <Title order={2} size="h4" mb="sm">
+                      {t('driver.crossings.title')}
+                    </Title>
+                    <Suspense fallback={null}>
+                      <LogCrossings orgId={orgId} owner={crossingsOwner} dayStart={d.dayStart} dayEnd={d.dayEnd} timeZone={tz} canEdit />
+                    </Suspense>
+                  </Paper>
+                )}
                 <EngineEvents events={d.events} timeZone={tz} />
                 <TripDetails orgId={orgId} userId={userId} day={d} vehicle={s.vehicle} />
               </Stack>

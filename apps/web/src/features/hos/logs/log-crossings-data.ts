@@ -24,3 +24,6 @@ export function useCrossingMarkers(crossings: readonly BorderCrossing[], timeZon
     }),
   }));
 }
+
+/** A correction being made: a crossing added, moved or removed. */
+export type Editing = { kind: 'add' } | { kind: 'move'; crossing: BorderCrossing } | { kind: 'remove'; crossing: BorderCrossing };

@@ -129,7 +129,7 @@ describe('device models: protocol and IO map (issue 30)', () => {
     for (const [bad, path] of [
       [{ abc: { attribute: 'ignition' } }, 'ioMap.abc'],
       [{ '239': { attribute: 'not a name' } }, 'ioMap.239.attribute'],
-      [{ '239': { attribute: 'ignition', multiplier: -1 } }, 'ioMap.239.multiplier'],
+      [{ '239': { attribute: 'ignition', multiplier: 0 } }, 'ioMap.239.multiplier'],
     ] as const) {
       const res = await t.app.inject({
         method: 'PUT',

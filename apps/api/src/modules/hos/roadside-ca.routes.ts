@@ -50,8 +50,9 @@ const roadsideCaRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.post('/organizations/:orgId/drivers/:driverId/hos_log/roadside-ca/email', {
-    // Mail to an address the caller types: throttled as the other mail sends are.
-    config: { ...read, rateLimit: { max: 20, timeWindow: '1 minute' } },
+    // Mail to an address the caller types, by a signed-in user or token of the organization, each send
+    // in the activity log: not throttled, as the other signed-in sends are not (only public routes are).
+    config: read,
     schema: {
       tags,
       summary: 'Send the Canadian roadside PDF by e-mail to the address an officer gives (SMTP, or the outbox without SMTP_URL)',

@@ -91,7 +91,7 @@ describe('notify', () => {
       expect((await notify(t.database.db, f)).created).toBe(true);
       expect((await list(a.admin, `&kind=${kind}`)).content.map((n) => n.title)).toContain(f.title);
     }
-    expect(NOTIFICATION_KINDS).toHaveLength(27);
+    expect(NOTIFICATION_KINDS).toHaveLength(28);
     // Only the users named (an edit proposal's author).
     const me = (await t.app.inject({ method: 'GET', url: '/api/v1/auth/me', headers: a.dispatcher })).json();
     const f = fact('EDIT_PROPOSAL_DECIDED', { userIds: [me.id] });

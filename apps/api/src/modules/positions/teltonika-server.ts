@@ -1,12 +1,11 @@
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { noteWriteRefusals, type Ingest } from './pipeline/ingest.service.ts';
+import type { Ingest } from './pipeline/ingest.service.ts';
 import { codecName, decodeAvlPacket, TeltonikaFrameError } from './pipeline/teltonika/codec.ts';
 import { TeltonikaFrameSplitter, type TeltonikaMessage } from './pipeline/teltonika/frames.ts';
 import { decodeCodec12, encodeCommand, isCodec12, RESPONSE_TYPE } from './pipeline/teltonika/codec12.ts';
 import type { DeviceLink } from './device-links.ts';
-import { loadIoMap, recordsToRows, temperatureReadings, type TeltonikaDevice } from './pipeline/teltonika/records.ts';
-import { recordTemperatures } from '../temperatures/index.ts';
+import { loadIoMap, storeRecords, type TeltonikaDevice } from './pipeline/teltonika/records.ts';
 
 /**
  * Teltonika's TCP port (5027; decision 0153): an FMB/FMC/FMM tracker opens a connection, sends its
@@ -222,7 +221,7 @@ export class TeltonikaServer {
   /** A frame with a good checksum that cannot be read: recorded, and acknowledged unless it carries commands. */
   private undecodable(c: Connection, frame: Buffer, err: unknown): boolean {
     this.counts.undecodable++;
-    noteUndecodable(this.ingest, c.device!.gw, undecodableMessage(frame, err));
+    noteUndecodable(this.ingest, c.device!.gw, undecodableMessage(frame.readUInt8(8), err));
     const codec = frame.readUInt8(8);
     if (!COMMAND_CODECS.has(codec)) {
       const ack = Buffer.alloc(4);
@@ -267,18 +266,7 @@ export class TeltonikaServer {
       device.ioMap = await loadIoMap(this.ingest.db, gw.id);
       c.ioMapAt = Date.now();
     }
-    const receivedAt = new Date();
-    const { rows } = await recordsToRows(this.ingest, device, records, receivedAt.getTime());
-    if (rows.length > 0) {
-      // Records the database refuses are counted and acknowledged with the rest: the device moves on.
-      const { stored, refused } = await this.ingest.committer.write(rows);
-      noteWriteRefusals(this.ingest, gw, rows, refused, receivedAt);
-      // The sensors' temperatures, stored once each before the device is answered (decision 0323).
-      const readings = temperatureReadings(rows, refused, device.ioMap);
-      if (readings.length) await recordTemperatures(this.ingest.db, readings, receivedAt.getTime());
-      const last = rows.findLast((_, k) => stored[k]);
-      if (last) this.ingest.refusedFixes?.observe({ organizationId: gw.orgId, gatewayId: gw.id, receivedAt, fixTime: last.fixTime });
-    }
+    await storeRecords(this.ingest, device, records);
     if (c.socket.destroyed) return false;
     const ack = Buffer.alloc(4);
     ack.writeUInt32BE(records.length, 0);
@@ -295,10 +283,9 @@ export class TeltonikaServer {
  * an AVL frame is acknowledged with the record count it announces, so the device moves on, and
  * each is recorded on the device's page ("sent codec 13: not supported") and counted.
  */
-function undecodableMessage(frame: Buffer, err: unknown): string {
-  const codec = frame.readUInt8(8);
-  if (err instanceof TeltonikaFrameError && err.reason === 'codec') return `sent codec ${codecName(codec)}: not supported`;
-  return `sent a codec ${codecName(codec)} frame that does not add up: ${err instanceof Error ? err.message : String(err)}`;
+export function undecodableMessage(codec: number, err: unknown, over = ''): string {
+  if (err instanceof TeltonikaFrameError && err.reason === 'codec') return `sent codec ${codecName(codec)}${over}: not supported`;
+  return `sent a codec ${codecName(codec)} frame${over} that does not add up: ${err instanceof Error ? err.message : String(err)}`;
 }
 
 /** The Teltonika port's server (not listening yet). */

@@ -1,10 +1,9 @@
 import dgram from 'node:dgram';
 import type { AddressInfo } from 'node:net';
-import { noteWriteRefusals, type Ingest } from './pipeline/ingest.service.ts';
-import { decodeAvlData, TeltonikaFrameError } from './pipeline/teltonika/codec.ts';
-import { loadIoMap, recordsToRows, temperatureReadings, type TeltonikaDevice } from './pipeline/teltonika/records.ts';
-import { recordTemperatures } from '../temperatures/index.ts';
-import { noteUndecodable } from './teltonika-server.ts';
+import type { Ingest } from './pipeline/ingest.service.ts';
+import { decodeAvlData } from './pipeline/teltonika/codec.ts';
+import { loadIoMap, storeRecords, type TeltonikaDevice } from './pipeline/teltonika/records.ts';
+import { noteUndecodable, undecodableMessage } from './teltonika-server.ts';
 
 /**
  * Teltonika over UDP (decision 0323), on the TCP port's number: each datagram carries its device's
@@ -142,24 +141,11 @@ export class TeltonikaUdpServer {
       ({ records } = decodeAvlData(msg, h.dataStart, msg.length));
     } catch (err) {
       this.counts.undecodable++;
-      const codec = msg.readUInt8(h.dataStart);
-      const what =
-        err instanceof TeltonikaFrameError && err.reason === 'codec' ? 'not supported' : `does not add up: ${err instanceof Error ? err.message : String(err)}`;
-      noteUndecodable(this.ingest, gw, `sent codec ${codec} over UDP: ${what}`);
+      noteUndecodable(this.ingest, gw, undecodableMessage(msg.readUInt8(h.dataStart), err, ' over UDP'));
       this.send(udpAck(h.packetId, h.avlPacketId, announced), rinfo);
       return;
     }
-    const receivedAt = new Date();
-    const { rows } = await recordsToRows(this.ingest, device, records, receivedAt.getTime());
-    if (rows.length > 0) {
-      const { stored, refused } = await this.ingest.committer.write(rows);
-      noteWriteRefusals(this.ingest, gw, rows, refused, receivedAt);
-      // The sensors' temperatures, stored once each before the device is answered (decision 0323).
-      const readings = temperatureReadings(rows, refused, device.ioMap);
-      if (readings.length) await recordTemperatures(this.ingest.db, readings, receivedAt.getTime());
-      const last = rows.findLast((_, k) => stored[k]);
-      if (last) this.ingest.refusedFixes?.observe({ organizationId: gw.orgId, gatewayId: gw.id, receivedAt, fixTime: last.fixTime });
-    }
+    await storeRecords(this.ingest, device, records);
     this.send(udpAck(h.packetId, h.avlPacketId, records.length), rinfo);
     this.counts.packets++;
     this.counts.acknowledged += records.length;

@@ -5,10 +5,10 @@ import { deviceModels, gateways, positions } from '../../../../db/schema/index.t
 import { engineColumns } from '../engine-data.ts';
 import { checkFix, FixError, timeToStore } from '../fix-check.ts';
 import { currentAttribution, type GatewayInfo } from '../gateway-directory.ts';
-import { noteRefusal, type Ingest } from '../ingest.service.ts';
+import { noteRefusal, noteWriteRefusals, type Ingest } from '../ingest.service.ts';
 import type { PositionRow } from '../position-row.ts';
 import type { AvlRecord } from './codec.ts';
-import type { TemperatureInput } from '../../../temperatures/index.ts';
+import { recordTemperatures, type TemperatureInput } from '../../../temperatures/index.ts';
 import { effectiveIoMap, ioAttributes, temperaturesOf } from './io-map.ts';
 
 // Teltonika AVL records to position rows (decision 0153): IO elements named by the device model's
@@ -126,4 +126,26 @@ export function temperatureReadings(rows: readonly PositionRow[], refused: Reado
           celsius: t.celsius,
         })),
   );
+}
+
+/**
+ * One packet's records stored, over TCP or UDP: the rows committed (what the database refuses is
+ * counted and acknowledged with the rest, so the device moves on), the sensors' temperatures stored
+ * once each, and the device's clock watched, all before the device is answered.
+ */
+export async function storeRecords(
+  ingest: Ingest,
+  device: TeltonikaDevice,
+  records: readonly (AvlRecord & { ioWidths?: ReadonlyMap<number, number> })[],
+): Promise<void> {
+  const receivedAt = new Date();
+  const { rows } = await recordsToRows(ingest, device, records, receivedAt.getTime());
+  if (rows.length === 0) return;
+  const gw = device.gw;
+  const { stored, refused } = await ingest.committer.write(rows);
+  noteWriteRefusals(ingest, gw, rows, refused, receivedAt);
+  const readings = temperatureReadings(rows, refused, device.ioMap);
+  if (readings.length) await recordTemperatures(ingest.db, readings, receivedAt.getTime());
+  const last = rows.findLast((_, k) => stored[k]);
+  if (last) ingest.refusedFixes?.observe({ organizationId: gw.orgId, gatewayId: gw.id, receivedAt, fixTime: last.fixTime });
 }

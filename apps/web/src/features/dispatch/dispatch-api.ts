@@ -1,4 +1,4 @@
-import { keepPreviousData, queryOptions, useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
 import type {
   Candidate,
   Customer,
@@ -20,50 +20,14 @@ import { api, ApiError } from '../../lib/api-client.ts';
 import { saveFile } from '../../lib/download.ts';
 import { orgPathFor, useEffectiveOrganizationId } from '../../lib/org-path.ts';
 import { usePagedList } from '../../lib/registry-api.ts';
-import type { QueryValue } from '../../lib/query-string.ts';
+import { loadKeys, loadPath, loadsQuery, type LoadListFilters } from './loads-query.ts';
 
 // The dispatch screens' calls (issue 33, contract packages/api-contract/src/loads.ts): loads CRUD and
 // list, assignment, status, stop arrivals and departures, documents, CSV import, a driver's plan and
 // the candidates. Every key sits under ['loads', orgId], so one change reads every view again (the
 // board, the load's page, its plan and candidates, the driver's card).
 
-export const loadKeys = {
-  all: (orgId: string | null) => ['loads', orgId] as const,
-  list: (orgId: string | null, q: Record<string, QueryValue>) => ['loads', orgId, 'list', q] as const,
-  one: (orgId: string | null, id: string) => ['loads', orgId, 'one', id] as const,
-  plan: (orgId: string | null, id: string, driverId: string | null) => ['loads', orgId, 'plan', id, driverId] as const,
-  candidates: (orgId: string | null, id: string, q: Record<string, QueryValue>) => ['loads', orgId, 'candidates', id, q] as const,
-  shareLinks: (orgId: string | null, id: string) => ['loads', orgId, 'share-links', id] as const,
-  contacts: (orgId: string | null, id: string) => ['loads', orgId, 'contacts', id] as const,
-};
-
-const loadPath = (orgId: string, id: string, rest = '') => orgPathFor(orgId, `/loads/${encodeURIComponent(id)}${rest}`);
-
-export interface LoadListFilters extends Record<string, QueryValue> {
-  page?: number;
-  size?: number;
-  sort?: string;
-  search?: string;
-  /** One status or several, comma-separated. */
-  status?: string;
-  driverId?: string;
-  customer?: string;
-  from?: string;
-  to?: string;
-}
-
-export const loadsQuery = (orgId: string, q: LoadListFilters) =>
-  queryOptions({
-    queryKey: loadKeys.list(orgId, q),
-    queryFn: ({ signal }) => api<Page<Load>>(orgPathFor(orgId, '/loads'), { query: q, signal, toast: false }),
-    placeholderData: keepPreviousData,
-  });
-
-/** A page of loads under the filters (the board asks for one status at a time). */
-export function useLoads(q: LoadListFilters, enabled = true) {
-  const orgId = useEffectiveOrganizationId();
-  return useQuery({ ...loadsQuery(orgId ?? '', q), enabled: enabled && !!orgId, refetchInterval: 60_000 });
-}
+export { loadKeys, loadPath, loadsQuery, stopStatusPath, useLoads, type LoadListFilters } from './loads-query.ts';
 
 export function useLoad(id: string | null) {
   const orgId = useEffectiveOrganizationId();
@@ -137,7 +101,6 @@ export const setLoadStatus = (
 ) => api<Load>(loadPath(orgId, id, '/status'), { method: 'POST', body: { status, note, podWaived }, toast: false });
 
 /** Where a stop's arrival or departure is sent (the driver's phone sends it through its outbox, issue 44). */
-export const stopStatusPath = (orgId: string, id: string, stopId: string) => loadPath(orgId, id, `/stops/${encodeURIComponent(stopId)}/status`);
 
 export const setStopStatus = (orgId: string, { id, stopId, body }: { id: string; stopId: string; body: StopStatusInput }) =>
   api<Load>(loadPath(orgId, id, `/stops/${encodeURIComponent(stopId)}/status`), { method: 'POST', body, toast: false });

@@ -13,7 +13,7 @@ import { formatShortDateTime, formatTime, useViewerZone } from '../../lib/dates.
 import { notify } from '../../lib/notifications-store.ts';
 import { useCurrentUser } from '../../lib/auth-store.ts';
 import { ownRecords, sendRecord, useOutbox } from '../../lib/outbox.ts';
-import { loadKeys, stopStatusPath, useLoads } from './dispatch-api.ts';
+import { loadKeys, stopStatusPath, useLoads } from './loads-query.ts';
 import { stopName, stopNumber } from './dispatch-format.ts';
 import classes from './dispatch.module.css';
 

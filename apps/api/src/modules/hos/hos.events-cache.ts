@@ -50,20 +50,29 @@ export function extendEvents(
   const deferrals = [...new Set([...olderFacts.deferrals, ...e.facts.deferrals])].sort();
   // Crossings are read whole with any days' facts: both hold all of them.
   const crossings = e.facts.crossings ?? olderFacts.crossings;
+  // Declarations too (decision 0314).
+  const declarations = e.facts.declarations ?? olderFacts.declarations;
   const facts =
-    deferrals.length || olderFacts.teamDays.size || e.facts.teamDays.size || crossings
-      ? { deferrals, teamDays: new Set([...olderFacts.teamDays, ...e.facts.teamDays]), ...(crossings ? { crossings } : {}) }
+    deferrals.length || olderFacts.teamDays.size || e.facts.teamDays.size || crossings || declarations
+      ? {
+          deferrals,
+          teamDays: new Set([...olderFacts.teamDays, ...e.facts.teamDays]),
+          ...(crossings ? { crossings } : {}),
+          ...(declarations ? { declarations } : {}),
+        }
       : NO_FACTS;
   return { version: e.version, from, facts, events };
 }
 
 /** The facts of log days from `fromDate` to `toDate` (inclusive, YYYY-MM-DD). */
 export function sliceFacts(f: LogFacts, fromDate: string, toDate: string): LogFacts | undefined {
-  if (f.deferrals.length === 0 && f.teamDays.size === 0 && !f.crossings) return undefined;
+  if (f.deferrals.length === 0 && f.teamDays.size === 0 && !f.crossings && !f.declarations) return undefined;
   const deferrals = f.deferrals.filter((d) => d >= fromDate && d <= toDate);
   const teamDays = new Set([...f.teamDays].filter((d) => d >= fromDate && d <= toDate));
   // Crossings are kept whole: the last one before the range says which rules are in force at its start.
-  if (f.crossings) return { deferrals, teamDays, crossings: f.crossings };
+  // Declarations too: a switch before the range says which cycle is in force at its start.
+  if (f.crossings || f.declarations)
+    return { deferrals, teamDays, ...(f.crossings ? { crossings: f.crossings } : {}), ...(f.declarations ? { declarations: f.declarations } : {}) };
   return deferrals.length || teamDays.size ? { deferrals, teamDays } : undefined;
 }
 

@@ -9,9 +9,10 @@ import { driverInGroup } from '../groups/index.ts';
 import { getOrganizationSettings, readSettings } from '../organizations/index.ts';
 import { extendEvents, hosMemoryOf, packEvents, sliceEvents, sliceFacts, windowPeriods, type DriverEvents, type HosMemory } from './hos.events-cache.ts';
 import { dutyPeriods, type DutyEventFacts, type MsPeriod } from './hos.periods.ts';
-import type { DriverHos, FleetDriver, LogFacts } from './hos.types.ts';
+import type { DeclarationFact, DriverHos, FleetDriver, LogFacts } from './hos.types.ts';
 import { DAY_MS, logDatesAround } from './hos.time.ts';
 import { rowsOf } from '../../db/sql/rows.ts';
+import { declarationsOfDrivers } from './hos-declarations.repository.ts';
 import { notifyHosChange } from '../../db/sql/notify.ts';
 
 const DUTY_TYPES = [HOS_EVENT_TYPES.DUTY_STATUS, HOS_EVENT_TYPES.SPECIAL_CATEGORY];
@@ -61,6 +62,7 @@ export const isCanadian = (ruleset: RulesetId): boolean => ruleset === 'CA_SOUTH
  */
 export function engineOptions(d: DriverHos, periodStart: string, facts?: LogFacts, team = false): HosOptions {
   const nonCdl = nonCdlShortHaul(d);
+  const { cycleSwitches, adverseDriving } = declarationOptions(facts?.declarations);
   return {
     ruleset: d.ruleset,
     timeZone: d.homeTimeZone,
@@ -71,10 +73,32 @@ export function engineOptions(d: DriverHos, periodStart: string, facts?: LogFact
       ...(nonCdl ? { nonCdlShortHaul: true } : {}),
       // §395.1(d): the engine applies it on the US property rulesets only.
       ...(d.oilfield ? { oilfield: true } : {}),
+      // Adverse driving conditions the driver declared (395.1(b)(1); SOR/2005-313 s. 77).
+      ...(adverseDriving ? { adverseDriving } : {}),
     },
     ...(facts?.deferrals.length ? { deferrals: facts.deferrals.map((day) => ({ day })) } : {}),
     ...(team ? { team: true } : {}),
+    // Canada's cycle switches (s. 29) the log declares; the engine ignores them on other rulesets.
+    ...(cycleSwitches ? { cycleSwitches } : {}),
   };
+}
+
+/**
+ * The engine's options from the log's declarations (decisions 0314, 0315): the cycle switches
+ * (s. 29; the engine applies them on Canadian rulesets only) and the adverse driving conditions,
+ * each claimed from its instant for the rest of the shift holding it (the engine extends a shift
+ * whose claim starts by then and ends after the shift began).
+ */
+export function declarationOptions(list: DeclarationFact[] | undefined): {
+  cycleSwitches?: NonNullable<HosOptions['cycleSwitches']>;
+  adverseDriving?: Array<{ start: string; end: string }>;
+} {
+  if (!list?.length) return {};
+  const cycleSwitches = list.flatMap((x) => (x.kind === 'CYCLE_SWITCH' && x.cycle ? [{ at: x.atMs, to: x.cycle }] : []));
+  const adverseDriving = list.flatMap((x) =>
+    x.kind === 'ADVERSE_DRIVING' ? [{ start: new Date(x.atMs).toISOString(), end: new Date(x.atMs + 1).toISOString() }] : [],
+  );
+  return { ...(cycleSwitches.length ? { cycleSwitches } : {}), ...(adverseDriving.length ? { adverseDriving } : {}) };
 }
 
 /**
@@ -119,6 +143,17 @@ export async function logFactsOf(db: DbOrTx, orgId: string, driverIds: string[] 
     let f = out.get(c.driverId);
     if (!f) out.set(c.driverId, (f = { deferrals: [], teamDays: new Set() }));
     (f.crossings ??= []).push({ atMs: c.at.getTime(), from: c.from, to: c.to });
+  }
+  // Declarations (issue 72, decisions 0314/0315): all of a driver's, as the crossings (a few a month).
+  for (const x of await declarationsOfDrivers(db, orgId, driverIds)) {
+    let f = out.get(x.driverId);
+    if (!f) out.set(x.driverId, (f = { deferrals: [], teamDays: new Set() }));
+    (f.declarations ??= []).push({
+      kind: x.kind,
+      atMs: x.at.getTime(),
+      untilMs: x.until ? x.until.getTime() : null,
+      cycle: x.cycle === 1 || x.cycle === 2 ? x.cycle : null,
+    });
   }
   return out;
 }

@@ -54,9 +54,11 @@ export const declarationCreateSchema = z
     annotation,
   })
   .superRefine((v, ctx) => {
-    if (v.kind === 'CYCLE_SWITCH' && v.cycle === undefined) ctx.addIssue({ code: 'custom', path: ['cycle'], message: 'Cycle is a required field for a cycle switch' });
+    if (v.kind === 'CYCLE_SWITCH' && v.cycle === undefined)
+      ctx.addIssue({ code: 'custom', path: ['cycle'], message: 'Cycle is a required field for a cycle switch' });
     if (v.kind !== 'CYCLE_SWITCH' && v.cycle !== undefined) ctx.addIssue({ code: 'custom', path: ['cycle'], message: 'Cycle is only for a cycle switch' });
-    if (v.kind === 'EMERGENCY' && v.until === undefined) ctx.addIssue({ code: 'custom', path: ['until'], message: 'Until is a required field for an emergency' });
+    if (v.kind === 'EMERGENCY' && v.until === undefined)
+      ctx.addIssue({ code: 'custom', path: ['until'], message: 'Until is a required field for an emergency' });
     if (v.kind !== 'EMERGENCY' && v.until !== undefined) ctx.addIssue({ code: 'custom', path: ['until'], message: 'Until is only for an emergency' });
     if (v.until !== undefined && Date.parse(v.until) <= Date.parse(v.at)) ctx.addIssue({ code: 'custom', path: ['until'], message: 'Until must be after At' });
   });

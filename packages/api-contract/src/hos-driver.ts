@@ -107,6 +107,8 @@ export const hosDriverStatusSchema = z.object({
       team: z.boolean().optional(),
       /** Canada's cycle switches declared on the log (issue 72, decision 0314). */
       cycleSwitches: z.array(z.object({ at: z.union([z.number(), z.string()]), to: z.union([z.literal(1), z.literal(2)]) })).optional(),
+      /** Canada's emergencies declared on the log (s. 76, decision 0315). */
+      emergencies: z.array(z.object({ start: z.union([z.number(), z.string()]), end: z.union([z.number(), z.string()]) })).optional(),
     }),
   }),
 });

@@ -46,7 +46,13 @@ export async function declarationsOfDrivers(
   driverIds: string[] | null,
 ): Promise<Array<Pick<DeclarationRow, 'driverId' | 'kind' | 'at' | 'until' | 'cycle'>>> {
   return db
-    .select({ driverId: hosDeclarations.driverId, kind: hosDeclarations.kind, at: hosDeclarations.at, until: hosDeclarations.until, cycle: hosDeclarations.cycle })
+    .select({
+      driverId: hosDeclarations.driverId,
+      kind: hosDeclarations.kind,
+      at: hosDeclarations.at,
+      until: hosDeclarations.until,
+      cycle: hosDeclarations.cycle,
+    })
     .from(hosDeclarations)
     .where(and(active(orgId), driverIds ? inArray(hosDeclarations.driverId, driverIds) : undefined))
     .orderBy(asc(hosDeclarations.at), asc(hosDeclarations.createdAt));
@@ -72,11 +78,29 @@ export async function activeDeclaration(db: DbOrTx, orgId: string, driverId: str
 
 export async function insertDeclaration(
   tx: DbOrTx,
-  r: { orgId: string; driverId: string; kind: DeclarationKind; at: Date; until: Date | null; cycle: number | null; annotation: string; createdBy: string | null },
+  r: {
+    orgId: string;
+    driverId: string;
+    kind: DeclarationKind;
+    at: Date;
+    until: Date | null;
+    cycle: number | null;
+    annotation: string;
+    createdBy: string | null;
+  },
 ): Promise<DeclarationRow> {
   const [row] = await tx
     .insert(hosDeclarations)
-    .values({ organizationId: r.orgId, driverId: r.driverId, kind: r.kind, at: r.at, until: r.until, cycle: r.cycle, annotation: r.annotation, createdBy: r.createdBy })
+    .values({
+      organizationId: r.orgId,
+      driverId: r.driverId,
+      kind: r.kind,
+      at: r.at,
+      until: r.until,
+      cycle: r.cycle,
+      annotation: r.annotation,
+      createdBy: r.createdBy,
+    })
     .returning();
   if (!row) throw new Error('declaration insert returned nothing');
   return row;

@@ -94,7 +94,14 @@ export async function addDeclaration(
       action: 'DECLARE_HOS',
       entityType: 'DRIVER',
       entityId: d.id,
-      after: { kind: row.kind, at: row.at.toISOString(), until: row.until?.toISOString() ?? null, cycle: row.cycle, annotation: row.annotation, driverName: `${d.firstName} ${d.lastName}` },
+      after: {
+        kind: row.kind,
+        at: row.at.toISOString(),
+        until: row.until?.toISOString() ?? null,
+        cycle: row.cycle,
+        annotation: row.annotation,
+        driverName: `${d.firstName} ${d.lastName}`,
+      },
     });
     return view(row);
   });

@@ -1,6 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, clocksAt, type DutyPeriod, type DutyStatus, type HosOptions, type RulesetId } from '@fleet/hos';
-import { availabilityPageSchema, hosDeclarationListSchema, hosDeclarationSchema, hosDriverStatusSchema, violationPageSchema } from '@fleet/api-contract';
+import {
+  availabilityPageSchema,
+  hosDeclarationListSchema,
+  hosDeclarationSchema,
+  hosDriverStatusSchema,
+  hosImportResultSchema,
+  hosLogDaySchema,
+  violationPageSchema,
+} from '@fleet/api-contract';
 import { createTestApp, expectErrorBody, expectFieldErrors, type TestContext } from '../../test/helpers.ts';
 import { activityRows, driverBody, registryActors, userWithPermissions } from '../../test/registry.ts';
 
@@ -49,8 +57,14 @@ async function newDriver(over: Record<string, unknown> = {}): Promise<{ id: stri
   return res.json();
 }
 async function withPeriods(driverId: string, periods: DutyPeriod[]) {
-  const res = await t.app.inject({ method: 'POST', url: org(`/drivers/${driverId}/hos_log/import`), headers: a.admin, payload: { source: 'Acme ELD', periods } });
+  const res = await t.app.inject({
+    method: 'POST',
+    url: org(`/drivers/${driverId}/hos_log/import`),
+    headers: a.admin,
+    payload: { source: 'Acme ELD', periods },
+  });
   expect(res.statusCode, res.body).toBe(201);
+  return hosImportResultSchema.parse(res.json()).logs;
 }
 const declare = (driverId: string, payload: object, headers: Headers = a.admin) =>
   t.app.inject({ method: 'POST', url: org(`/drivers/${driverId}/hos_declarations`), headers, payload });
@@ -104,7 +118,11 @@ describe('cycle switches (s. 29)', () => {
     expect(av.strict).toEqual(clocksAt(periods, end, { ...C1, cycleSwitches: [{ at, to: 2 }] }).strict);
     expect(av.strict).not.toEqual(clocksAt(periods, end, C1).strict);
 
-    const listed = await t.app.inject({ method: 'GET', url: org(`/drivers/${d.id}/hos_declarations?from=${periods[0]!.start}&to=${periods[3]!.end}`), headers: a.admin });
+    const listed = await t.app.inject({
+      method: 'GET',
+      url: org(`/drivers/${d.id}/hos_declarations?from=${periods[0]!.start}&to=${periods[3]!.end}`),
+      headers: a.admin,
+    });
     expect(listed.statusCode, listed.body).toBe(200);
     expect(hosDeclarationListSchema.parse(listed.json()).items).toEqual([made]);
     expect((await activityRows(t.database.db, d.id)).map((r) => r.action)).toContain('DECLARE_HOS');
@@ -113,17 +131,27 @@ describe('cycle switches (s. 29)', () => {
     const gone = await withdraw(d.id, made.id, { annotation: 'Stayed on cycle 1' });
     expect(gone.statusCode, gone.body).toBe(204);
     expect((await violationsOf(d.id, periods)).violations).toEqual(stay.violations);
-    const relisted = await t.app.inject({ method: 'GET', url: org(`/drivers/${d.id}/hos_declarations?from=${periods[0]!.start}&to=${periods[3]!.end}`), headers: a.admin });
+    const relisted = await t.app.inject({
+      method: 'GET',
+      url: org(`/drivers/${d.id}/hos_declarations?from=${periods[0]!.start}&to=${periods[3]!.end}`),
+      headers: a.admin,
+    });
     expect(hosDeclarationListSchema.parse(relisted.json()).items).toEqual([]);
     expect((await withdraw(d.id, made.id, { annotation: 'Again and again' })).statusCode).toBe(404);
   });
 
-  it('a switch after too little rest is a CYCLE_SWITCH finding of its day, short by the rest missing', async () => {
+  it('a switch after too little rest is a CYCLE_SWITCH finding of its log day, short by the rest missing', async () => {
     const periods = cst('2026-11-02T06:00', ['ON', 3], ['D', 10], ['OFF', 35], ...repeat(2, day13));
     const d = await newDriver({ ruleset: 'CA_SOUTH_CYCLE_1' });
-    await withPeriods(d.id, periods);
+    const logs = await withPeriods(d.id, periods);
+    const day = async () => {
+      const res = await t.app.inject({ method: 'GET', url: org(`/hos_log/${logs.find((l) => l.date === '2026-11-03')!.id}`), headers: a.admin });
+      expect(res.statusCode, res.body).toBe(200);
+      return hosLogDaySchema.parse(res.json()).dayFindings;
+    };
+    expect(await day()).toEqual([]);
     expect((await declare(d.id, { kind: 'CYCLE_SWITCH', at: periods[2]!.end, cycle: 2, annotation: 'Switching early' })).statusCode).toBe(201);
-    expect((await violationsOf(d.id, periods)).dayFindings).toEqual([{ rule: 'CYCLE_SWITCH', day: '2026-11-03', shortMs: H }]);
+    expect(await day()).toEqual([{ rule: 'CYCLE_SWITCH', day: '2026-11-03', shortMs: H }]);
   });
 
   it('the driver declares their own switch; the phone’s engine input carries it', async () => {
@@ -157,22 +185,72 @@ describe('cycle switches (s. 29)', () => {
     expectFieldErrors((await declare(us.id, { kind: 'EMERGENCY', at, until: '2026-11-10T13:00:00.000Z', annotation: 'Road closed' })).json(), 400, {
       kind: 'Emergencies are for drivers on Canadian rules',
     });
-    expectFieldErrors((await declare(ca.id, { kind: 'CYCLE_SWITCH', at, annotation: 'Long haul' })).json(), 400, { cycle: 'Cycle is a required field for a cycle switch' });
-    expectFieldErrors((await declare(ca.id, { kind: 'CYCLE_SWITCH', at, cycle: 3, annotation: 'Long haul' })).json(), 400, { cycle: 'Cycle must be 1 or 2' });
-    expectFieldErrors((await declare(ca.id, { kind: 'CYCLE_SWITCH', at, cycle: 2, annotation: 'no' })).json(), 400, { annotation: 'Annotation must be at least 4 characters' });
-    expectFieldErrors((await declare(ca.id, { kind: 'CYCLE_SWITCH', at, cycle: 2 })).json(), 400, { annotation: 'Annotation is a required field' });
-    expectFieldErrors((await declare(ca.id, { kind: 'EMERGENCY', at, annotation: 'Road closed' })).json(), 400, { until: 'Until is a required field for an emergency' });
-    expectFieldErrors((await declare(ca.id, { kind: 'EMERGENCY', at, until: at, annotation: 'Road closed' })).json(), 400, { until: 'Until must be after At' });
-    expectFieldErrors((await declare(ca.id, { kind: 'CYCLE_SWITCH', at: new Date(Date.now() + 2 * H).toISOString(), cycle: 2, annotation: 'Long haul' })).json(), 400, {
-      at: 'At cannot be in the future',
+    expectFieldErrors((await declare(ca.id, { kind: 'CYCLE_SWITCH', at, annotation: 'Long haul' })).json(), 400, {
+      cycle: 'Cycle is a required field for a cycle switch',
     });
+    expectFieldErrors((await declare(ca.id, { kind: 'CYCLE_SWITCH', at, cycle: 3, annotation: 'Long haul' })).json(), 400, { cycle: 'Cycle must be 1 or 2' });
+    expectFieldErrors((await declare(ca.id, { kind: 'CYCLE_SWITCH', at, cycle: 2, annotation: 'no' })).json(), 400, {
+      annotation: 'Annotation must be at least 4 characters',
+    });
+    expectFieldErrors((await declare(ca.id, { kind: 'CYCLE_SWITCH', at, cycle: 2 })).json(), 400, { annotation: 'Annotation is a required field' });
+    expectFieldErrors((await declare(ca.id, { kind: 'EMERGENCY', at, annotation: 'Road closed' })).json(), 400, {
+      until: 'Until is a required field for an emergency',
+    });
+    expectFieldErrors((await declare(ca.id, { kind: 'EMERGENCY', at, until: at, annotation: 'Road closed' })).json(), 400, { until: 'Until must be after At' });
+    expectFieldErrors(
+      (await declare(ca.id, { kind: 'CYCLE_SWITCH', at: new Date(Date.now() + 2 * H).toISOString(), cycle: 2, annotation: 'Long haul' })).json(),
+      400,
+      {
+        at: 'At cannot be in the future',
+      },
+    );
     expect((await declare(ca.id, { kind: 'CYCLE_SWITCH', at, cycle: 2, annotation: 'Long haul' })).statusCode).toBe(201);
     expectFieldErrors((await declare(ca.id, { kind: 'CYCLE_SWITCH', at, cycle: 2, annotation: 'Long haul' })).json(), 400, {
       at: 'The same declaration is already on the log at that time',
     });
     expectErrorBody((await declare('00000000-0000-4000-8000-000000000000', { kind: 'CYCLE_SWITCH', at, cycle: 2, annotation: 'Long haul' })).json(), 404);
-    const listed = await t.app.inject({ method: 'GET', url: org(`/drivers/${us.id}/hos_declarations?from=2026-11-01T00:00:00Z&to=2026-11-20T00:00:00Z`), headers: a.admin });
+    const listed = await t.app.inject({
+      method: 'GET',
+      url: org(`/drivers/${us.id}/hos_declarations?from=2026-11-01T00:00:00Z&to=2026-11-20T00:00:00Z`),
+      headers: a.admin,
+    });
     expect(hosDeclarationListSchema.parse(listed.json()).items).toEqual([]);
     expect((await t.app.inject({ method: 'GET', url: org(`/drivers/${ca.id}/hos_declarations`) })).statusCode).toBe(401);
+  });
+});
+
+describe('adverse driving conditions and emergencies (decision 0315)', () => {
+  it('US, §395.1(b)(1): a claim gives that shift 2 h more driving; withdrawn, the violation is back', async () => {
+    const periods = cst('2026-11-05T06:00', ['ON', 1], ['D', 6], ['OFF', 0.5], ['D', 6.5], ['OFF', 10]);
+    const d = await newDriver({ ruleset: 'US_PROPERTY_70_8' });
+    await withPeriods(d.id, periods);
+    const plain = await violationsOf(d.id, periods);
+    expect(plain.violations.map((v) => v[0])).toEqual(['DRIVING_LIMIT']);
+    const res = await declare(d.id, { kind: 'ADVERSE_DRIVING', at: periods[3]!.start, annotation: 'Freezing rain on I-80' });
+    expect(res.statusCode, res.body).toBe(201);
+    const claim = hosDeclarationSchema.parse(res.json());
+    expect((await violationsOf(d.id, periods)).violations).toEqual([]);
+    expect((await withdraw(d.id, claim.id, { annotation: 'Roads were clear' })).statusCode).toBe(204);
+    expect((await violationsOf(d.id, periods)).violations).toEqual(plain.violations);
+  });
+
+  it('Canada, s. 76: driving inside the emergency is no violation; after safety it is', async () => {
+    // 16 h of driving overnight: the shift's 13 h driving and 14 h on duty are passed at 05:00 and 06:00.
+    const periods = cst('2026-11-05T16:00', ['D', 16], ['OFF', 10]);
+    const d = await newDriver({ ruleset: 'CA_SOUTH_CYCLE_1' });
+    await withPeriods(d.id, periods);
+    const C1 = opts('CA_SOUTH_CYCLE_1');
+    expect((await violationsOf(d.id, periods)).violations).toEqual(brief(auditLog(periods, C1).violations));
+    const from = new Date(Date.parse(periods[0]!.start) + 12 * H).toISOString();
+    const until = new Date(Date.parse(periods[0]!.start) + 15 * H).toISOString();
+    const res = await declare(d.id, { kind: 'EMERGENCY', at: from, until, annotation: 'Wildfire, road closed behind' });
+    expect(res.statusCode, res.body).toBe(201);
+    expect(hosDeclarationSchema.parse(res.json())).toMatchObject({ kind: 'EMERGENCY', at: from, until, cycle: null });
+    const after = (await violationsOf(d.id, periods)).violations;
+    expect(after).toEqual(brief(auditLog(periods, { ...C1, emergencies: [{ start: from, end: until }] }).violations));
+    expect(after.map((v) => [v[0], v[1], v[2]])).toEqual([
+      ['DRIVING_LIMIT', until, periods[0]!.end],
+      ['ON_DUTY_LIMIT', until, periods[0]!.end],
+    ]);
   });
 });

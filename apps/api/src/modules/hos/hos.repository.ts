@@ -62,7 +62,7 @@ export const isCanadian = (ruleset: RulesetId): boolean => ruleset === 'CA_SOUTH
  */
 export function engineOptions(d: DriverHos, periodStart: string, facts?: LogFacts, team = false): HosOptions {
   const nonCdl = nonCdlShortHaul(d);
-  const { cycleSwitches, adverseDriving } = declarationOptions(facts?.declarations);
+  const { cycleSwitches, adverseDriving, emergencies } = declarationOptions(facts?.declarations);
   return {
     ruleset: d.ruleset,
     timeZone: d.homeTimeZone,
@@ -80,25 +80,33 @@ export function engineOptions(d: DriverHos, periodStart: string, facts?: LogFact
     ...(team ? { team: true } : {}),
     // Canada's cycle switches (s. 29) the log declares; the engine ignores them on other rulesets.
     ...(cycleSwitches ? { cycleSwitches } : {}),
+    // s. 76 emergencies; the engine applies them on Canadian rulesets only.
+    ...(emergencies ? { emergencies } : {}),
   };
 }
 
 /**
  * The engine's options from the log's declarations (decisions 0314, 0315): the cycle switches
- * (s. 29; the engine applies them on Canadian rulesets only) and the adverse driving conditions,
- * each claimed from its instant for the rest of the shift holding it (the engine extends a shift
- * whose claim starts by then and ends after the shift began).
+ * (s. 29; the engine applies them on Canadian rulesets only), the adverse driving conditions, each
+ * claimed from its instant for the rest of the shift holding it (the engine extends a shift whose
+ * claim starts by then and ends after the shift began), and the emergencies (s. 76, Canada only).
  */
 export function declarationOptions(list: DeclarationFact[] | undefined): {
   cycleSwitches?: NonNullable<HosOptions['cycleSwitches']>;
   adverseDriving?: Array<{ start: string; end: string }>;
+  emergencies?: Array<{ start: number; end: number }>;
 } {
   if (!list?.length) return {};
   const cycleSwitches = list.flatMap((x) => (x.kind === 'CYCLE_SWITCH' && x.cycle ? [{ at: x.atMs, to: x.cycle }] : []));
   const adverseDriving = list.flatMap((x) =>
     x.kind === 'ADVERSE_DRIVING' ? [{ start: new Date(x.atMs).toISOString(), end: new Date(x.atMs + 1).toISOString() }] : [],
   );
-  return { ...(cycleSwitches.length ? { cycleSwitches } : {}), ...(adverseDriving.length ? { adverseDriving } : {}) };
+  const emergencies = list.flatMap((x) => (x.kind === 'EMERGENCY' && x.untilMs !== null ? [{ start: x.atMs, end: x.untilMs }] : []));
+  return {
+    ...(cycleSwitches.length ? { cycleSwitches } : {}),
+    ...(adverseDriving.length ? { adverseDriving } : {}),
+    ...(emergencies.length ? { emergencies } : {}),
+  };
 }
 
 /**

@@ -78,8 +78,7 @@ function DeclarationForm({
     const adding = editing.kind === 'add';
     const next = {
       at: adding && !instant ? t('driver.declarations.timeInvalid') : undefined,
-      until:
-        adding && kind === 'EMERGENCY' && (!end || !instant || Date.parse(end) <= Date.parse(instant)) ? t('driver.declarations.untilInvalid') : undefined,
+      until: adding && kind === 'EMERGENCY' && (!end || !instant || Date.parse(end) <= Date.parse(instant)) ? t('driver.declarations.untilInvalid') : undefined,
       annotation: length < 4 || length > 60 ? t('driver.declarations.annotationShort') : undefined,
     };
     setErrors(next);

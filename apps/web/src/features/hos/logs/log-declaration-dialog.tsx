@@ -5,7 +5,7 @@ import type { HosDeclarationKind } from '@fleet/api-contract';
 import { describeError } from '../../../lib/api-client.ts';
 import { notify } from '../../../lib/notifications-store.ts';
 import { useChangeDeclaration, type DeclarationsOwner } from '../hos-declarations-api.ts';
-import type { DeclarationEditing } from './log-declarations.tsx';
+import type { DeclarationEditing } from './log-declarations-data.ts';
 import { fromLocalInput, toLocalInput, zoneAbbreviation } from './log-format.ts';
 
 // A declaration on the log (issue 72, decisions 0314, 0315): the driver's explicit choice of a cycle

@@ -31,3 +31,6 @@ export function useDeclarationMarkers(declarations: readonly HosDeclaration[], t
     }),
   }));
 }
+
+/** A change being made: a declaration added or withdrawn. */
+export type DeclarationEditing = { kind: 'add' } | { kind: 'remove'; declaration: HosDeclaration };

@@ -2,10 +2,9 @@ import { Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Badge, Button, Group, Stack, Text } from '@mantine/core';
 import { IconAlertOctagon, IconCloudStorm, IconRefresh } from '@tabler/icons-react';
-import type { HosDeclaration } from '@fleet/api-contract';
 import { lazyPart, useOnceTrue } from '../../../components/on-first-use.ts';
 import type { DeclarationsOwner } from '../hos-declarations-api.ts';
-import { declarableKinds, useDayDeclarations } from './log-declarations-data.ts';
+import { declarableKinds, useDayDeclarations, type DeclarationEditing } from './log-declarations-data.ts';
 import { clockIn, zoneAbbreviation } from './log-format.ts';
 
 // The form (a modal) loads when first opened: the driver's home stays small.
@@ -28,8 +27,6 @@ export interface LogDeclarationsProps {
   /** Opens the form at once (the driver's home opens the list with its Declare button). */
   startDeclaring?: boolean;
 }
-
-export type DeclarationEditing = { kind: 'add' } | { kind: 'remove'; declaration: HosDeclaration };
 
 const icons = { CYCLE_SWITCH: IconRefresh, ADVERSE_DRIVING: IconCloudStorm, EMERGENCY: IconAlertOctagon } as const;
 

@@ -145,13 +145,13 @@ describe('cycle switches (s. 29)', () => {
     const d = await newDriver({ ruleset: 'CA_SOUTH_CYCLE_1' });
     const logs = await withPeriods(d.id, periods);
     const day = async () => {
-      const res = await t.app.inject({ method: 'GET', url: org(`/hos_log/${logs.find((l) => l.date === '2026-11-03')!.id}`), headers: a.admin });
+      const res = await t.app.inject({ method: 'GET', url: org(`/hos_log/${logs.find((l) => l.date === '2026-11-04')!.id}`), headers: a.admin });
       expect(res.statusCode, res.body).toBe(200);
       return hosLogDaySchema.parse(res.json()).dayFindings;
     };
     expect(await day()).toEqual([]);
     expect((await declare(d.id, { kind: 'CYCLE_SWITCH', at: periods[2]!.end, cycle: 2, annotation: 'Switching early' })).statusCode).toBe(201);
-    expect(await day()).toEqual([{ rule: 'CYCLE_SWITCH', day: '2026-11-03', shortMs: H }]);
+    expect(await day()).toEqual([{ rule: 'CYCLE_SWITCH', day: '2026-11-04', shortMs: H }]);
   });
 
   it('the driver declares their own switch; the phone’s engine input carries it', async () => {

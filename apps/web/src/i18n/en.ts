@@ -141,6 +141,12 @@ export const en = {
       withdrawn: 'Declaration withdrawn',
       failed: 'The declaration was not saved',
     },
+    pc: {
+      title: 'Personal conveyance: {{km}} km',
+      over: '{{over}} km beyond the {{limit}} km a day allowed in Canada: that driving counts as driving',
+      within: 'Within the {{limit}} km a day allowed in Canada',
+      noLimit: 'No distance limit under these rules',
+    },
     engine: { title: 'Engine', list: 'Engine power-up and shut-down' },
     trip: {
       title: "Today's trip",

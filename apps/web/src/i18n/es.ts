@@ -156,6 +156,12 @@ export const es: Catalogue = {
       withdrawn: 'Declaración retirada',
       failed: 'La declaración no se guardó',
     },
+    pc: {
+      title: 'Uso personal: {{km}} km',
+      over: '{{over}} km más allá de los {{limit}} km diarios permitidos en Canadá: ese manejo cuenta como manejo',
+      within: 'Dentro de los {{limit}} km diarios permitidos en Canadá',
+      noLimit: 'Sin límite de distancia con estas reglas',
+    },
     engine: { title: 'Motor', list: 'Encendidos y apagados del motor' },
     trip: {
       title: 'Viaje de hoy',

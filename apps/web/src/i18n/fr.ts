@@ -136,7 +136,8 @@ export const fr: Catalogue = {
       kind: { CYCLE_SWITCH: 'Changement de cycle', ADVERSE_DRIVING: 'Conditions de conduite défavorables', EMERGENCY: 'Urgence' },
       rule: {
         CYCLE_SWITCH: 'Après 36 h de repos pour passer du cycle 1 au cycle 2, 72 h pour revenir ; les heures du cycle repartent de zéro',
-        ADVERSE_DRIVING: 'Conditions inconnues avant le trajet : jusqu’à 2 h de conduite (et de poste) en plus pour le terminer ; au-delà, c’est une infraction',
+        ADVERSE_DRIVING:
+          'Conditions inconnues avant le trajet : jusqu’à 2 h de conduite (et de poste) en plus pour le terminer ; au-delà, c’est une infraction',
         EMERGENCY: 'Les limites ne cèdent que le temps d’atteindre un lieu sûr ; indiquez jusqu’à quand',
       },
       switchTo: 'Passage au cycle {{cycle}}',
@@ -156,6 +157,12 @@ export const fr: Catalogue = {
       saved: 'Déclaré au registre',
       withdrawn: 'Déclaration retirée',
       failed: 'La déclaration n’a pas été enregistrée',
+    },
+    pc: {
+      title: 'Usage personnel : {{km}} km',
+      over: '{{over}} km au-delà des {{limit}} km par jour permis au Canada : cette conduite compte comme conduite',
+      within: 'Dans les {{limit}} km par jour permis au Canada',
+      noLimit: 'Aucune limite de distance selon ces règles',
     },
     engine: { title: 'Moteur', list: 'Démarrages et arrêts du moteur' },
     trip: {

@@ -1,4 +1,14 @@
-import { auditAcrossBorders, rulesetAt, type DayFinding, type DutyPeriodInput, type HosOptions, type Violation } from '@fleet/hos';
+import {
+  auditAcrossBorders,
+  limitPersonalConveyance,
+  rulesetAt,
+  type DayFinding,
+  type DutyPeriodInput,
+  type HosOptions,
+  type PersonalConveyanceDay,
+  type Violation,
+} from '@fleet/hos';
+import { isCanadianRuleset } from '@fleet/api-contract';
 import { VIOLATION_RULES } from '@fleet/api-contract';
 import { engineOptions, isCanadian, type DriverHos, type LogFacts } from './hos.repository.ts';
 import { ruleSegmentsOf } from './hos-crossings.ts';
@@ -23,22 +33,39 @@ export function violationsOf(periods: DutyPeriodInput[], d: DriverHos, periodSta
  * time does not depend on the sleeper-berth pairing, so the solo audit's findings stand for team days too.
  */
 export function auditOf(
-  periods: DutyPeriodInput[],
+  logged: DutyPeriodInput[],
   d: DriverHos,
   periodStart: string,
   facts: LogFacts | undefined,
-): { violations: Violation[]; dayFindings: DayFinding[] } {
-  if (periods.length === 0) return { violations: [], dayFindings: [] };
+): { violations: Violation[]; dayFindings: DayFinding[]; personalConveyance: PersonalConveyanceDay[] } {
+  if (logged.length === 0) return { violations: [], dayFindings: [], personalConveyance: [] };
+  const { periods, days: personalConveyance } = pcLimited(logged, d, periodStart, facts);
   const { base, segments } = ruleSegmentsOf(d.ruleset, facts?.crossings ?? []);
   const audit = (team: boolean) => auditAcrossBorders(periods, segments, { ...engineOptions(d, periodStart, facts, team), ruleset: base });
   const { violations: solo, dayFindings } = audit(false);
-  if (!facts?.teamDays.size || !(isCanadian(base) || segments.some((s) => isCanadian(s.ruleset)))) return { violations: solo, dayFindings };
+  if (!facts?.teamDays.size || !(isCanadian(base) || segments.some((s) => isCanadian(s.ruleset)))) return { violations: solo, dayFindings, personalConveyance };
   const teamDay = (v: Violation) => facts.teamDays.has(logDateOf(Date.parse(v.start), d.homeTimeZone, periodStart));
   const team = audit(true).violations;
   const violations = [...solo.filter((v) => !teamDay(v)), ...team.filter(teamDay)].sort(
     (x, y) => Date.parse(x.start) - Date.parse(y.start) || ruleRank(x.rule) - ruleRank(y.rule),
   );
-  return { violations, dayFindings };
+  return { violations, dayFindings, personalConveyance };
+}
+
+/**
+ * Canada's personal-use limit (SOR/2005-313 s. 2(1)(e)(iii), decision 0319): for a driver on a
+ * Canadian ruleset, the PC driving beyond 75 km in a log day is driving for the audit. The distances
+ * are those of the PC periods in the log (a stretch whose start the log has cut off is left out).
+ */
+function pcLimited(periods: DutyPeriodInput[], d: DriverHos, periodStart: string, facts: LogFacts | undefined) {
+  const list = facts?.pcDistances;
+  if (!list?.length) return { periods, days: [] };
+  const starts = new Set(periods.flatMap((p) => (p.special === 'PC' ? [Number(p.start)] : [])));
+  const distances = list.filter((x) => starts.has(x.startMs)).map((x) => ({ start: x.startMs, end: x.endMs, km: x.km }));
+  if (distances.length === 0) return { periods, days: [] };
+  // Only the driver's own Canadian rules: on US rules the day's distance is shown, nothing changes.
+  const ruleset = isCanadianRuleset(d.ruleset) ? d.ruleset : 'US_PROPERTY_70_8';
+  return limitPersonalConveyance(periods, distances, { ruleset, timeZone: d.homeTimeZone, cycleDayStart: periodStart });
 }
 
 /**

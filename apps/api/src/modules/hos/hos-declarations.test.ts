@@ -254,3 +254,39 @@ describe('adverse driving conditions and emergencies (decision 0315)', () => {
     ]);
   });
 });
+
+describe('personal conveyance in Canada: 75 km a day (decision 0319)', () => {
+  /** The odometer each event of the driver recorded at `at` (what the ELD wrote; the import has none). */
+  const odometerAt = async (driverId: string, at: string, km: number) => {
+    await t.database.db.execute(`update hos_events set odometer_m = ${km * 1000} where driver_id = '${driverId}' and event_time = '${at}'` as never);
+  };
+
+  it('PC beyond 75 km in a day is driving for the audit, and the log day shows the distance', async () => {
+    // 13 h of driving, then 2 h of PC over 150 km: the second hour is driving past the 13 h (s. 2(1)(e)(iii)).
+    const periods: DutyPeriod[] = cst('2026-11-09T06:00', ['D', 13], ['OFF', 2], ['OFF', 9]);
+    periods[1] = { ...periods[1]!, special: 'PC' };
+    const ca = await newDriver({ ruleset: 'CA_SOUTH_CYCLE_1' });
+    const us = await newDriver({ ruleset: 'US_PROPERTY_70_8' });
+    const caLogs = await withPeriods(ca.id, periods);
+    const usLogs = await withPeriods(us.id, periods);
+    expect((await violationsOf(ca.id, periods)).violations).toEqual([]);
+    for (const d of [ca, us]) {
+      await odometerAt(d.id, periods[1]!.start, 1000);
+      await odometerAt(d.id, periods[2]!.start, 1150);
+    }
+    const C1 = opts('CA_SOUTH_CYCLE_1');
+    const driving = [...periods.slice(0, 1), { ...periods[1]!, end: new Date(Date.parse(periods[1]!.start) + H).toISOString() }];
+    driving.push({ status: 'D', start: driving[1]!.end, end: periods[1]!.end }, periods[2]!);
+    const after = (await violationsOf(ca.id, periods)).violations;
+    expect(after).toEqual(brief(auditLog(driving, C1).violations));
+    expect(after.map((v) => [v[0], v[1], v[2]])).toContainEqual(['DRIVING_LIMIT', driving[2]!.start, driving[2]!.end]);
+    const day = async (logs: Array<{ id: string; date: string }>) =>
+      hosLogDaySchema.parse(
+        (await t.app.inject({ method: 'GET', url: org(`/hos_log/${logs.find((l) => l.date === '2026-11-09')!.id}`), headers: a.admin })).json(),
+      ).personalConveyance;
+    expect(await day(caLogs)).toEqual({ km: 150, overKm: 75, limitKm: 75 });
+    // US rules: the distance is shown, nothing is driving.
+    expect(await day(usLogs)).toEqual({ km: 150, overKm: 0, limitKm: null });
+    expect((await violationsOf(us.id, periods)).violations).toEqual(brief(auditLog(periods, opts('US_PROPERTY_70_8')).violations));
+  });
+});

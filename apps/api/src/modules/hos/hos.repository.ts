@@ -152,6 +152,12 @@ export async function logFactsOf(db: DbOrTx, orgId: string, driverIds: string[] 
     if (!f) out.set(c.driverId, (f = { deferrals: [], teamDays: new Set() }));
     (f.crossings ??= []).push({ atMs: c.at.getTime(), from: c.from, to: c.to });
   }
+  // Personal conveyance's distances (issue 72, decision 0319): Canada's 75 km a day.
+  for (const x of await pcDistancesOf(db, orgId, driverIds, fromDate, toDate)) {
+    let f = out.get(x.driverId);
+    if (!f) out.set(x.driverId, (f = { deferrals: [], teamDays: new Set() }));
+    (f.pcDistances ??= []).push({ startMs: x.startMs, endMs: x.endMs, km: x.km });
+  }
   // Declarations (issue 72, decisions 0314/0315): all of a driver's, as the crossings (a few a month).
   for (const x of await declarationsOfDrivers(db, orgId, driverIds)) {
     let f = out.get(x.driverId);
@@ -164,6 +170,47 @@ export async function logFactsOf(db: DbOrTx, orgId: string, driverIds: string[] 
     });
   }
   return out;
+}
+
+/**
+ * The personal-conveyance stretches of the log days `fromDate`..`toDate`: each active PC event
+ * (special category, code 1) with the driver's next active duty-status or special-category event,
+ * and the km the odometer moved between them (both readings on the same vehicle). PC events are a
+ * few a week, so each finds its next event on the driver's index.
+ */
+export async function pcDistancesOf(
+  db: DbOrTx,
+  orgId: string,
+  driverIds: string[] | null,
+  fromDate: string,
+  toDate: string,
+): Promise<Array<{ driverId: string; startMs: number; endMs: number; km: number }>> {
+  if (driverIds && driverIds.length === 0) return [];
+  const rows = rowsOf<{ driver_id: string; start_at: Date | string; end_at: Date | string; km: number | string }>(
+    await db.execute(sql`
+      select s.driver_id, s.event_time as start_at, n.event_time as end_at, (n.odometer_m - s.odometer_m) / 1000.0 as km
+      from hos_events s
+      cross join lateral (
+        select x.event_time, x.odometer_m, x.vehicle_id from hos_events x
+        where x.organization_id = s.organization_id and x.driver_id = s.driver_id and x.record_status = ${HOS_RECORD_STATUSES.ACTIVE}
+          and x.event_type in (${HOS_EVENT_TYPES.DUTY_STATUS}, ${HOS_EVENT_TYPES.SPECIAL_CATEGORY}) and x.event_time > s.event_time
+        order by x.event_time limit 1
+      ) n
+      where s.organization_id = ${orgId} and s.log_date between ${fromDate} and ${toDate}
+        and s.event_type = ${HOS_EVENT_TYPES.SPECIAL_CATEGORY} and s.event_code = 1 and s.record_status = ${HOS_RECORD_STATUSES.ACTIVE}
+        and s.odometer_m is not null and n.odometer_m is not null and n.odometer_m >= s.odometer_m
+        and n.vehicle_id is not distinct from s.vehicle_id
+        ${
+          driverIds
+            ? sql`and s.driver_id in (${sql.join(
+                driverIds.map((id) => sql`${id}`),
+                sql`, `,
+              )})`
+            : sql``
+        }
+      order by s.event_time`),
+  );
+  return rows.map((r) => ({ driverId: r.driver_id, startMs: new Date(r.start_at).getTime(), endMs: new Date(r.end_at).getTime(), km: Number(r.km) }));
 }
 
 /**

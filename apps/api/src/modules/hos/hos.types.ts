@@ -27,6 +27,15 @@ export interface LogFacts {
   crossings?: CrossingFact[];
   /** The driver's declarations (issue 72: cycle switches, adverse conditions, emergencies), all of them, sorted by time; absent when none. */
   declarations?: DeclarationFact[];
+  /** Personal-conveyance distances from the log's odometers (Canada's 75 km a day, decision 0319); absent when none. */
+  pcDistances?: PcDistanceFact[];
+}
+
+/** One personal-conveyance stretch: from its PC event to the driver's next status, with the km the odometer moved. */
+export interface PcDistanceFact {
+  startMs: number;
+  endMs: number;
+  km: number;
 }
 
 /** A declaration on the log as the engine's options need it (decisions 0314, 0315). */

@@ -302,6 +302,15 @@ function DayView({ day, lng, ca, orgId, userId }: { day: HosLogDay; lng: string;
           </Badge>
         </Group>
         {ca ? <CanadianLogHeader day={day} summary={ca} lng={lng} /> : <LogHeader day={day} units={units} lng={lng} />}
+        {day.personalConveyance && (
+          <Text size="sm" mt="xs" c={day.personalConveyance.overKm > 0 ? 'orange' : undefined} data-testid="inspection-pc">
+            {`${t('driver.pc.title', { km: Math.round(day.personalConveyance.km * 10) / 10 })}${
+              day.personalConveyance.overKm > 0
+                ? ` · ${t('driver.pc.over', { over: Math.round(day.personalConveyance.overKm * 10) / 10, limit: day.personalConveyance.limitKm })}`
+                : ''
+            }`}
+          </Text>
+        )}
       </Paper>
       <Paper withBorder radius="md" p="md" className={classes.card}>
         <Title order={2} size="h4" mb="sm">

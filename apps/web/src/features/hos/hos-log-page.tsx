@@ -203,6 +203,21 @@ function LogDayView({ day, orgId, at, messages: Messages }: { day: HosLogDay; or
             {`Violations (${day.violations.length + day.dayFindings.length})`}
           </Title>
           <LogDayFindings findings={day.dayFindings} />
+          {day.personalConveyance && (
+            <Alert
+              color={day.personalConveyance.overKm > 0 ? 'orange' : 'gray'}
+              variant="light"
+              mb="sm"
+              title={t('driver.pc.title', { km: kmText(day.personalConveyance.km) })}
+              data-testid="log-pc"
+            >
+              {day.personalConveyance.overKm > 0
+                ? t('driver.pc.over', { over: kmText(day.personalConveyance.overKm), limit: day.personalConveyance.limitKm })
+                : day.personalConveyance.limitKm !== null
+                  ? t('driver.pc.within', { limit: day.personalConveyance.limitKm })
+                  : t('driver.pc.noLimit')}
+            </Alert>
+          )}
           <LogViolations violations={day.violations} timeZone={tz} at={at} />
         </Paper>
 
@@ -250,6 +265,9 @@ function LogDayView({ day, orgId, at, messages: Messages }: { day: HosLogDay; or
     </>
   );
 }
+
+/** A distance in km to a tenth, as Canada's limit is written (decision 0319: km whatever the viewer's units). */
+const kmText = (km: number): string => (Math.round(km * 10) / 10).toString();
 
 function Certification({ certification: c, live, timeZone }: { certification: HosLogDay['certification']; live: boolean; timeZone: string }) {
   if (c.certified) {

@@ -28,25 +28,37 @@ function chicagoInput(ms: number): string {
   );
   return `${p.year}-${p.month}-${p.day}T${p.hour}:${p.minute}`;
 }
+/** Time since midnight in Chicago, the driver's home terminal. */
+function sinceMidnight(): number {
+  const [h, m, sec] = new Intl.DateTimeFormat('en-GB', { timeZone: 'America/Chicago', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' })
+    .format(new Date())
+    .split(':')
+    .map(Number);
+  return (h! * 3600 + m! * 60 + sec!) * 1000;
+}
 /** "1:27 PM": how the log writes a time in the driver's zone. */
 const chicagoClock = (ms: number) => new Intl.DateTimeFormat('en-US', { timeZone: 'America/Chicago', hour: 'numeric', minute: '2-digit' }).format(new Date(ms));
 
 test('a Canadian driver declares a cycle switch and adverse conditions; the office log shows them', async ({ page, request }) => {
-  await clearOfMidnight(6 * H);
+  // The rest ends today: up to 3 h of work after it, less early in the day; done before midnight.
+  await clearOfMidnight(15 * MIN);
+  if (sinceMidnight() < 30 * MIN) await new Promise((r) => setTimeout(r, 30 * MIN - sinceMidnight()));
+  // Whole minutes in each third, as the form's times are.
+  const work = (Math.floor(Math.min(3 * H, sinceMidnight() - 10 * MIN) / (3 * MIN)) * 3 * MIN) / H;
   const office = await officeApi(request);
   const me = await office.driverAccount({ ruleset: 'CA_SOUTH_CYCLE_1', licenseState: 'ON', homeTimeZone: 'America/Chicago' });
-  // 37 h off, then an hour on duty and two of driving, ending now.
+  // 37 h off, then a third of the work on duty and the rest driving, ending now.
   const now = Math.floor(Date.now() / MIN) * MIN;
   await office.importPeriods(
     me.driver.id,
     periodsUntil(now, [
       ['OFF', 37],
-      ['ON', 1],
-      ['D', 2],
+      ['ON', work / 3],
+      ['D', (2 * work) / 3],
     ]),
   );
-  const restEnd = now - 3 * H;
-  const adverseAt = now - H;
+  const restEnd = now - work * H;
+  const adverseAt = now - (work / 3) * H;
 
   await driverLogin(page, me);
   await page.getByTestId('declare-open').click();

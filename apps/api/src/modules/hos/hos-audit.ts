@@ -11,6 +11,7 @@ import {
 import { isCanadianRuleset } from '@fleet/api-contract';
 import { VIOLATION_RULES } from '@fleet/api-contract';
 import { engineOptions, isCanadian, type DriverHos, type LogFacts } from './hos.repository.ts';
+import type { RulesetId } from '@fleet/hos/ruleset-facts';
 import { ruleSegmentsOf } from './hos-crossings.ts';
 import { logDateOf } from './hos.time.ts';
 
@@ -77,4 +78,17 @@ export function optionsAt(atMs: number, d: DriverHos, periodStart: string, facts
   const ruleset = segments.length ? rulesetAt(segments, atMs, base) : base;
   const team = isCanadian(ruleset) && !!facts?.teamDays.has(logDateOf(atMs, d.homeTimeZone, periodStart));
   return { ...engineOptions(d, periodStart, facts, team), ruleset };
+}
+
+/**
+ * The Canadian cycle a driver is on at `atMs` after the switches they declared (s. 29, decision
+ * 0314): the last switch at or before it names the cycle, with the driver's own zone (south or north
+ * of 60°). Other rulesets, or no switch yet: the driver's ruleset.
+ */
+export function cycleInForce(ruleset: RulesetId, facts: LogFacts | undefined, atMs: number): RulesetId {
+  if (!isCanadianRuleset(ruleset)) return ruleset;
+  let cycle: 1 | 2 | null = null;
+  for (const x of facts?.declarations ?? []) if (x.kind === 'CYCLE_SWITCH' && x.cycle && x.atMs <= atMs) cycle = x.cycle;
+  if (cycle === null) return ruleset;
+  return ruleset.startsWith('CA_NORTH') ? (cycle === 1 ? 'CA_NORTH_CYCLE_1' : 'CA_NORTH_CYCLE_2') : cycle === 1 ? 'CA_SOUTH_CYCLE_1' : 'CA_SOUTH_CYCLE_2';
 }

@@ -7,6 +7,7 @@ import {
   hosDriverStatusSchema,
   hosImportResultSchema,
   hosLogDaySchema,
+  roadsideCaSchema,
   violationPageSchema,
 } from '@fleet/api-contract';
 import { createTestApp, expectErrorBody, expectFieldErrors, type TestContext } from '../../test/helpers.ts';
@@ -117,6 +118,12 @@ describe('cycle switches (s. 29)', () => {
     ).content[0]!;
     expect(av.strict).toEqual(clocksAt(periods, end, { ...C1, cycleSwitches: [{ at, to: 2 }] }).strict);
     expect(av.strict).not.toEqual(clocksAt(periods, end, C1).strict);
+
+    // The Canadian roadside view names the cycle in force at each day's end.
+    const roadside = await t.app.inject({ method: 'GET', url: org(`/drivers/${d.id}/hos_log/roadside-ca?date=2026-11-14`), headers: a.admin });
+    expect(roadside.statusCode, roadside.body).toBe(200);
+    const cycles = new Map(roadsideCaSchema.parse(roadside.json()).days.map((x) => [x.date, x.cycle.ruleset]));
+    expect([cycles.get('2026-11-03'), cycles.get('2026-11-14')]).toEqual(['CA_SOUTH_CYCLE_1', 'CA_SOUTH_CYCLE_2']);
 
     const listed = await t.app.inject({
       method: 'GET',

@@ -47,7 +47,7 @@ export function LogDeclarations({ orgId, owner, ruleset, dayStart, dayEnd, timeZ
         const Icon = icons[x.kind];
         return (
           <Group key={x.id} justify="space-between" wrap="nowrap" gap="xs" align="flex-start" data-testid="declaration-line">
-            <Group gap="xs" wrap="nowrap" align="flex-start">
+            <Group gap="xs" wrap="nowrap" align="flex-start" style={{ flex: 1, minWidth: 0 }}>
               <Icon size={18} aria-hidden style={{ flex: 'none', marginTop: 2 }} />
               <Stack gap={2}>
                 <Text size="sm" fw={600}>
@@ -67,7 +67,7 @@ export function LogDeclarations({ orgId, owner, ruleset, dayStart, dayEnd, timeZ
               </Stack>
             </Group>
             {canEdit && (
-              <Button size="compact-sm" variant="light" color="red" onClick={() => setEditing({ kind: 'remove', declaration: x })}>
+              <Button size="compact-sm" variant="light" color="red" style={{ flex: 'none' }} onClick={() => setEditing({ kind: 'remove', declaration: x })}>
                 {t('driver.declarations.withdraw')}
               </Button>
             )}

@@ -1,10 +1,14 @@
 import { z } from 'zod';
 import { ELD_YEARS, instantField } from './dates.ts';
+import { defineLabels } from './field-words.ts';
 
 // Issue 72: what a driver declares on their log that changes the rules it is judged by (decisions
 // 0314, 0315): a switch between Canada's cycle 1 and cycle 2 (SOR/2005-313 s. 29), adverse driving
 // conditions claimed from an instant (49 CFR 395.1(b)(1); s. 77) and an emergency until the driver
 // reached safety (s. 76). Each with the annotation the driver or office writes.
+
+// `kind`, `at` and `annotation` have their words elsewhere; the emergency's end and the cycle are new.
+defineLabels({ until: 'Until', cycle: 'Cycle' });
 
 export const HOS_DECLARATION_KINDS = ['CYCLE_SWITCH', 'ADVERSE_DRIVING', 'EMERGENCY'] as const;
 export type HosDeclarationKind = (typeof HOS_DECLARATION_KINDS)[number];

@@ -42,6 +42,7 @@ import faultsRoutes from './modules/diagnostics/faults.routes.ts';
 import hosRoutes from './modules/hos/hos.routes.ts';
 import hosDriverRoutes from './modules/hos/hos-driver.routes.ts';
 import hosCrossingsRoutes from './modules/hos/hos-crossings.routes.ts';
+import hosDeclarationsRoutes from './modules/hos/hos-declarations.routes.ts';
 import roadsideCaRoutes from './modules/hos/roadside-ca.routes.ts';
 import eldTransferRoutes from './modules/eld-transfer/eld-transfer.routes.ts';
 import iftaRoutes from './modules/ifta/ifta.routes.ts';
@@ -121,6 +122,8 @@ export async function registerRoutes(fastify: FastifyInstance, { pipeline, notif
       await api.register(hosDriverRoutes);
       // Border crossings on the log (issue 72).
       await api.register(hosCrossingsRoutes);
+      // Cycle switches, adverse conditions and emergencies declared on the log (issue 72).
+      await api.register(hosDeclarationsRoutes);
       await api.register(roadsideCaRoutes);
       await api.register(eldTransferRoutes);
       // IFTA fuel tax (issue 17).

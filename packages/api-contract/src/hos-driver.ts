@@ -99,10 +99,16 @@ export const hosDriverStatusSchema = z.object({
           sixteenHour: z.boolean().optional(),
           nonCdlShortHaul: z.boolean().optional(),
           oilfield: z.boolean().optional(),
+          /** Adverse driving conditions the driver declared (issue 72, decision 0315). */
+          adverseDriving: z.array(z.object({ start: z.string(), end: z.string() })).optional(),
         })
         .optional(),
       deferrals: z.array(z.object({ day: z.string() })).optional(),
       team: z.boolean().optional(),
+      /** Canada's cycle switches declared on the log (issue 72, decision 0314). */
+      cycleSwitches: z.array(z.object({ at: z.union([z.number(), z.string()]), to: z.union([z.literal(1), z.literal(2)]) })).optional(),
+      /** Canada's emergencies declared on the log (s. 76, decision 0315). */
+      emergencies: z.array(z.object({ start: z.union([z.number(), z.string()]), end: z.union([z.number(), z.string()]) })).optional(),
     }),
   }),
 });

@@ -35,6 +35,8 @@ export const roadsideCaCycleSchema = z.object({
   lastResetAt: z.string().nullable(),
   /** Time from the last reset to `at`; null with `lastResetAt`. */
   sinceResetMs: z.number().nullable(),
+  /** The cycle in force at `at`: the driver's, or the one a declared switch chose (s. 29, decision 0314). */
+  ruleset: z.enum(RULESET_IDS).optional(),
 });
 export type RoadsideCaCycle = z.infer<typeof roadsideCaCycleSchema>;
 

@@ -324,6 +324,12 @@ export const hosLogDaySchema = z.object({
   violations: z.array(violationSchema.omit({ driver: true, logId: true, timeZone: true, shortMs: true })),
   /** The day's own findings (Canada, s. 14): a day short of its off-duty time, with or without driving past a limit. */
   dayFindings: z.array(hosDayFindingSchema),
+  /**
+   * The day's personal conveyance by the odometers (issue 72, decision 0319): km driven, and on
+   * Canadian rules the km beyond the 75 a day of SOR/2005-313 s. 2(1)(e)(iii), counted as driving
+   * (`limitKm` null on other rules). Null when the day has no PC with odometer readings.
+   */
+  personalConveyance: z.object({ km: z.number(), overKm: z.number(), limitKm: z.number().nullable() }).nullable().optional(),
   /** `count`: certifications of the day so far; an edit after one clears `certified`, asking for the next (decision 0112). */
   certification: z.object({ certified: z.boolean(), certifiedAt: z.string().nullable(), count: z.number().int() }),
   /** Canada (C6): the driver declared this day "day 1" of an off-duty deferral (the next day is its day 2). */

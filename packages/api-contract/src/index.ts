@@ -36,6 +36,7 @@ export * from './diagnostics.ts';
 export * from './hos.ts';
 export * from './hos-driver.ts';
 export * from './hos-crossings.ts';
+export * from './hos-declarations.ts';
 export * from './hos-roadside-ca.ts';
 export * from './eld-transfer.ts';
 export * from './ifta.ts';

@@ -52,11 +52,36 @@ class Collector {
     this.last[rule] = item;
   }
 
-  result(): Violation[] {
-    return this.items
+  /** The violations in time order; driving inside a declared emergency (s. 76) cut out of them. */
+  result(emergencies: ReadonlyArray<{ start: number; end: number }> = []): Violation[] {
+    const items = emergencies.length ? outside(this.items, emergencies) : this.items;
+    return items
       .sort((a, b) => a.start - b.start || RULE_ORDER.indexOf(a.rule) - RULE_ORDER.indexOf(b.rule))
       .map((v) => ({ rule: v.rule, start: formatInstant(v.start), end: formatInstant(v.end), severity: severityOf(v.end - v.start) }));
   }
+}
+
+/**
+ * s. 76: the parts of each violation outside the emergencies (sorted by start); a violation split by
+ * one becomes two, each with a severity of its own length.
+ */
+function outside(
+  items: ReadonlyArray<{ rule: ViolationRule; start: number; end: number }>,
+  emergencies: ReadonlyArray<{ start: number; end: number }>,
+): Array<{ rule: ViolationRule; start: number; end: number }> {
+  const out: Array<{ rule: ViolationRule; start: number; end: number }> = [];
+  for (const v of items) {
+    let from = v.start;
+    for (const e of emergencies) {
+      if (e.end <= from) continue;
+      if (e.start >= v.end) break;
+      if (e.start > from) out.push({ rule: v.rule, start: from, end: e.start });
+      from = Math.max(from, e.end);
+      if (from >= v.end) break;
+    }
+    if (from < v.end) out.push({ rule: v.rule, start: from, end: v.end });
+  }
+  return out;
 }
 
 /** State of the 16-hour exceptions (P16, P15) across shifts. */
@@ -353,7 +378,7 @@ export function auditLog(periods: DutyPeriodInput[], options: HosOptions): Audit
     dayFindings(set, tl, grid, dayFindingsOut);
     // By day; within a day a switch's finding comes first (sort is stable).
     if (dayFindingsOut.length > 1) dayFindingsOut.sort((a, b) => (a.day < b.day ? -1 : a.day > b.day ? 1 : 0));
-    return { violations: out.result(), dayFindings: dayFindingsOut };
+    return { violations: out.result(set.emergencies), dayFindings: dayFindingsOut };
   } finally {
     release(ws);
   }

@@ -28,6 +28,8 @@ export interface Settings {
   switches: readonly SwitchClaim[];
   /** §395.1(d)(2): well-site waiting time (special WAITING) is left out of the 14-hour window. */
   waiting: boolean;
+  /** s. 76: declared emergencies, sorted by start; empty outside Canada. */
+  emergencies: ReadonlyArray<{ start: number; end: number }>;
 }
 
 const NO_EXEMPTIONS: NonNullable<HosOptions['exemptions']> = Object.freeze({});
@@ -53,6 +55,7 @@ export function readOptions(options: HosOptions): Settings {
     adverse.push({ start, end });
   }
   if (adverse.length > 1) adverse.sort(byStart);
+  const emergencies = readEmergencies(options.emergencies, cfg.canada !== null);
   const deferrals = readDeferrals(options.deferrals);
   const switches = readSwitches(options.cycleSwitches, cfg.canada !== null);
   if (options.team !== undefined && typeof options.team !== 'boolean') throw new HosInputError('team must be a boolean', null, 'team');
@@ -82,7 +85,27 @@ export function readOptions(options: HosOptions): Settings {
     deferDays: cfg.canada && deferrals.size > 0 ? deferrals : NO_DAYS,
     switches,
     waiting: oilfield && cfg.elapsedMs !== null,
+    emergencies,
   };
+}
+
+const NO_EMERGENCIES: ReadonlyArray<{ start: number; end: number }> = Object.freeze([]);
+
+/** s. 76: the declared emergencies, checked and sorted (none when the ruleset is not Canadian). */
+function readEmergencies(list: HosOptions['emergencies'], canada: boolean): ReadonlyArray<{ start: number; end: number }> {
+  if (list === undefined || list.length === 0) return NO_EMERGENCIES;
+  if (!Array.isArray(list)) throw new HosInputError('emergencies must be an array', null, 'emergencies');
+  const out: Array<{ start: number; end: number }> = [];
+  for (let i = 0; i < list.length; i++) {
+    const e = list[i];
+    const start = typeof e?.start === 'number' ? e.start : parseInstant(String(e?.start));
+    const end = typeof e?.end === 'number' ? e.end : parseInstant(String(e?.end));
+    if (!Number.isFinite(start)) throw new HosInputError('emergency start is not an instant', null, `emergencies[${i}].start`);
+    if (!Number.isFinite(end) || end <= start) throw new HosInputError('emergency end is not an instant after its start', null, `emergencies[${i}].end`);
+    out.push({ start, end });
+  }
+  if (!canada) return NO_EMERGENCIES;
+  return out.sort(byStart);
 }
 
 /** Everything one evaluation needs. */

@@ -87,6 +87,14 @@ export interface HosOptions {
    * rest still applies from its instant and is a `CYCLE_SWITCH` day finding. Other rulesets ignore it.
    */
   cycleSwitches?: Array<{ at: string | number; to: 1 | 2 }>;
+  /**
+   * Canada (SOR/2005-313 s. 76): emergencies the driver declared, each from `start` to the instant
+   * `end` they reached safety (ISO text or epoch ms). Driving inside one is no violation of the
+   * hours limits ("the requirements do not apply" while the driver reaches safety); driving past
+   * `end` is judged as usual, so going on beyond the emergency is a violation. Other rulesets ignore
+   * it (the US adverse-conditions extension is `exemptions.adverseDriving`).
+   */
+  emergencies?: Array<{ start: string | number; end: string | number }>;
 }
 
 export type ViolationRule =

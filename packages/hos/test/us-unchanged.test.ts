@@ -35,7 +35,7 @@ describe('a log entirely in the US: the same findings as before (issue 72)', () 
     });
   });
 
-  it('property: Canada-only options (deferrals, team, cycle switches) change nothing on a US log', () => {
+  it('property: Canada-only options (deferrals, team, cycle switches, emergencies) change nothing on a US log', () => {
     const caseArb = fc.record({ seed: fc.integer({ min: 1, max: 2 ** 31 - 1 }), ruleset: fc.constantFrom(...US_RULESETS) });
     fc.assert(
       fc.property(caseArb, fc.boolean(), fc.integer({ min: 0, max: 20 }), ({ seed, ruleset }, team, dayOffset) => {
@@ -44,7 +44,14 @@ describe('a log entirely in the US: the same findings as before (issue 72)', () 
         const plain: HosOptions = { ...c.options, ruleset };
         const day = new Date((c.startMin + dayOffset * 1440) * MIN).toISOString().slice(0, 10);
         const switchAt = (c.startMin + dayOffset * 600) * MIN;
-        const canadian: HosOptions = { ...plain, team, deferrals: [{ day }], cycleSwitches: [{ at: switchAt, to: dayOffset % 2 === 0 ? 2 : 1 }] };
+        const canadian: HosOptions = {
+          ...plain,
+          team,
+          deferrals: [{ day }],
+          cycleSwitches: [{ at: switchAt, to: dayOffset % 2 === 0 ? 2 : 1 }],
+          // s. 76 (issue 72): an emergency over the whole log would clear every violation on Canadian rules.
+          emergencies: [{ start: c.startMin * MIN, end: (c.startMin + 30 * 1440) * MIN }],
+        };
         const a = auditLog(periods, plain);
         expect(auditLog(periods, canadian)).toEqual(a);
         expect(a.dayFindings).toEqual([]);

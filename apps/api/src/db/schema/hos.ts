@@ -242,3 +242,35 @@ export const hosBorderCrossings = pgTable(
     uniqueIndex('hos_border_crossings_detected_uq').on(t.organizationId, t.driverId, t.at, t.source),
   ],
 );
+
+/**
+ * What a driver declares on their log that changes the rules it is judged by (issue 72, decisions
+ * 0314 and 0315): a switch of Canada's cycle (CYCLE_SWITCH, `cycle` 1 or 2, s. 29), adverse driving
+ * conditions claimed from `at` (ADVERSE_DRIVING) and an emergency from `at` to `until` (EMERGENCY,
+ * s. 76). A withdrawn declaration keeps its row (removed_at, removed_annotation); migration 0073 holds
+ * the foreign key to drivers on (organization_id, id) and the trigger that moves the driver's HoS version.
+ */
+export const hosDeclarations = pgTable(
+  'hos_declarations',
+  {
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    id: uuid('id').notNull().defaultRandom(),
+    driverId: uuid('driver_id').notNull(),
+    kind: text('kind', { enum: ['CYCLE_SWITCH', 'ADVERSE_DRIVING', 'EMERGENCY'] }).notNull(),
+    at: timestamp('at', { withTimezone: true, precision: 3 }).notNull(),
+    until: timestamp('until', { withTimezone: true, precision: 3 }),
+    cycle: smallint('cycle'),
+    annotation: text('annotation').notNull(),
+    createdBy: uuid('created_by'),
+    createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+    removedAt: timestamp('removed_at', { withTimezone: true, precision: 3 }),
+    removedBy: uuid('removed_by'),
+    removedAnnotation: text('removed_annotation'),
+  },
+  (t) => [
+    primaryKey({ name: 'hos_declarations_pkey', columns: [t.organizationId, t.id] }),
+    index('hos_declarations_driver_idx').on(t.organizationId, t.driverId, t.at),
+  ],
+);

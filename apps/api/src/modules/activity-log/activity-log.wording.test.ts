@@ -509,6 +509,22 @@ const SENTENCES: Row[] = [
     'Dana Reyes changed the shipping documents, trailers or co-driver of log day Jun 1, 2026 in the HoS log of driver Maria Lopez',
   ],
   [
+    'DECLARE_HOS',
+    'DRIVER',
+    MARIA,
+    undefined,
+    { kind: 'CYCLE_SWITCH', at: '2026-06-03T12:00:00.000Z', cycle: 2, annotation: 'Long run north' },
+    'Dana Reyes declared a switch to cycle 2 at Jun 3, 2026, 12:00 UTC in the HoS log of driver Maria Lopez',
+  ],
+  [
+    'DECLARE_HOS',
+    'DRIVER',
+    MARIA,
+    { kind: 'ADVERSE_DRIVING', at: '2026-06-03T12:00:00.000Z', cycle: null },
+    { annotation: 'Claimed by mistake' },
+    'Dana Reyes withdrew adverse driving conditions at Jun 3, 2026, 12:00 UTC from the HoS log of driver Maria Lopez',
+  ],
+  [
     'CORRECT_HOS_CROSSING',
     'DRIVER',
     MARIA,

@@ -1048,6 +1048,24 @@ export const ACTIONS: Record<string, Wording> = {
       return `removed a border crossing${was ? ` at ${formatDate(was)}` : ''} from the HoS log of ${c.r}`;
     },
   },
+  DECLARE_HOS: {
+    label: 'HoS declaration',
+    says: (c) => {
+      const kind = text(c.after.kind) || text(c.before.kind);
+      const what =
+        kind === 'CYCLE_SWITCH'
+          ? `a switch to cycle ${text(c.after.cycle) || text(c.before.cycle)}`
+          : kind === 'ADVERSE_DRIVING'
+            ? 'adverse driving conditions'
+            : kind === 'EMERGENCY'
+              ? 'an emergency'
+              : 'a declaration';
+      const at = text(c.after.at);
+      if (at) return `declared ${what} at ${formatDate(at)} in the HoS log of ${c.r}`;
+      const was = text(c.before.at);
+      return `withdrew ${what}${was ? ` at ${formatDate(was)}` : ''} from the HoS log of ${c.r}`;
+    },
+  },
   PROPOSE_HOS_EDIT: {
     label: 'Propose HoS edit',
     says: (c) => {

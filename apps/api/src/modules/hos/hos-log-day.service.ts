@@ -1,10 +1,11 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
-import { dailyTotals } from '@fleet/hos';
+import { CANADA_PERSONAL_USE_KM_PER_DAY, dailyTotals } from '@fleet/hos';
 import {
   HOS_EVENT_TYPES,
   HOS_RECORD_ORIGINS,
   HOS_RECORD_STATUSES,
+  isCanadianRuleset,
   terminalAddress,
   type HosEvent,
   type HosLogDay,
@@ -218,6 +219,7 @@ export async function getLogDay({ db, orgId, now = Date.now() }: ReadScope, id: 
     .map((p) => ({ status: p.status, special: p.special ?? null, start: iso(Math.max(p.start, startMs)), end: iso(Math.min(p.end, endMs)) }));
   const audit = auditOf(periods, d, periodStart, records.factsOf(d.id));
   const dayFindings = audit.dayFindings.filter((f) => f.day === log.logDate);
+  const pc = audit.personalConveyance.find((p) => p.day === log.logDate);
   const violations = periods.length
     ? audit.violations
         .filter((v) => Date.parse(v.end) > startMs && Date.parse(v.start) < endMs)
@@ -284,6 +286,7 @@ export async function getLogDay({ db, orgId, now = Date.now() }: ReadScope, id: 
     events: presented,
     violations,
     dayFindings,
+    personalConveyance: pc ? { km: pc.km, overKm: pc.overKm, limitKm: isCanadianRuleset(d.ruleset) ? CANADA_PERSONAL_USE_KM_PER_DAY : null } : null,
     certification: { certified: log.certifiedAt !== null, certifiedAt: log.certifiedAt?.toISOString() ?? null, count: log.certificationCount },
     deferral: { declared: log.deferralDeclaredAt !== null, declaredAt: log.deferralDeclaredAt?.toISOString() ?? null },
     // The day's vehicles' and the driver's own (the data transfer codes, decision 0185).

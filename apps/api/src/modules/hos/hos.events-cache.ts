@@ -6,7 +6,7 @@
 // in the database may use the entry, and any instance sees another's writes.
 import { HOS_EVENT_TYPES } from '@fleet/api-contract';
 import { dutyPeriods, type DutyEventFacts, type MsPeriod } from './hos.periods.ts';
-import type { FleetDriver, LogFacts } from './hos.types.ts';
+import type { FleetDriver, LogFacts, PcDistanceFact } from './hos.types.ts';
 import { LruMap } from '../../lib/lru-map.ts';
 
 /** One driver's active duty-status and special-category events, sorted by time then sequence. */
@@ -50,20 +50,48 @@ export function extendEvents(
   const deferrals = [...new Set([...olderFacts.deferrals, ...e.facts.deferrals])].sort();
   // Crossings are read whole with any days' facts: both hold all of them.
   const crossings = e.facts.crossings ?? olderFacts.crossings;
+  // Declarations too (decision 0314).
+  const declarations = e.facts.declarations ?? olderFacts.declarations;
+  // PC distances are read by log day: the older days' and the entry's together, each stretch once.
+  const pcDistances = mergePc(olderFacts.pcDistances, e.facts.pcDistances);
   const facts =
-    deferrals.length || olderFacts.teamDays.size || e.facts.teamDays.size || crossings
-      ? { deferrals, teamDays: new Set([...olderFacts.teamDays, ...e.facts.teamDays]), ...(crossings ? { crossings } : {}) }
+    deferrals.length || olderFacts.teamDays.size || e.facts.teamDays.size || crossings || declarations || pcDistances
+      ? {
+          deferrals,
+          teamDays: new Set([...olderFacts.teamDays, ...e.facts.teamDays]),
+          ...(crossings ? { crossings } : {}),
+          ...(declarations ? { declarations } : {}),
+          ...(pcDistances ? { pcDistances } : {}),
+        }
       : NO_FACTS;
   return { version: e.version, from, facts, events };
 }
 
+/** Two lists of PC distances as one, each stretch once, in time order; undefined when both are. */
+function mergePc(a: PcDistanceFact[] | undefined, b: PcDistanceFact[] | undefined): PcDistanceFact[] | undefined {
+  if (!a) return b;
+  if (!b) return a;
+  const seen = new Map<number, PcDistanceFact>();
+  for (const x of [...a, ...b]) seen.set(x.startMs, x);
+  return [...seen.values()].sort((x, y) => x.startMs - y.startMs);
+}
+
 /** The facts of log days from `fromDate` to `toDate` (inclusive, YYYY-MM-DD). */
 export function sliceFacts(f: LogFacts, fromDate: string, toDate: string): LogFacts | undefined {
-  if (f.deferrals.length === 0 && f.teamDays.size === 0 && !f.crossings) return undefined;
+  if (f.deferrals.length === 0 && f.teamDays.size === 0 && !f.crossings && !f.declarations && !f.pcDistances) return undefined;
   const deferrals = f.deferrals.filter((d) => d >= fromDate && d <= toDate);
   const teamDays = new Set([...f.teamDays].filter((d) => d >= fromDate && d <= toDate));
   // Crossings are kept whole: the last one before the range says which rules are in force at its start.
-  if (f.crossings) return { deferrals, teamDays, crossings: f.crossings };
+  // Declarations too: a switch before the range says which cycle is in force at its start. PC
+  // distances too: the engine takes those of the periods it is given.
+  if (f.crossings || f.declarations || f.pcDistances)
+    return {
+      deferrals,
+      teamDays,
+      ...(f.crossings ? { crossings: f.crossings } : {}),
+      ...(f.declarations ? { declarations: f.declarations } : {}),
+      ...(f.pcDistances ? { pcDistances: f.pcDistances } : {}),
+    };
   return deferrals.length || teamDays.size ? { deferrals, teamDays } : undefined;
 }
 

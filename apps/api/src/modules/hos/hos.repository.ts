@@ -9,9 +9,10 @@ import { driverInGroup } from '../groups/index.ts';
 import { getOrganizationSettings, readSettings } from '../organizations/index.ts';
 import { extendEvents, hosMemoryOf, packEvents, sliceEvents, sliceFacts, windowPeriods, type DriverEvents, type HosMemory } from './hos.events-cache.ts';
 import { dutyPeriods, type DutyEventFacts, type MsPeriod } from './hos.periods.ts';
-import type { DriverHos, FleetDriver, LogFacts } from './hos.types.ts';
+import type { DeclarationFact, DriverHos, FleetDriver, LogFacts } from './hos.types.ts';
 import { DAY_MS, logDatesAround } from './hos.time.ts';
 import { rowsOf } from '../../db/sql/rows.ts';
+import { declarationsOfDrivers } from './hos-declarations.repository.ts';
 import { notifyHosChange } from '../../db/sql/notify.ts';
 
 const DUTY_TYPES = [HOS_EVENT_TYPES.DUTY_STATUS, HOS_EVENT_TYPES.SPECIAL_CATEGORY];
@@ -61,6 +62,7 @@ export const isCanadian = (ruleset: RulesetId): boolean => ruleset === 'CA_SOUTH
  */
 export function engineOptions(d: DriverHos, periodStart: string, facts?: LogFacts, team = false): HosOptions {
   const nonCdl = nonCdlShortHaul(d);
+  const { cycleSwitches, adverseDriving, emergencies } = declarationOptions(facts?.declarations);
   return {
     ruleset: d.ruleset,
     timeZone: d.homeTimeZone,
@@ -71,9 +73,39 @@ export function engineOptions(d: DriverHos, periodStart: string, facts?: LogFact
       ...(nonCdl ? { nonCdlShortHaul: true } : {}),
       // §395.1(d): the engine applies it on the US property rulesets only.
       ...(d.oilfield ? { oilfield: true } : {}),
+      // Adverse driving conditions the driver declared (395.1(b)(1); SOR/2005-313 s. 77).
+      ...(adverseDriving ? { adverseDriving } : {}),
     },
     ...(facts?.deferrals.length ? { deferrals: facts.deferrals.map((day) => ({ day })) } : {}),
     ...(team ? { team: true } : {}),
+    // Canada's cycle switches (s. 29) the log declares; the engine ignores them on other rulesets.
+    ...(cycleSwitches ? { cycleSwitches } : {}),
+    // s. 76 emergencies; the engine applies them on Canadian rulesets only.
+    ...(emergencies ? { emergencies } : {}),
+  };
+}
+
+/**
+ * The engine's options from the log's declarations (decisions 0314, 0315): the cycle switches
+ * (s. 29; the engine applies them on Canadian rulesets only), the adverse driving conditions, each
+ * claimed from its instant for the rest of the shift holding it (the engine extends a shift whose
+ * claim starts by then and ends after the shift began), and the emergencies (s. 76, Canada only).
+ */
+export function declarationOptions(list: DeclarationFact[] | undefined): {
+  cycleSwitches?: NonNullable<HosOptions['cycleSwitches']>;
+  adverseDriving?: Array<{ start: string; end: string }>;
+  emergencies?: Array<{ start: number; end: number }>;
+} {
+  if (!list?.length) return {};
+  const cycleSwitches = list.flatMap((x) => (x.kind === 'CYCLE_SWITCH' && x.cycle ? [{ at: x.atMs, to: x.cycle }] : []));
+  const adverseDriving = list.flatMap((x) =>
+    x.kind === 'ADVERSE_DRIVING' ? [{ start: new Date(x.atMs).toISOString(), end: new Date(x.atMs + 1).toISOString() }] : [],
+  );
+  const emergencies = list.flatMap((x) => (x.kind === 'EMERGENCY' && x.untilMs !== null ? [{ start: x.atMs, end: x.untilMs }] : []));
+  return {
+    ...(cycleSwitches.length ? { cycleSwitches } : {}),
+    ...(adverseDriving.length ? { adverseDriving } : {}),
+    ...(emergencies.length ? { emergencies } : {}),
   };
 }
 
@@ -120,7 +152,65 @@ export async function logFactsOf(db: DbOrTx, orgId: string, driverIds: string[] 
     if (!f) out.set(c.driverId, (f = { deferrals: [], teamDays: new Set() }));
     (f.crossings ??= []).push({ atMs: c.at.getTime(), from: c.from, to: c.to });
   }
+  // Personal conveyance's distances (issue 72, decision 0319): Canada's 75 km a day.
+  for (const x of await pcDistancesOf(db, orgId, driverIds, fromDate, toDate)) {
+    let f = out.get(x.driverId);
+    if (!f) out.set(x.driverId, (f = { deferrals: [], teamDays: new Set() }));
+    (f.pcDistances ??= []).push({ startMs: x.startMs, endMs: x.endMs, km: x.km });
+  }
+  // Declarations (issue 72, decisions 0314/0315): all of a driver's, as the crossings (a few a month).
+  for (const x of await declarationsOfDrivers(db, orgId, driverIds)) {
+    let f = out.get(x.driverId);
+    if (!f) out.set(x.driverId, (f = { deferrals: [], teamDays: new Set() }));
+    (f.declarations ??= []).push({
+      kind: x.kind,
+      atMs: x.at.getTime(),
+      untilMs: x.until ? x.until.getTime() : null,
+      cycle: x.cycle === 1 || x.cycle === 2 ? x.cycle : null,
+    });
+  }
   return out;
+}
+
+/**
+ * The personal-conveyance stretches of the log days `fromDate`..`toDate`: each active PC event
+ * (special category, code 1) with the driver's next active duty-status or special-category event,
+ * and the km the odometer moved between them (both readings on the same vehicle). PC events are a
+ * few a week, so each finds its next event on the driver's index.
+ */
+export async function pcDistancesOf(
+  db: DbOrTx,
+  orgId: string,
+  driverIds: string[] | null,
+  fromDate: string,
+  toDate: string,
+): Promise<Array<{ driverId: string; startMs: number; endMs: number; km: number }>> {
+  if (driverIds && driverIds.length === 0) return [];
+  const rows = rowsOf<{ driver_id: string; start_at: Date | string; end_at: Date | string; km: number | string }>(
+    await db.execute(sql`
+      select s.driver_id, s.event_time as start_at, n.event_time as end_at, (n.odometer_m - s.odometer_m) / 1000.0 as km
+      from hos_events s
+      cross join lateral (
+        select x.event_time, x.odometer_m, x.vehicle_id from hos_events x
+        where x.organization_id = s.organization_id and x.driver_id = s.driver_id and x.record_status = ${HOS_RECORD_STATUSES.ACTIVE}
+          and x.event_type in (${HOS_EVENT_TYPES.DUTY_STATUS}, ${HOS_EVENT_TYPES.SPECIAL_CATEGORY}) and x.event_time > s.event_time
+        order by x.event_time limit 1
+      ) n
+      where s.organization_id = ${orgId} and s.log_date between ${fromDate} and ${toDate}
+        and s.event_type = ${HOS_EVENT_TYPES.SPECIAL_CATEGORY} and s.event_code = 1 and s.record_status = ${HOS_RECORD_STATUSES.ACTIVE}
+        and s.odometer_m is not null and n.odometer_m is not null and n.odometer_m >= s.odometer_m
+        and n.vehicle_id is not distinct from s.vehicle_id
+        ${
+          driverIds
+            ? sql`and s.driver_id in (${sql.join(
+                driverIds.map((id) => sql`${id}`),
+                sql`, `,
+              )})`
+            : sql``
+        }
+      order by s.event_time`),
+  );
+  return rows.map((r) => ({ driverId: r.driver_id, startMs: new Date(r.start_at).getTime(), endMs: new Date(r.end_at).getTime(), km: Number(r.km) }));
 }
 
 /**

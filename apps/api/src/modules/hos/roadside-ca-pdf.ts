@@ -270,7 +270,7 @@ function dayPage(doc: Doc, view: RoadsideCa, day: HosLogDay, cycle: RoadsideCaCy
       ['Carrier / Transporteur', h.carrier.name],
       ['Principal place of business / Établissement principal', h.carrier.mainOffice ?? ''],
       ['Home terminal / Gare d’attache', h.homeTerminal ?? ''],
-      ['Cycle', RULESET_LABELS[h.ruleset]],
+      ['Cycle', RULESET_LABELS[cycle.ruleset ?? h.ruleset]],
       ['Day starts / Début de la journée', `${h.periodStart} (${zone})`],
       [
         'Certified / Certifiée',

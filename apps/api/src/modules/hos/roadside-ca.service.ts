@@ -11,6 +11,7 @@ import { invalidField, notFound } from '../../http/errors.ts';
 import type { Mailer } from '../../mail/mailer.ts';
 import { recordActivity } from '../activity-log/index.ts';
 import type { ReadScope, Scope } from '../auth/index.ts';
+import { cycleInForce } from './hos-audit.ts';
 import { availabilityOf, LOOKBACK_MS } from './hos-clocks.service.ts';
 import { dayTotals } from './hos-day-totals.ts';
 import { getLogDay } from './hos-log-day.service.ts';
@@ -60,7 +61,6 @@ export async function roadsideCa({ db, orgId, now = Date.now() }: ReadScope, dri
     driverRecordsOf(db, orgId, [driverId], fromMs - LOOKBACK_MS, toMs, state),
   ]);
   const byDate = new Map(period.days.map((p) => [p.date, p]));
-  const restart = RESTART_MS[d.ruleset];
   const facts = records.factsOf(driverId);
   const days: RoadsideCa['days'] = [];
   for (let day = date; day >= from; day = previousDate(day)) {
@@ -69,7 +69,9 @@ export async function roadsideCa({ db, orgId, now = Date.now() }: ReadScope, dri
     const atMs = Math.max(startMs, Math.min(endMs, now));
     const periods = records.periodsOf(driverId, atMs);
     const clocks = availabilityOf(d, periods, atMs, periodStart, facts);
-    const reset = lastResetAt(periods, atMs, restart);
+    // The cycle in force at the day's end after a declared switch (decision 0314), and its restart length.
+    const inForce = cycleInForce(d.ruleset, facts, atMs);
+    const reset = lastResetAt(periods, atMs, RESTART_MS[inForce]);
     const p = byDate.get(day);
     days.push({
       id: p?.id ?? (day === date ? (ids.get(`${driverId}|${date}`) ?? null) : null),
@@ -82,6 +84,7 @@ export async function roadsideCa({ db, orgId, now = Date.now() }: ReadScope, dri
         remainingMs: clocks.strict.cycleMs,
         lastResetAt: reset === null ? null : iso(reset),
         sinceResetMs: reset === null ? null : atMs - reset,
+        ruleset: inForce,
       },
     });
   }

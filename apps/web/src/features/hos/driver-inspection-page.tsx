@@ -4,7 +4,8 @@ import { Alert, Badge, Button, Group, Modal, Paper, SegmentedControl, SimpleGrid
 import { useQuery } from '@tanstack/react-query';
 import { notify } from '../../lib/notifications-store.ts';
 import { IconDownload, IconMail, IconSend } from '@tabler/icons-react';
-import { HOS_EVENT_TYPES, isCanadianRuleset, type HosEvent, type HosLogDay, type RoadsideCaDay } from '@fleet/api-contract';
+import { HOS_EVENT_TYPES, isCanadianRuleset, type HosDeclaration, type HosEvent, type HosLogDay, type RoadsideCaDay } from '@fleet/api-contract';
+import type { TFunction } from 'i18next';
 import { DataState } from '../../components/data-state.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { useCurrentUser } from '../../lib/auth-store.ts';
@@ -17,6 +18,7 @@ import { useOnline } from '../../lib/online.ts';
 import { GraphGrid } from './graph-grid/graph-grid.tsx';
 import { withVersions } from './logs/event-order.ts';
 import { LogHeader } from './logs/log-header.tsx';
+import { useDayDeclarations } from './logs/log-declarations-data.ts';
 import { EldTransferHistory, SendToFmcsaModal } from './eld-transfer/send-to-fmcsa.tsx';
 import { clockSecondsIn, formatEngineHours, longDate, zoneAbbreviation } from './logs/log-format.ts';
 import { eventWords } from './driver/event-words.ts';
@@ -252,15 +254,18 @@ function InspectionDay({ orgId, userId, logId, lng, ca }: { orgId: string; userI
   const day = useQuery(driverDayQuery(orgId, userId, logId));
   return (
     <DataState isLoading={day.isLoading} error={day.data ? null : day.error} onRetry={() => void day.refetch()}>
-      {day.data && <DayView day={day.data} lng={lng} ca={ca} />}
+      {day.data && <DayView day={day.data} lng={lng} ca={ca} orgId={orgId} userId={userId} />}
     </DataState>
   );
 }
 
 /** One day's records, their words in `lng` (the driver's language, or English for an officer); `ca`: Canada's header and cycle totals. */
-function DayView({ day, lng, ca }: { day: HosLogDay; lng: string; ca?: RoadsideCaDay }) {
+function DayView({ day, lng, ca, orgId, userId }: { day: HosLogDay; lng: string; ca?: RoadsideCaDay; orgId: string; userId: string }) {
   const { i18n } = useTranslation();
   const t = i18n.getFixedT(lng);
+  // What the driver declared (issue 72: cycle switch, adverse conditions, emergency): shown to the officer.
+  const owner = useMemo(() => ({ userId }), [userId]);
+  const declarations = useDayDeclarations(orgId, owner, day.dayStart, day.dayEnd);
   const units = useUnits();
   const h = day.header;
   const tz = h.timeZone;
@@ -297,13 +302,47 @@ function DayView({ day, lng, ca }: { day: HosLogDay; lng: string; ca?: RoadsideC
           </Badge>
         </Group>
         {ca ? <CanadianLogHeader day={day} summary={ca} lng={lng} /> : <LogHeader day={day} units={units} lng={lng} />}
+        {day.personalConveyance && (
+          <Text size="sm" mt="xs" c={day.personalConveyance.overKm > 0 ? 'orange' : undefined} data-testid="inspection-pc">
+            {`${t('driver.pc.title', { km: Math.round(day.personalConveyance.km * 10) / 10 })}${
+              day.personalConveyance.overKm > 0
+                ? ` · ${t('driver.pc.over', { over: Math.round(day.personalConveyance.overKm * 10) / 10, limit: day.personalConveyance.limitKm })}`
+                : ''
+            }`}
+          </Text>
+        )}
       </Paper>
       <Paper withBorder radius="md" p="md" className={classes.card}>
         <Title order={2} size="h4" mb="sm">
           {t('roadside.graph')}
         </Title>
-        <GraphGrid day={gridDay} segments={segments} violations={day.violations} timeZone={tz} now={live ? new Date(now) : undefined} />
+        <GraphGrid
+          day={gridDay}
+          segments={segments}
+          violations={day.violations}
+          timeZone={tz}
+          now={live ? new Date(now) : undefined}
+          markers={declarations.map((x) => ({ at: x.at, label: `${declarationWhat(x, t)}, ${formatDateTime(x.at, tz, lng)}` }))}
+        />
       </Paper>
+      {declarations.length > 0 && (
+        <Paper withBorder radius="md" p="md" className={classes.card} data-testid="inspection-declarations">
+          <Title order={2} size="h4" mb="sm">
+            {t('driver.declarations.title')}
+          </Title>
+          <Stack gap="xs">
+            {declarations.map((x) => (
+              <Stack key={x.id} gap={2}>
+                <Text size="sm" fw={600}>
+                  {`${formatDateTime(x.at, tz, lng)}${x.until ? ` – ${formatDateTime(x.until, tz, lng)}` : ''} · ${declarationWhat(x, t)}`}
+                </Text>
+                <Text size="sm">{t(`driver.declarations.rule.${x.kind}`)}</Text>
+                <Text size="sm">{`“${x.annotation}”`}</Text>
+              </Stack>
+            ))}
+          </Stack>
+        </Paper>
+      )}
       {day.diagnostics.length > 0 && (
         <Alert color="orange" variant="light" title={t('roadside.diagnostics')}>
           {day.diagnostics.map((d) => (
@@ -328,6 +367,11 @@ function DayView({ day, lng, ca }: { day: HosLogDay; lng: string; ca?: RoadsideC
       </Paper>
     </Stack>
   );
+}
+
+/** A declaration's name in the viewer's words: "Switch to cycle 2", "Adverse driving conditions", "Emergency". */
+function declarationWhat(x: HosDeclaration, t: TFunction): string {
+  return x.kind === 'CYCLE_SWITCH' ? t('driver.declarations.switchTo', { cycle: x.cycle }) : t(`driver.declarations.kind.${x.kind}`);
 }
 
 /** The day's events as a list a phone shows without scrolling sideways: time, event, origin, place, note. */

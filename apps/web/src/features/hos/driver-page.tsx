@@ -1,4 +1,4 @@
-import { Suspense, useMemo, type ComponentType } from 'react';
+import { Suspense, useMemo, useState, type ComponentType } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Alert, Badge, Button, Group, Paper, Stack, Tabs, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
@@ -20,11 +20,14 @@ import { StatusPanel } from './driver/status-panel.tsx';
 import { TripDetails } from './driver/trip-details.tsx';
 import { GraphGrid } from './graph-grid/graph-grid.tsx';
 import { useCrossingMarkers, useDayCrossings } from './logs/log-crossings-data.ts';
+import { useDayDeclarations, useDeclarationMarkers } from './logs/log-declarations-data.ts';
 import classes from './driver/driver.module.css';
 
 // The other tabs (days to certify, proposed edits, driving to claim) load when opened (issue 67).
 // A day's border crossings (issue 72) load when the day has one: most drivers never cross.
 const LogCrossings = lazyPart(() => import('./logs/log-crossings.tsx').then((m) => ({ default: m.LogCrossings })));
+// A day's declarations (cycle switch, adverse conditions, emergency) load when it has one or the driver declares.
+const LogDeclarations = lazyPart(() => import('./logs/log-declarations.tsx').then((m) => ({ default: m.LogDeclarations })));
 const CertifyDays = lazyPart(() => import('./driver/certify-days.tsx').then((m) => ({ default: m.CertifyDays })));
 const ProposalsList = lazyPart(() => import('./driver/proposals-list.tsx').then((m) => ({ default: m.ProposalsList })));
 const UnidentifiedList = lazyPart(() => import('./driver/unidentified-list.tsx').then((m) => ({ default: m.UnidentifiedList })));
@@ -156,7 +159,12 @@ function DriverDay({
   // Border crossings (issue 72): marked on today's grid and listed under it, for the driver to correct.
   const crossingsOwner = useMemo(() => ({ userId }), [userId]);
   const crossings = useDayCrossings(d ? orgId : '', crossingsOwner, d?.dayStart ?? '', d?.dayEnd ?? '');
-  const markers = useCrossingMarkers(crossings, tz);
+  const crossingMarkers = useCrossingMarkers(crossings, tz);
+  // Declarations (issue 72): the driver's explicit choice, marked on the grid and listed under it.
+  const declarations = useDayDeclarations(d ? orgId : '', crossingsOwner, d?.dayStart ?? '', d?.dayEnd ?? '');
+  const declarationMarkers = useDeclarationMarkers(declarations, tz);
+  const markers = useMemo(() => [...crossingMarkers, ...declarationMarkers], [crossingMarkers, declarationMarkers]);
+  const [declaring, setDeclaring] = useState(false);
   const count = (n: number) =>
     n > 0 ? (
       <Badge size="sm" circle color="red" aria-label={t('driver.tabs.waiting', { count: n })}>
@@ -219,7 +227,33 @@ function DriverDay({
                     now={new Date(Math.max(now, data.at))}
                     markers={markers}
                   />
+                  {declarations.length === 0 && !declaring && (
+                    <Group justify="flex-end" mt="xs">
+                      <Button size="compact-sm" variant="default" onClick={() => setDeclaring(true)} data-testid="declare-open">
+                        {t('driver.declarations.declare')}
+                      </Button>
+                    </Group>
+                  )}
                 </Paper>
+                {(declarations.length > 0 || declaring) && (
+                  <Paper withBorder radius="md" p="md" className={classes.card}>
+                    <Title order={2} size="h4" mb="sm">
+                      {t('driver.declarations.title')}
+                    </Title>
+                    <Suspense fallback={null}>
+                      <LogDeclarations
+                        orgId={orgId}
+                        owner={crossingsOwner}
+                        ruleset={s.driver.ruleset}
+                        dayStart={d.dayStart}
+                        dayEnd={d.dayEnd}
+                        timeZone={tz}
+                        canEdit
+                        startDeclaring={declaring}
+                      />
+                    </Suspense>
+                  </Paper>
+                )}
                 {crossings.length > 0 && (
                   <Paper withBorder radius="md" p="md" className={classes.card}>
                     <Title order={2} size="h4" mb="sm">

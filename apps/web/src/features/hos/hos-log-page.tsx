@@ -1,4 +1,5 @@
 import { useEffect, useMemo, useState, type ComponentType } from 'react';
+import { useTranslation } from 'react-i18next';
 import { Alert, Badge, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
@@ -19,6 +20,8 @@ import { LogHeader } from './logs/log-header.tsx';
 import { LogDayFindings, LogViolations } from './logs/log-violations.tsx';
 import { LogCrossings } from './logs/log-crossings.tsx';
 import { useCrossingMarkers, useDayCrossings } from './logs/log-crossings-data.ts';
+import { LogDeclarations } from './logs/log-declarations.tsx';
+import { useDayDeclarations, useDeclarationMarkers } from './logs/log-declarations-data.ts';
 import { EldTransferHistory, SendToFmcsaModal } from './eld-transfer/send-to-fmcsa.tsx';
 import { downloadEldFile } from './driver/driver-api.ts';
 import { downloadRoadsideCaPdf } from './roadside-ca/roadside-ca-api.ts';
@@ -59,6 +62,7 @@ export default function HosLogPage({ messages }: { messages?: LogMessagesSlot } 
 }
 
 function LogDayView({ day, orgId, at, messages: Messages }: { day: HosLogDay; orgId: string; at?: number; messages?: LogMessagesSlot }) {
+  const { t } = useTranslation();
   const units = useUnits();
   const canEdit = useCan('HOS_EDIT');
   const now = useNow();
@@ -110,7 +114,11 @@ function LogDayView({ day, orgId, at, messages: Messages }: { day: HosLogDay; or
   // Border crossings (issue 72): marked on the grid, listed with the rules on each side.
   const crossingsOwner = useMemo(() => ({ driverId: h.driver.id }), [h.driver.id]);
   const crossings = useDayCrossings(orgId, crossingsOwner, day.dayStart, day.dayEnd);
-  const markers = useCrossingMarkers(crossings, tz);
+  const crossingMarkers = useCrossingMarkers(crossings, tz);
+  // Declarations (issue 72: cycle switches, adverse conditions, emergencies): marked and listed too.
+  const declarations = useDayDeclarations(orgId, crossingsOwner, day.dayStart, day.dayEnd);
+  const declarationMarkers = useDeclarationMarkers(declarations, tz);
+  const markers = useMemo(() => [...crossingMarkers, ...declarationMarkers], [crossingMarkers, declarationMarkers]);
 
   // A violation link (`?at=`) scrolls to the moment once the day is on screen.
   useEffect(() => {
@@ -195,6 +203,21 @@ function LogDayView({ day, orgId, at, messages: Messages }: { day: HosLogDay; or
             {`Violations (${day.violations.length + day.dayFindings.length})`}
           </Title>
           <LogDayFindings findings={day.dayFindings} />
+          {day.personalConveyance && (
+            <Alert
+              color={day.personalConveyance.overKm > 0 ? 'orange' : 'gray'}
+              variant="light"
+              mb="sm"
+              title={t('driver.pc.title', { km: kmText(day.personalConveyance.km) })}
+              data-testid="log-pc"
+            >
+              {day.personalConveyance.overKm > 0
+                ? t('driver.pc.over', { over: kmText(day.personalConveyance.overKm), limit: day.personalConveyance.limitKm })
+                : day.personalConveyance.limitKm !== null
+                  ? t('driver.pc.within', { limit: day.personalConveyance.limitKm })
+                  : t('driver.pc.noLimit')}
+            </Alert>
+          )}
           <LogViolations violations={day.violations} timeZone={tz} at={at} />
         </Paper>
 
@@ -203,6 +226,21 @@ function LogDayView({ day, orgId, at, messages: Messages }: { day: HosLogDay; or
             Border crossings
           </Title>
           <LogCrossings orgId={orgId} owner={crossingsOwner} dayStart={day.dayStart} dayEnd={day.dayEnd} timeZone={tz} canEdit={canEdit} />
+        </Paper>
+
+        <Paper withBorder radius="md" p="md" className={classes.section}>
+          <Title order={2} size="h4" mb="sm">
+            {t('driver.declarations.title')}
+          </Title>
+          <LogDeclarations
+            orgId={orgId}
+            owner={crossingsOwner}
+            ruleset={h.ruleset}
+            dayStart={day.dayStart}
+            dayEnd={day.dayEnd}
+            timeZone={tz}
+            canEdit={canEdit}
+          />
         </Paper>
 
         <Paper withBorder radius="md" p="md" className={classes.section}>
@@ -227,6 +265,9 @@ function LogDayView({ day, orgId, at, messages: Messages }: { day: HosLogDay; or
     </>
   );
 }
+
+/** A distance in km to a tenth, as Canada's limit is written (decision 0319: km whatever the viewer's units). */
+const kmText = (km: number): string => (Math.round(km * 10) / 10).toString();
 
 function Certification({ certification: c, live, timeZone }: { certification: HosLogDay['certification']; live: boolean; timeZone: string }) {
   if (c.certified) {

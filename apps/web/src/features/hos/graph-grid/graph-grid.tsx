@@ -41,7 +41,7 @@ export interface GraphGridProps {
   now?: string | Date;
   /** Short row names and sparser hour labels; default: on when the grid is narrower than 600 px. */
   compact?: boolean;
-  /** Instants marked across the grid with their words (border crossings, issue 72); outside the day: not drawn. */
+  /** Instants marked across the grid with their words (border crossings and declarations, issue 72); outside the day: not drawn. */
   markers?: readonly GridMarker[];
 }
 
@@ -216,12 +216,12 @@ export function GraphGrid({ day, segments, violations = [], timeZone, now, compa
             </text>
           );
         })}
-        {markers.map((m) => {
+        {markers.map((m, i) => {
           const offset = Date.parse(m.at) - Date.parse(day.start);
           if (!(offset >= 0 && offset <= day.lengthMs)) return null;
           const x = xOf(offset, scale);
           return (
-            <g key={`marker-${m.at}`} className={classes.marker} data-testid="grid-marker">
+            <g key={`marker-${m.at}-${i}`} className={classes.marker} data-testid="grid-marker">
               <title>{m.label}</title>
               <line x1={x} x2={x} y1={scale.top - 2} y2={bottom + 2} />
               <path d={`M${x} ${bottom + 2} l0 8 l8 -3 l-8 -3`} />

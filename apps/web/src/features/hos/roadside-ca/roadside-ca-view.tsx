@@ -225,7 +225,8 @@ export function CanadianLogHeader({ day, summary, lng }: { day: HosLogDay; summa
         <Fact label={w('carrier')}>{h.carrier.name}</Fact>
         <Fact label={c('principalPlace')}>{h.carrier.mainOffice}</Fact>
         <Fact label={w('homeTerminal')}>{h.homeTerminal}</Fact>
-        <Fact label={c('cycle')}>{t(`rulesets.${h.ruleset}`, { defaultValue: rulesetName(h.ruleset) })}</Fact>
+        {/* The cycle in force at the day's end: a declared switch (decision 0314) may have changed it. */}
+        <Fact label={c('cycle')}>{t(`rulesets.${summary.cycle.ruleset ?? h.ruleset}`, { defaultValue: rulesetName(summary.cycle.ruleset ?? h.ruleset) })}</Fact>
         <Fact label={c('dayStart')}>{`${h.periodStart} (${zoneAbbreviation(day.dayStart, h.timeZone, lng)}, ${h.timeZone})`}</Fact>
         <Fact label={w('vehicles')}>{h.vehicles.map((v) => v.unitNumber).join(', ') || w('none')}</Fact>
         <Fact label={c('odometerStart')}>{formatOdometer(h.startOdometerM === null ? null : h.startOdometerM / 1000, CANADA_UNITS, lng)}</Fact>

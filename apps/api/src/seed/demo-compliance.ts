@@ -49,9 +49,12 @@ export async function ensureDemoCompliance(db: Db, orgId: string): Promise<{ ite
       select id, type, unit_number, row_number() over (order by unit_number, id) as rn
       from assets where organization_id = ${orgId} and status = 'ACTIVE'
     ),
-    papers (driver_id, asset_id, kind, number, state, class, issuer, examiner_registry_number, inspector, result, issued_on, expires_on) as (
-      select d.id, null::uuid, 'CDL', d.license_number, d.license_state, case when d.license_class in ('A', 'B', 'C') then d.license_class end,
-             null, null, null, null, null::date, coalesce(d.license_expiry, (select today from org) + (400 + (d.rn * 53) % 900)::int)
+    -- The columns named in the first select, not in a list after the name: Citus loses such a list.
+    papers as (
+      select d.id as driver_id, null::uuid as asset_id, 'CDL' as kind, d.license_number as number, d.license_state as state,
+             case when d.license_class in ('A', 'B', 'C') then d.license_class end as class,
+             null as issuer, null as examiner_registry_number, null as inspector, null as result, null::date as issued_on,
+             coalesce(d.license_expiry, (select today from org) + (400 + (d.rn * 53) % 900)::int) as expires_on
         from d where d.license_number is not null
       union all
       select d.id, null, 'MEDICAL_CERTIFICATE', null, null, null, null, lpad(((d.rn * 7919) % 10000000000)::text, 10, '0'), null, null,

@@ -116,6 +116,8 @@ export async function upsertFuelEvents(db: DbOrTx, orgId: string, events: readon
     a.assetId !== b.assetId ? (a.assetId < b.assetId ? -1 : 1) : a.type !== b.type ? (a.type < b.type ? -1 : 1) : a.startedAt - b.startedAt,
   );
   const out: WrittenFuelEvent[] = [];
+  // The time as a value, not now(): Citus refuses a non-immutable function in DO UPDATE SET.
+  const now = new Date().toISOString();
   for (let i = 0; i < sorted.length; i += 500) {
     const part = sorted.slice(i, i + 500);
     const values = part.map(
@@ -129,7 +131,7 @@ export async function upsertFuelEvents(db: DbOrTx, orgId: string, events: readon
           quantity_l, level_before_pct, level_after_pct, level_before_l, level_after_l, tank_capacity_l, capacity_assumed, ignition_off)
         values ${sql.join(values, sql`, `)}
         on conflict (organization_id, asset_id, type, started_at) do update set
-          ${sql.raw(VALUE_COLUMNS.map((c) => `${c} = excluded.${c}`).join(', '))}, updated_at = now()
+          ${sql.raw(VALUE_COLUMNS.map((c) => `${c} = excluded.${c}`).join(', '))}, updated_at = ${now}::timestamptz
         where (${sql.raw(VALUE_COLUMNS.map((c) => `fuel_events.${c}`).join(', '))}) is distinct from (${sql.raw(VALUE_COLUMNS.map((c) => `excluded.${c}`).join(', '))})
         returning id, asset_id, type, extract(epoch from started_at - to_timestamp(0))::float8 * 1000 as t, (xmax = 0) as inserted`),
     );

@@ -262,16 +262,18 @@ export async function staleTransactions(
   range: { from?: Date; to?: Date },
 ): Promise<Array<TransactionRow & { tankCapacityL: number | null }>> {
   const rows = rowsOf<{ id: string }>(
+    // The sub-queries name the organization as a value, not as t's column: Citus's router then
+    // plans the statement on the organization's shard alone.
     await db.execute(sql`select t.id from fuel_transactions t
       where t.organization_id = ${orgId} and t.review_status is null and t.vehicle_id is not null
         ${range.from ? sql`and t.time >= ${range.from.toISOString()}::timestamptz` : sql``}
         ${range.to ? sql`and t.time < ${range.to.toISOString()}::timestamptz` : sql``}
         and ((t.verification in ('NO_POSITION', 'LOCATION_MISMATCH', 'OVER_TANK')
-          and exists (select 1 from positions p where p.organization_id = t.organization_id and p.asset_id = t.vehicle_id
+          and exists (select 1 from positions p where p.organization_id = ${orgId} and p.asset_id = t.vehicle_id
             and p.fix_time between t.time - ${`${windowMs} milliseconds`}::interval and t.time + ${`${windowMs} milliseconds`}::interval
             and p.server_time > t.checked_at))
         or (t.verification = 'VERIFIED' and t.verification_details->'fill'->>'status' = 'PENDING'
-          and exists (select 1 from fuel_level_marks m where m.organization_id = t.organization_id and m.asset_id = t.vehicle_id
+          and exists (select 1 from fuel_level_marks m where m.organization_id = ${orgId} and m.asset_id = t.vehicle_id
             and m.covered_until >= t.time + ${`${fillWaitMs} milliseconds`}::interval)))`),
   );
   return fullRows(

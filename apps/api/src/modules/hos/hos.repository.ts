@@ -192,7 +192,7 @@ export async function pcDistancesOf(
       from hos_events s
       cross join lateral (
         select x.event_time, x.odometer_m, x.vehicle_id from hos_events x
-        where x.organization_id = s.organization_id and x.driver_id = s.driver_id and x.record_status = ${HOS_RECORD_STATUSES.ACTIVE}
+        where x.organization_id = ${orgId} and x.driver_id = s.driver_id and x.record_status = ${HOS_RECORD_STATUSES.ACTIVE}
           and x.event_type in (${HOS_EVENT_TYPES.DUTY_STATUS}, ${HOS_EVENT_TYPES.SPECIAL_CATEGORY}) and x.event_time > s.event_time
         order by x.event_time limit 1
       ) n

@@ -10,7 +10,8 @@ import {
 import { bearer, createTestApp, expectErrorBody, expectFieldErrors, registerOrganization, type TestContext } from '../../test/helpers.ts';
 import { createTestVehicle, type TestVehicle } from '../../test/vehicles.ts';
 import { rowsOf } from '../../db/sql/rows.ts';
-import { decodeAvlPacket, encodeAvlPacket, loadIoMap, recordsToRows, type AvlRecord } from '../positions/index.ts';
+import { decodeAvlPacket, encodeAvlPacket, loadIoMap, recordsToRows, writePositions, type AvlRecord, type PositionRow } from '../positions/index.ts';
+import { FuelEvents } from './fuel-events.tracker.ts';
 
 // Issue 68, part 2 (decision 0276): the fuel level through each way in (the JSON batch's fuelLevel,
 // Teltonika's 89 in percent and 84 in litres, Traccar's fuel in litres) -> the follower's refuels and
@@ -510,6 +511,65 @@ describe('the list', () => {
     expect(changed.before.quantity_l).toBeCloseTo(refuel!.quantity_l + 50, 6);
     expect(changed.after?.quantityL).toBeCloseTo(refuel!.quantity_l, 6);
     expect(log.find((c) => c.entity_id === ghost!.id)!.changes.after ?? null).toBeNull();
+  });
+});
+
+describe('a round that fails (decision 0328)', () => {
+  it('finds the refuel of a failed round’s fixes with the next ones, as the batch truck’s in-order stream does', async () => {
+    const v = await createTestVehicle(t.app.db, orgId, { uniqueId: 'fl-failed-round', unitNumber: 'FL-FAIL' });
+    await sql(`update assets set tank_capacity_l = 1000 where id = '${v.assetId}'`);
+    const rows = batchFixes
+      .filter((f) => f.t <= SECOND_STOP)
+      .map((f): PositionRow => ({
+        organizationId: orgId,
+        gatewayId: v.gatewayId,
+        assetId: v.assetId,
+        driverId: v.driverId,
+        fixTime: new Date(f.t),
+        latitude: f.lat,
+        longitude: f.lon,
+        speed: f.speed,
+        course: 0,
+        altitude: null,
+        accuracy: null,
+        odometer: null,
+        odometerSource: null,
+        engineHours: null,
+        ignition: f.ignition,
+        protocol: 'osmand',
+        attributes: { fuelLevel: f.level },
+      }));
+    // The database goes away under the round holding the refuel stop and the drive after it.
+    let down = false;
+    const flaky = new Proxy(t.app.db, {
+      get(target, p, receiver) {
+        const value: unknown = Reflect.get(target, p, receiver);
+        if (!down || typeof value !== 'function') return value;
+        return () => {
+          throw new Error('the database went away (test)');
+        };
+      },
+    });
+    const fuel = new FuelEvents(flaky, { flushMs: 1 });
+    const send = async (part: PositionRow[]) => {
+      const { stored } = await writePositions(t.app.db, part);
+      fuel.enqueue(part, stored);
+      await fuel.idle();
+    };
+    const leaves = rows.findIndex((r) => r.fixTime.getTime() > REFUEL_STOP + 45 * MIN);
+    await send(rows.slice(0, 10));
+    down = true;
+    await send(rows.slice(10, leaves));
+    expect(fuel.stats.failures).toBe(1);
+    down = false;
+    await send(rows.slice(leaves));
+    await fuel.close();
+    const got = (await events(`vehicleId=${v.assetId}`)).content.map((e) => [e.type, e.levelBeforePct, e.levelAfterPct, e.startedAt, e.endedAt]);
+    const inOrder = (await events(`vehicleId=${vehicles.batch.assetId}`)).content
+      .filter((e) => Date.parse(e.startedAt) < SECOND_STOP)
+      .map((e) => [e.type, e.levelBeforePct, e.levelAfterPct, e.startedAt, e.endedAt]);
+    expect(got.map((e) => e[0])).toEqual(['REFUEL']);
+    expect(got).toEqual(inOrder);
   });
 });
 

@@ -72,6 +72,11 @@ export class FuelEvents extends QueuedFollower<FuelFix> {
   protected readonly queue: VehicleQueue<FuelFix>;
   private readonly vehicles = new Map<string, FuelTrack>();
   private readonly orgs = new Map<string, OrgFuel>();
+  /**
+   * Vehicles with fixes of a failed round, never worked: their next round replays them from the
+   * first of those on (decision 0328), not from its own first fix.
+   */
+  private readonly unworked = new Map<string, number>();
   /** Vehicles handed positions late: replayed whatever their track. */
   private readonly forced = new Set<string>();
   private readonly onError: (err: unknown) => void;
@@ -96,8 +101,13 @@ export class FuelEvents extends QueuedFollower<FuelFix> {
       passes: true,
       round: (items) => this.round(items[0]![1].orgId, items),
       failed: (items, err) => {
-        // The positions are stored: these vehicles are replayed from them on their next fixes.
-        for (const [assetId] of items) this.vehicles.delete(assetId);
+        // The positions are stored: these vehicles are replayed from them on their next fixes, from
+        // the failed round's first fix on (decision 0328).
+        for (const [assetId, { fixes }] of items) {
+          this.vehicles.delete(assetId);
+          const first = fixes.reduce((m, f) => Math.min(m, f.t), this.unworked.get(assetId) ?? Infinity);
+          if (Number.isFinite(first)) this.unworked.set(assetId, first);
+        }
         this.stats.failures++;
         this.onError(err);
       },
@@ -142,9 +152,15 @@ export class FuelEvents extends QueuedFollower<FuelFix> {
       const fixes = elsewhere.get(assetId) ?? waiting.fixes;
       if (fixes.length === 0) continue;
       let track = this.vehicles.get(assetId);
-      if (this.forced.has(assetId) || (track && fixes[0]!.t <= track.t) || (!track && (org.marked.has(assetId) || fixes.some(hasLevel)))) {
+      const unworked = this.unworked.get(assetId);
+      if (
+        this.forced.has(assetId) ||
+        unworked !== undefined ||
+        (track && fixes[0]!.t <= track.t) ||
+        (!track && (org.marked.has(assetId) || fixes.some(hasLevel)))
+      ) {
         this.forced.delete(assetId);
-        replays.push({ assetId, fromMs: Math.min(fixes[0]!.t, track?.t ?? Infinity) });
+        replays.push({ assetId, fromMs: Math.min(fixes[0]!.t, track?.t ?? Infinity, unworked ?? Infinity) });
         continue;
       }
       // Never a level heard of: a blank track goes on from these fixes.
@@ -153,7 +169,10 @@ export class FuelEvents extends QueuedFollower<FuelFix> {
       for (const f of fixes) for (const d of stepFuel(track, f, tank)) events.push(valuesOf(assetId, d, tank));
     }
     const written = events.length ? await this.db.transaction((tx) => this.write(tx, orgId, (db) => upsertFuelEvents(db, orgId, events))) : [];
-    for (const r of replays) written.push(...(await this.replay(orgId, r.assetId, r.fromMs, org)));
+    for (const r of replays) {
+      written.push(...(await this.replay(orgId, r.assetId, r.fromMs, org)));
+      this.unworked.delete(r.assetId);
+    }
     this.stats.written += written.length;
     await this.mark(
       orgId,

@@ -57,6 +57,11 @@ export class PlaceVisits extends QueuedFollower<VisitFix> {
   private readonly orgs = new Map<string, OrgPlaces>();
   private readonly stale = new Set<string>();
   private readonly vehicles = new Map<string, VehicleTrack>();
+  /**
+   * Vehicles with stored fixes nobody worked (a failed round here, or fixes a killed process stored
+   * past its mark): their next round recomputes them from this time on (decision 0328).
+   */
+  private readonly unworked = new Map<string, number>();
   /** Each remembered vehicle's organization (the detention clock). */
   private readonly orgOf = new Map<string, string>();
   private readonly detentionClock: NodeJS.Timeout;
@@ -95,8 +100,13 @@ export class PlaceVisits extends QueuedFollower<VisitFix> {
       passes: true,
       round: (items) => this.round(items[0]![1].orgId, items),
       failed: (items, err) => {
-        // The fixes are stored: these vehicles are recomputed from positions on their next fix.
-        for (const [assetId] of items) this.vehicles.delete(assetId);
+        // The fixes are stored: these vehicles are recomputed from positions on their next fix, from
+        // the failed round's first fix on (decision 0328: its fixes were never worked).
+        for (const [assetId, { fixes }] of items) {
+          this.vehicles.delete(assetId);
+          const first = fixes.reduce((m, f) => Math.min(m, f.t), this.unworked.get(assetId) ?? Infinity);
+          if (Number.isFinite(first)) this.unworked.set(assetId, first);
+        }
         this.stats.failures++;
         this.onError(err);
       },
@@ -169,7 +179,7 @@ export class PlaceVisits extends QueuedFollower<VisitFix> {
       this.stats.fixes += fixes.length;
       const track = this.vehicles.get(assetId);
       if (!track || fixes[0]!.t <= track.t) {
-        replays.push({ assetId, from: Math.min(fixes[0]!.t, track?.t ?? Infinity) });
+        replays.push({ assetId, from: Math.min(fixes[0]!.t, track?.t ?? Infinity, this.unworked.get(assetId) ?? Infinity) });
         continue;
       }
       const insideOf = this.insideOf(org, assetId);
@@ -213,6 +223,7 @@ export class PlaceVisits extends QueuedFollower<VisitFix> {
       // A replay corrects history: only what its fixes say after the newest fix already worked is news.
       const newsAfter = this.vehicles.get(r.assetId)?.t ?? -Infinity;
       facts.push(...(await this.recompute(orgId, r.assetId, r.from, org)).filter((f) => f.confirmedAt > newsAfter));
+      this.unworked.delete(r.assetId);
     }
     const worked = this.unmarked.get(orgId) ?? new Map<string, number>();
     this.unmarked.set(orgId, worked);
@@ -235,16 +246,24 @@ export class PlaceVisits extends QueuedFollower<VisitFix> {
    * positions for every vehicle.
    */
   private async warm(org: OrgPlaces, items: Round<VisitFix>): Promise<void> {
-    const cold = items.filter(([assetId, w]) => w.fixes.length > 0 && !this.vehicles.has(assetId));
+    const cold = items.filter(([assetId, w]) => w.fixes.length > 0 && !this.vehicles.has(assetId) && !this.unworked.has(assetId));
     if (cold.length === 0) return;
     const ids = cold.map(([assetId]) => assetId);
     const firsts = cold.map(([, w]) => w.fixes.reduce((m, f) => Math.min(m, f.t), Infinity));
     const newest = new Map(cold.map(([assetId, w]) => [assetId, w.fixes.reduce((m, f) => Math.max(m, f.t), -Infinity)]));
     const starts = await repo.readColdStarts(this.db, org.id, ids, firsts);
     const visits = await repo.readRecentVisits(this.db, org.id, ids);
+    const marks = await repo.readMarks(this.db, org.id, ids);
     for (const assetId of ids) {
       const { last: f = null, newest: stored = null } = starts.get(assetId) ?? {};
       const at = f?.t ?? -Infinity;
+      // That fix past the vehicle's mark: stored but maybe never worked (the process that stored it
+      // was killed first, decision 0328), so it is no blank point: recomputed from the mark on.
+      const mark = marks.get(assetId);
+      if (mark !== undefined && at > mark) {
+        this.unworked.set(assetId, mark + 1);
+        continue;
+      }
       // Stored fixes newer than the round's (its fixes are late), a visit open or pending at that
       // fix, or one after it: recomputed instead.
       if (stored !== null && stored > newest.get(assetId)!) continue;

@@ -3,6 +3,8 @@ import { DEFAULT_ORGANIZATION_SETTINGS, notificationPageSchema, placeSchema, typ
 import { bearer, createTestApp, DEMO, login, type TestContext } from '../../test/helpers.ts';
 import { createTestVehicle, type TestVehicle } from '../../test/vehicles.ts';
 import { rowsOf } from '../../db/sql/rows.ts';
+import { type PositionRow, writePositions } from '../positions/index.ts';
+import { PlaceVisits } from './place-visits.service.ts';
 
 // The geofence follower on real geometry (issue 32, decision 0162): tracks cross a circle and a
 // polygon with GPS jitter at the fence lines and pass through a third place faster than its
@@ -301,6 +303,73 @@ describe('place visits behind ingest', () => {
     t.app.placeVisits.forget();
     await ingest(v, trackOf.fixes.slice(until));
     expect(await visitsOf(v.assetId)).toEqual(expected.map((e) => ({ ...e, driverId: v.driverId })));
+  });
+
+  it("finds the visits of a failed round's fixes, and of fixes a killed process stored past its mark, with the next fixes (decision 0328)", async () => {
+    const rowsOfFixes = (v: TestVehicle, fixes: readonly Fix[]): PositionRow[] =>
+      fixes.map((f) => ({
+        organizationId: orgId,
+        gatewayId: v.gatewayId,
+        assetId: v.assetId,
+        driverId: v.driverId,
+        fixTime: new Date(f.fixTime),
+        latitude: f.latitude,
+        longitude: f.longitude,
+        speed: f.speed,
+        course: 90,
+        altitude: null,
+        accuracy: null,
+        odometer: null,
+        odometerSource: null,
+        engineHours: null,
+        ignition: true,
+        protocol: 'osmand',
+        attributes: {},
+      }));
+    const send = async (to: PlaceVisits | null, v: TestVehicle, fixes: readonly Fix[]) => {
+      const rows = rowsOfFixes(v, fixes);
+      const { stored } = await writePositions(t.app.db, rows);
+      to?.enqueue(rows, stored);
+      await to?.idle();
+    };
+    // Before C, C's whole visit and a stretch after it (the last fix far outside: a blank point), the rest.
+    const afterC = trackOf.fixes.findIndex((f) => Date.parse(f.fixTime) === trackOf.c.end - STEP_MS);
+    const parts = [trackOf.fixes.slice(0, 3), trackOf.fixes.slice(3, afterC + 1), trackOf.fixes.slice(afterC + 1)] as const;
+    const mine = (driverId: string | null) => expected.map((e) => ({ ...e, driverId }));
+
+    // The database goes away under the round that holds C's visit, then comes back.
+    let down = false;
+    const flaky = new Proxy(t.app.db, {
+      get(target, p, receiver) {
+        const value: unknown = Reflect.get(target, p, receiver);
+        if (!down || typeof value !== 'function') return value;
+        return () => {
+          throw new Error('the database went away (test)');
+        };
+      },
+    });
+    const failing = await createTestVehicle(t.app.db, orgId, { uniqueId: 'pv-failed-round', unitNumber: 'PV9' });
+    const one = new PlaceVisits(flaky, { flushMs: 1 });
+    await send(one, failing, parts[0]);
+    down = true;
+    await send(one, failing, parts[1]);
+    expect(one.stats.failures).toBe(1);
+    down = false;
+    await send(one, failing, parts[2]);
+    expect(await visitsOf(failing.assetId)).toEqual(mine(failing.driverId));
+    await one.close();
+
+    // A process worked the first fixes (its mark written), stored C's visit and was killed before working it.
+    const killed = await createTestVehicle(t.app.db, orgId, { uniqueId: 'pv-killed', unitNumber: 'PV10' });
+    const before = new PlaceVisits(t.app.db, { flushMs: 1 });
+    await send(before, killed, parts[0]);
+    await send(null, killed, parts[1]);
+    await before.close();
+    // The next life: the vehicle's next fixes reach a process that never saw it.
+    const after = new PlaceVisits(t.app.db, { flushMs: 1 });
+    await send(after, killed, parts[2]);
+    expect(await visitsOf(killed.assetId)).toEqual(mine(killed.driverId));
+    await after.close();
   });
 
   it('tells detention on the clock for a vehicle that stopped reporting at a customer, once', async () => {

@@ -72,6 +72,11 @@ export class SafetyEvents extends QueuedFollower<QueuedFix> {
   protected readonly queue: VehicleQueue<QueuedFix>;
   private readonly vehicles = new Map<string, VehicleState>();
   private readonly orgs = new Map<string, OrgSafety>();
+  /**
+   * Vehicles with fixes of a failed round, never worked: their next round recomputes them from the
+   * first of those on (decision 0328), not from its own first fix.
+   */
+  private readonly unworked = new Map<string, number>();
   /** Vehicles handed positions late: recomputed from the database whatever their state. */
   private readonly forced = new Set<string>();
   private readonly told = new Set<string>();
@@ -99,7 +104,13 @@ export class SafetyEvents extends QueuedFollower<QueuedFix> {
       passes: true,
       round: (items) => this.round(items[0]![1].orgId, items),
       failed: (items, err) => {
-        for (const [assetId] of items) this.vehicles.delete(assetId);
+        // The positions are stored: these vehicles are recomputed from them on their next fixes, from
+        // the failed round's first fix on (decision 0328).
+        for (const [assetId, { fixes }] of items) {
+          this.vehicles.delete(assetId);
+          const first = fixes.reduce((m, f) => Math.min(m, f.t), this.unworked.get(assetId) ?? Infinity);
+          if (Number.isFinite(first)) this.unworked.set(assetId, first);
+        }
         this.stats.failures++;
         this.onError(err);
       },
@@ -176,9 +187,10 @@ export class SafetyEvents extends QueuedFollower<QueuedFix> {
       if (fixes.length === 0) continue;
       this.stats.fixes += fixes.length;
       const state = this.vehicles.get(assetId);
-      if (!state || fixes[0]!.t <= state.track.t || this.forced.has(assetId)) {
+      const unworked = this.unworked.get(assetId);
+      if (!state || fixes[0]!.t <= state.track.t || this.forced.has(assetId) || unworked !== undefined) {
         this.forced.delete(assetId);
-        replays.push({ assetId, from: Math.min(fixes[0]!.t, state?.track.t ?? Infinity) });
+        replays.push({ assetId, from: Math.min(fixes[0]!.t, state?.track.t ?? Infinity, unworked ?? Infinity) });
         continue;
       }
       state.gpsOnly = GPS_ONLY.has(fixes[fixes.length - 1]!.protocol);
@@ -217,6 +229,7 @@ export class SafetyEvents extends QueuedFollower<QueuedFix> {
           org,
         )),
       );
+    for (const r of replays) this.unworked.delete(r.assetId);
     this.stats.written += written.length;
     const marks = new Map<string, number>();
     for (const [assetId] of items) {

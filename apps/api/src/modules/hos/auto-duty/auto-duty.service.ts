@@ -78,6 +78,12 @@ interface Derived {
  */
 export class AutoDuty extends QueuedFollower<DutyFix> {
   private readonly cache = new Map<string, Cached>();
+  /**
+   * Vehicles of a failed round, not derived since: the round's first fix, and the state this
+   * instance had of a vehicle with no derived event yet. Their next round derives them from the
+   * database from there (decision 0328).
+   */
+  private readonly owed = new Map<string, { orgId: string; fromMs: number; state: DutyState | null }>();
   protected readonly queue: VehicleQueue<DutyFix>;
   readonly stats: AutoDutyStats = { lateFixes: 0, eventsWritten: 0, rebuilt: 0, failures: 0 };
   private readonly onError: (err: unknown) => void;
@@ -109,9 +115,19 @@ export class AutoDuty extends QueuedFollower<DutyFix> {
       byOrganization: true,
       round: (items) => this.round(items[0]![1].orgId, items),
       failed: (items, err) => {
-        // The fixes are stored; these vehicles are re-derived from them on their next fix or restart.
+        // The fixes are stored; these vehicles are re-derived from them on their next fix or restart,
+        // from their last derived event, or (never derived) from the failed round's first fix on
+        // (decision 0328): without it a vehicle whose first round failed started at its next fixes.
         this.stats.failures++;
-        for (const [v] of items) this.cache.delete(v);
+        for (const [v, { orgId, fixes }] of items) {
+          const c = this.cache.get(v);
+          this.cache.delete(v);
+          const first = fixes.reduce((m, f) => Math.min(m, f.time), Infinity);
+          const owed = this.owed.get(v);
+          if (owed) owed.fromMs = Math.min(owed.fromMs, first);
+          // What this instance had derived of it without writing anything (idle so far) is where it goes on.
+          else if (Number.isFinite(first)) this.owed.set(v, { orgId, fromMs: first, state: c && c.orgId === orgId && c.watermark === null ? c.state : null });
+        }
         this.onError(err);
       },
     });
@@ -131,6 +147,12 @@ export class AutoDuty extends QueuedFollower<DutyFix> {
         unsure.map(([v]) => v),
       );
       for (const [v] of unsure) {
+        if (this.owed.has(v)) {
+          // A failed round's fixes are not in this one: derived from the database.
+          this.cache.delete(v);
+          fromDb.add(v);
+          continue;
+        }
         const c = this.cache.get(v);
         const m = marks.get(v);
         if (c && c.orgId === orgId && (m?.id ?? null) === (c.watermark?.id ?? null)) {
@@ -186,7 +208,13 @@ export class AutoDuty extends QueuedFollower<DutyFix> {
       }
     }
     // Vehicles new here (or written by another instance meanwhile), derived from the database together.
-    const again = items.filter(([v]) => fromDb.has(v)).map(([vehicleId, { fixes }]) => ({ vehicleId, toMs: Math.max(...fixes.map((f) => f.time)) }));
+    const again = items
+      .filter(([v]) => fromDb.has(v))
+      .map(([vehicleId, { fixes, until }]) => {
+        const owed = this.owed.get(vehicleId);
+        const toMs = Math.max(until, ...fixes.map((f) => f.time), owed?.fromMs ?? -Infinity);
+        return owed ? { vehicleId, toMs, firstNewMs: owed.fromMs, ...(owed.state ? { state: owed.state } : {}) } : { vehicleId, toMs };
+      });
     if (again.length) await this.rederiveMany(orgId, again);
   }
 
@@ -203,20 +231,24 @@ export class AutoDuty extends QueuedFollower<DutyFix> {
    * `rederive` for several vehicles of one organization in one transaction of a fixed number of
    * statements (their locks, their last events, their fixes, the drivers' states, the insert),
    * however many: a round of vehicles new to this instance (a restart, a second instance) cost five
-   * statements a vehicle, which on Citus is most of what a position costs (issue 49).
+   * statements a vehicle, which on Citus is most of what a position costs (issue 49). `state`: what
+   * this instance had derived of a vehicle with no derived event (its fixes up to `state.last`, which
+   * gave none); it goes on from there instead of starting blank at `firstNewMs`.
    */
-  async rederiveMany(orgId: string, vehicles: ReadonlyArray<{ vehicleId: string; toMs: number; firstNewMs?: number }>): Promise<number> {
+  async rederiveMany(orgId: string, vehicles: ReadonlyArray<{ vehicleId: string; toMs: number; firstNewMs?: number; state?: DutyState }>): Promise<number> {
     const ids = vehicles.map((v) => v.vehicleId);
-    return this.db.transaction(async (tx) => {
+    const n = await this.db.transaction(async (tx) => {
       await lockVehicles(tx, ids);
       const lasts = await lastDerivedEvents(tx, orgId, ids);
-      const plans = vehicles.map(({ vehicleId, toMs, firstNewMs = toMs }) => {
+      const plans = vehicles.map(({ vehicleId, toMs, firstNewMs = toMs, state }) => {
         const last = lasts.get(vehicleId);
         const stored = last ? stateOf(last) : null;
-        return { vehicleId, toMs, stored, fromMs: stored ? Math.max(stored.watermark.time, toMs - CATCH_UP_MS) : firstNewMs - 1 };
+        const start = stored?.state ?? (state?.last ? state : initialDutyState(vehicleId));
+        const fromMs = stored ? Math.max(stored.watermark.time, toMs - CATCH_UP_MS) : start.last ? start.last.time : firstNewMs - 1;
+        return { vehicleId, toMs, stored, start, fromMs };
       });
       const fixes = await fixesOfMany(tx, orgId, plans);
-      const derived = plans.map((p) => ({ ...p, ...deriveDutyEvents(p.stored?.state ?? initialDutyState(p.vehicleId), fixes.get(p.vehicleId) ?? []) }));
+      const derived = plans.map((p) => ({ ...p, ...deriveDutyEvents(p.start, fixes.get(p.vehicleId) ?? []) }));
       const written = await insertEvents(
         tx,
         orgId,
@@ -232,6 +264,9 @@ export class AutoDuty extends QueuedFollower<DutyFix> {
         this.remember(d.vehicleId, { orgId, state: d.state, watermark: newest.get(d.vehicleId) ?? d.stored?.watermark ?? null, verifiedAt: Date.now() });
       return written.length;
     });
+    // Derived from the database up to their newest fixes: nothing of a failed round is owed any more.
+    for (const v of vehicles) if ((this.owed.get(v.vehicleId)?.fromMs ?? Infinity) <= v.toMs) this.owed.delete(v.vehicleId);
+    return n;
   }
 
   /**

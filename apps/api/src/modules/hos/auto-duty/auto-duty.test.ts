@@ -238,6 +238,62 @@ describe('automatic duty status from ingested positions', () => {
     expect(brief(await eventsOf(v.assetId))).toEqual(['1/3 +400', '1/4 +407', '1/3 +430', '1/4 +437']);
   });
 
+  it('derives the fixes of a failed round with the next ones, as a clean replay does (decision 0328)', async () => {
+    const vs = await Promise.all([8, 9].map((n) => createTestVehicle(t.app.db, orgId, { uniqueId: `auto-duty-${n}` })));
+    const gws = await sql<{ id: string; unique_id: string }>(`select id, unique_id from gateways where unique_id in ('auto-duty-8', 'auto-duty-9')`);
+    const fix = (v: TestVehicle, m: number, speed: number): PositionRow => ({
+      organizationId: orgId,
+      gatewayId: gws.find((g) => g.unique_id === v.uniqueId)!.id,
+      assetId: v.assetId,
+      driverId: v.driverId,
+      fixTime: new Date(T0 + m * MIN),
+      latitude: 38.6,
+      longitude: -95 + m * 0.02,
+      speed,
+      course: 90,
+      altitude: null,
+      accuracy: null,
+      odometer: null,
+      odometerSource: null,
+      engineHours: null,
+      ignition: true,
+      protocol: 'osmand',
+      attributes: {},
+    });
+    // The database goes away under one round (the embedded database's thread killed), then comes back.
+    let down = false;
+    const flaky = new Proxy(t.app.db, {
+      get(target, p, receiver) {
+        const value: unknown = Reflect.get(target, p, receiver);
+        if (!down || typeof value !== 'function') return value;
+        return () => {
+          throw new Error('the database went away (test)');
+        };
+      },
+    });
+    const duty = new AutoDuty(flaky);
+    const send = async (rows: PositionRow[]) => {
+      const { stored } = await writePositions(t.app.db, rows);
+      duty.enqueue(rows, stored);
+      await duty.idle();
+    };
+    const [first, idle] = vs as [TestVehicle, TestVehicle];
+    // `idle` stood still in an earlier round: nothing derived, nothing written.
+    await send([fix(idle, 600, 0)]);
+    down = true;
+    // The failing round holds the first vehicle's first fix and the moment the second one moves.
+    await send([fix(first, 600, 90), fix(idle, 601, 90)]);
+    expect(duty.stats.failures).toBe(1);
+    expect(await eventsOf(first.assetId)).toEqual([]);
+    down = false;
+    await send([fix(first, 601, 90), fix(first, 602, 90), fix(idle, 602, 90), fix(idle, 603, 0), fix(idle, 609, 0)]);
+    expect(brief(await eventsOf(first.assetId))).toEqual(['1/3 +600']);
+    expect(brief(await eventsOf(idle.assetId))).toEqual(['1/3 +601', '1/4 +608']);
+    // And each vehicle goes on from there as one that never failed.
+    await send([fix(first, 603, 0), fix(first, 610, 0)]);
+    expect(brief(await eventsOf(first.assetId))).toEqual(['1/3 +600', '1/4 +608']);
+  });
+
   it('derives a round of vehicles new to an instance together, each as it would alone (issue 49)', async () => {
     const vs = await Promise.all([5, 6, 7].map((n) => createTestVehicle(t.app.db, orgId, { uniqueId: `auto-duty-${n}` })));
     const gws = await sql<{ id: string; unique_id: string }>(

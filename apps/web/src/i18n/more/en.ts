@@ -889,6 +889,11 @@ export const enMore = {
       minutes_many: '{{count}} minutes',
       download: 'Temperature log (PDF)',
     },
+    tracking: {
+      show: 'Show the reefer temperature',
+      showHint: 'The customer also sees the load’s current temperature, its set point and the last hours’ readings. Off unless you tick it.',
+      badge: 'Temperature shown',
+    },
     sensors: {
       title: 'Sensors',
       role: 'Role',
@@ -897,6 +902,8 @@ export const enMore = {
       add: 'Add a sensor',
       save: 'Save sensors',
       invalid: 'Give each sensor a name once, up to 40 characters.',
+      countsWithRoles: 'Only return air and zone sensors open excursions; supply air and sensors without a role are charted only.',
+      countsWithoutRoles: 'No sensor has a role yet, so every sensor opens excursions. Set return air and zones to leave ambient and spare probes out.',
     },
   },
 };

@@ -892,6 +892,12 @@ export const esMore: MoreCatalogue = {
       minutes_many: '{{count}} minutos',
       download: 'Registro de temperatura (PDF)',
     },
+    tracking: {
+      show: 'Mostrar la temperatura del reefer',
+      showHint:
+        'El cliente ve también la temperatura actual de la carga, su punto de ajuste y las lecturas de las últimas horas. Desactivado salvo que lo marque.',
+      badge: 'Temperatura visible',
+    },
     sensors: {
       title: 'Sensores',
       role: 'Función',
@@ -900,6 +906,9 @@ export const esMore: MoreCatalogue = {
       add: 'Añadir un sensor',
       save: 'Guardar sensores',
       invalid: 'Dé a cada sensor un nombre único, de hasta 40 caracteres.',
+      countsWithRoles: 'Solo los sensores de aire de retorno y de zona abren excursiones; el aire de suministro y los sensores sin función solo se grafican.',
+      countsWithoutRoles:
+        'Ningún sensor tiene función aún, así que todos abren excursiones. Indique el aire de retorno y las zonas para dejar fuera las sondas ambiente y de repuesto.',
     },
   },
 };

@@ -900,6 +900,11 @@ export const frMore: MoreCatalogue = {
       minutes_many: '{{count}} minutes',
       download: 'Relevé de températures (PDF)',
     },
+    tracking: {
+      show: 'Afficher la température du groupe frigorifique',
+      showHint: 'Le client voit aussi la température actuelle du chargement, sa consigne et les relevés des dernières heures. Désactivé sauf si vous cochez.',
+      badge: 'Température affichée',
+    },
     sensors: {
       title: 'Sondes',
       role: 'Rôle',
@@ -908,6 +913,9 @@ export const frMore: MoreCatalogue = {
       add: 'Ajouter une sonde',
       save: 'Enregistrer les sondes',
       invalid: 'Donnez à chaque sonde un nom unique, de 40 caractères au plus.',
+      countsWithRoles: 'Seules les sondes d’air de reprise et de zone ouvrent des écarts ; l’air de soufflage et les sondes sans rôle sont seulement tracés.',
+      countsWithoutRoles:
+        'Aucune sonde n’a encore de rôle : toutes ouvrent donc des écarts. Indiquez l’air de reprise et les zones pour écarter les sondes d’ambiance et de rechange.',
     },
   },
 };

@@ -849,6 +849,18 @@ export const enMore = {
       claim: 'Claim driving',
     },
   },
+  /** The driver's iButton or RFID card (issue 73): the driver form, the vehicle's card reads. */
+  driverCard: {
+    label: 'Driver card',
+    description: 'The iButton or RFID card number, up to 16 hex digits as its reader prints it. Read in a vehicle, it makes the driver the vehicle’s driver.',
+    title: 'Driver cards read',
+    unknown: 'Unknown card {{card}}, read at {{time}}',
+    addToDriver: 'Add it to a driver',
+    known: '{{driver}}’s card, read at {{time}}',
+    unknownCount_one: '{{count}} read of an unknown card',
+    unknownCount_other: '{{count}} reads of unknown cards',
+    unknownCount_many: '{{count}} reads of unknown cards',
+  },
   /** Reefer temperatures (issue 73): the load's and the trailer's chart, settings and log. */
   temperatures: {
     title: 'Reefer temperatures',

@@ -851,6 +851,19 @@ export const esMore: MoreCatalogue = {
       claim: 'Reclamar conducción',
     },
   },
+  /** The driver's iButton or RFID card (issue 73): the driver form, the vehicle's card reads. */
+  driverCard: {
+    label: 'Tarjeta del conductor',
+    description:
+      'El número de la tarjeta iButton o RFID, hasta 16 dígitos hexadecimales como lo muestra su lector. Leída en un vehículo, hace del conductor el conductor del vehículo.',
+    title: 'Tarjetas de conductor leídas',
+    unknown: 'Tarjeta desconocida {{card}}, leída a las {{time}}',
+    addToDriver: 'Asignarla a un conductor',
+    known: 'Tarjeta de {{driver}}, leída a las {{time}}',
+    unknownCount_one: '{{count}} lectura de una tarjeta desconocida',
+    unknownCount_other: '{{count}} lecturas de tarjetas desconocidas',
+    unknownCount_many: '{{count}} lecturas de tarjetas desconocidas',
+  },
   /** Temperaturas del reefer (issue 73). */
   temperatures: {
     title: 'Temperaturas del reefer',

@@ -860,6 +860,19 @@ export const frMore: MoreCatalogue = {
       claim: 'Réclamer la conduite',
     },
   },
+  /** The driver's iButton or RFID card (issue 73): the driver form, the vehicle's card reads. */
+  driverCard: {
+    label: 'Carte conducteur',
+    description:
+      'Le numéro de la carte iButton ou RFID, jusqu’à 16 chiffres hexadécimaux tel que son lecteur l’affiche. Lue dans un véhicule, elle fait du conducteur le conducteur du véhicule.',
+    title: 'Cartes conducteur lues',
+    unknown: 'Carte inconnue {{card}}, lue à {{time}}',
+    addToDriver: 'L’attribuer à un conducteur',
+    known: 'Carte de {{driver}}, lue à {{time}}',
+    unknownCount_one: '{{count}} lecture d’une carte inconnue',
+    unknownCount_other: '{{count}} lectures de cartes inconnues',
+    unknownCount_many: '{{count}} lectures de cartes inconnues',
+  },
   /** Températures du frigo (issue 73). */
   temperatures: {
     title: 'Températures du frigo',

@@ -25,11 +25,11 @@ export function VehicleCardReads({ assetId }: { assetId: string }) {
   return (
     <Stack gap={4} data-testid="vehicle-card-reads">
       <Group gap={6} wrap="nowrap" align="flex-start">
-        <IconId size={16} style={{ flexShrink: 0, marginTop: 2 }} aria-hidden />
+        <IconId size={16} color={last.driver ? undefined : 'var(--mantine-color-orange-6)'} style={{ flexShrink: 0, marginTop: 2 }} aria-hidden />
         {last.driver ? (
           <Text size="sm">{t('driverCard.known', { driver: last.driver.name, time })}</Text>
         ) : (
-          <Text size="sm" c="orange.8" data-testid="unknown-card">
+          <Text size="sm" fw={600} data-testid="unknown-card">
             {t('driverCard.unknown', { card: last.cardNumber, time })}
           </Text>
         )}

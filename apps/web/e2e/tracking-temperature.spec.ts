@@ -34,12 +34,19 @@ test('a load’s tracking link made with the temperature shows it to the custome
     data: { from: new Date(t0 - MIN).toISOString() },
   });
   expect(paired.ok(), await paired.text()).toBe(true);
+  const driver = await request.post(`${office.org}/drivers`, {
+    headers: office.headers,
+    data: { firstName: 'Cole', lastName: `Frost${Date.now().toString(36)}`, licenseNumber: `F${Date.now().toString(36).toUpperCase()}`, licenseState: 'IL' },
+  });
+  expect(driver.status(), await driver.text()).toBe(201);
+  const { id: driverId } = (await driver.json()) as { id: string };
   const made = await request.post(`${office.org}/loads`, {
     headers: office.headers,
     data: {
       customer: `Polar Foods ${run}`,
       commodity: 'Frozen chicken',
       assetId: truck.id,
+      driverIds: [driverId],
       trailerId,
       stops: [
         {

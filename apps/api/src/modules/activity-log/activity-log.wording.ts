@@ -481,6 +481,7 @@ export const FIELD_LABELS: Record<string, Record<string, string>> = {
     eldExempt: 'Exempt from the ELD rule',
     eldExemptReason: 'ELD exemption reason',
     userId: 'Sign-in account',
+    cardNumber: 'Driver card',
   },
   GATEWAY: {
     deviceModelId: 'Device model',

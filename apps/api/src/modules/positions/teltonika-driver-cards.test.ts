@@ -7,8 +7,8 @@ import { rowsOf } from '../../db/sql/rows.ts';
 import { bearer, createTestApp, expectErrorBody, expectFieldErrors, registerOrganization, type TestContext } from '../../test/helpers.ts';
 import { driverBody } from '../../test/registry.ts';
 import { createTestVehicle, type TestVehicle } from '../../test/vehicles.ts';
-import { type AvlRecord, encodeAvlPacket, encodeImei } from '../positions/pipeline/teltonika/codec.ts';
-import { TeltonikaServer } from '../positions/teltonika-server.ts';
+import { type AvlRecord, encodeAvlPacket, encodeImei } from './pipeline/teltonika/codec.ts';
+import { TeltonikaServer } from './teltonika-server.ts';
 
 // Issue 73, decision 0324: the driver's card. A driver registered with a card (typed any way, stored
 // as 16 hex digits, one driver per card) becomes the vehicle's driver when the vehicle's Teltonika

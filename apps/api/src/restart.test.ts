@@ -61,6 +61,7 @@ const TABLES = [
   'trailer_sensors',
   'temperature_readings',
   'temperature_excursions',
+  'driver_card_reads',
 ] as const;
 
 /** Derived facts that a recompute must keep, not record again beside the first (their copies are looked for). */

@@ -26,7 +26,36 @@ defineLabels({
   eldExemptReason: 'ELD exemption reason',
   userId: 'Sign-in account',
   invite: 'Invite to sign in',
+  cardNumber: 'Driver card',
 });
+
+/**
+ * A driver's iButton or RFID card (decision 0324) in its one stored form: 16 upper-case hex digits,
+ * as Teltonika's element 78 (and RFID 207) arrives and a card reader prints it. Typed with or without
+ * spaces, dashes or colons and with its leading zeros left out, it is padded back to 16 digits.
+ * Null: not a card (empty, not hex, too long, or all zeros, which the device sends for "no card").
+ */
+export function canonicalCardNumber(text: string): string | null {
+  const digits = text.replace(/[\s:-]/g, '').toUpperCase();
+  if (!/^[0-9A-F]{1,16}$/.test(digits) || /^0+$/.test(digits)) return null;
+  return digits.padStart(16, '0');
+}
+
+const cardNumberField = z
+  .string()
+  .trim()
+  .nullish()
+  .transform((v, ctx) => {
+    // Left out: unchanged on an edit (as homeTerminalId); empty or null: no card.
+    if (v === undefined) return undefined;
+    if (v === '' || v === null) return null;
+    const card = canonicalCardNumber(v);
+    if (card === null) {
+      ctx.addIssue({ code: 'custom', message: 'Driver card must be up to 16 hex digits (0-9, A-F), not all zeros' });
+      return z.NEVER;
+    }
+    return card;
+  });
 
 const optionalEmail = z
   .string()
@@ -90,6 +119,8 @@ export const driverInputSchema = z
      * users' invitation e-mail at `email`, and the driver record is linked to it. Needs USER_CREATE.
      */
     invite: z.boolean({ error: () => 'Invite to sign in must be true or false' }).default(false),
+    /** The driver's iButton or RFID card (issue 73); null: none; left out: unchanged. Reading it in a vehicle makes the driver its driver. */
+    cardNumber: cardNumberField,
     notes: optionalText(2000),
   })
   .superRefine((v, ctx) => {
@@ -126,6 +157,8 @@ export const driverSchema = z.object({
   eldExemptReason: z.string().nullable(),
   status: recordStatus,
   notes: z.string().nullable(),
+  /** The driver's card, 16 upper-case hex digits (decision 0324); null: none. */
+  cardNumber: z.string().nullable(),
   /** The vehicle the driver is assigned to now. */
   vehicle: assetRef.nullable(),
   user: z.object({ id: z.string(), email: z.string() }).nullable(),
@@ -154,3 +187,20 @@ export const DRIVER_SORT_FIELDS = [
 ] as const;
 export const driverListQuery = registryListQuery;
 export const driverIdParams = z.object({ orgId: z.uuid(), id: z.uuid('id must be a driver id') });
+
+/**
+ * A driver card a vehicle's device read (issue 73, decision 0324): the card (16 hex digits), when,
+ * the driver who has it now (null: an unknown card, which the vehicle's page offers to give to a
+ * driver), and whether the read made that driver the vehicle's driver.
+ */
+export const driverCardReadSchema = z.object({
+  id: z.string(),
+  cardNumber: z.string(),
+  readAt: z.string(),
+  driver: z.object({ id: z.string(), name: z.string() }).nullable(),
+  assigned: z.boolean(),
+});
+export type DriverCardRead = z.infer<typeof driverCardReadSchema>;
+/** A vehicle's latest card reads (newest first) and how many of all its reads are of unknown cards. */
+export const driverCardReadListSchema = z.object({ items: z.array(driverCardReadSchema), unknownCount: z.number().int() });
+export type DriverCardReadList = z.infer<typeof driverCardReadListSchema>;

@@ -49,6 +49,7 @@ export const ERROR_CODES = [
   'assets.vin_taken',
   'drivers.license_taken',
   'drivers.account_linked',
+  'drivers.card_taken',
   'gateways.unique_id_taken',
   'names.taken',
   'ifta.receipt_taken',

@@ -31,6 +31,8 @@ export const loadShareLinkCreateSchema = z.object({
   /** Default: 24 hours after the load's last stop's appointment end. */
   expiresAt: instantField('expiresAt').optional(),
   label: optionalText(80),
+  /** The carrier lets the link show the load's reefer temperature and set point band (issue 73, decision 0325); default off. */
+  showTemperature: z.boolean({ error: () => 'Show temperature must be true or false' }).default(false),
 });
 export type LoadShareLinkCreate = z.infer<typeof loadShareLinkCreateSchema>;
 
@@ -57,6 +59,8 @@ export const shareLinkSchema = z.object({
   revokedAt: z.string().nullable(),
   lastViewedAt: z.string().nullable(),
   viewCount: z.number().int(),
+  /** The link shows the load's reefer temperature (decision 0325). */
+  showTemperature: z.boolean(),
 });
 export type ShareLink = z.infer<typeof shareLinkSchema>;
 export const shareLinkListSchema = z.object({ items: z.array(shareLinkSchema) });
@@ -113,6 +117,20 @@ export const publicTrackingSchema = z.object({
   proofOfDelivery: z.array(
     z.object({ id: z.string(), stopSeq: z.number().int().nullable(), pageCount: z.number().int(), createdAt: z.string(), url: z.string() }),
   ),
+  /**
+   * The load's reefer temperature (issue 73, decision 0325), only where the carrier lets the link
+   * show it, while the truck's position is shown: the sensor that judges the load (return air first),
+   * its latest reading, the set point band and its readings of the last hours. Null otherwise.
+   */
+  temperature: z
+    .object({
+      celsius: z.number(),
+      at: z.string(),
+      setPointC: z.number().nullable(),
+      toleranceC: z.number().nullable(),
+      readings: z.array(z.object({ at: z.string(), celsius: z.number() })),
+    })
+    .nullable(),
   expiresAt: z.string(),
   /** The carrier's unit system, for speeds and distances on the page. */
   unitSystem: z.enum(['METRIC', 'IMPERIAL']),

@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { Alert, Badge, Button, CopyButton, Group, Modal, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Badge, Button, Checkbox, CopyButton, Group, Modal, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
 import { IconCheck, IconCopy, IconMail, IconPlus } from '@tabler/icons-react';
 import type { ShareLink, ShareLinkCreated, ShareLinkStatus } from '@fleet/api-contract';
 import { ApiError } from '../lib/api-client.ts';
@@ -25,7 +25,12 @@ export interface ShareLinksModalProps {
   canChange: boolean;
   /** A vehicle's link must end within `maxDays`; a load's may leave it to the default. */
   expiry: { required: false; defaultText: string } | { required: true; maxDays: number };
-  onCreate: (body: { label?: string; expiresAt?: string }) => Promise<ShareLinkCreated>;
+  onCreate: (body: { label?: string; expiresAt?: string; showTemperature?: boolean }) => Promise<ShareLinkCreated>;
+  /**
+   * A load's links may show its reefer temperature (issue 73): the words of the choice, off by
+   * default, and of the badge on a link that shows it. Left out: no such choice (a vehicle's links).
+   */
+  temperature?: { label: string; description: string; badge: string };
   creating: boolean;
   onRevoke: (linkId: string) => Promise<unknown>;
 }
@@ -74,9 +79,10 @@ export function ShareLinksModal(props: ShareLinksModalProps) {
   );
 }
 
-function CreateForm({ expiry, onCreate, creating, onCreated }: ShareLinksModalProps & { onCreated: (l: ShareLinkCreated) => void }) {
+function CreateForm({ expiry, onCreate, creating, onCreated, temperature }: ShareLinksModalProps & { onCreated: (l: ShareLinkCreated) => void }) {
   const zone = useViewerZone();
   const [label, setLabel] = useState('');
+  const [showTemperature, setShowTemperature] = useState(false);
   const [expires, setExpires] = useState(() => (expiry.required ? toZoneInput(suggestedEnd(), zone) : ''));
   const [errors, setErrors] = useState<{ label?: string; expiresAt?: string; other?: string }>({});
   const max = expiry.required ? toZoneInput(new Date(Date.now() + expiry.maxDays * 24 * HOUR).toISOString(), zone) : undefined;
@@ -92,8 +98,11 @@ function CreateForm({ expiry, onCreate, creating, onCreated }: ShareLinksModalPr
       return setErrors({ expiresAt: `At most ${expiry.maxDays} days from now` });
     setErrors({});
     try {
-      onCreated(await onCreate({ ...(label.trim() ? { label: label.trim() } : {}), ...(at ? { expiresAt: at } : {}) }));
+      onCreated(
+        await onCreate({ ...(label.trim() ? { label: label.trim() } : {}), ...(at ? { expiresAt: at } : {}), ...(temperature ? { showTemperature } : {}) }),
+      );
       setLabel('');
+      setShowTemperature(false);
     } catch (err) {
       if (err instanceof ApiError && err.status === 400 && err.body) {
         const byField = Object.fromEntries(fieldMessages(err.body.technicalMessage ?? '').map((m) => [m.path, m.message]));
@@ -128,6 +137,14 @@ function CreateForm({ expiry, onCreate, creating, onCreated }: ShareLinksModalPr
             miw={200}
           />
         </Group>
+        {temperature && (
+          <Checkbox
+            label={temperature.label}
+            description={temperature.description}
+            checked={showTemperature}
+            onChange={(e) => setShowTemperature(e.currentTarget.checked)}
+          />
+        )}
         {errors.other && (
           <Alert color="red" py={6} role="alert">
             {errors.other}
@@ -181,7 +198,7 @@ function NewLink({ link, mailSubject, mailBody, onAnother }: ShareLinksModalProp
   );
 }
 
-function LinkList({ items, canChange, onRevoke }: ShareLinksModalProps & { items: ShareLink[] }) {
+function LinkList({ items, canChange, onRevoke, temperature }: ShareLinksModalProps & { items: ShareLink[] }) {
   const [revoking, setRevoking] = useState<string | null>(null);
   const revoke = async (l: ShareLink) => {
     const ok = await confirmAction({
@@ -212,6 +229,11 @@ function LinkList({ items, canChange, onRevoke }: ShareLinksModalProps & { items
                 <Badge size="sm" variant="light" color={STATUS[l.status].color}>
                   {STATUS[l.status].label}
                 </Badge>
+                {temperature && l.showTemperature && (
+                  <Badge size="sm" variant="light" color="cyan">
+                    {temperature.badge}
+                  </Badge>
+                )}
               </Group>
               <Text size="xs" c="dimmed">
                 {l.status === 'REVOKED' && l.revokedAt

@@ -86,6 +86,8 @@ export const drivers = pgTable(
       .default('ACTIVE'),
     /** Optional sign-in account of the driver (one account per driver). */
     userId: uuid('user_id').references(() => users.id, { onDelete: 'set null' }),
+    /** The driver's iButton or RFID card as 16 upper-case hex digits (decision 0324); one driver per card. */
+    cardNumber: text('card_number'),
     notes: text('notes'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
@@ -98,6 +100,38 @@ export const drivers = pgTable(
     uniqueIndex('drivers_user_uq')
       .on(t.userId)
       .where(sql`${t.userId} is not null`),
+    uniqueIndex('drivers_org_card_uq')
+      .on(t.organizationId, t.cardNumber)
+      .where(sql`${t.cardNumber} is not null`),
+  ],
+);
+
+/**
+ * Each change of driver card a device read (decision 0324), once: (gateway, time) names it, so a
+ * resent packet records and assigns nothing twice. `driverId` null: no driver has the card.
+ */
+export const driverCardReads = pgTable(
+  'driver_card_reads',
+  {
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    id: uuid('id')
+      .notNull()
+      .default(sql`gen_random_uuid()`),
+    gatewayId: uuid('gateway_id').notNull(),
+    readAt: timestamp('read_at', { withTimezone: true, precision: 3 }).notNull(),
+    assetId: uuid('asset_id'),
+    cardNumber: text('card_number').notNull(),
+    driverId: uuid('driver_id'),
+    /** The read made the driver the vehicle's driver. */
+    assigned: boolean('assigned').notNull().default(false),
+    createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ name: 'driver_card_reads_pkey', columns: [t.organizationId, t.id] }),
+    uniqueIndex('driver_card_reads_gateway_uq').on(t.organizationId, t.gatewayId, t.readAt),
+    index('driver_card_reads_asset_idx').on(t.organizationId, t.assetId, t.readAt),
   ],
 );
 

@@ -37,6 +37,8 @@ export const shareLinks = pgTable(
     revokedAt: instant('revoked_at'),
     lastViewedAt: instant('last_viewed_at'),
     viewCount: integer('view_count').notNull().default(0),
+    /** The carrier lets this load's link show the reefer temperature (decision 0325). */
+    showTemperature: boolean('show_temperature').notNull().default(false),
   },
   (t) => [
     primaryKey({ name: 'share_links_pkey', columns: [t.organizationId, t.id] }),

@@ -35,6 +35,11 @@ const UNIQUE: Record<string, UniqueWords> = {
     clash: (v) => `Licence ${shown(v.licenseNumber)} (${shown(v.licenseState)}) is already used by another driver`,
     code: 'drivers.license_taken',
   },
+  drivers_org_card_uq: {
+    field: 'cardNumber',
+    clash: (v) => `Card ${shown(v.cardNumber)} is already used by another driver`,
+    code: 'drivers.card_taken',
+  },
   drivers_user_uq: { field: 'userId', clash: () => 'This sign-in account is already linked to another driver', code: 'drivers.account_linked' },
   gateways_unique_id_uq: {
     field: 'uniqueId',
@@ -130,6 +135,8 @@ export const INTERNAL_UNIQUE_INDEXES = [
   'fuel_events_key_uq',
   // A temperature excursion's key (load, sensor, start): written by the temperature ingest's upserts only (decision 0321).
   'temperature_excursions_key_uq',
+  // A card read's key (device, time): written by the Teltonika ingest ON CONFLICT DO NOTHING only (decision 0324).
+  'driver_card_reads_gateway_uq',
   // Tracking links' and notices' keys (decision 0282): random 32-byte token hashes, and each notice
   // claimed by ON CONFLICT DO NOTHING.
   'share_links_token_uq',

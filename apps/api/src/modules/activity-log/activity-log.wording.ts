@@ -307,7 +307,7 @@ const COMPANIONS = new Map(Object.entries(LINK_FIELDS).flatMap(([id, companion])
 const BOOKKEEPING = new Set(['id', 'organizationId', 'createdAt', 'updatedAt']);
 /** Fields a link action stores to name things as they were, not changes of the record: its sentence says them. */
 const CONTEXT: Record<string, readonly string[]> = {
-  ASSIGN_DRIVER: ['unitNumber', 'driverPreviousVehicleId'],
+  ASSIGN_DRIVER: ['unitNumber', 'driverPreviousVehicleId', 'cardNumber'],
   RECORD_PAYMENT: ['currency', 'paymentId'],
   REMOVE_PAYMENT: ['currency', 'paymentId'],
 };
@@ -481,6 +481,7 @@ export const FIELD_LABELS: Record<string, Record<string, string>> = {
     eldExempt: 'Exempt from the ELD rule',
     eldExemptReason: 'ELD exemption reason',
     userId: 'Sign-in account',
+    cardNumber: 'Driver card',
   },
   GATEWAY: {
     deviceModelId: 'Device model',
@@ -945,7 +946,12 @@ export const ACTIONS: Record<string, Wording> = {
     label: 'Amend IFTA return',
     says: (c) => `filed an amendment of ${c.r}${typeof c.after.version === 'number' ? ` (version ${c.after.version})` : ''}`,
   },
-  ASSIGN_DRIVER: { label: 'Assign driver', says: (c) => `assigned ${driverOf(c, c.after)} to ${c.r}${movedFrom(c, c.before.driverPreviousVehicleId)}` },
+  ASSIGN_DRIVER: {
+    label: 'Assign driver',
+    // A driver card read in the vehicle (decision 0324) says which card identified the driver.
+    says: (c) =>
+      `assigned ${driverOf(c, c.after)} to ${c.r}${movedFrom(c, c.before.driverPreviousVehicleId)}${typeof c.after.cardNumber === 'string' ? `, identified by card ${c.after.cardNumber}` : ''}`,
+  },
   UNASSIGN_DRIVER: { label: 'Unassign driver', says: (c) => `removed ${driverOf(c, c.before)} from ${c.r}` },
   ATTACH_TRAILER: {
     label: 'Attach trailer',

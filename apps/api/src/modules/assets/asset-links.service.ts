@@ -49,28 +49,47 @@ export async function assignDriverToVehicle({ db, orgId, actor }: Scope, assetId
     assertActiveVehicle(vehicle, 'assetId');
     const driver = await lockDriverRow(tx, orgId, driverId);
     if (driver.status !== 'ACTIVE') throw conflict(`Driver ${driver.firstName} ${driver.lastName} is inactive; reactivate them first`);
-    if (vehicle.currentDriverId === driverId) return;
-    const now = new Date();
-    await endAssignment(tx, orgId, actor, vehicle, now);
-    const [previous] = await tx
-      .select()
-      .from(assets)
-      .where(and(eq(assets.organizationId, orgId), eq(assets.currentDriverId, driverId)))
-      .for('no key update');
-    if (previous) await endAssignment(tx, orgId, actor, previous, now);
-    await tx.update(assets).set({ currentDriverId: driverId, updatedAt: now }).where(eq(assets.id, vehicle.id));
-    await tx.insert(assetDriverAssignments).values({ organizationId: orgId, assetId: vehicle.id, driverId, startedAt: now });
-    await recordActivity(tx, {
-      orgId,
-      actor,
-      action: 'ASSIGN_DRIVER',
-      entityType: 'ASSET',
-      entityId: vehicle.id,
-      before: { driverId: vehicle.currentDriverId, driverPreviousVehicleId: previous?.id ?? null },
-      after: { driverId, driverName: `${driver.firstName} ${driver.lastName}`, unitNumber: vehicle.unitNumber },
-    });
+    await assignLockedDriver(tx, orgId, actor, vehicle, driver);
   });
   return getAssetDetail({ db, orgId }, assetId);
+}
+
+/**
+ * The assignment itself, inside the caller's transaction, on a vehicle and a driver it has locked
+ * and checked (active both): the one path a person's assignment and a card read (decision 0324)
+ * share. `context` is stored with the activity (the card that identified the driver). Returns
+ * whether anything changed (false: the driver already drives the vehicle).
+ */
+export async function assignLockedDriver(
+  tx: DbOrTx,
+  orgId: string,
+  actor: Actor,
+  vehicle: AssetRow,
+  driver: { id: string; firstName: string; lastName: string },
+  context: Record<string, unknown> = {},
+): Promise<boolean> {
+  const driverId = driver.id;
+  if (vehicle.currentDriverId === driverId) return false;
+  const now = new Date();
+  await endAssignment(tx, orgId, actor, vehicle, now);
+  const [previous] = await tx
+    .select()
+    .from(assets)
+    .where(and(eq(assets.organizationId, orgId), eq(assets.currentDriverId, driverId)))
+    .for('no key update');
+  if (previous) await endAssignment(tx, orgId, actor, previous, now);
+  await tx.update(assets).set({ currentDriverId: driverId, updatedAt: now }).where(eq(assets.id, vehicle.id));
+  await tx.insert(assetDriverAssignments).values({ organizationId: orgId, assetId: vehicle.id, driverId, startedAt: now });
+  await recordActivity(tx, {
+    orgId,
+    actor,
+    action: 'ASSIGN_DRIVER',
+    entityType: 'ASSET',
+    entityId: vehicle.id,
+    before: { driverId: vehicle.currentDriverId, driverPreviousVehicleId: previous?.id ?? null },
+    after: { driverId, driverName: `${driver.firstName} ${driver.lastName}`, unitNumber: vehicle.unitNumber, ...context },
+  });
+  return true;
 }
 
 /** Ends the vehicle's current driver assignment; nothing changes when none is open. */

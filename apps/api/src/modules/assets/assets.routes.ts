@@ -7,6 +7,7 @@ import {
   assetListQuery,
   assetPageSchema,
   assetTrailerParams,
+  driverCardReadListSchema,
   orgIdParams,
   removalResultSchema,
 } from '@fleet/api-contract';
@@ -14,6 +15,7 @@ import { scopeOf } from '../auth/index.ts';
 import { compiledSerializer } from '../../http/compiled-serializer.ts';
 import { orgErrors } from '../../http/route-schemas.ts';
 import * as links from './asset-links.service.ts';
+import { vehicleCardReads } from './driver-cards.service.ts';
 import * as svc from './assets.service.ts';
 
 const tags = ['assets'];
@@ -48,6 +50,17 @@ const assetsRoutes: FastifyPluginAsyncZod = async (app) => {
       response: { 200: assetDetailSchema, ...orgErrors() },
     },
     handler: (req) => svc.getAsset(scopeOf(req, req.params.orgId), req.params.assetId),
+  });
+
+  app.get('/organizations/:orgId/assets/:assetId/card-reads', {
+    config: { permissions: ['ASSET_LIST'], tokens: true },
+    schema: {
+      tags,
+      summary: "The driver cards the vehicle's device read lately (newest first), and how many reads are of unknown cards",
+      params: assetIdParams,
+      response: { 200: driverCardReadListSchema, ...orgErrors() },
+    },
+    handler: (req) => vehicleCardReads(scopeOf(req, req.params.orgId), req.params.assetId),
   });
 
   app.put('/organizations/:orgId/assets/:assetId', {

@@ -5,3 +5,4 @@ export { assetConditions, assetValues, listAssets } from './assets.service.ts';
 export type { AssetFilter } from './assets.service.ts';
 export { vehicleOdometerAt, vehicleOdometers, vehicleOdometerSql } from './vehicle-odometer.ts';
 export type { OdometerSource, VehicleOdometer } from './vehicle-odometer.ts';
+export { recordCardReads, type CardReadInput } from './driver-cards.service.ts';

@@ -63,7 +63,7 @@ const rowColumns = (groups: SQL) => sql`d.id, d.organization_id as "organization
   d.employee_id as "employeeId", d.license_number as "licenseNumber", d.license_state as "licenseState", d.license_class as "licenseClass",
   to_char(d.license_expiry, 'YYYY-MM-DD') as "licenseExpiry", d.home_time_zone as "homeTimeZone", d.home_terminal_id as "homeTerminalId", d.ruleset,
   d.short_haul_150 as "shortHaul150", d.sixteen_hour as "sixteenHour", d.oilfield, d.personal_conveyance_allowed as "personalConveyanceAllowed",
-  d.yard_moves_allowed as "yardMovesAllowed", d.eld_exempt as "eldExempt", d.eld_exempt_reason as "eldExemptReason", d.status, d.notes,
+  d.yard_moves_allowed as "yardMovesAllowed", d.eld_exempt as "eldExempt", d.eld_exempt_reason as "eldExemptReason", d.status, d.notes, d.card_number as "cardNumber",
   ${sql.raw(isoText('d.created_at'))} as "createdAt", ${sql.raw(isoText('d.updated_at'))} as "updatedAt",
   v.id as "vehicleId", v.unit_number as "vehicleUnit", v.type as "vehicleType", u.id as "userId", u.email as "userEmail", ${groups} as groups`;
 // Joins and sub-selects name the organization too (Citus co-locates by it; a sub-select in the
@@ -115,6 +115,7 @@ function present(r: DriverListRow): Driver {
     eldExemptReason: r.eldExemptReason,
     status: r.status,
     notes: r.notes,
+    cardNumber: r.cardNumber,
     vehicle: r.vehicleId ? { id: r.vehicleId, unitNumber: r.vehicleUnit ?? '', type: r.vehicleType ?? 'VEHICLE' } : null,
     user: r.userId ? { id: r.userId, email: r.userEmail ?? '' } : null,
     groups: r.groups,

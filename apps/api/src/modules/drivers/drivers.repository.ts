@@ -40,6 +40,7 @@ function presentDriver(d: DriverRow, vehicle: Driver['vehicle'], user: Driver['u
     eldExemptReason: d.eldExemptReason,
     status: d.status,
     notes: d.notes,
+    cardNumber: d.cardNumber,
     vehicle,
     user,
     groups,
@@ -97,6 +98,16 @@ export async function getDriverDetail(db: DbOrTx, orgId: string, id: string): Pr
     .orderBy(desc(assetDriverAssignments.startedAt))
     .limit(50);
   return { ...d, vehicleHistory: history.map((r) => ({ from: r.a.startedAt.toISOString(), to: r.a.endedAt?.toISOString() ?? null, asset: r.v })) };
+}
+
+/** The organization's driver with this card (16 upper-case hex digits), locked; undefined: no driver has it. */
+export async function lockDriverByCard(tx: DbOrTx, orgId: string, cardNumber: string): Promise<DriverRow | undefined> {
+  const [d] = await tx
+    .select()
+    .from(drivers)
+    .where(and(eq(drivers.organizationId, orgId), eq(drivers.cardNumber, cardNumber)))
+    .for('no key update');
+  return d;
 }
 
 export async function lockDriverRow(tx: DbOrTx, orgId: string, id: string, strength: RowLock = 'no key update'): Promise<DriverRow> {

@@ -106,6 +106,7 @@ export const driverValues = (i: ParsedDriverInput) => ({
   status: i.status,
   userId: i.userId,
   notes: i.notes,
+  ...(i.cardNumber !== undefined ? { cardNumber: i.cardNumber } : {}),
 });
 
 /** A driver's licence as the driver form writes it. */

@@ -5,6 +5,17 @@
 // has not yet lasted the delay, and an open excursion waits through it. The same readings always
 // give the same excursions, so a recompute after a restart or a resend finds the rows it wrote.
 
+/**
+ * Whether a sensor's readings open excursions (decision 0324): where the trailer has sensor roles
+ * set, only return air and the zones judge the load (supply air is the unit's output, an unnamed
+ * probe may be ambient or a spare); a trailer with no role set at all has every sensor judged, so
+ * an unconfigured reefer is never silently unwatched.
+ */
+export function sensorCounts(role: string | null, trailerHasRoles: boolean): boolean {
+  if (!trailerHasRoles) return true;
+  return role === 'RETURN_AIR' || role === 'ZONE_1' || role === 'ZONE_2' || role === 'ZONE_3';
+}
+
 export interface Reading {
   /** Epoch milliseconds. */
   at: number;

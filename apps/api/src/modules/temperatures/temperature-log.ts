@@ -1,5 +1,6 @@
 import { temperatureSpanText, temperatureText, type LoadTemperatures, type UnitSystem } from '@fleet/api-contract';
 import { loadPdfKit } from '../../lib/pdfkit.ts';
+import { sensorCounts } from './excursions.ts';
 
 // The load's temperature record (issue 73, decision 0322): what the shipper and the receiver keep
 // under the sanitary transportation rule (21 CFR 1.908(e)): the set point, the readings at a set
@@ -51,6 +52,8 @@ export interface LogHead {
   units: UnitSystem;
   intervalMin: number;
   generatedAt: number;
+  /** Whether the trailer has any sensor role set (decision 0324): without roles every sensor is judged. */
+  trailerHasRoles: boolean;
 }
 
 const MARGIN = 36;
@@ -161,8 +164,8 @@ export async function temperatureLogPdf(head: LogHead, t: LoadTemperatures): Pro
         }
         pdf.font('Helvetica').fontSize(9).fillColor(ink).text(when(r.at), MARGIN, y, { lineBreak: false });
         r.values.forEach((v, k) => {
-          // Supply air is the unit's output, out of the band by design: only the sensors judged are marked.
-          const judged = role.get(sensors[k]!) !== 'SUPPLY_AIR';
+          // Only the sensors judged (return air and zones, or all where no role is set) are marked.
+          const judged = sensorCounts(role.get(sensors[k]!) ?? null, head.trailerHasRoles);
           const out = judged && v && s.setPointC !== null && s.toleranceC !== null && !v.defrost && Math.abs(v.celsius - s.setPointC) > s.toleranceC;
           pdf
             .fillColor(out ? '#b91c1c' : ink)

@@ -17,7 +17,7 @@ import { notFound } from '../../http/errors.ts';
 import type { ReadScope, Scope } from '../auth/index.ts';
 import { notifyMany, type NotifyInput } from '../notifications/index.ts';
 import { readSettings } from '../organizations/index.ts';
-import { findExcursions } from './excursions.ts';
+import { findExcursions, sensorCounts } from './excursions.ts';
 import { temperatureLogPdf } from './temperature-log.ts';
 import * as repo from './temperatures.repository.ts';
 
@@ -114,9 +114,6 @@ export function settingsOf(load: {
   return d ? { ...d, delayMinutes, source: 'COMMODITY' } : { setPointC: null, toleranceC: null, delayMinutes, source: 'NONE' };
 }
 
-/** Supply air is the unit's own output, colder or warmer than the load by design: it is charted but opens no excursion. */
-const counts = (role: SensorRole | null) => role !== 'SUPPLY_AIR';
-
 /** Recomputes the excursions of the loads a trailer carried between the times; returns how many opened. */
 async function evaluateTrailer(db: Db, orgId: string, trailerId: string, fromMs: number, toMs: number, now: number): Promise<number> {
   const carried = await repo.loadWindows(db, orgId, { trailerIds: [trailerId] }, fromMs, toMs);
@@ -126,8 +123,9 @@ async function evaluateTrailer(db: Db, orgId: string, trailerId: string, fromMs:
     if (s.setPointC === null || s.toleranceC === null) continue;
     const band = { setPointC: s.setPointC, toleranceC: s.toleranceC, delayMs: s.delayMinutes * MINUTE };
     const sensors = await repo.sensorsRead(db, orgId, trailerId, Math.max(fromMs, load.from), toMs);
+    const hasRoles = (await repo.sensorsOf(db, orgId, trailerId)).length > 0;
     for (const { sensor, role } of sensors) {
-      if (!counts(role)) continue;
+      if (!sensorCounts(role, hasRoles)) continue;
       // Where the recompute starts: an open excursion's start, else the last one's end (in the band
       // from there), else the load's start. The same stored readings give the same rows.
       const last = await repo.lastExcursion(db, orgId, load.id, sensor);
@@ -293,8 +291,48 @@ export async function temperatureLog(scope: ReadScope, loadId: string, intervalM
       units: readSettings(org?.settings).units,
       intervalMin,
       generatedAt: scope.now ?? Date.now(),
+      trailerHasRoles: record.trailerId ? (await repo.sensorsOf(scope.db, scope.orgId, record.trailerId)).length > 0 : false,
     },
     record,
   );
   return { fileName: `temperature-log-${load.number.replace(/[^A-Za-z0-9-]/g, '_')}.pdf`, pdf };
+}
+
+/** How far back the tracking link's small chart goes. */
+export const PUBLIC_TEMPERATURE_HOURS = 6;
+const ROLE_ORDER = ['RETURN_AIR', 'ZONE_1', 'ZONE_2', 'ZONE_3'];
+
+/**
+ * A load's temperature as its tracking link shows it (decision 0325): the one sensor that judges
+ * the load (return air first, then the zones; with no role set, the sensor read last), its latest
+ * reading of the last hours, the set point band, and that sensor's readings since. Null: no trailer,
+ * or nothing read lately. The caller decides whether the link may show it.
+ */
+export async function publicLoadTemperature(
+  db: Db,
+  orgId: string,
+  loadId: string,
+  at: number,
+): Promise<{ celsius: number; at: string; setPointC: number | null; toleranceC: number | null; readings: Array<{ at: string; celsius: number }> } | null> {
+  const load = await repo.findLoad(db, orgId, loadId);
+  if (!load?.trailerId) return null;
+  const readings = await repo.readingsOf(db, orgId, load.trailerId, at - PUBLIC_TEMPERATURE_HOURS * 3_600_000, at);
+  const hasRoles = (await repo.sensorsOf(db, orgId, load.trailerId)).length > 0;
+  const judged = readings.filter((r) => sensorCounts(r.role, hasRoles));
+  if (judged.length === 0) return null;
+  const rank = (role: SensorRole | null) => (role ? ROLE_ORDER.indexOf(role) : ROLE_ORDER.length);
+  const latest = (sensor: string) => Math.max(...judged.filter((r) => r.sensor === sensor).map((r) => r.at.getTime()));
+  const sensor = [...new Set(judged.map((r) => r.sensor))].sort(
+    (a, b) => rank(judged.find((r) => r.sensor === a)!.role) - rank(judged.find((r) => r.sensor === b)!.role) || latest(b) - latest(a),
+  )[0]!;
+  const mine = judged.filter((r) => r.sensor === sensor).sort((a, b) => a.at.getTime() - b.at.getTime());
+  const last = mine.at(-1)!;
+  const s = settingsOf(load);
+  return {
+    celsius: last.celsius,
+    at: last.at.toISOString(),
+    setPointC: s.setPointC,
+    toleranceC: s.toleranceC,
+    readings: mine.map((r) => ({ at: r.at.toISOString(), celsius: r.celsius })),
+  };
 }

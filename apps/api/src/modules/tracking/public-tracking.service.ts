@@ -11,6 +11,7 @@ import type { Db } from '../../db/client.ts';
 import { AppError } from '../../http/errors.ts';
 import { loadDocumentPdf } from '../loads/index.ts';
 import { readSettings } from '../organizations/index.ts';
+import { publicLoadTemperature } from '../temperatures/index.ts';
 import * as repo from './tracking.repository.ts';
 import { TOKEN_PATTERN, tokenHash } from './tracking-tokens.ts';
 
@@ -110,6 +111,7 @@ export async function publicTracking(db: Db, token: string, at = Date.now()): Pr
       position: fix && positionOf(fix),
       statusHistory: [],
       proofOfDelivery: [],
+      temperature: null,
     };
   } else {
     const load = link.loadId ? await repo.loadOf(db, orgId, link.loadId) : null;
@@ -128,6 +130,8 @@ export async function publicTracking(db: Db, token: string, at = Date.now()): Pr
     const fixShown = fix && fix.fixTime >= start! - BEFORE_START_MS ? fix : null;
     const running = (ACTIVE_LOAD_STATUSES as readonly string[]).includes(load.status);
     const etaAt = load.etaUpdatedAt?.getTime() ?? null;
+    // The temperature only where the carrier chose to show it on this link, and only while the truck is shown.
+    const temperature = link.showTemperature && shown ? await publicLoadTemperature(db, orgId, load.id, at) : null;
     answer = {
       ...base,
       load: { number: load.number, customerReference: load.poNumber ?? load.bolNumber ?? null, status: load.status },
@@ -159,6 +163,7 @@ export async function publicTracking(db: Db, token: string, at = Date.now()): Pr
         createdAt: d.createdAt.toISOString(),
         url: `/api/v1/public/tracking/${token}/documents/${d.id}/pdf`,
       })),
+      temperature,
     };
   }
   await repo.countView(db, orgId, link.id, at);

@@ -32,6 +32,7 @@ function present(row: Awaited<ReturnType<typeof repo.shareLinksOf>>[number], at:
     revokedAt: l.revokedAt?.toISOString() ?? null,
     lastViewedAt: l.lastViewedAt?.toISOString() ?? null,
     viewCount: l.viewCount,
+    showTemperature: l.showTemperature,
   };
 }
 
@@ -74,7 +75,14 @@ export async function createLoadLink(s: Scope, publicUrl: string, loadId: string
     const last = stops.at(-1)?.stop.windowEnd.getTime() ?? null;
     expires = defaultLoadExpiry(last, at);
   }
-  return created(s, publicUrl, { kind: 'LOAD', loadId, assetId: null, label: body.label ?? null, expiresAt: new Date(expires) });
+  return created(s, publicUrl, {
+    kind: 'LOAD',
+    loadId,
+    assetId: null,
+    label: body.label ?? null,
+    showTemperature: body.showTemperature ?? false,
+    expiresAt: new Date(expires),
+  });
 }
 
 export async function createVehicleLink(s: Scope, publicUrl: string, assetId: string, body: VehicleShareLinkCreate): Promise<ShareLinkCreated> {

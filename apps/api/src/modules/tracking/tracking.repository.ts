@@ -39,6 +39,7 @@ export async function insertShareLink(
     tokenHash: string;
     label: string | null;
     forNotices?: boolean;
+    showTemperature?: boolean;
     expiresAt: Date;
     createdAt: Date;
     createdBy: string | null;
@@ -56,6 +57,7 @@ export async function insertShareLink(
       tokenHash: row.tokenHash,
       label: row.label,
       forNotices: row.forNotices ?? false,
+      showTemperature: row.showTemperature ?? false,
       expiresAt: row.expiresAt,
       createdAt: row.createdAt,
       createdBy: row.createdBy,

@@ -23,6 +23,7 @@ import { DEMO_BORDER_TRUCK } from './truck-plan.ts';
 import { ensureDemoFuelCards } from '../demo-fuel-cards.ts';
 import { ensureDemoFuelLevel } from '../demo-fuel-level.ts';
 import { ensureDemoReefers } from '../demo-reefers.ts';
+import { ensureDemoDriverCards } from '../demo-driver-cards.ts';
 import { demoIftaFrom, fileDemoQuarter, seedDemoIfta } from './demo-ifta.ts';
 import { backfillDemoHistory, ensureDemoTrucks, findDemoTrucks, runLiveSimulator, type DemoTruck } from './demo-fleet.ts';
 import { runTeltonikaTrucks } from './teltonika-device.ts';
@@ -48,6 +49,7 @@ export const DEMO_PARTS = {
   settlements: 'settlements',
   compliance: 'compliance',
   reefers: 'reefers',
+  driverCards: 'driver-cards',
 } as const;
 
 export const DEMO_STEPS = {
@@ -235,6 +237,14 @@ export async function seedDemoHistory(
   await marks.once(DEMO_PARTS.reefers, async () => {
     const made = await ensureDemoReefers(app.db, org.id, trucks, Date.now());
     if (made.loads.length) log(`Demo fleet: reefer loads ${made.loads.join(' and ')}: ${made.readings} temperature readings, ${made.excursions} excursion`);
+  });
+  // A driver's card read by their truck's Teltonika device, and a card no driver has read by another (issue 73).
+  await marks.once(DEMO_PARTS.driverCards, async () => {
+    const made = await ensureDemoDriverCards(app.db, org.id, trucks, Date.now());
+    if (made)
+      log(
+        `Demo fleet: ${made.driver}'s driver card read on vehicle ${made.vehicle}${made.unknownOn ? `; an unknown card read on vehicle ${made.unknownOn}` : ''}`,
+      );
   });
   return trucks;
 }

@@ -27,6 +27,7 @@ import { AssetMaintenance, MaintenanceIcon } from './asset-maintenance.tsx';
 import { AssetEngineFaults } from './asset-engine-faults.tsx';
 import { AssetFuelEconomy } from './asset-fuel-economy.tsx';
 import { VehicleShareButton } from './vehicle-share.tsx';
+import { VehicleCardReads } from './asset-card-reads.tsx';
 import { runAndNotify, UnlinkButton } from '../../components/unlink-button.tsx';
 import { assignDriver, attachTrailer, deleteAsset, detachTrailer, pairDevice, unassignDriver, unpairDevice, useAsset, useAssetMutation } from './assets-api.ts';
 import { ODOMETER_SOURCE_WORDS } from './odometer-words.ts';
@@ -250,6 +251,7 @@ function AssetDetailBody({
                 }}
               />
             )}
+            <VehicleCardReads assetId={a.id} />
           </Section>
           <Divider />
           <Section title="Trailers" icon={<IconTruckDelivery size={18} />}>

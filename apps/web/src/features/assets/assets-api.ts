@@ -2,6 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type {
   AssetDetail,
   AssetListItem,
+  DriverCardReadList,
   PositionImportBody,
   PositionImportResult,
   RemovalResult,
@@ -73,4 +74,18 @@ export function useVehicleShareLinkMutations(assetId: string) {
   // The organization's revoke path takes a load's or a vehicle's link alike.
   const revoke = useMutation({ mutationFn: (linkId: string) => api<unknown>(orgPath(`/share-links/${linkId}`), { method: 'DELETE' }), onSuccess });
   return { create, revoke };
+}
+
+// A vehicle's driver card reads (issue 73): the device reads cards outside the app, so each opening
+// of the vehicle reads them afresh; an assignment made here does not change them.
+const cardReadsKey = (orgId: string | null, assetId: string) => ['asset-card-reads', orgId, assetId] as const;
+
+export function useVehicleCardReads(assetId: string) {
+  const orgId = useEffectiveOrganizationId();
+  return useQuery({
+    queryKey: cardReadsKey(orgId, assetId),
+    staleTime: 0,
+    queryFn: ({ signal }) => api<DriverCardReadList>(orgPath(`/assets/${assetId}/card-reads`), { signal, toast: false }),
+    enabled: !!orgId && !!assetId,
+  });
 }

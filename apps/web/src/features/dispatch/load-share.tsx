@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { Button } from '@mantine/core';
 import { IconShare } from '@tabler/icons-react';
 import { SHARE_LINK_DEFAULT_HOURS_AFTER_LAST_STOP } from '@fleet/api-contract/tracking';
@@ -10,6 +11,7 @@ import { createLoadShareLink, revokeLoadShareLink, useLoadMutation, useLoadShare
 // "Share tracking" on a load's page (issue 69): a link the customer opens without signing in.
 
 export function LoadShareButton({ load, canList }: { load: Load; canList: boolean }) {
+  const { t } = useTranslation();
   const [opened, setOpened] = useState(false);
   const links = useLoadShareLinks(load.id, opened && canList);
   const create = useLoadMutation(createLoadShareLink);
@@ -37,7 +39,12 @@ export function LoadShareButton({ load, canList }: { load: Load; canList: boolea
           required: false,
           defaultText: `Leave empty for ${SHARE_LINK_DEFAULT_HOURS_AFTER_LAST_STOP} h after the last stop${defaultEnd ? ` (${formatShortDateTime(defaultEnd)})` : ''}`,
         }}
-        onCreate={(body) => create.mutateAsync({ id: load.id, body: { ...body, label: body.label ?? null } })}
+        temperature={{
+          label: t('temperatures.tracking.show'),
+          description: t('temperatures.tracking.showHint'),
+          badge: t('temperatures.tracking.badge'),
+        }}
+        onCreate={(body) => create.mutateAsync({ id: load.id, body: { ...body, label: body.label ?? null, showTemperature: body.showTemperature ?? false } })}
         creating={create.isPending}
         onRevoke={(linkId) => revoke.mutateAsync({ id: load.id, linkId })}
       />

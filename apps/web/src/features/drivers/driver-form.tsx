@@ -1,4 +1,5 @@
 import { useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
 import { Checkbox, Drawer, Fieldset, NativeSelect, SimpleGrid, Stack, Textarea, TextInput } from '@mantine/core';
 import { driverInputSchema, HOS_RULESETS, LICENSE_CLASSES, STATE_OPTIONS, US_TIME_ZONES, type Driver } from '@fleet/api-contract';
 import { RULESET_LABELS } from '@fleet/hos/ruleset-facts';
@@ -36,19 +37,32 @@ const FIELDS = [
   'userId',
   'notes',
   'invite',
+  'cardNumber',
 ];
 const t = (v: string | null | undefined) => v ?? '';
 
 /** The full driver form (licence, home terminal and its time zone, HoS ruleset, exemptions, ELD exemption, sign-in account). */
-export function DriverFormDrawer({ driver, opened, onClose }: { driver: Driver | null; opened: boolean; onClose: () => void }) {
+export function DriverFormDrawer({
+  driver,
+  opened,
+  onClose,
+  cardNumber,
+}: {
+  driver: Driver | null;
+  opened: boolean;
+  onClose: () => void;
+  /** A new driver's card, filled in (from a vehicle's unknown card, issue 73); default: none. */
+  cardNumber?: string | null;
+}) {
   return (
     <Drawer opened={opened} onClose={onClose} position="right" size="lg" title={driver ? `Edit ${driver.firstName} ${driver.lastName}` : 'Add driver'}>
-      {opened && <DriverForm driver={driver} onClose={onClose} />}
+      {opened && <DriverForm driver={driver} onClose={onClose} cardNumber={cardNumber ?? null} />}
     </Drawer>
   );
 }
 
-function DriverForm({ driver: d, onClose }: { driver: Driver | null; onClose: () => void }) {
+function DriverForm({ driver: d, onClose, cardNumber }: { driver: Driver | null; onClose: () => void; cardNumber: string | null }) {
+  const { t: words } = useTranslation();
   const canListUsers = useCan('USER_LIST');
   const users = useLinkableUsers(canListUsers);
   const form = useZodForm(driverInputSchema, {
@@ -76,6 +90,7 @@ function DriverForm({ driver: d, onClose }: { driver: Driver | null; onClose: ()
       userId: d?.user?.id ?? null,
       notes: t(d?.notes),
       invite: false,
+      cardNumber: d ? t(d.cardNumber) : t(cardNumber),
     },
   });
   const terminals = useTerminalChoices();
@@ -132,6 +147,14 @@ function DriverForm({ driver: d, onClose }: { driver: Driver | null; onClose: ()
             {...field(form, 'status')}
           />
         </SimpleGrid>
+        <TextInput
+          label={words('driverCard.label')}
+          description={words('driverCard.description')}
+          placeholder="1A0000004D5E2C01"
+          autoComplete="off"
+          styles={{ input: { fontFamily: 'monospace' } }}
+          {...field(form, 'cardNumber')}
+        />
         <Fieldset legend="Licence">
           <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="sm">
             <TextInput label="Licence number" required {...field(form, 'licenseNumber')} />

@@ -1,4 +1,5 @@
 import { useMemo, useState, type ComponentType } from 'react';
+import { useTranslation } from 'react-i18next';
 import { Badge, Button, Divider, Drawer, Group, SimpleGrid, Stack, Tabs, Text } from '@mantine/core';
 import { IconPencil, IconPlus, IconTrash, IconUserDollar } from '@tabler/icons-react';
 import { Link } from 'react-router';
@@ -72,6 +73,9 @@ export default function DriversPage({ qualification, listActions: ListActions }:
   const [status, setStatus] = useFilterParam('status');
   const [group, setGroup] = useFilterParam('group');
   const [addFlag, setAddFlag] = useFlagParam('addDriver');
+  // A vehicle's unknown card (issue 73) opens the add form with the card filled in.
+  const [params] = useSearchParams();
+  const newCard = addFlag ? params.get('cardNumber') : null;
   const [adding, setAdding] = useState(addFlag || location.pathname.endsWith('/driver-add'));
   const [editing, setEditing] = useState<Driver | null>(null);
   const [detailId, setDetailId] = useOpenParam();
@@ -125,6 +129,7 @@ export default function DriversPage({ qualification, listActions: ListActions }:
       />
       <DriverFormDrawer
         driver={editing}
+        cardNumber={newCard}
         opened={adding || !!editing}
         onClose={() => {
           setAdding(false);
@@ -157,6 +162,7 @@ function DriverDetailDrawer({
   onEdit: (d: Driver) => void;
   qualification?: DriversPageProps['qualification'];
 }) {
+  const { t: words } = useTranslation();
   const detail = useDriver(id);
   const d = detail.data;
   const canUpdate = useCan('DRIVER_UPDATE');
@@ -227,6 +233,7 @@ function DriverDetailDrawer({
         <Fact label="E-mail">{d.email}</Fact>
         <Fact label="Phone">{d.phone}</Fact>
         <Fact label="Employee id">{d.employeeId}</Fact>
+        <Fact label={words('driverCard.label')}>{d.cardNumber}</Fact>
         <Fact label="Home terminal">{d.homeTerminalId ? <TerminalName id={d.homeTerminalId} /> : 'The main office'}</Fact>
         <Fact label="Home terminal zone">{d.homeTimeZone}</Fact>
         <Fact label="Ruleset">{rulesetLabel(d.ruleset)}</Fact>

@@ -50,6 +50,9 @@ export function TrailerTemperaturesSection({ assetId }: { assetId: string }) {
       <Text size="sm" fw={600}>
         {t('temperatures.sensors.title')}
       </Text>
+      <Text size="xs" c="dimmed" data-testid="sensor-counts-hint">
+        {t(data.sensors.length > 0 ? 'temperatures.sensors.countsWithRoles' : 'temperatures.sensors.countsWithoutRoles')}
+      </Text>
       {rows.length === 0 && (
         <Text size="sm" c="dimmed">
           {t('temperatures.sensors.none')}

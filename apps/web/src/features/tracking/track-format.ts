@@ -57,3 +57,12 @@ export function windowText(start: string, end: string, c: TrackClock, now: Date 
 export function speedText(kmh: number, units: UnitSystem): string {
   return `${Math.round(speedFromKmh(kmh, units))} ${UNIT_LABELS[units].speed}`;
 }
+
+/**
+ * A temperature in the carrier's units, one decimal ("-18.0 °C", "-0.4 °F"). The contract's own
+ * helper lives beside zod, which this page's bundle leaves out (decision 0286): same rule, here.
+ */
+export function temperatureText(c: number, units: UnitSystem, span = false): string {
+  const v = units === 'IMPERIAL' ? (c * 9) / 5 + (span ? 0 : 32) : c;
+  return `${v.toFixed(1)} ${units === 'IMPERIAL' ? '°F' : '°C'}`;
+}

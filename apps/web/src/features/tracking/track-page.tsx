@@ -3,7 +3,7 @@ import { Alert, Badge, Box, Button, Container, Group, Loader, Paper, Stack, Text
 import type { PublicTracking, TrackingStop } from '@fleet/api-contract/tracking';
 import type { Language } from '../../i18n/language.ts';
 import { tokenFromPath, useTracking } from './track-api.ts';
-import { clockTime, dayText, localeFor, speedText, viewerZone, when, windowText, zoneName, type TrackClock } from './track-format.ts';
+import { clockTime, dayText, localeFor, speedText, temperatureText, viewerZone, when, windowText, zoneName, type TrackClock } from './track-format.ts';
 import { TRACK_WORDS, type TrackWords } from './track-words.ts';
 import classes from './track.module.css';
 
@@ -143,6 +143,7 @@ function Tracking({ data, w, clock, updatedAt, stale }: { data: PublicTracking; 
           )}
           {data.load && <EtaCard data={data} w={w} clock={clock} />}
           {data.proofOfDelivery.length > 0 && <ProofOfDelivery data={data} w={w} clock={clock} />}
+          {data.temperature && <TemperatureCard data={data} w={w} clock={clock} />}
           <PositionCard data={data} w={w} clock={clock} />
           {data.stops.length > 0 && <Stops stops={data.stops} w={w} clock={clock} />}
           {data.load && <History data={data} w={w} clock={clock} />}
@@ -240,6 +241,82 @@ function EtaCard({ data, w, clock }: { data: PublicTracking; w: TrackWords; cloc
 }
 
 /** The truck on the map (its chunk loads after the data shows) with when it was there. */
+/** The hours the small chart covers (the API's PUBLIC_TEMPERATURE_HOURS). */
+const TEMPERATURE_HOURS = 6;
+
+/** The load's reefer temperature where the carrier shows it (issue 73): now, the band, the last hours. */
+function TemperatureCard({ data, w, clock }: { data: PublicTracking; w: TrackWords; clock: TrackClock }) {
+  const t = data.temperature!;
+  const band = t.setPointC !== null && t.toleranceC !== null ? { setPointC: t.setPointC, toleranceC: t.toleranceC } : null;
+  const out = band ? Math.abs(t.celsius - band.setPointC) > band.toleranceC : false;
+  return (
+    <Paper withBorder radius="md" p="md" data-testid="track-temperature">
+      <Group justify="space-between" align="flex-start" gap="xs">
+        <div>
+          <Text size="sm" c="dimmed">
+            {w.temperature.title}
+          </Text>
+          <Text fw={700} fz={28} lh={1.1} style={{ fontVariantNumeric: 'tabular-nums' }}>
+            {temperatureText(t.celsius, data.unitSystem)}
+          </Text>
+          {band && (
+            <Text size="sm">
+              {w.temperature.setPoint(`${temperatureText(band.setPointC, data.unitSystem)} ± ${temperatureText(band.toleranceC, data.unitSystem, true)}`)}
+            </Text>
+          )}
+          <Text size="xs" c="dimmed">
+            {w.temperature.readAt(clockTime(t.at, clock))}
+          </Text>
+        </div>
+        {band && (
+          <Badge variant="light" color={out ? 'red' : 'green'}>
+            {out ? w.temperature.outOfRange : w.temperature.inRange}
+          </Badge>
+        )}
+      </Group>
+      {t.readings.length > 1 && <TemperatureSpark readings={t.readings} band={band} label={w.temperature.chart(TEMPERATURE_HOURS)} />}
+    </Paper>
+  );
+}
+
+/** A small line of the readings over the set point band (green), drawn to fit the card's width. */
+function TemperatureSpark({
+  readings,
+  band,
+  label,
+}: {
+  readings: Array<{ at: string; celsius: number }>;
+  band: { setPointC: number; toleranceC: number } | null;
+  label: string;
+}) {
+  const W = 600;
+  const H = 80;
+  const times = readings.map((r) => Date.parse(r.at));
+  const values = readings.map((r) => r.celsius);
+  const lo = Math.min(...values, ...(band ? [band.setPointC - band.toleranceC] : [])) - 1;
+  const hi = Math.max(...values, ...(band ? [band.setPointC + band.toleranceC] : [])) + 1;
+  const t0 = Math.min(...times);
+  const span = Math.max(1, Math.max(...times) - t0);
+  const x = (ms: number) => ((ms - t0) / span) * W;
+  const y = (c: number) => H - ((c - lo) / (hi - lo)) * H;
+  const line = readings.map((r, i) => `${i === 0 ? 'M' : 'L'}${x(times[i]!).toFixed(1)},${y(r.celsius).toFixed(1)}`).join(' ');
+  return (
+    <svg viewBox={`0 0 ${W} ${H}`} width="100%" height={H} preserveAspectRatio="none" role="img" aria-label={label} style={{ marginTop: 8, display: 'block' }}>
+      {band && (
+        <rect
+          x={0}
+          width={W}
+          y={y(band.setPointC + band.toleranceC)}
+          height={y(band.setPointC - band.toleranceC) - y(band.setPointC + band.toleranceC)}
+          fill="var(--mantine-color-green-5)"
+          opacity={0.18}
+        />
+      )}
+      <path d={line} fill="none" stroke="var(--mantine-color-fleet-6)" strokeWidth={2} vectorEffect="non-scaling-stroke" />
+    </svg>
+  );
+}
+
 function PositionCard({ data, w, clock }: { data: PublicTracking; w: TrackWords; clock: TrackClock }) {
   const p = data.position;
   if (!p) {

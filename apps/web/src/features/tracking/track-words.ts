@@ -49,6 +49,15 @@ export interface TrackWords {
   failedBody: string;
   retry: string;
   poweredBy: string;
+  /** The load's reefer temperature, where the carrier shows it (issue 73). */
+  temperature: {
+    title: string;
+    setPoint: (band: string) => string;
+    readAt: (time: string) => string;
+    inRange: string;
+    outOfRange: string;
+    chart: (hours: number) => string;
+  };
   /** The map frame's own words. */
   map: { baseMap: string; offline: string; loading: string; unavailable: string; showingOffline: string; close: string };
 }
@@ -95,6 +104,14 @@ const en: TrackWords = {
   failedBody: 'We could not reach the server. Check your connection and try again.',
   retry: 'Try again',
   poweredBy: 'Tracking by Fleetline',
+  temperature: {
+    title: 'Temperature',
+    setPoint: (band) => `Set point ${band}`,
+    readAt: (time) => `Read at ${time}`,
+    inRange: 'In range',
+    outOfRange: 'Out of range',
+    chart: (hours) => `Temperature of the last ${hours} hours, with the set point band`,
+  },
   map: {
     baseMap: 'Base map',
     offline: 'Offline',
@@ -147,6 +164,14 @@ const es: TrackWords = {
   failedBody: 'No pudimos conectar con el servidor. Revise su conexión e inténtelo de nuevo.',
   retry: 'Reintentar',
   poweredBy: 'Seguimiento por Fleetline',
+  temperature: {
+    title: 'Temperatura',
+    setPoint: (band) => `Punto de ajuste ${band}`,
+    readAt: (time) => `Leída a las ${time}`,
+    inRange: 'En rango',
+    outOfRange: 'Fuera de rango',
+    chart: (hours) => `Temperatura de las últimas ${hours} horas, con la banda del punto de ajuste`,
+  },
   map: {
     baseMap: 'Mapa base',
     offline: 'Sin conexión',
@@ -199,6 +224,14 @@ const fr: TrackWords = {
   failedBody: 'Impossible de joindre le serveur. Vérifiez votre connexion et réessayez.',
   retry: 'Réessayer',
   poweredBy: 'Suivi par Fleetline',
+  temperature: {
+    title: 'Température',
+    setPoint: (band) => `Consigne ${band}`,
+    readAt: (time) => `Relevée à ${time}`,
+    inRange: 'Dans la plage',
+    outOfRange: 'Hors plage',
+    chart: (hours) => `Température des ${hours} dernières heures, avec la plage de consigne`,
+  },
   map: {
     baseMap: 'Fond de carte',
     offline: 'Hors ligne',

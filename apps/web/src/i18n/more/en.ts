@@ -849,6 +849,18 @@ export const enMore = {
       claim: 'Claim driving',
     },
   },
+  /** The driver's iButton or RFID card (issue 73): the driver form, the vehicle's card reads. */
+  driverCard: {
+    label: 'Driver card',
+    description: 'The iButton or RFID card number, up to 16 hex digits as its reader prints it. Read in a vehicle, it makes the driver the vehicle’s driver.',
+    title: 'Driver cards read',
+    unknown: 'Unknown card {{card}}, read at {{time}}',
+    addToDriver: 'Add it to a driver',
+    known: '{{driver}}’s card, read at {{time}}',
+    unknownCount_one: '{{count}} read of an unknown card',
+    unknownCount_other: '{{count}} reads of unknown cards',
+    unknownCount_many: '{{count}} reads of unknown cards',
+  },
   /** Reefer temperatures (issue 73): the load's and the trailer's chart, settings and log. */
   temperatures: {
     title: 'Reefer temperatures',
@@ -889,6 +901,11 @@ export const enMore = {
       minutes_many: '{{count}} minutes',
       download: 'Temperature log (PDF)',
     },
+    tracking: {
+      show: 'Show the reefer temperature',
+      showHint: 'The customer also sees the load’s current temperature, its set point and the last hours’ readings. Off unless you tick it.',
+      badge: 'Temperature shown',
+    },
     sensors: {
       title: 'Sensors',
       role: 'Role',
@@ -897,6 +914,8 @@ export const enMore = {
       add: 'Add a sensor',
       save: 'Save sensors',
       invalid: 'Give each sensor a name once, up to 40 characters.',
+      countsWithRoles: 'Only return air and zone sensors open excursions; supply air and sensors without a role are charted only.',
+      countsWithoutRoles: 'No sensor has a role yet, so every sensor opens excursions. Set return air and zones to leave ambient and spare probes out.',
     },
   },
 };

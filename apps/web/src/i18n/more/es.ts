@@ -851,6 +851,19 @@ export const esMore: MoreCatalogue = {
       claim: 'Reclamar conducción',
     },
   },
+  /** The driver's iButton or RFID card (issue 73): the driver form, the vehicle's card reads. */
+  driverCard: {
+    label: 'Tarjeta del conductor',
+    description:
+      'El número de la tarjeta iButton o RFID, hasta 16 dígitos hexadecimales como lo muestra su lector. Leída en un vehículo, hace del conductor el conductor del vehículo.',
+    title: 'Tarjetas de conductor leídas',
+    unknown: 'Tarjeta desconocida {{card}}, leída a las {{time}}',
+    addToDriver: 'Asignarla a un conductor',
+    known: 'Tarjeta de {{driver}}, leída a las {{time}}',
+    unknownCount_one: '{{count}} lectura de una tarjeta desconocida',
+    unknownCount_other: '{{count}} lecturas de tarjetas desconocidas',
+    unknownCount_many: '{{count}} lecturas de tarjetas desconocidas',
+  },
   /** Temperaturas del reefer (issue 73). */
   temperatures: {
     title: 'Temperaturas del reefer',
@@ -892,6 +905,12 @@ export const esMore: MoreCatalogue = {
       minutes_many: '{{count}} minutos',
       download: 'Registro de temperatura (PDF)',
     },
+    tracking: {
+      show: 'Mostrar la temperatura del reefer',
+      showHint:
+        'El cliente ve también la temperatura actual de la carga, su punto de ajuste y las lecturas de las últimas horas. Desactivado salvo que lo marque.',
+      badge: 'Temperatura visible',
+    },
     sensors: {
       title: 'Sensores',
       role: 'Función',
@@ -900,6 +919,9 @@ export const esMore: MoreCatalogue = {
       add: 'Añadir un sensor',
       save: 'Guardar sensores',
       invalid: 'Dé a cada sensor un nombre único, de hasta 40 caracteres.',
+      countsWithRoles: 'Solo los sensores de aire de retorno y de zona abren excursiones; el aire de suministro y los sensores sin función solo se grafican.',
+      countsWithoutRoles:
+        'Ningún sensor tiene función aún, así que todos abren excursiones. Indique el aire de retorno y las zonas para dejar fuera las sondas ambiente y de repuesto.',
     },
   },
 };

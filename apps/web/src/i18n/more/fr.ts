@@ -860,6 +860,19 @@ export const frMore: MoreCatalogue = {
       claim: 'Réclamer la conduite',
     },
   },
+  /** The driver's iButton or RFID card (issue 73): the driver form, the vehicle's card reads. */
+  driverCard: {
+    label: 'Carte conducteur',
+    description:
+      'Le numéro de la carte iButton ou RFID, jusqu’à 16 chiffres hexadécimaux tel que son lecteur l’affiche. Lue dans un véhicule, elle fait du conducteur le conducteur du véhicule.',
+    title: 'Cartes conducteur lues',
+    unknown: 'Carte inconnue {{card}}, lue à {{time}}',
+    addToDriver: 'L’attribuer à un conducteur',
+    known: 'Carte de {{driver}}, lue à {{time}}',
+    unknownCount_one: '{{count}} lecture d’une carte inconnue',
+    unknownCount_other: '{{count}} lectures de cartes inconnues',
+    unknownCount_many: '{{count}} lectures de cartes inconnues',
+  },
   /** Températures du frigo (issue 73). */
   temperatures: {
     title: 'Températures du frigo',
@@ -900,6 +913,11 @@ export const frMore: MoreCatalogue = {
       minutes_many: '{{count}} minutes',
       download: 'Relevé de températures (PDF)',
     },
+    tracking: {
+      show: 'Afficher la température du groupe frigorifique',
+      showHint: 'Le client voit aussi la température actuelle du chargement, sa consigne et les relevés des dernières heures. Désactivé sauf si vous cochez.',
+      badge: 'Température affichée',
+    },
     sensors: {
       title: 'Sondes',
       role: 'Rôle',
@@ -908,6 +926,9 @@ export const frMore: MoreCatalogue = {
       add: 'Ajouter une sonde',
       save: 'Enregistrer les sondes',
       invalid: 'Donnez à chaque sonde un nom unique, de 40 caractères au plus.',
+      countsWithRoles: 'Seules les sondes d’air de reprise et de zone ouvrent des écarts ; l’air de soufflage et les sondes sans rôle sont seulement tracés.',
+      countsWithoutRoles:
+        'Aucune sonde n’a encore de rôle : toutes ouvrent donc des écarts. Indiquez l’air de reprise et les zones pour écarter les sondes d’ambiance et de rechange.',
     },
   },
 };

@@ -4,6 +4,7 @@ import {
   FUEL_LEVEL_ATTRIBUTES,
   SAFETY_ATTRIBUTES,
   TELTONIKA_DEFAULT_IO_MAP,
+  canonicalCardNumber,
   type IoMap,
   type IoMapEntry,
 } from '@fleet/api-contract';
@@ -132,4 +133,16 @@ export function temperaturesOf(attributes: Readonly<Record<string, unknown>>, ma
     out.push({ sensor: entry.attribute, celsius: entry.unit === '°F' ? roundTo(((v - 32) * 5) / 9) : v });
   }
   return out;
+}
+
+/** The driver cards among a record's attributes: those the map says are a driver card (16 hex digits each). */
+export function driverCardsOf(attributes: Readonly<Record<string, unknown>>, map: IoMap): string[] {
+  const out = new Set<string>();
+  for (const entry of Object.values(map)) {
+    if (entry.meaning !== 'driverCard') continue;
+    const v = attributes[entry.attribute];
+    const card = typeof v === 'string' ? canonicalCardNumber(v) : null;
+    if (card) out.add(card);
+  }
+  return [...out];
 }

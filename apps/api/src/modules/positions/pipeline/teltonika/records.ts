@@ -9,7 +9,8 @@ import { noteRefusal, noteWriteRefusals, type Ingest } from '../ingest.service.t
 import type { PositionRow } from '../position-row.ts';
 import type { AvlRecord } from './codec.ts';
 import { recordTemperatures, type TemperatureInput } from '../../../temperatures/index.ts';
-import { effectiveIoMap, ioAttributes, temperaturesOf } from './io-map.ts';
+import { driverCardsOf, effectiveIoMap, ioAttributes, temperaturesOf } from './io-map.ts';
+import { recordCardReads, type CardReadInput } from '../../../assets/index.ts';
 
 // Teltonika AVL records to position rows (decision 0153): IO elements named by the device model's
 // map, the engine columns picked from them, each record checked as every way in checks its fixes.
@@ -129,9 +130,27 @@ export function temperatureReadings(rows: readonly PositionRow[], refused: Reado
 }
 
 /**
+ * The driver cards (iButton, RFID) of rows the database took or already held (decision 0324), for
+ * the assets module to record once and turn into the vehicle's driver.
+ */
+export function cardReads(rows: readonly PositionRow[], refused: ReadonlyArray<unknown> | undefined, ioMap: IoMap): CardReadInput[] {
+  return rows.flatMap((row, k) =>
+    refused?.[k]
+      ? []
+      : driverCardsOf(row.attributes as Record<string, unknown>, ioMap).map((cardNumber) => ({
+          organizationId: row.organizationId,
+          gatewayId: row.gatewayId,
+          assetId: row.assetId,
+          at: row.fixTime,
+          cardNumber,
+        })),
+  );
+}
+
+/**
  * One packet's records stored, over TCP or UDP: the rows committed (what the database refuses is
- * counted and acknowledged with the rest, so the device moves on), the sensors' temperatures stored
- * once each, and the device's clock watched, all before the device is answered.
+ * counted and acknowledged with the rest, so the device moves on), the sensors' temperatures and
+ * the driver cards read stored once each, and the device's clock watched, all before the device is answered.
  */
 export async function storeRecords(
   ingest: Ingest,
@@ -146,6 +165,8 @@ export async function storeRecords(
   noteWriteRefusals(ingest, gw, rows, refused, receivedAt);
   const readings = temperatureReadings(rows, refused, device.ioMap);
   if (readings.length) await recordTemperatures(ingest.db, readings, receivedAt.getTime());
+  const cards = cardReads(rows, refused, device.ioMap);
+  if (cards.length) await recordCardReads(ingest.db, cards);
   const last = rows.findLast((_, k) => stored[k]);
   if (last) ingest.refusedFixes?.observe({ organizationId: gw.orgId, gatewayId: gw.id, receivedAt, fixTime: last.fixTime });
 }

@@ -480,7 +480,9 @@ describe('the list', () => {
     await batch(vehicles.batch, legs(last.t, [{ minutes: 3, speed: 90, level: () => 79 }], last.lat));
     await t.app.fuelEvents.idle();
     // The arithmetic in UTC is immutable, which Citus accepts in an UPDATE (timestamptz - interval is not).
-    await sql(`update fuel_level_marks set covered_until = (covered_until at time zone 'UTC' - interval '2 hours') at time zone 'UTC' where organization_id = '${orgId}'`);
+    await sql(
+      `update fuel_level_marks set covered_until = (covered_until at time zone 'UTC' - interval '2 hours') at time zone 'UTC' where organization_id = '${orgId}'`,
+    );
     expect(await t.app.fuelEvents.catchUp()).toBeGreaterThan(0);
     const after = await sql<{ id: string; updated_at: string }>(`select id, updated_at::text from fuel_events where organization_id = '${orgId}' order by id`);
     expect(after).toEqual(before);
@@ -499,7 +501,9 @@ describe('the list', () => {
        values ('${orgId}', '${v}', 'DROP', '${iso(SECOND_STOP + 10 * MIN)}', '${iso(SECOND_STOP + 14 * MIN)}', 41.6, -88.08, 60, 81, 75, 810, 750, 1000, false, false) returning id`,
     );
     t.app.fuelEvents.forget();
-    await sql(`update fuel_level_marks set covered_until = (covered_until at time zone 'UTC' - interval '2 hours') at time zone 'UTC' where organization_id = '${orgId}'`);
+    await sql(
+      `update fuel_level_marks set covered_until = (covered_until at time zone 'UTC' - interval '2 hours') at time zone 'UTC' where organization_id = '${orgId}'`,
+    );
     expect(await t.app.fuelEvents.catchUp()).toBeGreaterThan(0);
     await t.app.fuelEvents.idle();
     const [now] = await sql<{ quantity_l: number }>(`select quantity_l from fuel_events where id = '${refuel!.id}'`);

@@ -4,8 +4,8 @@ import { defineLabels } from './field-words.ts';
 
 // Issue 72: what a driver declares on their log that changes the rules it is judged by (decisions
 // 0314, 0315): a switch between Canada's cycle 1 and cycle 2 (SOR/2005-313 s. 29), adverse driving
-// conditions claimed from an instant (49 CFR 395.1(b)(1); s. 77) and an emergency until the driver
-// reached safety (s. 76). Each with the annotation the driver or office writes.
+// conditions claimed from an instant (49 CFR 395.1(b)(1); SOR/2005-313 s. 76(2) and (3)) and an emergency until the driver
+// reached safety (s. 76(1)). Each with the annotation the driver or office writes.
 
 // `kind`, `at` and `annotation` have their words elsewhere; the emergency's end and the cycle are new.
 defineLabels({ until: 'Until', cycle: 'Cycle' });

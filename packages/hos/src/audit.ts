@@ -336,6 +336,10 @@ function piece(
     // The day must still hold its off time: driving past (day end − the off time still owed) violates.
     const offSoFar = ps - ds - (op - dsOn);
     let offFrom = de - (rule.offMs - offSoFar);
+    // s. 76(2): under adverse driving conditions the off time owed shrinks by the driving past the
+    // day's 13 h, up to the claim's 2 h. While it shrinks as fast as the driving grows, a shortfall
+    // that had not begun by the 13th hour waits until the 2 h are used.
+    if (adverse && offFrom > ps + canada.dailyDriveMs - (dp - dsDrive)) offFrom += cfg.adverse.driveMs;
     // C6 day 2: its consecutive off-duty period (8 h + the deferred time) must still fit in the day.
     if (rule.consecutiveMs > 0 && longestRest(tl, ds, ps) < rule.consecutiveMs) offFrom = Math.min(offFrom, de - rule.consecutiveMs);
     out.add('DAILY_OFF_DUTY', offFrom, ps, pe);

@@ -1,7 +1,7 @@
 import type { Settings } from './context.ts';
 import { dayIndex, formatDay, type DayGrid } from './days.ts';
 import { dayOff, type DayOff } from './deferral.ts';
-import type { Timeline } from './timeline.ts';
+import { driveAt, type Timeline } from './timeline.ts';
 import type { DayFinding } from './types.ts';
 
 const MIN = 60_000;
@@ -10,6 +10,9 @@ const MIN = 60_000;
  * distributed throughout the day in blocks of no less than 30 minutes" (decision 0308).
  */
 export const OFF_BLOCK_MIN_MS = 30 * MIN;
+/** SOR/2005-313 s. 76(2)(a): adverse driving conditions extend driving, on-duty and elapsed time by at most 2 h. */
+const ADVERSE_OFF_CUT_MS = 120 * MIN;
+const ADVERSE_SHIFT_MS = 18 * 60 * MIN;
 
 /**
  * Canada's day-level findings (s. 14, C1): a log day that holds less than its off-duty time (10 h,
@@ -48,7 +51,16 @@ export function dayFindings(set: Settings, tl: Timeline, grid: DayGrid, out: Day
       const e = bEnd[k]! < de ? bEnd[k]! : de;
       if (e > s) off += e - s;
     }
-    const required = dayOff(set, tl, grid, d, scratch).offMs;
+    let required = dayOff(set, tl, grid, d, scratch).offMs;
+    // s. 76(2): with adverse driving conditions claimed, the day's 2 h of off-duty time beyond the 8
+    // consecutive hours shrink by the driving that went past the day's 13 h (at most 2 h). A claim
+    // holds for the rest of its shift, which lasts at most 18 h (16 h elapsed and the 2 h of the claim):
+    // a claim made that long before the day's end may cover its driving. Driving past 13 h that no
+    // claim covers is a DAILY_DRIVING_LIMIT violation of its own.
+    if (set.adverse.some((a) => a.start < de && a.start >= ds - ADVERSE_SHIFT_MS)) {
+      const over = driveAt(tl, de) - driveAt(tl, ds) - canada.dailyDriveMs;
+      if (over > 0) required -= Math.min(over, ADVERSE_OFF_CUT_MS);
+    }
     if (off < required) out.push({ rule: 'DAILY_OFF_DUTY', day: formatDay(grid.firstDay + d), shortMs: required - off });
   }
 }

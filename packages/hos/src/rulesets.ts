@@ -121,7 +121,9 @@ const canadaSouth = (id: RulesetId, cycle: 1 | 2): RulesetConfig => ({
   split: { kind: 'sb', minSbMs: 2 * H, totalSbMs: 10 * H },
   breakRule: false,
   cycle: cycle === 1 ? { days: 7, limitMs: 70 * H, restartMs: RESTART_MS[id] } : { days: 14, limitMs: 120 * H, restartMs: RESTART_MS[id] },
-  // SOR/2005-313 s. 76: driving, on-duty and elapsed time may each be extended by up to 2 h.
+  // SOR/2005-313 s. 76(2): adverse driving conditions extend the 13 h of driving (ss. 12 and 13), the
+  // driving, on-duty and elapsed time each by at most 2 h; the day's off-duty time shrinks by as much
+  // (day-findings.ts).
   adverse: { driveMs: 2 * H, elapsedMs: 2 * H, onDutyMs: 2 * H },
   sixteenHour: false,
   nonCdlShortHaul: false,
@@ -150,7 +152,8 @@ const NO_SPLIT: SplitRule = { kind: 'sb', minSbMs: Infinity, totalSbMs: Infinity
  * (13 h / 14 h / 10 h off, ss. 12-14) and no deferral (s. 16) north of 60°, so those are switched off
  * here; the regulation's sleeper-berth split (ss. 18-19) is for south of 60° and is off too. The 24 h
  * off in every 14 days of s. 25 is kept: its north-of-60 section was not among the texts we read
- * (decision 0309). Adverse driving conditions: the 2 h of s. 76, as south.
+ * (decision 0309). Adverse driving conditions, s. 76(3): the 15 h of driving extended by at most 2 h;
+ * on-duty and elapsed time are not extended north of 60°.
  */
 const canadaNorth = (id: RulesetId, cycle: 1 | 2): RulesetConfig => ({
   id,
@@ -162,7 +165,7 @@ const canadaNorth = (id: RulesetId, cycle: 1 | 2): RulesetConfig => ({
   split: null,
   breakRule: false,
   cycle: cycle === 1 ? { days: 7, limitMs: 80 * H, restartMs: RESTART_MS[id] } : { days: 14, limitMs: 120 * H, restartMs: RESTART_MS[id] },
-  adverse: { driveMs: 2 * H, elapsedMs: 2 * H, onDutyMs: 2 * H },
+  adverse: { driveMs: 2 * H, elapsedMs: 0, onDutyMs: 0 },
   sixteenHour: false,
   nonCdlShortHaul: false,
   canada: {

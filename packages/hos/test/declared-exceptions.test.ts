@@ -153,7 +153,9 @@ describe('C6: Canadian day-1/day-2 off-duty deferral (s. 16)', () => {
   it('the two days allow 26 h of driving (binds with adverse conditions)', () => {
     const adverse = { exemptions: { adverseDriving: [{ start: utc('2026-06-01T06:00'), end: utc('2026-06-02T23:00') }] } };
     const periods = log('2026-06-01T00:00', ['OFF', 6], ['D', 15], ['OFF', 13], ['D', 12], ['OFF', 10]);
-    expect(audit(periods, opts('CA_SOUTH_CYCLE_1', adverse))).toEqual([['DAILY_OFF_DUTY', '2026-06-01T20:00', '2026-06-01T21:00']]);
+    // Without the deferral, day 1 holds 9 h off: enough, since s. 76(2) takes the 2 h of driving past
+    // the 13 off its 10 h (before that rule was read, the hour short was a violation).
+    expect(audit(periods, opts('CA_SOUTH_CYCLE_1', adverse))).toEqual([]);
     expect(audit(periods, deferring('2026-06-01', adverse))).toEqual([['DAILY_DRIVING_LIMIT', '2026-06-02T21:00', '2026-06-02T22:00']]);
     expect(clocksAt(periods, utc('2026-06-02T15:00'), deferring('2026-06-01', adverse)).strict.driveMs).toBe(hours(6));
     expect(clocksAt(periods, utc('2026-06-02T15:00'), opts('CA_SOUTH_CYCLE_1', adverse)).strict.driveMs).toBe(hours(10));

@@ -1,6 +1,6 @@
 // A driver's log declarations (issue 72, decisions 0314 and 0315): a switch between Canada's cycle 1
 // and cycle 2 (SOR/2005-313 s. 29), adverse driving conditions claimed from an instant (49 CFR
-// 395.1(b)(1); s. 77) and an emergency until the driver reached safety (s. 76). The driver or the
+// 395.1(b)(1); s. 76(2) and (3)) and an emergency until the driver reached safety (s. 76(1)). The driver or the
 // office declares with an annotation; the engine then judges the log with them (engineOptions).
 import type { z } from 'zod';
 import { RULESET_LABELS, type RulesetId } from '@fleet/hos/ruleset-facts';
@@ -36,7 +36,7 @@ const view = (r: DeclarationRow): HosDeclaration => ({
   annotation: r.annotation,
 });
 
-/** The kinds only Canada's rules know: the cycle switch (s. 29, s. 54) and the emergency (s. 76). */
+/** The kinds only Canada's rules know: the cycle switch (s. 29, s. 54) and the emergency (s. 76(1)). */
 const CANADA_ONLY: ReadonlySet<DeclarationKind> = new Set(['CYCLE_SWITCH', 'EMERGENCY']);
 const kindWords: Record<DeclarationKind, string> = {
   CYCLE_SWITCH: 'Cycle switches',

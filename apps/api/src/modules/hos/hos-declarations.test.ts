@@ -15,7 +15,7 @@ import { activityRows, driverBody, registryActors, userWithPermissions } from '.
 
 // Issue 72 through HTTP: what a driver declares on their log changes the rules it is judged by
 // (decisions 0314, 0315). A Canadian driver's switch from cycle 1 to cycle 2 (SOR/2005-313 s. 29)
-// and adverse driving conditions (49 CFR 395.1(b)(1); s. 77), declared by the office or the driver,
+// and adverse driving conditions (49 CFR 395.1(b)(1); SOR/2005-313 s. 76(2)), declared by the office or the driver,
 // reach the violations, the day findings, the availability and the driver's own engine input.
 
 let t: TestContext;
@@ -241,7 +241,7 @@ describe('adverse driving conditions and emergencies (decision 0315)', () => {
     expect((await violationsOf(d.id, periods)).violations).toEqual(plain.violations);
   });
 
-  it('Canada, s. 76: driving inside the emergency is no violation; after safety it is', async () => {
+  it('Canada, s. 76(1): driving inside the emergency is no violation; after safety it is', async () => {
     // 16 h of driving overnight: the shift's 13 h driving and 14 h on duty are passed at 05:00 and 06:00.
     const periods = cst('2026-11-05T16:00', ['D', 16], ['OFF', 10]);
     const d = await newDriver({ ruleset: 'CA_SOUTH_CYCLE_1' });

@@ -73,14 +73,14 @@ export function engineOptions(d: DriverHos, periodStart: string, facts?: LogFact
       ...(nonCdl ? { nonCdlShortHaul: true } : {}),
       // §395.1(d): the engine applies it on the US property rulesets only.
       ...(d.oilfield ? { oilfield: true } : {}),
-      // Adverse driving conditions the driver declared (395.1(b)(1); SOR/2005-313 s. 77).
+      // Adverse driving conditions the driver declared (395.1(b)(1); SOR/2005-313 s. 76(2) and (3)).
       ...(adverseDriving ? { adverseDriving } : {}),
     },
     ...(facts?.deferrals.length ? { deferrals: facts.deferrals.map((day) => ({ day })) } : {}),
     ...(team ? { team: true } : {}),
     // Canada's cycle switches (s. 29) the log declares; the engine ignores them on other rulesets.
     ...(cycleSwitches ? { cycleSwitches } : {}),
-    // s. 76 emergencies; the engine applies them on Canadian rulesets only.
+    // s. 76(1) emergencies; the engine applies them on Canadian rulesets only.
     ...(emergencies ? { emergencies } : {}),
   };
 }
@@ -89,7 +89,7 @@ export function engineOptions(d: DriverHos, periodStart: string, facts?: LogFact
  * The engine's options from the log's declarations (decisions 0314, 0315): the cycle switches
  * (s. 29; the engine applies them on Canadian rulesets only), the adverse driving conditions, each
  * claimed from its instant for the rest of the shift holding it (the engine extends a shift whose
- * claim starts by then and ends after the shift began), and the emergencies (s. 76, Canada only).
+ * claim starts by then and ends after the shift began), and the emergencies (s. 76(1), Canada only).
  */
 export function declarationOptions(list: DeclarationFact[] | undefined): {
   cycleSwitches?: NonNullable<HosOptions['cycleSwitches']>;

@@ -14,6 +14,7 @@ import { engineOptions, isCanadian, type DriverHos, type LogFacts } from './hos.
 import type { RulesetId } from '@fleet/hos/ruleset-facts';
 import { ruleSegmentsOf } from './hos-crossings.ts';
 import { logDateOf } from './hos.time.ts';
+import type { MsPeriod } from './hos.periods.ts';
 
 const ruleRank = (r: string) => (VIOLATION_RULES as readonly string[]).indexOf(r);
 
@@ -67,6 +68,15 @@ function pcLimited(periods: DutyPeriodInput[], d: DriverHos, periodStart: string
   // Only the driver's own Canadian rules: on US rules the day's distance is shown, nothing changes.
   const ruleset = isCanadianRuleset(d.ruleset) ? d.ruleset : 'US_PROPERTY_70_8';
   return limitPersonalConveyance(periods, distances, { ruleset, timeZone: d.homeTimeZone, cycleDayStart: periodStart });
+}
+
+/**
+ * The periods the clocks and the planner read: as for the audit, a Canadian driver's PC driving past
+ * 75 km in a day is driving (decision 0319), so the hours left count it.
+ */
+export function clockPeriods(periods: MsPeriod[], d: DriverHos, periodStart: string, facts: LogFacts | undefined): MsPeriod[] {
+  // Instants in, instants out: limitPersonalConveyance keeps the periods' numeric form.
+  return pcLimited(periods, d, periodStart, facts).periods as MsPeriod[];
 }
 
 /**

@@ -7,7 +7,7 @@ import type { DbOrTx } from '../../db/client.ts';
 import { invalidField } from '../../http/errors.ts';
 import { toPage } from '../../http/paging.ts';
 import type { MsPeriod } from './hos.periods.ts';
-import { auditOf, optionsAt } from './hos-audit.ts';
+import { auditOf, clockPeriods, optionsAt } from './hos-audit.ts';
 import { driverRecordsOf, ensureLogDays, fleetDriversOf, fleetStateOf, type FleetDriver, type FleetState, type LogFacts } from './hos.repository.ts';
 import { LruMap } from '../../lib/lru-map.ts';
 import { NextRun } from '../../lib/next-run.ts';
@@ -190,7 +190,10 @@ export function engineInputOf(
   periodStart: string,
   facts?: LogFacts,
 ): { periods: MsPeriod[]; options: HosOptions } {
-  return { periods: periods.length ? periods : [{ status: 'OFF', start: atMs - LOOKBACK_MS, end: atMs }], options: optionsAt(atMs, d, periodStart, facts) };
+  return {
+    periods: periods.length ? clockPeriods(periods, d, periodStart, facts) : [{ status: 'OFF', start: atMs - LOOKBACK_MS, end: atMs }],
+    options: optionsAt(atMs, d, periodStart, facts),
+  };
 }
 
 /** The clocks of one driver at `at` from their periods (a driver without records is fully rested). */

@@ -292,6 +292,13 @@ describe('personal conveyance in Canada: 75 km a day (decision 0319)', () => {
         (await t.app.inject({ method: 'GET', url: org(`/hos_log/${logs.find((l) => l.date === '2026-11-09')!.id}`), headers: a.admin })).json(),
       ).personalConveyance;
     expect(await day(caLogs)).toEqual({ km: 150, overKm: 75, limitKm: 75 });
+    // The clocks count it too: the hours left at the PC's end are the engine's with that hour driven.
+    const at = periods[2]!.start;
+    const av = availabilityPageSchema.parse(
+      (await t.app.inject({ method: 'GET', url: org(`/availability?at=${at}&search=${ca.lastName}`), headers: a.admin })).json(),
+    ).content[0]!;
+    expect(av.strict).toEqual(clocksAt(driving, at, C1).strict);
+    expect(av.strict).not.toEqual(clocksAt(periods, at, C1).strict);
     // US rules: the distance is shown, nothing is driving.
     expect(await day(usLogs)).toEqual({ km: 150, overKm: 0, limitKm: null });
     expect((await violationsOf(us.id, periods)).violations).toEqual(brief(auditLog(periods, opts('US_PROPERTY_70_8')).violations));

@@ -2,7 +2,7 @@ import type { HosOptions, RulesetId } from '@fleet/hos';
 import { rulesetIn } from './hos-crossings.ts';
 import type { DbOrTx } from '../../db/client.ts';
 import { LOOKBACK_MS } from './hos-clocks.service.ts';
-import { optionsAt } from './hos-audit.ts';
+import { clockPeriods, optionsAt } from './hos-audit.ts';
 import type { MsPeriod } from './hos.periods.ts';
 import { driverRecordsOf, fleetDriversOf, fleetStateOf, type FleetDriver } from './hos.repository.ts';
 
@@ -34,7 +34,7 @@ export async function planDriversOf(db: DbOrTx, orgId: string, atMs: number, dri
   for (const d of list) {
     out.set(d.id, {
       driver: d,
-      periods: records.periodsOf(d.id, atMs),
+      periods: clockPeriods(records.periodsOf(d.id, atMs), d, state.periodStart, records.factsOf(d.id)),
       options: optionsAt(atMs, d, state.periodStart, records.factsOf(d.id)),
       rulesets: { US: rulesetIn(d.ruleset, 'US'), CA: rulesetIn(d.ruleset, 'CA') },
     });

@@ -175,7 +175,8 @@ test('a billing clerk invoices a customer’s delivered loads, sends the invoice
   const late = await deliveredLoad(request, office, customer.id, driverId, 700, Date.now() - 42 * 24 * H, 60);
   const made = await request.post(`${office.org}/invoices`, {
     headers: office.headers,
-    data: { loadIds: [late.id], invoiceDate: new Date(Date.now() - 40 * 24 * H).toISOString().slice(0, 10) },
+    // The date in the organization's zone (Chicago), in which the screen counts the days late.
+    data: { loadIds: [late.id], invoiceDate: new Date(Date.now() - 40 * 24 * H).toLocaleDateString('en-CA', { timeZone: 'America/Chicago' }) },
   });
   expect(made.status(), await made.text()).toBe(201);
   const lateInvoice = (await made.json()) as { id: string; number: string };

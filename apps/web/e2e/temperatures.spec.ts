@@ -87,9 +87,15 @@ test('a dispatcher reads a reefer load’s temperatures, its excursion, and sets
   const { id: loadId, number } = (await load.json()) as { id: string; number: string };
 
   // The supply air is the unit's own output, colder than the band by design: named so, it opens nothing.
+  // With roles set, only the return air and the zones are judged (decision 0324), so the return is named too.
   const named = await request.put(`${office.org}/assets/${trailerId}/temperature-sensors`, {
     headers: office.headers,
-    data: { sensors: [{ sensor: 'supply', role: 'SUPPLY_AIR' }] },
+    data: {
+      sensors: [
+        { sensor: 'return', role: 'RETURN_AIR' },
+        { sensor: 'supply', role: 'SUPPLY_AIR' },
+      ],
+    },
   });
   expect(named.status(), await named.text()).toBe(200);
 
@@ -156,8 +162,10 @@ test('a dispatcher reads a reefer load’s temperatures, its excursion, and sets
   const section = page.getByTestId('trailer-temperatures');
   await expect(section.getByTestId('temperature-chart')).toBeVisible();
   await expect(section.getByRole('combobox', { name: 'Role supply' })).toHaveValue('supply air');
+  await expect(section.getByRole('combobox', { name: 'Role return' })).toHaveValue('return air');
+  // The probe moved to the load's front zone.
   await section.getByRole('combobox', { name: 'Role return' }).click();
-  await page.getByRole('option', { name: 'return air' }).click();
+  await page.getByRole('option', { name: 'zone 1' }).click();
   await section.getByRole('button', { name: 'Save sensors' }).click();
   await expect
     .poll(
@@ -165,7 +173,7 @@ test('a dispatcher reads a reefer load’s temperatures, its excursion, and sets
         ((await (await request.get(`${office.org}/assets/${trailerId}/temperatures`, { headers: office.headers })).json()) as { sensors: unknown }).sensors,
     )
     .toEqual([
-      { sensor: 'return', role: 'RETURN_AIR' },
+      { sensor: 'return', role: 'ZONE_1' },
       { sensor: 'supply', role: 'SUPPLY_AIR' },
     ]);
   await section.scrollIntoViewIfNeeded();

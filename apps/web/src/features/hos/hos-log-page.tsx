@@ -221,14 +221,14 @@ function LogDayView({ day, orgId, at, messages: Messages }: { day: HosLogDay; or
           <LogViolations violations={day.violations} timeZone={tz} at={at} />
         </Paper>
 
-        <Paper withBorder radius="md" p="md" className={classes.section}>
+        <Paper withBorder radius="md" p="md" className={`${classes.section} ${classes.printIfAny}`}>
           <Title order={2} size="h4" mb="sm">
             Border crossings
           </Title>
           <LogCrossings orgId={orgId} owner={crossingsOwner} dayStart={day.dayStart} dayEnd={day.dayEnd} timeZone={tz} canEdit={canEdit} />
         </Paper>
 
-        <Paper withBorder radius="md" p="md" className={classes.section}>
+        <Paper withBorder radius="md" p="md" className={`${classes.section} ${classes.printIfAny}`}>
           <Title order={2} size="h4" mb="sm">
             {t('driver.declarations.title')}
           </Title>

@@ -32,7 +32,7 @@ export function LogCrossings({ orgId, owner, dayStart, dayEnd, timeZone, canEdit
   const everEdited = useOnceTrue(editing !== null);
   const time = (iso: string) => `${clockIn(iso, timeZone, i18n.language)} ${zoneAbbreviation(iso, timeZone, i18n.language)}`;
   return (
-    <Stack gap="xs" data-testid="log-crossings">
+    <Stack gap="xs" data-testid="log-crossings" data-empty={crossings.length === 0 || undefined}>
       {crossings.length === 0 && (
         <Text size="sm" c="dimmed">
           {t('driver.crossings.none')}

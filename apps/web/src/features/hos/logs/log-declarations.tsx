@@ -37,7 +37,7 @@ export function LogDeclarations({ orgId, owner, ruleset, dayStart, dayEnd, timeZ
   const everEdited = useOnceTrue(editing !== null);
   const time = (iso: string) => `${clockIn(iso, timeZone, i18n.language)} ${zoneAbbreviation(iso, timeZone, i18n.language)}`;
   return (
-    <Stack gap="xs" data-testid="log-declarations">
+    <Stack gap="xs" data-testid="log-declarations" data-empty={declarations.length === 0 || undefined}>
       {declarations.length === 0 && (
         <Text size="sm" c="dimmed">
           {t('driver.declarations.none')}

@@ -9,7 +9,16 @@ import { optionalText } from './registry-fields.ts';
 // The issue fixes the paths and the names `id, url, expiresAt, createdAt`; a link's token is at
 // least 128 random bits, shown once in its url and stored only as a hash.
 
-defineLabels({ expiresAt: 'Expires', label: 'Label', role: 'Role', name: 'Name', email: 'Email', notices: 'Notices', contacts: 'Contacts' });
+defineLabels({
+  expiresAt: 'Expires',
+  label: 'Label',
+  role: 'Role',
+  name: 'Name',
+  email: 'Email',
+  notices: 'Notices',
+  contacts: 'Contacts',
+  showTemperature: 'Show temperature',
+});
 
 /** How long a load link lives by default after the load's last stop's appointment end. */
 export const SHARE_LINK_DEFAULT_HOURS_AFTER_LAST_STOP = 24;

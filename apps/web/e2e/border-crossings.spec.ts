@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { clearOfMidnight, driverLogin, officeApi, periodsUntil } from './driver-helpers.ts';
+import { chicagoClock, chicagoInput, clearOfMidnight, driverLogin, officeApi, periodsUntil, sinceMidnight } from './driver-helpers.ts';
 import { login, screenshotsLightDark } from './helpers.ts';
 
 // Issue 72: a border crossing on the log. The office enters one on a driver's log; the driver sees it
@@ -8,34 +8,6 @@ import { login, screenshotsLightDark } from './helpers.ts';
 test.describe.configure({ timeout: 120_000 });
 
 const MIN = 60_000;
-
-/** The wall clock of an instant in Chicago as a datetime-local value. */
-function chicagoInput(ms: number): string {
-  const p = Object.fromEntries(
-    new Intl.DateTimeFormat('en-CA', {
-      timeZone: 'America/Chicago',
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      hourCycle: 'h23',
-    })
-      .formatToParts(new Date(ms))
-      .map((x) => [x.type, x.value]),
-  );
-  return `${p.year}-${p.month}-${p.day}T${p.hour}:${p.minute}`;
-}
-/** Time since midnight in Chicago, the driver's home terminal. */
-function sinceMidnight(): number {
-  const [h, m, sec] = new Intl.DateTimeFormat('en-GB', { timeZone: 'America/Chicago', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' })
-    .format(new Date())
-    .split(':')
-    .map(Number);
-  return (h! * 3600 + m! * 60 + sec!) * 1000;
-}
-/** "1:27 PM": how the log writes a time in the driver's zone. */
-const chicagoClock = (ms: number) => new Intl.DateTimeFormat('en-US', { timeZone: 'America/Chicago', hour: 'numeric', minute: '2-digit' }).format(new Date(ms));
 
 test('a crossing shows on the log, and the driver moves it with an annotation', async ({ page, request }) => {
   // The crossing and its move fall today (the Today screen and the log day show them): at most 90

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { clearOfMidnight, driverLogin, officeApi, periodsUntil } from './driver-helpers.ts';
+import { chicagoClock, chicagoInput, clearOfMidnight, driverLogin, officeApi, periodsUntil, sinceMidnight } from './driver-helpers.ts';
 import { login, screenshotsLightDark } from './helpers.ts';
 
 // Issue 72 (decisions 0314, 0315): what a driver declares on the log. A driver on Canada's cycle 1
@@ -10,34 +10,6 @@ test.describe.configure({ timeout: 120_000 });
 
 const MIN = 60_000;
 const H = 60 * MIN;
-
-/** The wall clock of an instant in Chicago as a datetime-local value. */
-function chicagoInput(ms: number): string {
-  const p = Object.fromEntries(
-    new Intl.DateTimeFormat('en-CA', {
-      timeZone: 'America/Chicago',
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      hourCycle: 'h23',
-    })
-      .formatToParts(new Date(ms))
-      .map((x) => [x.type, x.value]),
-  );
-  return `${p.year}-${p.month}-${p.day}T${p.hour}:${p.minute}`;
-}
-/** Time since midnight in Chicago, the driver's home terminal. */
-function sinceMidnight(): number {
-  const [h, m, sec] = new Intl.DateTimeFormat('en-GB', { timeZone: 'America/Chicago', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' })
-    .format(new Date())
-    .split(':')
-    .map(Number);
-  return (h! * 3600 + m! * 60 + sec!) * 1000;
-}
-/** "1:27 PM": how the log writes a time in the driver's zone. */
-const chicagoClock = (ms: number) => new Intl.DateTimeFormat('en-US', { timeZone: 'America/Chicago', hour: 'numeric', minute: '2-digit' }).format(new Date(ms));
 
 test('a Canadian driver declares a cycle switch and adverse conditions; the office log shows them', async ({ page, request }) => {
   // The rest ends today: up to 3 h of work after it, less early in the day; done before midnight.

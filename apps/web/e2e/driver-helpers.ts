@@ -133,13 +133,37 @@ export async function officeApi(request: APIRequestContext) {
   };
 }
 
-/** Waits until `spanMs` from now stays within one day of Chicago (the demo organization's zone), so records made meanwhile share a log day. */
-export async function clearOfMidnight(spanMs: number): Promise<void> {
-  const [h, m, s] = new Intl.DateTimeFormat('en-GB', { timeZone: 'America/Chicago', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' })
+/** The wall clock of an instant in Chicago as a datetime-local value. */
+export function chicagoInput(ms: number): string {
+  const p = Object.fromEntries(
+    new Intl.DateTimeFormat('en-CA', {
+      timeZone: 'America/Chicago',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+    })
+      .formatToParts(new Date(ms))
+      .map((x) => [x.type, x.value]),
+  );
+  return `${p.year}-${p.month}-${p.day}T${p.hour}:${p.minute}`;
+}
+/** Time since midnight in Chicago, the driver's home terminal. */
+export function sinceMidnight(): number {
+  const [h, m, sec] = new Intl.DateTimeFormat('en-GB', { timeZone: 'America/Chicago', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' })
     .format(new Date())
     .split(':')
     .map(Number);
-  const toMidnight = (24 * 3600 - (h! * 3600 + m! * 60 + s!)) * 1000;
+  return (h! * 3600 + m! * 60 + sec!) * 1000;
+}
+/** "1:27 PM": how the log writes a time in the driver's zone. */
+export const chicagoClock = (ms: number) =>
+  new Intl.DateTimeFormat('en-US', { timeZone: 'America/Chicago', hour: 'numeric', minute: '2-digit' }).format(new Date(ms));
+/** Waits until `spanMs` from now stays within one day of Chicago (the demo organization's zone), so records made meanwhile share a log day. */
+export async function clearOfMidnight(spanMs: number): Promise<void> {
+  const toMidnight = 24 * 3_600_000 - sinceMidnight();
   if (toMidnight < spanMs) await new Promise((r) => setTimeout(r, toMidnight + 2_000));
 }
 

@@ -46,6 +46,22 @@ describe.skipIf(!!process.env.TEST_DATABASE_URL)('the embedded database in a wor
     expect(rowsOf<{ t: string; n: string }>(w)[0]).toMatchObject({ t: '2026-06-01 10:00:00+00', n: '12.50' });
   });
 
+  it("keeps Drizzle's text types as text only for Drizzle: a direct call, or one naming other types, gets PGlite's own parsing", async () => {
+    const text = `select '2026-06-01T10:00:00Z'::timestamptz as t, '2026-06-01'::date as d, array['2026-06-01T10:00:00Z'::timestamptz] as ts`;
+    const remote = pgliteOf(worker.db) as RemotePGlite;
+    const inThread = pgliteOf(main.db)!;
+    // Twice each: the second run is the prepared statement's.
+    for (let i = 0; i < 2; i++) {
+      const direct = (await remote.query<{ t: unknown; d: unknown; ts: unknown }>(text)).rows[0]!;
+      expect(direct.t).toBeInstanceOf(Date);
+      expect(direct).toEqual((await inThread.query(text)).rows[0]);
+      const onlyDates = (await remote.query<{ t: unknown; d: unknown }>(text, [], { parsers: { 1082: (v: string) => v } })).rows[0]!;
+      expect(onlyDates.d).toBe('2026-06-01');
+      expect(onlyDates.t).toBeInstanceOf(Date);
+      expect(rowsOf(await worker.db.execute(sql.raw(text)))[0]).toEqual({ t: '2026-06-01 10:00:00+00', d: '2026-06-01', ts: '{"2026-06-01 10:00:00+00"}' });
+    }
+  });
+
   it('runs a statement seen twice as a prepared statement, with the same rows, on both threads', async () => {
     const statement = preparedSql<{ n: number; s: string | null; t: string }>(
       'probe_prepared',

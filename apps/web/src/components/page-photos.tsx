@@ -30,27 +30,45 @@ export function usePagePhotos(max: number) {
     const held = urls.current;
     return () => held.forEach((u) => URL.revokeObjectURL(u));
   }, []);
-  const add = async (files: File[]) => {
-    if (files.length === 0) return;
+  // Pages taken one after another are read one after another: a larger photo takes longer to
+  // turn into a JPEG, and read side by side it would land after the page taken next.
+  const chain = useRef<Promise<void>>(Promise.resolve());
+  const waiting = useRef(0);
+  const read = async (files: File[]) => {
+    const added: PhotoPage[] = [];
+    for (const file of files) {
+      const blob = await pagePhoto(file);
+      // Not turned into a JPEG and not one already: a PDF page cannot hold it (a HEIC photo from a gallery).
+      if (!READABLE.includes(blob.type)) {
+        setUnreadable(true);
+        continue;
+      }
+      const url = URL.createObjectURL(blob);
+      urls.current.add(url);
+      added.push({ key: `p${++pageSeq}`, blob, url });
+    }
+    setPages((p) => {
+      const kept = added.slice(0, Math.max(0, max - p.length));
+      for (const gone of added.slice(kept.length)) {
+        URL.revokeObjectURL(gone.url);
+        urls.current.delete(gone.url);
+      }
+      return [...p, ...kept];
+    });
+  };
+  const add = (files: File[]): Promise<void> => {
+    if (files.length === 0) return Promise.resolve();
     setUnreadable(false);
     setReading(true);
-    try {
-      const added: PhotoPage[] = [];
-      for (const file of files.slice(0, max - pages.length)) {
-        const blob = await pagePhoto(file);
-        // Not turned into a JPEG and not one already: a PDF page cannot hold it (a HEIC photo from a gallery).
-        if (!READABLE.includes(blob.type)) {
-          setUnreadable(true);
-          continue;
-        }
-        const url = URL.createObjectURL(blob);
-        urls.current.add(url);
-        added.push({ key: `p${++pageSeq}`, blob, url });
-      }
-      setPages((p) => [...p, ...added]);
-    } finally {
-      setReading(false);
-    }
+    waiting.current++;
+    chain.current = chain.current
+      .then(() => read(files.slice(0, max)))
+      // A photo that cannot be read is said so; the pages after it are still read.
+      .catch(() => setUnreadable(true))
+      .finally(() => {
+        if (--waiting.current === 0) setReading(false);
+      });
+    return chain.current;
   };
   const remove = (key: string) =>
     setPages((p) => {

@@ -118,6 +118,10 @@ function goesOn(since: number): (table: string, b: Record<string, unknown>, a: R
           b.open === true &&
           only(b, a, ['open', 'ended_at', 'band', 'band_seconds', 'severity', 'speed_after_kph', 'max_speed_kph', 'held_speed_kph', 'updated_at'])
         );
+      case 'engine_faults':
+        // A fault still active as the server stopped (tractor 108's, sent while its engine runs) is
+        // seen again, or clears; its code and when it was first seen stay.
+        return b.cleared_at === null && only(b, a, ['last_seen_at', 'occurrences', 'lamps', 'cleared_at']);
       case 'loads':
         return b.status !== 'DELIVERED' && only(b, a, ['status', 'delivered_at', 'updated_at', 'at_risk', 'risk_reason', 'eta_updated_at']);
       case 'assets':

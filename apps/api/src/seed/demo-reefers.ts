@@ -14,9 +14,9 @@ const MIN = 60_000;
 const HOUR = 60 * MIN;
 const STEP = 5 * MIN;
 /**
- * Readings recorded a call (one INSERT of 7 values a row): at 2,000 the statement's 14,000 parameters
- * grew the embedded database's memory by 13 MB for good (WebAssembly memory never shrinks), at 200 it
- * fits in what the seeding had already grown (docs/decisions/0326).
+ * Readings recorded a call, one INSERT of 7 values a row: the embedded database's memory grows to a
+ * statement's needs and never shrinks (WebAssembly memory). At 2,000 a statement had 14,000 parameters
+ * (57 kB of SQL); at 200 none of them grows it (decision 0326).
  */
 const READINGS_PER_CALL = 200;
 /** Readings go back at most this far (a long-running load's record starts here). */

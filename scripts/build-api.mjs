@@ -47,6 +47,55 @@ const externalPackages = {
   },
 };
 
+/**
+ * One copy of each package here, where npm installed the same version more than once: ajv 8 is nested
+ * three times (under fastify's validator compiler, fast-json-stringify and ajv-formats, because the
+ * root's ajv is eslint's 6), and each copy's source and module objects were kept (decision 0326). An
+ * import that resolves to a copy is pointed at the kept copy of the same version (the one with the
+ * shortest path); another version keeps its own.
+ */
+const DEDUPE = ['ajv'];
+/** Every installed copy of `name` under the repository's node_modules folders (nested ones too). */
+function copiesOf(name, dir = path.join(api, '../..'), out = []) {
+  const modules = path.join(dir, 'node_modules');
+  if (!fs.existsSync(modules)) return out;
+  if (fs.existsSync(path.join(modules, name, 'package.json'))) out.push(path.join(modules, name));
+  for (const entry of fs.readdirSync(modules, { withFileTypes: true })) {
+    if (!entry.isDirectory() || entry.name.startsWith('.')) continue;
+    const scoped = entry.name.startsWith('@')
+      ? fs.readdirSync(path.join(modules, entry.name)).map((n) => path.join(modules, entry.name, n))
+      : [path.join(modules, entry.name)];
+    for (const pkg of scoped) copiesOf(name, pkg, out);
+  }
+  return out;
+}
+const versionOf = (root) => JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')).version;
+const dedupePackages = {
+  name: 'dedupe-packages',
+  setup(b) {
+    // Per package and version, the copy kept: the one with the shortest path, then alphabetically first.
+    const kept = new Map();
+    for (const name of DEDUPE)
+      for (const root of [...copiesOf(name), ...copiesOf(name, api)].sort((x, y) => x.length - y.length || x.localeCompare(y))) {
+        const key = `${name}@${versionOf(root)}`;
+        if (!kept.has(key)) kept.set(key, root);
+      }
+    const filter = new RegExp(`^(${DEDUPE.join('|')})(/|$)`);
+    b.onResolve({ filter }, async (args) => {
+      if (args.pluginData === 'dedupe') return undefined;
+      const found = await b.resolve(args.path, { kind: args.kind, importer: args.importer, resolveDir: args.resolveDir, pluginData: 'dedupe' });
+      if (found.errors.length) return { errors: found.errors };
+      const name = packageOf(args.path);
+      const root = found.path.slice(
+        0,
+        found.path.lastIndexOf(`${path.sep}node_modules${path.sep}${name}${path.sep}`) + `${path.sep}node_modules${path.sep}${name}`.length,
+      );
+      const copy = kept.get(`${name}@${versionOf(root)}`);
+      return copy && copy !== root ? { ...found, path: copy + found.path.slice(root.length) } : found;
+    });
+  },
+};
+
 const result = await build({
   // The embedded database's worker thread is a module of its own (decision 0170).
   entryPoints: { main: path.join(api, 'src/main.ts'), 'pglite-worker': path.join(api, 'src/db/pglite-worker.ts') },
@@ -54,6 +103,11 @@ const result = await build({
   bundle: true,
   platform: 'node',
   format: 'esm',
+  // Modules imported on first use (import('pdf-lib'), …) go to chunks of their own beside main.js,
+  // read when first imported: V8 keeps every loaded script's source for the life of the process, and
+  // inside main.js they were 0.8 MB of it on every server (decision 0326). Chunks stay in dist/ itself,
+  // so import.meta.dirname is the same in all of them.
+  splitting: true,
   target: 'node20.19',
   sourcemap: 'linked',
   legalComments: 'none',
@@ -62,7 +116,7 @@ const result = await build({
   minifyWhitespace: true,
   metafile: true,
   logLevel: 'warning',
-  plugins: [externalPackages],
+  plugins: [externalPackages, dedupePackages],
   // The bundled CommonJS packages call require() for Node's own modules.
   banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
 });
@@ -71,7 +125,7 @@ const result = await build({
 // character is Latin-1. esbuild escapes the others in code (its charset is ASCII) but copies comments
 // as written, and a few of their characters (… − ≥) made the 2.9 MB source a 5.9 MB two-byte string on
 // the idle server's heap (decision 0161). Escaped here, where only comments can hold them.
-for (const name of ['main.js', 'pglite-worker.js']) {
+for (const name of fs.readdirSync(out).filter((f) => f.endsWith('.js'))) {
   const file = path.join(out, name);
   const code = fs.readFileSync(file, 'utf8');
   fs.writeFileSync(

@@ -17,6 +17,7 @@ import { buildOsmandServer } from './modules/positions/osmand-server.ts';
 import { buildTeltonikaServer, type TeltonikaServer } from './modules/positions/teltonika-server.ts';
 import { TeltonikaUdpServer } from './modules/positions/teltonika-udp.ts';
 import { DEMO_STEPS, driveDemoFleet, seedDemoHistory } from './seed/simulator/start.ts';
+import { forgetSpeedLimitCells } from '@fleet/geo/speed-limits';
 
 async function main(): Promise<void> {
   let config;
@@ -216,6 +217,9 @@ function collectStartupGarbage(app: Awaited<ReturnType<typeof buildApp>>, startu
       await Promise.all([app.autoDuty.idle(), app.engineEvents.idle(), app.iftaMiles.idle({ dirty: true }), app.fleetStats.idle()]);
       // The dirty-day recompute and the fleet watch's first look run a few seconds after.
       await new Promise((r) => setTimeout(r, 10_000).unref());
+      // The speed-limit cells the catch-ups worked out for the history (2.6 MB on a demo first start):
+      // the live fleet works out the few it visits again, the same.
+      forgetSpeedLimitCells();
       const collected = await collectGarbageNow(app);
       if (!collected) return;
       // V8 shrinks the young generation (up to 48 MB committed per thread with --max-semi-space-size=16)

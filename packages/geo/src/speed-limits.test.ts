@@ -20,6 +20,19 @@ describe('speed limit at a fix', () => {
   it('is unknown outside the US and Canada', () => {
     expect(speedLimitAt(48.85, 2.35, true)).toBeNull();
   });
+
+  it('is the same after the index forgets the cells it worked out (an idle server, decision 0326)', () => {
+    const index = new SpeedLimitIndex();
+    // Around a rural interstate in Virginia (on and off the road, different classes and limits).
+    const points = Array.from({ length: 400 }, (_, i) => [37.885 + (i % 20) * 0.0015, -77.48 + Math.floor(i / 20) * 0.0015] as const);
+    const before = points.map(([lat, lon]) => [index.at(lat, lon, true), index.roadClassAt(lat, lon)]);
+    const cellCount = () => (index as unknown as { cells: Map<number, number> }).cells.size;
+    expect(cellCount()).toBeGreaterThan(100);
+    index.forgetCells();
+    expect(cellCount()).toBe(0);
+    expect(points.map(([lat, lon]) => [index.at(lat, lon, true), index.roadClassAt(lat, lon)])).toEqual(before);
+    expect(before.some(([limit]) => limit !== null)).toBe(true);
+  });
 });
 
 describe('road class by cell', () => {

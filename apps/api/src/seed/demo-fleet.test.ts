@@ -9,6 +9,7 @@ import { DEMO_DEVICE_IDS } from './demo-fleet.ts';
 import { DEMO_MECHANIC, DEMO_OVERDUE_UNIT, ensureDemoMaintenance } from './demo-maintenance.ts';
 import { DEMO_RESTRICTED_NAME, DEMO_TERMINALS, ensureDemoPlaces } from './demo-places.ts';
 import { ensureDemoLoads } from './demo-loads.ts';
+import { ensureDemoReefers } from './demo-reefers.ts';
 import { DEMO_CUSTOMERS } from './demo-customers.ts';
 import { ensureDemoSafety } from './demo-safety.ts';
 import { SeedMarks } from './seed-marks.ts';
@@ -310,6 +311,24 @@ describe('demo fleet seed', () => {
     const risky = await rows<{ reason: string }>(`select risk_reason as reason from loads where at_risk and notes like 'Tight%'`);
     expect(risky).toHaveLength(1);
     expect(risky[0]!.reason).toMatch(/10-hour rest/);
+  });
+
+  it("gives two running loads reefer trailers' temperatures, recorded a few hundred at a time: one closed excursion last night (issue 73); once", async () => {
+    const orgId = (await login(t.app, DEMO.admin)).user.organization!.id;
+    const trucks = (await findDemoTrucks(t.app.db)).filter((x) => x.orgId === orgId);
+    const made = await ensureDemoReefers(t.app.db, orgId, trucks, now);
+    expect(made.loads).toHaveLength(2);
+    // More readings than one call records (decision 0326): the excursion is found across the calls.
+    expect(made.readings).toBeGreaterThan(400);
+    expect(made.excursions).toBe(1);
+    const found = await rows<{ sensor: string; closed: boolean; minutes: number }>(
+      `select sensor, ended_at is not null as closed, extract(epoch from ended_at - started_at)::float8 / 60 as minutes from temperature_excursions where organization_id = '${orgId}'`,
+    );
+    expect(found).toHaveLength(1);
+    expect(found[0]).toMatchObject({ sensor: 'return', closed: true });
+    expect(Number(found[0]!.minutes)).toBeGreaterThan(20);
+    expect(Number(found[0]!.minutes)).toBeLessThanOrEqual(50);
+    expect(await ensureDemoReefers(t.app.db, orgId, trucks, now)).toMatchObject({ readings: 0, excursions: 0 });
   });
 
   it("gives the fleet a week of inspections where the logs begin and end shifts, the repair loop's story, work orders and schedules", async () => {

@@ -13,6 +13,12 @@ import type { DemoTruck } from './simulator/demo-fleet.ts';
 const MIN = 60_000;
 const HOUR = 60 * MIN;
 const STEP = 5 * MIN;
+/**
+ * Readings recorded a call, one INSERT of 7 values a row: the embedded database's memory grows to a
+ * statement's needs and never shrinks (WebAssembly memory). At 2,000 a statement had 14,000 parameters
+ * (57 kB of SQL); at 200 none of them grows it (decision 0326).
+ */
+const READINGS_PER_CALL = 200;
 /** Readings go back at most this far (a long-running load's record starts here). */
 const MAX_BACK = 2 * 24 * HOUR;
 
@@ -81,8 +87,8 @@ export async function ensureDemoReefers(db: Db, orgId: string, trucks: readonly 
       const base = { organizationId: orgId, gatewayId, assetId: trailer.id, at: new Date(t), defrost };
       readings.push({ ...base, sensor: 'return', celsius: round1(ret) }, { ...base, sensor: 'supply', celsius: round1(sp - 2.5 + wobble(t, i + 3) * 0.5) });
     }
-    for (let k = 0; k < readings.length; k += 2000) {
-      const r = await recordTemperatures(db, readings.slice(k, k + 2000), now);
+    for (let k = 0; k < readings.length; k += READINGS_PER_CALL) {
+      const r = await recordTemperatures(db, readings.slice(k, k + READINGS_PER_CALL), now);
       out.readings += r.stored;
       out.excursions += r.opened;
     }

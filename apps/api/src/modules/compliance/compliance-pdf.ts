@@ -1,5 +1,5 @@
 import { COMPLIANCE_KIND_LABELS, type ComplianceKind, type ComplianceStatus } from '@fleet/api-contract';
-import type * as PdfLib from 'pdf-lib';
+import type * as PdfLib from './pdf-lib-exports.ts';
 import { drawImagePages } from '../../lib/pdf-image-pages.ts';
 import { loadPdfKit } from '../../lib/pdfkit.ts';
 
@@ -40,7 +40,7 @@ export const indexPages = (rows: number): number => (rows <= ROWS_FIRST ? 1 : 1 
 
 let pdfLib: Promise<typeof PdfLib> | null = null;
 /** pdf-lib, imported on the first join (as pdfkit is, decision 0161). */
-const loadPdfLib = () => (pdfLib ??= import('pdf-lib'));
+const loadPdfLib = () => (pdfLib ??= import('./pdf-lib-exports.ts'));
 
 type Doc = PDFKit.PDFDocument;
 

@@ -1,6 +1,7 @@
 import dns from 'node:dns';
 import { BlockList, isIP, type LookupFunction } from 'node:net';
-import { Pool, type Dispatcher } from 'undici';
+import type { Dispatcher, Pool } from 'undici';
+import type * as Undici from './undici-exports.ts';
 
 // Where a webhook may be sent, and the one HTTP request of an attempt (issue 48, decision 0198). A
 // subscription's URL is somebody else's input pointed at our network: https only (plain http where
@@ -122,7 +123,14 @@ export interface AttemptResult {
 const pools = new Map<string, Pool>();
 const MAX_POOLS = 1000;
 
-function poolFor(u: URL, allowPrivate: boolean, timeoutMs: number): Pool {
+/**
+ * undici, imported on the first delivery: a server without webhooks never loads it (0.7 MB of script
+ * source V8 would keep for the life of the process, decision 0326).
+ */
+let undici: typeof Undici | null = null;
+const loadUndici = async (): Promise<typeof Undici> => (undici ??= await import('./undici-exports.ts'));
+
+function poolFor({ Pool }: typeof Undici, u: URL, allowPrivate: boolean, timeoutMs: number): Pool {
   const key = `${allowPrivate ? 'p' : 'g'}${timeoutMs}|${u.origin}`;
   let pool = pools.get(key);
   if (!pool) {
@@ -320,7 +328,7 @@ export async function postWebhook(
   const target = parsedTarget(url, opts);
   if (target.problem || !target.u) return done({ status: null, error: target.problem ?? 'URL must be an absolute https URL', retryAfterS: null });
   if (!target.pool || target.pool.closed || target.pool.destroyed || target.poolTimeoutMs !== opts.timeoutMs) {
-    target.pool = poolFor(target.u, opts.allowPrivate, opts.timeoutMs);
+    target.pool = poolFor(undici ?? (await loadUndici()), target.u, opts.allowPrivate, opts.timeoutMs);
     target.poolTimeoutMs = opts.timeoutMs;
   }
   const cutter = opts.cutter ?? new RequestCutter();

@@ -219,9 +219,11 @@ export async function backfillDemoHistory(
     // A statement per half day of fixes with the columns as arrays (unnest): a few parameters instead of
     // sixteen per row, which makes the first start quick; half a day at a time, so the embedded
     // database's one connection (and the event loop it runs on) serves requests in between.
-    for (let from = 0; from < cols.t.length; from += BACKFILL_ROWS) {
+    // A Teltonika truck's rows carry their attributes' JSON: fewer a statement (ENGINE_BACKFILL_ROWS).
+    const rows = engine ? ENGINE_BACKFILL_ROWS : BACKFILL_ROWS;
+    for (let from = 0; from < cols.t.length; from += rows) {
       const slice = <T extends object>(c: T) =>
-        Object.fromEntries(Object.entries(c).map(([k, v]: [string, unknown[]]) => [k, v.slice(from, from + BACKFILL_ROWS)])) as T;
+        Object.fromEntries(Object.entries(c).map(([k, v]: [string, unknown[]]) => [k, v.slice(from, from + rows)])) as T;
       written +=
         engine && truck.engine ? await insertEngineFixes(db, truck, truck.engine, slice(cols), slice(engine)) : await insertFixes(db, truck, slice(cols));
     }
@@ -263,6 +265,13 @@ async function moveLatest(db: Db, truck: DemoTruck, cols: FixColumns): Promise<v
  * embedded database: at 1,500 (and the engine trucks' attributes) the dashboard took up to 1.2 s.
  */
 const BACKFILL_ROWS = 750;
+/**
+ * Rows per backfill statement of a Teltonika truck: its fixes' attributes are about 640 bytes of JSON
+ * each, so 750 rows were a 480 kB statement, and the embedded database's memory for it (the text, the
+ * jsonb[] it is cast to, the rows) stays resident after it: WebAssembly memory never shrinks. 250 rows
+ * (160 kB) grow it by 2.6 MB instead of 9.1 (decision 0326).
+ */
+const ENGINE_BACKFILL_ROWS = 250;
 
 type FixColumns = { t: number[]; lat: number[]; lon: number[]; speed: string[]; course: string[]; odo: number[]; ign: string[] };
 

@@ -13,6 +13,11 @@ test.use({ bypassCSP: true });
 const H = 3_600_000;
 const MIN = 60_000;
 const iso = (ms: number) => new Date(ms).toISOString();
+/** The calendar date `days` before today in Chicago, as YYYY-MM-DD. */
+const chicagoDaysAgo = (days: number) => {
+  const today = new Date().toLocaleDateString('en-CA', { timeZone: 'America/Chicago' });
+  return new Date(Date.parse(`${today}T00:00:00Z`) - days * 86_400_000).toISOString().slice(0, 10);
+};
 
 async function deliveredLoad(
   request: APIRequestContext,
@@ -175,8 +180,9 @@ test('a billing clerk invoices a customer’s delivered loads, sends the invoice
   const late = await deliveredLoad(request, office, customer.id, driverId, 700, Date.now() - 42 * 24 * H, 60);
   const made = await request.post(`${office.org}/invoices`, {
     headers: office.headers,
-    // The date in the organization's zone (Chicago), in which the screen counts the days late.
-    data: { loadIds: [late.id], invoiceDate: new Date(Date.now() - 40 * 24 * H).toLocaleDateString('en-CA', { timeZone: 'America/Chicago' }) },
+    // 40 calendar days before today in the organization's zone (Chicago), in which the screen counts
+    // the days late: counted on the calendar, not as 40 × 24 h, which is a day off across a DST change.
+    data: { loadIds: [late.id], invoiceDate: chicagoDaysAgo(40) },
   });
   expect(made.status(), await made.text()).toBe(201);
   const lateInvoice = (await made.json()) as { id: string; number: string };

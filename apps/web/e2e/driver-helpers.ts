@@ -150,9 +150,9 @@ export function chicagoInput(ms: number): string {
   );
   return `${p.year}-${p.month}-${p.day}T${p.hour}:${p.minute}`;
 }
-/** Time since midnight in Chicago, the driver's home terminal. */
-export function sinceMidnight(): number {
-  const [h, m, sec] = new Intl.DateTimeFormat('en-GB', { timeZone: 'America/Chicago', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' })
+/** Time since midnight in a zone: by default Chicago, the demo driver's home terminal. */
+export function sinceMidnight(timeZone = 'America/Chicago'): number {
+  const [h, m, sec] = new Intl.DateTimeFormat('en-GB', { timeZone, hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' })
     .format(new Date())
     .split(':')
     .map(Number);

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
 import { fr } from '../src/i18n/full-catalogues.ts';
 import { readOutbox, screenshotsLightDark, seriousA11yViolations } from './helpers.ts';
-import { driverLogin, officeApi, periodsUntil } from './driver-helpers.ts';
+import { driverLogin, officeApi, periodsUntil, sinceMidnight } from './driver-helpers.ts';
 import { ADMIN, login } from './registry-helpers.ts';
 
 // The Canadian roadside view (issue 72): a driver on a Canadian ruleset opens the roadside view and
@@ -29,15 +29,6 @@ async function canadianDriver(request: Parameters<typeof officeApi>[0]) {
     ]),
   );
   return { ...me, logs: imported.logs };
-}
-
-/** Minutes since midnight in Toronto, the driver's home terminal. */
-function torontoMinutesSinceMidnight(): number {
-  const [h, m] = new Intl.DateTimeFormat('en-GB', { timeZone: 'America/Toronto', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' })
-    .format(new Date())
-    .split(':')
-    .map(Number);
-  return h! * 60 + m!;
 }
 
 async function openRoadside(page: Page) {
@@ -82,7 +73,7 @@ test.describe('on a desktop and a phone', () => {
     await expect(page.getByTestId('inspection-day').getByRole('img', { name: /Record of duty status/ })).toBeVisible();
     // The last driving ended 2 h ago: in today's log (Toronto's day) unless midnight came since, and
     // then in yesterday's, checked after the tap below.
-    const drivingToday = torontoMinutesSinceMidnight() > 2 * 60 + 5;
+    const drivingToday = sinceMidnight('America/Toronto') > (2 * 60 + 5) * 60_000;
     if (drivingToday) await expect(page.getByTestId('inspection-day').getByRole('list', { name: 'Events' })).toContainText('Driving');
     // Not the US view: no ELD output file comment, no 8-day picker.
     await expect(page.getByLabel('Output file comment')).toHaveCount(0);

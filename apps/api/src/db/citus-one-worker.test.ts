@@ -308,7 +308,7 @@ describe.skipIf(!onCitus())('one organization, one worker (Citus pass: TEST_CITU
       const notices: string[] = [];
       client.on('notice', (n) => notices.push(n.message ?? ''));
       await client.query(
-        `select fleet_positions_write('${orgId}'::uuid, '{}', '{}', '{}', '{}', '{}', '{}', '{}', '{}', '{}', '{}', '{}', '{}', '{}', '{}', now(), 5, '{}', '{}', '{}', '{}')`,
+        `select fleet_positions_write('${orgId}'::uuid, '{}', '{}', '{}', '{}', '{}', '{}', '{}', '{}', '{}', '{}', '{}', '{}', '{}', '{}', now(), 5, '{}', '{}', '{}')`,
       );
       expect(notices.join('\n')).toMatch(/pushing down the function call/);
     } finally {

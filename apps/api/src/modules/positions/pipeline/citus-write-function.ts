@@ -22,11 +22,7 @@ export const POSITIONS_WRITE_LOCK_TIMEOUT = '3s';
  * The group statement (position-write-sql.ts) with the organization's shards for its tables: on
  * the worker holding them it runs as plain PostgreSQL, prepared once per session and shard.
  */
-const SHARD_WRITE_TEMPLATE = replaceOnce(
-  replaceOnce(WRITE_SQL.replace(/\blatest_positions\b/g, '%2$s'), 'insert into positions (', 'insert into %1$s ('),
-  'update gateways set',
-  'update %3$s set',
-);
+const SHARD_WRITE_TEMPLATE = replaceOnce(WRITE_SQL.replace(/\blatest_positions\b/g, '%2$s'), 'insert into positions (', 'insert into %1$s (');
 /**
  * The prepared statement's name, per statement text and shard: a session that prepared it under an
  * earlier version of the function (db:distribute run again while the coordinator's connections to
@@ -56,7 +52,6 @@ const ARGS = [
   'p_now',
   'p_moving',
   'p_assets',
-  'p_gws',
   'p_odo_src',
   'p_engine_hours',
 ];
@@ -82,7 +77,7 @@ export const POSITIONS_WRITE_SQL = `
 create or replace function ${POSITIONS_WRITE_FUNCTION}(
   p_org uuid, p_gw uuid[], p_asset uuid[], p_driver uuid[], p_t float8[], p_lat float8[], p_lon float8[], p_speed real[], p_course real[],
   p_alt real[], p_acc real[], p_odo float8[], p_ign boolean[], p_proto text[], p_attr jsonb[], p_now timestamptz, p_moving real,
-  p_assets uuid[], p_gws uuid[], p_odo_src text[], p_engine_hours float8[])
+  p_assets uuid[], p_odo_src text[], p_engine_hours float8[])
 returns json language plpgsql set lock_timeout = '${POSITIONS_WRITE_LOCK_TIMEOUT}' set citus.enable_ddl_propagation = off as $fn$
 declare
   v_shard bigint := get_shard_id_for_distribution_column('positions', p_org);
@@ -95,8 +90,7 @@ begin
     if not exists (select 1 from pg_prepared_statements where name = v_stmt) then
       execute format('prepare %I (${PARAM_TYPES}) as ', v_stmt) || format($w$${SHARD_WRITE_TEMPLATE}$w$,
         shard_name('positions', v_shard),
-        shard_name('latest_positions', get_shard_id_for_distribution_column('latest_positions', p_org)),
-        shard_name('gateways', get_shard_id_for_distribution_column('gateways', p_org)));
+        shard_name('latest_positions', get_shard_id_for_distribution_column('latest_positions', p_org)));
     end if;
     -- A LOCK TABLE of the tables (the stall fault's) holds this write as it would a routed one; on
     -- this node only (DDL propagation is off in this function: Citus would send it to every node).
@@ -116,7 +110,10 @@ $fn$`;
 /** Makes the functions on a Citus coordinator and distributes them by organization, co-located with `colocateWith`. */
 export function citusFunctionStatements(colocateWith: string): string[] {
   return [
+    // The function before the devices' last-seen time left the group commit (decision 0327) took one more argument: a
+    // second overload, not a replacement, so it is dropped.
+    `drop function if exists ${POSITIONS_WRITE_FUNCTION}(uuid, uuid[], uuid[], uuid[], float8[], float8[], float8[], real[], real[], real[], real[], float8[], boolean[], text[], jsonb[], timestamptz, real, uuid[], uuid[], text[], float8[])`,
     POSITIONS_WRITE_SQL,
-    `select create_distributed_function('${POSITIONS_WRITE_FUNCTION}(uuid, uuid[], uuid[], uuid[], float8[], float8[], float8[], real[], real[], real[], real[], float8[], boolean[], text[], jsonb[], timestamptz, real, uuid[], uuid[], text[], float8[])', 'p_org', colocate_with := '${colocateWith}')`,
+    `select create_distributed_function('${POSITIONS_WRITE_FUNCTION}(uuid, uuid[], uuid[], uuid[], float8[], float8[], float8[], real[], real[], real[], real[], float8[], boolean[], text[], jsonb[], timestamptz, real, uuid[], text[], float8[])', 'p_org', colocate_with := '${colocateWith}')`,
   ];
 }

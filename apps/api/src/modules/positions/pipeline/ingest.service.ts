@@ -1,6 +1,6 @@
 import { batchTemperaturesSchema, type BatchIngestResult, type BatchTemperature, type IngestDiagnostics } from '@fleet/api-contract';
-import { and, desc, eq, sql } from 'drizzle-orm';
-import { gateways, positions } from '../../../db/schema/index.ts';
+import { and, desc, eq } from 'drizzle-orm';
+import { positions } from '../../../db/schema/index.ts';
 import type { Db } from '../../../db/client.ts';
 import { BatchRefusal, batchAttributes, batchField, decodeBatchPosition, sentFixTime } from './batch-position.ts';
 import type { RefusedFixes } from '../refused-fixes.ts';
@@ -10,6 +10,7 @@ import { behindCommit, type Following } from './follower.ts';
 import { currentAttribution, GatewayDirectory, type GatewayInfo } from './gateway-directory.ts';
 import { ShardedCommitter, type CommitReport, type PositionWriter } from './group-committer.ts';
 import { IngestHealth } from './ingest-health.ts';
+import { LastSeen, seenBehind } from './last-seen.ts';
 import { decodeOsmandJson, decodeOsmandParams, type DecodedFix } from './osmand.decoder.ts';
 import type { PositionRow, Protocol } from './position-row.ts';
 import { UnknownDevices } from './unknown-devices.ts';
@@ -44,7 +45,9 @@ export interface Ingest {
   logError(err: unknown, message: string): void;
   /** The followers of a commit, started (apps/api/src/pipeline/followers.ts), in their list's order. */
   followers: ReadonlyArray<Following<unknown>>;
-  /** Flushes the group commit, then closes each follower in the list's order. */
+  /** The devices' last-seen time, written a second behind the commits (`flush()` writes it now). */
+  lastSeen: LastSeen;
+  /** Flushes the group commit and the last-seen times, then closes each follower in the list's order. */
   close(): Promise<void>;
 }
 
@@ -75,7 +78,8 @@ export function createIngest(db: Db, opts: IngestOptions = {}): Ingest {
   };
   const writers = new ShardedCommitter(db, opts.writers ?? 1, { ...opts, onCommit });
   health.waitingSince = () => writers.waitingSince();
-  const committer = behindCommit(writers, followers);
+  const lastSeen = new LastSeen(db, logError);
+  const committer = behindCommit(seenBehind(writers, lastSeen), followers);
   return {
     db,
     directory: new GatewayDirectory(db, opts.deviceCacheEntries),
@@ -87,8 +91,10 @@ export function createIngest(db: Db, opts: IngestOptions = {}): Ingest {
     refusedFixes: opts.refusedFixes ?? null,
     logError,
     followers,
+    lastSeen,
     close: async () => {
       await committer.close();
+      await lastSeen.close();
       for (const f of followers) await f.close();
       await opts.refusedFixes?.close();
     },
@@ -217,7 +223,7 @@ export async function handleOsmand(ingest: Ingest, req: OsmandRequest, protocol:
   // No coordinates and none known yet: nothing to place on a map. The report is acknowledged
   // (the device has nothing better to send) and the device's last-seen time is still updated.
   if (!row) {
-    await ingest.db.execute(touchSql(gw));
+    ingest.lastSeen.note(gw.orgId, gw.id, receivedAt.getTime());
     return { status: 200 };
   }
   const { refused } = await ingest.committer.write([row]);
@@ -225,10 +231,6 @@ export async function handleOsmand(ingest: Ingest, req: OsmandRequest, protocol:
   if (!refused?.[0]) ingest.refusedFixes?.observe?.({ organizationId: gw.orgId, gatewayId: gw.id, receivedAt, fixTime: row.fixTime });
   return { status: 200 };
 }
-
-/** The device's last-seen time; naming its organization, so Citus routes it to the organization's shard (decision 0204). */
-const touchSql = (gw: GatewayInfo) =>
-  sql`update ${gateways} set last_seen_at = now() where ${gateways.organizationId} = ${gw.orgId} and ${gateways.id} = ${gw.id}`;
 
 /**
  * Turns a decoded OsmAnd fix into a row: server time when the device sent none, the device's last

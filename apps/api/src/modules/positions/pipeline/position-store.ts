@@ -13,7 +13,7 @@ import type { PositionRow } from './position-row.ts';
 import { PARAM_TYPES, WRITE_SQL } from './position-write-sql.ts';
 
 // Storing positions: the group commit's one statement per organization (positions, the vehicles' latest rows, the
-// devices' last-seen time, the live map's NOTIFY), prepared on the embedded database.
+// live map's NOTIFY), prepared on the embedded database. The devices' last-seen time follows it (last-seen.ts).
 
 /** NOTIFY channel: a JSON `{o: orgId, a: [assetId…]}` after each commit that moved vehicles. */
 export const POSITIONS_CHANNEL = 'positions_changed';
@@ -82,7 +82,7 @@ const NOTIFY_SQL = `select count(pg_notify('${POSITIONS_CHANNEL}', p))::int as n
  * Writes rows: one statement per organization in the group, each its own transaction (on Citus
  * each lands on the organization's worker, decision 0169), so one organization's failure is never
  * another's; positions idempotent on gateway and fix time, the latest position and status inputs
- * per vehicle, the devices' last-seen time; then the live map's NOTIFY (PGlite: inside the
+ * per vehicle; then the live map's NOTIFY (PGlite: inside the
  * statement; a server: sent by the API on the same connection after the commit, since on Citus a
  * statement routed to a worker would notify there, where nobody listens). Throws at the first
  * organization that fails, the ones before it stored: the group commit (group-committer.ts) writes
@@ -188,7 +188,7 @@ const PARAM_TYPE_LIST = PARAM_TYPES.split(', ');
  * the coordinator. Its parameters are the statement's. Prepared like it: Citus sees the
  * organization as a constant in each execution's custom plan, which is what it delegates on.
  */
-const CITUS_CALL = `select ${POSITIONS_WRITE_FUNCTION}(${Array.from({ length: 21 }, (_, i) => `$${i + 1}::${PARAM_TYPE_LIST[i]}`).join(', ')}) as w`;
+const CITUS_CALL = `select ${POSITIONS_WRITE_FUNCTION}(${Array.from({ length: PARAM_TYPE_LIST.length }, (_, i) => `$${i + 1}::${PARAM_TYPE_LIST[i]}`).join(', ')}) as w`;
 const citusRow = (w: { moved: string[]; dups: number[] }): WriteRow => ({ moved: JSON.stringify(w.moved), dups: JSON.stringify(w.dups) });
 
 const literalOf = (v: unknown) => (typeof v === 'number' ? String(v) : `'${String(v).replace(/'/g, "''")}'`);
@@ -263,8 +263,7 @@ export function writeParams(rows: readonly PositionRow[], orgId: string, now: Da
     now.toISOString(),
     MOVING_SPEED_KMH,
     distinctLiteral(rows, (r) => r.assetId),
-    distinctLiteral(rows, (r) => r.gatewayId),
-    // Added after the first nineteen, so that their numbers stay.
+    // Added after the first eighteen, so that their numbers stay.
     literal(
       rows,
       (r) => r.odometerSource,

@@ -17,7 +17,6 @@
  * fresh     newly stored fixes newer than what the map shows (a buffered old fix is history only)
  * agg       per vehicle: last moving fix, start of the trailing stationary run
  * up        latest position and status inputs, never moved back in time
- * seen      the devices' last-seen time ($19: the distinct devices)
  * notes     one NOTIFY per organization and 150 vehicles (payloads are capped at 8,000 bytes),
  *           delivered at commit, so only for committed data
  * dups      indexes of rows not stored: already in the table, or repeated within the batch; only
@@ -28,7 +27,7 @@ with input as materialized (
   select u.gateway_id, u.asset_id, u.driver_id, to_timestamp(u.t / 1000) as fix_time, u.latitude, u.longitude, u.speed, u.course,
     u.altitude, u.accuracy, u.odometer, u.odometer_source, u.engine_hours, u.ignition, u.protocol, coalesce(u.attributes, '{}'::jsonb) as attributes, u.i
   from unnest($2::uuid[], $3::uuid[], $4::uuid[], $5::float8[], $6::float8[], $7::float8[], $8::real[], $9::real[], $10::real[], $11::real[],
-    $12::float8[], $20::text[], $21::float8[], $13::boolean[], $14::text[], $15::jsonb[]) with ordinality
+    $12::float8[], $19::text[], $20::float8[], $13::boolean[], $14::text[], $15::jsonb[]) with ordinality
     as u(gateway_id, asset_id, driver_id, t, latitude, longitude, speed, course, altitude, accuracy, odometer, odometer_source, engine_hours, ignition, protocol, attributes, i)
 ), ins as (
   insert into positions (organization_id, gateway_id, asset_id, driver_id, fix_time, server_time, latitude, longitude, speed, course, altitude, accuracy, odometer, odometer_source, engine_hours, ignition, protocol, attributes)
@@ -67,8 +66,6 @@ with input as materialized (
     last_moving_at = excluded.last_moving_at, stationary_since = excluded.stationary_since, attributes = excluded.attributes
   where latest_positions.fix_time < excluded.fix_time
   returning asset_id
-), seen as (
-  update gateways set last_seen_at = $16::timestamptz where organization_id = $1::uuid and id = any($19::uuid[])
 ), dups as (
   select x.i from (select i, gateway_id, fix_time, row_number() over (partition by gateway_id, fix_time order by i) as rn from input) x
   where x.rn > 1 or not exists (select 1 from ins where ins.gateway_id = x.gateway_id and ins.fix_time = x.fix_time)
@@ -76,6 +73,6 @@ with input as materialized (
 select (select coalesce(json_agg(asset_id), '[]'::json) from up)::text as moved,
   case when (select count(*) from ins) = cardinality($2::uuid[]) then '[]' else (select coalesce(json_agg(i), '[]'::json) from dups)::text end as dups`;
 
-/** The statement's parameter types, $1 to $21. */
+/** The statement's parameter types, $1 to $20. */
 export const PARAM_TYPES =
-  'uuid, uuid[], uuid[], uuid[], float8[], float8[], float8[], real[], real[], real[], real[], float8[], boolean[], text[], jsonb[], timestamptz, real, uuid[], uuid[], text[], float8[]';
+  'uuid, uuid[], uuid[], uuid[], float8[], float8[], float8[], real[], real[], real[], real[], float8[], boolean[], text[], jsonb[], timestamptz, real, uuid[], text[], float8[]';

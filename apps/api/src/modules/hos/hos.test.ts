@@ -10,6 +10,7 @@ import {
   violationPageSchema,
 } from '@fleet/api-contract';
 import { createTestApp, expectErrorBody, expectFieldErrors, type TestContext } from '../../test/helpers.ts';
+import { inPersonalConveyance, PC_PROBES_PER_STATEMENT } from './engine-events/engine-events.repository.ts';
 import { activityRows, driverBody, registryActors, trailerBody, userWithPermissions, vehicleBody } from '../../test/registry.ts';
 
 let t: TestContext;
@@ -744,6 +745,11 @@ describe('inserting a duty status', () => {
     );
     expect(on).toMatchObject({ status: 'ON', locationDescription: 'Yard 3', latitude: null });
     expect(on.sequenceId).toBeGreaterThan(pc.sequenceId);
+    // The engine records' probe (engine-events.repository.ts) sees the PC hour, also when its asks span several statements.
+    const at = (iso: string) => Date.parse(iso);
+    const times = [at('2026-10-26T21:00:00Z'), at('2026-10-26T22:30:00Z'), at('2026-10-26T23:30:00Z')];
+    const asks = Array.from({ length: 2 * PC_PROBES_PER_STATEMENT + 7 }, (_, k) => ({ driverId: d.id, time: times[k % 3]! }));
+    expect(await inPersonalConveyance(t.database.db, a.orgId, asks)).toEqual(asks.map((_, k) => k % 3 === 1));
 
     const day = hosLogDaySchema.parse((await t.app.inject({ method: 'GET', url: org(`/hos_log/${logs[0]!.id}`), headers: a.admin })).json());
     expect(day.segments.slice(-3).map((x) => [x.status, x.special, x.start])).toEqual([

@@ -66,6 +66,10 @@ describe('the devices’ last-seen time', () => {
     expect(await seenAt(a.gatewayId)).toBeNull();
     await vi.waitFor(async () => expect(await seenAt(a.gatewayId)).toBe(t0), { timeout: 2000, interval: 20 });
     await seen.close();
+    // Closed: nothing more is noted or written.
+    seen.note(orgId, a.gatewayId, t0 + 1000);
+    await seen.flush();
+    expect(await seenAt(a.gatewayId)).toBe(t0);
   });
 
   it('is written for a report without coordinates', async () => {

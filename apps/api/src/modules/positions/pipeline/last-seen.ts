@@ -23,6 +23,8 @@ export class LastSeen {
   private pending = new Map<string, Map<string, number>>();
   private timer: NodeJS.Timeout | null = null;
   private writing: Promise<void> | null = null;
+  /** After close: nothing more is noted, and a failed write is not tried again. */
+  private closed = false;
 
   constructor(
     private readonly db: Db,
@@ -32,6 +34,7 @@ export class LastSeen {
 
   /** A device of the organization was heard from at `at` (ms). */
   note(orgId: string, gatewayId: string, at: number): void {
+    if (this.closed) return;
     let org = this.pending.get(orgId);
     if (!org) this.pending.set(orgId, (org = new Map()));
     if ((org.get(gatewayId) ?? 0) < at) org.set(gatewayId, at);
@@ -57,6 +60,7 @@ export class LastSeen {
 
   /** Stops the timer and writes what is noted (the server's close, after the group commit's). */
   async close(): Promise<void> {
+    this.closed = true;
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     await this.flush();
@@ -67,7 +71,8 @@ export class LastSeen {
       try {
         await this.db.execute(lastSeenSql(orgId, devices));
       } catch (err) {
-        this.logError(err, `positions: writing the last-seen time of ${devices.size} devices of organization ${orgId} failed; tried again in a second`);
+        const again = this.closed ? 'not tried again (shutting down)' : 'tried again in a second';
+        this.logError(err, `positions: writing the last-seen time of ${devices.size} devices of organization ${orgId} failed; ${again}`);
         for (const [id, at] of devices) this.note(orgId, id, at);
       }
     }
@@ -78,7 +83,7 @@ export class LastSeen {
  * One organization's devices and times in one statement; the organization named, so Citus routes it
  * to the organization's shard (decision 0204).
  */
-export function lastSeenSql(orgId: string, devices: ReadonlyMap<string, number>) {
+function lastSeenSql(orgId: string, devices: ReadonlyMap<string, number>) {
   const ids = `{${[...devices.keys()].join(',')}}`;
   const times = `{${[...devices.values()].map((t) => new Date(t).toISOString()).join(',')}}`;
   return sql`update ${gateways} g set last_seen_at = v.t

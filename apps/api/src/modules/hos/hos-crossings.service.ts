@@ -139,48 +139,53 @@ async function activeRow(tx: DbOrTx, orgId: string, driverId: string, crossingId
 
 const countryWords: Record<BorderCountry, string> = { US: 'the US', CA: 'Canada' };
 
+type DriverOf = Awaited<ReturnType<typeof driverOf>>;
+
+/**
+ * Writes a crossing the driver or the office entered (an addition, or a moved crossing's new row),
+ * tells the HoS followers and records the correction; a crossing already at that time is a 409.
+ */
+async function enterCrossing(
+  tx: DbOrTx,
+  { orgId, actor }: Scope,
+  d: DriverOf,
+  values: { at: Date; fromCountry: BorderCountry; toCountry: BorderCountry; vehicleId?: string | null; annotation: string },
+  before?: Row,
+): Promise<BorderCrossing> {
+  const [row] = await tx
+    .insert(hosBorderCrossings)
+    .values({ organizationId: orgId, driverId: d.id, source: 'DRIVER', createdBy: actor.userId, ...values })
+    .onConflictDoNothing()
+    .returning();
+  if (!row) throw conflictOn('at', 'A crossing is already entered at that time');
+  await notifyHosChange(tx, orgId);
+  await recordActivity(tx, {
+    orgId,
+    actor,
+    action: 'CORRECT_HOS_CROSSING',
+    entityType: 'DRIVER',
+    entityId: d.id,
+    ...(before ? { before: { at: before.at.toISOString(), to: before.toCountry } } : {}),
+    after: { at: row.at.toISOString(), to: row.toCountry, annotation: values.annotation, driverName: `${d.firstName} ${d.lastName}` },
+  });
+  return view(row, d.ruleset);
+}
+
 /** Enters a crossing the positions missed: into `to` at `at`, from the country the driver was in. */
-export async function addCrossing({ db, orgId, actor }: Scope, driverId: string, input: z.output<typeof crossingCreateSchema>): Promise<BorderCrossing> {
+export async function addCrossing(scope: Scope, driverId: string, input: z.output<typeof crossingCreateSchema>): Promise<BorderCrossing> {
+  const { db, orgId } = scope;
   return db.transaction(async (tx) => {
     const d = await driverOf(tx, orgId, driverId, true);
     const atMs = Date.parse(input.at);
     const from = await countryBefore(tx, orgId, d, atMs);
     if (from === input.to) throw invalidField('to', `The driver is already in ${countryWords[from]} at that time`);
-    const [row] = await tx
-      .insert(hosBorderCrossings)
-      .values({
-        organizationId: orgId,
-        driverId: d.id,
-        at: new Date(atMs),
-        fromCountry: from,
-        toCountry: input.to,
-        source: 'DRIVER',
-        annotation: input.annotation,
-        createdBy: actor.userId,
-      })
-      .onConflictDoNothing()
-      .returning();
-    if (!row) throw conflictOn('at', 'A crossing is already entered at that time');
-    await notifyHosChange(tx, orgId);
-    await recordActivity(tx, {
-      orgId,
-      actor,
-      action: 'CORRECT_HOS_CROSSING',
-      entityType: 'DRIVER',
-      entityId: d.id,
-      after: { at: row.at.toISOString(), to: row.toCountry, annotation: input.annotation, driverName: `${d.firstName} ${d.lastName}` },
-    });
-    return view(row, d.ruleset);
+    return enterCrossing(tx, scope, d, { at: new Date(atMs), fromCountry: from, toCountry: input.to, annotation: input.annotation });
   });
 }
 
 /** Moves a crossing to the right time: the row is kept removed with the annotation, a DRIVER row takes its place. */
-export async function moveCrossing(
-  { db, orgId, actor }: Scope,
-  driverId: string,
-  crossingId: string,
-  input: z.output<typeof crossingMoveSchema>,
-): Promise<BorderCrossing> {
+export async function moveCrossing(scope: Scope, driverId: string, crossingId: string, input: z.output<typeof crossingMoveSchema>): Promise<BorderCrossing> {
+  const { db, orgId, actor } = scope;
   return db.transaction(async (tx) => {
     const d = await driverOf(tx, orgId, driverId, true);
     const old = await activeRow(tx, orgId, d.id, crossingId);
@@ -191,33 +196,8 @@ export async function moveCrossing(
       .update(hosBorderCrossings)
       .set({ removedAt: new Date(), removedBy: actor.userId, removedAnnotation: input.annotation })
       .where(and(eq(hosBorderCrossings.organizationId, orgId), eq(hosBorderCrossings.id, old.id)));
-    const [row] = await tx
-      .insert(hosBorderCrossings)
-      .values({
-        organizationId: orgId,
-        driverId: d.id,
-        vehicleId: old.vehicleId,
-        at: new Date(atMs),
-        fromCountry: old.fromCountry,
-        toCountry: old.toCountry,
-        source: 'DRIVER',
-        annotation: input.annotation,
-        createdBy: actor.userId,
-      })
-      .onConflictDoNothing()
-      .returning();
-    if (!row) throw conflictOn('at', 'A crossing is already entered at that time');
-    await notifyHosChange(tx, orgId);
-    await recordActivity(tx, {
-      orgId,
-      actor,
-      action: 'CORRECT_HOS_CROSSING',
-      entityType: 'DRIVER',
-      entityId: d.id,
-      before: { at: old.at.toISOString(), to: old.toCountry },
-      after: { at: row.at.toISOString(), to: row.toCountry, annotation: input.annotation, driverName: `${d.firstName} ${d.lastName}` },
-    });
-    return view(row, d.ruleset);
+    const values = { at: new Date(atMs), fromCountry: old.fromCountry, toCountry: old.toCountry, vehicleId: old.vehicleId, annotation: input.annotation };
+    return enterCrossing(tx, scope, d, values, old);
   });
 }
 

@@ -1,6 +1,6 @@
 import { useMemo, useState, type ComponentType } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Alert, Badge, Button, Group, Modal, Paper, SegmentedControl, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Badge, Button, Group, Paper, SegmentedControl, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { notify } from '../../lib/notifications-store.ts';
 import { IconDownload, IconMail, IconSend } from '@tabler/icons-react';
@@ -23,7 +23,7 @@ import { EldTransferHistory, SendToFmcsaModal } from './eld-transfer/send-to-fmc
 import { clockSecondsIn, formatEngineHours, longDate, zoneAbbreviation } from './logs/log-format.ts';
 import { eventWords } from './driver/event-words.ts';
 import { intlLocale, LANGUAGES } from '../../i18n/i18n.ts';
-import { errorWords } from '../../i18n/error-words.ts';
+import { OfficerEmailModal } from './officer-email-modal.tsx';
 import { roadsideCaQuery } from './roadside-ca/roadside-ca-api.ts';
 import { CanadianLogHeader, RoadsideCaDays, RoadsideCaPanel } from './roadside-ca/roadside-ca-view.tsx';
 import classes from './driver/driver.module.css';
@@ -202,51 +202,18 @@ function EldFilePanel({ orgId, driverId }: { orgId: string; driverId: string }) 
 function SendModal({ orgId, driverId, comment, opened, onClose }: { orgId: string; driverId: string; comment: string; opened: boolean; onClose: () => void }) {
   const { t } = useTranslation();
   const send = useSendEldFile(orgId, driverId);
-  const [email, setEmail] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const submit = async () => {
-    if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email.trim())) {
-      setError(t('validation.email', { label: t('fields.email') }));
-      return;
-    }
-    try {
-      const sent = await send.mutateAsync({ email: email.trim(), ...(comment.trim() ? { comment: comment.trim() } : {}) });
-      notify({
-        type: 'success',
-        timeout: 5000,
-        title: t('roadside.sent'),
-        category: t('roadside.sentTo', { file: `${sent.fileName}.csv`, email: sent.sentTo }),
-      });
-      setError(null);
-      onClose();
-    } catch (err) {
-      setError(errorWords(t, err));
-    }
-  };
   return (
-    <Modal opened={opened} onClose={onClose} title={t('roadside.sendTitle')} centered size="sm">
-      <Stack gap="sm">
-        <TextInput
-          label={t('roadside.officerEmail')}
-          type="email"
-          inputMode="email"
-          autoComplete="off"
-          value={email}
-          onChange={(e) => setEmail(e.currentTarget.value)}
-          error={error}
-          size="md"
-          data-autofocus
-        />
-        <Group grow>
-          <Button variant="default" size="md" onClick={onClose}>
-            {t('common.cancel')}
-          </Button>
-          <Button size="md" loading={send.isPending} onClick={() => void submit()}>
-            {t('common.send')}
-          </Button>
-        </Group>
-      </Stack>
-    </Modal>
+    <OfficerEmailModal
+      opened={opened}
+      onClose={onClose}
+      title={t('roadside.sendTitle')}
+      label={t('roadside.officerEmail')}
+      pending={send.isPending}
+      send={async (email) => {
+        const sent = await send.mutateAsync({ email, ...(comment.trim() ? { comment: comment.trim() } : {}) });
+        return { title: t('roadside.sent'), category: t('roadside.sentTo', { file: `${sent.fileName}.csv`, email: sent.sentTo }) };
+      }}
+    />
   );
 }
 

@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Alert, Button, Group, Modal, SegmentedControl, Stack, Text, TextInput, Textarea } from '@mantine/core';
+import { Modal, SegmentedControl, Stack, Text, TextInput } from '@mantine/core';
 import type { BorderCountry } from '@fleet/api-contract';
-import { describeError } from '../../../lib/api-client.ts';
+import { AnnotatedChange } from './annotated-change.tsx';
 import { notify } from '../../../lib/notifications-store.ts';
 import { useChangeCrossing, type CrossingsOwner } from '../hos-crossings-api.ts';
 import type { Editing } from './log-crossings-data.ts';
@@ -105,30 +105,17 @@ function CrossingForm({
             />
           </Stack>
         )}
-        <Textarea
-          label={t('driver.crossings.annotation')}
-          description={t('driver.crossings.annotationHelp', { count: length })}
-          withAsterisk
-          autosize
-          minRows={2}
-          maxLength={60}
-          value={annotation}
-          onChange={(e) => setAnnotation(e.currentTarget.value)}
-          error={errors.annotation}
+        <AnnotatedChange
+          words="driver.crossings"
+          annotation={annotation}
+          onAnnotation={setAnnotation}
+          annotationError={errors.annotation}
+          error={change.error}
+          pending={change.isPending}
+          removing={editing.kind === 'remove'}
+          removeLabel={t('driver.crossings.remove')}
+          onClose={onClose}
         />
-        {change.error && (
-          <Alert color="red" title={t('driver.crossings.failed')}>
-            {describeError(change.error).details ?? describeError(change.error).title}
-          </Alert>
-        )}
-        <Group justify="flex-end" gap="sm">
-          <Button variant="default" onClick={onClose}>
-            {t('driver.crossings.cancel')}
-          </Button>
-          <Button type="submit" color={editing.kind === 'remove' ? 'red' : undefined} loading={change.isPending}>
-            {editing.kind === 'remove' ? t('driver.crossings.remove') : t('driver.crossings.save')}
-          </Button>
-        </Group>
       </Stack>
     </form>
   );

@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Alert, Button, Group, Modal, SegmentedControl, Stack, Text, TextInput, Textarea } from '@mantine/core';
+import { Modal, SegmentedControl, Stack, Text, TextInput } from '@mantine/core';
 import type { HosDeclarationKind } from '@fleet/api-contract';
-import { describeError } from '../../../lib/api-client.ts';
+import { AnnotatedChange } from './annotated-change.tsx';
 import { notify } from '../../../lib/notifications-store.ts';
 import { useChangeDeclaration, type DeclarationsOwner } from '../hos-declarations-api.ts';
 import type { DeclarationEditing } from './log-declarations-data.ts';
@@ -160,30 +160,17 @@ function DeclarationForm({
             )}
           </>
         )}
-        <Textarea
-          label={t('driver.declarations.annotation')}
-          description={t('driver.declarations.annotationHelp', { count: length })}
-          withAsterisk
-          autosize
-          minRows={2}
-          maxLength={60}
-          value={annotation}
-          onChange={(e) => setAnnotation(e.currentTarget.value)}
-          error={errors.annotation}
+        <AnnotatedChange
+          words="driver.declarations"
+          annotation={annotation}
+          onAnnotation={setAnnotation}
+          annotationError={errors.annotation}
+          error={change.error}
+          pending={change.isPending}
+          removing={editing.kind === 'remove'}
+          removeLabel={t('driver.declarations.withdraw')}
+          onClose={onClose}
         />
-        {change.error && (
-          <Alert color="red" title={t('driver.declarations.failed')}>
-            {describeError(change.error).details ?? describeError(change.error).title}
-          </Alert>
-        )}
-        <Group justify="flex-end" gap="sm">
-          <Button variant="default" onClick={onClose}>
-            {t('driver.declarations.cancel')}
-          </Button>
-          <Button type="submit" color={editing.kind === 'remove' ? 'red' : undefined} loading={change.isPending}>
-            {editing.kind === 'remove' ? t('driver.declarations.withdraw') : t('driver.declarations.save')}
-          </Button>
-        </Group>
       </Stack>
     </form>
   );

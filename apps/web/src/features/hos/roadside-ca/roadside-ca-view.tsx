@@ -1,13 +1,13 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Button, Group, Modal, Paper, SimpleGrid, Stack, Table, Text, TextInput, Title, UnstyledButton } from '@mantine/core';
+import { Button, Group, Paper, SimpleGrid, Stack, Table, Text, Title, UnstyledButton } from '@mantine/core';
 import { IconDownload, IconMail } from '@tabler/icons-react';
 import type { HosLogDay, RoadsideCa, RoadsideCaCycle, RoadsideCaDay } from '@fleet/api-contract';
 import { Fact } from '../../../components/fact.tsx';
 import { formatDateTime } from '../../../lib/dates.ts';
 import { notify } from '../../../lib/notifications-store.ts';
 import { formatDistance, formatOdometer } from '../../../lib/units.ts';
-import { errorWords } from '../../../i18n/error-words.ts';
+import { OfficerEmailModal } from '../officer-email-modal.tsx';
 import { driverName, formatHours, rulesetName, shortDate, zoneAbbreviation } from '../logs/log-format.ts';
 import { downloadRoadsideCaPdf, useSendRoadsideCa } from './roadside-ca-api.ts';
 import classes from './roadside-ca.module.css';
@@ -67,46 +67,18 @@ export function RoadsideCaPanel({ orgId, driver, date }: RoadsideCaPanelProps) {
 function SendModal({ orgId, driverId, date, opened, onClose }: { orgId: string; driverId: string; date: string; opened: boolean; onClose: () => void }) {
   const { t } = useTranslation();
   const send = useSendRoadsideCa(orgId, driverId);
-  const [email, setEmail] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const submit = async () => {
-    if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email.trim())) {
-      setError(t('validation.email', { label: t('fields.email') }));
-      return;
-    }
-    try {
-      const sent = await send.mutateAsync({ email: email.trim(), date });
-      notify({ type: 'success', timeout: 5000, title: t('roadsideCa.sent'), category: t('roadsideCa.sentTo', { file: sent.fileName, email: sent.sentTo }) });
-      setError(null);
-      onClose();
-    } catch (err) {
-      setError(errorWords(t, err));
-    }
-  };
   return (
-    <Modal opened={opened} onClose={onClose} title={t('roadsideCa.sendTitle')} centered size="sm">
-      <Stack gap="sm">
-        <TextInput
-          label={t('roadsideCa.officerEmail')}
-          type="email"
-          inputMode="email"
-          autoComplete="off"
-          value={email}
-          onChange={(e) => setEmail(e.currentTarget.value)}
-          error={error}
-          size="md"
-          data-autofocus
-        />
-        <Group grow>
-          <Button variant="default" size="md" onClick={onClose}>
-            {t('common.cancel')}
-          </Button>
-          <Button size="md" loading={send.isPending} onClick={() => void submit()}>
-            {t('common.send')}
-          </Button>
-        </Group>
-      </Stack>
-    </Modal>
+    <OfficerEmailModal
+      opened={opened}
+      onClose={onClose}
+      title={t('roadsideCa.sendTitle')}
+      label={t('roadsideCa.officerEmail')}
+      pending={send.isPending}
+      send={async (email) => {
+        const sent = await send.mutateAsync({ email, date });
+        return { title: t('roadsideCa.sent'), category: t('roadsideCa.sentTo', { file: sent.fileName, email: sent.sentTo }) };
+      }}
+    />
   );
 }
 

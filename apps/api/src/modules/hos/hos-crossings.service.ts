@@ -139,6 +139,14 @@ async function activeRow(tx: DbOrTx, orgId: string, driverId: string, crossingId
 
 const countryWords: Record<BorderCountry, string> = { US: 'the US', CA: 'Canada' };
 
+/** Keeps a crossing, removed, with the annotation that removed it (a correction never deletes one). */
+async function markRemoved(tx: DbOrTx, { orgId, actor }: Scope, row: Row, annotation: string): Promise<void> {
+  await tx
+    .update(hosBorderCrossings)
+    .set({ removedAt: new Date(), removedBy: actor.userId, removedAnnotation: annotation })
+    .where(and(eq(hosBorderCrossings.organizationId, orgId), eq(hosBorderCrossings.id, row.id)));
+}
+
 type DriverOf = Awaited<ReturnType<typeof driverOf>>;
 
 /**
@@ -185,36 +193,26 @@ export async function addCrossing(scope: Scope, driverId: string, input: z.outpu
 
 /** Moves a crossing to the right time: the row is kept removed with the annotation, a DRIVER row takes its place. */
 export async function moveCrossing(scope: Scope, driverId: string, crossingId: string, input: z.output<typeof crossingMoveSchema>): Promise<BorderCrossing> {
-  const { db, orgId, actor } = scope;
+  const { db, orgId } = scope;
   return db.transaction(async (tx) => {
     const d = await driverOf(tx, orgId, driverId, true);
     const old = await activeRow(tx, orgId, d.id, crossingId);
     const atMs = Date.parse(input.at);
     const from = await countryBefore(tx, orgId, d, atMs, old.id);
     if (from === old.toCountry) throw invalidField('at', `The driver is already in ${countryWords[from]} at that time`);
-    await tx
-      .update(hosBorderCrossings)
-      .set({ removedAt: new Date(), removedBy: actor.userId, removedAnnotation: input.annotation })
-      .where(and(eq(hosBorderCrossings.organizationId, orgId), eq(hosBorderCrossings.id, old.id)));
+    await markRemoved(tx, scope, old, input.annotation);
     const values = { at: new Date(atMs), fromCountry: old.fromCountry, toCountry: old.toCountry, vehicleId: old.vehicleId, annotation: input.annotation };
     return enterCrossing(tx, scope, d, values, old);
   });
 }
 
 /** Removes a crossing that did not happen (kept, removed, with the annotation: detection does not add it again). */
-export async function removeCrossing(
-  { db, orgId, actor }: Scope,
-  driverId: string,
-  crossingId: string,
-  input: z.output<typeof crossingRemoveSchema>,
-): Promise<void> {
+export async function removeCrossing(scope: Scope, driverId: string, crossingId: string, input: z.output<typeof crossingRemoveSchema>): Promise<void> {
+  const { db, orgId, actor } = scope;
   await db.transaction(async (tx) => {
     const d = await driverOf(tx, orgId, driverId, true);
     const old = await activeRow(tx, orgId, d.id, crossingId);
-    await tx
-      .update(hosBorderCrossings)
-      .set({ removedAt: new Date(), removedBy: actor.userId, removedAnnotation: input.annotation })
-      .where(and(eq(hosBorderCrossings.organizationId, orgId), eq(hosBorderCrossings.id, old.id)));
+    await markRemoved(tx, scope, old, input.annotation);
     await notifyHosChange(tx, orgId);
     await recordActivity(tx, {
       orgId,

@@ -324,22 +324,19 @@ const niced = spawnSync('nice', ['-n', '10', 'true']).status === 0;
 const vitest = (args) => (niced ? ['nice', ['-n', '10', bin('vitest'), ...args]] : [bin('vitest'), args]);
 
 // The restarts on the demo data (apps/api/src/restart.test.ts, issue 66): PGlite only, one file of
-// about four minutes alone (mostly the demo seeding), 200 CPU-s, so the PGlite pass leaves it out.
-// It runs beside the PostgreSQL pass, whose one worker and server keep about one core busy (run 11 of
-// 2026-12-02: 66-91 % of the machine for its 394 s): there it fills the idle core. Started with the
-// checks (as it was until then) it took its 200 CPU-s from the browser tests and the checks, which
-// keep both cores busy, and pushed every later step back by about 100 s.
+// about four minutes alone, mostly the demo seeding. Inside the PGlite pass it was that pass's tail
+// (the other files done, one core idle); here it starts beside the checks, in the background,
+// yielding like them, and the PGlite pass leaves it out.
 const restartFile = 'apps/api/src/restart.test.ts';
 const restartJson = path.join(tmp, 'vitest-restart.json');
-const startRestarts = () =>
-  fs.existsSync(path.join(root, restartFile))
-    ? runInBackground(
-        'restarts on the demo data (PGlite)',
-        ...vitest(['run', '--project', 'api', '--reporter=default', '--reporter=json', `--outputFile=${restartJson}`, restartFile]),
-        { TEST_DATABASE_URL: '', TEST_SERVER_ENTRY: built ? 'compiled' : '' },
-        { yielding: true },
-      )
-    : Promise.resolve(true);
+const restarts = fs.existsSync(path.join(root, restartFile))
+  ? runInBackground(
+      'restarts on the demo data (PGlite)',
+      ...vitest(['run', '--project', 'api', '--reporter=default', '--reporter=json', `--outputFile=${restartJson}`, restartFile]),
+      { TEST_DATABASE_URL: '', TEST_SERVER_ENTRY: built ? 'compiled' : '' },
+      { yielding: true },
+    )
+  : Promise.resolve(true);
 
 await runPairs(checks);
 
@@ -395,7 +392,6 @@ countVitest(unitJson);
 // server stopped answering once), though it left a core idle here for 3-4 minutes. One worker:
 // alone on the machine it takes 145 s on one, 149 s on two (the server's side bounds it).
 const pgJson = path.join(tmp, 'vitest-pg.json');
-const restarts = startRestarts();
 if (process.env.TEST_DATABASE_URL) {
   await run(
     'API tests (PostgreSQL server)',

@@ -68,10 +68,14 @@ describe('postWebhook', () => {
     const pending = postWebhook(`${base}/silent`, headers, '{}', { ...rules, cutter });
     setTimeout(() => cutter.cut(), 100);
     expect(await pending).toMatchObject({ status: null, error: 'No complete answer within 2 s' });
-    // A request started after the cut is not sent at all.
+    // A request started after the cut is not sent at all. (Its own path: the cut /silent request
+    // may reach the receiver only now, on a loaded machine.) One sent after it, uncut, has arrived
+    // by the time it is answered.
     hits.length = 0;
-    expect(await postWebhook(`${base}/ok`, headers, '{}', { ...rules, cutter })).toMatchObject({ status: null });
-    expect(hits).toEqual([]);
+    expect(await postWebhook(`${base}/after-cut`, headers, '{}', { ...rules, cutter })).toMatchObject({ status: null });
+    expect(await postWebhook(`${base}/ok`, headers, '{}', rules)).toMatchObject({ status: 204 });
+    expect(hits).toContain('/ok');
+    expect(hits).not.toContain('/after-cut');
   });
 
   it('refuses a private address unless the operator allows it', async () => {

@@ -4,12 +4,17 @@
 //   (npm run build first: the server runs the compiled entry. DATABASE_URL=postgres://… runs the
 //   server on a new database of that PostgreSQL server instead of PGlite and counts its backends;
 //   BENCH_NODE_ARGS='--cpu-prof --cpu-prof-dir=<dir>' profiles the API process; BENCH_SETTLE_QUIET_S
-//   (default 6) and BENCH_QUIET_CORE (default 0.05) say when the work behind ingest has settled)
+//   (default 6) and BENCH_QUIET_CORE (default 0.05) say when the work behind ingest has settled;
+//   BENCH_WARM_S (default 0: none) is an uncounted round of the same load before each count)
 // In one run, on ports the kernel picks:
 // - the real server in its own process (compiled entry, every follower on) on a new data directory
 //   with the demo organization and 20 devices; the floor (this file with --floor) in another;
 // - the same load generator (wrk, 20 connections) sends each the same requests: OsmAnd fixes, one a
 //   request (each device driving west at 92 km/h, a fix a second), then JSON batches of 100;
+// - with BENCH_WARM_S, before each count the same load for that many seconds, not counted (its
+//   figures printed apart): the first seconds after a start compile the hot JavaScript and tier up
+//   the embedded database's WebAssembly on V8's helper threads, a cost paid once, not per position
+//   (measured: a warm round of 8, 20 or 30 s left the count where it was, docs/benchmarks/ingest.md);
 // - the server's CPU (API process with its database thread; PostgreSQL's backends) is counted from
 //   the load's start until the work behind ingest has settled: BENCH_SETTLE_QUIET_S seconds in a
 //   row in which the server spends under BENCH_QUIET_CORE of a core, counted up to where that quiet
@@ -102,6 +107,7 @@ async function benchMain(): Promise<void> {
   const BATCH = 100;
   const QUIET_S = Number(process.env.BENCH_SETTLE_QUIET_S ?? 6);
   const QUIET_CORE = Number(process.env.BENCH_QUIET_CORE ?? 0.05);
+  const WARM_S = Number(process.env.BENCH_WARM_S ?? 0);
   if (!wrkInstalled()) {
     console.error(`${WRK} is missing: apt-get install wrk`);
     process.exit(1);
@@ -204,24 +210,32 @@ async function benchMain(): Promise<void> {
 
   // Warm-up before each load: every device sends a fix a minute before the load's first (a truck
   // already on the road), and the work it causes settles before the count. Each warm-up comes just
-  // before its own load: the batches' fixes are two hours later, and sent before the OsmAnd load they
-  // would make every OsmAnd fix older than its vehicle's newest, a back-fill the followers replay
-  // from the database round after round (what the first profile measured, not ingest).
+  // before its own load, and every round's fixes are newer than the last round's for every device:
+  // sent out of that order, each fix would be older than its vehicle's newest, a back-fill the
+  // followers replay from the database round after round (what the first profile measured, not
+  // ingest). A device sends at most about 1,000 OsmAnd fixes (1 s apart) or 1,500 batched fixes a
+  // second of load. The order: OsmAnd warm round, OsmAnd count, batch warm round, batch count.
   const t0 = Math.floor(Date.now() / 1000) - 86_400;
-  const tb = t0 + 7200;
+  const tw = t0 - 120 - WARM_S * 1_000;
+  const tbw = t0 + seconds * 1_000 + 3_600;
+  const tb = tbw + WARM_S * 1_500 + 120;
+  if (tb + seconds * 1_500 > t0 + 86_400) throw new Error('the loads are too long for one day of fixes: fewer seconds');
   const fix = (dev: number, ts: number) =>
     `/?id=${ids[dev]}&timestamp=${ts}&lat=${(35 + dev * 0.01).toFixed(5)}&lon=-97.00000&speed=50&bearing=270&ignition=true`;
-  const warmUp = async (mode: 'osmand' | 'batch') => {
-    if (mode === 'osmand') await Promise.all(ids.map((_, d) => fetch(`http://127.0.0.1:${api.osmandPort}${fix(d, t0 - 60)}`).then((r) => r.arrayBuffer())));
+  // Once more on a socket error: a kept-alive connection from before a long load may be closed by the
+  // server just as it is reused (the fix is stored once either way).
+  const send = (url: string, init?: RequestInit) => fetch(url, init).catch(() => fetch(url, init));
+  const warmUp = async (mode: 'osmand' | 'batch', base: number) => {
+    if (mode === 'osmand') await Promise.all(ids.map((_, d) => send(`http://127.0.0.1:${api.osmandPort}${fix(d, base - 60)}`).then((r) => r.arrayBuffer())));
     else
       await Promise.all(
         tokens.map((token, d) =>
-          fetch(`${api.url}/api/v1/ingest/positions`, {
+          send(`${api.url}/api/v1/ingest/positions`, {
             method: 'POST',
             headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
             body: JSON.stringify({
               positions: [
-                { fixTime: new Date((tb - 60) * 1000).toISOString(), latitude: 35 + d * 0.01, longitude: -97.5, speed: 50, course: 270, ignition: true },
+                { fixTime: new Date((base - 60) * 1000).toISOString(), latitude: 35 + d * 0.01, longitude: -97.5, speed: 50, course: 270, ignition: true },
               ],
             }),
           }).then((r) => r.arrayBuffer()),
@@ -272,12 +286,12 @@ end
     non2xx: number;
     wallS: number;
   }
-  const runWrk = (origin: string, mode: 'osmand' | 'batch', base: number): Run => {
+  const runWrk = (origin: string, mode: 'osmand' | 'batch', base: number, duration = seconds): Run => {
     const script = path.join(dir, `${mode}.lua`);
     fs.writeFileSync(script, lua(mode));
     const env = { ...process.env, FLOOR_IDS: ids.join(','), FLOOR_TOKENS: tokens.join(','), FLOOR_T0: String(base) };
     const t = performance.now();
-    const r = spawnSync(WRK, [`-t${CONNECTIONS}`, `-c${CONNECTIONS}`, `-d${seconds}s`, '-s', script, origin], { env, encoding: 'utf8' });
+    const r = spawnSync(WRK, [`-t${CONNECTIONS}`, `-c${CONNECTIONS}`, `-d${duration}s`, '-s', script, origin], { env, encoding: 'utf8' });
     if (r.status !== 0) throw new Error(`wrk failed: ${r.stderr}`);
     const out = r.stdout;
     return {
@@ -301,14 +315,14 @@ end
     non2xx: number;
   }
   const rows: Row[] = [];
-  const measure = async (test: string, mode: 'osmand' | 'batch', origin: string, base: number): Promise<Row> => {
-    await warmUp(mode);
+  const measure = async (test: string, mode: 'osmand' | 'batch', origin: string, base: number, duration = seconds): Promise<Row> => {
+    await warmUp(mode, base);
     const a = await snap();
-    const r = runWrk(origin, mode, base);
+    const r = runWrk(origin, mode, base, duration);
     const settled = await settle();
     const b = settled.end;
     const f0 = cpuSeconds(floor.pid!);
-    const fr = runWrk(`http://127.0.0.1:${floorPort}`, mode, base);
+    const fr = runWrk(`http://127.0.0.1:${floorPort}`, mode, base, duration);
     const floorCpu = cpuSeconds(floor.pid!) - f0;
     const per = mode === 'batch' ? BATCH : 1;
     const positions = (r.requests - r.non2xx) * per;
@@ -328,7 +342,17 @@ end
     rows.push(row);
     return row;
   };
+  // With BENCH_WARM_S, each count after a warm round of the same load (its row printed apart, not
+  // counted; the floor gets its warm round too).
+  const warmRows: Row[] = [];
+  const warm = async (test: string, mode: 'osmand' | 'batch', origin: string, base: number) => {
+    if (WARM_S <= 0) return;
+    warmRows.push(await measure(test, mode, origin, base, WARM_S));
+    rows.pop();
+  };
+  await warm('OsmAnd GET, warm round', 'osmand', `http://127.0.0.1:${api.osmandPort}`, tw);
   const osmand = await measure('OsmAnd GET, 1 position a request', 'osmand', `http://127.0.0.1:${api.osmandPort}`, t0);
+  await warm(`JSON batch, warm round`, 'batch', api.url, tbw);
   const batch = await measure(`JSON batch, ${BATCH} positions a request`, 'batch', api.url, tb);
 
   // The server stopped gracefully; every acknowledged fix must be stored, each once.
@@ -354,12 +378,13 @@ end
     '| test | positions/s (floor) | API µs/pos (main thread + other threads) | PostgreSQL µs/pos | server µs/pos | floor µs/pos | ratio | settled after | load average |',
   );
   console.log('|---|---|---|---|---|---|---|---|---|');
-  for (const r of rows) {
+  for (const r of [...rows, ...warmRows]) {
     const server = r.main + r.others + r.pg;
     console.log(
       `| ${r.test} | ${r.perSecond.toFixed(0)} (${r.floorPerSecond.toFixed(0)}) | ${us(r.main + r.others, r.positions)} (${us(r.main, r.positions)} + ${us(r.others, r.positions)}) | ${databaseUrl ? us(r.pg, r.positions) : '-'} | ${us(server, r.positions)} | ${(r.floor * 1e6).toFixed(1)} | ${(server / Math.max(1, r.positions) / Math.max(1e-9, r.floor)).toFixed(1)} | ${r.settleS.toFixed(1)} s | ${r.load} |`,
     );
   }
+  if (warmRows.length) console.log(`(the warm rounds: ${WARM_S} s of the same load before each count, not counted; BENCH_WARM_S=0 counts from a cold start)`);
   const okO = so.n >= osmand.positions && so.n === so.distinct;
   const okB = sb.n >= batch.positions && sb.n === sb.distinct;
   console.log(

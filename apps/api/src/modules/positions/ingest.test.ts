@@ -643,6 +643,55 @@ describe('group commit of one large write', () => {
   });
 });
 
+describe('group commit of devices that send again once answered', () => {
+  it('writes the crowd back in one group as soon as it is back, not at the end of the window', async () => {
+    const { GroupCommitter } = await import('./pipeline/group-committer.ts');
+    // A window far longer than a commit: a group that waited for it shows in the elapsed time.
+    const committer = new GroupCommitter(t.app.db, { windowMs: 1000 });
+    const base = Math.floor(Date.now() / 1000) - 9000;
+    const row = (uniqueId: string, s: number) => {
+      const d = devices.get(uniqueId)!;
+      return {
+        organizationId: orgId,
+        gatewayId: d.gatewayId,
+        assetId: d.assetId,
+        driverId: d.driverId,
+        fixTime: secs(base + s),
+        latitude: 42.4321,
+        longitude: -101,
+        speed: 50,
+        course: null,
+        altitude: null,
+        accuracy: null,
+        odometer: null,
+        odometerSource: null,
+        engineHours: null,
+        ignition: null,
+        protocol: 'batch' as const,
+        attributes: {},
+      };
+    };
+    const rounds = 5;
+    let secondRoundAt = 0;
+    await Promise.all(
+      IDS.map(async (id) => {
+        for (let r = 0; r < rounds; r++) {
+          expect((await committer.write([row(id, r)])).stored).toEqual([true]);
+          if (r === 0 && !secondRoundAt) secondRoundAt = Date.now();
+          // As a device over the network: its next fix comes a moment after its answer.
+          await new Promise((resolve) => setImmediate(resolve));
+        }
+      }),
+    );
+    // The first group waits out its window (nobody is expected yet); every later one goes once all
+    // the devices just answered are back.
+    expect(committer.transactions).toBe(rounds);
+    expect(Date.now() - secondRoundAt).toBeLessThan(1000);
+    for (const id of IDS) expect((await stored(id)).filter((x) => x.latitude === 42.4321)).toHaveLength(rounds);
+    await committer.close();
+  });
+});
+
 describe('several writers (PostgreSQL server)', () => {
   it('routes each device to its own writer and answers a mixed write in input order, duplicates included', async () => {
     const { ShardedCommitter } = await import('./pipeline/group-committer.ts');

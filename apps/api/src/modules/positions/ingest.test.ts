@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { IngestDiagnostics } from '@fleet/api-contract';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { bearer, createTestApp, DEMO, expectErrorBody, expectFieldErrors, login, type TestContext } from '../../test/helpers.ts';
-import { createTestVehicle, type TestVehicle } from '../../test/vehicles.ts';
+import { createTestVehicle, testPositionRow, type TestVehicle } from '../../test/vehicles.ts';
 import { rowsOf } from '../../db/sql/rows.ts';
 
 interface Stored {
@@ -649,28 +649,15 @@ describe('group commit of devices that send again once answered', () => {
     // A window far longer than a commit: a group that waited for it shows in the elapsed time.
     const committer = new GroupCommitter(t.app.db, { windowMs: 1000 });
     const base = Math.floor(Date.now() / 1000) - 9000;
-    const row = (uniqueId: string, s: number) => {
-      const d = devices.get(uniqueId)!;
-      return {
-        organizationId: orgId,
-        gatewayId: d.gatewayId,
-        assetId: d.assetId,
-        driverId: d.driverId,
-        fixTime: secs(base + s),
+    const row = (uniqueId: string, s: number) =>
+      testPositionRow(devices.get(uniqueId)!, orgId, secs(base + s), {
         latitude: 42.4321,
         longitude: -101,
         speed: 50,
         course: null,
-        altitude: null,
-        accuracy: null,
-        odometer: null,
-        odometerSource: null,
-        engineHours: null,
         ignition: null,
-        protocol: 'batch' as const,
-        attributes: {},
-      };
-    };
+        protocol: 'batch',
+      });
     const rounds = 5;
     let secondRoundAt = 0;
     await Promise.all(
@@ -697,28 +684,15 @@ describe('several writers (PostgreSQL server)', () => {
     const { ShardedCommitter } = await import('./pipeline/group-committer.ts');
     const committer = new ShardedCommitter(t.app.db, 3);
     const base = Math.floor(Date.now() / 1000) - 5400;
-    const row = (uniqueId: string, s: number) => {
-      const d = devices.get(uniqueId)!;
-      return {
-        organizationId: orgId,
-        gatewayId: d.gatewayId,
-        assetId: d.assetId,
-        driverId: d.driverId,
-        fixTime: secs(base + s),
+    const row = (uniqueId: string, s: number) =>
+      testPositionRow(devices.get(uniqueId)!, orgId, secs(base + s), {
         latitude: 41.4321,
         longitude: -101,
         speed: 50,
         course: null,
-        altitude: null,
-        accuracy: null,
-        odometer: null,
-        odometerSource: null,
-        engineHours: null,
         ignition: null,
-        protocol: 'batch' as const,
-        attributes: {},
-      };
-    };
+        protocol: 'batch',
+      });
     const mixed = IDS.slice(0, 6).flatMap((id, k) => [row(id, k), row(id, k + 100)]);
     // The fourth device's first fix again, at the end: stored once, reported as a duplicate.
     const result = await committer.write([...mixed, row(IDS[3]!, 3)]);

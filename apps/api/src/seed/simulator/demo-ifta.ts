@@ -81,6 +81,9 @@ export async function seedDemoIfta(
       const station = { lat: seg.from.lat + off * (random() - 0.5), lon: seg.from.lon + off * (random() < 0.5 ? -0.5 : 0.5) };
       const stationM = Math.round(distanceM(seg.from, station));
       const purchasedAt = seg.start + Math.round((3 + random() * 5) * 60_000);
+      // A stop that straddles the period's start or end is bought outside it (before `from`, or after
+      // `until`: in the future at a seed's start): not this period's purchase.
+      if (purchasedAt < from || purchasedAt >= until) continue;
       // One receipt in 60 typed with the total's decimal point slipped (x10): a price mismatch to review.
       const exactCents = Math.round((quantityMilli * priceMilli) / 10_000);
       const totalCents = rows.length % 60 === 29 ? exactCents * 10 : exactCents;

@@ -71,3 +71,6 @@ export function carryCitusKind(db: object, citus: CitusKind | null): void {
 export function citusOf(db: object): CitusKind | null {
   return carried.get(db) ?? null;
 }
+
+/** Whether `db` is a handle openDatabase returned for a PostgreSQL server known not to be a Citus coordinator. */
+export const isPlainServer = (db: object): boolean => carried.has(db) && carried.get(db) === null;

@@ -1,4 +1,8 @@
+import type pg from 'pg';
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Db } from '../../../db/client.ts';
+import { isPlainServer } from '../../../db/database-kind.ts';
 import { createTestApp, eventually, type TestContext } from '../../../test/helpers.ts';
 import { registryActors } from '../../../test/registry.ts';
 import { createTestVehicle, type TestVehicle } from '../../../test/vehicles.ts';
@@ -7,7 +11,8 @@ import { POSITIONS_CHANNEL, writePositions } from './position-store.ts';
 
 // The group commit's write of several organizations (decision 0169: one statement per organization,
 // so that on Citus each lands on its organization's worker; the live map's NOTIFY sent by the API).
-// On PGlite the embedded statement, on PostgreSQL the pooled one, and both inside a caller's transaction.
+// On PGlite the embedded statement, on PostgreSQL the pooled one (its NOTIFY inside on a plain
+// server, after the commit on a handle not known to be one), and both inside a caller's transaction.
 
 let t: TestContext;
 let orgA: string;
@@ -119,6 +124,32 @@ describe('writing a group of several organizations', () => {
     expect(await latest()).toEqual([
       ['A', 5],
       ['B', 5],
+    ]);
+  });
+
+  it.runIf(process.env.TEST_DATABASE_URL)('tells the map on a server whether the NOTIFY is in the statement or after it', async () => {
+    // The app's handle is known to be a plain server: the NOTIFY rides in the statement.
+    expect(isPlainServer(t.app.db)).toBe(true);
+    // A handle openDatabase did not make (it could be a Citus coordinator's): the NOTIFY follows the commit.
+    const own = drizzlePg({ client: (t.app.db as unknown as { $client: pg.Pool }).$client }) as unknown as Db;
+    expect(isPlainServer(own)).toBe(false);
+    for (const [db, minute] of [
+      [t.app.db, 7],
+      [own, 8],
+    ] as const) {
+      heard.length = 0;
+      expect((await writePositions(db, [fix(va, orgA, minute), fix(vb, orgB, minute)])).stored).toEqual([true, true]);
+      await eventually(
+        async () => heard,
+        () => told(orgA, va.assetId) && told(orgB, vb.assetId),
+        2000,
+      );
+      expect(told(orgA, va.assetId) && told(orgB, vb.assetId)).toBe(true);
+      expect(heard.some((h) => h.o === orgA && h.a.includes(vb.assetId))).toBe(false);
+    }
+    expect(await latest()).toEqual([
+      ['A', 8],
+      ['B', 8],
     ]);
   });
 });

@@ -5,7 +5,7 @@ import { rowsOf } from '../../../db/sql/rows.ts';
 import { pgliteOf } from '../../../db/pglite-copy.ts';
 import { execNamed, type NamedStatement } from '../../../db/pglite-prepared.ts';
 import { failureKind } from '../../../db/sql/database-error.ts';
-import { citusOf } from '../../../db/database-kind.ts';
+import { citusOf, isPlainServer } from '../../../db/database-kind.ts';
 import { POSITIONS_WRITE_FUNCTION } from './citus-write-function.ts';
 import { MOVING_SPEED_KMH } from '../vehicle-status.ts';
 import type { FixError } from './fix-check.ts';
@@ -82,9 +82,9 @@ const NOTIFY_SQL = `select count(pg_notify('${POSITIONS_CHANNEL}', p))::int as n
  * Writes rows: one statement per organization in the group, each its own transaction (on Citus
  * each lands on the organization's worker, decision 0169), so one organization's failure is never
  * another's; positions idempotent on gateway and fix time, the latest position and status inputs
- * per vehicle; then the live map's NOTIFY (PGlite: inside the
- * statement; a server: sent by the API on the same connection after the commit, since on Citus a
- * statement routed to a worker would notify there, where nobody listens). Throws at the first
+ * per vehicle; then the live map's NOTIFY (PGlite and a plain PostgreSQL server: inside the
+ * statement; Citus: sent by the API on the same connection after the commit, since a statement
+ * routed to a worker would notify there, where nobody listens). Throws at the first
  * organization that fails, the ones before it stored: the group commit (group-committer.ts) writes
  * organization by organization itself, and retries.
  */
@@ -105,7 +105,8 @@ export async function writeOrganization(db: DbOrTx, orgId: string, rows: readonl
   const embedded = pgliteOf(db);
   let result: WriteRow;
   if (embedded) result = (await execNamed(embedded, POSITIONS_WRITE, params.map(literalOf), GENERIC_PLAN)).rows[0] as WriteRow;
-  else if (client instanceof pg.Pool) result = await executePooled(client, orgId, params, citusOf(db)?.writeFunction === true);
+  else if (client instanceof pg.Pool)
+    result = await executePooled(client, orgId, params, citusOf(db)?.writeFunction === true ? 'citus' : isPlainServer(db) ? 'plain' : 'server');
   else {
     // A transaction handle (callers that write inside their own transaction): the NOTIFY is sent at its commit.
     result = rowsOf<WriteRow>(await db.execute(writeQuery(params)))[0]!;
@@ -145,21 +146,26 @@ const quoteElement = (v: string) => `"${v.replace(/[\\"]/g, '\\$&')}"`;
 /**
  * On a PostgreSQL server (or a Citus coordinator): node-postgres prepares a named statement once per
  * pooled connection and reuses it (5 ms of planning saved per group commit, measured on PostgreSQL
- * 15). The statement is its own transaction; the NOTIFY follows its commit on the same connection.
+ * 15). The statement is its own transaction; its NOTIFY is inside it on a plain server ('plain'),
+ * and follows its commit on the same connection on a Citus coordinator or a server not known to be
+ * plain ('server': a handle openDatabase did not make).
  */
-async function executePooled(pool: pg.Pool, orgId: string, params: readonly unknown[], citusCall: boolean): Promise<WriteRow> {
+async function executePooled(pool: pg.Pool, orgId: string, params: readonly unknown[], mode: 'citus' | 'plain' | 'server'): Promise<WriteRow> {
   const c = await pool.connect();
   // A connection terminated while checked out also emits 'error': its statement's failure says it all.
   const ignore = () => undefined;
   c.on('error', ignore);
   let lost: Error | undefined;
   try {
-    const row = citusCall
-      ? // The same statement name: a pool's connections are all on Citus or none is.
-        citusRow(
-          (await c.query<{ w: { moved: string[]; dups: number[] } }>({ name: 'positions_write', text: CITUS_CALL, values: params as unknown[] })).rows[0]!.w,
-        )
-      : (await c.query<WriteRow>({ name: 'positions_write', text: WRITE_SQL, values: params as unknown[] })).rows[0]!;
+    // A statement name per text: a connection prepares each once (the Citus call and WRITE_SQL never share a pool).
+    const row =
+      mode === 'citus'
+        ? citusRow(
+            (await c.query<{ w: { moved: string[]; dups: number[] } }>({ name: 'positions_write', text: CITUS_CALL, values: params as unknown[] })).rows[0]!.w,
+          )
+        : mode === 'plain'
+          ? (await c.query<WriteRow>({ name: 'positions_write_notify', text: SERVER_SQL, values: params as unknown[] })).rows[0]!
+          : (await c.query<WriteRow>({ name: 'positions_write', text: WRITE_SQL, values: params as unknown[] })).rows[0]!;
     const payloads = movedPayloads(orgId, JSON.parse(row.moved ?? '[]') as string[]);
     if (payloads.length) {
       // The rows are committed: a lost NOTIFY only delays the live map to the vehicle's next fix.
@@ -200,26 +206,38 @@ const literalOf = (v: unknown) => (typeof v === 'number' ? String(v) : `'${Strin
 const GENERIC_PLAN = { before: 'set plan_cache_mode = force_generic_plan', after: 'reset plan_cache_mode' };
 
 /**
+ * The statement with the live map's NOTIFY inside it (a `notes` CTE, its count returned instead of
+ * the moved vehicles): delivered at the statement's commit like the separate NOTIFY, one round trip
+ * (and on PGlite one call into WebAssembly) fewer a group. Not on Citus: a statement routed to a
+ * worker would notify there, where nobody listens.
+ */
+const withNotify = (text: string) =>
+  text
+    .replace(
+      '\n), dups as (',
+      `\n), notes as (
+  select pg_notify('${POSITIONS_CHANNEL}', json_build_object('o', $1::uuid, 'a', json_agg(asset_id order by asset_id))::text)
+  from (select asset_id, (row_number() over (order by asset_id) - 1) / 150 as chunk from up) u
+  group by chunk
+), dups as (`,
+    )
+    .replace(
+      "select (select coalesce(json_agg(asset_id), '[]'::json) from up)::text as moved,",
+      'select (select count(*) from notes)::int as notes, null::text as moved,',
+    );
+
+/** On a PostgreSQL server known not to be Citus: the statement with its NOTIFY inside (issue 74). */
+const SERVER_SQL = withNotify(WRITE_SQL);
+
+/**
  * The statement as PGlite runs it (docs/decisions/0073): the embedded database is one session in
  * one process, so no other transaction can touch a latest row and the `FOR UPDATE` lock (a heap
  * write and a WAL record per vehicle, undone by the update right after) protects nothing. It also
  * runs with a generic plan: PostgreSQL's plan cache otherwise re-plans it for some executions,
  * and planning this statement costs more than running it for a small group in WebAssembly. Its
- * NOTIFY stays inside (no Citus here): a second round trip into WebAssembly per group saved.
+ * NOTIFY stays inside (no Citus here).
  */
-const EMBEDDED_SQL = WRITE_SQL.replace('\n  for update', '')
-  .replace(
-    '\n), dups as (',
-    `\n), notes as (
-  select pg_notify('${POSITIONS_CHANNEL}', json_build_object('o', $1::uuid, 'a', json_agg(asset_id order by asset_id))::text)
-  from (select asset_id, (row_number() over (order by asset_id) - 1) / 150 as chunk from up) u
-  group by chunk
-), dups as (`,
-  )
-  .replace(
-    "select (select coalesce(json_agg(asset_id), '[]'::json) from up)::text as moved,",
-    'select (select count(*) from notes)::int as notes, null::text as moved,',
-  );
+const EMBEDDED_SQL = withNotify(WRITE_SQL.replace('\n  for update', ''));
 
 /**
  * On PGlite, parsing and planning this statement cost about as much as running it for 50 rows

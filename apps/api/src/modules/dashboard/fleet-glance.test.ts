@@ -321,6 +321,58 @@ describe('daily statistics behind ingest', () => {
     });
     expect(expected.speedingEvents).toBe(3);
   });
+
+  it('folds rounds in order into the row, every column of it, without rebuilding the day', async () => {
+    const v = await createTestVehicle(t.app.db, a.orgId, { uniqueId: `rounds-${Date.now()}` });
+    const start = Date.UTC(2026, 5, 11, 14, 0); // 09:00 in Chicago
+    let lon = -95;
+    const all = Array.from({ length: 60 }, (_, i) => {
+      const speed = i % 20 < 12 ? 115 : 0;
+      lon += speed / 60 / 85;
+      return { fixTime: new Date(start + i * 60_000).toISOString(), latitude: 39, longitude: lon, speed, ignition: true };
+    });
+    const rebuilt0 = t.app.fleetStats.stats.daysRebuilt;
+    // Three rounds, each after the last is worked: the first inserts the day, the others update it.
+    for (const part of [all.slice(0, 20), all.slice(20, 40), all.slice(40)]) {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/v1/ingest/positions',
+        headers: { authorization: `Bearer ${v.token}` },
+        payload: { positions: part },
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      await t.app.fleetStats.idle();
+    }
+    expect(t.app.fleetStats.stats.daysRebuilt).toBe(rebuilt0);
+    const expected = addFixes(
+      emptyTotals(),
+      null,
+      all.map((p) => ({ t: Date.parse(p.fixTime), lat: p.latitude, lon: p.longitude, speed: p.speed, ignition: p.ignition })),
+      105,
+    ).totals;
+    const [got] = rowsOf<Record<string, number | string>>(
+      await t.database.db.execute(
+        sql`select distance_m, driving_ms, idle_ms, max_speed_kmh, speeding_events, stops, fixes, extract(epoch from last_fix_at) * 1000 as last from vehicle_daily_stats where asset_id = ${v.assetId} and day = '2026-06-11'`,
+      ),
+    );
+    expect(Number(got!.distance_m)).toBeCloseTo(expected.distanceM, 3);
+    expect({
+      driving: Number(got!.driving_ms),
+      idle: Number(got!.idle_ms),
+      speeding: Number(got!.speeding_events),
+      stops: Number(got!.stops),
+      fixes: Number(got!.fixes),
+      last: Number(got!.last),
+    }).toEqual({
+      driving: expected.drivingMs,
+      idle: expected.idleMs,
+      speeding: expected.speedingEvents,
+      stops: expected.stops,
+      fixes: 60,
+      last: Date.parse(all[59]!.fixTime),
+    });
+    expect(expected.speedingEvents).toBe(3);
+  });
 });
 
 describe('fleet performance', () => {

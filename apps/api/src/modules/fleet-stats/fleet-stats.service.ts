@@ -1,4 +1,4 @@
-import { eq, sql } from 'drizzle-orm';
+import { eq, getTableColumns, sql, type SQL } from 'drizzle-orm';
 import { DEFAULT_ORGANIZATION_SETTINGS } from '@fleet/api-contract';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import { latestPositions, organizations, positions, vehicleDailyStats } from '../../db/schema/index.ts';
@@ -31,6 +31,18 @@ const DAY_COLUMNS = [
   'carry',
   'updated_at',
 ] as const;
+
+/**
+ * The upsert's SET for DAY_COLUMNS. Drizzle's `set` is keyed by the table's property names
+ * (`distanceM`), not its column names: keyed by `distance_m`, every column but stops, fixes and carry
+ * was silently left out, so a day kept its first round's distance and last fix for ever and every
+ * later round rebuilt it from its positions (issue 74).
+ */
+const DAY_SET: Record<string, SQL> = Object.fromEntries(
+  Object.entries(getTableColumns(vehicleDailyStats))
+    .filter(([, c]) => (DAY_COLUMNS as readonly string[]).includes(c.name))
+    .map(([key, c]) => [key, sql.raw(`excluded.${c.name}`)]),
+);
 
 interface OrgFacts {
   timeZone: string;
@@ -222,7 +234,7 @@ export class FleetStats extends QueuedFollower<StatFix> {
       .values(values.sort(byVehicleDay))
       .onConflictDoUpdate({
         target: [vehicleDailyStats.assetId, vehicleDailyStats.day, vehicleDailyStats.organizationId],
-        set: Object.fromEntries(DAY_COLUMNS.map((c) => [c, sql.raw(`excluded.${c}`)])),
+        set: DAY_SET,
       });
   }
 
@@ -364,7 +376,7 @@ async function upsertDays(db: DbOrTx, orgId: string, unordered: DayUpsert[]): Pr
       .values(values)
       .onConflictDoUpdate({
         target: [vehicleDailyStats.assetId, vehicleDailyStats.day, vehicleDailyStats.organizationId],
-        set: Object.fromEntries(DAY_COLUMNS.map((c) => [c, sql.raw(`excluded.${c}`)])),
+        set: DAY_SET,
         setWhere: sql`${vehicleDailyStats.lastFixAt} is not distinct from to_timestamp((excluded.carry->>'prevS')::float8)`,
       })
       .returning({ assetId: vehicleDailyStats.assetId, day: vehicleDailyStats.day });

@@ -3,14 +3,15 @@
 // so the soaked database and its clean replay can be compared: the automatic HoS records derived from
 // positions (hos_events of origin 1: duty status, intermediate logs, engine power; not the
 // diagnostics job's malfunction records, which follow the clock), place visits, trips and stops, IFTA miles per vehicle, day and
-// jurisdiction and the state-line crossings, and the fuel level's refuels and drops (decision 0276).
+// jurisdiction and the state-line crossings, the fuel level's refuels and drops (decision 0276), and
+// each vehicle's daily statistics (distance, driving and idle time, stops, speeding, fixes, last fix).
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../apps/api/src/db/client.ts';
 import { rowsOf } from '../../apps/api/src/db/sql/rows.ts';
 
 export interface DerivedFacts {
   /** One line per fact of each kind (a multiset: the same line twice is two facts). */
-  lines: Record<'duty' | 'visits' | 'trips' | 'stops' | 'crossings' | 'fuel', string[]>;
+  lines: Record<'duty' | 'visits' | 'trips' | 'stops' | 'crossings' | 'fuel' | 'days', string[]>;
   /** IFTA metres by `unit day jurisdiction`. */
   iftaMetres: Map<string, number>;
 }
@@ -97,6 +98,24 @@ export async function readDerivedFacts(db: Db, orgId: string): Promise<DerivedFa
         `ignition off ${String(r.ignition_off)}`,
       ].join('  '),
   );
+  const days = await lines(
+    db,
+    sql`select a.unit_number as unit, s.day::text as day, s.distance_m, s.driving_ms, s.idle_ms, s.max_speed_kmh, s.speeding_events, s.stops, s.fixes, s.last_fix_at
+      from vehicle_daily_stats s left join assets a on a.id = s.asset_id where s.organization_id = ${orgId}`,
+    (r) =>
+      [
+        r.unit,
+        r.day,
+        `${num(r.distance_m, 0)} m`,
+        `driving ${num(r.driving_ms, 0)} ms`,
+        `idle ${num(r.idle_ms, 0)} ms`,
+        `max ${num(r.max_speed_kmh, 1)} km/h`,
+        `speeding ${num(r.speeding_events, 0)}`,
+        `stops ${num(r.stops, 0)}`,
+        `fixes ${num(r.fixes, 0)}`,
+        `last ${iso(r.last_fix_at)}`,
+      ].join('  '),
+  );
   const iftaMetres = new Map<string, number>();
   for (const r of rowsOf<Row>(
     await db.execute(
@@ -105,7 +124,7 @@ export async function readDerivedFacts(db: Db, orgId: string): Promise<DerivedFa
   )) {
     iftaMetres.set([r.unit, r.day, r.jurisdiction].join('  '), Number(r.metres));
   }
-  return { lines: { duty, visits, trips, stops, crossings, fuel }, iftaMetres };
+  return { lines: { duty, visits, trips, stops, crossings, fuel, days }, iftaMetres };
 }
 
 export interface FactDifference {
@@ -143,6 +162,7 @@ const KIND_NAMES: Record<keyof DerivedFacts['lines'], string> = {
   stops: 'stops',
   crossings: 'IFTA state-line crossings',
   fuel: 'fuel-level refuels and drops',
+  days: 'daily statistics per vehicle',
 };
 
 /** Each kind of fact, soak against replay. */

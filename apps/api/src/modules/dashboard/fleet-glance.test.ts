@@ -3,8 +3,9 @@ import { sql } from 'drizzle-orm';
 import { dashboardSchema, fleetOverviewSchema, fleetPerformanceSchema, searchResultSchema } from '@fleet/api-contract';
 import { createTestApp, expectErrorBody, expectFieldErrors, type TestContext } from '../../test/helpers.ts';
 import { driverBody, registryActors, userWithPermissions, vehicleBody } from '../../test/registry.ts';
-import { createTestVehicle } from '../../test/vehicles.ts';
-import { addFixes, emptyTotals } from '../fleet-stats/index.ts';
+import { createTestVehicle, testPositionRow } from '../../test/vehicles.ts';
+import { addFixes, emptyTotals, FleetStats } from '../fleet-stats/index.ts';
+import { writePositions } from '../positions/index.ts';
 import { rowsOf } from '../../db/sql/rows.ts';
 
 let t: TestContext;
@@ -372,6 +373,53 @@ describe('daily statistics behind ingest', () => {
       last: Date.parse(all[59]!.fixTime),
     });
     expect(expected.speedingEvents).toBe(3);
+  });
+});
+
+describe('daily statistics after a kill', () => {
+  it('counts a fix stored just before a kill, which no round worked, once newer fixes come to the restarted follower', async () => {
+    const v = await createTestVehicle(t.app.db, a.orgId, { uniqueId: `kill-${Date.now()}` });
+    const start = Date.UTC(2026, 5, 12, 14, 0); // 09:00 in Chicago
+    const fixes = Array.from({ length: 30 }, (_, i) =>
+      testPositionRow(v, a.orgId, new Date(start + i * 60_000), { longitude: -95 + i * 0.02, speed: i % 10 < 7 ? 100 : 0 }),
+    );
+    // Before the kill: fixes 0-9 worked, fix 10 stored and never handed to a follower.
+    const before = new FleetStats(t.app.db);
+    before.enqueue(
+      fixes.slice(0, 10),
+      fixes.slice(0, 10).map(() => true),
+    );
+    await before.idle();
+    await writePositions(t.app.db, fixes.slice(0, 11));
+    // After the restart: a new follower, the newer fixes only (the device's resend of fix 10 was a duplicate).
+    const after = new FleetStats(t.app.db);
+    await writePositions(t.app.db, fixes.slice(11));
+    after.enqueue(
+      fixes.slice(11),
+      fixes.slice(11).map(() => true),
+    );
+    await after.idle();
+    expect(after.stats.holes).toBe(1);
+    const expected = addFixes(
+      emptyTotals(),
+      null,
+      fixes.map((f) => ({ t: f.fixTime.getTime(), lat: f.latitude, lon: f.longitude, speed: f.speed, ignition: f.ignition })),
+      105,
+    ).totals;
+    const [got] = rowsOf<Record<string, number | string>>(
+      await t.database.db.execute(
+        sql`select distance_m, driving_ms, idle_ms, stops, fixes from vehicle_daily_stats where asset_id = ${v.assetId} and day = '2026-06-12'`,
+      ),
+    );
+    expect({ fixes: Number(got!.fixes), driving: Number(got!.driving_ms), idle: Number(got!.idle_ms), stops: Number(got!.stops) }).toEqual({
+      fixes: 30,
+      driving: expected.drivingMs,
+      idle: expected.idleMs,
+      stops: expected.stops,
+    });
+    expect(Number(got!.distance_m)).toBeCloseTo(expected.distanceM, 3);
+    await before.close();
+    await after.close();
   });
 });
 

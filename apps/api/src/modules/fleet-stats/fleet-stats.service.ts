@@ -3,7 +3,7 @@ import { DEFAULT_ORGANIZATION_SETTINGS } from '@fleet/api-contract';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import { latestPositions, organizations, positions, vehicleDailyStats } from '../../db/schema/index.ts';
 import { dayStartMs, logDateOf, nextDate } from '../hos/index.ts';
-import { QueuedFollower, type Round, VehicleQueue } from '../positions/index.ts';
+import { QueuedFollower, type Round, VehicleQueue, vehiclesWithFixesElsewhere, type WorkedSpan } from '../positions/index.ts';
 import { rowsOf } from '../../db/sql/rows.ts';
 import { addFixes, emptyTotals, type DayCarry, type DayTotals, type StatFix } from './day-stats.ts';
 
@@ -63,7 +63,8 @@ export class FleetStats extends QueuedFollower<StatFix> {
   private readonly orgs = new Map<string, OrgFacts>();
   /** Each vehicle's current day as last read or written here (most recently used last). */
   private readonly days = new Map<string, KnownDay>();
-  readonly stats = { daysUpdated: 0, daysRebuilt: 0, failures: 0 };
+  /** holes: vehicles whose day missed stored fixes this follower never worked (rebuilt). */
+  readonly stats = { daysUpdated: 0, daysRebuilt: 0, failures: 0, holes: 0 };
   private readonly onError: (err: unknown) => void;
 
   constructor(
@@ -77,8 +78,10 @@ export class FleetStats extends QueuedFollower<StatFix> {
       pauseMs: () => opts.flushMs ?? 2000,
       byOrganization: true,
       round: (items) => this.round(items[0]![1].orgId, items),
-      failed: (_items, err) => {
-        // The fixes are stored; the next catch-up (start) rebuilds their days.
+      failed: (items, err) => {
+        // The fixes are stored; the vehicles' days are read again at their next round, which finds
+        // these fixes among the stored ones it never worked and rebuilds the day.
+        for (const [assetId] of items) this.days.delete(assetId);
         this.stats.failures++;
         this.onError(err);
       },
@@ -139,8 +142,9 @@ export class FleetStats extends QueuedFollower<StatFix> {
         });
       }
     }
-    const updates: DayUpsert[] = [];
+    let updates: DayUpsert[] = [];
     const rebuild: typeof keys = [];
+    const spans: WorkedSpan[] = [];
     for (const w of keys) {
       w.fixes.sort((a, b) => a.t - b.t);
       const known = this.days.get(w.assetId)!;
@@ -151,6 +155,25 @@ export class FleetStats extends QueuedFollower<StatFix> {
       }
       const next = addFixes(known.totals, known.carry, w.fixes, org.speedLimitKmh);
       updates.push({ assetId: w.assetId, day: w.day, totals: next.totals, carry: next.carry, previousLastFixAt: known.lastFixAt });
+      // A day read from its row, not written by this process: fixes stored after the row's last one
+      // may never have reached this follower (stored just before a kill, the process ended before
+      // its round, then its newer fixes folded after the restart's catch-up had looked), so the
+      // stored fixes between the row's last and this round's are counted against the round's.
+      if (misses.includes(w))
+        spans.push({
+          assetId: w.assetId,
+          fromMs: known.lastFixAt !== null ? Date.parse(known.lastFixAt) : dayStartMs(w.day, org.timeZone, '00:00') - 1,
+          toMs: w.fixes[w.fixes.length - 1]!.t,
+          n: w.fixes.length,
+        });
+    }
+    if (spans.length) {
+      const holes = await vehiclesWithFixesElsewhere(this.db, orgId, spans);
+      if (holes.size) {
+        for (const w of keys) if (holes.has(w.assetId) && misses.includes(w) && !rebuild.includes(w)) rebuild.push(w);
+        updates = updates.filter((u) => !holes.has(u.assetId));
+        this.stats.holes += holes.size;
+      }
     }
     // Every changed day of the round in one statement, each only if its row still holds what this
     // instance read (another instance sharing the vehicle may have written it): no locks, and on the

@@ -6,7 +6,7 @@ export type { PositionRow } from './pipeline/position-row.ts';
 export type { UnknownDevice, UnknownDevices } from './pipeline/unknown-devices.ts';
 export { writePositions } from './pipeline/position-store.ts';
 export { QueuedFollower, VehicleQueue } from './pipeline/vehicle-queue.ts';
-export { fixesElsewhere, type WorkedSpan } from './pipeline/fixes-elsewhere.ts';
+export { fixesElsewhere, vehiclesWithFixesElsewhere, type WorkedSpan } from './pipeline/fixes-elsewhere.ts';
 export type { Round, Waiting } from './pipeline/vehicle-queue.ts';
 export { RefusedFixes } from './refused-fixes.ts';
 export type { ObservedFix, RefusedFix, RefusedFixesOptions } from './refused-fixes.ts';

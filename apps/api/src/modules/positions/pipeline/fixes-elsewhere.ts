@@ -12,11 +12,12 @@ export interface WorkedSpan {
 
 /**
  * On a shared database another instance may have stored fixes of the same vehicle (a device behind
- * a load balancer), which this instance's follower never heard of: the vehicles of these spans with
+ * a load balancer), which this instance's follower never heard of (or this process, before a kill,
+ * stored fixes its followers never worked): the vehicles of these spans with
  * more stored fixes in (fromMs, toMs] than this instance worked there. One statement per
  * organization, naming it, so that Citus routes it, correlated subquery and all, to its shard.
  */
-async function vehiclesWithFixesElsewhere(db: DbOrTx, orgId: string, spans: readonly WorkedSpan[]): Promise<Set<string>> {
+export async function vehiclesWithFixesElsewhere(db: DbOrTx, orgId: string, spans: readonly WorkedSpan[]): Promise<Set<string>> {
   const out = new Set<string>();
   if (spans.length === 0) return out;
   const keys = spans.map((s) => ({ a: s.assetId, from: new Date(s.fromMs).toISOString(), to: new Date(s.toMs).toISOString(), n: s.n }));

@@ -71,9 +71,11 @@ test.describe('on a desktop and a phone', () => {
     await expect(cycle).toContainText('13:00');
     await expect(cycle).toContainText('57:00');
     await expect(page.getByTestId('inspection-day').getByRole('img', { name: /Record of duty status/ })).toBeVisible();
-    // The last driving ended 2 h ago: in today's log (Toronto's day) unless midnight came since, and
-    // then in yesterday's, checked after the tap below.
-    const drivingToday = sinceMidnight('America/Toronto') > (2 * 60 + 5) * 60_000;
+    // The list holds the records of the day, so a drive shows where it began: the last one began
+    // 6 h ago (4 h of driving, ended 2 h ago), in today's log (Toronto's day) unless midnight came
+    // since, and then in yesterday's, checked after the tap below (yesterday also holds the drive
+    // that began 23 h ago). CI at 04:16 in Toronto failed when this counted from its end.
+    const drivingToday = sinceMidnight('America/Toronto') > (6 * 60 + 5) * 60_000;
     if (drivingToday) await expect(page.getByTestId('inspection-day').getByRole('list', { name: 'Events' })).toContainText('Driving');
     // Not the US view: no ELD output file comment, no 8-day picker.
     await expect(page.getByLabel('Output file comment')).toHaveCount(0);

@@ -145,6 +145,7 @@ export class FleetStats extends QueuedFollower<StatFix> {
     let updates: DayUpsert[] = [];
     const rebuild: typeof keys = [];
     const spans: WorkedSpan[] = [];
+    const read = new Set(misses);
     for (const w of keys) {
       w.fixes.sort((a, b) => a.t - b.t);
       const known = this.days.get(w.assetId)!;
@@ -159,7 +160,7 @@ export class FleetStats extends QueuedFollower<StatFix> {
       // may never have reached this follower (stored just before a kill, the process ended before
       // its round, then its newer fixes folded after the restart's catch-up had looked), so the
       // stored fixes between the row's last and this round's are counted against the round's.
-      if (misses.includes(w))
+      if (read.has(w))
         spans.push({
           assetId: w.assetId,
           fromMs: known.lastFixAt !== null ? Date.parse(known.lastFixAt) : dayStartMs(w.day, org.timeZone, '00:00') - 1,
@@ -170,7 +171,9 @@ export class FleetStats extends QueuedFollower<StatFix> {
     if (spans.length) {
       const holes = await vehiclesWithFixesElsewhere(this.db, orgId, spans);
       if (holes.size) {
-        for (const w of keys) if (holes.has(w.assetId) && misses.includes(w) && !rebuild.includes(w)) rebuild.push(w);
+        // Every day of such a vehicle in this round is rebuilt instead of folded.
+        const queued = new Set(rebuild);
+        for (const w of keys) if (holes.has(w.assetId) && !queued.has(w)) rebuild.push(w);
         updates = updates.filter((u) => !holes.has(u.assetId));
         this.stats.holes += holes.size;
       }

@@ -1,6 +1,7 @@
 import { PGlite, type Results } from '@electric-sql/pglite';
 import type { DbOrTx } from './client.ts';
 import { RemotePGlite } from './pglite-remote.ts';
+import { runBoundHere, type BoundRows } from './pglite-bind.ts';
 
 /**
  * A PGlite-only read path for large results: `COPY (select …) TO '/dev/blob' WITH (FORMAT binary)`
@@ -19,6 +20,11 @@ export interface EmbeddedPg {
 export function pgliteOf(db: DbOrTx): EmbeddedPg | null {
   const client = (db as { $client?: unknown }).$client;
   return client instanceof PGlite || client instanceof RemotePGlite ? client : null;
+}
+
+/** Runs a BindWriter message (pglite-bind.ts) on the embedded database, in its thread or in this one. */
+export function runBound(client: EmbeddedPg, message: Uint8Array): Promise<BoundRows> {
+  return client instanceof RemotePGlite ? client.bound(message) : runBoundHere(client as PGlite, message);
 }
 
 /**

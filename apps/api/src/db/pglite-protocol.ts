@@ -1,3 +1,5 @@
+import type { BoundRows } from './pglite-bind.ts';
+
 // Messages between the API's thread and the worker thread that runs the embedded database
 // (pglite-remote.ts, pglite-worker.ts; decision 0170). Every request carries an id its answer repeats.
 
@@ -11,6 +13,8 @@ export interface WireQueryOptions {
 export type Request =
   | { op: 'query'; id: number; tx?: number; sql: string; params?: unknown[]; options?: WireQueryOptions }
   | { op: 'exec'; id: number; tx?: number; sql: string }
+  /** A BindWriter message (pglite-bind.ts), transferred; answered with its data rows. */
+  | { op: 'bound'; id: number; message: ArrayBuffer }
   | { op: 'begin'; id: number }
   | { op: 'end'; id: number; tx: number; commit: boolean }
   | { op: 'listen'; id: number; channel: string }
@@ -42,7 +46,7 @@ export interface WireResults {
 
 /** The answer to one request. */
 export type Answer =
-  | { id: number; ok: true; value: WireResults | WireResults[] | WorkerHeap | number | null; wasmBytes: number | null }
+  | { id: number; ok: true; value: WireResults | WireResults[] | BoundRows | WorkerHeap | number | null; wasmBytes: number | null }
   | { id: number; ok: false; error: WireError; wasmBytes: number | null };
 
 /** Requests without their id, which the sender adds. */

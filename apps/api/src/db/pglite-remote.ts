@@ -2,6 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { QueryOptions, Results } from '@electric-sql/pglite';
+import type { BoundRows } from './pglite-bind.ts';
 import {
   fromWireError,
   type Answer,
@@ -194,13 +195,13 @@ export class RemotePGlite {
     else p.reject(fromWireError(m.error));
   }
 
-  private call<T>(m: Call): Promise<T> {
+  private call<T>(m: Call, transfer: ArrayBuffer[] = []): Promise<T> {
     if (this.failure) return Promise.reject(this.failure);
     const id = this.nextId++;
     return new Promise<T>((resolve, reject) => {
       if (this.pending.size === 0) this.worker.ref();
       this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject, since: Date.now(), what: callWords(m) });
-      this.worker.postMessage({ ...m, id } as Request);
+      this.worker.postMessage({ ...m, id } as Request, transfer);
     });
   }
 
@@ -222,6 +223,15 @@ export class RemotePGlite {
     const t = inTransaction.getStore();
     if (t?.open()) reportOutsideStatement(t.id, sql);
     return this.runExec(undefined, sql);
+  }
+
+  /** Runs a BindWriter message (pglite-bind.ts) outside any transaction: its data rows. */
+  bound(message: Uint8Array): Promise<BoundRows> {
+    const t = inTransaction.getStore();
+    if (t?.open()) reportOutsideStatement(t.id, 'bound');
+    // The message is the caller's own copy (BindWriter.sync): its buffer is handed over, not cloned.
+    const buffer = message.byteOffset === 0 && message.byteLength === message.buffer.byteLength ? (message.buffer as ArrayBuffer) : message.slice().buffer;
+    return this.call<BoundRows>({ op: 'bound', message: buffer }, [buffer]);
   }
 
   /**

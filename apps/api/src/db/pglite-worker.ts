@@ -1,6 +1,7 @@
 import v8 from 'node:v8';
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite, type ParserOptions, type QueryOptions, type Results, type Transaction, types } from '@electric-sql/pglite';
+import { runBoundHere, type BoundRows } from './pglite-bind.ts';
 import { PreparedStatements } from './pglite-prepared.ts';
 import { compilePglite, pgliteBundles, pgliteOptions, wasmBytesOf } from './pglite-open.ts';
 import {
@@ -79,7 +80,10 @@ let nextTx = 1;
 const channels = new Map<string, () => Promise<void>>();
 const prepared = new PreparedStatements();
 
-async function handle(db: PGlite, m: Request): Promise<{ value: WireResults | WireResults[] | WorkerHeap | number | null; transfer: ArrayBuffer[] }> {
+async function handle(
+  db: PGlite,
+  m: Request,
+): Promise<{ value: WireResults | WireResults[] | BoundRows | WorkerHeap | number | null; transfer: ArrayBuffer[] }> {
   const on = (tx: number | undefined) => {
     if (tx === undefined) return db;
     const t = transactions.get(tx);
@@ -96,6 +100,8 @@ async function handle(db: PGlite, m: Request): Promise<{ value: WireResults | Wi
       const out = await Promise.all(results.map(wire));
       return { value: out.map((o) => o.value), transfer: out.flatMap((o) => o.transfer) };
     }
+    case 'bound':
+      return { value: await runBoundHere(db, new Uint8Array(m.message)), transfer: [] };
     case 'begin': {
       const id = nextTx++;
       // Answered once BEGIN has run and the lock is held; `end` lets the callback return (COMMIT)

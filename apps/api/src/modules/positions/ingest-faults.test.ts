@@ -191,13 +191,16 @@ function answerLost(db: Db): { db: Db; lost: () => number } {
   let lost = 0;
   const embedded = pgliteOf(db);
   if (embedded) {
+    // The group commit's message (db/pglite-bind.ts) runs, and its answer is lost on the way back:
+    // through the worker thread (`bound`) or on this thread (`execProtocolStream`).
     const client = new Proxy(embedded, {
       get(target, key) {
-        if (key === 'exec') {
-          return async (text: string) => {
-            const r = await target.exec(text);
-            if (text.includes('execute positions_write') && lost++ === 0)
-              throw new DatabaseUnavailableError("the embedded database's worker thread stopped (test)");
+        if (key === 'bound' || key === 'execProtocolStream') {
+          const call = Reflect.get(target, key, target) as (message: Uint8Array, ...rest: unknown[]) => Promise<unknown>;
+          return async (message: Uint8Array, ...rest: unknown[]) => {
+            const write = Buffer.from(message.buffer, message.byteOffset, message.byteLength).includes('positions_write');
+            const r = await call.call(target, message, ...rest);
+            if (write && lost++ === 0) throw new DatabaseUnavailableError("the embedded database's worker thread stopped (test)");
             return r;
           };
         }

@@ -2,7 +2,8 @@ import pg from 'pg';
 import { sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../../db/client.ts';
 import { rowsOf } from '../../../db/sql/rows.ts';
-import { pgliteOf } from '../../../db/pglite-copy.ts';
+import { pgliteOf, runBound, type EmbeddedPg } from '../../../db/pglite-copy.ts';
+import { BindWriter } from '../../../db/pglite-bind.ts';
 import { execNamed, type NamedStatement } from '../../../db/pglite-prepared.ts';
 import { failureKind } from '../../../db/sql/database-error.ts';
 import { citusOf, isPlainServer } from '../../../db/database-kind.ts';
@@ -100,16 +101,20 @@ export async function writePositions(db: DbOrTx, rows: readonly PositionRow[], n
 /** One organization's rows in one statement (its own transaction, unless `db` is a caller's): for each row, whether it was newly stored. */
 export async function writeOrganization(db: DbOrTx, orgId: string, rows: readonly PositionRow[], now: Date): Promise<boolean[]> {
   if (rows.length === 0) return [];
-  const params = writeParams(rows, orgId, now);
   const client = (db as { $client?: unknown }).$client;
   const embedded = pgliteOf(db);
   let result: WriteRow;
-  if (embedded) result = (await execNamed(embedded, POSITIONS_WRITE, params.map(literalOf), GENERIC_PLAN)).rows[0] as WriteRow;
+  if (embedded) result = await writeEmbedded(embedded, orgId, rows, now);
   else if (client instanceof pg.Pool)
-    result = await executePooled(client, orgId, params, citusOf(db)?.writeFunction === true ? 'citus' : isPlainServer(db) ? 'plain' : 'server');
+    result = await executePooled(
+      client,
+      orgId,
+      writeParams(rows, orgId, now),
+      citusOf(db)?.writeFunction === true ? 'citus' : isPlainServer(db) ? 'plain' : 'server',
+    );
   else {
     // A transaction handle (callers that write inside their own transaction): the NOTIFY is sent at its commit.
-    result = rowsOf<WriteRow>(await db.execute(writeQuery(params)))[0]!;
+    result = rowsOf<WriteRow>(await db.execute(writeQuery(writeParams(rows, orgId, now))))[0]!;
     const payloads = movedPayloads(orgId, JSON.parse(result.moved ?? '[]') as string[]);
     if (payloads.length)
       await db.execute(sql`select pg_notify(${POSITIONS_CHANNEL}, p) from unnest(${`{${payloads.map(quoteElement).join(',')}}`}::text[]) as p`);
@@ -198,12 +203,6 @@ const CITUS_CALL = `select ${POSITIONS_WRITE_FUNCTION}(${Array.from({ length: PA
 const citusRow = (w: { moved: string[]; dups: number[] }): WriteRow => ({ moved: JSON.stringify(w.moved), dups: JSON.stringify(w.dups) });
 
 const literalOf = (v: unknown) => (typeof v === 'number' ? String(v) : `'${String(v).replace(/'/g, "''")}'`);
-/**
- * On PGlite the statement runs with a generic plan (below); the setting is set and reset around
- * each EXECUTE in one implicit transaction, so if the EXECUTE fails the SET is rolled back with it
- * and the session's planning mode never leaks.
- */
-const GENERIC_PLAN = { before: 'set plan_cache_mode = force_generic_plan', after: 'reset plan_cache_mode' };
 
 /**
  * The statement with the live map's NOTIFY inside it (a `notes` CTE, its count returned instead of
@@ -232,20 +231,106 @@ const SERVER_SQL = withNotify(WRITE_SQL);
 /**
  * The statement as PGlite runs it (docs/decisions/0073): the embedded database is one session in
  * one process, so no other transaction can touch a latest row and the `FOR UPDATE` lock (a heap
- * write and a WAL record per vehicle, undone by the update right after) protects nothing. It also
- * runs with a generic plan: PostgreSQL's plan cache otherwise re-plans it for some executions,
- * and planning this statement costs more than running it for a small group in WebAssembly. Its
+ * write and a WAL record per vehicle, undone by the update right after) protects nothing. Its
  * NOTIFY stays inside (no Citus here).
  */
 const EMBEDDED_SQL = withNotify(WRITE_SQL.replace('\n  for update', ''));
 
 /**
  * On PGlite, parsing and planning this statement cost about as much as running it for 50 rows
- * (WebAssembly), so it is prepared (execNamed: on each session it runs in) and then EXECUTEd with
- * its values inlined as quoted literals (EXECUTE takes no bound parameters). On a PostgreSQL server
- * the planning runs in the server's process, not the API's.
+ * (WebAssembly), so it is prepared once per session and then bound with binary parameters
+ * (decision 0331). It runs with a generic plan: PostgreSQL's plan cache otherwise re-plans it for
+ * some executions, and planning it costs more than running it for a small group. The setting is
+ * made by a statement of its own bound just before, local to the message's implicit transaction,
+ * so it ends with it whatever happens. On a PostgreSQL server the planning runs in the server's
+ * process, not the API's.
  */
 const POSITIONS_WRITE: NamedStatement = { name: 'positions_write', paramTypes: PARAM_TYPES, text: EMBEDDED_SQL };
+const GENERIC_PLAN: NamedStatement = {
+  name: 'positions_generic_plan',
+  paramTypes: '',
+  text: "select set_config('plan_cache_mode', 'force_generic_plan', true)",
+};
+
+/**
+ * One organization's rows on the embedded database, bound with binary parameters. A session that
+ * does not have the statements (the first write, or a worker thread opened again) answers 26000:
+ * they are prepared and the write is sent again.
+ */
+async function writeEmbedded(embedded: EmbeddedPg, orgId: string, rows: readonly PositionRow[], now: Date): Promise<WriteRow> {
+  const run = async (): Promise<WriteRow> => {
+    // A new message each time: the worker thread takes its buffer.
+    const data = await runBound(embedded, embeddedWriteMessage(rows, orgId, now));
+    const last = data[data.length - 1]!;
+    return { moved: last[1] ?? null, dups: last[2]! };
+  };
+  try {
+    return await run();
+  } catch (err) {
+    if ((err as { code?: string }).code !== '26000') throw err;
+  }
+  for (const st of [GENERIC_PLAN, POSITIONS_WRITE]) {
+    await embedded.exec(`prepare ${st.name}${st.paramTypes ? `(${st.paramTypes})` : ''} as ${st.text}`).catch((err: { code?: string }) => {
+      // Prepared meanwhile by a concurrent caller on the same session.
+      if (err.code !== '42P05') throw err;
+    });
+  }
+  return run();
+}
+
+/** The embedded write as one message: the generic-plan setting, then the statement bound with writeParams' values in binary. */
+export function embeddedWriteMessage(rows: readonly PositionRow[], orgId: string, now: Date): Uint8Array {
+  const col = <T>(f: (r: PositionRow) => T) => rows.map(f);
+  const assets = new Set<string>();
+  for (const r of rows) if (r.assetId !== null) assets.add(r.assetId);
+  return new BindWriter()
+    .bind(GENERIC_PLAN.name, 0)
+    .execute()
+    .bind(POSITIONS_WRITE.name, 20)
+    .uuid(orgId)
+    .uuidArray(col((r) => r.gatewayId))
+    .uuidArray(col((r) => r.assetId))
+    .uuidArray(col((r) => r.driverId))
+    .float8Array(col((r) => r.fixTime.getTime()))
+    .float8Array(col((r) => r.latitude))
+    .float8Array(col((r) => r.longitude))
+    .float4Array(col((r) => r.speed))
+    .float4Array(col((r) => r.course))
+    .float4Array(col((r) => r.altitude))
+    .float4Array(col((r) => r.accuracy))
+    .float8Array(col((r) => r.odometer))
+    .boolArray(col((r) => r.ignition))
+    .textArray(col((r) => r.protocol))
+    .jsonbArray(col((r) => jsonText(r.attributes)))
+    .timestamptz(now.getTime())
+    .float4(MOVING_SPEED_KMH)
+    .uuidArray([...assets])
+    .textArray(col((r) => r.odometerSource))
+    .float8Array(col((r) => r.engineHours))
+    .execute()
+    .sync();
+}
+
+/** Attributes as JSON text, or null when there are none (the statement stores `{}`). */
+function jsonText(o: Record<string, unknown>): string | null {
+  for (const _ in o) return JSON.stringify(o);
+  return null;
+}
+
+/**
+ * The plain reference of the embedded write (the test compares the two on random rows): the same
+ * statement run with `execute name(…)`, its values as text array literals, between the setting and
+ * its reset in one simple-protocol exec. This was the write before decision 0331.
+ */
+export async function writeEmbeddedReference(embedded: EmbeddedPg, orgId: string, rows: readonly PositionRow[], now: Date): Promise<boolean[]> {
+  const st: NamedStatement = { ...POSITIONS_WRITE, name: 'positions_write_reference' };
+  const params = writeParams(rows, orgId, now);
+  const result = (await execNamed(embedded, st, params.map(literalOf), { before: 'set plan_cache_mode = force_generic_plan', after: 'reset plan_cache_mode' }))
+    .rows[0] as WriteRow;
+  const stored = new Array<boolean>(rows.length).fill(true);
+  for (const i of JSON.parse(result.dups) as number[]) stored[i - 1] = false;
+  return stored;
+}
 
 /** The two texts a server runs for one organization's group commit (bench/citus-write.ts compares them on a cluster). */
 export const GROUP_COMMIT_TEXTS = { statement: WRITE_SQL, citusCall: CITUS_CALL } as const;

@@ -4,8 +4,8 @@ import type { QueryOptions, Results } from '@electric-sql/pglite';
 // every statement again, and in WebAssembly planning a hot statement costs more than running it:
 // the search's union of small lists planned in 0.25-0.3 ms and ran in 0.1 ms. So a statement seen a
 // second time is prepared with SQL's PREPARE and from then on run with EXECUTE, its values inlined
-// as quoted literals (EXECUTE takes no bound parameters), as the position writes do
-// (position-store.ts). PostgreSQL keeps a generic plan once it costs no more than the custom ones.
+// as quoted literals (EXECUTE takes no bound parameters). The group commit binds its values in
+// binary instead (pglite-bind.ts, decision 0331). PostgreSQL keeps a generic plan once it costs no more than the custom ones.
 // The least recently used beyond a cap are deallocated, so the backend's memory stays bounded.
 
 /** A value as an untyped SQL literal for EXECUTE, or undefined when it is not text, a number or a boolean. */
@@ -114,7 +114,7 @@ export class PreparedStatements {
   }
 }
 
-/** A statement an owner names and types itself, run with `execute` (the position writes: position-store.ts). */
+/** A statement an owner names and types itself, run with `execute` (the group commit's text reference: position-store.ts). */
 export interface NamedStatement {
   name: string;
   /** The parameters' types, as PREPARE lists them. */

@@ -22,6 +22,15 @@ const api = (rest: string, orgId = a.orgId) => `/api/v1/organizations/${orgId}${
 const get = async (rest: string, headers: Record<string, string> = a.admin) => t.app.inject({ method: 'GET', url: api(rest), headers });
 const H = 3_600_000;
 
+/** A day's totals folded from the sent fixes in order, with the demo organization's 105 km/h limit: what the row must hold. */
+const inOrder = (sent: ReadonlyArray<{ fixTime: string; latitude: number; longitude: number; speed: number; ignition: boolean }>) =>
+  addFixes(
+    emptyTotals(),
+    null,
+    sent.map((p) => ({ t: Date.parse(p.fixTime), lat: p.latitude, lon: p.longitude, speed: p.speed, ignition: p.ignition })),
+    105,
+  ).totals;
+
 describe('dashboard', () => {
   it('counts what the linked lists show, with the same filters', async () => {
     // Two trucks reporting: one driving now, one parked with a device silent for two days.
@@ -298,12 +307,7 @@ describe('daily statistics behind ingest', () => {
     expect(t.app.fleetStats.stats.daysRebuilt).toBe(rebuilt0);
     await send([all[40]!]);
     expect(t.app.fleetStats.stats.daysRebuilt).toBe(rebuilt0 + 1);
-    const expected = addFixes(
-      emptyTotals(),
-      null,
-      all.map((p) => ({ t: Date.parse(p.fixTime), lat: p.latitude, lon: p.longitude, speed: p.speed, ignition: p.ignition })),
-      105,
-    ).totals;
+    const expected = inOrder(all);
     const got = await row();
     expect(Number(got.fixes)).toBe(90);
     expect(Number(got.distance_m)).toBeCloseTo(expected.distanceM, 3);
@@ -345,12 +349,7 @@ describe('daily statistics behind ingest', () => {
       await t.app.fleetStats.idle();
     }
     expect(t.app.fleetStats.stats.daysRebuilt).toBe(rebuilt0);
-    const expected = addFixes(
-      emptyTotals(),
-      null,
-      all.map((p) => ({ t: Date.parse(p.fixTime), lat: p.latitude, lon: p.longitude, speed: p.speed, ignition: p.ignition })),
-      105,
-    ).totals;
+    const expected = inOrder(all);
     const [got] = rowsOf<Record<string, number | string>>(
       await t.database.db.execute(
         sql`select distance_m, driving_ms, idle_ms, max_speed_kmh, speeding_events, stops, fixes, extract(epoch from last_fix_at) * 1000 as last from vehicle_daily_stats where asset_id = ${v.assetId} and day = '2026-06-11'`,

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pgliteOf } from '../../../db/pglite-copy.ts';
 import { createTestApp, type TestContext } from '../../../test/helpers.ts';
 import { registryActors } from '../../../test/registry.ts';
-import { createTestVehicle, type TestVehicle } from '../../../test/vehicles.ts';
+import { createTestVehicle, testPositionRow, type TestVehicle } from '../../../test/vehicles.ts';
 import { storableProblem } from './fix-check.ts';
 import type { PositionRow, Protocol } from './position-row.ts';
 import { writeEmbeddedReference, writeOrganization } from './position-store.ts';
@@ -143,25 +143,8 @@ describe.runIf(onPglite)('the embedded group commit with binary parameters', () 
   it('leaves the session planning as before, and prepares its statements again on a session without them', async () => {
     const embedded = pgliteOf(t.app.db)!;
     const v = fleets[1]![0]!;
-    const row = (s: number): PositionRow => ({
-      organizationId: orgId,
-      gatewayId: v.gatewayId,
-      assetId: v.assetId,
-      driverId: v.driverId,
-      fixTime: new Date(T0 + 7_200_000 + s * 1000),
-      latitude: 41,
-      longitude: -87,
-      speed: 10,
-      course: 0,
-      altitude: null,
-      accuracy: null,
-      odometer: null,
-      odometerSource: null,
-      engineHours: null,
-      ignition: true,
-      protocol: 'osmand',
-      attributes: {},
-    });
+    const row = (s: number): PositionRow =>
+      testPositionRow(v, orgId, new Date(T0 + 7_200_000 + s * 1000), { latitude: 41, longitude: -87, speed: 10, course: 0 });
     expect(await writeOrganization(t.app.db, orgId, [row(1)], new Date())).toEqual([true]);
     expect((await embedded.query<{ plan_cache_mode: string }>('show plan_cache_mode')).rows[0]!.plan_cache_mode).toBe('auto');
     // As after the worker thread opened the data directory again: the session has neither statement.

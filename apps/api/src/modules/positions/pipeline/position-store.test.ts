@@ -66,6 +66,12 @@ const latest = async () =>
     .map((r) => [r.asset_id === va.assetId ? 'A' : 'B', (Number(r.t) - T0) / 60_000])
     .sort();
 const told = (orgId: string, assetId: string) => heard.some((h) => h.o === orgId && h.a.includes(assetId));
+/** Waits until both organizations' maps were told of their vehicle, and fails if they never are. */
+async function bothTold(): Promise<void> {
+  const both = () => told(orgA, va.assetId) && told(orgB, vb.assetId);
+  await eventually(async () => heard, both, 2000);
+  expect(both()).toBe(true);
+}
 
 describe('writing a group of several organizations', () => {
   it('stores each organization once, answers duplicates at their place and tells each organization’s map', async () => {
@@ -75,12 +81,7 @@ describe('writing a group of several organizations', () => {
       ['A', 1],
       ['B', 2],
     ]);
-    await eventually(
-      async () => heard,
-      () => told(orgA, va.assetId) && told(orgB, vb.assetId),
-      2000,
-    );
-    expect(told(orgA, va.assetId) && told(orgB, vb.assetId)).toBe(true);
+    await bothTold();
     // One organization's payload never names another's vehicle.
     expect(heard.some((h) => h.o === orgA && h.a.includes(vb.assetId))).toBe(false);
 
@@ -108,12 +109,7 @@ describe('writing a group of several organizations', () => {
       ['A', 5],
       ['B', 5],
     ]);
-    await eventually(
-      async () => heard,
-      () => told(orgA, va.assetId) && told(orgB, vb.assetId),
-      2000,
-    );
-    expect(told(orgA, va.assetId) && told(orgB, vb.assetId)).toBe(true);
+    await bothTold();
 
     await expect(
       t.app.db.transaction(async (tx) => {
@@ -139,12 +135,7 @@ describe('writing a group of several organizations', () => {
     ] as const) {
       heard.length = 0;
       expect((await writePositions(db, [fix(va, orgA, minute), fix(vb, orgB, minute)])).stored).toEqual([true, true]);
-      await eventually(
-        async () => heard,
-        () => told(orgA, va.assetId) && told(orgB, vb.assetId),
-        2000,
-      );
-      expect(told(orgA, va.assetId) && told(orgB, vb.assetId)).toBe(true);
+      await bothTold();
       expect(heard.some((h) => h.o === orgA && h.a.includes(vb.assetId))).toBe(false);
     }
     expect(await latest()).toEqual([

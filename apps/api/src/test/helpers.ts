@@ -94,11 +94,11 @@ export async function serverDatabase(): Promise<{ url: string; drop: () => Promi
  * server named by TEST_DATABASE_URL, or an emptied pool database on the Citus coordinator named by
  * TEST_CITUS_URL (the CI runs the suite on PGlite and PostgreSQL).
  */
-async function freshDatabase(): Promise<{ database: Database; drop: () => Promise<void>; seeded: boolean }> {
+async function freshDatabase(): Promise<{ database: Database; drop: () => Promise<void>; seeded: boolean; url?: string }> {
   if (onCitus()) {
     const { url, drop } = await serverDatabase();
     try {
-      return { database: await openDatabase({ databaseUrl: url, dataDir: 'memory', poolSize: 10 }), drop, seeded: false };
+      return { database: await openDatabase({ databaseUrl: url, dataDir: 'memory', poolSize: 10 }), drop, seeded: false, url };
     } catch (err) {
       await drop();
       throw err;
@@ -117,7 +117,7 @@ async function freshDatabase(): Promise<{ database: Database; drop: () => Promis
   // Each app holds four connections on LISTEN (auth, live map, notifications, duty status); some tests build a
   // second app on the same pool.
   const database = await openDatabase({ databaseUrl: url, dataDir: 'memory', poolSize: 10 });
-  return { database, drop, seeded: !!template };
+  return { database, drop, seeded: !!template, url };
 }
 
 /**
@@ -136,7 +136,7 @@ export async function createTestApp(overrides: Partial<Config> = {}): Promise<Te
   // TEST_LOG_LEVEL=warn shows the app's warnings and errors (a 500's cause) while chasing a failure.
   const logLevel = process.env.TEST_LOG_LEVEL as Config['logLevel'] | undefined;
   const config = testConfig({ dataDir, publicUrl: 'http://fleet.test', ...(logLevel ? { logLevel } : {}), ...overrides });
-  const { database, drop, seeded } = await freshDatabase();
+  const { database, drop, seeded, url } = await freshDatabase();
   const app = await buildApp({ config, database });
   if (!seeded) await seedTestDatabase(database.db);
   await app.ready();
@@ -147,7 +147,7 @@ export async function createTestApp(overrides: Partial<Config> = {}): Promise<Te
     dataDir,
     async close() {
       await named('app.close()', () => app.close());
-      await named('database.close()', () => database.close());
+      await named('database.close()', () => database.close(), url ? () => serverSessions(database, url) : undefined);
       await named('dropping the database', drop);
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
@@ -156,15 +156,43 @@ export async function createTestApp(overrides: Partial<Config> = {}): Promise<Te
 
 /**
  * Runs a step of a test app's close, saying which one after a minute without an end (a hook that
- * times out says only that the hook did): it still waits for it, hiding nothing.
+ * times out says only that the hook did), with what `state` tells of why: it still waits for it,
+ * hiding nothing.
  */
-async function named(step: string, fn: () => Promise<void>): Promise<void> {
+async function named(step: string, fn: () => Promise<void>, state?: () => Promise<string>): Promise<void> {
   const started = Date.now();
-  const timer = setInterval(() => console.warn(`test app close: ${step} has not ended after ${Math.round((Date.now() - started) / 1000)} s`), 60_000);
+  const timer = setInterval(() => {
+    const head = `test app close: ${step} has not ended after ${Math.round((Date.now() - started) / 1000)} s`;
+    if (!state) return console.warn(head);
+    void state().then(
+      (s) => console.warn(`${head}; ${s}`),
+      (err: unknown) => console.warn(`${head}; its state could not be read (${String(err)})`),
+    );
+  }, 60_000);
   try {
     await fn();
   } finally {
     clearInterval(timer);
+  }
+}
+
+/**
+ * Why a server database's pool may not end: its connections checked out and waited for, and the
+ * database's sessions as the server sees them (a pool's end waits for every connection given back;
+ * a close once hung for minutes under a full run's load, and the hook's timeout said nothing more).
+ */
+async function serverSessions(database: Database, url: string): Promise<string> {
+  const pool = (database.db as unknown as { $client: pg.Pool }).$client;
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  try {
+    const { rows } = await c.query<{ s: string }>(
+      `select format('%s %s %s/%s %s', pid, coalesce(application_name, ''), coalesce(state, ''), coalesce(wait_event, ''), left(regexp_replace(query, '\\s+', ' ', 'g'), 80)) as s
+       from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()`,
+    );
+    return `pool: ${pool.totalCount} connections, ${pool.idleCount} idle, ${pool.waitingCount} waiting; sessions: ${rows.map((r) => r.s).join(' | ') || 'none'}`;
+  } finally {
+    await c.end();
   }
 }
 

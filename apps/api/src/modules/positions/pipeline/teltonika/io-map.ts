@@ -121,13 +121,32 @@ export interface TemperatureReading {
   celsius: number;
 }
 
+/**
+ * A map's temperature entries (the first per attribute) and driver-card entries, worked out once per
+ * map: a map names hundreds of elements, and every record of every packet asks (walking the whole map
+ * per record was a tenth of the API's CPU under Teltonika load).
+ */
+const MEANINGFUL = new WeakMap<IoMap, { temperatures: IoMapEntry[]; cards: IoMapEntry[] }>();
+function meaningful(map: IoMap): { temperatures: IoMapEntry[]; cards: IoMapEntry[] } {
+  let m = MEANINGFUL.get(map);
+  if (!m) {
+    const seen = new Set<string>();
+    m = { temperatures: [], cards: [] };
+    for (const entry of Object.values(map)) {
+      if (entry.meaning === 'driverCard') m.cards.push(entry);
+      if (entry.meaning !== 'temperature' || seen.has(entry.attribute)) continue;
+      seen.add(entry.attribute);
+      m.temperatures.push(entry);
+    }
+    MEANINGFUL.set(map, m);
+  }
+  return m;
+}
+
 /** The temperatures among a record's attributes: those the map says measure a temperature (in °C). */
 export function temperaturesOf(attributes: Readonly<Record<string, unknown>>, map: IoMap): TemperatureReading[] {
   const out: TemperatureReading[] = [];
-  const seen = new Set<string>();
-  for (const entry of Object.values(map)) {
-    if (entry.meaning !== 'temperature' || seen.has(entry.attribute)) continue;
-    seen.add(entry.attribute);
+  for (const entry of meaningful(map).temperatures) {
     const v = attributes[entry.attribute];
     if (typeof v !== 'number' || !Number.isFinite(v)) continue;
     out.push({ sensor: entry.attribute, celsius: entry.unit === '°F' ? roundTo(((v - 32) * 5) / 9) : v });
@@ -138,8 +157,7 @@ export function temperaturesOf(attributes: Readonly<Record<string, unknown>>, ma
 /** The driver cards among a record's attributes: those the map says are a driver card (16 hex digits each). */
 export function driverCardsOf(attributes: Readonly<Record<string, unknown>>, map: IoMap): string[] {
   const out = new Set<string>();
-  for (const entry of Object.values(map)) {
-    if (entry.meaning !== 'driverCard') continue;
+  for (const entry of meaningful(map).cards) {
     const v = attributes[entry.attribute];
     const card = typeof v === 'string' ? canonicalCardNumber(v) : null;
     if (card) out.add(card);

@@ -8,9 +8,9 @@ import type { PGlite } from '@electric-sql/pglite';
 // transaction.
 
 /** Type OIDs of the elements the group commit sends. */
-export const OID = { bool: 16, text: 25, float4: 700, float8: 701, uuid: 2950, jsonb: 3802 } as const;
+const OID = { bool: 16, text: 25, float4: 700, float8: 701, uuid: 2950, jsonb: 3802 } as const;
 
-/** Microseconds between the Unix epoch and 2000-01-01, PostgreSQL's timestamp origin. */
+/** Milliseconds between the Unix epoch and 2000-01-01, PostgreSQL's timestamp origin. */
 const PG_EPOCH_MS = 946_684_800_000;
 
 const utf8 = new TextEncoder();
@@ -26,7 +26,6 @@ export class BindWriter {
   private view = new DataView(this.buf.buffer);
   private n = 0;
   private messageAt = -1;
-  private paramAt = -1;
   private params = 0;
 
   /** Starts a Bind of the prepared statement `name` with `count` parameters. */

@@ -5,8 +5,8 @@ import type { QueryOptions, Results } from '@electric-sql/pglite';
 // the search's union of small lists planned in 0.25-0.3 ms and ran in 0.1 ms. So a statement seen a
 // second time is prepared with SQL's PREPARE and from then on run with EXECUTE, its values inlined
 // as quoted literals (EXECUTE takes no bound parameters). The group commit binds its values in
-// binary instead (pglite-bind.ts, decision 0331). PostgreSQL keeps a generic plan once it costs no more than the custom ones.
-// The least recently used beyond a cap are deallocated, so the backend's memory stays bounded.
+// binary instead (pglite-bind.ts, decision 0331). PostgreSQL keeps a generic plan once it costs no
+// more than the custom ones. The least recently used beyond a cap are deallocated, so the backend's memory stays bounded.
 
 /** A value as an untyped SQL literal for EXECUTE, or undefined when it is not text, a number or a boolean. */
 export function executeLiteral(v: unknown): string | undefined {
@@ -123,12 +123,31 @@ export interface NamedStatement {
 }
 
 /**
+ * Runs `run`, which uses the named statements `statements`, and when the session answers "does not
+ * exist" (26000) prepares them and runs it again. Nothing remembers whether a statement is
+ * prepared: a prepared statement belongs to the session it was made in, and the embedded database's
+ * session is replaced whenever it opens again (a restarted worker thread).
+ */
+export async function withPrepared<T>(session: Pick<Session, 'exec'>, statements: readonly NamedStatement[], run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (err) {
+    if ((err as { code?: string }).code !== '26000') throw err;
+  }
+  for (const st of statements) {
+    await session.exec(`prepare ${st.name}${st.paramTypes ? `(${st.paramTypes})` : ''} as ${st.text}`).catch((err: { code?: string }) => {
+      // Prepared meanwhile by a concurrent caller on the same session.
+      if (err.code !== '42P05') throw err;
+    });
+  }
+  return run();
+}
+
+/**
  * Runs `execute <name>(<literals>)` between `before` and `after` (e.g. a planning setting and its
  * reset) as one simple-protocol exec, so one implicit transaction: if the EXECUTE fails, the rest
- * is rolled back with it. Nothing remembers whether the statement is prepared: a prepared statement
- * belongs to the session it was made in, and the embedded database's session is replaced whenever
- * it opens again (a restarted worker thread). The session answers "does not exist" (26000) for a
- * session that never had it; it is then prepared and run again. Returns the EXECUTE's results.
+ * is rolled back with it. Prepared on a session that does not have it (withPrepared). Returns the
+ * EXECUTE's results.
  */
 export async function execNamed(
   session: Pick<Session, 'exec'>,
@@ -139,15 +158,5 @@ export async function execNamed(
   const before = around.before ? `${around.before}; ` : '';
   const text = `${before}execute ${st.name}(${literals.join(', ')})${around.after ? `; ${around.after}` : ''}`;
   const at = around.before ? 1 : 0;
-  const run = async () => ((await session.exec(text)) as Array<Results<unknown>>)[at]!;
-  try {
-    return await run();
-  } catch (err) {
-    if ((err as { code?: string }).code !== '26000') throw err;
-  }
-  await session.exec(`prepare ${st.name}(${st.paramTypes}) as ${st.text}`).catch((err: { code?: string }) => {
-    // Prepared meanwhile by a concurrent caller on the same session.
-    if (err.code !== '42P05') throw err;
-  });
-  return run();
+  return withPrepared(session, [st], async () => ((await session.exec(text)) as Array<Results<unknown>>)[at]!);
 }

@@ -4,7 +4,7 @@ import type { DbOrTx } from '../../../db/client.ts';
 import { rowsOf } from '../../../db/sql/rows.ts';
 import { pgliteOf, runBound, type EmbeddedPg } from '../../../db/pglite-copy.ts';
 import { BindWriter } from '../../../db/pglite-bind.ts';
-import { execNamed, type NamedStatement } from '../../../db/pglite-prepared.ts';
+import { execNamed, withPrepared, type NamedStatement } from '../../../db/pglite-prepared.ts';
 import { failureKind } from '../../../db/sql/database-error.ts';
 import { citusOf, isPlainServer } from '../../../db/database-kind.ts';
 import { POSITIONS_WRITE_FUNCTION } from './citus-write-function.ts';
@@ -258,28 +258,16 @@ const GENERIC_PLAN: NamedStatement = {
  * they are prepared and the write is sent again.
  */
 async function writeEmbedded(embedded: EmbeddedPg, orgId: string, rows: readonly PositionRow[], now: Date): Promise<WriteRow> {
-  const run = async (): Promise<WriteRow> => {
+  return withPrepared(embedded, [GENERIC_PLAN, POSITIONS_WRITE], async () => {
     // A new message each time: the worker thread takes its buffer.
     const data = await runBound(embedded, embeddedWriteMessage(rows, orgId, now));
     const last = data[data.length - 1]!;
     return { moved: last[1] ?? null, dups: last[2]! };
-  };
-  try {
-    return await run();
-  } catch (err) {
-    if ((err as { code?: string }).code !== '26000') throw err;
-  }
-  for (const st of [GENERIC_PLAN, POSITIONS_WRITE]) {
-    await embedded.exec(`prepare ${st.name}${st.paramTypes ? `(${st.paramTypes})` : ''} as ${st.text}`).catch((err: { code?: string }) => {
-      // Prepared meanwhile by a concurrent caller on the same session.
-      if (err.code !== '42P05') throw err;
-    });
-  }
-  return run();
+  });
 }
 
 /** The embedded write as one message: the generic-plan setting, then the statement bound with writeParams' values in binary. */
-export function embeddedWriteMessage(rows: readonly PositionRow[], orgId: string, now: Date): Uint8Array {
+function embeddedWriteMessage(rows: readonly PositionRow[], orgId: string, now: Date): Uint8Array {
   const col = <T>(f: (r: PositionRow) => T) => rows.map(f);
   const assets = new Set<string>();
   for (const r of rows) if (r.assetId !== null) assets.add(r.assetId);

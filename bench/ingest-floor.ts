@@ -363,9 +363,11 @@ end
   await api.stop('SIGTERM');
   const database = await open();
   const stored = async (protocol: string, from: number) =>
-    rowsOf<{ n: number; distinct: number }>(
+    rowsOf<{ n: number; distinct: number; commits: number }>(
       await database.db.execute(
-        `select count(*)::int as n, count(distinct (gateway_id, fix_time))::int as distinct from positions where protocol = '${protocol}' and fix_time >= to_timestamp(${from})` as never,
+        // A commit's rows share its server time, never the same twice in a process (group-committer.ts).
+        `select count(*)::int as n, count(distinct (gateway_id, fix_time))::int as distinct, count(distinct server_time)::int as commits
+         from positions where protocol = '${protocol}' and fix_time >= to_timestamp(${from})` as never,
       ),
     )[0]!;
   const so = await stored('osmand', t0);
@@ -388,7 +390,7 @@ end
   const okO = so.n >= osmand.positions && so.n === so.distinct;
   const okB = sb.n >= batch.positions && sb.n === sb.distinct;
   console.log(
-    `stored: OsmAnd ${so.n} of ${osmand.positions} acknowledged (${so.n - so.distinct} twice), batch ${sb.n} of ${batch.positions} acknowledged (${sb.n - sb.distinct} twice); non-2xx answers ${osmand.non2xx + batch.non2xx}`,
+    `stored: OsmAnd ${so.n} of ${osmand.positions} acknowledged (${so.n - so.distinct} twice), batch ${sb.n} of ${batch.positions} acknowledged (${sb.n - sb.distinct} twice); non-2xx answers ${osmand.non2xx + batch.non2xx}; positions a commit: OsmAnd ${(so.n / Math.max(1, so.commits)).toFixed(1)}, batch ${(sb.n / Math.max(1, sb.commits)).toFixed(1)}`,
   );
   const targetO = (osmand.main + osmand.others + osmand.pg) / Math.max(1, osmand.positions) <= 250e-6;
   const targetB = (batch.main + batch.others + batch.pg) / Math.max(1, batch.positions) <= 60e-6;

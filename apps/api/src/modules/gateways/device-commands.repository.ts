@@ -52,6 +52,21 @@ export async function expireCommands(db: DbOrTx, orgId: string, gatewayId: strin
     );
 }
 
+/** Of these devices of the organization, those with a command waiting to be sent (one statement for a round of their packets). */
+export async function gatewaysWithQueued(db: DbOrTx, orgId: string, gatewayIds: readonly string[]): Promise<Set<string>> {
+  const rows = await db
+    .selectDistinct({ gatewayId: deviceCommands.gatewayId })
+    .from(deviceCommands)
+    .where(
+      and(
+        eq(deviceCommands.organizationId, orgId),
+        sql`${deviceCommands.gatewayId} = any(${`{${gatewayIds.join(',')}}`}::uuid[])`,
+        eq(deviceCommands.status, 'QUEUED'),
+      ),
+    );
+  return new Set(rows.map((r) => r.gatewayId));
+}
+
 /** The device's oldest command still waiting to be sent (not expired). */
 export async function oldestQueued(db: DbOrTx, orgId: string, gatewayId: string, now: Date): Promise<DeviceCommandRow | null> {
   const [row] = await db

@@ -5,7 +5,9 @@ import { createTestApp, eventually, expectErrorBody, expectFieldErrors, type Tes
 import { activityRows, registryActors, userWithPermissions } from '../../test/registry.ts';
 import { createApiToken } from '../../test/api-tokens.ts';
 import { createTestVehicle } from '../../test/vehicles.ts';
-import { decodeCodec12, encodeImei, encodeResponse, TeltonikaServer } from '../positions/index.ts';
+import { decodeCodec12, encodeAvlPacket, encodeImei, encodeResponse, TeltonikaServer } from '../positions/index.ts';
+import { rowsOf } from '../../db/sql/rows.ts';
+import { PACKET_ROUND_MS } from './device-commands.dispatch.ts';
 
 // Commands to a device (issue 73, decision 0318) through HTTP and a simulated Teltonika device on a
 // real socket: queued while connected and written at once as codec 12, answered, stored; queued
@@ -211,5 +213,35 @@ describe('commands to a device', () => {
     const rows = (await activityRows(t.database.db, gatewayId)).filter((r) => r.action === 'SEND_COMMAND');
     expect(rows).toHaveLength((await list()).totalElements);
     expect(rows.every((r) => r.entity_type === 'GATEWAY')).toBe(true);
+  });
+
+  // Last: the command is stored as another instance stores it, without this one's activity entry.
+  it('sends a command another instance queued after the next packet of the device connected here, once', async () => {
+    await sql(`update device_commands set status = 'EXPIRED' where status = 'QUEUED'`); // the earlier tests' leftovers
+    const d = new Device(port);
+    expect(await d.handshake(IMEI)).toBe(0x01);
+    const { id } = rowsOf<{ id: string }>(
+      await sql(
+        `insert into device_commands (organization_id, gateway_id, text, expires_at) values ('${a.orgId}', '${gatewayId}', 'getinfo', now() + interval '1 hour') returning id`,
+      ),
+    )[0]!;
+    expect(await d.command(PACKET_ROUND_MS + 300)).toBeNull();
+    const fix = { priority: 0, longitude: -94.5786, latitude: 39.0997, altitude: 270, angle: 90, satellites: 11, speed: 72, eventIoId: 0, io: new Map<number, number>() };
+    d.send(encodeAvlPacket(0x08, [{ ...fix, timestamp: Date.now() - 60_000 }]));
+    expect((await d.read(4))?.readUInt32BE(0)).toBe(1);
+    const started = Date.now();
+    expect(await d.command()).toEqual({ type: 0x05, text: 'getinfo' });
+    expect(Date.now() - started).toBeLessThan(PACKET_ROUND_MS + 1000);
+    expect(await one(id)).toMatchObject({ status: 'SENT' });
+    // More packets while it waits for its answer send nothing again.
+    d.send(encodeAvlPacket(0x08, [{ ...fix, timestamp: Date.now() - 30_000 }]));
+    expect((await d.read(4))?.readUInt32BE(0)).toBe(1);
+    expect(await d.command(PACKET_ROUND_MS + 500)).toBeNull();
+    d.send(encodeResponse('RTC:2026/12/03 16:30 RST:2 ERR:1 GPS:1 SAT:9'));
+    await eventually(
+      () => one(id),
+      (c) => c?.status === 'ANSWERED',
+    );
+    await d.end();
   });
 });

@@ -43,7 +43,7 @@ const gatewaysRoutes: FastifyPluginAsyncZod = async (app) => {
     attributed: (rows) => handLate(app.ingest.committer, rows, { duty: true }),
   };
   // Commands reach the devices connected to this instance's Teltonika port, and their answers come back here (decision 0318).
-  const dispatcher = new CommandDispatcher(app.db, app.ingest.deviceLinks);
+  const dispatcher = new CommandDispatcher(app.db, app.ingest.deviceLinks, { logError: (err, message) => app.log.error({ err }, message) });
   app.ingest.deviceLinks.listen(dispatcher);
 
   app.get('/organizations/:orgId/gateways', {

@@ -14,8 +14,14 @@ export interface DeviceLink {
 
 /** What the commands' owner is told. Both may be async; a failure is logged, the connection goes on. */
 export interface DeviceLinkListener {
-  /** A device connected (or sent a packet: a moment to send what waits for it). */
+  /** A device connected, or a command was queued for it here: a moment to send what waits for it. */
   ready(link: DeviceLink): Promise<void> | void;
+  /**
+   * The device sent a packet: a moment to send what another instance queued for it. Called for
+   * every packet, so it should cost nothing by itself (the dispatcher asks the database once per
+   * round of packets); without it, `ready` is called.
+   */
+  packet?(link: DeviceLink): void;
   /** The device answered a command with `text`. */
   answered(link: DeviceLink, text: string): Promise<void> | void;
   /** The connection closed. */
@@ -44,9 +50,15 @@ export class DeviceLinks {
     this.ready(link);
   }
 
-  /** A moment to send what waits for the device (after each acknowledged packet). */
+  /** A moment to send what waits for the device (its handshake, a command queued here). */
   ready(link: DeviceLink): void {
     this.call(link, () => this.listener?.ready(link), 'sending its commands');
+  }
+
+  /** The device's packet was acknowledged. */
+  packet(link: DeviceLink): void {
+    const l = this.listener;
+    this.call(link, () => (l?.packet ? l.packet(link) : l?.ready(link)), 'sending its commands');
   }
 
   answered(link: DeviceLink, text: string): void {

@@ -190,7 +190,7 @@ export class TeltonikaServer {
         continue;
       }
       if (!(await this.packet(c, m.frame))) return false;
-      if (c.link) this.ingest.deviceLinks.ready(c.link);
+      if (c.link) this.ingest.deviceLinks.packet(c.link);
     }
     return true;
   }

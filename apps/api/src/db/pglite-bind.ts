@@ -27,6 +27,22 @@ export class BindWriter {
   private n = 0;
   private messageAt = -1;
   private params = 0;
+  /** Where each parameter's length begins (BindWriter.values). */
+  private starts: number[] | null = null;
+
+  /**
+   * `count` parameters in binary, each its own Buffer (views of one allocation), without a message
+   * around them: node-postgres sends a Buffer parameter in binary format.
+   */
+  static values(count: number, write: (w: BindWriter) => void): Buffer[] {
+    const w = new BindWriter();
+    w.params = count;
+    w.starts = [];
+    write(w);
+    if (w.params !== 0) throw new Error(`bind: ${w.params} parameters missing`);
+    const starts = w.starts;
+    return starts.map((at, i) => Buffer.from(w.buf.buffer, w.buf.byteOffset + at + 4, (starts[i + 1] ?? w.n) - at - 4));
+  }
 
   /** Starts a Bind of the prepared statement `name` with `count` parameters. */
   bind(name: string, count: number): this {
@@ -129,6 +145,7 @@ export class BindWriter {
   private param(write: () => void): this {
     if (this.params-- <= 0) throw new Error('bind: more parameters than announced');
     const at = this.reserve(4);
+    this.starts?.push(at);
     write();
     this.view.setInt32(at, this.n - at - 4);
     return this;

@@ -105,13 +105,13 @@ export async function writeOrganization(db: DbOrTx, orgId: string, rows: readonl
   const embedded = pgliteOf(db);
   let result: WriteRow;
   if (embedded) result = await writeEmbedded(embedded, orgId, rows, now);
-  else if (client instanceof pg.Pool)
-    result = await executePooled(
-      client,
-      orgId,
-      writeParams(rows, orgId, now),
-      citusOf(db)?.writeFunction === true ? 'citus' : isPlainServer(db) ? 'plain' : 'server',
-    );
+  else if (client instanceof pg.Pool) {
+    const mode = citusOf(db)?.writeFunction === true ? 'citus' : isPlainServer(db) ? 'plain' : 'server';
+    // In binary on a server (issue 74): no array literals to build and escape, none for the server to parse.
+    // On Citus as text: its write function's binary input is not checked here.
+    const params = mode === 'citus' ? writeParams(rows, orgId, now) : BindWriter.values(20, (w) => bindValues(w, rows, orgId, now));
+    result = await executePooled(client, orgId, params, mode);
+  }
   else {
     // A transaction handle (callers that write inside their own transaction): the NOTIFY is sent at its commit.
     result = rowsOf<WriteRow>(await db.execute(writeQuery(writeParams(rows, orgId, now))))[0]!;
@@ -266,15 +266,18 @@ async function writeEmbedded(embedded: EmbeddedPg, orgId: string, rows: readonly
   });
 }
 
-/** The embedded write as one message: the generic-plan setting, then the statement bound with writeParams' values in binary. */
+/** The embedded write as one message: the generic-plan setting, then the statement bound with the group's values in binary. */
 function embeddedWriteMessage(rows: readonly PositionRow[], orgId: string, now: Date): Uint8Array {
+  const w = new BindWriter().bind(GENERIC_PLAN.name, 0).execute().bind(POSITIONS_WRITE.name, 20);
+  return bindValues(w, rows, orgId, now).execute().sync();
+}
+
+/** The statement's twenty values in binary, in order (writeParams' values as text literals are its plain reference). */
+function bindValues(w: BindWriter, rows: readonly PositionRow[], orgId: string, now: Date): BindWriter {
   const col = <T>(f: (r: PositionRow) => T) => rows.map(f);
   const assets = new Set<string>();
   for (const r of rows) if (r.assetId !== null) assets.add(r.assetId);
-  return new BindWriter()
-    .bind(GENERIC_PLAN.name, 0)
-    .execute()
-    .bind(POSITIONS_WRITE.name, 20)
+  return w
     .uuid(orgId)
     .uuidArray(col((r) => r.gatewayId))
     .uuidArray(col((r) => r.assetId))
@@ -294,9 +297,7 @@ function embeddedWriteMessage(rows: readonly PositionRow[], orgId: string, now: 
     .float4(MOVING_SPEED_KMH)
     .uuidArray([...assets])
     .textArray(col((r) => r.odometerSource))
-    .float8Array(col((r) => r.engineHours))
-    .execute()
-    .sync();
+    .float8Array(col((r) => r.engineHours));
 }
 
 /** Attributes as JSON text, or null when there are none (the statement stores `{}`). */
@@ -315,6 +316,19 @@ export async function writeEmbeddedReference(embedded: EmbeddedPg, orgId: string
   const params = writeParams(rows, orgId, now);
   const result = (await execNamed(embedded, st, params.map(literalOf), { before: 'set plan_cache_mode = force_generic_plan', after: 'reset plan_cache_mode' }))
     .rows[0] as WriteRow;
+  const stored = new Array<boolean>(rows.length).fill(true);
+  for (const i of JSON.parse(result.dups) as number[]) stored[i - 1] = false;
+  return stored;
+}
+
+/**
+ * The plain reference of the server's write (the test compares the two on random rows): the same
+ * statement with its values as text array literals (writeParams), as before issue 74's binary values.
+ */
+export async function writeServerReference(db: DbOrTx, orgId: string, rows: readonly PositionRow[], now: Date): Promise<boolean[]> {
+  const client = (db as { $client?: unknown }).$client;
+  if (!(client instanceof pg.Pool)) throw new Error('writeServerReference: not a PostgreSQL pool');
+  const result = await executePooled(client, orgId, writeParams(rows, orgId, now), isPlainServer(db) ? 'plain' : 'server');
   const stored = new Array<boolean>(rows.length).fill(true);
   for (const i of JSON.parse(result.dups) as number[]) stored[i - 1] = false;
   return stored;

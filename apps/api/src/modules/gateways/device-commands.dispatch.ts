@@ -87,8 +87,13 @@ export class CommandDispatcher implements DeviceLinkListener, CommandSender {
     // One organization's failure leaves the others' rounds alone.
     for (const [orgId, links] of byOrg) {
       try {
-        const waiting = await gatewaysWithQueued(this.db, orgId, links.map((l) => l.gatewayId));
-        for (const link of links) if (waiting.has(link.gatewayId)) this.ready(link).catch((err: unknown) => report(err, `sending device ${link.gatewayId} its commands`));
+        const waiting = await gatewaysWithQueued(
+          this.db,
+          orgId,
+          links.map((l) => l.gatewayId),
+        );
+        for (const link of links)
+          if (waiting.has(link.gatewayId)) this.ready(link).catch((err: unknown) => report(err, `sending device ${link.gatewayId} its commands`));
       } catch (err) {
         report(err, `asking for the commands of organization ${orgId}'s devices`);
       }

@@ -226,7 +226,17 @@ describe('commands to a device', () => {
       ),
     )[0]!;
     expect(await d.command(PACKET_ROUND_MS + 300)).toBeNull();
-    const fix = { priority: 0, longitude: -94.5786, latitude: 39.0997, altitude: 270, angle: 90, satellites: 11, speed: 72, eventIoId: 0, io: new Map<number, number>() };
+    const fix = {
+      priority: 0,
+      longitude: -94.5786,
+      latitude: 39.0997,
+      altitude: 270,
+      angle: 90,
+      satellites: 11,
+      speed: 72,
+      eventIoId: 0,
+      io: new Map<number, number>(),
+    };
     d.send(encodeAvlPacket(0x08, [{ ...fix, timestamp: Date.now() - 60_000 }]));
     expect((await d.read(4))?.readUInt32BE(0)).toBe(1);
     const started = Date.now();

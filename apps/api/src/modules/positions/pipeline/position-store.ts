@@ -11,7 +11,7 @@ import { POSITIONS_WRITE_FUNCTION } from './citus-write-function.ts';
 import { MOVING_SPEED_KMH } from '../vehicle-status.ts';
 import type { FixError } from './fix-check.ts';
 import type { PositionRow } from './position-row.ts';
-import { PARAM_TYPES, WRITE_SQL } from './position-write-sql.ts';
+import { oneFixAVehicle, PARAM_TYPES, WRITE_SQL } from './position-write-sql.ts';
 
 // Storing positions: the group commit's one statement per organization (positions, the vehicles' latest rows, the
 // live map's NOTIFY), prepared on the embedded database. The devices' last-seen time follows it (last-seen.ts).
@@ -111,8 +111,7 @@ export async function writeOrganization(db: DbOrTx, orgId: string, rows: readonl
     // On Citus as text: its write function's binary input is not checked here.
     const params = mode === 'citus' ? writeParams(rows, orgId, now) : BindWriter.values(20, (w) => bindValues(w, rows, orgId, now));
     result = await executePooled(client, orgId, params, mode);
-  }
-  else {
+  } else {
     // A transaction handle (callers that write inside their own transaction): the NOTIFY is sent at its commit.
     result = rowsOf<WriteRow>(await db.execute(writeQuery(writeParams(rows, orgId, now))))[0]!;
     const payloads = movedPayloads(orgId, JSON.parse(result.moved ?? '[]') as string[]);
@@ -246,6 +245,8 @@ const EMBEDDED_SQL = withNotify(WRITE_SQL.replace('\n  for update', ''));
  * process, not the API's.
  */
 const POSITIONS_WRITE: NamedStatement = { name: 'positions_write', paramTypes: PARAM_TYPES, text: EMBEDDED_SQL };
+/** The same for a group in which no vehicle has two fixes (oneFixAVehicle). */
+const POSITIONS_WRITE_ONE_EACH: NamedStatement = { name: 'positions_write_one_each', paramTypes: PARAM_TYPES, text: oneFixAVehicle(EMBEDDED_SQL) };
 const GENERIC_PLAN: NamedStatement = {
   name: 'positions_generic_plan',
   paramTypes: '',
@@ -258,17 +259,29 @@ const GENERIC_PLAN: NamedStatement = {
  * they are prepared and the write is sent again.
  */
 async function writeEmbedded(embedded: EmbeddedPg, orgId: string, rows: readonly PositionRow[], now: Date): Promise<WriteRow> {
-  return withPrepared(embedded, [GENERIC_PLAN, POSITIONS_WRITE], async () => {
+  const statement = oneFixEach(rows) ? POSITIONS_WRITE_ONE_EACH : POSITIONS_WRITE;
+  return withPrepared(embedded, [GENERIC_PLAN, statement], async () => {
     // A new message each time: the worker thread takes its buffer.
-    const data = await runBound(embedded, embeddedWriteMessage(rows, orgId, now));
+    const data = await runBound(embedded, embeddedWriteMessage(statement.name, rows, orgId, now));
     const last = data[data.length - 1]!;
     return { moved: last[1] ?? null, dups: last[2]! };
   });
 }
 
+/** Whether no vehicle has two of the rows. */
+function oneFixEach(rows: readonly PositionRow[]): boolean {
+  const seen = new Set<string>();
+  for (const r of rows) {
+    if (r.assetId === null) continue;
+    if (seen.has(r.assetId)) return false;
+    seen.add(r.assetId);
+  }
+  return true;
+}
+
 /** The embedded write as one message: the generic-plan setting, then the statement bound with the group's values in binary. */
-function embeddedWriteMessage(rows: readonly PositionRow[], orgId: string, now: Date): Uint8Array {
-  const w = new BindWriter().bind(GENERIC_PLAN.name, 0).execute().bind(POSITIONS_WRITE.name, 20);
+function embeddedWriteMessage(statement: string, rows: readonly PositionRow[], orgId: string, now: Date): Uint8Array {
+  const w = new BindWriter().bind(GENERIC_PLAN.name, 0).execute().bind(statement, 20);
   return bindValues(w, rows, orgId, now).execute().sync();
 }
 

@@ -76,3 +76,30 @@ select (select coalesce(json_agg(asset_id), '[]'::json) from up)::text as moved,
 /** The statement's parameter types, $1 to $20. */
 export const PARAM_TYPES =
   'uuid, uuid[], uuid[], uuid[], float8[], float8[], float8[], real[], real[], real[], real[], float8[], boolean[], text[], jsonb[], timestamptz, real, uuid[], text[], float8[]';
+
+const AGGREGATES_FROM = '\n), moved as (';
+const AGGREGATES_TO = '\n), up as (';
+const LATEST_VALUES = `    coalesce(a.moved_at, c.last_moving_at),
+    case when n.moving then null when a.moved_at is not null then a.still_since else coalesce(c.stationary_since, a.still_since) end,
+    n.attributes
+  from newest n join agg a on a.asset_id = n.asset_id left join cur c on c.asset_id = n.asset_id`;
+
+/**
+ * The statement for a group in which no vehicle has two fixes (a crowd of devices each sending its
+ * newest fix, the common shape; issue 74): each fresh fix is its vehicle's newest, its own last
+ * moving time when moving and its own stationary start when not, so `moved`, `agg` and `newest`
+ * (two aggregations and a sort) drop out: 9 % of the embedded statement's CPU for 19 vehicles.
+ * Derived from `text` (WRITE_SQL or a form of it); throws if that text no longer has the parts.
+ */
+export function oneFixAVehicle(text: string): string {
+  const from = text.indexOf(AGGREGATES_FROM);
+  const to = text.indexOf(AGGREGATES_TO);
+  if (from < 0 || to < from || !text.includes(LATEST_VALUES)) throw new Error('oneFixAVehicle: the statement no longer has the aggregation to drop');
+  return (text.slice(0, from) + text.slice(to)).replace(
+    LATEST_VALUES,
+    `    case when n.moving then n.fix_time else c.last_moving_at end,
+    case when n.moving then null else coalesce(c.stationary_since, n.fix_time) end,
+    n.attributes
+  from fresh n left join cur c on c.asset_id = n.asset_id`,
+  );
+}

@@ -4,6 +4,7 @@ import type { DeviceCommand, Page } from '@fleet/api-contract';
 import { createTestApp, eventually, expectErrorBody, expectFieldErrors, type TestContext } from '../../test/helpers.ts';
 import { activityRows, registryActors, userWithPermissions } from '../../test/registry.ts';
 import { createApiToken } from '../../test/api-tokens.ts';
+import { testAvlRecord } from '../../test/teltonika.ts';
 import { createTestVehicle } from '../../test/vehicles.ts';
 import { decodeCodec12, encodeAvlPacket, encodeImei, encodeResponse, TeltonikaServer } from '../positions/index.ts';
 import { rowsOf } from '../../db/sql/rows.ts';
@@ -220,31 +221,23 @@ describe('commands to a device', () => {
     await sql(`update device_commands set status = 'EXPIRED' where status = 'QUEUED'`); // the earlier tests' leftovers
     const d = new Device(port);
     expect(await d.handshake(IMEI)).toBe(0x01);
+    // The handshake's own moment to send runs after its answer: let it find nothing first.
+    await new Promise((r) => setTimeout(r, 500));
     const { id } = rowsOf<{ id: string }>(
       await sql(
         `insert into device_commands (organization_id, gateway_id, text, expires_at) values ('${a.orgId}', '${gatewayId}', 'getinfo', now() + interval '1 hour') returning id`,
       ),
     )[0]!;
     expect(await d.command(PACKET_ROUND_MS + 300)).toBeNull();
-    const fix = {
-      priority: 0,
-      longitude: -94.5786,
-      latitude: 39.0997,
-      altitude: 270,
-      angle: 90,
-      satellites: 11,
-      speed: 72,
-      eventIoId: 0,
-      io: new Map<number, number>(),
-    };
-    d.send(encodeAvlPacket(0x08, [{ ...fix, timestamp: Date.now() - 60_000 }]));
+    const start = Date.now() - 60_000;
+    d.send(encodeAvlPacket(0x08, [testAvlRecord(start, 0)]));
     expect((await d.read(4))?.readUInt32BE(0)).toBe(1);
     const started = Date.now();
     expect(await d.command()).toEqual({ type: 0x05, text: 'getinfo' });
     expect(Date.now() - started).toBeLessThan(PACKET_ROUND_MS + 1000);
     expect(await one(id)).toMatchObject({ status: 'SENT' });
     // More packets while it waits for its answer send nothing again.
-    d.send(encodeAvlPacket(0x08, [{ ...fix, timestamp: Date.now() - 30_000 }]));
+    d.send(encodeAvlPacket(0x08, [testAvlRecord(start, 1)]));
     expect((await d.read(4))?.readUInt32BE(0)).toBe(1);
     expect(await d.command(PACKET_ROUND_MS + 500)).toBeNull();
     d.send(encodeResponse('RTC:2026/12/03 16:30 RST:2 ERR:1 GPS:1 SAT:9'));

@@ -5,6 +5,7 @@ import { deviceModels, gateways } from '../../db/schema/index.ts';
 import { rowsOf } from '../../db/sql/rows.ts';
 import { createTestApp, DEMO, login, type TestContext } from '../../test/helpers.ts';
 import { createTestVehicle, type TestVehicle } from '../../test/vehicles.ts';
+import { testAvlRecord } from '../../test/teltonika.ts';
 import { type AvlRecord, crc16Ibm, encodeAvlPacket, encodeImei } from './pipeline/teltonika/codec.ts';
 import { TRACCAR_FRAMES } from './pipeline/teltonika/traccar-frames.ts';
 import { TeltonikaServer } from './teltonika-server.ts';
@@ -103,28 +104,17 @@ const stored = (imei: string) =>
 const base = Date.now() - 3_600_000;
 const VIN = '1FUJGLDR5CLBP8834';
 function canRecord(i: number, over: Partial<AvlRecord> = {}): AvlRecord {
-  return {
-    timestamp: base + i * 30_000,
-    priority: 0,
-    longitude: -94.5786 + i * 0.001,
-    latitude: 39.0997,
-    altitude: 270,
-    angle: 90,
-    satellites: 11,
-    speed: 72,
-    eventIoId: 0,
-    io: new Map<number, number | bigint | Buffer>([
-      [239, 1],
-      [240, 1],
-      [66, 13_845],
-      [16, 5_000_000 + i * 600],
-      [87, 1_234_567_000 + i * 600],
-      [102, 301_290 + i],
-      [85, 1450],
-      [256, Buffer.from(VIN, 'ascii')],
-    ]),
-    ...over,
-  };
+  const io = new Map<number, number | bigint | Buffer>([
+    [239, 1],
+    [240, 1],
+    [66, 13_845],
+    [16, 5_000_000 + i * 600],
+    [87, 1_234_567_000 + i * 600],
+    [102, 301_290 + i],
+    [85, 1450],
+    [256, Buffer.from(VIN, 'ascii')],
+  ]);
+  return testAvlRecord(base, i, io, over);
 }
 
 beforeAll(async () => {

@@ -2,6 +2,7 @@ import dgram from 'node:dgram';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rowsOf } from '../../db/sql/rows.ts';
 import { createTestApp, DEMO, login, type TestContext } from '../../test/helpers.ts';
+import { testAvlRecord } from '../../test/teltonika.ts';
 import { createTestVehicle } from '../../test/vehicles.ts';
 import { type AvlRecord, crc16Ibm, encodeAvlPacket } from './pipeline/teltonika/codec.ts';
 import { encodeUdpPacket, readUdpHeader, TeltonikaUdpServer, udpAck } from './teltonika-udp.ts';
@@ -20,21 +21,15 @@ const stored = () =>
   );
 
 const base = Date.now() - 3_600_000;
-const rec = (i: number): AvlRecord => ({
-  timestamp: base + i * 30_000,
-  priority: 0,
-  longitude: -94.5786 + i * 0.001,
-  latitude: 39.0997,
-  altitude: 270,
-  angle: 90,
-  satellites: 11,
-  speed: 72,
-  eventIoId: 0,
-  io: new Map<number, number | bigint | Buffer>([
-    [239, 1],
-    [25, 0xfb5d],
-  ]),
-});
+const rec = (i: number): AvlRecord =>
+  testAvlRecord(
+    base,
+    i,
+    new Map<number, number | bigint | Buffer>([
+      [239, 1],
+      [25, 0xfb5d],
+    ]),
+  );
 
 /** Sends a datagram and waits for the answer (null when none comes within `ms`). */
 async function exchange(packet: Buffer, ms = 5000): Promise<Buffer | null> {

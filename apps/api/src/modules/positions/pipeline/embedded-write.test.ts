@@ -112,27 +112,34 @@ async function snapshot(fleet: TestVehicle[]): Promise<unknown[]> {
   ];
 }
 
+/**
+ * The group written twice, once per fleet (each device named by its place in the fleet): by the
+ * plain reference (the text literals of PGlite's EXECUTE or of the server's statement) into the
+ * first fleet, by the group commit's write into the second. Both answers.
+ */
+async function writeBoth(group: ReturnType<typeof randomGroup>, now: Date): Promise<{ reference: boolean[]; written: boolean[] }> {
+  const [ref, written] = fleets.map((fleet) =>
+    group.map(({ device, ...r }): PositionRow => {
+      const v = fleet[device]!;
+      return { ...r, organizationId: orgId, gatewayId: v.gatewayId, assetId: device < 4 ? v.assetId : null, driverId: v.driverId };
+    }),
+  );
+  const embedded = pgliteOf(t.app.db);
+  const reference = embedded ? await writeEmbeddedReference(embedded, orgId, ref!, now) : await writeServerReference(t.app.db, orgId, ref!, now);
+  return { reference, written: await writeOrganization(t.app.db, orgId, written!, now) };
+}
+
 describe('the group commit with binary parameters', () => {
   it('answers and stores exactly what the text-literal reference does, on random groups', async () => {
-    const embedded = pgliteOf(t.app.db);
-    const reference = (rows: PositionRow[], now: Date) =>
-      embedded ? writeEmbeddedReference(embedded, orgId, rows, now) : writeServerReference(t.app.db, orgId, rows, now);
     const rnd = random(74);
     let stored = 0;
     for (let g = 0; g < 42; g++) {
       // Two groups far larger than the message writer's first buffer (16 kB), so it grows mid-value.
       const group = randomGroup(rnd, g % 20 === 19 ? 800 : undefined).filter((r) => storableProblem(r) === null);
       const now = new Date(T0 + 3_600_000 + g * 1000);
-      const [ref, bin] = fleets.map((fleet) =>
-        group.map(({ device, ...r }): PositionRow => {
-          const v = fleet[device]!;
-          return { ...r, organizationId: orgId, gatewayId: v.gatewayId, assetId: device < 4 ? v.assetId : null, driverId: v.driverId };
-        }),
-      );
-      const answeredRef = await reference(ref!, now);
-      const answeredBin = await writeOrganization(t.app.db, orgId, bin!, now);
-      expect(answeredBin, `group ${g}`).toEqual(answeredRef);
-      stored += answeredBin.filter(Boolean).length;
+      const answered = await writeBoth(group, now);
+      expect(answered.written, `group ${g}`).toEqual(answered.reference);
+      stored += answered.written.filter(Boolean).length;
     }
     // The random groups did repeat fixes, and did store many.
     expect(stored).toBeGreaterThan(300);
@@ -142,9 +149,6 @@ describe('the group commit with binary parameters', () => {
   });
 
   it('writes groups in which no vehicle has two fixes (their own statement on PGlite) as the reference does', async () => {
-    const embedded = pgliteOf(t.app.db);
-    const reference = (rows: PositionRow[], now: Date) =>
-      embedded ? writeEmbeddedReference(embedded, orgId, rows, now) : writeServerReference(t.app.db, orgId, rows, now);
     const rnd = random(7474);
     const before = await Promise.all(fleets.map((f) => snapshot(f)));
     expect(before[1]).toEqual(before[0]);
@@ -156,15 +160,9 @@ describe('the group commit with binary parameters', () => {
         .map((r, k) => ({ ...r, device: order[k]!, fixTime: new Date(r.fixTime.getTime() + 120_000 + g * 2000 * (rnd() < 0.8 ? 1 : -1)) }))
         .filter((r) => storableProblem(r) === null);
       const now = new Date(T0 + 7_000_000 + g * 1000);
-      const [ref, one] = fleets.map((fleet) =>
-        group.map(({ device, ...r }): PositionRow => {
-          const v = fleet[device]!;
-          return { ...r, organizationId: orgId, gatewayId: v.gatewayId, assetId: device < 4 ? v.assetId : null, driverId: v.driverId };
-        }),
-      );
-      const answeredRef = await reference(ref!, now);
-      expect(await writeOrganization(t.app.db, orgId, one!, now), `group ${g}`).toEqual(answeredRef);
-      stored += answeredRef.filter(Boolean).length;
+      const answered = await writeBoth(group, now);
+      expect(answered.written, `group ${g}`).toEqual(answered.reference);
+      stored += answered.written.filter(Boolean).length;
     }
     expect(stored).toBeGreaterThan(100);
     expect(await snapshot(fleets[1]!)).toEqual(await snapshot(fleets[0]!));

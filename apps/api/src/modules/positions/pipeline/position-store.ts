@@ -118,9 +118,7 @@ export async function writeOrganization(db: DbOrTx, orgId: string, rows: readonl
     if (payloads.length)
       await db.execute(sql`select pg_notify(${POSITIONS_CHANNEL}, p) from unnest(${`{${payloads.map(quoteElement).join(',')}}`}::text[]) as p`);
   }
-  const stored = new Array<boolean>(rows.length).fill(true);
-  for (const i of JSON.parse(result.dups) as number[]) stored[i - 1] = false;
-  return stored;
+  return storedFrom(result.dups, rows.length);
 }
 
 /**
@@ -137,6 +135,13 @@ export async function storedAt(db: DbOrTx, orgId: string, rows: readonly Positio
   );
   const keys = new Set(found.map((f) => `${f.g} ${Number(f.t)}`));
   return rows.map((r) => keys.has(`${r.gatewayId} ${r.fixTime.getTime()}`));
+}
+
+/** For each of `n` rows, whether it was newly stored: all but the statement's `dups` (1-based indexes, as JSON). */
+function storedFrom(dups: string, n: number): boolean[] {
+  const stored = new Array<boolean>(n).fill(true);
+  for (const i of JSON.parse(dups) as number[]) stored[i - 1] = false;
+  return stored;
 }
 
 interface WriteRow {
@@ -329,9 +334,7 @@ export async function writeEmbeddedReference(embedded: EmbeddedPg, orgId: string
   const params = writeParams(rows, orgId, now);
   const result = (await execNamed(embedded, st, params.map(literalOf), { before: 'set plan_cache_mode = force_generic_plan', after: 'reset plan_cache_mode' }))
     .rows[0] as WriteRow;
-  const stored = new Array<boolean>(rows.length).fill(true);
-  for (const i of JSON.parse(result.dups) as number[]) stored[i - 1] = false;
-  return stored;
+  return storedFrom(result.dups, rows.length);
 }
 
 /**
@@ -342,9 +345,7 @@ export async function writeServerReference(db: DbOrTx, orgId: string, rows: read
   const client = (db as { $client?: unknown }).$client;
   if (!(client instanceof pg.Pool)) throw new Error('writeServerReference: not a PostgreSQL pool');
   const result = await executePooled(client, orgId, writeParams(rows, orgId, now), isPlainServer(db) ? 'plain' : 'server');
-  const stored = new Array<boolean>(rows.length).fill(true);
-  for (const i of JSON.parse(result.dups) as number[]) stored[i - 1] = false;
-  return stored;
+  return storedFrom(result.dups, rows.length);
 }
 
 /** The two texts a server runs for one organization's group commit (bench/citus-write.ts compares them on a cluster). */

@@ -2,6 +2,7 @@
 // free, or on a port it was explicitly given once that port is checked free, and a server it spawns
 // is recognised by its own banner (apps/api/src/test/server-process.ts), so a figure is never taken
 // from some other process that happened to answer on a fixed port.
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -44,6 +45,15 @@ export function benchEntry(fallback: 'source' | 'compiled' = 'source'): 'source'
   if (asked !== 'source' && asked !== 'compiled') stop(`BENCH_ENTRY: "${asked}" is neither "source" nor "compiled"`);
   if (asked === 'compiled' && !fs.existsSync(path.join(root, 'apps/api/dist/main.js'))) stop('apps/api/dist/main.js is missing: run `npm run build` first');
   return asked;
+}
+
+/**
+ * A production server's settings (NODE_ENV=production with a secret of its own), for the benches
+ * that measure what a carrier's server pays: development adds checks that cost CPU on every request
+ * (decision 0334). The demo and the simulator stay as each bench sets them.
+ */
+export function productionEnv(): Record<string, string> {
+  return { NODE_ENV: 'production', JWT_SECRET: randomBytes(32).toString('hex') };
 }
 
 /**

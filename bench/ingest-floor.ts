@@ -3,6 +3,7 @@
 //   node --import tsx bench/ingest-floor.ts [seconds=8]
 //   (npm run build first: the server runs the compiled entry. DATABASE_URL=postgres://… runs the
 //   server on a new database of that PostgreSQL server instead of PGlite and counts its backends;
+//   the server runs as production does, NODE_ENV=production;
 //   BENCH_NODE_ARGS='--cpu-prof --cpu-prof-dir=<dir>' profiles the API process; BENCH_SETTLE_QUIET_S
 //   (default 6) and BENCH_QUIET_CORE (default 0.05) say when the work behind ingest has settled;
 //   BENCH_WARM_S (default 0: none) is an uncounted round of the same load before each count)
@@ -32,7 +33,7 @@ import { openDatabase } from '../apps/api/src/db/client.ts';
 import { rowsOf } from '../apps/api/src/db/sql/rows.ts';
 import { seed } from '../apps/api/src/seed/seed.ts';
 import { createTestVehicle } from '../apps/api/src/test/vehicles.ts';
-import { benchEntry, boundPort, startBenchServer } from './bench-server.ts';
+import { benchEntry, boundPort, productionEnv, startBenchServer } from './bench-server.ts';
 import { pgCpuMeter } from './pg-cpu.ts';
 import { cpuSeconds, threadCpuSeconds } from './process-meter.ts';
 import { WRK, wrkInstalled } from './wrk.ts';
@@ -157,7 +158,7 @@ async function benchMain(): Promise<void> {
   const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
   const api = await startBenchServer({
     entry,
-    env: { DATA_DIR: dataDir, DATABASE_URL: databaseUrl ?? '', DEMO: '0', SIMULATOR: '0', LOG_LEVEL: 'warn' },
+    env: { ...productionEnv(), DATA_DIR: dataDir, DATABASE_URL: databaseUrl ?? '', DEMO: '0', SIMULATOR: '0', LOG_LEVEL: 'warn' },
     nodeArgs,
     readyTimeoutMs: 180_000,
   });

@@ -27,7 +27,7 @@ import { type AvlRecord, encodeAvlPacket, encodeImei } from '../apps/api/src/mod
 import { seed } from '../apps/api/src/seed/seed.ts';
 import { freePort } from '../apps/api/src/test/server-process.ts';
 import { createTestVehicle } from '../apps/api/src/test/vehicles.ts';
-import { benchEntry, startBenchServer } from './bench-server.ts';
+import { benchEntry, productionEnv, startBenchServer } from './bench-server.ts';
 import { cpuSeconds, ownCpuSeconds } from './process-meter.ts';
 
 interface LoadArgs {
@@ -262,7 +262,15 @@ const open = () => openDatabase(databaseUrl ? { databaseUrl, dataDir, poolSize: 
 }
 
 const teltonikaPort = await freePort();
-const serverEnv = { DATA_DIR: dataDir, DATABASE_URL: databaseUrl ?? '', TELTONIKA_PORT: String(teltonikaPort), DEMO: '0', SIMULATOR: '0', LOG_LEVEL: 'warn' };
+const serverEnv = {
+  ...productionEnv(),
+  DATA_DIR: dataDir,
+  DATABASE_URL: databaseUrl ?? '',
+  TELTONIKA_PORT: String(teltonikaPort),
+  DEMO: '0',
+  SIMULATOR: '0',
+  LOG_LEVEL: 'warn',
+};
 const profDir = process.env.BENCH_PROF_DIR;
 const nodeArgs = profDir ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(profDir)] : [];
 let api = await startBenchServer({ entry, env: serverEnv, nodeArgs, readyTimeoutMs: 180_000 });

@@ -86,6 +86,7 @@ export async function buildApp({ config, database, mailer }: BuildOptions): Prom
       poolSize: config.databasePoolSize ?? undefined,
       sharedBuffers: config.pgliteSharedBuffers,
       pgliteThread: config.pgliteThread,
+      pgliteContextCheck: !production,
     }));
   const ownsDatabase = !database;
   app.decorate('config', config);

@@ -140,6 +140,8 @@ export interface OpenOptions {
    * up the API's event loop (decision 0170); 'main' on the API's thread, as before (PGLITE_THREAD).
    */
   pgliteThread?: 'worker' | 'main';
+  /** The worker-thread PGlite's check of statements sent outside a transaction from inside it (default on; production turns it off). */
+  pgliteContextCheck?: boolean;
 }
 
 /** Worker-thread stops counted together for the restart back-off. */
@@ -249,7 +251,10 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
   const inWorker = (opts.pgliteThread ?? 'worker') === 'worker';
   const open = async (template?: Blob): Promise<PGlite | RemotePGlite> => {
     const assets = await loadPgliteAssets();
-    if (inWorker) return watched(await RemotePGlite.start({ dataDir, template, sharedBuffers, pgliteWasmModule: assets.pgliteWasmModule }));
+    if (inWorker)
+      return watched(
+        await RemotePGlite.start({ dataDir, template, sharedBuffers, pgliteWasmModule: assets.pgliteWasmModule, checkContext: opts.pgliteContextCheck }),
+      );
     const c = new YieldingPGlite(dataDir ?? 'memory://', pgliteOptions({ dataDir, template, sharedBuffers, ...assets }));
     await c.waitReady;
     return c;

@@ -63,8 +63,12 @@ const PROBE = '\u0001probe';
  * end, and if the callback awaits it, that is never: every later statement waits too and the
  * database stops answering. Such a statement is logged once per place with its stack (a soak's
  * server hung without a line in its log).
+ *
+ * Outside production only (RemoteStart.checkContext): once an AsyncLocalStorage runs, Node 20 calls
+ * a hook on every promise the process makes, and an OsmAnd position cost a quarter more CPU with it
+ * (decision 0334). Production keeps the stall report, which names the open transactions.
  */
-const inTransaction = new AsyncLocalStorage<{ id: number; open: () => boolean }>();
+type TransactionContext = AsyncLocalStorage<{ id: number; open: () => boolean }>;
 const reported = new Set<string>();
 
 function reportOutsideStatement(id: number, sql: string): void {
@@ -103,6 +107,8 @@ export interface RemoteStart {
   template?: Blob;
   sharedBuffers: string;
   pgliteWasmModule: WebAssembly.Module;
+  /** Log a statement sent outside a transaction from inside its callback (default true; off in production). */
+  checkContext?: boolean;
 }
 
 export class RemotePGlite {
@@ -120,7 +126,13 @@ export class RemotePGlite {
   /** Called once if the thread stops without close() (client.ts restarts it or reports the loss). */
   onDeath: ((err: Error) => void) | null = null;
 
-  private constructor(private readonly worker: Worker) {
+  private readonly inTransaction: TransactionContext | null;
+
+  private constructor(
+    private readonly worker: Worker,
+    checkContext: boolean,
+  ) {
+    this.inTransaction = checkContext ? new AsyncLocalStorage() : null;
     this.stallTimer = setInterval(() => this.reportStall(), STALL_REPORT_MS / 3);
     this.stallTimer.unref();
     this.waitReady = new Promise((ready, failed) => {
@@ -171,7 +183,7 @@ export class RemotePGlite {
     const file = path.join(import.meta.dirname, source ? 'pglite-worker-boot.mjs' : 'pglite-worker.js');
     // The worker's heap holds little but results on their way: a small young generation.
     const worker = new Worker(file, { workerData, resourceLimits: { maxYoungGenerationSizeMb: 16 } });
-    const client = new RemotePGlite(worker);
+    const client = new RemotePGlite(worker, o.checkContext ?? true);
     return {
       async open() {
         // A template's bytes go with the word to open (transferred, not copied).
@@ -213,22 +225,24 @@ export class RemotePGlite {
     return (await this.call<WireResults[]>({ op: 'exec', tx, sql })).map((w) => results(w));
   }
 
-  query<T>(sql: string, params?: unknown[], options?: QueryOptions): Promise<RemoteResults<T>> {
-    const t = inTransaction.getStore();
+  private checkOutside(sql: string): void {
+    const t = this.inTransaction?.getStore();
     if (t?.open()) reportOutsideStatement(t.id, sql);
+  }
+
+  query<T>(sql: string, params?: unknown[], options?: QueryOptions): Promise<RemoteResults<T>> {
+    this.checkOutside(sql);
     return this.runQuery<T>(undefined, sql, params, options);
   }
 
   exec(sql: string): Promise<Array<RemoteResults<unknown>>> {
-    const t = inTransaction.getStore();
-    if (t?.open()) reportOutsideStatement(t.id, sql);
+    this.checkOutside(sql);
     return this.runExec(undefined, sql);
   }
 
   /** Runs a BindWriter message (pglite-bind.ts) outside any transaction: its data rows. */
   bound(message: Uint8Array): Promise<BoundRows> {
-    const t = inTransaction.getStore();
-    if (t?.open()) reportOutsideStatement(t.id, 'bound');
+    this.checkOutside('bound');
     // The message is the caller's own copy (BindWriter.sync): its buffer is handed over, not cloned.
     const buffer = message.byteOffset === 0 && message.byteLength === message.buffer.byteLength ? (message.buffer as ArrayBuffer) : message.slice().buffer;
     return this.call<BoundRows>({ op: 'bound', message: buffer }, [buffer]);
@@ -264,7 +278,8 @@ export class RemotePGlite {
     let value: T;
     try {
       try {
-        value = await inTransaction.run({ id, open: () => !closed }, () => fn(tx));
+        const context = this.inTransaction;
+        value = await (context ? context.run({ id, open: () => !closed }, () => fn(tx)) : fn(tx));
       } catch (err) {
         if (!closed) {
           closed = true;

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildApp } from '../app.ts';
 import { testConfig } from '../config.ts';
 import { pgliteTemplateBlob } from '../test/helpers.ts';
@@ -90,6 +90,30 @@ describe.skipIf(!!process.env.TEST_DATABASE_URL)('the embedded database in a wor
       got.push(reader.view.getInt32(reader.offset));
     }
     expect(got).toEqual([1, 2, 3]);
+  });
+
+  it('logs a statement sent outside a transaction from inside it, unless production turned the check off', async () => {
+    const quiet = await openDatabase({ dataDir: 'memory', pgliteTemplate: pgliteTemplateBlob(), pgliteContextCheck: false });
+    opened.push(quiet);
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    try {
+      const outsideFrom = async (d: Database) => {
+        let outside: Promise<unknown> | undefined;
+        await d.db.transaction(async (tx) => {
+          // Drizzle's query is lazy: then() sends it, still inside the callback.
+          outside = d.db.execute(sql`select 'context probe' as p`).then((r) => r);
+          await tx.execute(sql`select 1`);
+        });
+        await outside;
+      };
+      await outsideFrom(quiet);
+      expect(logged).not.toHaveBeenCalled();
+      await outsideFrom(worker);
+      expect(logged).toHaveBeenCalledTimes(1);
+      expect(String(logged.mock.calls[0]![0])).toMatch(/a statement outside transaction \d+ was sent from inside it.*context probe/);
+    } finally {
+      logged.mockRestore();
+    }
   });
 
   it('commits a transaction, rolls one back on an error, and keeps PostgreSQL’s error fields', async () => {

@@ -54,6 +54,16 @@ export function preparedSql<Row>(name: string | undefined, query: SQL): Prepared
   };
 }
 
+/**
+ * Runs a statement already rendered (text and values), unnamed: a statement whose text changes
+ * with its rows. Rows come back as the driver gives them, as preparedSql's do.
+ */
+export async function runRendered<Row>(db: DbOrTx, query: { sql: string; params: unknown[] }): Promise<Row[]> {
+  const client = nodePgClient(db);
+  if (client) return (await client.query<Row & pg.QueryResultRow>({ text: query.sql, types: pgTypes }, query.params)).rows;
+  return ((await db._.session.prepareQuery(query, undefined, undefined, false).execute()) as { rows: Row[] }).rows;
+}
+
 /** Prepared statements by shape: each distinct shape (filters present, sort) is rendered once. */
 export class PreparedCache<Row> {
   private readonly byKey = new Map<string, PreparedSql<Row>>();

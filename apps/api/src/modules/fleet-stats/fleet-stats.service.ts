@@ -4,6 +4,8 @@ import type { Db, DbOrTx } from '../../db/client.ts';
 import { latestPositions, organizations, positions, vehicleDailyStats } from '../../db/schema/index.ts';
 import { dayStartMs, logDateOf, nextDate } from '../hos/index.ts';
 import { QueuedFollower, type Round, VehicleQueue, vehiclesWithFixesElsewhere, type WorkedSpan } from '../positions/index.ts';
+import { runRendered } from '../../db/sql/prepared-sql.ts';
+import { repeatedValues, type RenderedQuery } from '../../db/sql/repeated-values.ts';
 import { rowsOf } from '../../db/sql/rows.ts';
 import { addFixes, emptyTotals, type DayCarry, type DayTotals, type StatFix } from './day-stats.ts';
 
@@ -376,37 +378,57 @@ async function upsertDays(db: DbOrTx, orgId: string, unordered: DayUpsert[]): Pr
   const list = [...unordered].sort(byVehicleDay);
   const updatedAt = new Date();
   for (let i = 0; i < list.length; i += UPSERT_CHUNK) {
-    const values = list.slice(i, i + UPSERT_CHUNK).map((u) => ({
-      organizationId: orgId,
-      assetId: u.assetId,
-      day: u.day,
-      distanceM: u.totals.distanceM,
-      drivingMs: u.totals.drivingMs,
-      idleMs: u.totals.idleMs,
-      maxSpeedKmh: u.totals.maxSpeedKmh,
-      speedingEvents: u.totals.speedingEvents,
-      stops: u.totals.stops,
-      fixes: u.totals.fixes,
-      lastFixAt: u.carry ? new Date(u.carry.last.t) : null,
-      // The row's last fix this was computed from rides in the carry, where the conflict check reads it,
-      // as epoch seconds: Citus takes only immutable functions there, and to_timestamp(float8) is one
-      // (a text-to-timestamptz cast is not).
-      carry: (u.carry ? { ...u.carry, prevS: u.previousLastFixAt === null ? null : Date.parse(u.previousLastFixAt) / 1000 } : null) as Record<
-        string,
-        unknown
-      > | null,
-      updatedAt,
-    }));
-    const rows = await db
-      .insert(vehicleDailyStats)
-      .values(values)
-      .onConflictDoUpdate({
-        target: [vehicleDailyStats.assetId, vehicleDailyStats.day, vehicleDailyStats.organizationId],
-        set: DAY_SET,
-        setWhere: sql`${vehicleDailyStats.lastFixAt} is not distinct from to_timestamp((excluded.carry->>'prevS')::float8)`,
-      })
-      .returning({ assetId: vehicleDailyStats.assetId, day: vehicleDailyStats.day });
-    for (const r of rows) out.add(`${r.assetId}|${String(r.day).slice(0, 10)}`);
+    const values = list.slice(i, i + UPSERT_CHUNK).map((u) => dayRow(orgId, u, updatedAt));
+    const rows = await runRendered<{ asset_id: string; day: string | Date }>(db, renderDaysUpsert(db, values));
+    for (const r of rows) out.add(`${r.asset_id}|${String(r.day).slice(0, 10)}`);
   }
   return out;
+}
+
+/** A vehicle day as the upsert's row (vehicle_daily_stats' properties, every column given). */
+function dayRow(orgId: string, u: DayUpsert, updatedAt: Date): typeof vehicleDailyStats.$inferInsert & Record<string, unknown> {
+  return {
+    organizationId: orgId,
+    assetId: u.assetId,
+    day: u.day,
+    distanceM: u.totals.distanceM,
+    drivingMs: u.totals.drivingMs,
+    idleMs: u.totals.idleMs,
+    maxSpeedKmh: u.totals.maxSpeedKmh,
+    speedingEvents: u.totals.speedingEvents,
+    stops: u.totals.stops,
+    fixes: u.totals.fixes,
+    lastFixAt: u.carry ? new Date(u.carry.last.t) : null,
+    // The row's last fix this was computed from rides in the carry, where the conflict check reads it,
+    // as epoch seconds: Citus takes only immutable functions there, and to_timestamp(float8) is one
+    // (a text-to-timestamptz cast is not).
+    carry: (u.carry ? { ...u.carry, prevS: u.previousLastFixAt === null ? null : Date.parse(u.previousLastFixAt) / 1000 } : null) as Record<
+      string,
+      unknown
+    > | null,
+    updatedAt,
+  };
+}
+
+/**
+ * The upsert of vehicle days as Drizzle writes it (the plain reference `daysUpsertQuery`), rendered
+ * once for one row and repeated for a round's rows (db/sql/repeated-values.ts).
+ */
+let daysTemplate: ReturnType<typeof repeatedValues> | null = null;
+export function renderDaysUpsert(db: DbOrTx, values: Array<typeof vehicleDailyStats.$inferInsert & Record<string, unknown>>): RenderedQuery {
+  daysTemplate ??= repeatedValues(vehicleDailyStats, daysUpsertQuery(db, values.slice(0, 1)).toSQL());
+  return daysTemplate(values);
+}
+
+/** The upsert of vehicle days through Drizzle: each day written only if its row's last fix is still the one it was computed from. */
+export function daysUpsertQuery(db: DbOrTx, values: Array<typeof vehicleDailyStats.$inferInsert>) {
+  return db
+    .insert(vehicleDailyStats)
+    .values(values)
+    .onConflictDoUpdate({
+      target: [vehicleDailyStats.assetId, vehicleDailyStats.day, vehicleDailyStats.organizationId],
+      set: DAY_SET,
+      setWhere: sql`${vehicleDailyStats.lastFixAt} is not distinct from to_timestamp((excluded.carry->>'prevS')::float8)`,
+    })
+    .returning({ assetId: vehicleDailyStats.assetId, day: vehicleDailyStats.day });
 }

@@ -156,22 +156,25 @@ export function unstorableText(s: string): boolean {
  * so a body nested thousands deep costs one step per level up to the limit.
  */
 export function attributesProblem(attributes: Record<string, unknown>): string | null {
-  const stack: Array<{ v: unknown; depth: number }> = [{ v: attributes, depth: 1 }];
+  // Only objects wait on the stack; a key's text or number is looked at where it is met (a record's
+  // attributes are mostly flat: no object per value, 6 % of the API's CPU under Teltonika load).
+  const stack: Array<{ o: object; depth: number }> = [{ o: attributes, depth: 1 }];
   let size = 0;
   while (stack.length) {
-    const { v, depth } = stack.pop()!;
-    if (typeof v === 'string') {
-      if (unstorableText(v)) return 'attributes hold text with a NUL character or a lone surrogate';
-      size += v.length;
-    } else if (typeof v === 'object' && v !== null) {
-      if (depth > MAX_ATTRIBUTE_DEPTH) return `attributes are nested more than ${MAX_ATTRIBUTE_DEPTH} levels deep`;
-      for (const [k, x] of Object.entries(v)) {
-        if (unstorableText(k)) return 'attributes hold a name with a NUL character or a lone surrogate';
-        size += k.length + 8;
-        stack.push({ v: x, depth: depth + 1 });
-      }
-    } else size += 8;
-    if (size > MAX_ATTRIBUTES_BYTES) return `attributes are larger than ${MAX_ATTRIBUTES_BYTES / 1024} kB`;
+    const { o, depth } = stack.pop()!;
+    if (depth > MAX_ATTRIBUTE_DEPTH) return `attributes are nested more than ${MAX_ATTRIBUTE_DEPTH} levels deep`;
+    const record = o as Record<string, unknown>;
+    for (const k of Object.keys(record)) {
+      if (unstorableText(k)) return 'attributes hold a name with a NUL character or a lone surrogate';
+      size += k.length + 8;
+      const v = record[k];
+      if (typeof v === 'string') {
+        if (unstorableText(v)) return 'attributes hold text with a NUL character or a lone surrogate';
+        size += v.length;
+      } else if (typeof v === 'object' && v !== null) stack.push({ o: v, depth: depth + 1 });
+      else size += 8;
+      if (size > MAX_ATTRIBUTES_BYTES) return `attributes are larger than ${MAX_ATTRIBUTES_BYTES / 1024} kB`;
+    }
   }
   return null;
 }

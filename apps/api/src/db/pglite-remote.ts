@@ -31,7 +31,8 @@ export interface RemoteTransaction {
   readonly closed: boolean;
 }
 
-type Pending = { resolve: (v: unknown) => void; reject: (e: Error) => void; since: number; what: string };
+/** A call waiting for the thread; `call` is described only if it stalls (callWords rewrites its SQL's white space). */
+type Pending = { resolve: (v: unknown) => void; reject: (e: Error) => void; since: number; call: Call };
 
 /**
  * A call that waits this long for the thread is logged once, with the transactions then open and
@@ -117,7 +118,7 @@ export class RemotePGlite {
   private nextId = 1;
   private failure: Error | null = null;
   private lastWasmBytes: number | null = null;
-  /** Open transactions: since when, and their last statement (the stall report). */
+  /** Open transactions: since when, and their last statement as sent (the stall report shortens it). */
   private readonly openTransactions = new Map<number, { since: number; last: string }>();
   private readonly stallReported = new Set<number>();
   private readonly stallTimer: NodeJS.Timeout;
@@ -212,7 +213,7 @@ export class RemotePGlite {
     const id = this.nextId++;
     return new Promise<T>((resolve, reject) => {
       if (this.pending.size === 0) this.worker.ref();
-      this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject, since: Date.now(), what: callWords(m) });
+      this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject, since: Date.now(), call: m });
       this.worker.postMessage({ ...m, id } as Request, transfer);
     });
   }
@@ -257,7 +258,7 @@ export class RemotePGlite {
     this.openTransactions.set(id, { since: Date.now(), last: 'none yet' });
     const noted = (sql: string) => {
       const t = this.openTransactions.get(id);
-      if (t) t.last = sql.replace(/\s+/g, ' ').slice(0, 120);
+      if (t) t.last = sql;
     };
     let closed = false;
     const open = () => {
@@ -304,10 +305,10 @@ export class RemotePGlite {
       if (now - p.since < STALL_REPORT_MS || this.stallReported.has(id)) continue;
       this.stallReported.add(id);
       const open = [...this.openTransactions].map(
-        ([tx, t]) => `transaction ${tx} open for ${Math.round((now - t.since) / 1000)} s, its last statement: ${t.last}`,
+        ([tx, t]) => `transaction ${tx} open for ${Math.round((now - t.since) / 1000)} s, its last statement: ${t.last.replace(/\s+/g, ' ').slice(0, 120)}`,
       );
       console.error(
-        `database: a ${p.what} has waited ${Math.round((now - p.since) / 1000)} s for the embedded database's thread; ${open.length ? open.join('; ') : 'no transaction open'}; ${this.pending.size} calls waiting`,
+        `database: a ${callWords(p.call)} has waited ${Math.round((now - p.since) / 1000)} s for the embedded database's thread; ${open.length ? open.join('; ') : 'no transaction open'}; ${this.pending.size} calls waiting`,
       );
     }
   }

@@ -8,7 +8,7 @@ import { testConfig } from '../config.ts';
 import { pgliteTemplateBlob } from '../test/helpers.ts';
 import { openDatabase, type Database } from './client.ts';
 import { copyBinary, pgliteOf, BinaryCopyReader } from './pglite-copy.ts';
-import { RemotePGlite } from './pglite-remote.ts';
+import { RemotePGlite, STALL_REPORT_MS } from './pglite-remote.ts';
 import { preparedSql } from './sql/prepared-sql.ts';
 import { rowsOf } from './sql/rows.ts';
 
@@ -113,6 +113,29 @@ describe.skipIf(!!process.env.TEST_DATABASE_URL)('the embedded database in a wor
       expect(String(logged.mock.calls[0]![0])).toMatch(/a statement outside transaction \d+ was sent from inside it.*context probe/);
     } finally {
       logged.mockRestore();
+    }
+  });
+
+  it('reports a call that has waited for the thread, with the open transaction and its last statement', async () => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'Date'] });
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    try {
+      const d = await openDatabase({ dataDir: 'memory', pgliteTemplate: pgliteTemplateBlob() });
+      opened.push(d);
+      let waiting: Promise<unknown> | undefined;
+      await d.db.transaction(async (tx) => {
+        await tx.execute(sql`select   'held'   as   h`);
+        waiting = d.db.execute(sql`select 'behind it' as b`).then((r) => r);
+        await new Promise((r) => setTimeout(r, 50));
+        vi.advanceTimersByTime(STALL_REPORT_MS + 1);
+      });
+      await waiting;
+      const lines = logged.mock.calls.map((c) => String(c[0])).filter((l) => l.includes('has waited'));
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatch(/a query: select 'behind it' as b has waited 30 s .*transaction \d+ open for 30 s, its last statement: select 'held' as h/);
+    } finally {
+      logged.mockRestore();
+      vi.useRealTimers();
     }
   });
 

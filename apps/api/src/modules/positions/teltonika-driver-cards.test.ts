@@ -6,6 +6,7 @@ import { buildApp } from '../../app.ts';
 import { rowsOf } from '../../db/sql/rows.ts';
 import { bearer, createTestApp, expectErrorBody, expectFieldErrors, registerOrganization, type TestContext } from '../../test/helpers.ts';
 import { driverBody } from '../../test/registry.ts';
+import { testAvlRecord } from '../../test/teltonika.ts';
 import { createTestVehicle, type TestVehicle } from '../../test/vehicles.ts';
 import { type AvlRecord, encodeAvlPacket, encodeImei } from './pipeline/teltonika/codec.ts';
 import { TeltonikaServer } from './teltonika-server.ts';
@@ -87,21 +88,11 @@ const UNKNOWN = 0x1a0000004d5e2c99n;
 const sql = async <T>(q: string) => rowsOf<T>(await t.database.db.execute(q as never));
 const base = Date.now() - 3_600_000;
 function record(i: number, card: bigint): AvlRecord {
-  return {
-    timestamp: base + i * 30_000,
-    priority: 0,
-    longitude: -94.5786 + i * 0.001,
-    latitude: 39.0997,
-    altitude: 270,
-    angle: 90,
-    satellites: 11,
-    speed: 40,
-    eventIoId: 78,
-    io: new Map<number, number | bigint | Buffer>([
-      [239, 1],
-      [78, card],
-    ]),
-  };
+  const io = new Map<number, number | bigint | Buffer>([
+    [239, 1],
+    [78, card],
+  ]);
+  return testAvlRecord(base, i, io, { speed: 40, eventIoId: 78 });
 }
 /** Two records a minute apart with the card in the reader (an iButton stays reported while it is in). */
 const cardPacket = encodeAvlPacket(0x8e, [record(0, CARD), record(1, CARD)]);
